@@ -1,0 +1,8 @@
+#pragma once
+#include <stdint.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>

@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+// SPConnect: a headless SharePoint client. This manifest is the architecture: one `// MARK:` per layer,
+// imports only point down (Tools/check-imports enforces the table in docs/architecture.md).
+import PackageDescription
+
+/// Settings every Swift target gets, applied in one place at the end of this file.
+let strictSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SPConnect",
+    products: [
+        .executable(name: "spconnect", targets: ["spconnect"]),
+        .executable(name: "spsim", targets: ["spsim"]),
+        .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "HTML", targets: ["HTML"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+    ],
+    targets: [
+        // MARK: C bridges (system libraries and the typed shim over their variadic calls)
+
+        /// libcurl: HTTP transfers, cookie engine, TLS, proxies, NTLM.
+        .systemLibrary(
+            name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        /// libxml2's HTML parser and XPath (ICU hidden: see docs/architecture.md).
+        .systemLibrary(
+            name: "CLibXML2", path: "Modules/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        /// libmicrohttpd: the embedded HTTP server.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        /// Typed, non-variadic wrappers (prefix `spc_`) for curl setopt/getinfo, MHD start, xmlFree.
+        .target(name: "CShims", dependencies: ["CCurl", "CLibXML2", "CMicroHTTPD"], path: "Modules/CShims"),
+
+        // MARK: Core
+
+        /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
+        .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
+        /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
+        .target(name: "HTML", dependencies: ["CLibXML2", "CShims"], path: "Modules/HTML"),
+        /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
+
+        // MARK: Apps
+
+        /// The `spconnect` command-line tool.
+        .executableTarget(name: "spconnect", dependencies: ["Transport"], path: "Apps/spconnect"),
+
+        // MARK: Tools (never imported by Modules)
+
+        /// SharePoint + identity-provider simulator, as a library the tests start in-process.
+        .target(
+            name: "SPSim", dependencies: ["HTTPServer"], path: "Tools/spsim/SPSim"),
+        /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
+        .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
+
+        // MARK: Tests (one target per module)
+
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
+        .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSwiftSettings
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPServer
+import Testing
+
+/// Runs the real `curl` binary and returns its stdout; the server is exercised over loopback as any client would.
+func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "--max-time", "10"] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+}
+
+@Suite struct HTTPServerTests {
+    @Test func servesRequestDetailsAndSeveralSetCookies() throws {
+        let server = try HTTPServer { request in
+            let text = [
+                request.method, request.path, request.rawQuery, request.queryValue("a") ?? "-",
+                request.header("X-TEST") ?? "-", request.cookies["c1"] ?? "-", request.formValue("user") ?? "-",
+                request.serverAddress,
+            ].joined(separator: "|")
+            return HTTPServerResponse(
+                status: 201, contentType: "text/plain", text: text,
+                headers: [("Set-Cookie", "one=1; Path=/"), ("Set-Cookie", "two=2; Path=/")])
+        }
+        defer { server.stop() }
+        #expect(server.port != 0)
+        let result = try runCurl([
+            "-i", "-H", "x-test: yes", "-b", "c1=v1; c2=v2", "--data", "user=al+ice%40x&pw=1",
+            "\(server.baseURL)/_api/web/lists/getbytitle(%27Photos%27)?a=b%20c&$top=5",
+        ])
+        #expect(result.output.contains("HTTP/1.1 201"))
+        #expect(result.output.contains("Set-Cookie: one=1; Path=/"))
+        #expect(result.output.contains("Set-Cookie: two=2; Path=/"))
+        #expect(
+            result.output.hasSuffix(
+                "POST|/_api/web/lists/getbytitle('Photos')|a=b%20c&$top=5|b c|yes|v1|al ice@x|127.0.0.1"))
+    }
+
+    @Test func secondLoopbackAddressIsASeparateHost() throws {
+        let server = try HTTPServer(address: "127.0.0.2") { request in
+            HTTPServerResponse(status: 200, contentType: "text/plain", text: request.serverAddress)
+        }
+        defer { server.stop() }
+        #expect(server.baseURL.hasPrefix("http://127.0.0.2:"))
+        #expect(try runCurl([server.baseURL + "/"]).output == "127.0.0.2")
+    }
+
+    @Test func refusesNonLoopbackUnlessAllowed() {
+        #expect(throws: HTTPServerError.notLoopback("0.0.0.0")) {
+            _ = try HTTPServer(address: "0.0.0.0") { _ in HTTPServerResponse(status: 200) }
+        }
+        #expect(throws: HTTPServerError.invalidAddress("localhost:80")) {
+            _ = try HTTPServer(address: "localhost:80") { _ in HTTPServerResponse(status: 200) }
+        }
+    }
+
+    @Test func streamedBodyArrivesWholeAndAbortedBodyIsShort() throws {
+        let server = try HTTPServer { request in
+            let abort = request.path == "/abort"
+            let counter = Counter()
+            return HTTPServerResponse(
+                status: 200,
+                body: .stream(length: 3000) {
+                    let sent = counter.next()
+                    if sent == 2 { return abort ? .abort : .data(Array(repeating: 0x43, count: 1000)) }
+                    return sent < 3 ? .data(Array(repeating: 0x41 + UInt8(sent), count: 1000)) : .end
+                })
+        }
+        defer { server.stop() }
+        let whole = try runCurl([server.baseURL + "/whole"])
+        #expect(whole.status == 0)
+        #expect(whole.output.count == 3000)
+        #expect(whole.output.hasPrefix("AAA") && whole.output.hasSuffix("CCC"))
+        let short = try runCurl([server.baseURL + "/abort"])
+        #expect(short.status != 0)  // curl reports a transfer closed with bytes outstanding
+        #expect(short.output.count == 2000)
+    }
+
+    @Test func stopIsIdempotentAndFreesThePort() throws {
+        let server = try HTTPServer { _ in HTTPServerResponse(status: 204) }
+        let port = server.port
+        server.stop()
+        server.stop()
+        let again = try HTTPServer(port: port) { _ in HTTPServerResponse(status: 204) }
+        #expect(again.port == port)
+        again.stop()
+    }
+}
+
+/// A counter shared by one streamed body's chunk producer.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { value += 1 }
+        return value
+    }
+}

@@ -1,0 +1,3 @@
+import SPSim
+
+print("spsim \(SPSimInfo.version)")
