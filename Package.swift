@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "SharePoint", targets: ["SharePoint"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -45,6 +46,11 @@ let package = Package(
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
 
+        // MARK: Domain
+
+        /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
+        .target(name: "SharePoint", dependencies: ["Transport"], path: "Modules/SharePoint"),
+
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
@@ -62,6 +68,8 @@ let package = Package(
 
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
+        .testTarget(
+            name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
