@@ -70,9 +70,8 @@ public final class HTTPServer: @unchecked Sendable {
 
         ignoreSIGPIPE
         let box = Unmanaged.passRetained(ServerContext(handler: handler, serverAddress: address))
-        var flags =
-            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
+        // No MHD_USE_ERROR_LOG: a library never prints; failures surface as thrown errors or short bodies.
+        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
         if tls != nil { flags |= MHD_USE_TLS.rawValue }
         let started: OpaquePointer? = withUnsafePointer(to: &socketAddress) { pointer in
             spc_mhd_start_daemon(
@@ -193,7 +192,8 @@ private func queue(_ response: HTTPServerResponse, on connection: OpaquePointer)
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes { buffer in
             MHD_create_response_from_buffer(
-                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
     case .stream(let length, let next):
         let stream = Unmanaged.passRetained(StreamState(next: next))
