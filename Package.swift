@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "SharePoint", targets: ["SharePoint"]),
+        .library(name: "AuthFlow", targets: ["AuthFlow"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -46,6 +47,11 @@ let package = Package(
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
 
+        // MARK: Engines
+
+        /// The headless sign-in engine: a sans-I/O state machine over pages, strategies, policy, sessions.
+        .target(name: "AuthFlow", dependencies: ["Transport", "HTML"], path: "Modules/AuthFlow"),
+
         // MARK: Domain
 
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
@@ -70,6 +76,7 @@ let package = Package(
         .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),

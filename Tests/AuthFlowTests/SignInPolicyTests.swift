@@ -1,0 +1,64 @@
+import AuthFlow
+import Testing
+
+@Suite struct SignInPolicyTests {
+    let page = "https://login.contoso.test/adfs/ls/?wa=wsignin1.0"
+
+    @Test func postToTheFormsOwnHostOverHTTPSIsAllowed() throws {
+        try SignInPolicy().checkCredentialSubmission(
+            method: "post", action: "https://LOGIN.contoso.test/adfs/ls/", pageURL: page)
+    }
+
+    @Test(arguments: [
+        (
+            "GET", "https://login.contoso.test/adfs/ls/",
+            SignInPolicy.Refusal.passwordInURL(action: "https://login.contoso.test/adfs/ls/")
+        ),
+        ("POST", "javascript:void(0)", .notHTTP(action: "javascript:void(0)")),
+        ("POST", "http://login.contoso.test/adfs/ls/", .plainHTTP(action: "http://login.contoso.test/adfs/ls/")),
+        (
+            "POST", "https://evil.test/collect",
+            .foreignHost(action: "https://evil.test/collect", formHost: "login.contoso.test")
+        ),
+    ])
+    func refusals(method: String, action: String, expected: SignInPolicy.Refusal) {
+        #expect(throws: expected) {
+            try SignInPolicy().checkCredentialSubmission(method: method, action: action, pageURL: page)
+        }
+    }
+
+    @Test func allowedHostsOpenOneMoreDestination() throws {
+        let policy = SignInPolicy(allowedHosts: ["STS.contoso.test"])
+        try policy.checkCredentialSubmission(method: "POST", action: "https://sts.contoso.test/x", pageURL: page)
+        #expect(throws: SignInPolicy.Refusal.self) {
+            try policy.checkCredentialSubmission(method: "POST", action: "https://other.test/x", pageURL: page)
+        }
+    }
+
+    @Test func plainHTTPOnlyToLoopbackAndOnlyWhenAllowed() throws {
+        let loopbackPage = "http://127.0.0.2:8080/login"
+        #expect(throws: SignInPolicy.Refusal.plainHTTP(action: "http://127.0.0.2:8080/post")) {
+            try SignInPolicy().checkCredentialSubmission(
+                method: "POST", action: "http://127.0.0.2:8080/post", pageURL: loopbackPage)
+        }
+        let relaxed = SignInPolicy(allowHTTPLoopback: true)
+        try relaxed.checkCredentialSubmission(
+            method: "POST", action: "http://127.0.0.2:8080/post", pageURL: loopbackPage)
+        #expect(throws: SignInPolicy.Refusal.self) {
+            try relaxed.checkCredentialSubmission(
+                method: "POST", action: "http://example.test/post", pageURL: "http://example.test/login")
+        }
+    }
+
+    @Test func downgradeStopsTheFlow() throws {
+        try SignInPolicy().checkHop(from: "http://127.0.0.1/a", to: "https://127.0.0.1/b")
+        #expect(throws: SignInPolicy.Refusal.downgrade(from: "https://a.test/", to: "http://a.test/")) {
+            try SignInPolicy().checkHop(from: "https://a.test/", to: "http://a.test/")
+        }
+    }
+
+    @Test func refusalMessagesNameTheRemedy() {
+        let message = SignInPolicy.Refusal.foreignHost(action: "https://x.test/", formHost: "login.test").description
+        #expect(message.contains("--allow-host"))
+    }
+}
