@@ -57,6 +57,11 @@ let package = Package(
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
         .target(name: "SharePoint", dependencies: ["Transport"], path: "Modules/SharePoint"),
 
+        // MARK: Presentation
+
+        /// View models and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
+        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow"], path: "Modules/Presentation"),
+
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
@@ -77,6 +82,7 @@ let package = Package(
         .testTarget(
             name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),

@@ -1,0 +1,4 @@
+/// Output formats the apps can render.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case table, json, ndjson, csv
+}
