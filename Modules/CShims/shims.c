@@ -26,6 +26,13 @@ CURLcode spc_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback 
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, cb);
 }
 
+CURLcode spc_easy_setopt_debug_callback(CURL *handle, curl_debug_callback cb) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, cb);
+}
+CURLcode spc_easy_setopt_seek_callback(CURL *handle, curl_seek_callback cb) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, cb);
+}
+
 CURLcode spc_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) { return curl_easy_getinfo(handle, info, out); }
 CURLcode spc_easy_getinfo_string(CURL *handle, CURLINFO info, const char **out) {
     return curl_easy_getinfo(handle, info, out);

@@ -20,6 +20,10 @@ CURLcode spc_easy_setopt_off_t(CURL *_Nonnull handle, CURLoption option, curl_of
 CURLcode spc_easy_setopt_slist(CURL *_Nonnull handle, CURLoption option, struct curl_slist *_Nullable value);
 CURLcode spc_easy_setopt_data_callback(CURL *_Nonnull handle, CURLoption option, spc_data_callback _Nullable cb);
 CURLcode spc_easy_setopt_xferinfo_callback(CURL *_Nonnull handle, curl_xferinfo_callback _Nullable cb);
+/// CURLOPT_DEBUGFUNCTION (used with CURLOPT_VERBOSE 1 to see the request headers actually sent).
+CURLcode spc_easy_setopt_debug_callback(CURL *_Nonnull handle, curl_debug_callback _Nullable cb);
+/// CURLOPT_SEEKFUNCTION (lets libcurl rewind a streamed upload, e.g. for NTLM's second round).
+CURLcode spc_easy_setopt_seek_callback(CURL *_Nonnull handle, curl_seek_callback _Nullable cb);
 
 CURLcode spc_easy_getinfo_long(CURL *_Nonnull handle, CURLINFO info, long *_Nonnull out);
 CURLcode spc_easy_getinfo_string(CURL *_Nonnull handle, CURLINFO info, const char *_Nullable *_Nonnull out);

@@ -1,0 +1,372 @@
+import Foundation
+
+internal import CCurl
+internal import CShims
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// An HTTP session over libcurl: one cookie jar, DNS cache and TLS session cache (one `CURLSH`), and one
+/// dedicated transfer thread (one `CURLM`) that runs every exchange, so callers never block the cooperative
+/// pool.
+///
+/// Ownership: the client owns its share, its multi thread and its `cookies`; when the last reference goes, the
+/// thread stops. A running `execute` keeps the client alive.
+/// Thread-safety: all methods may be called concurrently from any task.
+public final class HTTPClient: Sendable {
+    /// Session-wide settings. A plain value.
+    public struct Configuration: Sendable {
+        /// `User-Agent` sent unless the request sets its own.
+        public var userAgent: String?
+        /// A PEM bundle of trusted CA certificates (instead of the system store).
+        public var caFile: String?
+        /// A directory of hashed CA certificates (`c_rehash` layout).
+        public var caDirectory: String?
+        /// Accept any TLS certificate and host name. For one-off debugging only.
+        public var insecureSkipTLSVerification: Bool
+        /// A proxy URL (`http://host:3128`); nil lets libcurl read `http_proxy`/`https_proxy`/`no_proxy`.
+        public var proxy: String?
+        /// Hosts that bypass the proxy (libcurl's `NOPROXY` syntax); nil keeps libcurl's default.
+        public var noProxy: String?
+        /// Fixed name resolutions in curl's `HOST:PORT:ADDRESS` form (like `curl --resolve`).
+        public var resolve: [String]
+        /// Retry policy for requests that do not set their own.
+        public var retry: RetryPolicy
+        /// Body size cap for `.memory()` destinations without their own limit (default 64 MiB).
+        public var maxBodySize: Int
+        /// Receives one redacted record per transfer, on the transfer thread; nil records nothing.
+        public var trace: (@Sendable (TraceRecord) -> Void)?
+
+        /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
+        public init(
+            userAgent: String? = "SPConnect", caFile: String? = nil, caDirectory: String? = nil,
+            insecureSkipTLSVerification: Bool = false, proxy: String? = nil, noProxy: String? = nil,
+            resolve: [String] = [], retry: RetryPolicy = RetryPolicy(), maxBodySize: Int = 64 << 20,
+            trace: (@Sendable (TraceRecord) -> Void)? = nil
+        ) {
+            self.userAgent = userAgent
+            self.caFile = caFile
+            self.caDirectory = caDirectory
+            self.insecureSkipTLSVerification = insecureSkipTLSVerification
+            self.proxy = proxy
+            self.noProxy = noProxy
+            self.resolve = resolve
+            self.retry = retry
+            self.maxBodySize = maxBodySize
+            self.trace = trace
+        }
+    }
+
+    /// The settings this client was made with.
+    public let configuration: Configuration
+    /// The session's cookies (libcurl's engine, shared by every request of this client).
+    public let cookies: CookieJar
+    private let share: CurlShare
+    private let loop: MultiLoop
+
+    /// Creates a session and starts its transfer thread.
+    /// - Throws: `TransportError` when libcurl cannot start (out of memory, broken installation).
+    public init(configuration: Configuration = Configuration()) throws(TransportError) {
+        self.configuration = configuration
+        share = try CurlShare()
+        cookies = try CookieJar(share: share)
+        loop = try MultiLoop()
+    }
+
+    deinit { loop.shutdown() }
+
+    /// Performs `request`: retries as its policy allows, and follows redirects when asked.
+    ///
+    /// Never blocks the calling thread. Cancelling the task aborts the transfer and throws `.cancelled`.
+    /// A non-2xx status is not an error: check `status`.
+    public func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var current = request
+        var chain = [request.url]
+        var hops = 0
+        while true {
+            let response = try await exchange(current, chain: chain)
+            guard case .follow(let maxHops) = request.redirects, let location = response.redirectLocation,
+                [301, 302, 303, 307, 308].contains(response.status)
+            else { return response }
+            guard hops < maxHops else {
+                throw TransportError(
+                    kind: .redirectLimit, detail: "\(hops) redirects followed", url: response.url,
+                    message: "too many redirects (more than \(maxHops)) starting at \(request.url)")
+            }
+            hops += 1
+            current = try Self.redirected(current, status: response.status, to: location)
+            chain.append(location)
+        }
+    }
+
+    /// The request for the next hop, with browser rules; throws for https→http with credentials.
+    static func redirected(_ request: HTTPRequest, status: Int, to location: String) throws(TransportError)
+        -> HTTPRequest
+    {
+        let from = CurlURL(request.url)
+        guard let to = CurlURL(location), let scheme = to.scheme, scheme == "http" || scheme == "https" else {
+            throw .invalid("the redirect target \(location) is not an http(s) URL", url: request.url)
+        }
+        if from?.scheme == "https" && scheme == "http" && request.carriesCredentials {
+            throw TransportError(
+                kind: .insecureRedirect, detail: "\(request.url) -> \(location)", url: request.url,
+                message: "refusing to follow a redirect from https to http while the request carries credentials")
+        }
+        var next = request
+        next.url = location
+        let method = request.method.uppercased()
+        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST" {
+            next.method = "GET"
+            next.body = .none
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
+                next.headers.remove(name)
+            }
+        }
+        if from?.origin != to.origin {
+            // Like browsers and curl: credentials are for the origin they were given for.
+            next.auth = nil
+            next.headers.remove("Authorization")
+            next.headers.remove("Origin")
+        }
+        return next
+    }
+
+    /// One hop, with retries.
+    private func exchange(_ request: HTTPRequest, chain: [String]) async throws(TransportError) -> HTTPResponse {
+        let policy = request.retry ?? configuration.retry
+        let mayRetry = request.isIdempotent || policy.retryNonIdempotent
+        var attempt = 1
+        while true {
+            let delay: Duration
+            do throws(TransportError) {
+                let response = try await perform(request, attempt: attempt, chain: chain)
+                guard mayRetry, attempt < policy.maxAttempts, policy.statuses.contains(response.status) else {
+                    return response
+                }
+                let wait =
+                    Self.retryAfter(response.headers["Retry-After"], now: Date())
+                    ?? policy.backoff(afterAttempt: attempt)
+                guard wait <= policy.maxRetryAfter else { return response }
+                delay = wait
+            } catch {
+                guard mayRetry, attempt < policy.maxAttempts, error.kind == .connect else { throw error }
+                delay = policy.backoff(afterAttempt: attempt)
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw .cancelled(request.url)
+            }
+            attempt += 1
+        }
+    }
+
+    /// `Retry-After` as a wait: delta seconds, or an HTTP date (past dates give zero).
+    static func retryAfter(_ value: String?, now: Date) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: " "), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return .seconds(max(seconds, 0)) }
+        let date = curl_getdate(value, nil)
+        guard date != -1 else { return nil }
+        return .milliseconds(max(Int((TimeInterval(date) - now.timeIntervalSince1970) * 1000), 0))
+    }
+
+    /// One transfer.
+    private func perform(_ request: HTTPRequest, attempt: Int, chain: [String]) async throws(TransportError)
+        -> HTTPResponse
+    {
+        if Task.isCancelled { throw .cancelled(request.url) }
+        let easy = try EasyHandle(share: share)
+        easy.url = request.url
+        let (sink, upload) = try configure(easy, for: request)
+        let transfer = try Transfer(
+            easy: easy, url: request.url, sink: sink,
+            discardRedirectBodies: request.redirects != .manual, upload: upload, progress: request.progress,
+            trace: configuration.trace != nil)
+        let outcome = await loop.run(transfer)
+        if let trace = configuration.trace { trace(Self.traceRecord(request, attempt: attempt, outcome: outcome)) }
+        if let error = outcome.error { throw error }
+        return HTTPResponse(
+            status: outcome.status, headers: HTTPHeaders(outcome.headers), body: outcome.body,
+            url: outcome.effectiveURL,
+            redirectLocation: (300..<400).contains(outcome.status) ? outcome.redirectURL : nil,
+            httpVersion: outcome.httpVersion, timings: outcome.timings, bytesSent: outcome.bytesSent,
+            bytesReceived: outcome.bytesReceived, attempts: attempt, urlChain: chain)
+    }
+
+    /// Sets every option of one transfer; returns the body sink and the upload file.
+    private func configure(_ easy: EasyHandle, for request: HTTPRequest) throws(TransportError) -> (
+        BodySink, FileDescriptor?
+    ) {
+        guard let parsed = CurlURL(request.url), let scheme = parsed.scheme, scheme == "http" || scheme == "https"
+        else { throw .invalid("\(request.url) is not an absolute http(s) URL", url: request.url) }
+        guard !request.method.isEmpty, !request.method.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
+        else { throw .invalid("'\(request.method)' is not a valid HTTP method", url: request.url) }
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try easy.set(CURLOPT_ACCEPT_ENCODING, "")
+        if let agent = configuration.userAgent { try easy.set(CURLOPT_USERAGENT, agent) }
+
+        let timeouts = request.timeouts
+        if let connect = timeouts.connect { try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.milliseconds) }
+        if let total = timeouts.total { try easy.set(CURLOPT_TIMEOUT_MS, total.milliseconds) }
+        if let time = timeouts.lowSpeedTime, timeouts.lowSpeedLimit > 0 {
+            try easy.set(CURLOPT_LOW_SPEED_LIMIT, timeouts.lowSpeedLimit)
+            try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, time.milliseconds / 1000))
+        }
+
+        if configuration.insecureSkipTLSVerification {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, 0)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+        } else {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        }
+        if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = configuration.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
+        if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
+        if let noProxy = configuration.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy) }
+        if !configuration.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: configuration.resolve) }
+
+        switch request.auth {
+        case nil: break
+        case .basic(let user, let password):
+            try easy.set(CURLOPT_HTTPAUTH, CurlAuth.basic)
+            try easy.set(CURLOPT_USERNAME, user)
+            try easy.set(CURLOPT_PASSWORD, password.revealedValue())
+        case .ntlm(let user, let password):
+            try easy.set(CURLOPT_HTTPAUTH, CurlAuth.ntlm)
+            try easy.set(CURLOPT_USERNAME, user)
+            try easy.set(CURLOPT_PASSWORD, password.revealedValue())
+        case .negotiate:
+            try easy.set(CURLOPT_HTTPAUTH, CurlAuth.negotiate)
+            try easy.set(CURLOPT_USERNAME, "")
+            try easy.set(CURLOPT_PASSWORD, "")
+        case .bearer(let token):
+            try easy.set(CURLOPT_HTTPAUTH, CurlAuth.bearer)
+            try easy.set(CURLOPT_XOAUTH2_BEARER, token.revealedValue())
+        }
+
+        var headers = request.headers
+        let method = request.method
+        let upperMethod = method.uppercased()
+        var upload: FileDescriptor?
+        func setBody(_ bytes: [UInt8]) throws(TransportError) {
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
+            // COPYPOSTFIELDS copies POSTFIELDSIZE bytes at once, so the array may go away afterwards (P10).
+            let rc = bytes.withUnsafeBytes { buffer in
+                // An empty body still needs a valid pointer: use an empty C string.
+                buffer.isEmpty
+                    ? spc_easy_setopt_string(easy.raw, CURLOPT_COPYPOSTFIELDS, "")
+                    : spc_easy_setopt_pointer(
+                        easy.raw, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            }
+            guard rc == CURLE_OK else {
+                throw TransportError(
+                    kind: .invalidRequest, detail: easy.errorText(rc), url: request.url,
+                    message: "libcurl refused the request body")
+            }
+        }
+        switch request.body {
+        case .none:
+            if upperMethod == "HEAD" {
+                try easy.set(CURLOPT_NOBODY, 1)
+            } else if upperMethod == "POST" {
+                try setBody([])
+            } else {
+                try easy.set(CURLOPT_HTTPGET, 1)
+            }
+        case .bytes(let bytes):
+            try setBody(bytes)
+            if !headers.contains("Content-Type") { headers.add("Content-Type", "application/octet-stream") }
+        case .form(let fields):
+            try setBody(Array(FormEncoder.encode(fields).utf8))
+            if !headers.contains("Content-Type") {
+                headers.add("Content-Type", "application/x-www-form-urlencoded")
+            }
+        case .file(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not open the upload file \(path)")
+            }
+            let file = FileDescriptor(fd: fd)
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not read the size of \(path)")
+            }
+            upload = file
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(info.st_size))
+            if !headers.contains("Content-Type") { headers.add("Content-Type", "application/octet-stream") }
+        }
+        if upperMethod != "GET" && upperMethod != "HEAD" && !(upperMethod == "POST" && method == "POST") {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method)
+        } else if upperMethod == "GET", case .none = request.body {
+            // HTTPGET already set.
+        } else if method != upperMethod {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method)
+        }
+        if case .none = request.body {} else if !headers.contains("Expect") {
+            // An empty Expect: stops libcurl from waiting for `100 Continue` before sending the body.
+            headers.add("Expect", "")
+        }
+        let lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
+        if !lines.isEmpty { try easy.set(CURLOPT_HTTPHEADER, list: lines) }
+
+        let sink: BodySink
+        switch request.responseBody {
+        case .memory(let limit):
+            sink = .memory(limit: limit ?? configuration.maxBodySize)
+        case .file(let path):
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not open \(path) for the response body")
+            }
+            sink = .file(FileDescriptor(fd: fd), path: path)
+        case .sink(let closure):
+            sink = .closure(closure)
+        }
+        return (sink, upload)
+    }
+
+    private static func traceRecord(_ request: HTTPRequest, attempt: Int, outcome: TransferOutcome) -> TraceRecord {
+        let sent = outcome.sentHeaderLines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return Redaction.header(
+                name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: " "))
+        }
+        let received = outcome.allResponseHeaders.map { Redaction.header(name: $0.name, value: $0.value) }
+        var formNames: [String] = []
+        if case .form(let fields) = request.body { formNames = fields.map(\.name) }
+        return TraceRecord(
+            method: request.method, url: request.url, status: outcome.error == nil ? outcome.status : nil,
+            attempt: attempt, requestHeaders: sent, responseHeaders: received, formFieldNames: formNames,
+            timings: outcome.timings, bytesSent: outcome.bytesSent, bytesReceived: outcome.bytesReceived,
+            error: outcome.error?.description)
+    }
+}
+
+/// libcurl's `CURLAUTH_*` bits (casts in macros that Swift does not import).
+enum CurlAuth {
+    static let basic = 1 << 0
+    static let negotiate = 1 << 2
+    static let ntlm = 1 << 3
+    static let bearer = 1 << 6
+}
+
+/// The seam the Domain layer calls when the server answers 401 or 403: sign in again, then retry once.
+///
+/// Implementations (AuthFlow) refresh the cookies in the client's jar. Called from any task; must be safe to
+/// call concurrently (coalescing concurrent calls into one sign-in is the implementation's job).
+public protocol Reauthenticator: Sendable {
+    /// Refreshes the session. Returns true when the request should be retried, false when it is no use
+    /// (for example the user cancelled or no credentials are available). Throws when sign-in failed.
+    func reauthenticate() async throws -> Bool
+}

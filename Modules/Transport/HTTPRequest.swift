@@ -1,0 +1,218 @@
+/// One HTTP exchange to perform: method, URL, headers, body and per-request options.
+///
+/// A plain value: build it, copy it, send it from any task.
+public struct HTTPRequest: Sendable {
+    /// The request body.
+    public enum Body: Sendable {
+        /// No body.
+        case none
+        /// Raw bytes (`Content-Type` defaults to `application/octet-stream`).
+        case bytes([UInt8])
+        /// Ordered form fields, encoded as `application/x-www-form-urlencoded` (WHATWG: space becomes `+`).
+        case form([(name: String, value: String)])
+        /// A file streamed from disk with a read callback (never loaded whole into memory).
+        case file(path: String)
+    }
+
+    /// The HTTP method (`GET`, `POST`, `MERGE`, ...), sent as given.
+    public var method: String
+    /// The absolute URL.
+    public var url: String
+    /// Request headers, sent in order.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+    /// Credentials handed to libcurl, or nil.
+    public var auth: Authentication?
+    /// Timeouts for each transfer of this request.
+    public var timeouts: HTTPTimeouts
+    /// `.manual` (default) returns a 3xx as is; `.follow(max:)` follows hop by hop with browser rules.
+    public var redirects: RedirectPolicy
+    /// The retry policy; nil uses the client's.
+    public var retry: RetryPolicy?
+    /// Where the response body goes.
+    public var responseBody: ResponseBodyDestination
+    /// Called on the transfer thread as bytes move; keep it short and do not block.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Creates a request; everything but the URL has a default.
+    public init(
+        method: String = "GET", url: String, headers: HTTPHeaders = [], body: Body = .none,
+        auth: Authentication? = nil, timeouts: HTTPTimeouts = HTTPTimeouts(), redirects: RedirectPolicy = .manual,
+        retry: RetryPolicy? = nil, responseBody: ResponseBodyDestination = .memory(),
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.auth = auth
+        self.timeouts = timeouts
+        self.redirects = redirects
+        self.retry = retry
+        self.responseBody = responseBody
+        self.progress = progress
+    }
+
+    /// Whether the method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE), so retries are safe.
+    public var isIdempotent: Bool {
+        ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"].contains(method.uppercased())
+    }
+
+    /// Whether the request carries credentials: `auth`, an `Authorization` header, or any body.
+    public var carriesCredentials: Bool {
+        if auth != nil || headers.contains("Authorization") { return true }
+        if case .none = body { return false }
+        return true
+    }
+}
+
+/// Credentials libcurl sends. `Secret` keeps them out of logs and traces.
+public enum Authentication: Sendable {
+    /// HTTP Basic.
+    case basic(user: String, password: Secret)
+    /// NTLM (libcurl runs the handshake on one connection).
+    case ntlm(user: String, password: Secret)
+    /// SPNEGO/Kerberos with the ambient ticket cache (`kinit`).
+    case negotiate
+    /// `Authorization: Bearer <token>`.
+    case bearer(Secret)
+}
+
+/// What to do with a 3xx response.
+public enum RedirectPolicy: Sendable, Equatable {
+    /// Return the 3xx as is; `HTTPResponse.redirectLocation` holds the absolute target.
+    case manual
+    /// Follow up to `max` hops in Swift with browser rules (303, and POST after 301/302, become GET;
+    /// 307/308 keep method and body); more hops throw `.redirectLimit`.
+    case follow(max: Int)
+}
+
+/// Timeouts of one transfer. nil or zero means no limit.
+public struct HTTPTimeouts: Sendable, Equatable {
+    /// Limit for the TCP + TLS connection phase.
+    public var connect: Duration?
+    /// Limit for the whole transfer.
+    public var total: Duration?
+    /// Abort when fewer than `lowSpeedLimit` bytes per second move for `lowSpeedTime`.
+    public var lowSpeedLimit: Int
+    /// See `lowSpeedLimit`.
+    public var lowSpeedTime: Duration?
+
+    /// Defaults: 30 s to connect, no total limit, abort below 1 byte/s for 120 s.
+    public init(
+        connect: Duration? = .seconds(30), total: Duration? = nil, lowSpeedLimit: Int = 1,
+        lowSpeedTime: Duration? = .seconds(120)
+    ) {
+        self.connect = connect
+        self.total = total
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+    }
+}
+
+/// When and how often to retry a failed exchange.
+///
+/// Retried: connect failures, and the statuses in `statuses` (429 and 503 by default), only for idempotent
+/// methods unless `retryNonIdempotent`. `Retry-After` (seconds or HTTP date) is honoured up to
+/// `maxRetryAfter`; otherwise capped exponential backoff with full jitter.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts in total, including the first (1 = never retry).
+    public var maxAttempts: Int
+    /// Backoff before the second attempt; doubled each time.
+    public var baseDelay: Duration
+    /// Backoff ceiling.
+    public var maxDelay: Duration
+    /// A longer `Retry-After` is not waited for: the response is returned instead.
+    public var maxRetryAfter: Duration
+    /// Statuses that are retried.
+    public var statuses: Set<Int>
+    /// Also retry POST, PATCH, MERGE and other non-idempotent methods.
+    public var retryNonIdempotent: Bool
+
+    /// Defaults: 3 attempts, 0.5 s doubling to 8 s, `Retry-After` up to 60 s, statuses 429 and 503.
+    public init(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(8),
+        maxRetryAfter: Duration = .seconds(60), statuses: Set<Int> = [429, 503], retryNonIdempotent: Bool = false
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+        self.statuses = statuses
+        self.retryNonIdempotent = retryNonIdempotent
+    }
+
+    /// Never retry.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// The backoff before attempt `attempt + 1` (attempt counts from 1), with full jitter.
+    func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 20)
+        let ceiling = min(baseDelay * (1 << exponent), maxDelay)
+        let ms = ceiling.milliseconds
+        return ms <= 0 ? .zero : .milliseconds(Int.random(in: (ms / 2)...ms))
+    }
+}
+
+/// Where a response body goes.
+public enum ResponseBodyDestination: Sendable {
+    /// Kept in memory up to `limit` bytes (nil: the client's `maxBodySize`); beyond it the transfer is
+    /// aborted at once with `.tooLarge`.
+    case memory(limit: Int? = nil)
+    /// Written to a file (created or truncated, mode 0600 for new files); `HTTPResponse.body` stays empty.
+    case file(path: String)
+    /// Handed chunk by chunk to a closure on the transfer thread (keep it short); a throw aborts with `.io`.
+    /// After a retry the closure sees the new attempt's bytes from the start.
+    case sink(@Sendable ([UInt8]) throws -> Void)
+}
+
+/// Byte counts of one running transfer, as libcurl reports them (totals are 0 when unknown).
+public struct TransferProgress: Sendable, Equatable {
+    /// Body bytes uploaded so far.
+    public var bytesSent: Int64
+    /// Body bytes to upload in total, or 0.
+    public var totalBytesToSend: Int64
+    /// Body bytes downloaded so far.
+    public var bytesReceived: Int64
+    /// Body bytes expected in total (`Content-Length`), or 0.
+    public var totalBytesToReceive: Int64
+
+    /// Creates a progress value.
+    public init(bytesSent: Int64, totalBytesToSend: Int64, bytesReceived: Int64, totalBytesToReceive: Int64) {
+        self.bytesSent = bytesSent
+        self.totalBytesToSend = totalBytesToSend
+        self.bytesReceived = bytesReceived
+        self.totalBytesToReceive = totalBytesToReceive
+    }
+}
+
+/// The `application/x-www-form-urlencoded` serializer of the WHATWG URL standard.
+public enum FormEncoder {
+    /// `name=value&...` with bytes outside `*-._0-9A-Za-z` percent-encoded and space as `+`.
+    public static func encode(_ fields: [(name: String, value: String)]) -> String {
+        fields.map { "\(escape($0.name))=\(escape($0.value))" }.joined(separator: "&")
+    }
+
+    /// One name or value, encoded.
+    public static func escape(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"):
+                out.append(byte)
+            case UInt8(ascii: " "):
+                out.append(UInt8(ascii: "+"))
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
