@@ -1,0 +1,188 @@
+internal import CLibXML2
+internal import CShims
+
+/// A parsed page as a plain Swift tree. Built once from libxml2's tree, then libxml2 is done with.
+/// Internal and not `Sendable`: it only lives while an `HTMLPage` is being read.
+final class DOMNode {
+    enum Kind {
+        case element
+        case text
+        case comment
+    }
+
+    let kind: Kind
+    /// Lower-cased element name; empty for text and comments.
+    let name: String
+    /// Attributes in source order, names lower-cased, values entity-decoded.
+    let attributes: [(name: String, value: String)]
+    /// Text of text and comment nodes.
+    let text: String
+    private(set) var children: [DOMNode] = []
+    private(set) weak var parent: DOMNode?
+
+    init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
+        self.kind = kind
+        self.name = name
+        self.attributes = attributes
+        self.text = text
+    }
+
+    func append(_ child: DOMNode) {
+        child.parent = self
+        children.append(child)
+    }
+
+    /// The value of the first attribute called `name` (lower-case), nil when absent.
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+
+    func hasAttribute(_ name: String) -> Bool { attributes.contains { $0.name == name } }
+
+    /// Ancestors, nearest first.
+    var ancestors: [DOMNode] {
+        var result: [DOMNode] = []
+        var current = parent
+        while let node = current {
+            result.append(node)
+            current = node.parent
+        }
+        return result
+    }
+
+    func hasAncestor(named name: String) -> Bool { ancestors.contains { $0.kind == .element && $0.name == name } }
+
+    /// All descendants in document (tree) order, not including `self`.
+    var descendants: [DOMNode] {
+        var result: [DOMNode] = []
+        func walk(_ node: DOMNode) {
+            for child in node.children {
+                result.append(child)
+                walk(child)
+            }
+        }
+        walk(self)
+        return result
+    }
+
+    /// Concatenated text of all descendant text nodes.
+    var textContent: String {
+        if kind != .element { return kind == .text ? text : "" }
+        var result = ""
+        for node in descendants where node.kind == .text { result += node.text }
+        return result
+    }
+
+    /// Space-separated tokens of the `class` attribute.
+    var classTokens: [String] {
+        (attribute("class") ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            .map(String.init)
+    }
+}
+
+/// Owns one libxml2 document and frees it. Not `Sendable`; used only inside `DOMParser.parse`.
+private final class LibXMLDocument {
+    let pointer: htmlDocPtr
+
+    init?(bytes: [UInt8], url: String, charset: String?) {
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+                | HTML_PARSE_NOWARNING.rawValue)
+        // An empty buffer makes libxml2 return NULL; parse a lone space instead so every page has a document.
+        let input = bytes.isEmpty ? [UInt8(ascii: " ")] : bytes
+        let document: htmlDocPtr? = input.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let charset {
+                    return htmlReadMemory(chars.baseAddress, Int32(chars.count), url, charset, options)
+                }
+                return htmlReadMemory(chars.baseAddress, Int32(chars.count), url, nil, options)
+            }
+        }
+        guard let document else { return nil }
+        pointer = document
+    }
+
+    deinit { xmlFreeDoc(pointer) }
+}
+
+enum DOMParser {
+    /// Parses `bytes` with libxml2's HTML parser (recovering, no network, silent) into a Swift tree whose
+    /// root is a synthetic element named `#document`. Nil when libxml2 gives no document at all.
+    static func parse(bytes: [UInt8], url: String, charset: String?) -> DOMNode? {
+        let trimmedCharset = charset.map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        guard let document = LibXMLDocument(bytes: bytes, url: url, charset: trimmedCharset) else { return nil }
+        let root = DOMNode(kind: .element, name: "#document")
+        withExtendedLifetime(document) {
+            var child = document.pointer.pointee.children
+            while let node = child {
+                convert(node, into: root, document: document.pointer)
+                child = node.pointee.next
+            }
+        }
+        return root
+    }
+
+    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    private static func convert(_ node: xmlNodePtr, into parent: DOMNode, document: htmlDocPtr) {
+        let type = node.pointee.type
+        if type == XML_ELEMENT_NODE {
+            var attributes: [(name: String, value: String)] = []
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                let name = string(current.pointee.name).lowercased()
+                var value = ""
+                if let raw = xmlNodeListGetString(document, current.pointee.children, 1) {
+                    value = String(cString: raw)
+                    spc_xml_free(raw)
+                }
+                attributes.append((name, value))
+                attribute = current.pointee.next
+            }
+            let element = DOMNode(kind: .element, name: string(node.pointee.name).lowercased(), attributes: attributes)
+            parent.append(element)
+            var child = node.pointee.children
+            while let current = child {
+                convert(current, into: element, document: document)
+                child = current.pointee.next
+            }
+        } else if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
+            parent.append(DOMNode(kind: .text, text: string(node.pointee.content)))
+        } else if type == XML_COMMENT_NODE {
+            parent.append(DOMNode(kind: .comment, text: string(node.pointee.content)))
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing ASCII whitespace (space, tab, LF, FF, CR).
+    func trimmingASCIIWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }) else { return "" }
+        let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })!
+        return String(scalars[start...end])
+    }
+
+    /// Whitespace runs collapsed to one space, trimmed.
+    func collapsingWhitespace() -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in unicodeScalars {
+            if scalar.isASCIIWhitespace || scalar == "\u{A0}" {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIIWhitespace: Bool { self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\u{0C}" }
+}

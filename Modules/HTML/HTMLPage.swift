@@ -1,0 +1,128 @@
+/// Why a page could not be read.
+public enum HTMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libxml2 produced no document at all.
+    case unparseable(url: String)
+
+    public var description: String {
+        switch self {
+        case .unparseable(let url): "libxml2 could not parse the page at \(url)"
+        }
+    }
+}
+
+/// A `<meta http-equiv="refresh">` a scripting browser would follow.
+public struct MetaRefresh: Sendable, Equatable {
+    /// Seconds before the refresh.
+    public let delay: Double
+    /// The absolute target; the page itself when the content names no URL.
+    public let url: String
+}
+
+/// A self-submitting form and what triggers it.
+public struct SelfSubmit: Sendable, Equatable {
+    public enum Trigger: String, Sendable, Equatable {
+        /// An inline script calls `submit()` on the form.
+        case script
+        /// The `<body onload>` attribute calls `submit()`.
+        case bodyOnload = "body-onload"
+        /// The form's only submit control sits in `<noscript>` and the form has only hidden fields: the page
+        /// expects a script to submit it.
+        case noscriptButton = "noscript-button"
+    }
+
+    /// Index of the form in `HTMLPage.forms`.
+    public let formIndex: Int
+    public let trigger: Trigger
+}
+
+/// Entra ID's `$Config` object, with accessors for the keys sign-in needs. Values are as on the page.
+public struct AADConfig: Sendable, Equatable {
+    /// The whole decoded object.
+    public let raw: JSONValue
+
+    public var pgid: String? { raw["pgid"]?.stringValue }
+    public var urlPost: String? { raw["urlPost"]?.stringValue }
+    /// The name the flow token (`sFT`) is posted under (`sFTName`).
+    public var flowTokenName: String? { raw["sFTName"]?.stringValue }
+    public var flowToken: String? { raw["sFT"]?.stringValue }
+    public var context: String? { raw["sCtx"]?.stringValue }
+    public var canary: String? { raw["canary"]?.stringValue }
+    public var canaryTokenName: String? { raw["sCanaryTokenName"]?.stringValue }
+    public var errorCode: String? { raw["sErrorCode"]?.stringValue }
+    public var errorText: String? { raw["sErrTxt"]?.stringValue }
+    /// The `authMethodId`s of `arrUserProofs` (second-factor methods offered).
+    public var proofMethods: [String] {
+        raw["arrUserProofs"]?.arrayValue?.compactMap { $0["authMethodId"]?.stringValue } ?? []
+    }
+}
+
+/// A page read offline: everything the sign-in engine needs, as plain values. Built once from the bytes;
+/// immutable and `Sendable`.
+public struct HTMLPage: Sendable {
+    /// The URL the page was fetched from.
+    public let url: String
+    /// The `href` of the first `<base>` element, as written.
+    public let baseHref: String?
+    /// The URL relative references resolve against (`<base href>` resolved, else `url`).
+    public let baseURL: String
+    /// The `<title>` text, whitespace collapsed.
+    public let title: String?
+    /// The forms a browser builds, in document order, each with the controls it owns.
+    public let forms: [HTMLForm]
+    /// The first meta refresh outside `<noscript>`.
+    public let metaRefresh: MetaRefresh?
+    /// Inline script texts, in document order.
+    public let scripts: [String]
+    /// `src` of external scripts, resolved.
+    public let scriptSources: [String]
+    /// The absolute target of the first script redirect (`window.location = '…'`, `location.replace(…)`…).
+    public let scriptRedirect: String?
+    /// A form the page submits by itself.
+    public let selfSubmit: SelfSubmit?
+    /// Entra ID's `$Config`, when a script assigns one.
+    public let aadConfig: AADConfig?
+    /// Visible error messages (role=alert, error ids/classes, `$Config.sErrTxt`), in document order.
+    public let errorMessages: [String]
+
+    /// The error messages joined by a space; nil when there is none.
+    public var errorText: String? { errorMessages.isEmpty ? nil : errorMessages.joined(separator: " ") }
+
+    /// Reads a page.
+    /// - Parameters:
+    ///   - bytes: the body as received.
+    ///   - url: the absolute URL it came from (after redirects).
+    ///   - charset: the charset from the HTTP `Content-Type`, if any; it overrides the page's own `<meta>`.
+    public init(bytes: [UInt8], url: String, charset: String? = nil) throws(HTMLError) {
+        guard let root = DOMParser.parse(bytes: bytes, url: url, charset: charset) else {
+            throw .unparseable(url: url)
+        }
+        self = PageReader(root: root, bytes: bytes, url: url).page()
+    }
+
+    /// Reads a page from text (encoded as UTF-8 and parsed as such).
+    public init(html: String, url: String) throws(HTMLError) {
+        try self.init(bytes: Array(html.utf8), url: url, charset: "UTF-8")
+    }
+
+    init(
+        url: String, baseHref: String?, baseURL: String, title: String?, forms: [HTMLForm], metaRefresh: MetaRefresh?,
+        scripts: [String], scriptSources: [String], scriptRedirect: String?, selfSubmit: SelfSubmit?,
+        aadConfig: AADConfig?, errorMessages: [String]
+    ) {
+        self.url = url
+        self.baseHref = baseHref
+        self.baseURL = baseURL
+        self.title = title
+        self.forms = forms
+        self.metaRefresh = metaRefresh
+        self.scripts = scripts
+        self.scriptSources = scriptSources
+        self.scriptRedirect = scriptRedirect
+        self.selfSubmit = selfSubmit
+        self.aadConfig = aadConfig
+        self.errorMessages = errorMessages
+    }
+
+    /// What kind of sign-in page this is, and why.
+    public var classification: PageClassification { PageClassifier.classify(self) }
+}

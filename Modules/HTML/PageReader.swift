@@ -1,0 +1,269 @@
+/// Turns the parsed tree (plus the raw bytes, for form ownership) into an `HTMLPage`.
+struct PageReader {
+    let root: DOMNode
+    let bytes: [UInt8]
+    let url: String
+
+    static let inputTypes: Set<String> = [
+        "hidden", "text", "search", "tel", "url", "email", "password", "date", "month", "week", "time",
+        "datetime-local", "number", "range", "color", "checkbox", "radio", "file", "submit", "image", "reset", "button",
+    ]
+
+    func page() -> HTMLPage {
+        let elements = root.descendants.filter { $0.kind == .element }
+        let baseElement = elements.first { $0.name == "base" && $0.hasAttribute("href") }
+        let baseHref = baseElement?.attribute("href")
+        let baseURL = baseHref.flatMap { URLResolver.resolve($0, against: url) } ?? url
+        let title = elements.first { $0.name == "title" }.map { $0.textContent.collapsingWhitespace() }
+
+        let forms = readForms(elements: elements, baseURL: baseURL)
+
+        let metaRefresh = elements.lazy.filter {
+            $0.name == "meta" && $0.attribute("http-equiv")?.trimmingASCIIWhitespace().lowercased() == "refresh"
+                && !$0.hasAncestor(named: "noscript")
+        }.compactMap { Self.parseRefresh($0.attribute("content") ?? "", baseURL: baseURL) }.first
+
+        let scriptElements = elements.filter { $0.name == "script" }
+        let inlineScripts = scriptElements.filter { !$0.hasAttribute("src") }.map(\.textContent)
+        let javaScripts = scriptElements.filter { !$0.hasAttribute("src") && Self.isJavaScript($0.attribute("type")) }
+            .map(\.textContent)
+        let scriptSources = scriptElements.compactMap { $0.attribute("src") }.compactMap {
+            URLResolver.resolve($0, against: baseURL)
+        }
+        let scriptRedirect = javaScripts.lazy.compactMap(ScriptReading.redirectTarget).first.flatMap {
+            URLResolver.resolve($0, against: baseURL)
+        }
+
+        let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
+        let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, elements: elements)
+
+        var errors = ErrorTextReader.messages(in: root)
+        if let text = aadConfig?.errorText?.collapsingWhitespace(), !text.isEmpty, !errors.contains(text) {
+            errors.append(text)
+        }
+
+        return HTMLPage(
+            url: url, baseHref: baseHref, baseURL: baseURL, title: title, forms: forms, metaRefresh: metaRefresh,
+            scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
+            selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors)
+    }
+
+    /// Whether the raw-markup scan lines up with libxml2's tree for these bytes (ownership then follows the
+    /// browser's form element pointer; otherwise tree ancestry). For tests and diagnostics.
+    static func markupAligns(bytes: [UInt8], url: String, charset: String? = nil) -> Bool {
+        guard let root = DOMParser.parse(bytes: bytes, url: url, charset: charset) else { return false }
+        let tracked = root.descendants.filter { $0.kind == .element && RawMarkup.trackedStartTags.contains($0.name) }
+        let rawNames = RawMarkup.events(in: bytes).compactMap { event -> String? in
+            if case .start(let name) = event { return name }
+            return nil
+        }
+        return rawNames == tracked.map(\.name)
+    }
+
+    static func isJavaScript(_ type: String?) -> Bool {
+        guard let type = type?.trimmingASCIIWhitespace().lowercased(), !type.isEmpty else { return true }
+        return type.contains("javascript") || type.contains("ecmascript") || type.contains("jscript")
+            || type == "module"
+    }
+
+    // MARK: Forms
+
+    /// Form ownership as a browser decides it. libxml2 repairs the tree the HTML4 way (a form opened in a
+    /// table cell closes at `</td>`, a nested `<form>` closes the outer one), so ownership follows the
+    /// HTML "form element pointer" replayed over the raw markup: the nth form/control start tag in the
+    /// markup is the nth such element in libxml2's tree. When the two sequences differ (markup libxml2
+    /// tokenises differently), ownership falls back to tree ancestry.
+    private func readForms(elements: [DOMNode], baseURL: String) -> [HTMLForm] {
+        let tracked = elements.filter { RawMarkup.trackedStartTags.contains($0.name) }
+        let events = RawMarkup.events(in: bytes)
+        let rawNames = events.compactMap { event -> String? in
+            if case .start(let name) = event { return name }
+            return nil
+        }
+        let aligned = rawNames == tracked.map(\.name)
+        let treeForms = tracked.filter { $0.name == "form" }
+
+        var ignoredForms = Array(repeating: false, count: treeForms.count)
+        var pointerOwner: [ObjectIdentifier: Int] = [:]  // control → index into treeForms
+        if aligned {
+            let (owners, ignored) = RawMarkup.pointerOwners(events)
+            ignoredForms = ignored
+            for (element, owner) in zip(tracked, owners) where element.name != "form" {
+                if let owner { pointerOwner[ObjectIdentifier(element)] = owner }
+            }
+        } else {
+            for element in tracked where element.name != "form" {
+                if let form = element.ancestors.first(where: { $0.name == "form" }),
+                    let index = treeForms.firstIndex(where: { $0 === form })
+                {
+                    pointerOwner[ObjectIdentifier(element)] = index
+                }
+            }
+        }
+
+        // The first element with each id (ignored nested forms do not exist for a browser).
+        var firstByID: [String: DOMNode] = [:]
+        for element in elements {
+            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index] {
+                continue
+            }
+            if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
+        }
+
+        var controlsByForm: [[DOMNode]] = Array(repeating: [], count: treeForms.count)
+        for element in tracked where element.name != "form" {
+            var owner: Int?
+            if let formID = element.attribute("form") {
+                if let target = firstByID[formID], target.name == "form" {
+                    owner = treeForms.firstIndex { $0 === target }
+                }
+            } else {
+                owner = pointerOwner[ObjectIdentifier(element)]
+            }
+            if let owner, !ignoredForms[owner] { controlsByForm[owner].append(element) }
+        }
+
+        var forms: [HTMLForm] = []
+        for (treeIndex, formElement) in treeForms.enumerated() where !ignoredForms[treeIndex] {
+            let controls = controlsByForm[treeIndex].enumerated().map { makeControl($0.element, index: $0.offset) }
+            forms.append(
+                HTMLForm(
+                    index: forms.count, id: formElement.attribute("id"), name: formElement.attribute("name"),
+                    action: formElement.attribute("action"), method: FormMethod.parse(formElement.attribute("method")),
+                    enctype: FormEnctype.parse(formElement.attribute("enctype")),
+                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls))
+        }
+        return forms
+    }
+
+    private func makeControl(_ element: DOMNode, index: Int) -> FormControl {
+        var type: String
+        var options: [SelectOption] = []
+        var valueAttribute = element.attribute("value")
+        var label: String?
+        switch element.name {
+        case "input":
+            let declared = element.attribute("type")?.trimmingASCIIWhitespace().lowercased() ?? "text"
+            type = Self.inputTypes.contains(declared) ? declared : "text"
+        case "button":
+            let declared = element.attribute("type")?.trimmingASCIIWhitespace().lowercased() ?? "submit"
+            type = ["submit", "reset", "button"].contains(declared) ? declared : "submit"
+            label = element.textContent.collapsingWhitespace()
+        case "select":
+            let multiple = element.hasAttribute("multiple")
+            type = multiple ? "select-multiple" : "select-one"
+            let size = Int(element.attribute("size")?.trimmingASCIIWhitespace() ?? "") ?? (multiple ? 4 : 1)
+            options = Self.options(of: element, multiple: multiple, displaySize: size)
+        default:  // textarea
+            type = "textarea"
+            var text = element.textContent
+            if text.hasPrefix("\r\n") {
+                text.removeFirst()
+            } else if text.hasPrefix("\n") {
+                text.removeFirst()
+            }
+            valueAttribute = text
+        }
+        return FormControl(
+            element: element.name, type: type, name: element.attribute("name"), id: element.attribute("id"),
+            valueAttribute: valueAttribute, checked: element.hasAttribute("checked"),
+            disabled: Self.isDisabled(element), options: options, label: label,
+            autocomplete: element.attribute("autocomplete")?.trimmingASCIIWhitespace().lowercased(),
+            inputMode: element.attribute("inputmode")?.trimmingASCIIWhitespace().lowercased(),
+            insideNoscript: element.hasAncestor(named: "noscript"), formAction: element.attribute("formaction"),
+            formMethod: element.attribute("formmethod"), formEnctype: element.attribute("formenctype"), index: index)
+    }
+
+    /// Disabled itself, or inside a disabled `<fieldset>` but not inside that fieldset's first `<legend>`.
+    static func isDisabled(_ element: DOMNode) -> Bool {
+        if element.hasAttribute("disabled") { return true }
+        var child = element
+        for ancestor in element.ancestors {
+            if ancestor.name == "fieldset", ancestor.hasAttribute("disabled") {
+                let firstLegend = ancestor.children.first { $0.kind == .element && $0.name == "legend" }
+                if !(firstLegend === child) { return true }
+            }
+            child = ancestor
+        }
+        return false
+    }
+
+    /// The options of a select with their selectedness after the HTML "selectedness setting algorithm".
+    static func options(of select: DOMNode, multiple: Bool, displaySize: Int) -> [SelectOption] {
+        let optionNodes = select.descendants.filter { $0.kind == .element && $0.name == "option" }
+        var marked = optionNodes.map { $0.hasAttribute("selected") }
+        let disabled = optionNodes.map { option in
+            option.hasAttribute("disabled")
+                || (option.parent?.name == "optgroup" && option.parent?.hasAttribute("disabled") == true)
+        }
+        if !multiple {
+            if let last = marked.lastIndex(of: true) {
+                marked = marked.indices.map { $0 == last }
+            } else if displaySize <= 1, let first = disabled.firstIndex(of: false) {
+                marked[first] = true
+            }
+        }
+        return optionNodes.enumerated().map { offset, option in
+            let label = option.textContent.collapsingWhitespace()
+            return SelectOption(
+                value: option.attribute("value") ?? label, label: label, selected: marked[offset],
+                disabled: disabled[offset])
+        }
+    }
+
+    // MARK: Refresh and self-submit
+
+    /// Parses a refresh `content` value ("5; url='…'"), per the HTML shared declarative refresh steps.
+    static func parseRefresh(_ content: String, baseURL: String) -> MetaRefresh? {
+        var rest = Substring(content.trimmingASCIIWhitespace())
+        let digits = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard !digits.isEmpty, let delay = Double(digits.hasPrefix(".") ? "0" + digits : String(digits)) else {
+            return nil
+        }
+        rest = rest.dropFirst(digits.count)
+        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if rest.first == ";" || rest.first == "," { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard !rest.isEmpty else { return MetaRefresh(delay: delay, url: baseURL) }
+        if rest.lowercased().hasPrefix("url") {
+            var afterURL = rest.dropFirst(3).drop { $0 == " " || $0 == "\t" }
+            if afterURL.first == "=" {
+                afterURL = afterURL.dropFirst().drop { $0 == " " || $0 == "\t" }
+                rest = afterURL
+            }
+        }
+        if let quote = rest.first, quote == "'" || quote == "\"" {
+            rest = rest.dropFirst()
+            if let end = rest.firstIndex(of: quote) { rest = rest[..<end] }
+        }
+        guard let target = URLResolver.resolve(String(rest), against: baseURL) else { return nil }
+        return MetaRefresh(delay: delay, url: target)
+    }
+
+    private func findSelfSubmit(forms: [HTMLForm], javaScripts: [String], elements: [DOMNode]) -> SelfSubmit? {
+        func form(for reference: FormReference) -> Int? {
+            switch reference {
+            case .index(let index): index < forms.count ? index : nil
+            case .name(let name): forms.first { $0.name == name || $0.id == name }?.index
+            case .id(let id): forms.first { $0.id == id }?.index
+            }
+        }
+        for script in javaScripts {
+            if let reference = ScriptReading.submittedForm(in: script), let index = form(for: reference) {
+                return SelfSubmit(formIndex: index, trigger: .script)
+            }
+        }
+        if let onload = elements.first(where: { $0.name == "body" })?.attribute("onload"),
+            let reference = ScriptReading.submittedForm(in: onload), let index = form(for: reference)
+        {
+            return SelfSubmit(formIndex: index, trigger: .bodyOnload)
+        }
+        for form in forms where form.hasOnlyHiddenFields {
+            let buttons = form.submitButtons
+            if !buttons.isEmpty, buttons.allSatisfy(\.insideNoscript) {
+                return SelfSubmit(formIndex: form.index, trigger: .noscriptButton)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+/// A minimal scan of the raw markup, tokenised the way libxml2 2.9 tokenises it (comments, declarations,
+/// processing instructions skipped; only `script` and `style` hold raw text). It yields the start tags of
+/// forms and form controls and the `</form>` end tags, in source order, so form ownership can follow the
+/// browser's "form element pointer" instead of libxml2's HTML4 tree repairs.
+enum RawMarkup {
+    enum Event: Equatable {
+        /// A start tag of `form`, `input`, `select`, `textarea` or `button` (lower-cased name).
+        case start(String)
+        /// A `</form>` end tag.
+        case endForm
+    }
+
+    static let trackedStartTags: Set<String> = ["form", "input", "select", "textarea", "button"]
+
+    static func events(in bytes: [UInt8]) -> [Event] {
+        var events: [Event] = []
+        var index = 0
+        let count = bytes.count
+
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+        func lower(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte + 32 : byte }
+        func starts(with text: String, at position: Int, caseInsensitive: Bool = false) -> Bool {
+            let pattern = Array(text.utf8)
+            guard position + pattern.count <= count else { return false }
+            for offset in 0..<pattern.count {
+                let byte = bytes[position + offset]
+                if caseInsensitive ? lower(byte) != lower(pattern[offset]) : byte != pattern[offset] { return false }
+            }
+            return true
+        }
+        func find(_ text: String, from position: Int, caseInsensitive: Bool = false) -> Int? {
+            var cursor = position
+            while cursor < count {
+                if starts(with: text, at: cursor, caseInsensitive: caseInsensitive) { return cursor }
+                cursor += 1
+            }
+            return nil
+        }
+        /// Skips a tag's attributes from `position`; returns the index just past the closing `>`.
+        func skipAttributes(from position: Int) -> Int {
+            var cursor = position
+            while cursor < count {
+                let byte = bytes[cursor]
+                if byte == UInt8(ascii: ">") { return cursor + 1 }
+                if byte == UInt8(ascii: "=") {
+                    cursor += 1
+                    while cursor < count && isSpace(bytes[cursor]) { cursor += 1 }
+                    if cursor < count && (bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'")) {
+                        let quote = bytes[cursor]
+                        cursor += 1
+                        while cursor < count && bytes[cursor] != quote { cursor += 1 }
+                        cursor += 1
+                        continue
+                    }
+                    continue
+                }
+                cursor += 1
+            }
+            return count
+        }
+
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < count else {
+                index += 1
+                continue
+            }
+            let next = bytes[index + 1]
+            if starts(with: "<!--", at: index) {
+                index = (find("-->", from: index + 4).map { $0 + 3 }) ?? count
+            } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+                index = (find(">", from: index + 2).map { $0 + 1 }) ?? count
+            } else if next == UInt8(ascii: "/"), index + 2 < count, isLetter(bytes[index + 2]) {
+                var cursor = index + 2
+                var name: [UInt8] = []
+                while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">") {
+                    name.append(lower(bytes[cursor]))
+                    cursor += 1
+                }
+                if name == Array("form".utf8) { events.append(.endForm) }
+                index = (find(">", from: cursor).map { $0 + 1 }) ?? count
+            } else if isLetter(next) {
+                var cursor = index + 1
+                var nameBytes: [UInt8] = []
+                while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">"),
+                    bytes[cursor] != UInt8(ascii: "/")
+                {
+                    nameBytes.append(lower(bytes[cursor]))
+                    cursor += 1
+                }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                index = skipAttributes(from: cursor)
+                if trackedStartTags.contains(name) { events.append(.start(name)) }
+                if name == "script" || name == "style" {
+                    index = find("</" + name, from: index, caseInsensitive: true) ?? count
+                }
+            } else {
+                index += 1
+            }
+        }
+        return events
+    }
+
+    /// For each tracked start tag in `events` (in order), the index of the owning form start tag among the
+    /// form start tags (`nil` when no form is open), following the HTML "form element pointer": a `<form>`
+    /// seen while another form is open is ignored, and only `</form>` closes it. Also returns, per form start
+    /// tag, whether a browser ignores it (nested inside an open form).
+    static func pointerOwners(_ events: [Event]) -> (owners: [Int?], ignoredForms: [Bool]) {
+        var owners: [Int?] = []
+        var ignored: [Bool] = []
+        var pointer: Int?
+        var formCount = 0
+        for event in events {
+            switch event {
+            case .start("form"):
+                owners.append(nil)
+                if pointer == nil {
+                    pointer = formCount
+                    ignored.append(false)
+                } else {
+                    ignored.append(true)
+                }
+                formCount += 1
+            case .start:
+                owners.append(pointer)
+            case .endForm:
+                pointer = nil
+            }
+        }
+        return (owners, ignored)
+    }
+}

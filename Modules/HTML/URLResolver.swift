@@ -1,0 +1,162 @@
+/// RFC 3986 reference resolution (section 5.2) on strings, with the small clean-ups browsers apply to
+/// attribute values first: leading/trailing whitespace dropped, tabs and newlines removed, and spaces,
+/// controls and non-ASCII characters percent-encoded (UTF-8).
+public enum URLResolver {
+    /// The parts of a URI reference (RFC 3986 appendix B); nil components are absent, "" is present-empty.
+    public struct Components: Sendable, Equatable {
+        public var scheme: String?
+        public var authority: String?
+        public var path: String
+        public var query: String?
+        public var fragment: String?
+
+        /// Recomposes the reference (RFC 3986 section 5.3).
+        public var string: String {
+            var result = ""
+            if let scheme { result += scheme + ":" }
+            if let authority { result += "//" + authority }
+            result += path
+            if let query { result += "?" + query }
+            if let fragment { result += "#" + fragment }
+            return result
+        }
+    }
+
+    /// Splits a reference into its five components.
+    public static func components(of reference: String) -> Components {
+        var rest = Substring(reference)
+        var fragment: String?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        var query: String?
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        }
+        var scheme: String?
+        if let colon = rest.firstIndex(of: ":") {
+            let candidate = rest[..<colon]
+            if let first = candidate.first, first.isASCII, first.isLetter,
+                candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            {
+                scheme = String(candidate)
+                rest = rest[rest.index(after: colon)...]
+            }
+        }
+        var authority: String?
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
+            let end = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
+            authority = String(rest[afterSlashes..<end])
+            rest = rest[end...]
+        }
+        return Components(scheme: scheme, authority: authority, path: String(rest), query: query, fragment: fragment)
+    }
+
+    /// Resolves `reference` against the absolute `base` (RFC 3986 section 5.2.2, strict parser).
+    /// Returns nil when the result has no scheme (the base was not absolute and the reference is relative).
+    public static func resolve(_ reference: String, against base: String) -> String? {
+        let cleaned = clean(reference)
+        let r = components(of: cleaned)
+        var target: Components
+        if r.scheme != nil {
+            target = Components(
+                scheme: r.scheme?.lowercased(), authority: r.authority, path: removeDotSegments(r.path), query: r.query,
+                fragment: r.fragment)
+        } else {
+            let b = components(of: clean(base))
+            guard b.scheme != nil else { return nil }
+            if r.authority != nil {
+                target = Components(
+                    scheme: b.scheme, authority: r.authority, path: removeDotSegments(r.path), query: r.query,
+                    fragment: r.fragment)
+            } else if r.path.isEmpty {
+                target = Components(
+                    scheme: b.scheme, authority: b.authority, path: b.path, query: r.query ?? b.query,
+                    fragment: r.fragment)
+            } else if r.path.hasPrefix("/") {
+                target = Components(
+                    scheme: b.scheme, authority: b.authority, path: removeDotSegments(r.path), query: r.query,
+                    fragment: r.fragment)
+            } else {
+                target = Components(
+                    scheme: b.scheme, authority: b.authority,
+                    path: removeDotSegments(merge(base: b, path: r.path)), query: r.query, fragment: r.fragment)
+            }
+        }
+        if target.authority != nil && target.path.isEmpty && target.scheme.map(isSpecial) == true {
+            target.path = "/"
+        }
+        return target.string
+    }
+
+    /// `url` with its query replaced by `query` (the fragment kept), as GET form submission does.
+    public static func replacingQuery(of url: String, with query: String) -> String {
+        var parts = components(of: url)
+        parts.query = query
+        return parts.string
+    }
+
+    /// RFC 3986 section 5.2.4.
+    public static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+
+    private static func merge(base: Components, path: String) -> String {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        return String(base.path[...slash]) + path
+    }
+
+    private static func isSpecial(_ scheme: String) -> Bool {
+        ["http", "https", "ws", "wss", "ftp"].contains(scheme)
+    }
+
+    /// Browser-style clean-up of an attribute URL before parsing.
+    static func clean(_ value: String) -> String {
+        let trimmed = value.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
+        var result = ""
+        for scalar in trimmed {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0x00...0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7F...:
+                for byte in String(scalar).utf8 { result += percentByte(byte) }
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func percentByte(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+    }
+}
