@@ -65,7 +65,7 @@ let package = Package(
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport"], path: "Apps/spconnect"),
+        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow"], path: "Apps/spconnect"),
 
         // MARK: Tools (never imported by Modules)
 
@@ -81,7 +81,8 @@ let package = Package(
         .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
+        .testTarget(
+            name: "AuthFlowTests", dependencies: ["AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(

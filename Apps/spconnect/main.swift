@@ -13,7 +13,8 @@ let commands: [Command] = [
     ) { _ in
         print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
         return .ok
-    }
+    },
+    loginCommand, logoutCommand, statusCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.

@@ -1,0 +1,66 @@
+import Foundation
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where a password comes from: never argv. In order: `--password-stdin`, `--password-file F` (refused
+/// when group- or world-readable), `SPCONNECT_PASSWORD`, then a no-echo prompt when stdin is a terminal.
+enum PasswordSource {
+    static func read(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
+        if arguments.has("password-stdin") {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw UsageError(description: "--password-stdin was given but standard input had no password line")
+            }
+            return Secret(line)
+        }
+        if let path = arguments.value("password-file") {
+            return try readFile(path)
+        }
+        if let value = ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"], !value.isEmpty {
+            return Secret(value)
+        }
+        if isatty(STDIN_FILENO) == 1 {
+            return try prompt("Password for \(user): ")
+        }
+        throw UsageError(
+            description:
+                "no password: use --password-stdin, --password-file FILE (mode 0600), SPCONNECT_PASSWORD, "
+                + "or run on a terminal to be asked")
+    }
+
+    private static func readFile(_ path: String) throws(UsageError) -> Secret {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw UsageError(description: "cannot read the password file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw UsageError(
+                description: "the password file \(path) is readable by others; run 'chmod 600 \(path)' first")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(description: "cannot read the password file \(path)")
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        guard !text.isEmpty else { throw UsageError(description: "the password file \(path) is empty") }
+        return Secret(text)
+    }
+
+    private static func prompt(_ text: String) throws(UsageError) -> Secret {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if haveTerminal {
+            var silent = saved
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        }
+        let line = readLine(strippingNewline: true)
+        if haveTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        FileHandle.standardError.write(Data("\n".utf8))
+        guard let line, !line.isEmpty else { throw UsageError(description: "no password entered") }
+        return Secret(line)
+    }
+}

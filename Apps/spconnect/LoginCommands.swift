@@ -1,0 +1,122 @@
+import AuthFlow
+import Foundation
+import Transport
+
+/// Options every command that uses a saved session understands.
+let profileOption = OptionSpec.value("profile", "NAME", "session profile (default: 'default')")
+
+/// `spconnect login`: sign in the way a browser does and save the proven session.
+let loginCommand = Command(
+    name: "login",
+    summary: "Sign in to a SharePoint site without a browser and save the session (a curl-readable cookie file).",
+    synopsis: "--site URL --user NAME [options]",
+    options: [
+        .value("site", "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
+        .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
+        .value("flow", "FLOW", "auto (default), entra, adfs, fba, forms, ntlm, basic, anonymous, legacy-spo"),
+        .flag("password-stdin", "read the password from the first line of standard input"),
+        .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
+        profileOption,
+        .repeatable("allow-host", "HOST", "also allow sending credentials to HOST"),
+        .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
+        .flag("insecure", "do not verify TLS certificates, for this run only"),
+        .value("cacert", "FILE", "trust the CA certificates in FILE"),
+        .value("trace", "FILE", "write one redacted JSON line per step to FILE"),
+        .value("dump-pages", "DIR", "save a redacted copy of a page the engine cannot handle"),
+        .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
+        .repeatable("cookie", "NAME", "the cookie(s) that mean signed in (default FedAuth, plus rtFa online)"),
+    ]
+) { arguments in
+    guard let site = arguments.value("site"), let user = arguments.value("user") else {
+        throw UsageError(description: "--site URL and --user NAME are required")
+    }
+    guard let flow = SignInFlow(rawValue: arguments.value("flow") ?? "auto") else {
+        throw UsageError(description: "unknown flow '\(arguments.value("flow") ?? "")'; see --help for the list")
+    }
+    let profile = arguments.value("profile") ?? "default"
+    let store = SessionStore()
+    _ = try store.path(for: profile)
+    let password = try PasswordSource.read(arguments, user: user)
+    let configuration = SignInConfiguration(
+        siteURL: site, username: user, password: password, flow: flow,
+        policy: SignInPolicy(
+            allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
+        staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"))
+    let client = try HTTPClient(
+        configuration: HTTPClient.Configuration(
+            caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))
+    let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+    let outcome = await SignIn(
+        client: client, configuration: configuration,
+        options: SignIn.Options(trace: traceWriter?.write, dumpPagesDirectory: arguments.value("dump-pages"))
+    ).run()
+    if case .signedIn(let session) = outcome {
+        try store.save(session, profile: profile)
+        print("Signed in as \(session.displayName ?? user) at \(session.siteURL) (\(session.flow)).")
+        print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
+        return .ok
+    }
+    printError("spconnect login: " + outcome.message)
+    return exitCode(for: outcome)
+}
+
+/// The exit code documented in docs/cli.md for each sign-in outcome.
+func exitCode(for outcome: SignInOutcome) -> ExitCode {
+    switch outcome {
+    case .signedIn: return .ok
+    case .invalidCredentials: return .invalidCredentials
+    case .interactionRequired: return .interactionRequired
+    case .unknownPage, .loop: return .unknownPage
+    case .policyRefused: return .policyRefused
+    case .transport: return .network
+    }
+}
+
+/// `spconnect logout`: forget the saved session.
+let logoutCommand = Command(
+    name: "logout", summary: "Delete the saved session of a profile.", synopsis: "[--profile NAME]",
+    options: [profileOption]
+) { arguments in
+    let profile = arguments.value("profile") ?? "default"
+    try SessionStore().remove(profile: profile)
+    print("Signed out: the session of profile '\(profile)' is deleted.")
+    return .ok
+}
+
+/// `spconnect status`: what the saved session is, without any network request.
+let statusCommand = Command(
+    name: "status", summary: "Show the saved session: site, user, flow, cookie names and expiry, last proof.",
+    synopsis: "[--profile NAME]", options: [profileOption]
+) { arguments in
+    let profile = arguments.value("profile") ?? "default"
+    guard let session = try SessionStore().load(profile: profile) else {
+        printError("No session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME' first.")
+        return .failure
+    }
+    print("profile:  \(profile)")
+    print("site:     \(session.siteURL)")
+    print("user:     \(session.displayName.map { "\($0) (\(session.user))" } ?? session.user)")
+    print("flow:     \(session.flow)")
+    print("proved:   \(ISO8601DateFormatter().string(from: session.provedAt))")
+    for cookie in session.cookies {
+        let expiry = cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? "end of session"
+        print("cookie:   \(cookie.name) (\(cookie.domain), expires \(expiry))")
+    }
+    return .ok
+}
+
+/// A `--trace` file: created with mode 0600, one JSON line per step, flushed as it goes.
+final class TraceFile: Sendable {
+    private let handle: FileHandle
+
+    init(path: String) throws(UsageError) {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { throw UsageError(description: "cannot write the trace file \(path)") }
+        self.handle = handle
+    }
+
+    @Sendable func write(_ step: SignInTraceStep) {
+        handle.write(Data((step.jsonLine + "\n").utf8))
+    }
+}

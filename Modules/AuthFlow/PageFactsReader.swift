@@ -1,0 +1,66 @@
+import HTML
+
+/// Reads a response into `PageFacts` with the HTML module: the only place AuthFlow touches the parser.
+enum PageFactsReader {
+    /// The facts of an HTML (or untyped) response; nil for other content types or empty bodies.
+    static func read(_ response: SignInResponse) -> PageFacts? {
+        let type = (response.header("Content-Type") ?? "").lowercased()
+        guard !response.body.isEmpty, type.isEmpty || type.contains("html") || type.contains("text/plain") else {
+            return nil
+        }
+        guard let page = try? HTMLPage(bytes: response.body, url: response.url, charset: response.charset) else {
+            return nil
+        }
+        let classification = page.classification
+        var config: [String: String]?
+        var composite: Set<String> = []
+        if let members = page.aadConfig?.raw.objectValue {
+            var values: [String: String] = [:]
+            for (key, value) in members {
+                switch value {
+                case .string(let text): values[key] = text
+                case .number(let number):
+                    values[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+                case .bool(let flag): values[key] = flag ? "true" : "false"
+                case .array, .object: composite.insert(key)
+                case .null: break
+                }
+            }
+            config = values
+        }
+        var refresh: String?
+        var scriptRedirect: String?
+        switch classification.navigation {
+        case .metaRefresh(let url, _): refresh = url
+        case .scriptRedirect(let url): scriptRedirect = url
+        case nil: break
+        }
+        return PageFacts(
+            url: response.url, status: response.status, kind: classification.kind.rawValue,
+            reason: classification.reason, title: page.title ?? "", forms: page.forms.map(facts),
+            config: config, configCompositeKeys: composite,
+            refreshURL: refresh ?? page.metaRefresh?.url, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
+            autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText)
+    }
+
+    private static func facts(_ form: HTMLForm) -> PageForm {
+        let buttons = form.submitButtons
+        let passwordCount = form.controls.filter { $0.element == "input" && $0.type == "password" }.count
+        return PageForm(
+            index: form.index, id: form.id, action: form.actionURL ?? form.documentURL,
+            method: form.method.rawValue.uppercased(), usernameField: form.usernameField?.name,
+            passwordField: form.passwordField?.name, passwordFieldCount: passwordCount,
+            fieldNames: form.controls.compactMap(\.name),
+            submitters: buttons.map { PageForm.Submitter(name: $0.name, value: $0.value, label: $0.label ?? "") },
+            selects: form.controls.filter { $0.element == "select" && $0.name != nil }.map { control in
+                PageForm.Select(name: control.name ?? "", options: control.options.map { ($0.value, $0.label) })
+            },
+            submission: { setting, clicking in
+                let submitter = clicking.flatMap { buttons.indices.contains($0) ? buttons[$0] : nil }
+                guard let built = try? form.submission(clicking: submitter, setting: setting) else {
+                    return (form.method.rawValue.uppercased(), form.actionURL ?? form.documentURL, [])
+                }
+                return (built.method.rawValue.uppercased(), built.url, built.entries.map { ($0.name, $0.value) })
+            })
+    }
+}

@@ -1,0 +1,52 @@
+public import Foundation
+public import Transport
+
+/// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies.
+///
+/// A plain value. Cookie values never appear in `description`.
+public struct Session: Sendable, Equatable, CustomStringConvertible {
+    /// The site URL the session is for (`https://contoso.sharepoint.com/sites/team`).
+    public var siteURL: String
+    /// The sign-in name used (`alice@contoso.com`).
+    public var user: String
+    /// The name SharePoint reported for the signed-in user by the proof request, when known.
+    public var displayName: String?
+    /// The flow that produced the session (`entra`, `adfs`, `fba`, ...).
+    public var flow: String
+    /// When the proof request succeeded.
+    public var provedAt: Date
+    /// The session's cookies as the jar held them (values are secrets: `Cookie.description` hides them).
+    public var cookies: [Cookie]
+
+    public init(
+        siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
+        cookies: [Cookie]
+    ) {
+        self.siteURL = siteURL
+        self.user = user
+        self.displayName = displayName
+        self.flow = flow
+        self.provedAt = provedAt
+        self.cookies = cookies
+    }
+
+    /// The earliest expiry among `names` (nil when all are session cookies or none is present).
+    public func expiry(of names: [String]) -> Date? {
+        cookies.filter { names.contains($0.name) }.compactMap(\.expires).min()
+    }
+
+    /// Whether every cookie in `names` is present and none expires within `margin` of `now`.
+    /// Session cookies (no expiry) count as valid: the server is the judge, and a 401/403 invalidates them.
+    public func isValid(requiring names: [String], at now: Date = Date(), margin: TimeInterval = 60) -> Bool {
+        for name in names {
+            guard let cookie = cookies.first(where: { $0.name == name }) else { return false }
+            if let expires = cookie.expires, expires.timeIntervalSince(now) <= margin { return false }
+        }
+        return true
+    }
+
+    public var description: String {
+        let names = cookies.map(\.name).joined(separator: ", ")
+        return "Session(\(user) at \(siteURL) via \(flow); cookies: \(names))"
+    }
+}

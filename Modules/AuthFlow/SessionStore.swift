@@ -1,0 +1,173 @@
+public import Foundation
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Saves and loads sessions, one file per profile, as Netscape cookie files that `curl -b FILE` reads.
+///
+/// The file starts with `# Netscape HTTP Cookie File`, then one comment line carrying the session's
+/// metadata as JSON (site, user, flow, proof time; never a secret), then one line per cookie. Files are
+/// written atomically (a temporary file in the same folder, then `rename`) with mode 0600, in a folder
+/// with mode 0700. A value type; concurrent writers of one profile end with one whole file, never a mix.
+public struct SessionStore: Sendable {
+    /// The folder holding the session files.
+    public let directory: String
+
+    /// Errors reading or writing session files. Messages name the file and what to do.
+    public enum StoreError: Error, Equatable, CustomStringConvertible {
+        case invalidProfileName(String)
+        case io(path: String, reason: String)
+        case corrupt(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .invalidProfileName(let name):
+                return "profile name '\(name)' may only use letters, digits, '.', '-' and '_'."
+            case .io(let path, let reason):
+                return "could not write or read the session file \(path): \(reason)."
+            case .corrupt(let path, let reason):
+                return "the session file \(path) is not a valid spconnect session (\(reason)); sign in again."
+            }
+        }
+    }
+
+    /// A store in `directory`, or by default `$XDG_STATE_HOME/spconnect/sessions`
+    /// (`~/.local/state/spconnect/sessions` when unset).
+    public init(directory: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let directory {
+            self.directory = directory
+        } else if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            self.directory = state + "/spconnect/sessions"
+        } else {
+            self.directory = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/spconnect/sessions"
+        }
+    }
+
+    /// The file of a profile.
+    public func path(for profile: String) throws(StoreError) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        guard !profile.isEmpty, profile.first != ".", profile.allSatisfy({ allowed.contains($0) }) else {
+            throw .invalidProfileName(profile)
+        }
+        return directory + "/" + profile + ".cookies"
+    }
+
+    /// Writes `session` for `profile`, replacing any earlier file whole.
+    public func save(_ session: Session, profile: String) throws(StoreError) {
+        let path = try path(for: profile)
+        try makeDirectory()
+        try writeAtomically(Array(NetscapeCookieFile.render(session).utf8), to: path)
+    }
+
+    /// The session saved for `profile`, or nil when there is none.
+    public func load(profile: String) throws(StoreError) -> Session? {
+        let path = try path(for: profile)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, reason: "cannot read it")
+        }
+        do {
+            return try NetscapeCookieFile.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .corrupt(path: path, reason: error.reason)
+        }
+    }
+
+    /// Deletes the profile's session file; no error when there is none.
+    public func remove(profile: String) throws(StoreError) {
+        let path = try path(for: profile)
+        if unlink(path) != 0 && errno != ENOENT {
+            throw .io(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func makeDirectory() throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: directory, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
+    }
+
+    private func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String?
+        if fchmod(descriptor, 0o600) != 0 { failure = String(cString: strerror(errno)) }
+        var written = 0
+        while failure == nil && written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+            } else {
+                written += result
+            }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw .io(path: path, reason: failure)
+        }
+    }
+}
+
+/// The Netscape cookie-file format as curl reads and writes it, with spconnect's metadata comment.
+enum NetscapeCookieFile {
+    static let header = "# Netscape HTTP Cookie File"
+    static let metadataPrefix = "# spconnect-session "
+
+    struct ParseError: Error {
+        let reason: String
+    }
+
+    private struct Metadata: Codable {
+        var site: String
+        var user: String
+        var displayName: String?
+        var flow: String
+        var provedAt: Double
+    }
+
+    static func render(_ session: Session) -> String {
+        let metadata = Metadata(
+            site: session.siteURL, user: session.user, displayName: session.displayName, flow: session.flow,
+            provedAt: session.provedAt.timeIntervalSince1970)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
+        let json = (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        var lines = [header, metadataPrefix + json, "# This file holds secrets: keep it private (mode 0600).", ""]
+        lines += session.cookies.map(\.netscapeLine)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func parse(_ text: String) throws(ParseError) -> Session {
+        var metadata: Metadata?
+        var cookies: [Cookie] = []
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+            if line.hasPrefix(metadataPrefix) {
+                let json = Data(line.dropFirst(metadataPrefix.count).utf8)
+                metadata = try? JSONDecoder().decode(Metadata.self, from: json)
+                continue
+            }
+            if line.hasPrefix("#") && !line.hasPrefix("#HttpOnly_") { continue }
+            guard let cookie = Cookie(netscapeLine: line) else {
+                throw ParseError(reason: "a cookie line does not have the 7 tab-separated fields")
+            }
+            cookies.append(cookie)
+        }
+        guard let metadata else { throw ParseError(reason: "the spconnect-session line is missing") }
+        return Session(
+            siteURL: metadata.site, user: metadata.user, displayName: metadata.displayName, flow: metadata.flow,
+            provedAt: Date(timeIntervalSince1970: metadata.provedAt), cookies: cookies)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+public import Transport
+
+/// Signs in to a SharePoint site the way a browser does, without a browser: the embedding entry point.
+///
+/// ```swift
+/// let client = try HTTPClient()
+/// let outcome = await SignIn(client: client, configuration: SignInConfiguration(
+///     siteURL: "https://contoso.sharepoint.com/sites/team", username: "alice@contoso.com",
+///     password: Secret(password))).run()
+/// if case .signedIn(let session) = outcome { ... }   // the client's jar now holds the session cookies
+/// ```
+///
+/// Drives `SignInMachine` with the client's Transport, one exchange at a time, redirects hop by hop.
+/// The client's cookie jar ends up holding the session. A value; `run()` may be called once per sign-in.
+public struct SignIn: Sendable {
+    /// Diagnostics and limits of one run.
+    public struct Options: Sendable {
+        /// Receives each step once it is complete, already redacted (for `--trace FILE`).
+        public var trace: (@Sendable (SignInTraceStep) -> Void)?
+        /// Where to save a redacted copy of a page the engine could not handle (for `--dump-pages DIR`).
+        public var dumpPagesDirectory: String?
+        /// Largest page the engine reads (default 8 MiB): a bigger answer stops the sign-in.
+        public var maxPageBytes: Int
+        /// Timeouts of each exchange.
+        public var timeouts: HTTPTimeouts
+
+        public init(
+            trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
+            maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts()
+        ) {
+            self.trace = trace
+            self.dumpPagesDirectory = dumpPagesDirectory
+            self.maxPageBytes = maxPageBytes
+            self.timeouts = timeouts
+        }
+    }
+
+    public let client: HTTPClient
+    public let configuration: SignInConfiguration
+    public let options: Options
+
+    public init(client: HTTPClient, configuration: SignInConfiguration, options: Options = Options()) {
+        self.client = client
+        self.configuration = configuration
+        self.options = options
+    }
+
+    /// Runs the sign-in to its end and returns how it ended.
+    public func run() async -> SignInOutcome {
+        var machine = SignInMachine(configuration)
+        var action = machine.start()
+        var lastResponse: SignInResponse?
+        var emitted = 0
+        defer {
+            for step in machine.trace.dropFirst(emitted) { options.trace?(step) }
+        }
+        while case .send(let request) = action {
+            let response: HTTPResponse
+            do {
+                response = try await client.execute(httpRequest(for: request))
+            } catch {
+                return .transport(error)
+            }
+            let observed = SignInResponse(
+                url: request.url, status: response.status, headers: response.headers.fields,
+                location: response.redirectLocation, body: response.body, siteCookies: siteCookies())
+            lastResponse = observed
+            action = machine.receive(observed)
+            // Every step but the one just sent is complete: hand those to the trace now.
+            let complete = max(emitted, machine.trace.count - (isSend(action) ? 1 : 0))
+            for step in machine.trace[emitted..<complete] { options.trace?(step) }
+            emitted = complete
+        }
+        guard case .finish(let outcome) = action else { return .loop(url: configuration.siteURL, steps: 0) }
+        if case .unknownPage(let kind, let url, nil) = outcome, let directory = options.dumpPagesDirectory,
+            let lastResponse
+        {
+            return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory))
+        }
+        return outcome
+    }
+
+    private func isSend(_ action: SignInAction) -> Bool {
+        if case .send = action { return true }
+        return false
+    }
+
+    private func httpRequest(for request: SignInRequest) -> HTTPRequest {
+        var headers = HTTPHeaders(request.headers)
+        if !headers.contains("Accept") {
+            headers.add("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+        }
+        let body: HTTPRequest.Body
+        if let form = request.form {
+            body = .form(form)
+        } else if let raw = request.rawBody {
+            headers.set("Content-Type", raw.contentType)
+            body = .bytes(raw.bytes)
+        } else {
+            body = .none
+        }
+        return HTTPRequest(
+            method: request.method, url: request.url, headers: headers, body: body, auth: request.authentication,
+            timeouts: options.timeouts, redirects: .manual, responseBody: .memory(limit: options.maxPageBytes))
+    }
+
+    /// The cookies the jar would send to the site's URL now.
+    private func siteCookies() -> [Cookie] {
+        guard let site = URLComponents(string: configuration.siteURL), let host = site.host?.lowercased() else {
+            return []
+        }
+        let path = site.path.isEmpty ? "/" : site.path
+        let all = (try? client.cookies.all()) ?? []
+        return all.filter { cookie in
+            let domainMatches =
+                cookie.hostOnly ? cookie.domain == host : (host == cookie.domain || host.hasSuffix("." + cookie.domain))
+            let pathMatches = path.hasPrefix(cookie.path) || cookie.path == "/"
+            let fresh = cookie.expires.map { $0 > Date() } ?? true
+            return domainMatches && pathMatches && fresh
+        }
+    }
+
+    /// Saves a redacted copy of a page; returns its path, or nil when it could not be written.
+    private func dump(_ response: SignInResponse, into directory: String) -> String? {
+        let host = URLComponents(string: response.url)?.host ?? "page"
+        let stamp = Int(Date().timeIntervalSince1970)
+        let path = directory + "/spconnect-\(stamp)-\(host).html"
+        let text =
+            "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
+            + Redaction.page(String(decoding: response.body, as: UTF8.self))
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+            else { return nil }
+            return path
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Transport
+
+/// The headless sign-in engine as a sans-I/O state machine: it says which request to send, is told what
+/// came back, and decides the next move, until the session cookies are in the jar and proven, or a typed
+/// outcome stops it. It performs no I/O itself, so every step can be traced, checked and tested.
+///
+/// Redirects come back to it one hop at a time (the driver uses Transport's manual redirect mode), so
+/// every hop passes the sign-in policy. A value type; use it from one task.
+public struct SignInMachine: Sendable {
+    /// The configuration this sign-in runs with.
+    public let configuration: SignInConfiguration
+    /// Every step so far, with secrets redacted.
+    public private(set) var trace: [SignInTraceStep] = []
+
+    private var state: FlowState
+    private var steps = 0
+    private var visits: [String: Int] = [:]
+    private var lastRequest: SignInRequest?
+    private var proving = false
+    private let strategies: [any SignInStrategy]
+    /// Reads a page into facts; the HTML module's reader by default.
+    private let readPage: @Sendable (SignInResponse) -> PageFacts?
+
+    public init(_ configuration: SignInConfiguration) {
+        self.init(configuration, readPage: PageFactsReader.read)
+    }
+
+    init(_ configuration: SignInConfiguration, readPage: @escaping @Sendable (SignInResponse) -> PageFacts?) {
+        self.configuration = configuration
+        self.state = FlowState(configuration: configuration)
+        self.readPage = readPage
+        switch configuration.flow {
+        case .entra: strategies = [EntraStrategy(), FormsStrategy()]
+        case .adfs, .forms: strategies = [ProviderChooserStrategy(), FormsStrategy()]
+        case .fba: strategies = [ProviderChooserStrategy(), FormsStrategy()]
+        default: strategies = [EntraStrategy(), ProviderChooserStrategy(), FormsStrategy()]
+        }
+    }
+
+    /// The first request: the flow's entry point on the site.
+    public mutating func start() -> SignInAction {
+        let site = configuration.siteURL
+        let request: SignInRequest
+        switch configuration.flow {
+        case .fba:
+            request = SignInRequest(
+                url: URLResolution.join(
+                    site,
+                    "/_forms/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F&Source=%2F"),
+                purpose: .start)
+        case .ntlm:
+            request = SignInRequest(
+                url: URLResolution.join(
+                    site,
+                    "/_windows/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F&Source=%2F"),
+                headers: [("X-FORMS_BASED_AUTH_ACCEPTED", "f")], purpose: .start, carriesCredentials: true,
+                authentication: .ntlm(user: configuration.username, password: configuration.password))
+        case .basic:
+            return proofRequest(authentication: .basic(user: configuration.username, password: configuration.password))
+        case .anonymous:
+            return proofRequest(authentication: nil)
+        case .legacySPO:
+            return .finish(
+                .unknownPage(
+                    kind: "legacy-spo (not built yet: use the browser flow, which SharePoint Online requires "
+                        + "since May 2026)", url: site, dumpPath: nil))
+        default:
+            request = SignInRequest(
+                url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
+        }
+        return send(request, note: "start at the \(configuration.flow.rawValue) entry point")
+    }
+
+    /// Feeds what came back for the last request; returns the next move.
+    public mutating func receive(_ response: SignInResponse) -> SignInAction {
+        let index = trace.count - 1
+        var record =
+            trace.indices.contains(index)
+            ? trace[index]
+            : SignInTraceStep(
+                step: 0, method: "GET", url: Redaction.url(response.url), purpose: "", status: nil, pageKind: nil,
+                decision: nil, cookiesSet: [], fieldsSent: [])
+        record.status = response.status
+        record.cookiesSet = setCookieNames(response)
+        defer { if trace.indices.contains(index) { trace[index] = record } }
+
+        if proving {
+            let outcome = proofOutcome(response)
+            record.decision = "proof: HTTP \(response.status)"
+            return .finish(outcome)
+        }
+        if haveTargetCookies(response) {
+            record.decision = "session cookies present: prove them"
+            let authentication = lastRequest?.authentication
+            return proofRequest(authentication: authentication)
+        }
+        if (300...399).contains(response.status), let location = response.location {
+            var next = SignInRequest(url: location, purpose: .redirect)
+            if response.status == 307 || response.status == 308, let last = lastRequest {
+                next = last
+                next.url = location
+                next.purpose = .redirect
+            }
+            if let authentication = lastRequest?.authentication, sameHost(location, response.url) {
+                next.authentication = authentication
+                next.carriesCredentials = true
+            }
+            record.decision = "HTTP \(response.status) redirect"
+            return send(next, from: response.url, note: record.decision!)
+        }
+        if response.status == 401 {
+            record.decision = "HTTP 401"
+            if lastRequest?.authentication != nil {
+                return .finish(
+                    .invalidCredentials(
+                        message: "the server refused the \(configuration.flow.rawValue) credentials (HTTP 401)",
+                        code: "401"))
+            }
+            return .finish(
+                .unknownPage(
+                    kind: "HTTP 401 challenge (\(response.header("WWW-Authenticate") ?? "no scheme")); "
+                        + "use --flow ntlm or --flow basic", url: response.url, dumpPath: nil))
+        }
+        guard let page = readPage(response) else {
+            record.decision = "not a page"
+            return .finish(.unknownPage(kind: "HTTP \(response.status), not HTML", url: response.url, dumpPath: nil))
+        }
+        record.pageKind = page.kind
+        for strategy in strategies {
+            guard let decision = strategy.decide(on: page, state: &state) else { continue }
+            switch decision {
+            case .finish(let outcome):
+                record.decision = "\(strategy.name): stop"
+                return .finish(outcome)
+            case .send(let request, let note):
+                record.decision = "\(strategy.name): \(note)"
+                return send(request, from: response.url, note: note)
+            }
+        }
+        record.decision = "no strategy recognised the page (\(page.reason))"
+        return .finish(.unknownPage(kind: page.kind, url: response.url, dumpPath: nil))
+    }
+
+    // MARK: - Steps
+
+    private mutating func send(_ request: SignInRequest, from pageURL: String? = nil, note: String) -> SignInAction {
+        steps += 1
+        if steps > configuration.policy.maxSteps {
+            return .finish(.loop(url: request.url, steps: steps - 1))
+        }
+        do {
+            if let pageURL { try configuration.policy.checkHop(from: pageURL, to: request.url) }
+            if request.carriesCredentials {
+                try configuration.policy.checkCredentialSubmission(
+                    method: request.authentication == nil ? request.method : "POST", action: request.url,
+                    pageURL: request.authentication == nil ? (pageURL ?? request.url) : request.url)
+            }
+        } catch {
+            return .finish(.policyRefused(error))
+        }
+        let key = request.method + " " + request.url
+        visits[key, default: 0] += 1
+        if visits[key]! > 2 && request.form == nil {
+            return .finish(.loop(url: request.url, steps: steps))
+        }
+        lastRequest = request
+        trace.append(
+            SignInTraceStep(
+                step: trace.count, method: request.method, url: Redaction.url(request.url), purpose: note,
+                status: nil, pageKind: nil, decision: nil, cookiesSet: [], fieldsSent: request.form?.map(\.name) ?? []))
+        return .send(request)
+    }
+
+    private mutating func proofRequest(authentication: Authentication?) -> SignInAction {
+        proving = true
+        let url = URLResolution.join(configuration.siteURL, "/_api/web/currentuser?$select=Title,LoginName,Email")
+        let request = SignInRequest(
+            url: url, headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
+            carriesCredentials: authentication != nil, authentication: authentication)
+        return send(request, note: "prove the session with a signed-in request")
+    }
+
+    private func proofOutcome(_ response: SignInResponse) -> SignInOutcome {
+        guard response.status == 200 else {
+            if response.status == 401 && lastRequest?.authentication != nil {
+                return .invalidCredentials(message: "the site refused the credentials (HTTP 401)", code: "401")
+            }
+            return .unknownPage(
+                kind: "the proof request answered HTTP \(response.status): the cookies did not sign in",
+                url: response.url, dumpPath: nil)
+        }
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        let user = (object?["d"] as? [String: Any]) ?? object
+        let displayName = (user?["Title"] as? String) ?? (user?["LoginName"] as? String)
+        return .signedIn(
+            Session(
+                siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
+                flow: configuration.flow.rawValue, provedAt: Date(),
+                cookies: response.siteCookies))
+    }
+
+    private func haveTargetCookies(_ response: SignInResponse) -> Bool {
+        let expected = configuration.expectedCookies
+        guard !expected.isEmpty else { return false }
+        let present = Set(response.siteCookies.map(\.name))
+        return expected.allSatisfy { present.contains($0) }
+    }
+
+    private func setCookieNames(_ response: SignInResponse) -> [String] {
+        response.headers.filter { $0.name.lowercased() == "set-cookie" }.compactMap { header in
+            header.value.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    private func sameHost(_ first: String, _ second: String) -> Bool {
+        URLParts(first)?.host == URLParts(second)?.host
+    }
+}

@@ -1,0 +1,66 @@
+public import Transport
+
+/// How a sign-in ended. Never a generic failure: each case says what happened and what to do.
+public enum SignInOutcome: Sendable {
+    /// Signed in, and the session was proven with a signed-in request.
+    case signedIn(Session)
+    /// The identity provider rejected the user name or password; `message` is the page's own text.
+    case invalidCredentials(message: String, code: String?)
+    /// A person must act (MFA, Conditional Access, a password change, consent, an unknown interrupt).
+    case interactionRequired(InteractionKind, pageId: String?, message: String?)
+    /// A page the engine does not know how to go on from. `dumpPath` holds a redacted copy when asked.
+    case unknownPage(kind: String, url: String, dumpPath: String?)
+    /// The flow went round in circles or took more than the allowed number of steps.
+    case loop(url: String, steps: Int)
+    /// The sign-in policy stopped a step (password to a foreign host, plain http, a downgrade, ...).
+    case policyRefused(SignInPolicy.Refusal)
+    /// The network, TLS or HTTP layer failed.
+    case transport(TransportError)
+
+    /// A one-paragraph explanation a user can act on.
+    public var message: String {
+        switch self {
+        case .signedIn(let session):
+            return "signed in as \(session.displayName ?? session.user) at \(session.siteURL) (\(session.flow))."
+        case .invalidCredentials(let message, let code):
+            return "the sign-in was rejected: \(message)" + (code.map { " (code \($0))" } ?? "")
+                + " Check the user name and password."
+        case .interactionRequired(let kind, let pageId, let message):
+            var text = "the identity provider asks for \(kind.explanation)"
+            if let pageId { text += " (page \(pageId))" }
+            if let message, !message.isEmpty { text += ": \(message)" }
+            return text + ". Complete it once in a browser, or use an account or flow without it."
+        case .unknownPage(let kind, let url, let dumpPath):
+            var text = "the sign-in reached a page it cannot handle (\(kind)) at \(url)."
+            text +=
+                dumpPath.map { " A redacted copy is in \($0); attach it to a bug report." }
+                ?? " Run again with --dump-pages DIR to save a redacted copy for a bug report."
+            return text
+        case .loop(let url, let steps):
+            return "the sign-in went round in circles (\(steps) steps, last at \(url)). Check the site URL and flow."
+        case .policyRefused(let refusal):
+            return refusal.description
+        case .transport(let error):
+            return error.description
+        }
+    }
+}
+
+/// What kind of interaction an identity provider asked for.
+public enum InteractionKind: String, Sendable, Equatable {
+    case mfa
+    case conditionalAccess
+    case passwordChange
+    case consent
+    case unknownInterrupt
+
+    var explanation: String {
+        switch self {
+        case .mfa: return "a second factor (MFA)"
+        case .conditionalAccess: return "a Conditional Access step"
+        case .passwordChange: return "a password change"
+        case .consent: return "consent to an application"
+        case .unknownInterrupt: return "an interaction this engine does not know"
+        }
+    }
+}

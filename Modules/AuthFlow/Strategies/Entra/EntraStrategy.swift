@@ -1,0 +1,112 @@
+/// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
+/// "Stay signed in?" (KMSI), and the interrupts (MFA, Conditional Access, password change, consent).
+/// Posts use the page's own names (`sFTName`, `sCanaryTokenName`) and keep `sCtx` when present.
+struct EntraStrategy: SignInStrategy {
+    let name = "entra"
+
+    /// `sErrorCode` values that mean the user name or password was wrong (or the account cannot sign in).
+    static let credentialErrors: Set<String> = [
+        "50126", "50034", "50053", "50056", "50057", "50059", "50128", "80014", "81010",
+    ]
+
+    func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        guard let config = page.config, let urlPost = config["urlPost"], !urlPost.isEmpty else { return nil }
+        let pgid = config["pgid"] ?? ""
+        let errorText = nonEmpty(config["sErrTxt"]) ?? page.errorText
+        if let code = nonEmpty(config["sErrorCode"]), code != "0", code != "50058" {
+            return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
+        }
+        if let kind = Self.interaction(forPage: pgid) {
+            return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
+        }
+        if page.configCompositeKeys.contains("arrUserProofs") && !pgid.lowercased().contains("signin") {
+            return .finish(.interactionRequired(.mfa, pageId: pgid, message: errorText))
+        }
+        let action = URLResolution.resolve(urlPost, against: page.url)
+        let configuration = state.configuration
+        if pgid.lowercased().contains("kmsi") {
+            guard state.interruptsAnswered < 3 else {
+                return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
+            }
+            state.interruptsAnswered += 1
+            var fields: [(name: String, value: String)] = [
+                ("LoginOptions", configuration.staySignedIn ? "1" : "3"), ("type", "28"),
+            ]
+            fields += tokens(config)
+            return .send(
+                SignInRequest(method: "POST", url: action, form: fields, purpose: .interrupt),
+                note: "answered 'Stay signed in?' with \(configuration.staySignedIn ? "yes" : "no")")
+        }
+        guard pgid.isEmpty || pgid.lowercased().contains("signin") || pgid.lowercased().contains("login") else {
+            return .finish(.interactionRequired(.unknownInterrupt, pageId: pgid, message: errorText))
+        }
+        if state.passwordSubmitted {
+            return .finish(
+                .invalidCredentials(message: errorText ?? "the sign-in page came back without a message", code: nil))
+        }
+        var fields: [(name: String, value: String)] = [
+            ("i13", "0"), ("login", configuration.username), ("loginfmt", configuration.username), ("type", "11"),
+            ("LoginOptions", "3"), ("passwd", configuration.password.revealedValue()), ("ps", "2"),
+        ]
+        fields += tokens(config)
+        state.passwordSubmitted = true
+        return .send(
+            SignInRequest(method: "POST", url: action, form: fields, purpose: .credentials, carriesCredentials: true),
+            note: "posted credentials to $Config.urlPost with the page's token names")
+    }
+
+    /// `ctx`, the flow token under `sFTName`, the canary under `sCanaryTokenName`, and `hpgrequestid`.
+    private func tokens(_ config: [String: String]) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        if let context = nonEmpty(config["sCtx"]) { fields.append(("ctx", context)) }
+        if let flowToken = nonEmpty(config["sFT"]) {
+            fields.append((nonEmpty(config["sFTName"]) ?? "flowToken", flowToken))
+        }
+        if let canary = nonEmpty(config["canary"]) {
+            fields.append((nonEmpty(config["sCanaryTokenName"]) ?? "canary", canary))
+        }
+        if let requestId = nonEmpty(config["sessionId"]) { fields.append(("hpgrequestid", requestId)) }
+        return fields
+    }
+
+    private func outcome(forError code: String, pgid: String, message: String?, state: FlowState) -> SignInOutcome {
+        let text = message ?? "the identity provider reported error \(code)"
+        switch code {
+        case _ where Self.credentialErrors.contains(code):
+            return .invalidCredentials(message: text, code: code)
+        case "50055", "50144", "50133":
+            return .interactionRequired(.passwordChange, pageId: pgid, message: text)
+        case "50072", "50074", "50076", "50079", "50158":
+            return .interactionRequired(.mfa, pageId: pgid, message: text)
+        case "53000", "53001", "53002", "53003", "53004", "50097", "50131":
+            return .interactionRequired(.conditionalAccess, pageId: pgid, message: text)
+        case "65001", "65004", "90094":
+            return .interactionRequired(.consent, pageId: pgid, message: text)
+        default:
+            return state.passwordSubmitted
+                ? .invalidCredentials(message: text, code: code)
+                : .interactionRequired(.unknownInterrupt, pageId: pgid, message: text)
+        }
+    }
+
+    /// Interrupt pages recognised by their `pgid`.
+    static func interaction(forPage pgid: String) -> InteractionKind? {
+        let id = pgid.lowercased()
+        if id.contains("tfa") || id.contains("proofup") || id.contains("mfa") || id.contains("proofs") {
+            return .mfa
+        }
+        if id.contains("conditionalaccess") || id.contains("cmsi") || id.contains("deviceauth")
+            || id.contains("compliance") || id.contains("blocked")
+        {
+            return .conditionalAccess
+        }
+        if id.contains("password") && !id.contains("signin") { return .passwordChange }
+        if id.contains("consent") { return .consent }
+        return nil
+    }
+
+    private func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value != "null" else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,66 @@
+/// Any identity provider's plain HTML pages: credential forms (and username-first steps), pages that
+/// submit themselves, meta refreshes, script redirects, error and second-factor pages. ADFS, FBA
+/// sign-in pages, Keycloak, Shibboleth, PingFederate and the like all come through here.
+struct FormsStrategy: SignInStrategy {
+    let name = "forms"
+
+    func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        let configuration = state.configuration
+        if page.kind == "mfa" {
+            return .finish(.interactionRequired(.mfa, pageId: page.title, message: page.errorText))
+        }
+        if let form = page.credentialForm {
+            if form.passwordFieldCount > 1 {
+                return .finish(.interactionRequired(.passwordChange, pageId: page.title, message: page.errorText))
+            }
+            if let passwordField = form.passwordField {
+                if state.passwordSubmitted {
+                    let message = page.errorText ?? "the sign-in form came back without a message"
+                    return .finish(.invalidCredentials(message: message, code: nil))
+                }
+                var setting = [passwordField: configuration.password.revealedValue()]
+                if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
+                let built = form.submission(setting, form.signInSubmitter)
+                state.passwordSubmitted = true
+                return .send(
+                    SignInRequest(
+                        method: built.method, url: built.url, form: built.fields, purpose: .credentials,
+                        carriesCredentials: true),
+                    note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)")
+            }
+            if let usernameField = form.usernameField {
+                if state.usernameSubmitted {
+                    let message = page.errorText ?? "the user name was not accepted"
+                    return .finish(.invalidCredentials(message: message, code: nil))
+                }
+                let built = form.submission([usernameField: configuration.username], form.signInSubmitter)
+                state.usernameSubmitted = true
+                return .send(
+                    SignInRequest(
+                        method: built.method, url: built.url, form: built.fields, purpose: .username,
+                        carriesCredentials: true),
+                    note: "username-first step: filled \(usernameField) in form \(form.label)")
+            }
+        }
+        if page.kind == "error" {
+            let message = page.errorText ?? page.title
+            if state.passwordSubmitted || state.usernameSubmitted {
+                return .finish(.invalidCredentials(message: message, code: nil))
+            }
+            return .finish(.interactionRequired(.unknownInterrupt, pageId: page.title, message: message))
+        }
+        if let index = page.autoSubmitFormIndex, let form = page.forms.first(where: { $0.index == index }) {
+            let built = form.submission([:], nil)
+            return .send(
+                SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .autoPost),
+                note: "form \(form.label) submits itself")
+        }
+        if let refresh = page.refreshURL {
+            return .send(SignInRequest(url: refresh, purpose: .refresh), note: "meta refresh")
+        }
+        if let target = page.scriptRedirectURL {
+            return .send(SignInRequest(url: target, purpose: .scriptRedirect), note: "script redirect")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,22 @@
+/// One way of reading a sign-in page. Strategies are asked in order; the first that recognises the page
+/// decides. They share the HTML module's form rules through `PageForm.submission`.
+protocol SignInStrategy: Sendable {
+    /// A short name for traces.
+    var name: String { get }
+    /// The next move for `page`, or nil when the page is not this strategy's.
+    func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision?
+}
+
+/// What a strategy decided.
+enum StrategyDecision {
+    case send(SignInRequest, note: String)
+    case finish(SignInOutcome)
+}
+
+/// What the machine remembers across pages of one sign-in.
+struct FlowState: Sendable {
+    let configuration: SignInConfiguration
+    var usernameSubmitted = false
+    var passwordSubmitted = false
+    var interruptsAnswered = 0
+}

@@ -1,0 +1,166 @@
+import Foundation
+import HTML
+import Testing
+import Transport
+
+@testable import AuthFlow
+
+/// The engine's first decision on every real captured identity-provider page in ../shared/corpus/idp.
+@Suite struct CorpusEngineTests {
+    struct Entry: Decodable, Sendable, CustomTestStringConvertible {
+        let file: String
+        let kind: String
+        let action: String?
+        let username_field: String?
+        let password_field: String?
+        let hidden_fields: [String: HiddenValue]?
+        let error_text: String?
+        var testDescription: String { file }
+    }
+
+    /// A manifest hidden value: exact, a truncated prefix with the full length, or several values.
+    enum HiddenValue: Decodable, Sendable {
+        case exact(String)
+        case truncated(prefix: String, length: Int)
+        case several([String])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .exact(text)
+            } else if let list = try? container.decode([String].self) {
+                self = .several(list)
+            } else {
+                struct Truncated: Decodable {
+                    let value: String
+                    let length: Int
+                }
+                let truncated = try container.decode(Truncated.self)
+                self = .truncated(prefix: String(truncated.value.dropLast(3)), length: truncated.length)
+            }
+        }
+
+        func matches(_ values: [String]) -> Bool {
+            switch self {
+            case .exact(let text): return values == [text]
+            case .several(let list): return values == list
+            case .truncated(let prefix, let length):
+                return values.count == 1 && values[0].hasPrefix(prefix) && values[0].utf8.count == length
+            }
+        }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/corpus/idp").standardized
+
+    static let entries: [Entry] = {
+        guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent("manifest.json").path)
+        else { return [] }
+        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+    }()
+
+    static let password = "Spring2026!"
+
+    /// A page URL on the host the page was served from: its `<base href>`, else its form's absolute action.
+    static func pageURL(for entry: Entry, body: [UInt8]) -> String {
+        if let base = (try? HTMLPage(bytes: body, url: "https://id.example.com/"))?.baseHref,
+            let url = URL(string: base), let scheme = url.scheme, let host = url.host
+        {
+            return "\(scheme)://\(host)/login/page"
+        }
+        if let action = entry.action, let url = URL(string: action), let scheme = url.scheme, let host = url.host,
+            scheme.hasPrefix("http")
+        {
+            return "\(scheme)://\(host)/login/page"
+        }
+        return "https://id.example.com/login/page"
+    }
+
+    static func response(_ entry: Entry) throws -> SignInResponse {
+        let path = corpus.appendingPathComponent(entry.file).path
+        let body = try #require(FileManager.default.contents(atPath: path), "missing corpus file \(entry.file)")
+        return SignInResponse(
+            url: pageURL(for: entry, body: Array(body)), status: 200,
+            headers: [("Content-Type", "text/html; charset=utf-8")],
+            location: nil, body: Array(body), siteCookies: [])
+    }
+
+    static func machine() -> SignInMachine {
+        var machine = SignInMachine(
+            SignInConfiguration(
+                siteURL: "https://contoso.sharepoint.test", username: "alice@contoso.test",
+                password: Secret(password)))
+        _ = machine.start()
+        return machine
+    }
+
+    @Test func corpusIsPresent() {
+        #expect(
+            !Self.entries.isEmpty, "no corpus at \(Self.corpus.path): the shared folder must sit beside the project")
+    }
+
+    @Test(arguments: entries)
+    func firstDecision(_ entry: Entry) throws {
+        var machine = Self.machine()
+        let action = machine.receive(try Self.response(entry))
+        switch (entry.kind, action) {
+        case ("credential-form", .send(let request)), ("error", .send(let request)):
+            #expect(request.purpose == .credentials || request.purpose == .username)
+            #expect(request.method == "POST")
+            let fields = request.form ?? []
+            if let passwordField = entry.password_field {
+                #expect(fields.filter { $0.name == passwordField }.map(\.value) == [Self.password])
+            }
+            if let usernameField = entry.username_field {
+                #expect(fields.filter { $0.name == usernameField }.map(\.value) == ["alice@contoso.test"])
+            }
+            for (name, value) in entry.hidden_fields ?? [:] {
+                let sent = fields.filter { $0.name == name }.map(\.value)
+                #expect(value.matches(sent), "hidden \(name): sent \(sent)")
+            }
+            #expect(Set(fields.map(\.name)).count == fields.count, "a field is sent twice: \(fields.map(\.name))")
+            #expect(!fields.contains { $0.name.lowercased() == "kmsi" }, "an unchecked Kmsi box was sent")
+        case ("aad-config", .send(let request)):
+            #expect(request.purpose == .credentials)
+            let names = (request.form ?? []).map(\.name)
+            #expect(names.contains("passwd") && names.contains("login"))
+            #expect(names.contains("flowToken") || names.contains("ctx"))
+        case ("kmsi", .send(let request)):
+            #expect(request.purpose == .interrupt)
+            #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")
+        case ("mfa", .finish(.interactionRequired(let kind, _, _))):
+            #expect(kind == .mfa)
+        case ("auto-post", .send(let request)):
+            #expect(request.purpose == .autoPost)
+            #expect(!request.carriesCredentials)
+            let names = Set((request.form ?? []).map(\.name))
+            #expect(Set((entry.hidden_fields ?? [:]).keys).isSubset(of: names))
+        case ("other", .send(let request)):
+            #expect([.scriptRedirect, .refresh, .autoPost].contains(request.purpose))
+        default:
+            Issue.record("\(entry.file) (\(entry.kind)): unexpected decision \(action)")
+        }
+    }
+
+    /// A page with an error that comes back after the password was sent ends the sign-in with the page's text.
+    @Test(arguments: entries.filter { $0.kind == "error" })
+    func errorAfterPasswordIsInvalidCredentials(_ entry: Entry) throws {
+        var machine = Self.machine()
+        let page = try Self.response(entry)
+        _ = machine.receive(page)
+        let second = machine.receive(page)
+        guard case .finish(.invalidCredentials(let message, _)) = second else {
+            Issue.record("\(entry.file): expected invalidCredentials, got \(second)")
+            return
+        }
+        #expect(message == entry.error_text)
+    }
+
+    @Test func traceHoldsNoPassword() throws {
+        var machine = Self.machine()
+        for entry in Self.entries { _ = machine.receive(try Self.response(entry)) }
+        let lines = machine.trace.map(\.jsonLine).joined(separator: "\n")
+        #expect(!lines.contains(Self.password))
+        #expect(!machine.trace.isEmpty)
+    }
+}
