@@ -75,6 +75,9 @@ let package = Package(
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
 
+        /// The smallest program embedding the sign-in engine (see docs/embedding.md).
+        .executableTarget(name: "embed-example", dependencies: ["AuthFlow", "Transport"], path: "Tools/embed-example"),
+
         // MARK: Tests (one target per module)
 
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
