@@ -376,7 +376,9 @@ struct JSONParser {
                 var scalar = UInt32(try parseHex4())
                 if (0xD800..<0xDC00).contains(scalar) {
                     // A high surrogate must be followed by an escaped low surrogate.
-                    if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
                         index += 2
                         let low = UInt32(try parseHex4())
                         guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid surrogate pair") }

@@ -62,7 +62,10 @@ public struct ODataEntity: Sendable, Equatable {
     public var deferred: [(String, String)]
 
     /// Creates an entity from already-normalised parts.
-    public init(metadata: EntityMetadata = EntityMetadata(), properties: [(String, JSONValue)], deferred: [(String, String)] = []) {
+    public init(
+        metadata: EntityMetadata = EntityMetadata(), properties: [(String, JSONValue)],
+        deferred: [(String, String)] = []
+    ) {
         self.metadata = metadata
         self.properties = properties
         self.deferred = deferred

@@ -250,15 +250,18 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case .itemNotFound:
             text = "The list item was not found; it may have been deleted. Reload the list to get current ids."
         case .fileNotFound:
-            text = "The file or folder was not found. Check the server-relative path (it starts with the site path,"
+            text =
+                "The file or folder was not found. Check the server-relative path (it starts with the site path,"
                 + " e.g. /sites/team/Shared Documents/a.docx)."
         case .notFound:
             text = "The requested resource was not found. Check the URL."
         case .thresholdExceeded:
-            text = "The query exceeds the list view threshold (5000 items). Filter on an indexed column, or page"
+            text =
+                "The query exceeds the list view threshold (5000 items). Filter on an indexed column, or page"
                 + " through the list with $top and $skiptoken ordered by ID."
         case .throttled(let seconds):
-            text = "SharePoint is throttling requests. "
+            text =
+                "SharePoint is throttling requests. "
                 + (seconds.map { "Wait \($0) seconds (Retry-After) before retrying" } ?? "Wait before retrying")
                 + " and reduce the request rate."
         case .digestExpired:

@@ -76,7 +76,8 @@ enum ManifestPath {
         var rest = Substring(path)
         while !rest.isEmpty {
             if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                guard let close = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
                     let element = current[index]
                 else { return nil }
                 current = element

@@ -33,7 +33,9 @@ struct ManifestFactTests {
 
     @Test func everyJSONFileIsCoveredAndOnlyTheSTSResponseIsNotJSON() {
         // STS (WS-Trust XML) facts belong to the sign-in engine's parser, not to the REST object model.
-        let nonJSON = Corpus.entries.filter { $0["format"]?.stringValue != "json" }.compactMap { $0["file"]?.stringValue }
+        let nonJSON = Corpus.entries.filter { $0["format"]?.stringValue != "json" }.compactMap {
+            $0["file"]?.stringValue
+        }
         #expect(nonJSON == ["sts_extsts_success_response.xml"])
         #expect(Corpus.jsonFacts.count >= 84)
         #expect(Set(Corpus.jsonFacts.map(\.file)).count == Corpus.entries.count - nonJSON.count)
