@@ -28,16 +28,18 @@ public struct RESTPath: Sendable, Hashable, CustomStringConvertible {
 /// Builders for the REST endpoints SPConnect uses. All arguments are escaped here (quotes doubled, then
 /// percent-encoded), so callers pass plain titles and paths.
 public enum API {
+    /// `/_api`.
+    public static let root = RESTPath(rawValue: SharePointInfo.apiRoot)
     /// `/_api/web`.
-    public static let web = RESTPath(rawValue: "/_api/web")
+    public static let web = root.appending("web")
     /// `/_api/site` (site collection).
-    public static let site = RESTPath(rawValue: "/_api/site")
+    public static let site = root.appending("site")
     /// `/_api/web/currentuser`.
     public static let currentUser = web.appending("currentuser")
     /// `/_api/web/lists`.
     public static let lists = web.appending("lists")
     /// `/_api/contextinfo` (POST, empty body): the request digest.
-    public static let contextInfo = RESTPath(rawValue: "/_api/contextinfo")
+    public static let contextInfo = root.appending("contextinfo")
 
     /// `/_api/web/lists/getbytitle('…')`.
     public static func list(title: String) -> ListPath {
@@ -57,6 +59,20 @@ public enum API {
     /// `/_api/web/GetFileByServerRelativeUrl('…')`.
     public static func file(serverRelativeUrl: String) -> FilePath {
         FilePath(path: web.appending("GetFileByServerRelativeUrl(\(OData.pathLiteral(serverRelativeUrl)))"))
+    }
+
+    /// `/_api/web/GetFolderByServerRelativePath(decodedurl='…')`: unlike the `…Url` form, this addresses
+    /// names containing `%` and `#`.
+    public static func folder(serverRelativePath: String) -> FolderPath {
+        FolderPath(
+            path: web.appending("GetFolderByServerRelativePath(decodedurl=\(OData.pathLiteral(serverRelativePath)))"))
+    }
+
+    /// `/_api/web/GetFileByServerRelativePath(decodedurl='…')`: unlike the `…Url` form, this addresses names
+    /// containing `%` and `#`.
+    public static func file(serverRelativePath: String) -> FilePath {
+        FilePath(
+            path: web.appending("GetFileByServerRelativePath(decodedurl=\(OData.pathLiteral(serverRelativePath)))"))
     }
 
     /// `/_api/web/GetFileById('…')` (the file's `UniqueId`).
@@ -250,6 +266,17 @@ public struct RESTRequest: Sendable, Equatable {
             headers: writeHeaders(
                 flavor: flavor, contentType: nil, digest: digest, ifMatch: ifMatch, xHTTPMethod: "DELETE"),
             body: Data())
+    }
+
+    /// `POST …/$value` with `X-HTTP-Method: PUT`: replaces an existing file's content.
+    public static func replaceFileContent(_ file: FilePath, content: Data, flavor: ODataFlavor, digest: String?)
+        -> RESTRequest
+    {
+        RESTRequest(
+            method: "POST", path: file.value,
+            headers: writeHeaders(
+                flavor: flavor, contentType: "application/octet-stream", digest: digest, xHTTPMethod: "PUT"),
+            body: content)
     }
 
     /// A binary `POST` (file add, upload chunks): `Content-Type: application/octet-stream`.

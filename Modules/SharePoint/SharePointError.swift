@@ -47,6 +47,19 @@ public struct ResponseHeaders: Sendable, Equatable {
     public var requestGuid: String? { self["SPRequestGuid"] ?? self["request-id"] }
     /// `ETag` (new item etag after MERGE).
     public var etag: String? { self["ETag"] }
+
+    /// `Retry-After` as an interval from `now`: delta-seconds, or an HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`)
+    /// minus `now` (never negative). `nil` when absent or unreadable.
+    public func retryAfter(now: Date) -> TimeInterval? {
+        if let seconds = retryAfterSeconds { return TimeInterval(seconds) }
+        guard let text = self["Retry-After"] else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
 }
 
 /// The SharePoint module's error: a failed REST call read from its status, headers and error body, or a
@@ -59,7 +72,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
     public enum Kind: Sendable, Equatable {
         /// 404, `-1, System.ArgumentException`: no list with that title or id.
         case listNotFound
-        /// 404, `-2147024809, System.ArgumentException`: "Item does not exist".
+        /// 404 for a request addressing `items(ID)`, or 404 `-2147024809, System.ArgumentException`:
+        /// "Item does not exist. It may have been deleted by another user."
         case itemNotFound
         /// 404, `-2130575338` (`SPException`) or `-2147024894` (`System.IO.FileNotFoundException`).
         case fileNotFound
@@ -148,7 +162,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         self.init(kind: .server, status: status, headers: responseHeaders, url: url)
         readBody(body)
         kind = SharePointError.classify(
-            status: status, code: code, exceptionName: exceptionName, headers: responseHeaders)
+            status: status, code: code, exceptionName: exceptionName, headers: responseHeaders, url: url)
     }
 
     private mutating func readBody(_ body: Data) {
@@ -199,8 +213,13 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    private static func classify(status: Int, code: Int?, exceptionName: String?, headers: ResponseHeaders) -> Kind {
+    private static func classify(
+        status: Int, code: Int?, exceptionName: String?, headers: ResponseHeaders, url: String?
+    ) -> Kind {
         let exception = exceptionName ?? ""
+        // "Item does not exist" arrives with several codes (-2147024809, and -2130575338 shared with missing
+        // files), so the request URL decides when it names an item.
+        let addressesItem = ["/items(", "/getitembyid("].contains { unquotedPath(of: url ?? "").contains($0) }
         switch status {
         case 429, 503:
             return .throttled(retryAfter: headers.retryAfterSeconds)
@@ -213,7 +232,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case 404:
             switch code {
             case -1 where exception.hasSuffix("ArgumentException"): return .listNotFound
-            case -2_147_024_809: return .itemNotFound
+            case _ where addressesItem, -2_147_024_809: return .itemNotFound
             case -2_130_575_338, -2_147_024_894: return .fileNotFound
             default: return .notFound
             }
@@ -225,6 +244,22 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             if code == -2_130_575_342 { return .alreadyExists }
             return .server
         }
+    }
+
+    /// The lower-cased path of `url` without its query and without the text of quoted literals, so that a
+    /// file named `items(1).txt` is not taken for an item.
+    private static func unquotedPath(of url: String) -> String {
+        let path = url.lowercased().replacingOccurrences(of: "%27", with: "'").split(separator: "?").first ?? ""
+        var out = ""
+        var inLiteral = false
+        for character in path {
+            if character == "'" {
+                inLiteral.toggle()
+            } else if !inLiteral {
+                out.append(character)
+            }
+        }
+        return out
     }
 
     /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.

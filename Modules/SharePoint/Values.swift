@@ -70,6 +70,7 @@ public struct Web: ODataDecodable, Equatable {
     /// Every property as sent (normalised), for fields this type does not model.
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         metadata = entity.metadata
@@ -102,6 +103,7 @@ public struct User: ODataDecodable, Equatable {
     /// Every property as sent (normalised).
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         id = try entity.requiredInt("Id")
@@ -144,6 +146,7 @@ public struct ListInfo: ODataDecodable, Equatable {
     /// Every property as sent (normalised).
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         id = try entity.requiredString("Id")
@@ -188,6 +191,7 @@ public struct Field: ODataDecodable, Equatable {
     /// Every property as sent (normalised).
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         internalName = try entity.requiredString("InternalName")
@@ -214,6 +218,7 @@ public struct ListItem: ODataDecodable, Equatable {
     /// verbose multi-value wrappers unwrapped to arrays, deferred navigation links left out.
     public var fields: [(String, JSONValue)]
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         guard let id = entity.int("Id") ?? entity.int("ID") else { throw entity.missing("Id") }
         self.id = id
@@ -269,6 +274,7 @@ public struct Folder: ODataDecodable, Equatable {
     /// Every property as sent (normalised).
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         name = try entity.requiredString("Name")
@@ -309,6 +315,7 @@ public struct File: ODataDecodable, Equatable {
     /// Every property as sent (normalised).
     public var entity: ODataEntity
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         self.entity = entity
         metadata = entity.metadata
@@ -342,6 +349,7 @@ public struct ContextInfo: ODataDecodable, Equatable {
     /// `SupportedSchemaVersions`, when sent.
     public var supportedSchemaVersions: [String]
 
+    /// Reads the value from an entity in any flavour (see ``ODataDecodable``).
     public init(entity: ODataEntity) throws(SharePointError) {
         // Verbose wraps the result in the function name: {"d":{"GetContextWebInformation":{…}}}.
         let info = entity.entity("GetContextWebInformation") ?? entity

@@ -136,6 +136,7 @@ import Testing
     static let uploadID = UUID(uuidString: "8b7a2c5e-1111-4a4a-9c9c-0123456789ab")!
 
     static let cases: [(RESTPath, String)] = [
+        (API.root, "/_api"),
         (API.web, "/_api/web"),
         (API.site, "/_api/site"),
         (API.currentUser, "/_api/web/currentuser"),
@@ -161,6 +162,14 @@ import Testing
         (
             API.file(serverRelativeUrl: "/sites/team/Shared Documents/Bob's #1.docx").value,
             "/_api/web/GetFileByServerRelativeUrl('/sites/team/Shared%20Documents/Bob''s%20%231.docx')/$value"
+        ),
+        (
+            API.file(serverRelativePath: "/sites/t/D/50% #1.txt").value,
+            "/_api/web/GetFileByServerRelativePath(decodedurl='/sites/t/D/50%25%20%231.txt')/$value"
+        ),
+        (
+            API.folder(serverRelativePath: "/sites/t/It's").files,
+            "/_api/web/GetFolderByServerRelativePath(decodedurl='/sites/t/It''s')/Files"
         ),
         (
             API.file(serverRelativeUrl: "/sites/t/D/a.txt").listItemAllFields,
@@ -274,6 +283,12 @@ import Testing
         #expect(get.method == "GET" && get.body == nil)
         #expect(get.headers.map { "\($0.0): \($0.1)" } == ["Accept: application/json;odata=minimalmetadata"])
         #expect(get.url(site: "https://c/sites/t") == "https://c/sites/t/_api/web/lists?$filter=Hidden%20eq%20false")
+
+        let replace = RESTRequest.replaceFileContent(
+            API.file(serverRelativeUrl: "/sites/t/D/a.txt"), content: Data([9]), flavor: .verbose, digest: "0xD")
+        #expect(replace.path.rawValue == "/_api/web/GetFileByServerRelativeUrl('/sites/t/D/a.txt')/$value")
+        #expect(replace.header("X-HTTP-Method") == "PUT")
+        #expect(replace.header("Content-Type") == "application/octet-stream")
 
         let chunk = RESTRequest.binaryPost(
             API.folder(serverRelativeUrl: "/sites/t/D").addFile(named: "a.txt", overwrite: true),

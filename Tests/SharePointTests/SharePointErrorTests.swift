@@ -197,6 +197,39 @@ private func body(_ text: String) -> Data { Data(text.utf8) }
         #expect(precondition.description.contains("etag mismatch"))
     }
 
+    @Test func itemMissingIsRecognisedByTheRequestURL() {
+        // CSOM and REST report a missing item with the same code as a missing file.
+        let json = body(
+            #"{"error":{"code":"-2130575338, Microsoft.SharePoint.SPException","message":{"lang":"en-US","#
+                + #""value":"Item does not exist. It may have been deleted by another user."}}}"#)
+        let item = SharePointError(
+            status: 404, headers: [String: String](), body: json,
+            url: "https://c/sites/t/_api/web/lists/getbytitle('T')/items(99)?$select=Id")
+        #expect(item.kind == .itemNotFound)
+        #expect(item.description.contains("https://c/sites/t/_api/web/lists/getbytitle('T')/items(99)"))
+        let file = SharePointError(
+            status: 404, headers: [String: String](), body: json,
+            url: "https://c/sites/t/_api/web/GetFileByServerRelativeUrl('/sites/t/D/items(1).txt')")
+        #expect(file.kind == .fileNotFound)
+        let list = SharePointError(
+            status: 404, headers: [String: String](),
+            body: body(
+                #"{"odata.error":{"code":"-1, System.ArgumentException","message":{"value":"List 'T' does not exist."}}}"#
+            ),
+            url: "https://c/sites/t/_api/web/lists/getbytitle('T')/items(1)")
+        #expect(list.kind == .listNotFound)
+    }
+
+    @Test func retryAfterAsHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_792_567_600)  // Wed, 21 Oct 2026 07:26:40 GMT
+        let date = ResponseHeaders([("Retry-After", "Wed, 21 Oct 2026 07:28:00 GMT")])
+        #expect(date.retryAfterSeconds == nil)
+        #expect(date.retryAfter(now: now) == 80)
+        #expect(ResponseHeaders([("Retry-After", "15")]).retryAfter(now: now) == 15)
+        #expect(ResponseHeaders([("Retry-After", "soon")]).retryAfter(now: now) == nil)
+        #expect(ResponseHeaders([(String, String)]()).retryAfter(now: now) == nil)
+    }
+
     @Test func decodingFailuresAreUnexpectedResponses() {
         #expect(throws: SharePointError.self) { try Web.decode(Data("not json".utf8)) }
         do {
