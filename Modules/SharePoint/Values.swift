@@ -49,7 +49,7 @@ public struct Page<Element: ODataDecodable>: Sendable {
     }
 }
 
-/// A web (site): `GET {site}/_api/web`.
+/// A web (site): `GET {site}/_api/web`. Decoding requires `Id`; other strings are empty when not selected.
 public struct Web: ODataDecodable, Equatable {
     /// The web's title.
     public var title: String
@@ -84,7 +84,7 @@ public struct Web: ODataDecodable, Equatable {
     }
 }
 
-/// A user (principal): `GET {site}/_api/web/currentuser`, `…/siteusers`.
+/// A user (principal): `GET {site}/_api/web/currentuser`, `…/siteusers`. Decoding requires `Id`.
 public struct User: ODataDecodable, Equatable {
     /// The user's id in this site collection.
     public var id: Int
@@ -116,7 +116,7 @@ public struct User: ODataDecodable, Equatable {
     }
 }
 
-/// A list or library: `GET …/web/lists`, `…/lists/getbytitle('…')`.
+/// A list or library: `GET …/web/lists`, `…/lists/getbytitle('…')`. Decoding requires `Id`.
 public struct ListInfo: ODataDecodable, Equatable {
     /// Display title.
     public var title: String
@@ -168,7 +168,7 @@ public struct ListInfo: ODataDecodable, Equatable {
     }
 }
 
-/// A field (column) of a list: `GET …/lists/getbytitle('…')/fields`.
+/// A field (column) of a list: `GET …/lists/getbytitle('…')/fields`. Decoding requires `InternalName`.
 public struct Field: ODataDecodable, Equatable {
     /// The internal name used in item JSON, `$select` and `$filter` (e.g. `My_x0020_Field`).
     public var internalName: String
@@ -206,7 +206,7 @@ public struct Field: ODataDecodable, Equatable {
     }
 }
 
-/// A list item: `GET …/items`, `…/items(7)`.
+/// A list item: `GET …/items`, `…/items(7)`. Decoding requires `Id` (or `ID`).
 public struct ListItem: ODataDecodable, Equatable {
     /// The item id (`Id`, or `ID` when only that was selected).
     public var id: Int
@@ -257,7 +257,7 @@ public struct ListItem: ODataDecodable, Equatable {
     }
 }
 
-/// A folder: `GET …/GetFolderByServerRelativeUrl('…')`, `…/Folders`.
+/// A folder: `GET …/GetFolderByServerRelativeUrl('…')`, `…/Folders`. Decoding requires `Name`.
 public struct Folder: ODataDecodable, Equatable {
     /// Folder name.
     public var name: String
@@ -287,6 +287,7 @@ public struct Folder: ODataDecodable, Equatable {
 }
 
 /// A file's metadata: `GET …/Files`, `…/GetFileByServerRelativeUrl('…')`, and the result of uploads.
+/// Decoding requires `Name` and `Length`.
 public struct File: ODataDecodable, Equatable {
     /// File name with extension.
     public var name: String
