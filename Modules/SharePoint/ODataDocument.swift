@@ -1,0 +1,365 @@
+public import Foundation
+
+/// The JSON flavour a SharePoint REST response (or request) uses, chosen by the `Accept` header's `odata=`.
+public enum ODataFlavor: String, Sendable, CaseIterable {
+    /// `odata=verbose`: everything under `d`, collections in `d.results`, `__metadata`, `__deferred`, `d.__next`.
+    case verbose
+    /// `odata=minimalmetadata` (what SharePoint Online sends for plain `application/json`): `odata.*` keys.
+    case minimalMetadata = "minimalmetadata"
+    /// `odata=nometadata`: bare properties, collections in `value`, `odata.nextLink` for paging.
+    case noMetadata = "nometadata"
+
+    /// The media type to send in `Accept`, e.g. `application/json;odata=nometadata`.
+    public var mediaType: String { "application/json;odata=\(rawValue)" }
+
+    /// The flavour named by a response `Content-Type` such as
+    /// `application/json;odata=minimalmetadata;streaming=true;charset=utf-8`; `nil` when it has no `odata=`.
+    public init?(contentType: String) {
+        let parameters = contentType.lowercased().split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let odata = parameters.first(where: { $0.hasPrefix("odata=") }) else { return nil }
+        self.init(rawValue: String(odata.dropFirst("odata=".count)))
+    }
+}
+
+/// The OData metadata of one entity, read from `__metadata` (verbose) or the `odata.*` keys (minimal
+/// metadata). Every field is `nil` in nometadata responses.
+public struct EntityMetadata: Sendable, Equatable {
+    /// The entity type, e.g. `SP.Web` or `SP.Data.TasksListItem` (`__metadata.type` / `odata.type`).
+    public var type: String?
+    /// The entity id (`__metadata.id` / `odata.id`).
+    public var id: String?
+    /// The absolute entity URI (`__metadata.uri`; verbose only).
+    public var uri: String?
+    /// The edit link relative to `_api/` (`odata.editLink`; minimal metadata only).
+    public var editLink: String?
+    /// The entity tag (`__metadata.etag` / `odata.etag`), exactly as sent, e.g. `"\"4\""`.
+    public var etag: String?
+
+    /// Creates metadata from its parts (all optional).
+    public init(
+        type: String? = nil, id: String? = nil, uri: String? = nil, editLink: String? = nil, etag: String? = nil
+    ) {
+        self.type = type
+        self.id = id
+        self.uri = uri
+        self.editLink = editLink
+        self.etag = etag
+    }
+}
+
+/// One OData entity, the same whatever the flavour it arrived in.
+///
+/// ``properties`` holds the entity's own values in server order, without metadata (`__metadata`, `odata.*`,
+/// `…@odata.*` annotations) and without unexpanded navigation properties (verbose `__deferred` links, which
+/// are in ``deferred``). Verbose multi-value wrappers (`{"__metadata":{"type":"Collection(…)"},"results":[…]}`)
+/// are unwrapped to plain arrays at every depth, so a value reads the same in every flavour.
+public struct ODataEntity: Sendable, Equatable {
+    /// Type, id, edit link and etag, when the flavour carries them.
+    public var metadata: EntityMetadata
+    /// The entity's values in server order.
+    public var properties: [(String, JSONValue)]
+    /// Verbose `__deferred` navigation links: property name → absolute URI, in server order.
+    public var deferred: [(String, String)]
+
+    /// Creates an entity from already-normalised parts.
+    public init(
+        metadata: EntityMetadata = EntityMetadata(), properties: [(String, JSONValue)],
+        deferred: [(String, String)] = []
+    ) {
+        self.metadata = metadata
+        self.properties = properties
+        self.deferred = deferred
+    }
+
+    public static func == (lhs: ODataEntity, rhs: ODataEntity) -> Bool {
+        lhs.metadata == rhs.metadata && JSONValue.object(lhs.properties) == JSONValue.object(rhs.properties)
+            && lhs.deferred.map { $0.0 + "\u{0}" + $0.1 } == rhs.deferred.map { $0.0 + "\u{0}" + $0.1 }
+    }
+
+    /// Reads an entity from a JSON object in any flavour (the object itself, not the `d` wrapper).
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when `json` is not an object.
+    public init(json: JSONValue) throws(SharePointError) {
+        guard case .object(let members) = json else {
+            throw SharePointError(unexpectedResponse: "expected a JSON object for an entity, found \(json.kindName)")
+        }
+        var metadata = EntityMetadata()
+        var properties: [(String, JSONValue)] = []
+        var deferred: [(String, String)] = []
+        for (name, value) in members {
+            switch name {
+            case "__metadata":
+                metadata.type = metadata.type ?? value["type"]?.stringValue
+                metadata.id = metadata.id ?? value["id"]?.stringValue
+                metadata.uri = metadata.uri ?? value["uri"]?.stringValue
+                metadata.etag = metadata.etag ?? value["etag"]?.stringValue
+            case "odata.type": metadata.type = value.stringValue
+            case "odata.id": metadata.id = value.stringValue
+            case "odata.editLink": metadata.editLink = value.stringValue
+            case "odata.etag": metadata.etag = value.stringValue
+            default:
+                if name.hasPrefix("odata.") || name.contains("@odata.") { continue }
+                if let uri = value["__deferred"]?["uri"]?.stringValue, value.objectValue?.count == 1 {
+                    deferred.append((name, uri))
+                    continue
+                }
+                properties.append((name, ODataEntity.normalise(value)))
+            }
+        }
+        self.init(metadata: metadata, properties: properties, deferred: deferred)
+    }
+
+    /// Unwraps verbose collection wrappers and drops deferred links below the top level.
+    static func normalise(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map(normalise))
+        case .object(let members):
+            if let results = value["results"], case .array = results,
+                members.allSatisfy({ $0.0 == "results" || $0.0 == "__metadata" || $0.0 == "__next" })
+            {
+                return normalise(results)
+            }
+            return .object(
+                members.compactMap { name, member in
+                    if member["__deferred"] != nil, member.objectValue?.count == 1 { return nil }
+                    return (name, normalise(member))
+                })
+        default:
+            return value
+        }
+    }
+
+    // MARK: Reading properties
+
+    /// The value of property `name` (exact, case-sensitive), or `nil` when absent.
+    public subscript(name: String) -> JSONValue? {
+        properties.first { $0.0 == name }?.1
+    }
+
+    /// The property as a non-null string; `nil` when absent or null.
+    public func string(_ name: String) -> String? { self[name]?.stringValue }
+
+    /// The property as `Int` (numbers, or digit strings); `nil` when absent, null or not a number.
+    public func int(_ name: String) -> Int? { self[name]?.intValue }
+
+    /// The property as `Int64`, accepting SharePoint's Int64-as-string convention (`"Length":"19817"`).
+    public func int64(_ name: String) -> Int64? { self[name]?.int64Value }
+
+    /// The property as `Bool`.
+    public func bool(_ name: String) -> Bool? { self[name]?.boolValue }
+
+    /// The property parsed as an ISO-8601 date (see ``ODataDate/parse(_:)``; zone-less values are UTC).
+    public func date(_ name: String) -> Date? { string(name).flatMap(ODataDate.parse) }
+
+    /// The property parsed as a GUID (with or without braces).
+    public func uuid(_ name: String) -> UUID? {
+        guard var text = string(name) else { return nil }
+        if text.hasPrefix("{") && text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
+        return UUID(uuidString: text)
+    }
+
+    /// The required string property `name`.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) naming the property and the entity type.
+    public func requiredString(_ name: String) throws(SharePointError) -> String {
+        guard let value = string(name) else { throw missing(name) }
+        return value
+    }
+
+    /// The required integer property `name` (numbers or digit strings).
+    public func requiredInt(_ name: String) throws(SharePointError) -> Int {
+        guard let value = int(name) else { throw missing(name) }
+        return value
+    }
+
+    /// An expanded single navigation property (`$expand=CurrentUser`), as an entity.
+    public func entity(_ name: String) -> ODataEntity? {
+        guard let raw = rawObject(name) else { return nil }
+        return try? ODataEntity(json: raw)
+    }
+
+    /// An expanded collection navigation property (`$expand=Fields`): verbose `{"results":[…]}` or a light
+    /// array. `nil` when absent or deferred.
+    public func collection(_ name: String) -> [ODataEntity]? {
+        guard let array = self[name]?.arrayValue else { return nil }
+        return array.compactMap { try? ODataEntity(json: $0) }
+    }
+
+    /// The URI of a verbose deferred navigation property, e.g. `deferredURI("Lists")`.
+    public func deferredURI(_ name: String) -> String? {
+        deferred.first { $0.0 == name }?.1
+    }
+
+    private func rawObject(_ name: String) -> JSONValue? {
+        guard let value = self[name], case .object = value else { return nil }
+        return value
+    }
+
+    func missing(_ name: String) -> SharePointError {
+        SharePointError(
+            unexpectedResponse: "the \(metadata.type ?? "entity") has no usable '\(name)' property"
+                + " (was it left out of $select?)")
+    }
+}
+
+/// A parsed REST response body: the envelope (`d`, `d.results`, `value`, `odata.nextLink`, `odata.metadata`)
+/// taken apart the same way for all three flavours.
+public struct ODataDocument: Sendable {
+    /// The whole parsed body.
+    public let root: JSONValue
+    /// The payload: `d` in verbose, the root otherwise.
+    public let payload: JSONValue
+    /// `odata.metadata` (minimal metadata only), e.g. `…/_api/$metadata#SP.Web`.
+    public var metadataURL: String? { root["odata.metadata"]?.stringValue }
+
+    /// Wraps a parsed body.
+    public init(root: JSONValue) {
+        self.root = root
+        if let d = root["d"], case .object = d {
+            payload = d
+        } else {
+            payload = root
+        }
+    }
+
+    /// Parses a body.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the bytes are not JSON.
+    public init(data: Data) throws(SharePointError) {
+        self.init(root: try JSONValue.parse(data))
+    }
+
+    /// `true` when the body is in the verbose (`d`) envelope.
+    public var isVerbose: Bool { root["d"] != nil }
+
+    /// The single entity the body holds.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is a collection or not an object.
+    public func entity() throws(SharePointError) -> ODataEntity {
+        if payload["results"]?.arrayValue != nil || (!isVerbose && root["value"]?.arrayValue != nil) {
+            throw SharePointError(unexpectedResponse: "expected a single entity but the response is a collection")
+        }
+        return try ODataEntity(json: payload)
+    }
+
+    /// The entities of a collection page and the link to the next page, if any.
+    ///
+    /// The next link is `d.__next` (verbose) or `odata.nextLink` (light), returned exactly as sent: absolute
+    /// and already percent-encoded. Its absence means this is the last page.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection.
+    public func collection() throws(SharePointError) -> (entities: [ODataEntity], nextLink: String?) {
+        let elements: [JSONValue]
+        let next: String?
+        if isVerbose {
+            guard let results = payload["results"]?.arrayValue else {
+                throw SharePointError(unexpectedResponse: "expected a collection (d.results) but found none")
+            }
+            elements = results
+            next = payload["__next"]?.stringValue
+        } else {
+            guard let value = root["value"]?.arrayValue else {
+                throw SharePointError(unexpectedResponse: "expected a collection (value) but found none")
+            }
+            elements = value
+            next = root["odata.nextLink"]?.stringValue
+        }
+        var entities: [ODataEntity] = []
+        entities.reserveCapacity(elements.count)
+        for element in elements { entities.append(try ODataEntity(json: element)) }
+        return (entities, next)
+    }
+
+    /// The primitive result of a service function (`StartUpload`, `ContinueUpload`, …): light `{"value":…}`
+    /// or verbose `{"d":{"StartUpload":…}}`.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when there is no single primitive value.
+    public func scalar() throws(SharePointError) -> JSONValue {
+        if !isVerbose, let value = root["value"] {
+            return value
+        }
+        if isVerbose, let members = payload.objectValue {
+            let candidates = members.filter { $0.0 != "__metadata" }
+            if candidates.count == 1 { return candidates[0].1 }
+        }
+        throw SharePointError(unexpectedResponse: "expected a single value (value or d.<Function>) in the response")
+    }
+}
+
+extension JSONValue {
+    /// A short name of the value's kind for messages.
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a Boolean"
+        case .integer, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// SharePoint's ISO-8601 dates.
+public enum ODataDate {
+    /// Parses `2024-03-29T17:55:08Z`, `2021-10-04T07:41:04.663` (zone-less means UTC), offsets like
+    /// `+02:00`, and verbose's legacy `/Date(1700000000000)/`. Returns `nil` for anything else.
+    public static func parse(_ text: String) -> Date? {
+        if text.hasPrefix("/Date("), text.hasSuffix(")/") {
+            let inner = text.dropFirst(6).dropLast(2).prefix { $0 == "-" || $0.isNumber }
+            return Int64(inner).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
+        let chars = Array(text.utf8)
+        func number(_ from: Int, _ length: Int) -> Int? {
+            guard from + length <= chars.count else { return nil }
+            var v = 0
+            for c in chars[from..<from + length] {
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            return v
+        }
+        guard chars.count >= 19, let year = number(0, 4), chars[4] == UInt8(ascii: "-"), let month = number(5, 2),
+            chars[7] == UInt8(ascii: "-"), let day = number(8, 2), chars[10] == UInt8(ascii: "T") || chars[10] == 0x20,
+            let hour = number(11, 2), chars[13] == UInt8(ascii: ":"), let minute = number(14, 2),
+            chars[16] == UInt8(ascii: ":"), let second = number(17, 2)
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < chars.count, chars[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale = 0.1
+            while i < chars.count, chars[i] >= 0x30, chars[i] <= 0x39 {
+                fraction += Double(chars[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        var offsetSeconds = 0
+        if i < chars.count {
+            if chars[i] == UInt8(ascii: "Z") && i + 1 == chars.count {
+                offsetSeconds = 0
+            } else if chars[i] == UInt8(ascii: "+") || chars[i] == UInt8(ascii: "-"), i + 6 == chars.count,
+                let oh = number(i + 1, 2), chars[i + 3] == UInt8(ascii: ":"), let om = number(i + 4, 2)
+            {
+                offsetSeconds = (oh * 3600 + om * 60) * (chars[i] == UInt8(ascii: "-") ? -1 : 1)
+            } else {
+                return nil
+            }
+        }
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = hour
+        components.minute = minute
+        components.second = second
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+            let base = calendar.date(from: components)
+        else { return nil }
+        return base.addingTimeInterval(fraction - Double(offsetSeconds))
+    }
+}

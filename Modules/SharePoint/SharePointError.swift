@@ -1,0 +1,330 @@
+public import Foundation
+
+/// Response headers with case-insensitive lookup and typed accessors for the ones SharePoint clients act on.
+public struct ResponseHeaders: Sendable, Equatable {
+    /// The headers in the order given, names as given.
+    public let pairs: [(String, String)]
+
+    /// Wraps headers given as ordered pairs (repeated names allowed).
+    public init(_ pairs: [(String, String)]) { self.pairs = pairs }
+
+    /// Wraps headers given as a dictionary (names in any case).
+    public init(_ dictionary: [String: String]) {
+        pairs = dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    public static func == (lhs: ResponseHeaders, rhs: ResponseHeaders) -> Bool {
+        lhs.pairs.map { "\($0.0)\u{0}\($0.1)" } == rhs.pairs.map { "\($0.0)\u{0}\($0.1)" }
+    }
+
+    /// The first value of header `name`, compared case-insensitively (`X-Forms_Based_Auth_Required`
+    /// matches `x-forms_based_auth_required`).
+    public subscript(name: String) -> String? {
+        let wanted = name.lowercased()
+        return pairs.first { $0.0.lowercased() == wanted }?.1
+    }
+
+    /// `Content-Type`.
+    public var contentType: String? { self["Content-Type"] }
+    /// `Retry-After` as seconds, when it is a delta-seconds value (SharePoint sends seconds).
+    public var retryAfterSeconds: Int? {
+        self["Retry-After"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
+    }
+    /// `X-Forms_Based_Auth_Required`: the sign-in page URL SharePoint sends when the session is missing or
+    /// expired (re-authenticate and retry).
+    public var formsAuthRequired: String? { self["X-Forms_Based_Auth_Required"] }
+    /// `X-Forms_Based_Auth_Return_Url`.
+    public var formsAuthReturnURL: String? { self["X-Forms_Based_Auth_Return_Url"] }
+    /// `X-IDCRL_AUTH_PARAMS_V1`: the legacy IDCRL challenge of SharePoint Online.
+    public var idcrlAuthParams: String? { self["X-IDCRL_AUTH_PARAMS_V1"] }
+    /// `X-MSDAVEXT_Error`: WebDAV error code and form-encoded text, e.g. `917656; Access+denied.…`.
+    public var webDAVError: String? { self["X-MSDAVEXT_Error"] }
+    /// `WWW-Authenticate` challenge (401).
+    public var wwwAuthenticate: String? { self["WWW-Authenticate"] }
+    /// `MicrosoftSharePointTeamServices`: the server build, e.g. `16.0.0.19819`.
+    public var serverBuild: String? { self["MicrosoftSharePointTeamServices"] }
+    /// `SPRequestGuid` (or `request-id`): quote it when reporting a problem to an administrator.
+    public var requestGuid: String? { self["SPRequestGuid"] ?? self["request-id"] }
+    /// `ETag` (new item etag after MERGE).
+    public var etag: String? { self["ETag"] }
+
+    /// `Retry-After` as an interval from `now`: delta-seconds, or an HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`)
+    /// minus `now` (never negative). `nil` when absent or unreadable.
+    public func retryAfter(now: Date) -> TimeInterval? {
+        if let seconds = retryAfterSeconds { return TimeInterval(seconds) }
+        guard let text = self["Retry-After"] else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
+
+/// The SharePoint module's error: a failed REST call read from its status, headers and error body, or a
+/// response that could not be understood.
+///
+/// ``kind`` names the actionable cases; ``description`` is a sentence a user can act on, followed by the
+/// server's own code and message. A value type, `Sendable`.
+public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as far as a client can act on it.
+    public enum Kind: Sendable, Equatable {
+        /// 404, `-1, System.ArgumentException`: no list with that title or id.
+        case listNotFound
+        /// 404 for a request addressing `items(ID)`, or 404 `-2147024809, System.ArgumentException`:
+        /// "Item does not exist. It may have been deleted by another user."
+        case itemNotFound
+        /// 404, `-2130575338` (`SPException`) or `-2147024894` (`System.IO.FileNotFoundException`).
+        case fileNotFound
+        /// Some other 404.
+        case notFound
+        /// 500 `SPQueryThrottledException` (`-2147024860`): the query exceeds the list view threshold.
+        case thresholdExceeded
+        /// 429 or 503: throttled; wait `retryAfter` seconds (when the server said) before retrying.
+        case throttled(retryAfter: Int?)
+        /// 403, `-2130575252` / `-2130575251`: the request digest is missing or expired.
+        case digestExpired
+        /// 403 with `X-Forms_Based_Auth_Required`: not signed in or the session expired; sign in again.
+        case formsAuthRequired(loginURL: String)
+        /// 401 without an access-denied body: credentials missing or rejected; sign in again.
+        case authenticationRequired
+        /// 403/401 `System.UnauthorizedAccessException`, or a plain 403: no permission.
+        case accessDenied
+        /// 412: the `IF-MATCH` etag no longer matches (someone else changed the item).
+        case preconditionFailed
+        /// 409: conflicting change (for example a file that is checked out or locked).
+        case conflict
+        /// 500, `-2130575342`: a list (or similar object) with that title already exists.
+        case alreadyExists
+        /// 400: the request was malformed or an argument was invalid.
+        case badRequest
+        /// Any other non-success status.
+        case server
+        /// A 2xx response whose body could not be read as expected (detail in ``SharePointError/message``).
+        case unexpectedResponse(String)
+    }
+
+    /// The actionable kind.
+    public var kind: Kind
+    /// HTTP status (0 when there was no HTTP response, e.g. a decoding error).
+    public var status: Int
+    /// The numeric part of the server's `code` (`-2130575338`), when given.
+    public var code: Int?
+    /// The exception type from the server's `code` (`Microsoft.SharePoint.SPException`), when given.
+    public var exceptionName: String?
+    /// The server's message (`error.message.value`), or the start of a non-JSON body.
+    public var message: String?
+    /// The message language (`error.message.lang`), when given.
+    public var language: String?
+    /// The `code` string exactly as sent, e.g. `-1, System.ArgumentException`.
+    public var rawCode: String?
+    /// The response headers.
+    public var headers: ResponseHeaders
+    /// The request URL, when the caller supplied it (for context in ``description``).
+    public var url: String?
+
+    /// Creates an error directly.
+    public init(
+        kind: Kind, status: Int, code: Int? = nil, exceptionName: String? = nil, message: String? = nil,
+        language: String? = nil, rawCode: String? = nil, headers: ResponseHeaders = ResponseHeaders([]),
+        url: String? = nil
+    ) {
+        self.kind = kind
+        self.status = status
+        self.code = code
+        self.exceptionName = exceptionName
+        self.message = message
+        self.language = language
+        self.rawCode = rawCode
+        self.headers = headers
+        self.url = url
+    }
+
+    /// An error for a response body that could not be understood.
+    public init(unexpectedResponse detail: String) {
+        self.init(kind: .unexpectedResponse(detail), status: 0, message: detail)
+    }
+
+    /// Reads a failed response: status, headers (any case), and body in any flavour — verbose/minimal
+    /// `{"error":{"code":…,"message":{"lang":…,"value":…}}}`, nometadata `{"odata.error":{…}}`, bearer
+    /// `{"error_description":…}`, Atom/XML `<m:error>`, or text/HTML.
+    public init(status: Int, headers: [(String, String)], body: Data, url: String? = nil) {
+        self.init(status: status, responseHeaders: ResponseHeaders(headers), body: body, url: url)
+    }
+
+    /// Reads a failed response whose headers are a dictionary (see ``init(status:headers:body:url:)``).
+    public init(status: Int, headers: [String: String], body: Data, url: String? = nil) {
+        self.init(status: status, responseHeaders: ResponseHeaders(headers), body: body, url: url)
+    }
+
+    private init(status: Int, responseHeaders: ResponseHeaders, body: Data, url: String?) {
+        self.init(kind: .server, status: status, headers: responseHeaders, url: url)
+        readBody(body)
+        kind = SharePointError.classify(
+            status: status, code: code, exceptionName: exceptionName, headers: responseHeaders, url: url)
+    }
+
+    private mutating func readBody(_ body: Data) {
+        if let json = try? JSONValue.parse(body) {
+            let error = json["error"].flatMap { $0.objectValue != nil ? $0 : nil } ?? json["odata.error"]
+            if let error {
+                rawCode = error["code"]?.stringValue
+                if let messageValue = error["message"], let text = messageValue["value"]?.stringValue {
+                    message = text
+                    language = messageValue["lang"]?.stringValue
+                } else {
+                    message = error["message"]?.stringValue
+                }
+            } else if let description = json["error_description"]?.stringValue {
+                message = description
+                rawCode = json["error"]?.stringValue
+            }
+        } else {
+            let text = String(decoding: body, as: UTF8.self)
+            if let xmlCode = SharePointError.xmlElement("code", in: text) {
+                rawCode = xmlCode
+                message = SharePointError.xmlElement("message", in: text)
+            } else {
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !trimmed.isEmpty, !trimmed.hasPrefix("<") { message = String(trimmed.prefix(300)) }
+            }
+        }
+        if let rawCode {
+            let parts = rawCode.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            code = Int(parts[0])
+            if parts.count == 2, !parts[1].isEmpty {
+                exceptionName = parts[1]
+            } else if code == nil {
+                exceptionName = rawCode
+            }
+        }
+    }
+
+    /// The text of `<m:name …>…</m:name>` (any prefix), XML-unescaped.
+    private static func xmlElement(_ name: String, in text: String) -> String? {
+        guard let open = text.range(of: ":\(name)", options: .caseInsensitive) ?? text.range(of: "<\(name)"),
+            let tagEnd = text.range(of: ">", range: open.upperBound..<text.endIndex),
+            let close = text.range(of: "</", range: tagEnd.upperBound..<text.endIndex)
+        else { return nil }
+        let raw = String(text[tagEnd.upperBound..<close.lowerBound])
+        return raw.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    private static func classify(
+        status: Int, code: Int?, exceptionName: String?, headers: ResponseHeaders, url: String?
+    ) -> Kind {
+        let exception = exceptionName ?? ""
+        // "Item does not exist" arrives with several codes (-2147024809, and -2130575338 shared with missing
+        // files), so the request URL decides when it names an item.
+        let addressesItem = ["/items(", "/getitembyid("].contains { unquotedPath(of: url ?? "").contains($0) }
+        switch status {
+        case 429, 503:
+            return .throttled(retryAfter: headers.retryAfterSeconds)
+        case 401:
+            return exception.hasSuffix("UnauthorizedAccessException") ? .accessDenied : .authenticationRequired
+        case 403:
+            if let login = headers.formsAuthRequired { return .formsAuthRequired(loginURL: login) }
+            if code == -2_130_575_252 || code == -2_130_575_251 { return .digestExpired }
+            return .accessDenied
+        case 404:
+            switch code {
+            case -1 where exception.hasSuffix("ArgumentException"): return .listNotFound
+            case _ where addressesItem, -2_147_024_809: return .itemNotFound
+            case -2_130_575_338, -2_147_024_894: return .fileNotFound
+            default: return .notFound
+            }
+        case 409: return .conflict
+        case 412: return .preconditionFailed
+        case 400: return .badRequest
+        default:
+            if code == -2_147_024_860 || exception.hasSuffix("SPQueryThrottledException") { return .thresholdExceeded }
+            if code == -2_130_575_342 { return .alreadyExists }
+            return .server
+        }
+    }
+
+    /// The lower-cased path of `url` without its query and without the text of quoted literals, so that a
+    /// file named `items(1).txt` is not taken for an item.
+    private static func unquotedPath(of url: String) -> String {
+        let path = url.lowercased().replacingOccurrences(of: "%27", with: "'").split(separator: "?").first ?? ""
+        var out = ""
+        var inLiteral = false
+        for character in path {
+            if character == "'" {
+                inLiteral.toggle()
+            } else if !inLiteral {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.
+    public var needsReauthentication: Bool {
+        switch kind {
+        case .formsAuthRequired, .authenticationRequired: return true
+        default: return status == 401
+        }
+    }
+
+    /// Whether the same request may succeed later without changes: throttling, and 503.
+    public var isRetryable: Bool {
+        if case .throttled = kind { return true }
+        return false
+    }
+
+    /// A sentence saying what happened and what to do, then the status, code and server message.
+    public var description: String {
+        var text: String
+        switch kind {
+        case .listNotFound:
+            text = "The list was not found. Check the list title (lists are matched by title or id) and the site URL."
+        case .itemNotFound:
+            text = "The list item was not found; it may have been deleted. Reload the list to get current ids."
+        case .fileNotFound:
+            text =
+                "The file or folder was not found. Check the server-relative path (it starts with the site path,"
+                + " e.g. /sites/team/Shared Documents/a.docx)."
+        case .notFound:
+            text = "The requested resource was not found. Check the URL."
+        case .thresholdExceeded:
+            text =
+                "The query exceeds the list view threshold (5000 items). Filter on an indexed column, or page"
+                + " through the list with $top and $skiptoken ordered by ID."
+        case .throttled(let seconds):
+            text =
+                "SharePoint is throttling requests. "
+                + (seconds.map { "Wait \($0) seconds (Retry-After) before retrying" } ?? "Wait before retrying")
+                + " and reduce the request rate."
+        case .digestExpired:
+            text = "The request digest is missing or has expired. Get a new one from /_api/contextinfo and retry."
+        case .formsAuthRequired(let login):
+            text = "Not signed in or the session has expired: sign in again (login page: \(login))."
+        case .authenticationRequired:
+            text = "Authentication is required or the credentials were rejected: sign in again."
+        case .accessDenied:
+            text = "Access denied: the signed-in account has no permission for this. Ask a site owner for access."
+        case .preconditionFailed:
+            text = "The item was changed by someone else since it was read (etag mismatch). Reload it and retry."
+        case .conflict:
+            text = "The change conflicts with the current state (for example the file is checked out or locked)."
+        case .alreadyExists:
+            text = "An object with that name already exists. Choose another title or use the existing one."
+        case .badRequest:
+            text = "SharePoint rejected the request as invalid. Check names, paths and query options."
+        case .server:
+            text = "SharePoint reported an error."
+        case .unexpectedResponse(let detail):
+            return "Unexpected response from SharePoint: \(detail)"
+        }
+        var details: [String] = ["HTTP \(status)"]
+        if let rawCode { details.append(rawCode) }
+        if let url { details.append(url) }
+        text += " (" + details.joined(separator: ", ") + ")"
+        if let message, !message.isEmpty { text += ": " + message }
+        return text
+    }
+}
