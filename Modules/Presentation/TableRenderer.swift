@@ -30,11 +30,8 @@ public struct TableOptions: Sendable, Equatable {
 /// Widths are display widths (see ``TerminalText``); cell text is sanitised
 /// (``TerminalText/sanitized(_:)``) so values cannot inject escape sequences; numbers are right-aligned; text too
 /// long for its column ends in `…`. Lines carry no trailing spaces. Only the header uses ANSI codes, and only when
-/// ``TableOptions/colorEnabled``. The whole set is measured first; use ``NDJSONWriter`` or ``CSVWriter`` to stream.
+/// ``TableOptions/colorEnabled``. The whole set is measured first; ``TableWriter`` streams long listings.
 public enum TableRenderer {
-    private static let bold = "\u{1B}[1m"
-    private static let reset = "\u{1B}[0m"
-
     /// The table as a string, each line ending in `\n`. No columns give an empty string.
     public static func render(_ recordSet: RecordSet, options: TableOptions = TableOptions()) -> String {
         let sink = MemorySink()
@@ -42,58 +39,14 @@ public enum TableRenderer {
         return sink.text
     }
 
-    /// Writes the table to `sink`, line by line.
+    /// Writes the table to `sink`: the header and separator, then one write per record.
     public static func render(_ recordSet: RecordSet, to sink: any OutputSink, options: TableOptions = TableOptions())
     {
-        let columns = recordSet.columns
-        guard !columns.isEmpty else { return }
-        let headers = columns.map { TerminalText.sanitized($0.title) }
-        let rows = recordSet.records.map { record in
-            columns.map { TerminalText.sanitized(CellText.plain(record[$0.field] ?? .null) ?? "") }
-        }
-        let alignments = columns.indices.map { index in
-            columns[index].alignment ?? inferredAlignment(recordSet.records, field: columns[index].field)
-        }
-        let widths = columnWidths(columns: columns, headers: headers, rows: rows, options: options)
-
-        var header = ""
-        var separator = ""
-        for index in columns.indices {
-            let isLast = index == columns.count - 1
-            if index > 0 {
-                header += String(repeating: " ", count: options.columnGap)
-                separator += String(repeating: " ", count: options.columnGap)
-            }
-            let text = TerminalText.truncated(headers[index], toWidth: widths[index])
-            let styled = options.colorEnabled ? bold + text + reset : text
-            header += place(styled, width: TerminalText.displayWidth(text), in: widths[index], alignments[index], isLast)
-            separator += String(repeating: "-", count: widths[index])
-        }
-        sink.write(header + "\n" + separator + "\n")
-
-        for row in rows {
-            var line = ""
-            for index in columns.indices {
-                if index > 0 { line += String(repeating: " ", count: options.columnGap) }
-                let text = TerminalText.truncated(row[index], toWidth: widths[index])
-                line += place(
-                    text, width: TerminalText.displayWidth(text), in: widths[index], alignments[index],
-                    index == columns.count - 1)
-            }
-            while line.last == " " { line.removeLast() }
-            sink.write(line + "\n")
-        }
-    }
-
-    /// `text` (already `width` columns wide on screen) padded into a `columnWidth` cell.
-    private static func place(
-        _ text: String, width: Int, in columnWidth: Int, _ alignment: ColumnAlignment, _ isLast: Bool
-    ) -> String {
-        let padding = String(repeating: " ", count: max(0, columnWidth - width))
-        switch alignment {
-        case .right: return padding + text
-        case .left: return isLast ? text : text + padding
-        }
+        guard !recordSet.columns.isEmpty else { return }
+        let rows = recordSet.records.map { TableLayout.cells(of: $0, columns: recordSet.columns) }
+        let layout = TableLayout(columns: recordSet.columns, sample: recordSet.records, rows: rows, options: options)
+        sink.write(layout.header())
+        for row in rows { sink.write(layout.line(row)) }
     }
 
     /// Right when the field has at least one value and every non-null value is a number.
@@ -105,6 +58,108 @@ public enum TableRenderer {
             sawNumber = true
         }
         return sawNumber ? .right : .left
+    }
+}
+
+/// A terminal table written record by record, for listings too long to hold in memory.
+///
+/// The first `sampleSize` records are kept to measure column widths and alignments; then the header and those
+/// records are written, and every later record is written as soon as it is given, cut to the measured widths.
+/// Memory stays bounded by the sample. Output is identical to ``TableRenderer`` when all records fit in the sample.
+/// Call ``finish()`` at the end (it writes a table of fewer records than the sample). Not thread-safe.
+public final class TableWriter {
+    private let sink: any OutputSink
+    private let columns: [Column]
+    private let options: TableOptions
+    private let sampleSize: Int
+    private var sample: [Record] = []
+    private var layout: TableLayout?
+    private var finished = false
+
+    /// Creates a writer over `sink`.
+    /// - Parameter sampleSize: how many records are measured before the first line is written (at least 1).
+    public init(_ sink: any OutputSink, columns: [Column], options: TableOptions = TableOptions(), sampleSize: Int = 200)
+    {
+        self.sink = sink
+        self.columns = columns
+        self.options = options
+        self.sampleSize = max(1, sampleSize)
+    }
+
+    /// Adds one record; writes it at once after the sample has been measured.
+    public func write(_ record: Record) {
+        precondition(!finished, "TableWriter.write after finish()")
+        guard !columns.isEmpty else { return }
+        if let layout {
+            sink.write(layout.line(TableLayout.cells(of: record, columns: columns)))
+            return
+        }
+        sample.append(record)
+        if sample.count >= sampleSize { start() }
+    }
+
+    /// Writes whatever is still held (the header at least). Further calls do nothing.
+    public func finish() {
+        guard !finished else { return }
+        finished = true
+        if layout == nil, !columns.isEmpty { start() }
+    }
+
+    private func start() {
+        let rows = sample.map { TableLayout.cells(of: $0, columns: columns) }
+        let layout = TableLayout(columns: columns, sample: sample, rows: rows, options: options)
+        self.layout = layout
+        sink.write(layout.header())
+        for row in rows { sink.write(layout.line(row)) }
+        sample = []
+    }
+}
+
+/// Column widths and alignments measured on some rows, and the formatting of lines with them.
+struct TableLayout {
+    private static let bold = "\u{1B}[1m"
+    private static let reset = "\u{1B}[0m"
+
+    let headers: [String]
+    let widths: [Int]
+    let alignments: [ColumnAlignment]
+    let options: TableOptions
+
+    /// Measures `rows` (the sanitised cells of `sample`).
+    init(columns: [Column], sample: [Record], rows: [[String]], options: TableOptions) {
+        headers = columns.map { TerminalText.sanitized($0.title) }
+        alignments = columns.map { $0.alignment ?? TableRenderer.inferredAlignment(sample, field: $0.field) }
+        widths = TableLayout.columnWidths(columns: columns, headers: headers, rows: rows, options: options)
+        self.options = options
+    }
+
+    /// The sanitised text of each column's cell in `record`.
+    static func cells(of record: Record, columns: [Column]) -> [String] {
+        columns.map { TerminalText.sanitized(CellText.plain(record[$0.field] ?? .null) ?? "") }
+    }
+
+    /// The header line and the separator line.
+    func header() -> String {
+        let separator = widths.map { String(repeating: "-", count: $0) }
+            .joined(separator: String(repeating: " ", count: options.columnGap))
+        return line(headers, styled: options.colorEnabled) + separator + "\n"
+    }
+
+    /// One line, cut and padded to the widths, without trailing spaces.
+    func line(_ cells: [String], styled: Bool = false) -> String {
+        var line = ""
+        for index in widths.indices {
+            if index > 0 { line += String(repeating: " ", count: options.columnGap) }
+            let text = TerminalText.truncated(cells[index], toWidth: widths[index])
+            let padding = String(repeating: " ", count: max(0, widths[index] - TerminalText.displayWidth(text)))
+            let shown = styled ? TableLayout.bold + text + TableLayout.reset : text
+            switch alignments[index] {
+            case .right: line += padding + shown
+            case .left: line += shown + (index == widths.count - 1 ? "" : padding)
+            }
+        }
+        while line.last == " " { line.removeLast() }
+        return line + "\n"
     }
 
     /// Natural widths, capped per column, then shrunk widest-first to fit the terminal.
