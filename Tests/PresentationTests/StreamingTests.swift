@@ -84,3 +84,44 @@ final class CountingSink: OutputSink {
         #expect(csvSink.newlineCount == 10_001)
     }
 }
+
+@Suite struct TableWriterTests {
+    @Test func matchesTheRendererWhenEveryRecordFitsTheSample() {
+        let sink = MemorySink()
+        let writer = TableWriter(sink, columns: Fixtures.recordSet.columns, sampleSize: 10)
+        for record in Fixtures.records { writer.write(record) }
+        #expect(sink.text.isEmpty)
+        writer.finish()
+        writer.finish()
+        #expect(sink.text == TableRenderer.render(Fixtures.recordSet))
+    }
+
+    @Test func measuresTheSampleThenStreamsLaterRecordsCutToItsWidths() {
+        let sink = MemorySink()
+        let writer = TableWriter(sink, columns: [Column("Id"), Column("Title")], sampleSize: 2)
+        writer.write(["Id": 1, "Title": "short"])
+        #expect(sink.text.isEmpty)
+        writer.write(["Id": 2, "Title": "longer"])
+        #expect(sink.text == "Id  Title\n--  ------\n 1  short\n 2  longer\n")
+        writer.write(["Id": 300, "Title": "much longer \u{1b}[1m title"])
+        writer.finish()
+        #expect(sink.text == "Id  Title\n--  ------\n 1  short\n 2  longer\n3…  much …\n")
+    }
+
+    @Test func holdsNoMoreThanTheSampleOnALongListing() {
+        let sink = CountingSink()
+        let writer = TableWriter(sink, columns: [Column("Id"), Column("Title"), Column("Done")], sampleSize: 100)
+        for record in StreamingTests.Items(count: 20_000) { writer.write(record) }
+        writer.finish()
+        #expect(sink.newlineCount == 20_002)
+        #expect(sink.writeCount == 20_001)
+        #expect(sink.largestWrite < 100)
+    }
+
+    @Test func emptyListingStillGetsAHeader() {
+        let sink = MemorySink()
+        let writer = TableWriter(sink, columns: [Column("Name")])
+        writer.finish()
+        #expect(sink.text == "Name\n----\n")
+    }
+}
