@@ -76,7 +76,9 @@ public final class CSVWriter {
 
     /// `field` quoted with doubled inner quotes when it holds a comma, a quote, CR or LF; else unchanged.
     public static func quotedIfNeeded(_ field: String) -> String {
-        let special = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        let special = field.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
+        }
         guard special else { return field }
         var result = String.UnicodeScalarView()
         result.append("\"")

@@ -44,7 +44,10 @@ public enum HTMLPage {
                 .element("meta", [HTMLAttribute("charset", "utf-8")]),
                 .element(
                     "meta",
-                    [HTMLAttribute("name", "viewport"), HTMLAttribute("content", "width=device-width, initial-scale=1")]
+                    [
+                        HTMLAttribute("name", "viewport"),
+                        HTMLAttribute("content", "width=device-width, initial-scale=1"),
+                    ]
                 ),
                 .element(
                     "meta",

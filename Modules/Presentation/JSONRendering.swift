@@ -53,7 +53,8 @@ public enum JSONText {
     }
 
     static func appendObject(_ record: Record, to result: inout String, indent: Int?) {
-        appendMembers(record.fields.lazy.map { ($0.name, value(of: $0.value)) }, count: record.fields.count,
+        appendMembers(
+            record.fields.lazy.map { ($0.name, value(of: $0.value)) }, count: record.fields.count,
             to: &result, indent: indent)
     }
 

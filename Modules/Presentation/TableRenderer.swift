@@ -40,8 +40,7 @@ public enum TableRenderer {
     }
 
     /// Writes the table to `sink`: the header and separator, then one write per record.
-    public static func render(_ recordSet: RecordSet, to sink: any OutputSink, options: TableOptions = TableOptions())
-    {
+    public static func render(_ recordSet: RecordSet, to sink: any OutputSink, options: TableOptions = TableOptions()) {
         guard !recordSet.columns.isEmpty else { return }
         let rows = recordSet.records.map { TableLayout.cells(of: $0, columns: recordSet.columns) }
         let layout = TableLayout(columns: recordSet.columns, sample: recordSet.records, rows: rows, options: options)
@@ -78,8 +77,9 @@ public final class TableWriter {
 
     /// Creates a writer over `sink`.
     /// - Parameter sampleSize: how many records are measured before the first line is written (at least 1).
-    public init(_ sink: any OutputSink, columns: [Column], options: TableOptions = TableOptions(), sampleSize: Int = 200)
-    {
+    public init(
+        _ sink: any OutputSink, columns: [Column], options: TableOptions = TableOptions(), sampleSize: Int = 200
+    ) {
         self.sink = sink
         self.columns = columns
         self.options = options

@@ -25,7 +25,9 @@ import Testing
         func link(_ href: String) -> String {
             HTMLNode.element("a", [HTMLAttribute("href", href)], text: "x").render()
         }
-        #expect(link("https://contoso.sharepoint.com/sites/a?b=1&c=2") == "<a href=\"https://contoso.sharepoint.com/sites/a?b=1&amp;c=2\">x</a>")
+        #expect(
+            link("https://contoso.sharepoint.com/sites/a?b=1&c=2")
+                == "<a href=\"https://contoso.sharepoint.com/sites/a?b=1&amp;c=2\">x</a>")
         #expect(link("/sites/a") == "<a href=\"/sites/a\">x</a>")
         #expect(link("report:2026.html") == "<a href=\"#\">x</a>")
         #expect(link("./a:b") == "<a href=\"./a:b\">x</a>")

@@ -5,7 +5,8 @@ import Testing
 @Suite struct OutputSinkTests {
     /// A temporary file opened for writing; the sink writes to its descriptor, the test reads it back by path.
     final class TemporaryFile {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("presentation-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("presentation-\(UUID().uuidString)")
+            .path
         let descriptor: Int32
 
         init() {

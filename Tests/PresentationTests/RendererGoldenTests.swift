@@ -41,7 +41,9 @@ import Testing
 
     @Test func tableHonoursExplicitColumnsTitlesAndAlignment() {
         let set = RecordSet(
-            columns: [Column("Items", title: "Count", alignment: .left), Column("Missing"), Column("Title", maxWidth: 5)],
+            columns: [
+                Column("Items", title: "Count", alignment: .left), Column("Missing"), Column("Title", maxWidth: 5),
+            ],
             records: Fixtures.records)
         let expected = """
             Count    Missing  Title
