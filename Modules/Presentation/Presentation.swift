@@ -8,7 +8,14 @@
 
 /// Output formats the apps can render.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, json, ndjson, csv
+    /// An aligned text table for people (``TableRenderer``, ``TableWriter``).
+    case table
+    /// One pretty JSON array of objects (``JSONArrayWriter``).
+    case json
+    /// One compact JSON object per line, streamed (``NDJSONWriter``).
+    case ndjson
+    /// RFC 4180 CSV with a header line and the formula guard (``CSVWriter``).
+    case csv
 
     /// The format used when the user did not ask for one: a table for a person at a terminal, JSON for a program
     /// reading a pipe or a file.
