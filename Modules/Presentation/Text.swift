@@ -52,7 +52,7 @@ public enum TerminalText {
 
     /// `text` made safe to show on a terminal in one line.
     ///
-    /// Tab, CR and LF become a space; every other control character (C0, DEL, C1 such as CSI), and the
+    /// Tab, CR, LF and the Unicode line and paragraph separators become a space; every other control character (C0, DEL, C1 such as CSI), and the
     /// bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), become U+FFFD. So a SharePoint title
     /// cannot move the cursor, change colours or reorder the line it is shown on.
     public static func sanitized(_ text: String) -> String {
@@ -60,7 +60,7 @@ public enum TerminalText {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x09, 0x0A, 0x0D: scalars.append(" ")
+            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
             default: scalars.append(needsReplacement(scalar) ? "\u{FFFD}" : scalar)
             }
         }
@@ -69,7 +69,7 @@ public enum TerminalText {
 
     private static func needsReplacement(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value < 0x20 || (value >= 0x7F && value < 0xA0) || (value >= 0x202A && value <= 0x202E)
+        return value < 0x20 || (value >= 0x7F && value < 0xA0) || (value >= 0x2028 && value <= 0x202E)
             || (value >= 0x2066 && value <= 0x2069)
     }
 

@@ -35,6 +35,7 @@ import Testing
         #expect(TerminalText.sanitized("bell\u{7}del\u{7f}csi\u{9b}2J") == "bell\u{FFFD}del\u{FFFD}csi\u{FFFD}2J")
         #expect(TerminalText.sanitized("\u{202E}txt.exe\u{2066}") == "\u{FFFD}txt.exe\u{FFFD}")
         #expect(TerminalText.sanitized("\u{1b}]8;;http://x\u{7}link") == "\u{FFFD}]8;;http://x\u{FFFD}link")
+        #expect(TerminalText.sanitized("line\u{2028}para\u{2029}end") == "line para end")
         #expect(TerminalText.sanitized("plain 文档 📁") == "plain 文档 📁")
     }
 
