@@ -1,9 +1,9 @@
 /// An attribute of an ``HTMLNode`` element. The value is always escaped when rendered.
 public struct HTMLAttribute: Sendable, Equatable {
     /// The attribute name: ASCII letters, digits and `-`, starting with a letter (checked by a precondition).
-    public var name: String
+    public let name: String
     /// The value, or `nil` for a boolean attribute written as its name alone.
-    public var value: String?
+    public let value: String?
 
     /// Creates an attribute.
     public init(_ name: String, _ value: String?) {

@@ -13,6 +13,16 @@ import Testing
         #expect(HTMLNode.escaped("&amp;") == "&amp;amp;")
     }
 
+    @Test func elementAndAttributeNamesFromDataAreRefused() async {
+        await #expect(processExitsWith: .failure) {
+            _ = HTMLNode.element("p onclick=alert(1)")
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = HTMLAttribute("x\"><script", "v")
+        }
+        #expect(HTMLNode.element("h2", [HTMLAttribute("data-row-1", "v")]).render() == "<h2 data-row-1=\"v\"></h2>")
+    }
+
     @Test func booleanAttributesVoidElementsAndFragments() {
         let node = HTMLNode.fragment([
             .element("input", [HTMLAttribute("type", "checkbox"), HTMLAttribute("checked", nil)], [.text("ignored")]),
