@@ -290,6 +290,21 @@ enum SiteContent {
         tasks.nextId = taskTitles.count + 1
         lists.append(tasks)
 
+        // Two small generic lists (one with an underscore, to show _x005f_ escaping).
+        for (title, url, rows) in [("Projects", "/Lists/Projects", ["Intranet refresh", "Office move", "ERP upgrade"]), ("Asset_Register", "/Lists/Asset_Register", ["Laptop 0042", "Projector 7"])] {
+            let list = SPList(
+                id: stableGUID(seed, "list/" + title), title: title, baseTemplate: 100, url: url,
+                fields: standardFields(seed: seed, listLabel: title), created: baseEpoch)
+            for (index, row) in rows.enumerated() {
+                list.stored[index + 1] = ListItem(
+                    id: index + 1, values: ["Title": .text(row)], version: 1, created: baseEpoch + index * 600,
+                    modified: baseEpoch + index * 600, authorId: author, editorId: author,
+                    guid: stableGUID(seed, "item/\(title)/\(index + 1)"))
+            }
+            list.nextId = rows.count + 1
+            lists.append(list)
+        }
+
         // Big (lazily generated)
         let big = SPList(
             id: stableGUID(seed, "list/Big"), title: "Big", baseTemplate: 100, url: "/Lists/Big",

@@ -38,7 +38,7 @@ extension SimulatorCore {
     // MARK: Entra pages
 
     func convergedPage(pgid: String, config: [(String, JSON)]) -> String {
-        let json = JSON.object(config).serialized()
+        let json = JSON.object(config).serialized(scriptSafe: true)
         return """
 
 

@@ -236,14 +236,14 @@ extension SimulatorCore {
     }
 
     /// Display strings for every field (`FieldValuesAsText`).
-    func fieldValuesAsText(_ item: ListItem, _ list: SPList, _ context: RESTContext) -> JSON {
+    func fieldValuesAsText(_ item: ListItem, _ list: SPList, _ context: RESTContext, html: Bool = false) -> JSON {
         func escapedKey(_ name: String) -> String {
             let escaped = name.replacingOccurrences(of: "_", with: "_x005f_")
             return escaped.hasPrefix("_") ? "OData_" + escaped : escaped
         }
         var members: [(String, JSON)] = []
         if context.flavour == .verbose {
-            let uri = context.site + "/_api/" + itemPath(list, item.id) + "/FieldValuesAsText"
+            let uri = context.site + "/_api/" + itemPath(list, item.id) + (html ? "/FieldValuesAsHtml" : "/FieldValuesAsText")
             members.append(("__metadata", .object([("id", .string(uri)), ("uri", .string(uri)), ("type", .string("SP.FieldStringValues"))])))
         }
         members.append(("ID", .string(String(item.id))))
@@ -266,8 +266,16 @@ extension SimulatorCore {
             }
             members.append((escapedKey(field.internalName), .string(text)))
         }
-        members.append(("OData__x005f_UIVersionString", .string("\(item.version).0")))
-        members.append(("GUID", .string(item.guid)))
+        let fileRef: String
+        if case .text(let ref) = item.values["FileRef"] ?? .null { fileRef = ref } else { fileRef = list.url + "/\(item.id)_.000" }
+        members += [
+            ("OData__x005f_UIVersionString", .string("\(item.version).0")), ("GUID", .string(item.guid)),
+            ("MetaInfo", .string("")), ("OData__x005f_ModerationStatus", .string("Approved")),
+            ("OData__x005f_Level", .string("1")), ("UniqueId", .string(html ? "" : item.guid)),
+            ("owshiddenversion", .string(String(item.version))), ("FSObjType", .string(html ? "" : "0")),
+            ("ScopeId", .string(html ? "" : "{" + stableGUID(options.seed, "scope" + list.id).uppercased() + "}")),
+            ("FileRef", .string(html ? "" : fileRef)),
+        ]
         return .object(members)
     }
 
@@ -312,7 +320,10 @@ extension SimulatorCore {
                 expanded.append((name, .null))
             }
         }
-        if query.expands("FieldValuesAsText") || (top && false) {
+        if query.expands("FieldValuesAsHtml") {
+            expanded.append(("FieldValuesAsHtml", fieldValuesAsText(item, list, context, html: true)))
+        }
+        if query.expands("FieldValuesAsText") {
             expanded.append(("FieldValuesAsText", fieldValuesAsText(item, list, context)))
         }
         if !query.selectsAll {
@@ -346,10 +357,10 @@ extension SimulatorCore {
             throw RESTError.argument("Item does not exist. It may have been deleted by another user.")
         }
         if let next = rest.first {
-            guard next.lower == "fieldvaluesastext" else {
+            guard next.lower == "fieldvaluesastext" || next.lower == "fieldvaluesashtml" else {
                 throw RESTError.invalidQuery("The property '\(next.name)' does not exist on type '\(list.itemEntityTypeFullName)'.")
             }
-            let text = fieldValuesAsText(item, list, context)
+            let text = fieldValuesAsText(item, list, context, html: next.lower == "fieldvaluesashtml")
             switch context.flavour {
             case .verbose: return jsonResponse(.object([("d", text)]), context)
             case .minimal, .atom:

@@ -13,16 +13,17 @@ enum JSON: Sendable {
     case object([(String, JSON)])
     case array([JSON])
 
-    /// Serialises compactly, the way SharePoint does (no spaces).
-    func serialized() -> String {
+    /// Serialises compactly, the way SharePoint does (no spaces). `scriptSafe` escapes `<>&'` as
+    /// `\u00XX`, as Entra does inside `$Config`.
+    func serialized(scriptSafe: Bool = false) -> String {
         var out = ""
-        write(to: &out)
+        write(to: &out, scriptSafe: scriptSafe)
         return out
     }
 
-    func write(to out: inout String) {
+    func write(to out: inout String, scriptSafe: Bool = false) {
         switch self {
-        case .string(let text): JSON.writeString(text, to: &out)
+        case .string(let text): JSON.writeString(text, to: &out, scriptSafe: scriptSafe)
         case .int(let number): out += String(number)
         case .double(let number):
             if number == number.rounded(), abs(number) < 1e15 {
@@ -36,22 +37,22 @@ enum JSON: Sendable {
             out += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { out += "," }
-                JSON.writeString(member.0, to: &out)
+                JSON.writeString(member.0, to: &out, scriptSafe: scriptSafe)
                 out += ":"
-                member.1.write(to: &out)
+                member.1.write(to: &out, scriptSafe: scriptSafe)
             }
             out += "}"
         case .array(let elements):
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
-                element.write(to: &out)
+                element.write(to: &out, scriptSafe: scriptSafe)
             }
             out += "]"
         }
     }
 
-    static func writeString(_ text: String, to out: inout String) {
+    static func writeString(_ text: String, to out: inout String, scriptSafe: Bool) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -60,10 +61,10 @@ enum JSON: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "'": out += "\\u0027"
+            case "<" where scriptSafe: out += "\\u003c"
+            case ">" where scriptSafe: out += "\\u003e"
+            case "&" where scriptSafe: out += "\\u0026"
+            case "'" where scriptSafe: out += "\\u0027"
             default:
                 if scalar.value < 0x20 {
                     out += String(format: "\\u%04x", scalar.value)
