@@ -1,0 +1,373 @@
+import Foundation
+import SPSim
+import Testing
+
+@Suite struct EntraSignInTests {
+    @Test func fullFlowEndsWithFedAuthAndWebJSON() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        #expect(page.pgid == "ConvergedSignIn")
+        #expect(page.url.hasPrefix(simulator.identityProviderURL + "/"))
+        #expect(page.url.contains("/oauth2/authorize?client_id="))
+        #expect(page.url.contains("response_mode=form_post"))
+        #expect(page.config["sFTName"]?.string == "flowToken")
+        #expect(page.config["sErrorCode"]?.string == "50058")
+        for key in ["sFT", "sCtx", "canary", "sCanaryTokenName", "urlPost", "apiCanary"] {
+            #expect(page.config[key]?.string?.isEmpty == false, "missing \(key)")
+        }
+        let web = try Drivers.entraSignIn(simulator, Browser())
+        #expect(web.status == 200)
+        #expect(web.json?["d"]?["__metadata"]?["type"]?.string == "SP.Web")
+        #expect(web.header("Content-Type") == "application/json;odata=verbose;charset=utf-8")
+    }
+
+    @Test func cookiesAreHostOnlyHttpOnlyWithoutSecureOnHTTP() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        try Drivers.entraSignIn(simulator, browser)
+        let cookies = browser.cookies()
+        let fedAuth = try #require(cookies.first { $0.name == "FedAuth" })
+        #expect(fedAuth.value.hasPrefix("77u/PD94bWwg"))
+        #expect(fedAuth.domain == "127.0.0.1")  // host-only: no leading dot
+        #expect(cookies.contains { $0.name == "rtFa" && $0.domain == "127.0.0.1" })
+        // The raw Set-Cookie lines: HttpOnly, no Secure, no Domain on plain http + bare IP.
+        let log = simulator.requestLog()
+        #expect(log.contains { $0.path == "/_forms/default.aspx" && $0.method == "POST" && $0.status == 302 })
+        let jar = try String(contentsOfFile: browser.jar, encoding: .utf8)
+        #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tFedAuth"))
+    }
+
+    @Test func passwordGoesOnlyToTheIdentityProvider() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        try Drivers.entraSignIn(simulator, Browser())
+        let withPassword = simulator.requestLog().filter { $0.formFields.contains { $0.value == "Spring2026!" } }
+        #expect(!withPassword.isEmpty)
+        #expect(withPassword.allSatisfy { $0.host == "127.0.0.2" && $0.formFields.contains { $0.name == "passwd" } })
+    }
+
+    @Test func wrongPasswordShowsTheErrorConfig() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let error = try Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "nope")
+        #expect(error.pgid == "ConvergedSignIn")
+        #expect(error.config["sErrorCode"]?.string == "50126")
+        #expect(error.config["sErrTxt"]?.string?.hasPrefix("Your account or password is incorrect") == true)
+        #expect(error.config["sFT"]?.string != page.config["sFT"]?.string)  // flow token rotated
+        #expect(browser.cookie("FedAuth") == nil)
+    }
+
+    @Test func staleFlowTokenIsRejected() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        var page = try Drivers.entraSignInPage(simulator, browser)
+        page.config["sFT"] = .string("tampered")
+        let answer = try Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "Spring2026!")
+        #expect(answer.pgid == "ConvergedError")
+        #expect(answer.config["sErrorCode"]?.string == "50089")
+    }
+
+    @Test func jsDisabledRefreshIsADeadEndAndLogged() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let refresh = try #require(
+            captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body).first?
+                .first)
+        #expect(refresh == simulator.identityProviderURL + "/jsdisabled")
+        #expect(!simulator.requestLog().contains { $0.path == "/jsdisabled" })
+        let deadEnd = try browser.request(refresh)
+        #expect(deadEnd.body.contains("JavaScript required"))
+        #expect(SimpleForm(html: deadEnd.body) == nil)
+        #expect(simulator.requestLog().contains { $0.path == "/jsdisabled" && $0.host == "127.0.0.2" })
+    }
+
+    @Test(arguments: [
+        ("bob.mfa@contoso.test", "ConvergedTFA"), ("carol.ca@contoso.test", "ConvergedProofUpRedirect"),
+        ("dave.expired@contoso.test", "ConvergedChangePassword"),
+    ])
+    func interruptPages(user: String, pgid: String) throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let next = try Drivers.entraPostCredentials(browser, page, user: user, password: "Spring2026!")
+        #expect(next.pgid == pgid)
+        #expect(next.answer.body.contains("<meta name=\"PageID\" content=\"\(pgid)\" />"))
+        if pgid == "ConvergedTFA" {
+            #expect(next.config["arrUserProofs"]?.array?.isEmpty == false)
+            #expect(next.config["urlBeginAuth"]?.string != nil)
+        }
+        #expect(browser.cookie("FedAuth") == nil)
+    }
+
+    @Test func identityProviderSessionGivesSingleSignOn() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        try Drivers.entraSignIn(simulator, browser)
+        simulator.expireSessions()
+        let (answer, _) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        #expect(answer.body.contains("name=\"hiddenform\""))  // straight to form_post, no password
+    }
+}
+
+@Suite struct UnauthenticatedTests {
+    @Test func apiWithoutCookieIs403WithFormsHeaders() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"])
+        #expect(answer.status == 403)
+        let required = try #require(answer.header("X-Forms_Based_Auth_Required"))
+        #expect(required == simulator.siteURL + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2f_api%2fweb")
+        #expect(answer.header("X-Forms_Based_Auth_Return_Url") == simulator.siteURL + "/_layouts/15/error.aspx")
+        #expect(answer.header("X-MSDAVEXT_Error")?.hasPrefix("917656; Access+denied.") == true)
+        #expect(answer.header("X-IDCRL_AUTH_PARAMS_V1")?.contains("BPOSIDCRL") == true)
+        #expect(answer.json?["odata.error"]?["code"]?.string == "-2147024891, System.UnauthorizedAccessException")
+    }
+
+    @Test func fileWithoutCookieIs403PlainTextAndBrowserPageRedirects() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let file = try Browser().request(simulator.siteURL + "/Shared%20Documents/Welcome.txt")
+        #expect(file.status == 403)
+        #expect(file.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(file.bodyBytes.count == 13)
+        #expect(file.header("X-Forms_Based_Auth_Required") != nil)
+        let page = try Browser().request(simulator.siteURL + "/", headers: ["Accept: text/html"])
+        #expect(page.status == 302)
+        #expect(page.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
+    }
+
+    @Test func expiredSessionsGet403() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        #expect(try Drivers.entraSignIn(simulator, browser).status == 200)
+        simulator.expireSessions()
+        let answer = try browser.request(simulator.siteURL + "/_api/web")
+        #expect(answer.status == 403)
+        #expect(answer.header("X-Forms_Based_Auth_Required") != nil)
+    }
+}
+
+@Suite struct ADFSSignInTests {
+    @Test func fullFlow() throws {
+        let simulator = try startSimulator(.adfs)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let (page, url) = try Drivers.adfsLoginPage(simulator, browser)
+        #expect(url.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?wa=wsignin1.0&wtrealm="))
+        #expect(page.body.contains("id=\"loginForm\"") && page.body.contains("id=\"options\""))
+        #expect(page.body.contains("<span id=\"submitButton\""))
+        let web = try Drivers.adfsSignIn(simulator, browser)
+        #expect(web.status == 200)
+        #expect(web.json?["d"]?["Title"]?.string == "SPSim Team")
+        #expect(browser.cookies().contains { $0.name == "FedAuth" && $0.domain == "127.0.0.1" })
+        let user = try browser.request(
+            simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"])
+        #expect(user.json?["LoginName"]?.string == "i:05.t|adfs|alice@contoso.test")
+    }
+
+    @Test func wrongPasswordShowsErrorText() throws {
+        let simulator = try startSimulator(.adfs)
+        defer { simulator.stop() }
+        let answer = try Drivers.adfsSignIn(simulator, Browser(), password: "wrong")
+        #expect(answer.status == 200)
+        let text = captures("<label id=\"errorText\" for=\"\">([^<]*)</label>", in: answer.body).first?.first
+        #expect(text == "Incorrect user ID or password. Type the correct user ID and password, and try again.")
+    }
+
+    @Test func mergingTheOptionsFormIsRejected() throws {
+        let simulator = try startSimulator(.adfs)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let (page, url) = try Drivers.adfsLoginPage(simulator, browser)
+        var form = try #require(SimpleForm(html: page.body, selector: "id=\"loginForm\""))
+        form.set("UserName", "alice@contoso.test")
+        form.set("Password", "Spring2026!")
+        form.fields.append(("AuthMethod", ""))  // the hidden input of form#options
+        let (answer, _) = try Drivers.submit(browser, form, pageURL: url)
+        #expect(answer.status == 400)
+        #expect(answer.body.contains("duplicate post parameter"))
+    }
+}
+
+@Suite struct FBASignInTests {
+    @Test func fullFlow() throws {
+        let simulator = try startSimulator(.fba)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let (answer, _) = try Drivers.fbaSignIn(simulator, browser)
+        #expect(answer.status == 302)
+        #expect(answer.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
+        let fedAuth = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("FedAuth=") })
+        #expect(fedAuth.contains("expires="))  // on-premises FedAuth is persistent
+        let web = try browser.request(simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
+        #expect(web.status == 200)
+    }
+
+    @Test func withoutTheButtonThePageIsRedisplayedWithoutError() throws {
+        let simulator = try startSimulator(.fba)
+        defer { simulator.stop() }
+        let (answer, _) = try Drivers.fbaSignIn(simulator, Browser(), clickButton: false)
+        #expect(answer.status == 200)
+        #expect(answer.body.contains("signInControl"))
+        #expect(!answer.body.contains("FailureText"))
+    }
+
+    @Test func wrongPasswordShowsFailureText() throws {
+        let simulator = try startSimulator(.fba)
+        defer { simulator.stop() }
+        let (answer, _) = try Drivers.fbaSignIn(simulator, Browser(), password: "bad")
+        #expect(answer.status == 200)
+        #expect(answer.body.contains("The server could not sign you in."))
+    }
+
+    @Test func tamperedOrMissingEventValidationIsRejected() throws {
+        let simulator = try startSimulator(.fba)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let (page, url) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        var form = try #require(SimpleForm(html: page.body, selector: "aspnetForm"))
+        form.set("ctl00$PlaceHolderMain$signInControl$UserName", "alice")
+        form.set("ctl00$PlaceHolderMain$signInControl$password", "Spring2026!")
+        form.set("ctl00$PlaceHolderMain$signInControl$login", "Sign In")
+        var tampered = form
+        tampered.set("__EVENTVALIDATION", "AAAA")
+        #expect(try Drivers.submit(browser, tampered, pageURL: url).answer.status == 500)
+        var missing = form
+        missing.fields.removeAll { $0.0 == "__EVENTVALIDATION" }
+        #expect(try Drivers.submit(browser, missing, pageURL: url).answer.status == 500)
+        #expect(try Drivers.submit(browser, form, pageURL: url).answer.status == 302)
+    }
+
+    @Test func soapLogin() throws {
+        let simulator = try startSimulator(.fba)
+        defer { simulator.stop() }
+        func login(_ password: String) throws -> Answer {
+            let envelope =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><Login xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>alice</username><password>\(password)</password></Login></soap:Body></soap:Envelope>"
+            return try Browser().request(
+                simulator.siteURL + "/_vti_bin/authentication.asmx",
+                headers: [
+                    "Content-Type: text/xml; charset=utf-8", "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
+                ], body: Array(envelope.utf8))
+        }
+        let good = try login("Spring2026!")
+        #expect(good.body.contains("<ErrorCode>NoError</ErrorCode>"))
+        #expect(good.body.contains("<CookieName>FedAuth</CookieName>"))
+        #expect(good.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
+        #expect(try login("bad").body.contains("<ErrorCode>PasswordNotMatch</ErrorCode>"))
+    }
+
+    @Test func providerChooserLeadsToForms() throws {
+        let simulator = try startSimulator(.fbaWindows)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let (chooser, url) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        #expect(url.contains("/_login/default.aspx?ReturnUrl="))
+        var form = try #require(SimpleForm(html: chooser.body))
+        form.set("__EVENTTARGET", "ctl00$PlaceHolderMain$ClaimsLogonSelector")
+        form.set("ctl00$PlaceHolderMain$ClaimsLogonSelector", "Forms")
+        let (answer, postedTo) = try Drivers.submit(browser, form, pageURL: url)
+        #expect(answer.status == 302)
+        let location = try #require(answer.header("Location"))
+        #expect(location.hasPrefix("/_forms/default.aspx?ReturnUrl="))
+        let page = try browser.request(resolve(location, against: postedTo))
+        #expect(page.body.contains("ctl00$PlaceHolderMain$signInControl$login"))
+        let windows = try browser.request(simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f")
+        #expect(windows.status == 401 && windows.headers("WWW-Authenticate").contains("NTLM"))
+    }
+}
+
+@Suite struct OtherModesTests {
+    @Test func basicChallengesEveryRequest() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let challenge = try browser.request(simulator.siteURL + "/_api/web")
+        #expect(challenge.status == 401)
+        #expect(challenge.header("WWW-Authenticate")?.hasPrefix("Basic realm=") == true)
+        let ok = try browser.request(
+            simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"],
+            extra: ["-u", "alice@contoso.test:Spring2026!"])
+        #expect(ok.status == 200 && ok.json?["Title"]?.string == "SPSim Team")
+        #expect(browser.cookies().isEmpty)
+    }
+
+    @Test func anonymousReadsWithoutSignIn() throws {
+        let simulator = try startSimulator(.anonymous)
+        defer { simulator.stop() }
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web/lists/getbytitle('Tasks')/items?$top=3",
+            headers: ["Accept: application/json;odata=nometadata"])
+        #expect(answer.status == 200)
+        #expect(answer.json?["value"]?.array?.count == 3)
+    }
+
+    static func extSTSEnvelope(_ user: String, _ password: String, site: String) -> [UInt8] {
+        Array(
+            """
+            <env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:wsa="http://www.w3.org/2005/08/addressing"><env:Header><wsa:Action env:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</wsa:Action><sec:Security env:mustUnderstand="1" xmlns:sec="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><sec:UsernameToken><sec:Username>\(user)</sec:Username><sec:Password>\(password)</sec:Password></sec:UsernameToken></sec:Security></env:Header><env:Body><tr:RequestSecurityToken xmlns:tr="http://schemas.xmlsoap.org/ws/2005/02/trust"><pol:AppliesTo xmlns:pol="http://schemas.xmlsoap.org/ws/2004/09/policy"><wsa:EndpointReference><wsa:Address>\(site)/_forms/default.aspx?wa=wsignin1.0</wsa:Address></wsa:EndpointReference></pol:AppliesTo><tr:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</tr:KeyType><tr:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</tr:RequestType><tr:TokenType>urn:oasis:names:tc:SAML:1.0:assertion</tr:TokenType></tr:RequestSecurityToken></env:Body></env:Envelope>
+            """.utf8)
+    }
+
+    @Test func legacySPOTokenToCookies() throws {
+        let simulator = try startSimulator(.legacySPO)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let realm = try browser.request(
+            simulator.identityProviderURL + "/GetUserRealm.srf", form: [("login", "alice@contoso.test")])
+        #expect(realm.json?["NameSpaceType"]?.string == "Managed")
+        let sts = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
+        #expect(sts.status == 200)
+        #expect(sts.body.contains("<wst:TokenType>urn:passport:compact</wst:TokenType>"))
+        let token = try #require(
+            captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body).first?
+                .first)
+        let posted = try browser.request(
+            simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0",
+            headers: ["Content-Type: application/x-www-form-urlencoded"], body: Array(htmlUnescape(token).utf8))
+        #expect(posted.status == 302)
+        #expect(posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=77u/PD94bWwg") })
+        #expect(posted.headers("Set-Cookie").contains { $0.hasPrefix("rtFa=") })
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
+
+        let fault = try Browser().request(
+            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Self.extSTSEnvelope("alice@contoso.test", "bad", site: simulator.siteURL))
+        #expect(fault.body.contains("<S:Fault>") && fault.body.contains("AADSTS50126"))
+        let tokenless = try Browser().request(
+            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Self.extSTSEnvelope("carol.ca@contoso.test", "Spring2026!", site: simulator.siteURL))
+        #expect(tokenless.status == 200 && !tokenless.body.contains("BinarySecurityToken"))
+        #expect(tokenless.body.contains("0x8004882c"))
+    }
+
+    @Test func legacyRefusedAnswersWithoutFedAuth() throws {
+        let simulator = try startSimulator(.legacySPO, legacyRefused: true)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let sts = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
+        let token = try #require(
+            captures("Id=\"Compact0\">([^<]+)<", in: sts.body).first?.first)
+        let posted = try browser.request(
+            simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0", body: Array(htmlUnescape(token).utf8))
+        #expect(posted.status == 403)
+        #expect(posted.headers("Set-Cookie").isEmpty)
+        #expect(posted.body.contains("Legacy authentication (IDCRL) is no longer supported"))
+    }
+}

@@ -1,0 +1,357 @@
+import Foundation
+
+/// The simulated site's content: lists, fields, items (the big list generated lazily) and files.
+
+/// A field value as stored.
+enum FieldValue: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case date(Int)
+    case bool(Bool)
+    /// A person or lookup id.
+    case lookup(Int)
+    case null
+}
+
+/// One column.
+struct FieldDef: Sendable {
+    var internalName: String
+    var title: String
+    var typeAsString: String
+    var kind: Int
+    var id: String
+    var hidden = false
+    var readOnly = false
+    var indexed = false
+    var choices: [String] = []
+    /// Only returned when `$select` names it (FileRef, FileLeafRef).
+    var selectOnly = false
+
+    /// The key in item JSON: people and lookups appear as `<Name>Id`.
+    var jsonName: String { (typeAsString == "User" || typeAsString == "Lookup") ? internalName + "Id" : internalName }
+}
+
+/// One list row.
+struct ListItem: Sendable {
+    var id: Int
+    var values: [String: FieldValue]
+    var version: Int
+    var created: Int
+    var modified: Int
+    var authorId: Int
+    var editorId: Int
+    var guid: String
+}
+
+/// A file's bytes: stored, or generated on the fly (big downloads stream without being held).
+enum FileContent: Sendable {
+    case bytes([UInt8])
+    case generated(length: Int, seed: UInt64)
+
+    var length: Int {
+        switch self {
+        case .bytes(let bytes): return bytes.count
+        case .generated(let length, _): return length
+        }
+    }
+
+    /// Bytes `offset..<offset+count` (generated content is a deterministic printable pattern).
+    func slice(_ offset: Int, _ count: Int) -> [UInt8] {
+        switch self {
+        case .bytes(let bytes): return Array(bytes[offset..<min(bytes.count, offset + count)])
+        case .generated(let length, let seed):
+            let end = min(length, offset + count)
+            guard offset < end else { return [] }
+            let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789\n".utf8)
+            return (offset..<end).map { index in
+                alphabet[Int((UInt64(index) &* 2_654_435_761 &+ seed) % UInt64(alphabet.count))]
+            }
+        }
+    }
+}
+
+/// A file in a library folder.
+struct SPFile: Sendable {
+    var name: String
+    /// Server-relative folder URL, e.g. `/Shared Documents`.
+    var folder: String
+    var content: FileContent
+    var uniqueId: String
+    var majorVersion: Int
+    var created: Int
+    var modified: Int
+    var listId: String
+    var itemId: Int
+    var title: String = ""
+    var serverRelativeUrl: String { folder == "/" ? "/" + name : folder + "/" + name }
+    var etag: String { "\"{\(uniqueId.uppercased())},\(majorVersion)\"" }
+    var contentTag: String { "{\(uniqueId.uppercased())},\(majorVersion),\(majorVersion + 1)" }
+}
+
+/// A list or library. Mutated only under the simulator's lock.
+final class SPList: @unchecked Sendable {
+    let id: String
+    var title: String
+    let baseTemplate: Int
+    /// Server-relative root folder URL (`/Lists/Tasks`, `/Shared Documents`).
+    let url: String
+    let entityTypeName: String
+    let itemEntityTypeFullName: String
+    var fields: [FieldDef]
+    var description: String
+    let created: Int
+    var lastModified: Int
+    var hidden = false
+    /// Rows 1...generatedCount come from `generator` unless overridden or deleted.
+    var generatedCount = 0
+    var generator: (@Sendable (Int) -> ListItem)?
+    var stored: [Int: ListItem] = [:]
+    var deleted: Set<Int> = []
+    var nextId = 1
+
+    init(
+        id: String, title: String, baseTemplate: Int, url: String, fields: [FieldDef], created: Int,
+        description: String = ""
+    ) {
+        self.id = id
+        self.title = title
+        self.baseTemplate = baseTemplate
+        self.url = url
+        let urlName = String(url.split(separator: "/").last ?? "")
+        let isLibrary = baseTemplate == 101 || baseTemplate == 109
+        // EntityTypeName comes from the URL name (libraries) or the title (lists), with _xHHHH_ escaping.
+        let base = SPList.encodeName(isLibrary ? urlName : title)
+        self.entityTypeName = isLibrary ? base : base + "List"
+        self.itemEntityTypeFullName = "SP.Data." + (isLibrary ? base + "Item" : base + "ListItem")
+        self.fields = fields
+        self.created = created
+        self.lastModified = created
+        self.description = description
+    }
+
+    var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
+    var baseType: Int { isLibrary ? 1 : 0 }
+
+    /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).
+    static func encodeName(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            let isPlain =
+                (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
+                || (scalar.value >= 0x61 && scalar.value <= 0x7A)
+            out += isPlain ? String(scalar) : "_x" + String(format: "%04x", scalar.value) + "_"
+        }
+        return out
+    }
+
+    func item(_ id: Int) -> ListItem? {
+        if deleted.contains(id) { return nil }
+        if let item = stored[id] { return item }
+        if id >= 1, id <= generatedCount, let generator { return generator(id) }
+        return nil
+    }
+
+    var itemCount: Int { generatedCount - deleted.filter { $0 <= generatedCount }.count + stored.keys.count(where: { $0 > generatedCount && !deleted.contains($0) }) }
+
+    var maxId: Int { max(generatedCount, nextId - 1) }
+
+    func field(named name: String) -> FieldDef? {
+        let lower = name.lowercased()
+        if lower == "id" { return fields.first { $0.internalName == "ID" } }
+        return fields.first { $0.internalName.lowercased() == lower || $0.jsonName.lowercased() == lower }
+    }
+}
+
+/// Builds the fixed content of the simulated site from a seed.
+enum SiteContent {
+    static let baseEpoch = CivilTime.epoch(year: 2026, month: 1, day: 5, hour: 9)
+
+    static func standardFields(seed: UInt64, listLabel: String) -> [FieldDef] {
+        [
+            FieldDef(
+                internalName: "ID", title: "ID", typeAsString: "Counter", kind: 5,
+                id: "1d22ea11-1e32-424e-89ab-9fedbadb6ce1", readOnly: true, indexed: true),
+            FieldDef(
+                internalName: "ContentTypeId", title: "Content Type ID", typeAsString: "ContentTypeId", kind: 25,
+                id: "03e45e84-1992-4d42-9116-26f756012634", hidden: true, readOnly: true),
+            FieldDef(
+                internalName: "ContentType", title: "Content Type", typeAsString: "Computed", kind: 12,
+                id: "c042a256-787d-4a6f-8a8a-cf6ab767f12d", readOnly: true, selectOnly: true),
+            FieldDef(
+                internalName: "Title", title: "Title", typeAsString: "Text", kind: 2,
+                id: "fa564e0f-0c70-4ab9-b863-0177e6ddd247"),
+            FieldDef(
+                internalName: "Modified", title: "Modified", typeAsString: "DateTime", kind: 4,
+                id: "28cf69c5-fa48-462a-b5cd-27b6f9d2bd5f", readOnly: true),
+            FieldDef(
+                internalName: "Created", title: "Created", typeAsString: "DateTime", kind: 4,
+                id: "8c06beca-0777-48f7-91c7-6da68bc07b69", readOnly: true),
+            FieldDef(
+                internalName: "Author", title: "Created By", typeAsString: "User", kind: 20,
+                id: "1df5e554-ec7e-46a6-901d-d85a3881cb18", readOnly: true),
+            FieldDef(
+                internalName: "Editor", title: "Modified By", typeAsString: "User", kind: 20,
+                id: "d31655d1-1d5b-4511-95a1-7a09e9b75bf2", readOnly: true),
+        ]
+    }
+
+    static func field(
+        _ seed: UInt64, _ list: String, _ name: String, _ title: String, _ type: String, _ kind: Int,
+        indexed: Bool = false, choices: [String] = [], selectOnly: Bool = false, readOnly: Bool = false
+    ) -> FieldDef {
+        FieldDef(
+            internalName: name, title: title, typeAsString: type, kind: kind, id: stableGUID(seed, "field/\(list)/\(name)"),
+            readOnly: readOnly, indexed: indexed, choices: choices, selectOnly: selectOnly)
+    }
+
+    /// Lists and files of a fresh site.
+    static func build(seed: UInt64, bigItems: Int, userIds: [Int]) -> (lists: [SPList], files: [SPFile]) {
+        var random = SeededRandom(seed: seed)
+        let author = userIds.first ?? 10
+        var lists: [SPList] = []
+        var files: [SPFile] = []
+
+        // Documents ("Shared Documents")
+        let documents = SPList(
+            id: stableGUID(seed, "list/Documents"), title: "Documents", baseTemplate: 101, url: "/Shared Documents",
+            fields: standardFields(seed: seed, listLabel: "Documents")
+                + [
+                    field(seed, "Documents", "FileLeafRef", "Name", "File", 18, selectOnly: true),
+                    field(seed, "Documents", "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
+                ], created: baseEpoch)
+        let documentFiles: [(String, FileContent)] = [
+            ("Welcome.txt", .bytes(Array("Welcome to the SPSim team site.\n".utf8))),
+            ("Budget 2026.csv", .bytes(Array("Quarter,Amount\nQ1,1200\nQ2,1350\nQ3,990\nQ4,1610\n".utf8))),
+            ("O'Brien notes.txt", .bytes(Array("Quotes in names must be doubled in OData literals.\n".utf8))),
+            ("large.bin", .generated(length: 8 * 1024 * 1024, seed: seed)),
+        ]
+        for (name, content) in documentFiles {
+            addFile(to: documents, name: name, content: content, seed: seed, author: author, files: &files)
+        }
+        lists.append(documents)
+
+        // Photos (picture library with real images)
+        let photos = SPList(
+            id: stableGUID(seed, "list/Photos"), title: "Photos", baseTemplate: 109, url: "/Photos",
+            fields: standardFields(seed: seed, listLabel: "Photos")
+                + [
+                    field(seed, "Photos", "FileLeafRef", "Name", "File", 18, selectOnly: true),
+                    field(seed, "Photos", "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
+                    field(seed, "Photos", "ImageWidth", "Picture Width", "Integer", 1, readOnly: true),
+                    field(seed, "Photos", "ImageHeight", "Picture Height", "Integer", 1, readOnly: true),
+                ], created: baseEpoch)
+        let pictures: [(String, Int, Int, [UInt8])] = [
+            ("sunset.png", 32, 24, Images.png(width: 32, height: 24) { x, y in (UInt8(200 + x), UInt8(80 + y * 4), 40) }),
+            ("sea.png", 24, 24, Images.png(width: 24, height: 24) { x, y in (20, UInt8(100 + x * 3), UInt8(180 + y * 2)) }),
+            ("checker.png", 16, 16, Images.png(width: 16, height: 16) { x, y in (x / 4 + y / 4) % 2 == 0 ? (0, 0, 0) : (255, 255, 255) }),
+            ("logo.svg", 64, 64, Images.svg(width: 64, height: 64, title: "SPSim")),
+        ]
+        for (name, width, height, bytes) in pictures {
+            addFile(to: photos, name: name, content: .bytes(bytes), seed: seed, author: author, files: &files)
+            photos.stored[photos.nextId - 1]?.values["ImageWidth"] = .number(Double(width))
+            photos.stored[photos.nextId - 1]?.values["ImageHeight"] = .number(Double(height))
+        }
+        lists.append(photos)
+
+        // Tasks (mixed field types)
+        let tasks = SPList(
+            id: stableGUID(seed, "list/Tasks"), title: "Tasks", baseTemplate: 100, url: "/Lists/Tasks",
+            fields: standardFields(seed: seed, listLabel: "Tasks")
+                + [
+                    field(seed, "Tasks", "Priority", "Priority", "Number", 9),
+                    field(seed, "Tasks", "DueDate", "Due Date", "DateTime", 4),
+                    field(
+                        seed, "Tasks", "Status", "Status", "Choice", 6,
+                        choices: ["Not Started", "In Progress", "Completed", "Deferred"]),
+                    field(seed, "Tasks", "Completed", "Completed", "Boolean", 8),
+                    field(seed, "Tasks", "AssignedTo", "Assigned To", "User", 20),
+                ], created: baseEpoch, description: "Team tasks")
+        let taskTitles = [
+            "Plan the kickoff", "Review budget", "Order new laptops", "Update the wiki", "Fix the printer",
+            "Write the newsletter", "Book the venue", "Prepare slides", "Call the supplier", "Archive old files",
+            "Renew certificates", "Test backups", "Team lunch", "Quarterly report", "Clean shared drive",
+            "O'Brien's onboarding", "Security training", "Migrate mailbox", "Survey results", "Close the project",
+        ]
+        let statuses = ["Not Started", "In Progress", "Completed", "Deferred"]
+        for (index, title) in taskTitles.enumerated() {
+            let id = index + 1
+            let status = statuses[random.next(below: statuses.count)]
+            let created = baseEpoch + index * 86400
+            tasks.stored[id] = ListItem(
+                id: id,
+                values: [
+                    "Title": .text(title), "Priority": .number(Double(1 + random.next(below: 3))),
+                    "DueDate": .date(baseEpoch + (index + 7) * 86400), "Status": .text(status),
+                    "Completed": .bool(status == "Completed"),
+                    "AssignedTo": .lookup(userIds[random.next(below: max(userIds.count, 1)) % max(userIds.count, 1)]),
+                ], version: 1, created: created, modified: created + 3600, authorId: author, editorId: author,
+                guid: stableGUID(seed, "item/Tasks/\(id)"))
+        }
+        tasks.nextId = taskTitles.count + 1
+        lists.append(tasks)
+
+        // Two small generic lists (one with an underscore, to show _x005f_ escaping).
+        for (title, url, rows) in [("Projects", "/Lists/Projects", ["Intranet refresh", "Office move", "ERP upgrade"]), ("Asset_Register", "/Lists/Asset_Register", ["Laptop 0042", "Projector 7"])] {
+            let list = SPList(
+                id: stableGUID(seed, "list/" + title), title: title, baseTemplate: 100, url: url,
+                fields: standardFields(seed: seed, listLabel: title), created: baseEpoch)
+            for (index, row) in rows.enumerated() {
+                list.stored[index + 1] = ListItem(
+                    id: index + 1, values: ["Title": .text(row)], version: 1, created: baseEpoch + index * 600,
+                    modified: baseEpoch + index * 600, authorId: author, editorId: author,
+                    guid: stableGUID(seed, "item/\(title)/\(index + 1)"))
+            }
+            list.nextId = rows.count + 1
+            lists.append(list)
+        }
+
+        // Big (lazily generated)
+        let big = SPList(
+            id: stableGUID(seed, "list/Big"), title: "Big", baseTemplate: 100, url: "/Lists/Big",
+            fields: standardFields(seed: seed, listLabel: "Big")
+                + [
+                    field(seed, "Big", "Number", "Number", "Number", 9),
+                    field(
+                        seed, "Big", "Category", "Category", "Choice", 6, indexed: true,
+                        choices: ["Red", "Green", "Blue", "Amber"]),
+                    field(seed, "Big", "When", "When", "DateTime", 4),
+                ], created: baseEpoch)
+        big.generatedCount = bigItems
+        big.nextId = bigItems + 1
+        let categories = ["Red", "Green", "Blue", "Amber"]
+        big.generator = { id in
+            let hash = mix(seed, "big/\(id)")
+            let created = baseEpoch + id * 60
+            return ListItem(
+                id: id,
+                values: [
+                    "Title": .text("Item \(id)"), "Number": .number(Double(hash % 1000)),
+                    "Category": .text(categories[Int((hash >> 12) % 4)]), "When": .date(baseEpoch + id * 3600),
+                ], version: 1, created: created, modified: created, authorId: author, editorId: author,
+                guid: stableGUID(seed, "item/Big/\(id)"))
+        }
+        lists.append(big)
+        return (lists, files)
+    }
+
+    /// Adds a file and its list item to a library.
+    static func addFile(
+        to list: SPList, name: String, content: FileContent, seed: UInt64, author: Int, files: inout [SPFile]
+    ) {
+        let id = list.nextId
+        list.nextId += 1
+        let created = baseEpoch + id * 7200
+        let file = SPFile(
+            name: name, folder: list.url, content: content, uniqueId: stableGUID(seed, "file\(list.url)/\(name)"),
+            majorVersion: 1, created: created, modified: created, listId: list.id, itemId: id)
+        let baseName = name.split(separator: ".").dropLast().joined(separator: ".")
+        list.stored[id] = ListItem(
+            id: id,
+            values: [
+                "Title": .null, "FileLeafRef": .text(name), "FileRef": .text(file.serverRelativeUrl),
+                "_baseName": .text(baseName),
+            ], version: 1, created: created, modified: created, authorId: author, editorId: author,
+            guid: stableGUID(seed, "item\(list.url)/\(id)"))
+        files.append(file)
+    }
+}

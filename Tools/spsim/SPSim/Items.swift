@@ -1,0 +1,487 @@
+import Foundation
+import HTTPServer
+
+/// List items: paging, `$filter`, `$orderby`, `$select`/`$expand`, writes with etags.
+extension SimulatorCore {
+    static let threshold = 5000
+
+    // MARK: Filter evaluation
+
+    func evaluate(_ expression: FilterExpression, lookup: (String) -> FieldValue) -> Bool {
+        switch expression {
+        case .and(let lhs, let rhs): return evaluate(lhs, lookup: lookup) && evaluate(rhs, lookup: lookup)
+        case .or(let lhs, let rhs): return evaluate(lhs, lookup: lookup) || evaluate(rhs, lookup: lookup)
+        case .not(let inner): return !evaluate(inner, lookup: lookup)
+        case .startsWith(let field, let prefix, let expected):
+            guard case .text(let text) = lookup(field) else { return !expected }
+            return text.lowercased().hasPrefix(prefix.lowercased()) == expected
+        case .substringOf(let needle, let field, let expected):
+            guard case .text(let text) = lookup(field) else { return !expected }
+            return text.lowercased().contains(needle.lowercased()) == expected
+        case .compare(let field, let part, let op, let literal):
+            var value = lookup(field)
+            if let part, case .date(let epoch) = value {
+                let civil = CivilTime(epoch)
+                value = .number(Double(part == "year" ? civil.year : part == "month" ? civil.month : civil.day))
+            }
+            let order = compare(value, literal)
+            switch op {
+            case "eq": return order == 0
+            case "ne": return order != 0
+            case "lt": return order.map { $0 < 0 } ?? false
+            case "le": return order.map { $0 <= 0 } ?? false
+            case "gt": return order.map { $0 > 0 } ?? false
+            case "ge": return order.map { $0 >= 0 } ?? false
+            default: return false
+            }
+        }
+    }
+
+    /// Three-way comparison of a stored value with a literal; nil when not comparable.
+    func compare(_ value: FieldValue, _ literal: FilterLiteral) -> Int? {
+        func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
+        switch (value, literal) {
+        case (.null, .null): return 0
+        case (.null, _), (_, .null): return nil
+        case (.text(let a), .string(let b)): return sign(a.lowercased(), b.lowercased())
+        case (.text(let a), .number(let b)): return Double(a).map { sign($0, b) }
+        case (.number(let a), .number(let b)): return sign(a, b)
+        case (.number(let a), .string(let b)): return Double(b).map { sign(a, $0) }
+        case (.lookup(let a), .number(let b)): return sign(Double(a), b)
+        case (.date(let a), .date(let b)): return sign(a, b)
+        case (.date(let a), .string(let b)): return CivilTime.parse(b).map { sign(a, $0) }
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : 1
+        case (.bool(let a), .number(let b)): return (a ? 1.0 : 0.0) == b ? 0 : 1
+        default: return nil
+        }
+    }
+
+    /// The value of a field (or `Author/Title`-style path) on an item.
+    func itemValue(_ item: ListItem, _ name: String, list: SPList) -> FieldValue {
+        let parts = name.split(separator: "/").map(String.init)
+        let lower = parts[0].lowercased()
+        switch lower {
+        case "id": return .number(Double(item.id))
+        case "created": return .date(item.created)
+        case "modified": return .date(item.modified)
+        case "author", "authorid": return parts.count > 1 ? userField(item.authorId, parts[1]) : .lookup(item.authorId)
+        case "editor", "editorid": return parts.count > 1 ? userField(item.editorId, parts[1]) : .lookup(item.editorId)
+        default:
+            guard let field = list.field(named: parts[0]) else { return .null }
+            let value = item.values[field.internalName] ?? .null
+            if parts.count > 1, case .lookup(let id) = value { return userField(id, parts[1]) }
+            return value
+        }
+    }
+
+    func userField(_ spId: Int, _ property: String) -> FieldValue {
+        let index = spId - 10
+        guard users.indices.contains(index) else { return .null }
+        switch property.lowercased() {
+        case "title": return .text(users[index].displayName)
+        case "email", "name": return .text(users[index].email)
+        case "id": return .number(Double(spId))
+        default: return .null
+        }
+    }
+
+    // MARK: Query validation
+
+    /// Unknown columns → 400; unindexed filter/sort over a list above the threshold → 500.
+    func checkQuery(_ list: SPList, _ query: QueryOptions, itemCount: Int) throws {
+        let known = ["id", "created", "modified", "author", "authorid", "editor", "editorid"]
+        var referenced: [String] = query.filter?.fields ?? []
+        referenced += query.orderBy.map(\.field)
+        for name in referenced {
+            let base = String(name.split(separator: "/").first ?? "")
+            guard known.contains(base.lowercased()) || list.field(named: base) != nil else {
+                throw RESTError.argument("Column '\(base)' does not exist. It may have been deleted by another user.")
+            }
+        }
+        if (query.top ?? 0) > SimulatorCore.threshold { throw RESTError.throttled }
+        guard itemCount > SimulatorCore.threshold else { return }
+        for name in referenced {
+            let base = String(name.split(separator: "/").first ?? "").lowercased()
+            if base == "id" { continue }
+            if let field = list.field(named: base), field.indexed { continue }
+            throw RESTError.throttled
+        }
+    }
+
+    // MARK: Reading
+
+    func itemsPage(_ list: SPList, _ context: RESTContext) throws -> JSON {
+        let query = context.query
+        let top = query.top ?? 100
+        let snapshot = state.withLock { _ in
+            (list.itemCount, list.maxId, list.stored, list.deleted, list.generatedCount, list.generator)
+        }
+        let (count, maxId, stored, deleted, generatedCount, generator) = snapshot
+        try checkQuery(list, query, itemCount: count)
+        func item(_ id: Int) -> ListItem? {
+            if deleted.contains(id) { return nil }
+            if let item = stored[id] { return item }
+            if id <= generatedCount, let generator { return generator(id) }
+            return nil
+        }
+        func matches(_ item: ListItem) -> Bool {
+            guard let filter = query.filter else { return true }
+            return evaluate(filter) { itemValue(item, $0, list: list) }
+        }
+        var page: [ListItem] = []
+        var hasMore = false
+        let plainOrder = query.orderBy.isEmpty || (query.orderBy.count == 1 && query.orderBy[0].field.lowercased() == "id" && !query.orderBy[0].descending)
+        if plainOrder {
+            var id = (query.afterId ?? 0) + 1
+            while id <= maxId {
+                if let candidate = item(id), matches(candidate) {
+                    if page.count == top {
+                        hasMore = true
+                        break
+                    }
+                    page.append(candidate)
+                }
+                id += 1
+            }
+        } else {
+            var all: [ListItem] = []
+            for id in 1...max(maxId, 1) {
+                if let candidate = item(id), matches(candidate) { all.append(candidate) }
+            }
+            all.sort { a, b in
+                for order in query.orderBy {
+                    let result = sortCompare(itemValue(a, order.field, list: list), itemValue(b, order.field, list: list))
+                    if result != 0 { return order.descending ? result > 0 : result < 0 }
+                }
+                return a.id < b.id
+            }
+            var start = 0
+            if let after = query.afterId, let position = all.firstIndex(where: { $0.id == after }) { start = position + 1 }
+            let end = min(all.count, start + top)
+            page = start < end ? Array(all[start..<end]) : []
+            hasMore = end < all.count
+        }
+        var next: String?
+        if hasMore, let last = page.last { next = nextLink(list, lastId: last.id, top: top, context: context) }
+        let entries = page.map { itemEntity($0, list, context, top: false) }
+        let set = "SP.ListData." + list.itemEntityTypeFullName.replacingOccurrences(of: "SP.Data.", with: "") + "s"
+        return collection(entries, set: set, next: next, context: context)
+    }
+
+    func sortCompare(_ a: FieldValue, _ b: FieldValue) -> Int {
+        func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+        switch (a, b) {
+        case (.text(let x), .text(let y)): return sign(x.lowercased(), y.lowercased())
+        case (.number(let x), .number(let y)): return sign(x, y)
+        case (.date(let x), .date(let y)): return sign(x, y)
+        case (.lookup(let x), .lookup(let y)): return sign(x, y)
+        case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
+        case (.null, .null): return 0
+        case (.null, _): return -1
+        case (_, .null): return 1
+        default: return 0
+        }
+    }
+
+    /// Absolute, encoded next link carrying `$top` and the other options, as SharePoint writes it.
+    func nextLink(_ list: SPList, lastId: Int, top: Int, context: RESTContext) -> String {
+        let base =
+            context.flavour == .verbose
+            ? context.site + "/_api/Web/Lists(guid'\(list.id)')/Items"
+            : context.site + "/_api/web/lists(guid%27\(list.id)%27)/items"
+        var link = base + "?%24skiptoken=Paged%3dTRUE%26p_ID%3d\(lastId)&%24top=\(top)"
+        for (name, value) in context.request.query {
+            let lower = name.lowercased()
+            guard ["$select", "$filter", "$orderby", "$expand"].contains(lower) else { continue }
+            link += "&%24" + lower.dropFirst() + "=" + percentEncode(value, keep: ",/'()").replacingOccurrences(of: "'", with: "%27")
+        }
+        return link
+    }
+
+    func itemPath(_ list: SPList, _ id: Int) -> String { "Web/Lists(guid'\(list.id)')/Items(\(id))" }
+
+    func jsonValue(_ value: FieldValue, field: FieldDef?) -> JSON {
+        switch value {
+        case .text(let text): return .string(text)
+        case .number(let number): return field?.typeAsString == "Integer" ? .int(Int(number)) : .double(number)
+        case .date(let epoch): return .string(CivilTime(epoch).iso)
+        case .bool(let flag): return .bool(flag)
+        case .lookup(let id): return .int(id)
+        case .null: return .null
+        }
+    }
+
+    func expandedUser(_ spId: Int, properties: [String], _ context: RESTContext) -> JSON {
+        let index = spId - 10
+        var members: [(String, JSON)] = []
+        if context.flavour == .verbose {
+            members.append(
+                (
+                    "__metadata",
+                    .object([
+                        ("id", .string(stableGUID(options.seed, "userinfo/\(spId)"))),
+                        ("type", .string("SP.Data.UserInfoItem")),
+                    ])
+                ))
+        }
+        let wanted = properties.isEmpty ? ["Id", "Title", "EMail"] : properties
+        for property in wanted {
+            switch userField(spId, property) {
+            case .text(let text): members.append((property, .string(text)))
+            case .number(let number): members.append((property, .int(Int(number))))
+            default: members.append((property, users.indices.contains(index) ? .null : .null))
+            }
+        }
+        return .object(members)
+    }
+
+    /// Display strings for every field (`FieldValuesAsText`).
+    func fieldValuesAsText(_ item: ListItem, _ list: SPList, _ context: RESTContext, html: Bool = false) -> JSON {
+        func escapedKey(_ name: String) -> String {
+            let escaped = name.replacingOccurrences(of: "_", with: "_x005f_")
+            return escaped.hasPrefix("_") ? "OData_" + escaped : escaped
+        }
+        var members: [(String, JSON)] = []
+        if context.flavour == .verbose {
+            let uri = context.site + "/_api/" + itemPath(list, item.id) + (html ? "/FieldValuesAsHtml" : "/FieldValuesAsText")
+            members.append(("__metadata", .object([("id", .string(uri)), ("uri", .string(uri)), ("type", .string("SP.FieldStringValues"))])))
+        }
+        members.append(("ID", .string(String(item.id))))
+        for field in list.fields where !["ID", "ContentTypeId", "ContentType"].contains(field.internalName) {
+            let text: String
+            switch field.internalName {
+            case "Created": text = CivilTime(item.created).display
+            case "Modified": text = CivilTime(item.modified).display
+            case "Author": text = users.indices.contains(item.authorId - 10) ? users[item.authorId - 10].displayName : ""
+            case "Editor": text = users.indices.contains(item.editorId - 10) ? users[item.editorId - 10].displayName : ""
+            default:
+                switch item.values[field.internalName] ?? .null {
+                case .text(let value): text = value
+                case .number(let number): text = number == number.rounded() ? String(Int(number)) : String(number)
+                case .date(let epoch): text = CivilTime(epoch).display
+                case .bool(let flag): text = flag ? "Yes" : "No"
+                case .lookup(let id): text = users.indices.contains(id - 10) ? users[id - 10].displayName : String(id)
+                case .null: text = ""
+                }
+            }
+            members.append((escapedKey(field.internalName), .string(text)))
+        }
+        let fileRef: String
+        if case .text(let ref) = item.values["FileRef"] ?? .null { fileRef = ref } else { fileRef = list.url + "/\(item.id)_.000" }
+        members += [
+            ("OData__x005f_UIVersionString", .string("\(item.version).0")), ("GUID", .string(item.guid)),
+            ("MetaInfo", .string("")), ("OData__x005f_ModerationStatus", .string("Approved")),
+            ("OData__x005f_Level", .string("1")), ("UniqueId", .string(html ? "" : item.guid)),
+            ("owshiddenversion", .string(String(item.version))), ("FSObjType", .string(html ? "" : "0")),
+            ("ScopeId", .string(html ? "" : "{" + stableGUID(options.seed, "scope" + list.id).uppercased() + "}")),
+            ("FileRef", .string(html ? "" : fileRef)),
+        ]
+        return .object(members)
+    }
+
+    func itemEntity(_ item: ListItem, _ list: SPList, _ context: RESTContext, top: Bool) -> JSON {
+        let query = context.query
+        var props: [(String, JSON)] = [
+            ("FileSystemObjectType", .int(0)), ("Id", .int(item.id)), ("ServerRedirectedEmbedUri", .null),
+            ("ServerRedirectedEmbedUrl", .string("")),
+            ("ContentTypeId", .string(list.isLibrary ? "0x010100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(16) : "0x0100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(32))),
+        ]
+        let standard = ["ID", "ContentTypeId", "ContentType", "Modified", "Created", "Author", "Editor"]
+        for field in list.fields where !standard.contains(field.internalName) {
+            if field.selectOnly && !query.select.contains(where: { $0.lowercased() == field.internalName.lowercased() }) {
+                continue
+            }
+            props.append((field.jsonName, jsonValue(item.values[field.internalName] ?? .null, field: field)))
+        }
+        props += [
+            ("ID", .int(item.id)), ("Modified", .string(CivilTime(item.modified).iso)),
+            ("Created", .string(CivilTime(item.created).iso)), ("AuthorId", .int(item.authorId)),
+            ("EditorId", .int(item.editorId)), ("OData__UIVersionString", .string("\(item.version).0")),
+            ("Attachments", .bool(false)), ("GUID", .string(item.guid)),
+        ]
+        // $select (with Author/Title-style paths), applied to the default property set.
+        var expanded: [(String, JSON)] = []
+        var lookupFields = ["Author", "Editor"]
+        lookupFields += list.fields.filter { $0.typeAsString == "User" && !["Author", "Editor"].contains($0.internalName) }.map(\.internalName)
+        for name in lookupFields where query.expands(name) {
+            let properties = query.select.compactMap { selected -> String? in
+                let parts = selected.split(separator: "/").map(String.init)
+                return parts.count == 2 && parts[0].lowercased() == name.lowercased() ? parts[1] : nil
+            }
+            let value: FieldValue
+            switch name {
+            case "Author": value = .lookup(item.authorId)
+            case "Editor": value = .lookup(item.editorId)
+            default: value = item.values[name] ?? .null
+            }
+            if case .lookup(let id) = value {
+                expanded.append((name, expandedUser(id, properties: properties, context)))
+            } else {
+                expanded.append((name, .null))
+            }
+        }
+        if query.expands("FieldValuesAsHtml") {
+            expanded.append(("FieldValuesAsHtml", fieldValuesAsText(item, list, context, html: true)))
+        }
+        if query.expands("FieldValuesAsText") {
+            expanded.append(("FieldValuesAsText", fieldValuesAsText(item, list, context)))
+        }
+        if !query.selectsAll {
+            let selected = Set(query.select.map { String($0.split(separator: "/").first ?? "").lowercased() })
+            props = props.filter { selected.contains($0.0.lowercased()) || selected.contains(($0.0.hasSuffix("Id") ? String($0.0.dropLast(2)) : "").lowercased()) }
+            expanded = expanded.filter { selected.contains($0.0.lowercased()) }
+        }
+        var deferred = [
+            "FirstUniqueAncestorSecurableObject", "RoleAssignments", "AttachmentFiles", "ContentType", "FieldValuesAsHtml",
+            "FieldValuesAsText", "FieldValuesForEdit", "File", "Folder", "ParentList", "Versions",
+        ]
+        deferred += lookupFields
+        if !query.selectsAll {
+            let selected = Set(query.select.map { String($0.split(separator: "/").first ?? "").lowercased() })
+            deferred = deferred.filter { selected.contains($0.lowercased()) }
+        }
+        // Entities inside collections ignore `top` selection (already applied above).
+        let inner = RESTContext(
+            flavour: context.flavour, site: context.site, query: (try? QueryOptions([])) ?? query, request: context.request,
+            user: context.user)
+        return entity(
+            type: list.itemEntityTypeFullName, path: itemPath(list, item.id), set: "SP.Data." + list.entityTypeName, props: props,
+            deferred: deferred, context: inner, top: top, etag: "\"\(item.version)\"", expanded: expanded,
+            idOverride: context.flavour == .verbose ? item.guid : nil)
+    }
+
+    // MARK: One item
+
+    func routeItem(_ list: SPList, id: Int, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
+        guard let item = state.withLock({ _ in list.item(id) }) else {
+            throw RESTError.argument("Item does not exist. It may have been deleted by another user.")
+        }
+        if let next = rest.first {
+            guard next.lower == "fieldvaluesastext" || next.lower == "fieldvaluesashtml" else {
+                throw RESTError.invalidQuery("The property '\(next.name)' does not exist on type '\(list.itemEntityTypeFullName)'.")
+            }
+            let text = fieldValuesAsText(item, list, context, html: next.lower == "fieldvaluesashtml")
+            switch context.flavour {
+            case .verbose: return jsonResponse(.object([("d", text)]), context)
+            case .minimal, .atom:
+                if case .object(let members) = text {
+                    return jsonResponse(.object([("odata.metadata", .string(context.site + "/_api/$metadata#SP.FieldStringValues/@Element"))] + members), context)
+                }
+                return jsonResponse(text, context)
+            case .nometadata: return jsonResponse(text, context)
+            }
+        }
+        switch method {
+        case "GET":
+            let entityJSON = itemEntity(item, list, context, top: true)
+            return jsonResponse(entityJSON, context, headers: [("ETag", "\"\(item.version)\"")])
+        case "MERGE", "PUT", "PATCH", "DELETE":
+            try requireDigest(context)
+            let ifMatch = context.request.header("IF-MATCH") ?? "*"
+            if ifMatch != "*" && ifMatch.trimmingCharacters(in: .whitespaces) != "\"\(item.version)\"" {
+                throw RESTError(
+                    status: 412, code: "-1, Microsoft.SharePoint.Client.ClientServiceException",
+                    message: "The request ETag value '\(ifMatch)' does not match the object's ETag value '\"\(item.version)\"'.")
+            }
+            if method == "DELETE" {
+                state.withLock { _ in
+                    list.stored[id] = nil
+                    list.deleted.insert(id)
+                    list.lastModified = nowEpoch()
+                }
+                return HTTPServerResponse(status: 200, headers: standardHeaders())
+            }
+            let values = try parseItemValues(list, context.request.body)
+            let updated = state.withLock { _ -> ListItem in
+                var changed = item
+                if method == "PUT" {
+                    for field in list.fields where !field.readOnly { changed.values[field.internalName] = nil }
+                }
+                for (key, value) in values { changed.values[key] = value }
+                changed.version += 1
+                changed.modified = nowEpoch()
+                changed.editorId = spUserId(context.user ?? 0)
+                list.stored[id] = changed
+                list.lastModified = changed.modified
+                return changed
+            }
+            return HTTPServerResponse(status: 204, headers: [("ETag", "\"\(updated.version)\"")] + standardHeaders())
+        default:
+            throw RESTError(status: 405, code: "-1, System.InvalidOperationException", message: "The HTTP method '\(method)' is not allowed.")
+        }
+    }
+
+    /// JSON body → stored values (by field type); unknown properties are rejected like SharePoint does.
+    func parseItemValues(_ list: SPList, _ body: [UInt8]) throws -> [String: FieldValue] {
+        guard let object = parseJSONObject(body) else {
+            throw RESTError.invalidQuery("The request body is not valid JSON.")
+        }
+        var values: [String: FieldValue] = [:]
+        for (key, raw) in object {
+            if key == "__metadata" {
+                if let metadata = raw as? [String: Any], let type = metadata["type"] as? String, type != list.itemEntityTypeFullName {
+                    throw RESTError.invalidQuery(
+                        "A type named '\(type)' could not be resolved by the model. When a model is available, each type name must resolve to a valid type.")
+                }
+                continue
+            }
+            let fieldName = key.hasSuffix("Id") ? String(key.dropLast(2)) : key
+            guard let field = list.fields.first(where: { $0.jsonName == key || ($0.internalName == key && $0.typeAsString != "User") }) ?? list.fields.first(where: { $0.internalName == fieldName && $0.jsonName == key }),
+                !field.readOnly
+            else {
+                throw RESTError.invalidQuery(
+                    "The property '\(key)' does not exist on type '\(list.itemEntityTypeFullName)'. Make sure to only use property names that are defined by the type.")
+            }
+            if raw is NSNull {
+                values[field.internalName] = .null
+                continue
+            }
+            switch field.typeAsString {
+            case "Number", "Integer":
+                if let number = raw as? Double {
+                    values[field.internalName] = .number(number)
+                } else if let text = raw as? String, let number = Double(text) {
+                    values[field.internalName] = .number(number)
+                } else {
+                    throw RESTError.invalidQuery("Cannot convert a primitive value to the expected type 'Edm.Double'.")
+                }
+            case "DateTime":
+                guard let text = raw as? String, let epoch = CivilTime.parse(text) else {
+                    throw RESTError.invalidQuery("Cannot convert a primitive value to the expected type 'Edm.DateTime'.")
+                }
+                values[field.internalName] = .date(epoch)
+            case "Boolean":
+                guard let flag = raw as? Bool else {
+                    throw RESTError.invalidQuery("Cannot convert a primitive value to the expected type 'Edm.Boolean'.")
+                }
+                values[field.internalName] = .bool(flag)
+            case "User", "Lookup":
+                guard let id = raw as? Int else {
+                    throw RESTError.invalidQuery("Cannot convert a primitive value to the expected type 'Edm.Int32'.")
+                }
+                values[field.internalName] = .lookup(id)
+            default:
+                values[field.internalName] = .text(raw as? String ?? "\(raw)")
+            }
+        }
+        return values
+    }
+
+    func addItem(_ list: SPList, _ context: RESTContext) throws -> HTTPServerResponse {
+        try requireDigest(context)
+        let values = try parseItemValues(list, context.request.body)
+        let now = nowEpoch()
+        let author = spUserId(context.user ?? 0)
+        let item = state.withLock { _ -> ListItem in
+            let id = list.nextId
+            list.nextId += 1
+            let item = ListItem(
+                id: id, values: values, version: 1, created: now, modified: now, authorId: author, editorId: author,
+                guid: Tokens.guid())
+            list.stored[id] = item
+            list.lastModified = now
+            return item
+        }
+        return jsonResponse(itemEntity(item, list, context, top: true), context, status: 201, headers: [("ETag", "\"1\"")])
+    }
+}

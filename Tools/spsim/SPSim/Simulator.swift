@@ -1,0 +1,293 @@
+import Foundation
+import HTTPServer
+
+/// A SharePoint site (127.0.0.1) and its identity provider (127.0.0.2), served over real loopback HTTP.
+///
+/// Thread-safety: all methods may be called from any thread; requests are handled on the servers'
+/// per-connection threads and share state under one lock.
+public final class Simulator: Sendable {
+    let core: SimulatorCore
+    private let servers: [HTTPServer]
+
+    /// Starts both servers. Throws when a port is taken or TLS material cannot be made.
+    public init(_ options: SimulatorOptions) throws {
+        let core = SimulatorCore(options: options)
+        let tls = options.tls ? try TLSMaterial.selfSigned() : nil
+        let site = try HTTPServer(address: "127.0.0.1", port: options.port, tls: tls) { request in
+            core.handle(request, identityProvider: false)
+        }
+        let idp: HTTPServer
+        do {
+            idp = try HTTPServer(address: "127.0.0.2", port: options.idpPort, tls: tls) { request in
+                core.handle(request, identityProvider: true)
+            }
+        } catch {
+            site.stop()
+            throw error
+        }
+        core.configure(siteURL: site.baseURL, identityProviderURL: idp.baseURL)
+        self.core = core
+        self.servers = [site, idp]
+    }
+
+    /// The site URL, e.g. `http://127.0.0.1:40123` (the site collection is at the root).
+    public var siteURL: String { core.siteURL }
+    /// The identity provider's base URL, e.g. `http://127.0.0.2:40124`.
+    public var identityProviderURL: String { core.identityProviderURL }
+    /// The sign-in mode the simulator was started with.
+    public var mode: SignInMode { core.options.mode }
+
+    /// Stops both servers (waits for running handlers). Calling it twice is harmless.
+    public func stop() {
+        for server in servers { server.stop() }
+    }
+
+    /// Every request received so far, in arrival order of completion.
+    public func requestLog() -> [LoggedRequest] { core.state.withLock { $0.log } }
+
+    /// Forgets the request log.
+    public func clearRequestLog() { core.state.withLock { $0.log.removeAll() } }
+
+    /// Forgets every FedAuth / SPOIDCRL session: the next REST call with an old cookie gets 403.
+    public func expireSessions() {
+        core.state.withLock {
+            $0.sessions.removeAll()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// Self-signed certificate for `--tls`, made with `/usr/bin/openssl` in a temporary directory.
+enum TLSMaterial {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func selfSigned() throws -> (certificatePEM: String, keyPEM: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,IP:127.0.0.2",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { throw Failure(description: "cannot run /usr/bin/openssl: \(error)") }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "openssl failed to make a certificate") }
+        return (try String(contentsOfFile: cert, encoding: .utf8), try String(contentsOfFile: key, encoding: .utf8))
+    }
+}
+
+/// A signed-in SharePoint session (FedAuth or SPOIDCRL value).
+struct SPSession {
+    var user: Int
+    var expires: Int
+}
+
+/// An Entra sign-in in progress, keyed by its `sCtx`.
+struct EntraFlow {
+    var ctx: String
+    var flowToken: String
+    var canary: String
+    var redirectURI: String
+    var state: String
+    var nonce: String
+    var user: Int?
+    var stage: String
+}
+
+/// Mutable simulator state (guarded by `SimulatorCore.state`).
+struct SimulatorState {
+    var siteURL = ""
+    var identityProviderURL = ""
+    var lists: [SPList] = []
+    var files: [SPFile] = []
+    var sessions: [String: SPSession] = [:]
+    var flows: [String: EntraFlow] = [:]
+    /// OIDC code → (user, id_token)
+    var codes: [String: (user: Int, idToken: String)] = [:]
+    /// OIDC state → Source path
+    var oidcStates: [String: String] = [:]
+    /// ESTSAUTH cookie → user (single sign-on at the IdP)
+    var idpSessions: [String: Int] = [:]
+    /// SAML assertion id → user
+    var assertions: [String: Int] = [:]
+    /// legacy compact token → user
+    var legacyTokens: [String: Int] = [:]
+    /// form digest → expiry
+    var digests: [String: Int] = [:]
+    /// FBA view state → expected event validation
+    var viewStates: Set<String> = []
+    var uploads: [String: [UInt8]] = [:]
+    var log: [LoggedRequest] = []
+    var apiRequests = 0
+    var dropped = 0
+}
+
+/// The shared brain of both servers.
+final class SimulatorCore: @unchecked Sendable {
+    let options: SimulatorOptions
+    let state = Locked(SimulatorState())
+    let tenantId: String
+    let webId: String
+    let siteId: String
+    let realm = "urn:sharepoint:spsim"
+    /// Site users: SharePoint user id for options.users[index] is `10 + index`.
+    var users: [SimulatedUser] { options.users }
+
+    init(options: SimulatorOptions) {
+        self.options = options
+        tenantId = stableGUID(options.seed, "tenant")
+        webId = stableGUID(options.seed, "web")
+        siteId = stableGUID(options.seed, "site")
+        let content = SiteContent.build(
+            seed: options.seed, bigItems: options.items, userIds: options.users.indices.map { 10 + $0 })
+        state.withLock {
+            $0.lists = content.lists
+            $0.files = content.files
+        }
+    }
+
+    func configure(siteURL: String, identityProviderURL: String) {
+        state.withLock {
+            $0.siteURL = siteURL
+            $0.identityProviderURL = identityProviderURL
+        }
+    }
+
+    var siteURL: String { state.withLock { $0.siteURL } }
+    var identityProviderURL: String { state.withLock { $0.identityProviderURL } }
+    var isTLS: Bool { options.tls }
+    var sessionLifetime: Int { options.faults.cookieLifetimeSeconds ?? 36000 }
+
+    // MARK: Users
+
+    func userIndex(login: String) -> Int? {
+        let wanted = login.lowercased().trimmingCharacters(in: .whitespaces)
+        return users.firstIndex {
+            $0.email.lowercased() == wanted || $0.accountName.lowercased() == wanted
+                || "contoso\\" + $0.accountName.lowercased() == wanted
+        }
+    }
+
+    func checkPassword(login: String, password: String) -> Int? {
+        guard let index = userIndex(login: login), users[index].password == password else { return nil }
+        return index
+    }
+
+    func spUserId(_ index: Int) -> Int { 10 + index }
+
+    // MARK: Dispatch
+
+    func handle(_ request: HTTPServerRequest, identityProvider: Bool) -> HTTPServerResponse {
+        let delay = options.latencyMilliseconds + options.faults.latencyMilliseconds
+        if delay > 0 { usleep(UInt32(min(delay, 60000)) * 1000) }
+        var response =
+            identityProvider ? handleIdentityProvider(request) : handleSharePoint(request)
+        response = applyBodyFaults(response, path: request.path)
+        record(request, status: response.status)
+        return response
+    }
+
+    func record(_ request: HTTPServerRequest, status: Int) {
+        let contentType = request.header("Content-Type")?.lowercased() ?? ""
+        let fields =
+            contentType.contains("x-www-form-urlencoded")
+            ? request.formFields.map { LoggedField(name: $0.name, value: $0.value) } : []
+        let entry = LoggedRequest(
+            method: request.method, host: request.serverAddress, path: request.path, query: request.rawQuery,
+            headerNames: request.headers.map(\.name), formFields: fields, cookies: request.cookies, status: status)
+        state.withLock { $0.log.append(entry) }
+    }
+
+    /// Connection drops and slow drip, applied to any answer whose path matches.
+    func applyBodyFaults(_ response: HTTPServerResponse, path: String) -> HTTPServerResponse {
+        let faults = options.faults
+        let lower = path.lowercased()
+        if let drop = faults.dropPath, lower.contains(drop.lowercased()) {
+            let shouldDrop = state.withLock { state -> Bool in
+                if let limit = faults.dropTimes, state.dropped >= limit { return false }
+                state.dropped += 1
+                return true
+            }
+            if shouldDrop {
+                var changed = response
+                let producer = BodyProducer(response.body)
+                let total = producer.length ?? 2048
+                let cut = Counter()
+                changed.body = .stream(length: max(total, 2)) {
+                    if cut.next() == 0 {
+                        let half = producer.take(max(total / 2, 1))
+                        return half.isEmpty ? .abort : .data(half)
+                    }
+                    return .abort
+                }
+                return changed
+            }
+        }
+        if let drip = faults.dripPath, lower.contains(drip.lowercased()) {
+            var changed = response
+            let producer = BodyProducer(response.body)
+            let delay = faults.dripDelayMilliseconds
+            changed.body = .stream(length: producer.length) {
+                let bytes = producer.take(1024)
+                if bytes.isEmpty { return .end }
+                usleep(UInt32(delay) * 1000)
+                return .data(bytes)
+            }
+            return changed
+        }
+        return response
+    }
+}
+
+/// A monotonically increasing counter for stream producers.
+final class Counter: @unchecked Sendable {
+    private let value = Locked(0)
+    func next() -> Int {
+        value.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+    }
+}
+
+/// Re-chunks any body (bytes or stream) into pieces of a chosen size.
+final class BodyProducer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    private var upstream: (@Sendable () -> HTTPServerResponse.Chunk)?
+    let length: Int?
+
+    init(_ body: HTTPServerResponse.Body) {
+        switch body {
+        case .bytes(let bytes):
+            buffer = bytes
+            length = bytes.count
+        case .stream(let length, let next):
+            self.length = length
+            upstream = next
+        }
+    }
+
+    func take(_ count: Int) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        while buffer.count < count, let upstream {
+            switch upstream() {
+            case .data(let bytes): buffer += bytes
+            case .end, .abort: self.upstream = nil
+            }
+        }
+        let taken = Array(buffer.prefix(count))
+        buffer.removeFirst(taken.count)
+        return taken
+    }
+}

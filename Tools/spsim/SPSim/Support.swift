@@ -1,0 +1,337 @@
+import Foundation
+
+// MARK: - Ordered JSON
+
+/// A JSON value that keeps object keys in insertion order (SharePoint's answers have a stable order,
+/// and keys such as `odata.nextLink` must stay single keys).
+enum JSON: Sendable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case null
+    case object([(String, JSON)])
+    case array([JSON])
+
+    /// Serialises compactly, the way SharePoint does (no spaces). `scriptSafe` escapes `<>&'` as
+    /// `\u00XX`, as Entra does inside `$Config`.
+    func serialized(scriptSafe: Bool = false) -> String {
+        var out = ""
+        write(to: &out, scriptSafe: scriptSafe)
+        return out
+    }
+
+    func write(to out: inout String, scriptSafe: Bool = false) {
+        switch self {
+        case .string(let text): JSON.writeString(text, to: &out, scriptSafe: scriptSafe)
+        case .int(let number): out += String(number)
+        case .double(let number):
+            if number == number.rounded(), abs(number) < 1e15 {
+                out += String(Int(number))
+            } else {
+                out += String(number)
+            }
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += "," }
+                JSON.writeString(member.0, to: &out, scriptSafe: scriptSafe)
+                out += ":"
+                member.1.write(to: &out, scriptSafe: scriptSafe)
+            }
+            out += "}"
+        case .array(let elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
+                element.write(to: &out, scriptSafe: scriptSafe)
+            }
+            out += "]"
+        }
+    }
+
+    static func writeString(_ text: String, to out: inout String, scriptSafe: Bool) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<" where scriptSafe: out += "\\u003c"
+            case ">" where scriptSafe: out += "\\u003e"
+            case "&" where scriptSafe: out += "\\u0026"
+            case "'" where scriptSafe: out += "\\u0027"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    /// Member lookup on objects.
+    subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+}
+
+/// Parses a JSON request body (for item and list creation) into ordered members, via Foundation.
+func parseJSONObject(_ bytes: [UInt8]) -> [String: Any]? {
+    guard !bytes.isEmpty,
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    else { return nil }
+    return object as? [String: Any]
+}
+
+// MARK: - Deterministic randomness
+
+/// SplitMix64: small, fast and deterministic across platforms.
+struct SeededRandom: Sendable {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+}
+
+/// FNV-1a 64-bit hash, used to derive stable values from labels.
+func fnv1a(_ text: String, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+    var hash = seed
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01B3
+    }
+    return hash
+}
+
+/// Mixes a seed and a label into one well-distributed 64-bit value.
+func mix(_ seed: UInt64, _ label: String) -> UInt64 {
+    var random = SeededRandom(seed: seed ^ fnv1a(label))
+    return random.next()
+}
+
+/// A lower-case GUID derived from the seed and a label (stable across runs).
+func stableGUID(_ seed: UInt64, _ label: String) -> String {
+    let high = mix(seed, label + "#1")
+    let low = mix(seed, label + "#2")
+    let hex = String(format: "%016llx%016llx", high, low)
+    let chars = Array(hex)
+    func part(_ from: Int, _ count: Int) -> String { String(chars[from..<from + count]) }
+    // Version 4 / variant bits so it looks like a real GUID.
+    let version = "4" + part(13, 3)
+    let variant = String("89ab"[String.Index(utf16Offset: Int(low % 4), in: "89ab")]) + part(17, 3)
+    return "\(part(0, 8))-\(part(8, 4))-\(version)-\(variant)-\(part(20, 12))"
+}
+
+/// Process-wide unpredictable tokens (flow tokens, codes, cookie values).
+enum Tokens {
+    static func random(bytes count: Int = 24) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return base64URL(bytes)
+    }
+
+    static func hex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String(format: "%02X", UInt8.random(in: 0...255, using: &generator)) }
+            .joined()
+    }
+
+    static func guid() -> String { UUID().uuidString.lowercased() }
+}
+
+func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+func base64URL(_ bytes: [UInt8]) -> String {
+    base64(bytes).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+}
+
+// MARK: - Escaping
+
+/// Escapes text for HTML element content and double-quoted attributes.
+func htmlEscape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+/// XML escaping (same five entities).
+func xmlEscape(_ text: String) -> String {
+    htmlEscape(text).replacingOccurrences(of: "&#39;", with: "&apos;")
+}
+
+/// Reverses the five predefined XML entities and numeric references.
+func xmlUnescape(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    var out = ""
+    var index = text.startIndex
+    while index < text.endIndex {
+        if text[index] == "&", let semicolon = text[index...].firstIndex(of: ";"),
+            text.distance(from: index, to: semicolon) <= 10
+        {
+            let entity = String(text[text.index(after: index)..<semicolon])
+            var replacement: String?
+            switch entity {
+            case "amp": replacement = "&"
+            case "lt": replacement = "<"
+            case "gt": replacement = ">"
+            case "quot": replacement = "\""
+            case "apos": replacement = "'"
+            default:
+                if entity.hasPrefix("#x"), let value = UInt32(entity.dropFirst(2), radix: 16),
+                    let scalar = Unicode.Scalar(value)
+                {
+                    replacement = String(Character(scalar))
+                } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()),
+                    let scalar = Unicode.Scalar(value)
+                {
+                    replacement = String(Character(scalar))
+                }
+            }
+            if let replacement {
+                out += replacement
+                index = text.index(after: semicolon)
+                continue
+            }
+        }
+        out.append(text[index])
+        index = text.index(after: index)
+    }
+    return out
+}
+
+/// Percent-encodes everything except RFC 3986 unreserved characters (for query values).
+func percentEncode(_ text: String, keep: String = "") -> String {
+    var out = ""
+    for byte in text.utf8 {
+        let scalar = Unicode.Scalar(byte)
+        let isUnreserved =
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+        if isUnreserved || keep.unicodeScalars.contains(scalar) {
+            out.unicodeScalars.append(scalar)
+        } else {
+            out += String(format: "%%%02X", byte)
+        }
+    }
+    return out
+}
+
+/// Percent-encodes a path: keeps `/` and the characters SharePoint leaves alone in its links.
+func percentEncodePath(_ text: String) -> String { percentEncode(text, keep: "/()'=,:$!*") }
+
+/// Encodes a string for an OData literal inside `'…'`: doubles single quotes.
+func odataQuote(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "''") }
+
+// MARK: - Dates (UTC, no locale)
+
+/// A UTC civil time computed from Unix seconds (no Foundation formatters: deterministic and thread-safe).
+struct CivilTime {
+    let year: Int
+    let month: Int
+    let day: Int
+    let hour: Int
+    let minute: Int
+    let second: Int
+    let weekday: Int  // 0 = Sunday
+
+    init(_ epochSeconds: Int) {
+        let days = Int((Double(epochSeconds) / 86400).rounded(.down))
+        let secondsOfDay = epochSeconds - days * 86400
+        hour = secondsOfDay / 3600
+        minute = (secondsOfDay % 3600) / 60
+        second = secondsOfDay % 60
+        weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    static func epoch(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86400 + hour * 3600 + minute * 60 + second
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// `2024-03-29T17:57:55Z`
+    var iso: String { String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second) }
+    /// `05 Mar 2026 10:15:00 -0000` (form digest suffix)
+    var digest: String {
+        String(format: "%02d %@ %04d %02d:%02d:%02d -0000", day, CivilTime.monthNames[month - 1], year, hour, minute, second)
+    }
+    /// `Sun, 29 Nov 2026 12:00:00 GMT` (cookie Expires)
+    var http: String {
+        String(
+            format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", CivilTime.dayNames[weekday], day,
+            CivilTime.monthNames[month - 1], year, hour, minute, second)
+    }
+    /// `10/12/2022 1:07 AM` (FieldValuesAsText in en-US)
+    var display: String {
+        let hour12 = hour % 12 == 0 ? 12 : hour % 12
+        return String(format: "%d/%d/%04d %d:%02d %@", month, day, year, hour12, minute, hour < 12 ? "AM" : "PM")
+    }
+
+    /// Parses `2024-01-01`, `2024-01-01T10:00:00Z`, `2024-01-01T10:00:00.123` (zone-less = UTC).
+    static func parse(_ text: String) -> Int? {
+        let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard digits.count >= 3 else { return nil }
+        return epoch(
+            year: digits[0], month: digits[1], day: digits[2], hour: digits.count > 3 ? digits[3] : 0,
+            minute: digits.count > 4 ? digits[4] : 0, second: digits.count > 5 ? digits[5] : 0)
+    }
+}
+
+func nowEpoch() -> Int { Int(Date().timeIntervalSince1970) }
+
+/// A lock around a value (handlers run on one thread per connection).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
