@@ -196,7 +196,7 @@ public struct SignInMachine: Sendable {
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
-                flow: configuration.flow.rawValue, provedAt: Date(),
+                flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
                 cookies: response.siteCookies))
     }
 
