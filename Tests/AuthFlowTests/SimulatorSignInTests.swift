@@ -16,7 +16,7 @@ import Transport
 
     static func signIn(
         _ simulator: Simulator, user: String, password: String = password, flow: SignInFlow = .auto,
-        staySignedIn: Bool = false
+        staySignedIn: Bool = false, loginURL: String? = nil
     ) async throws -> Run {
         let client = try HTTPClient()
         let steps = StepRecorder()
@@ -24,7 +24,7 @@ import Transport
             client: client,
             configuration: SignInConfiguration(
                 siteURL: simulator.siteURL, username: user, password: Secret(password), flow: flow,
-                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn),
+                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn, loginURL: loginURL),
             options: SignIn.Options(trace: steps.add)
         ).run()
         return Run(outcome: outcome, trace: steps.all, client: client)
@@ -154,6 +154,55 @@ extension SimulatorSignInTests {
             Issue.record("expected invalidCredentials, got \(bad.outcome.message)")
             return
         }
+    }
+}
+
+extension SimulatorSignInTests {
+    @Test func legacyRouteSignsInWhenTheServerStillAllowsIt() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(
+            simulator, user: "alice@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        #expect(session.flow == "legacy-spo")
+        #expect(Set(session.cookies.map(\.name)).isSuperset(of: ["FedAuth", "rtFa"]))
+        #expect(!run.trace.map(\.jsonLine).joined().contains(Self.password))
+    }
+
+    @Test func legacyRouteTypedFailures() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO))
+        defer { simulator.stop() }
+        let wrong = try await Self.signIn(
+            simulator, user: "alice@contoso.test", password: "nope", flow: .legacySPO,
+            loginURL: simulator.identityProviderURL)
+        guard case .invalidCredentials(_, let code) = wrong.outcome else {
+            Issue.record("expected invalidCredentials, got \(wrong.outcome.message)")
+            return
+        }
+        #expect(code == "50126")
+        let mfa = try await Self.signIn(
+            simulator, user: "bob.mfa@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .interactionRequired(.mfa, _, _) = mfa.outcome else {
+            Issue.record("expected MFA, got \(mfa.outcome.message)")
+            return
+        }
+    }
+
+    @Test func legacyRouteRefusedAsOnlineNowDoesSaysWhatToUse() async throws {
+        var options = SimulatorOptions(mode: .legacySPO)
+        options.legacyRefused = true
+        let simulator = try Simulator(options)
+        defer { simulator.stop() }
+        let run = try await Self.signIn(
+            simulator, user: "alice@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .unknownPage(let kind, _, _) = run.outcome else {
+            Issue.record("expected a refusal, got \(run.outcome.message)")
+            return
+        }
+        #expect(kind.contains("--flow entra"))
     }
 }
 
