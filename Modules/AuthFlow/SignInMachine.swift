@@ -209,6 +209,7 @@ public struct SignInMachine: Sendable {
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
                 flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
+                policy: configuration.policy,
                 cookies: response.siteCookies))
     }
 
