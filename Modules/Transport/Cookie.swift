@@ -1,6 +1,5 @@
-public import Foundation
-
 internal import CCurl
+public import Foundation
 
 /// One cookie as the jar holds it. A plain value: safe to share across threads.
 public struct Cookie: Sendable, Hashable, CustomStringConvertible {

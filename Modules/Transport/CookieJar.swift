@@ -1,7 +1,6 @@
-import Foundation
-
 internal import CCurl
 internal import CShims
+import Foundation
 
 #if canImport(Glibc)
     internal import Glibc
@@ -48,7 +47,8 @@ public final class CookieJar: Sendable {
         try lock.withLock { () throws(TransportError) in
             let wantedDomain = domain.hasPrefix(".") ? String(domain.dropFirst()) : domain.lowercased()
             let cookies = try helper.easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
-            for var cookie in cookies where cookie.name == name && cookie.domain == wantedDomain && cookie.path == path {
+            for var cookie in cookies where cookie.name == name && cookie.domain == wantedDomain && cookie.path == path
+            {
                 // Replacing a cookie with an expired copy makes libcurl drop it.
                 cookie.expires = Date(timeIntervalSince1970: 1)
                 try commandLocked(cookie.netscapeLine)

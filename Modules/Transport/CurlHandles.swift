@@ -31,12 +31,18 @@ final class CurlShare: @unchecked Sendable {
             _ = pthread_mutex_init(mutexes + index, nil)
         }
         let steps: [(String, () -> CURLSHcode)] = [
-            ("USERDATA", { spc_share_setopt_pointer(share, CURLSHOPT_USERDATA, UnsafeMutableRawPointer(self.mutexes)) }),
+            (
+                "USERDATA",
+                { spc_share_setopt_pointer(share, CURLSHOPT_USERDATA, UnsafeMutableRawPointer(self.mutexes)) }
+            ),
             ("LOCKFUNC", { spc_share_setopt_lockfunc(share, shareLock) }),
             ("UNLOCKFUNC", { spc_share_setopt_unlockfunc(share, shareUnlock) }),
             ("COOKIE", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) }),
             ("DNS", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue)) }),
-            ("SSL_SESSION", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)) }),
+            (
+                "SSL_SESSION",
+                { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)) }
+            ),
             ("PSL", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_PSL.rawValue)) }),
         ]
         for (name, step) in steps {

@@ -1,7 +1,6 @@
-import Foundation
-
 internal import CCurl
 internal import CShims
+import Foundation
 
 #if canImport(Glibc)
     internal import Glibc
@@ -311,11 +310,13 @@ public final class HTTPClient: Sendable {
         } else if method != upperMethod {
             try easy.set(CURLOPT_CUSTOMREQUEST, method)
         }
-        if case .none = request.body {} else if !headers.contains("Expect") {
-            // An empty Expect: stops libcurl from waiting for `100 Continue` before sending the body.
-            headers.add("Expect", "")
+        // `Name;` is libcurl's syntax for a header with an empty value (`Name:` would remove it).
+        var lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
+        if case .none = request.body {
+        } else if !headers.contains("Expect") {
+            // The empty `Expect:` line stops libcurl from sending `Expect: 100-continue` and waiting for it.
+            lines.append("Expect:")
         }
-        let lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
         if !lines.isEmpty { try easy.set(CURLOPT_HTTPHEADER, list: lines) }
 
         let sink: BodySink

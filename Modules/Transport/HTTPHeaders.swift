@@ -1,15 +1,15 @@
 /// HTTP header fields in order, several per name allowed, names compared case-insensitively.
 ///
 /// A plain value: safe to share across threads.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The fields in order, names as given.
     public private(set) var fields: [(name: String, value: String)]
 
     /// Creates headers from ordered pairs.
     public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
 
-    /// Creates headers from a literal such as `["Accept": "application/json"]`.
-    public init(arrayLiteral elements: (String, String)...) {
+    /// Creates headers from a literal such as `["Accept": "application/json"]` (order kept, repeats allowed).
+    public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
 

@@ -37,7 +37,7 @@ public struct HTTPRequest: Sendable {
 
     /// Creates a request; everything but the URL has a default.
     public init(
-        method: String = "GET", url: String, headers: HTTPHeaders = [], body: Body = .none,
+        method: String = "GET", url: String, headers: HTTPHeaders = [:], body: Body = .none,
         auth: Authentication? = nil, timeouts: HTTPTimeouts = HTTPTimeouts(), redirects: RedirectPolicy = .manual,
         retry: RetryPolicy? = nil, responseBody: ResponseBodyDestination = .memory(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil

@@ -113,7 +113,7 @@ extension StringProtocol {
     func trimmingCharacters(in set: Character) -> String {
         var slice = Substring(self)
         while slice.first == set || slice.first == "\t" { slice = slice.dropFirst() }
-        while slice.last == set || slice.last == "\t" || slice.last == "\r" || slice.last == "\n" {
+        while let last = slice.last, last == set || last == "\t" || last == "\r" || last == "\n" || last == "\r\n" {
             slice = slice.dropLast()
         }
         return String(slice)

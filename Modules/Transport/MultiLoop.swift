@@ -42,7 +42,8 @@ final class MultiLoop: @unchecked Sendable {
             // Never added a handle: cleanup of an empty multi cannot fail in a way we could act on.
             _ = curl_multi_cleanup(multi)
             throw TransportError(
-                kind: .io, detail: String(cString: strerror(rc)), url: nil, message: "could not start the transfer thread")
+                kind: .io, detail: String(cString: strerror(rc)), url: nil,
+                message: "could not start the transfer thread")
         }
         // The thread is never joined; it exits on its own after shutdown(). pthread_detach only fails for
         // an invalid or already-detached thread.

@@ -160,7 +160,8 @@ final class Transfer: @unchecked Sendable {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             failure = TransportError(
-                kind: .io, detail: String(cString: strerror(errno)), url: url, message: "could not read the upload file")
+                kind: .io, detail: String(cString: strerror(errno)), url: url, message: "could not read the upload file"
+            )
             return Int(CURL_READFUNC_ABORT)
         }
     }
