@@ -34,7 +34,8 @@ public final class HTTPClient: Sendable {
         public var retry: RetryPolicy
         /// Body size cap for `.memory()` destinations without their own limit (default 64 MiB).
         public var maxBodySize: Int
-        /// Receives one redacted record per transfer, on the transfer thread; nil records nothing.
+        /// Receives one redacted record per transfer (retries and redirect hops included), on the task that
+        /// made the request, before `execute` returns or throws; nil records nothing.
         public var trace: (@Sendable (TraceRecord) -> Void)?
 
         /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
@@ -235,6 +236,8 @@ public final class HTTPClient: Sendable {
             try easy.set(CURLOPT_USERNAME, user)
             try easy.set(CURLOPT_PASSWORD, password.revealedValue())
         case .ntlm(let user, let password):
+            // NTLM authenticates a connection, which HTTP/2 does not allow (IIS answers HTTP_1_1_REQUIRED).
+            try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
             try easy.set(CURLOPT_HTTPAUTH, CurlAuth.ntlm)
             try easy.set(CURLOPT_USERNAME, user)
             try easy.set(CURLOPT_PASSWORD, password.revealedValue())

@@ -32,7 +32,8 @@ public struct HTTPRequest: Sendable {
     public var retry: RetryPolicy?
     /// Where the response body goes.
     public var responseBody: ResponseBodyDestination
-    /// Called on the transfer thread as bytes move; keep it short and do not block.
+    /// Called on the transfer thread as bytes move; keep it short and do not block. Counts are per transfer:
+    /// they start again from zero on a retry or a redirect hop.
     public var progress: (@Sendable (TransferProgress) -> Void)?
 
     /// Creates a request; everything but the URL has a default.

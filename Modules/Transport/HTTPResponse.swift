@@ -25,6 +25,25 @@ public struct HTTPResponse: Sendable {
     /// Every URL visited, first request first, this response's URL last.
     public let urlChain: [String]
 
+    /// Creates a response value (for fakes in tests of higher layers; the client builds its own).
+    public init(
+        status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], url: String, redirectLocation: String? = nil,
+        httpVersion: String = "HTTP/1.1", timings: Timings = .zero, bytesSent: Int64 = 0, bytesReceived: Int64 = 0,
+        attempts: Int = 1, urlChain: [String]? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.redirectLocation = redirectLocation
+        self.httpVersion = httpVersion
+        self.timings = timings
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.attempts = attempts
+        self.urlChain = urlChain ?? [url]
+    }
+
     /// The body decoded as UTF-8 (invalid bytes become U+FFFD).
     public var text: String { String(decoding: body, as: UTF8.self) }
 

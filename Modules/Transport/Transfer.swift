@@ -134,7 +134,12 @@ final class Transfer: @unchecked Sendable {
             discarding = false
             if case .memory = sink { body.removeAll(keepingCapacity: true) }
         } else if line.isEmpty {
-            if discardRedirectBodies && (300..<400).contains(status) && status != 304 { discarding = true }
+            // A redirect that will be followed: its body is of no use (and must not reach a file or sink).
+            if discardRedirectBodies && (300..<400).contains(status)
+                && headers.contains(where: { $0.name.lowercased() == "location" })
+            {
+                discarding = true
+            }
             if case .memory(let limit) = sink, status >= 200, !discarding,
                 let length = headers.last(where: { $0.name.lowercased() == "content-length" }).flatMap({
                     Int($0.value)

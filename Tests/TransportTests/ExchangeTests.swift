@@ -336,6 +336,36 @@ import Testing
         #expect(method?.kind == .invalidRequest)
     }
 
+    @Test func bearerTokenProxyAndSinkDestination() async throws {
+        let recorder = Recorder()
+        let server = try HTTPServer { request in
+            recorder.record(request)
+            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "from \(request.target)")
+        }
+        defer { server.stop() }
+        let client = try makeClient { $0.proxy = server.baseURL }
+        let chunks = Collected<[UInt8]>()
+        let response = try await client.execute(
+            HTTPRequest(
+                url: "http://intranet.example.invalid/sites/a", auth: .bearer(Secret("tok-123")),
+                responseBody: .sink { chunks.append($0) }))
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(
+            String(decoding: chunks.values.flatMap { $0 }, as: UTF8.self)
+                == "from http://intranet.example.invalid/sites/a")
+        let seen = try #require(recorder.requests.first)
+        #expect(seen.header("Authorization") == "Bearer tok-123")
+        #expect(seen.header("Host") == "intranet.example.invalid")
+
+        struct Refused: Error {}
+        let failing = await transportError {
+            _ = try await client.execute(
+                HTTPRequest(url: "http://intranet.example.invalid/", responseBody: .sink { _ in throw Refused() }))
+        }
+        #expect(failing?.kind == .io)
+    }
+
     @Test func headersAreOrderedMultiValuedAndCaseInsensitive() {
         var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
         headers.add("x-one", "2")

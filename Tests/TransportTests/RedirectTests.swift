@@ -16,6 +16,9 @@ import Testing
             if request.path == "/deep/a/b" {
                 return HTTPServerResponse(status: 302, headers: [("Location", "../c")])
             }
+            if request.path == "/nolocation" {
+                return HTTPServerResponse(status: 300, contentType: "text/plain", text: "choose")
+            }
             if request.path == "/loop" {
                 return HTTPServerResponse(status: 302, headers: [("Location", "/loop")])
             }
@@ -72,6 +75,25 @@ import Testing
         let followed = try await client.execute(
             HTTPRequest(url: server.baseURL + "/deep/a/b", redirects: .follow(max: 3)))
         #expect(followed.text == "GET /deep/c ")
+    }
+
+    @Test func followedRedirectBodiesNeverReachTheDestination() async throws {
+        let recorder = Recorder()
+        let server = try Self.redirectServer(recorder)
+        defer { server.stop() }
+        let client = try makeClient()
+        let path = try temporaryDirectory().appendingPathComponent("body.txt").path
+        let response = try await client.execute(
+            HTTPRequest(url: server.baseURL + "/r302", redirects: .follow(max: 2), responseBody: .file(path: path)))
+        #expect(response.status == 200)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "GET /target ")
+        let head = try await client.execute(
+            HTTPRequest(method: "HEAD", url: server.baseURL + "/r303", redirects: .follow(max: 2)))
+        #expect(head.status == 200)
+        #expect(recorder.requests.suffix(2).map(\.method) == ["HEAD", "HEAD"])
+        let choice = try await client.execute(
+            HTTPRequest(url: server.baseURL + "/nolocation", redirects: .follow(max: 2)))
+        #expect(choice.status == 300 && choice.text == "choose" && choice.redirectLocation == nil)
     }
 
     @Test func loopHitsTheHopLimit() async throws {
