@@ -253,6 +253,10 @@ public final class HTTPClient: Sendable {
         var headers = request.headers
         let method = request.method
         let upperMethod = method.uppercased()
+        if upperMethod == "HEAD", case .none = request.body {
+        } else if upperMethod == "HEAD" {
+            throw .invalid("a HEAD request cannot carry a body", url: request.url)
+        }
         var upload: FileDescriptor?
         func setBody(_ bytes: [UInt8]) throws(TransportError) {
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
@@ -270,14 +274,18 @@ public final class HTTPClient: Sendable {
                     message: "libcurl refused the request body")
             }
         }
+        // The method libcurl sends by itself for the options set below; any other goes in CUSTOMREQUEST.
+        var curlMethod = "POST"
         switch request.body {
         case .none:
             if upperMethod == "HEAD" {
                 try easy.set(CURLOPT_NOBODY, 1)
+                curlMethod = "HEAD"
             } else if upperMethod == "POST" {
                 try setBody([])
             } else {
                 try easy.set(CURLOPT_HTTPGET, 1)
+                curlMethod = "GET"
             }
         case .bytes(let bytes):
             try setBody(bytes)
@@ -306,13 +314,7 @@ public final class HTTPClient: Sendable {
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(info.st_size))
             if !headers.contains("Content-Type") { headers.add("Content-Type", "application/octet-stream") }
         }
-        if upperMethod != "GET" && upperMethod != "HEAD" && !(upperMethod == "POST" && method == "POST") {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method)
-        } else if upperMethod == "GET", case .none = request.body {
-            // HTTPGET already set.
-        } else if method != upperMethod {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method)
-        }
+        if method != curlMethod { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
         // `Name;` is libcurl's syntax for a header with an empty value (`Name:` would remove it).
         var lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
         if case .none = request.body {

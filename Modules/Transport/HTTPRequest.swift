@@ -116,7 +116,8 @@ public struct HTTPTimeouts: Sendable, Equatable {
 ///
 /// Retried: connect failures, and the statuses in `statuses` (429 and 503 by default), only for idempotent
 /// methods unless `retryNonIdempotent`. `Retry-After` (seconds or HTTP date) is honoured up to
-/// `maxRetryAfter`; otherwise capped exponential backoff with full jitter.
+/// `maxRetryAfter`; otherwise capped exponential backoff with jitter (a random wait between half and all of
+/// the capped delay).
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in total, including the first (1 = never retry).
     public var maxAttempts: Int
@@ -147,7 +148,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Never retry.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// The backoff before attempt `attempt + 1` (attempt counts from 1), with full jitter.
+    /// The backoff before attempt `attempt + 1` (attempt counts from 1), with jitter.
     func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = min(max(attempt - 1, 0), 20)
         let ceiling = min(baseDelay * (1 << exponent), maxDelay)

@@ -52,8 +52,15 @@ import Testing
         _ = try await client.execute(HTTPRequest(method: "DELETE", url: server.baseURL + "/item"))
         _ = try await client.execute(HTTPRequest(method: "HEAD", url: server.baseURL + "/item"))
         _ = try await client.execute(HTTPRequest(method: "POST", url: server.baseURL + "/empty"))
-        #expect(recorder.requests.dropFirst().map(\.method) == ["DELETE", "HEAD", "POST"])
         #expect(recorder.requests.last?.header("Content-Length") == "0")
+        _ = try await client.execute(HTTPRequest(url: server.baseURL + "/query", body: .bytes([1, 2, 3])))
+        #expect(recorder.requests.dropFirst().map(\.method) == ["DELETE", "HEAD", "POST", "GET"])
+        #expect(recorder.requests.last?.body == [1, 2, 3])
+        #expect(recorder.requests.last?.header("Content-Type") == "application/octet-stream")
+        let headWithBody = await transportError {
+            _ = try await client.execute(HTTPRequest(method: "HEAD", url: server.baseURL, body: .bytes([1])))
+        }
+        #expect(headWithBody?.kind == .invalidRequest)
     }
 
     @Test func fileUploadAndFileDownloadStream() async throws {
