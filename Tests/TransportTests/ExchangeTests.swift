@@ -148,15 +148,19 @@ import Testing
     }
 
     @Test func stalledServerHitsTheTimeout() async throws {
+        let release = Flag()
         let server = try HTTPServer { _ in
             HTTPServerResponse(
                 status: 200,
                 body: .stream(length: 2) {
-                    Thread.sleep(forTimeInterval: 1.2)
+                    stall(until: release)
                     return .end
                 })
         }
-        defer { server.stop() }
+        defer {
+            release.set()
+            server.stop()
+        }
         let client = try makeClient()
         let start = ContinuousClock.now
         let error = await transportError {
@@ -164,17 +168,20 @@ import Testing
                 HTTPRequest(url: server.baseURL + "/", timeouts: HTTPTimeouts(total: .milliseconds(300))))
         }
         #expect(error?.kind == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(error?.description.contains("timed out") == true)
+        // The server stalls for 5 s; the client gives up after 0.3 s.
+        #expect(ContinuousClock.now - start < .seconds(2))
     }
 
     @Test func oversizedBodyIsAbortedEarly() async throws {
         let server = try HTTPServer { request in
             let counter = ChunkCounter()
+            let slow = request.path != "/fast"
             return HTTPServerResponse(
                 status: 200,
-                body: .stream(length: request.path == "/declared" ? 20 * 16 * 1024 : nil) {
-                    guard counter.next() < 20 else { return .end }
-                    Thread.sleep(forTimeInterval: 0.05)
+                body: .stream(length: request.path == "/declared" ? 40 * 16 * 1024 : nil) {
+                    guard counter.next() < 40 else { return .end }
+                    if slow { Thread.sleep(forTimeInterval: 0.05) }
                     // One chunk fills libmicrohttpd's 16 KiB buffer, so each is sent as it is made.
                     return .data([UInt8](repeating: 0x41, count: 16 * 1024))
                 })
@@ -188,11 +195,17 @@ import Testing
                     HTTPRequest(url: server.baseURL + path, responseBody: .memory(limit: 2500)))
             }
             #expect(error?.kind == .tooLarge)
-            #expect(ContinuousClock.now - start < .milliseconds(700))
+            // Reading the whole body would take 40 × 50 ms = 2 s.
+            #expect(ContinuousClock.now - start < .milliseconds(1200))
         }
-        let small = try await client.execute(
-            HTTPRequest(url: server.baseURL + "/streamed", responseBody: .memory(limit: 20 * 16 * 1024)))
-        #expect(small.body.count == 20 * 16 * 1024)
+        let whole = try await client.execute(
+            HTTPRequest(url: server.baseURL + "/fast", responseBody: .memory(limit: 40 * 16 * 1024)))
+        #expect(whole.body.count == 40 * 16 * 1024)
+        let defaultCap = try makeClient { $0.maxBodySize = 100_000 }
+        let capped = await transportError {
+            _ = try await defaultCap.execute(HTTPRequest(url: server.baseURL + "/fast"))
+        }
+        #expect(capped?.kind == .tooLarge)
     }
 
     @Test func fiftyConcurrentTransfersWhileBothCoresAreBusy() async throws {
@@ -291,18 +304,25 @@ import Testing
     }
 
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let release = Flag()
+        let arrived = Flag()
         let server = try HTTPServer { _ in
-            Thread.sleep(forTimeInterval: 1.5)
+            arrived.set()
+            stall(until: release)
             return HTTPServerResponse(status: 200)
         }
-        defer { server.stop() }
+        defer {
+            release.set()
+            server.stop()
+        }
         let client = try makeClient()
-        let start = ContinuousClock.now
         let task = Task { try await client.execute(HTTPRequest(url: server.baseURL + "/slow")) }
-        try await Task.sleep(for: .milliseconds(200))
+        while !arrived.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        let cancelled = ContinuousClock.now
         task.cancel()
         let result = await task.result
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // The server would answer after 5 s; cancellation must not wait for it (nor for a poll timeout).
+        #expect(ContinuousClock.now - cancelled < .milliseconds(500))
         guard case .failure(let error) = result else {
             Issue.record("expected cancellation")
             return
@@ -312,6 +332,12 @@ import Testing
         let quick = try HTTPServer { _ in HTTPServerResponse(status: 204) }
         defer { quick.stop() }
         #expect(try await client.execute(HTTPRequest(url: quick.baseURL)).status == 204)
+        // A task cancelled before it starts never reaches the server.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.execute(HTTPRequest(url: server.baseURL + "/never"))
+        }
+        #expect(((try? await early.value) == nil))
     }
 
     @Test func tlsIsVerifiedByDefaultAndTrustsAGivenCA() async throws {
@@ -385,6 +411,11 @@ import Testing
         #expect(!headers.contains("Accept"))
         #expect(FormEncoder.encode([("a b", "~!'()"), ("", "")]) == "a+b=%7E%21%27%28%29&=")
     }
+}
+
+/// Blocks a server handler for up to 5 s, or until the test releases it (so `stop()` does not wait long).
+func stall(until release: Flag) {
+    for _ in 0..<250 where !release.isSet { Thread.sleep(forTimeInterval: 0.02) }
 }
 
 /// Counts chunks of one streamed body.
