@@ -96,6 +96,9 @@ import Testing
             if request.path == "/always" || seen == 1 {
                 return HTTPServerResponse(status: 503, headers: [("Retry-After", "1")])
             }
+            if request.path == "/busy" && seen < 3 {
+                return HTTPServerResponse(status: 429, headers: [("Retry-After", "0")])
+            }
             return HTTPServerResponse(status: 200, contentType: "text/plain", text: "fine")
         }
         defer { server.stop() }
@@ -106,6 +109,10 @@ import Testing
         #expect(response.status == 200 && response.attempts == 2)
         #expect(recorder.requests.filter { $0.path == "/flaky" }.count == 2)
         #expect(elapsed >= .milliseconds(950))
+
+        let busy = try await client.execute(HTTPRequest(method: "PUT", url: server.baseURL + "/busy"))
+        #expect(busy.status == 200 && busy.attempts == 3)
+        #expect(recorder.requests.filter { $0.path == "/busy" }.map(\.method) == ["PUT", "PUT", "PUT"])
 
         let post = try await client.execute(HTTPRequest(method: "POST", url: server.baseURL + "/always"))
         #expect(post.status == 503 && post.attempts == 1)
