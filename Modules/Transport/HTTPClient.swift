@@ -352,7 +352,8 @@ public final class HTTPClient: Sendable {
         var formNames: [String] = []
         if case .form(let fields) = request.body { formNames = fields.map(\.name) }
         return TraceRecord(
-            method: request.method, url: request.url, status: outcome.error == nil ? outcome.status : nil,
+            method: request.method, url: Redaction.url(request.url),
+            status: outcome.error == nil ? outcome.status : nil,
             attempt: attempt, requestHeaders: sent, responseHeaders: received, formFieldNames: formNames,
             timings: outcome.timings, bytesSent: outcome.bytesSent, bytesReceived: outcome.bytesReceived,
             error: outcome.error?.description)

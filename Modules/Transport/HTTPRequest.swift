@@ -1,7 +1,8 @@
 /// One HTTP exchange to perform: method, URL, headers, body and per-request options.
 ///
-/// A plain value: build it, copy it, send it from any task.
-public struct HTTPRequest: Sendable {
+/// A plain value: build it, copy it, send it from any task. Printing it (`description`, `dump`) never shows
+/// body values, credentials or secret headers.
+public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request body.
     public enum Body: Sendable {
         /// No body.
@@ -53,6 +54,34 @@ public struct HTTPRequest: Sendable {
         self.retry = retry
         self.responseBody = responseBody
         self.progress = progress
+    }
+
+    /// `METHOD URL` (secret query values redacted).
+    public var description: String { "\(method) \(Redaction.url(url))" }
+
+    /// `METHOD URL`, the redacted headers and a summary of the body (form field names only).
+    public var debugDescription: String {
+        "HTTPRequest(\(description), headers: \(headers.debugDescription), body: \(bodySummary)"
+            + (auth == nil ? "" : ", auth: <redacted>") + ")"
+    }
+
+    /// Method, redacted URL, headers and body summary, for `dump` and debuggers.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "method": method, "url": Redaction.url(url), "headers": headers, "body": bodySummary,
+                "auth": auth == nil ? "none" : Redaction.marker,
+            ])
+    }
+
+    private var bodySummary: String {
+        switch body {
+        case .none: "none"
+        case .bytes(let bytes): "\(bytes.count) bytes"
+        case .form(let fields): "form(\(fields.map(\.name).joined(separator: ", ")))"
+        case .file(let path): "file(\(path))"
+        }
     }
 
     /// Whether the method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE), so retries are safe.

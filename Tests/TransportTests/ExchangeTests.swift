@@ -290,11 +290,13 @@ import Testing
             body: .form([("username", "alice"), ("passwd", "FormPassword99")]),
             auth: .basic(user: "alice", password: Secret("BasicPassword55")))
         _ = try await client.execute(request)
-        _ = try await client.execute(HTTPRequest(url: server.baseURL + "/next"))
+        _ = try await client.execute(HTTPRequest(url: server.baseURL + "/next?access_token=QueryToken31&page=2"))
         let all = records.values.flatMap(\.allStrings)
         #expect(records.values.count == 2)
         let basic = Data("alice:BasicPassword55".utf8).base64EncodedString()
-        for secret in ["FormPassword99", "BasicPassword55", basic, "JarCookieValue17", "ServerCookieValue42"] {
+        for secret in [
+            "FormPassword99", "BasicPassword55", basic, "JarCookieValue17", "ServerCookieValue42", "QueryToken31",
+        ] {
             #expect(!all.contains { $0.contains(secret) }, "trace leaks \(secret)")
         }
         let first = try #require(records.values.first)
@@ -306,6 +308,24 @@ import Testing
         #expect(first.formFieldNames == ["username", "passwd"])
         #expect(first.status == 200)
         #expect(records.values.last?.requestHeaders.contains { $0.value.contains("srv=<redacted>") } == true)
+        #expect(records.values.last?.url.hasSuffix("/next?access_token=<redacted>&page=2") == true)
+
+        // Printing the request, its headers or a cookie never shows the secrets either.
+        var bearer = request
+        bearer.headers.add("Authorization", "RawToken77")
+        bearer.headers.add("Cookie", "a=CookieHeader88")
+        var dumped = ""
+        dump(bearer, to: &dumped)
+        var dumpedCookie = ""
+        dump(try client.cookies.all(), to: &dumpedCookie)
+        let printed = [
+            String(describing: bearer), String(reflecting: bearer), dumped, bearer.headers.description,
+            String(reflecting: bearer.headers), dumpedCookie, String(reflecting: try client.cookies.all()),
+        ]
+        for secret in ["FormPassword99", "BasicPassword55", "RawToken77", "CookieHeader88", "JarCookieValue17"] {
+            #expect(!printed.contains { $0.contains(secret) }, "printing leaks \(secret)")
+        }
+        #expect(dumped.contains("passwd") && dumpedCookie.contains("sess"))
         #expect(Secret("x").description == "<redacted>" && "\(Secret("x"))" == "<redacted>")
         #expect(!String(reflecting: Authentication.basic(user: "u", password: Secret("hidden"))).contains("hidden"))
     }
@@ -417,6 +437,11 @@ import Testing
         headers.remove("accept")
         #expect(!headers.contains("Accept"))
         #expect(FormEncoder.encode([("a b", "~!'()"), ("", "")]) == "a+b=%7E%21%27%28%29&=")
+        #expect(
+            Redaction.url("https://u:p@h.test/a?x=1&Password=p&SAMLResponse=s&code=c#frag")
+                == "https://<redacted>@h.test/a?x=1&Password=<redacted>&SAMLResponse=<redacted>&code=<redacted>#<redacted>"
+        )
+        #expect(Redaction.url("http://h.test/p@q?flowToken=f") == "http://h.test/p@q?flowToken=<redacted>")
     }
 }
 
