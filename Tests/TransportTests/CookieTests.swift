@@ -121,6 +121,20 @@ import Testing
         #expect(try other.cookies.all().first { $0.name == "FedAuth" }?.httpOnly == true)
     }
 
+    @Test func importReadsAJarWrittenByCurl() async throws {
+        let server = try Self.cookieServer()
+        defer { server.stop() }
+        let path = try temporaryDirectory().appendingPathComponent("curl.jar").path
+        let setURL = Self.setURL(server.baseURL, "k=v1; Path=/; HttpOnly", "m=v2; Path=/m; Max-Age=600")
+        #expect(try run("/usr/bin/curl", ["-s", "--max-time", "10", "-c", path, setURL]).status == 0)
+        let client = try makeClient()
+        #expect(try client.cookies.import(from: path) == 2)
+        #expect(try await client.execute(HTTPRequest(url: server.baseURL + "/m/x")).text == "k=v1;m=v2")
+        let m = try #require(try client.cookies.all().first { $0.name == "m" })
+        #expect(m.path == "/m" && m.expires != nil && m.hostOnly)
+        #expect(throws: TransportError.self) { try client.cookies.import(from: path + ".missing") }
+    }
+
     @Test func exportOverwritesAtomically() throws {
         let client = try makeClient()
         let directory = try temporaryDirectory()
