@@ -37,7 +37,8 @@ public final class CookieJar: Sendable {
     /// - Throws: `.invalidRequest` when the line is malformed or its `Domain` does not cover the URL's host.
     public func add(setCookie line: String, for url: String) throws(TransportError) {
         guard let cookie = Cookie(setCookie: line, url: url) else {
-            throw .invalid("the Set-Cookie line is malformed or its Domain does not match \(url)", url: url)
+            throw .invalid(
+                "the Set-Cookie line is malformed or its Domain does not match \(Redaction.url(url))", url: url)
         }
         try add(cookie)
     }

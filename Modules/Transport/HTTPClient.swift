@@ -92,7 +92,7 @@ public final class HTTPClient: Sendable {
             guard hops < maxHops else {
                 throw TransportError(
                     kind: .redirectLimit, detail: "\(hops) redirects followed", url: response.url,
-                    message: "too many redirects (more than \(maxHops)) starting at \(request.url)")
+                    message: "too many redirects (more than \(maxHops)) starting at \(Redaction.url(request.url))")
             }
             hops += 1
             current = try Self.redirected(current, status: response.status, to: location)
@@ -106,11 +106,12 @@ public final class HTTPClient: Sendable {
     {
         let from = CurlURL(request.url)
         guard let to = CurlURL(location), let scheme = to.scheme, scheme == "http" || scheme == "https" else {
-            throw .invalid("the redirect target \(location) is not an http(s) URL", url: request.url)
+            throw .invalid("the redirect target \(Redaction.url(location)) is not an http(s) URL", url: request.url)
         }
         if from?.scheme == "https" && scheme == "http" && request.carriesCredentials {
             throw TransportError(
-                kind: .insecureRedirect, detail: "\(request.url) -> \(location)", url: request.url,
+                kind: .insecureRedirect, detail: "\(Redaction.url(request.url)) -> \(Redaction.url(location))",
+                url: request.url,
                 message: "refusing to follow a redirect from https to http while the request carries credentials")
         }
         var next = request
@@ -199,7 +200,7 @@ public final class HTTPClient: Sendable {
         BodySink, FileDescriptor?
     ) {
         guard let parsed = CurlURL(request.url), let scheme = parsed.scheme, scheme == "http" || scheme == "https"
-        else { throw .invalid("\(request.url) is not an absolute http(s) URL", url: request.url) }
+        else { throw .invalid("\(Redaction.url(request.url)) is not an absolute http(s) URL", url: request.url) }
         guard !request.method.isEmpty, !request.method.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
         else { throw .invalid("'\(request.method)' is not a valid HTTP method", url: request.url) }
         try easy.set(CURLOPT_URL, request.url)
