@@ -45,6 +45,9 @@ import Testing
             HTTPRequest(url: Self.setURL(a, "wide=1; Domain=example.test; Path=/", "narrow=2; Path=/")))
         #expect(try await client.execute(HTTPRequest(url: a + "/")).text == "narrow=2;wide=1")
         #expect(try await client.execute(HTTPRequest(url: b + "/")).text == "wide=1")
+        #expect(try client.cookies.cookies(for: b + "/").map(\.name) == ["wide"])
+        #expect(try client.cookies.cookies(for: "http://example.test/").map(\.name) == ["wide"])
+        #expect(try client.cookies.cookies(for: "http://notexample.test/").isEmpty)
         let wide = try client.cookies.all().first { $0.name == "wide" }
         #expect(wide?.domain == "example.test" && wide?.hostOnly == false)
     }
@@ -64,6 +67,12 @@ import Testing
             Cookie(name: "past", value: "5", domain: "127.0.0.2", expires: Date(timeIntervalSinceNow: -60)))
         #expect(try await client.execute(HTTPRequest(url: base + "/app/page")).text == "persist=2;scoped=1")
         #expect(try await client.execute(HTTPRequest(url: base + "/other")).text == "persist=2")
+        #expect(try client.cookies.cookies(for: base + "/app/page").map(\.name) == ["scoped", "persist"])
+        #expect(try client.cookies.cookies(for: base + "/application").map(\.name) == ["persist"])
+        #expect(
+            try client.cookies.cookies(for: "https://127.0.0.2/app").map(\.name).sorted() == [
+                "persist", "scoped", "sec",
+            ])
         let names = try Set(client.cookies.all().map(\.name))
         #expect(names == ["scoped", "persist", "sec"])
         let persist = try client.cookies.all().first { $0.name == "persist" }

@@ -436,6 +436,7 @@ import Testing
         #expect(headers.map(\.name) == ["Accept", "X-One"])
         headers.remove("accept")
         #expect(!headers.contains("Accept"))
+        #expect(LibraryInfo.curlVersion.first?.isNumber == true)
         #expect(FormEncoder.encode([("a b", "~!'()"), ("", "")]) == "a+b=%7E%21%27%28%29&=")
         #expect(
             Redaction.url("https://u:p@h.test/a?x=1&Password=p&SAMLResponse=s&code=c#frag")
