@@ -104,8 +104,8 @@ public struct TraceRecord: Sendable {
     }
 }
 
-/// Redaction rules shared by traces.
-enum Redaction {
+/// Redaction rules shared by traces (`package`: AuthFlow applies a stricter rule with the same code).
+package enum Redaction {
     static let marker = "<redacted>"
     static let secretHeaders: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization"]
 
@@ -146,7 +146,8 @@ enum Redaction {
     }
 
     /// The URL with the values of secret-looking query parameters (and any user:password@) replaced.
-    static func url(_ url: String) -> String {
+    /// `isSecret` decides per parameter name; by default the names above.
+    package static func url(_ url: String, isSecret: (String) -> Bool = isSecret(name:)) -> String {
         var text = Substring(url)
         var fragment = ""
         if let hash = text.firstIndex(of: "#") {
@@ -168,7 +169,7 @@ enum Redaction {
         if let query {
             let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, isSecret(name: String(parts[0])) else { return String(pair) }
+                guard parts.count == 2, isSecret(String(parts[0])) else { return String(pair) }
                 return "\(parts[0])=\(marker)"
             }
             result += "?" + pairs.joined(separator: "&")

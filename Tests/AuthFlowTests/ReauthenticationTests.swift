@@ -8,7 +8,7 @@ import Transport
     static func web(_ client: HTTPClient, _ site: String) async throws -> Int {
         try await client.execute(
             HTTPRequest(
-                url: site + "/_api/web?$select=Title", headers: [("Accept", "application/json;odata=nometadata")])
+                url: site + "/_api/web?$select=Title", headers: ["Accept": "application/json;odata=nometadata"])
         ).status
     }
 

@@ -52,7 +52,7 @@ import Transport
         let web = try await run.client.execute(
             HTTPRequest(
                 url: simulator.siteURL + "/_api/web?$select=Title",
-                headers: [("Accept", "application/json;odata=nometadata")]))
+                headers: ["Accept": "application/json;odata=nometadata"]))
         #expect(web.status == 200)
         let text = run.trace.map(\.jsonLine).joined(separator: "\n")
         #expect(!text.contains(Self.password))
