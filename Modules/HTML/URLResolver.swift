@@ -60,7 +60,7 @@ public enum URLResolver {
     public static func resolve(_ reference: String, against base: String) -> String? {
         let cleaned = clean(reference)
         let r = components(of: cleaned)
-        var target: Components
+        let target: Components
         if r.scheme != nil {
             target = Components(
                 scheme: r.scheme?.lowercased(), authority: r.authority, path: removeDotSegments(r.path), query: r.query,
@@ -85,9 +85,6 @@ public enum URLResolver {
                     scheme: b.scheme, authority: b.authority,
                     path: removeDotSegments(merge(base: b, path: r.path)), query: r.query, fragment: r.fragment)
             }
-        }
-        if target.authority != nil && target.path.isEmpty && target.scheme.map(isSpecial) == true {
-            target.path = "/"
         }
         return target.string
     }
@@ -134,10 +131,6 @@ public enum URLResolver {
         if base.authority != nil && base.path.isEmpty { return "/" + path }
         guard let slash = base.path.lastIndex(of: "/") else { return path }
         return String(base.path[...slash]) + path
-    }
-
-    private static func isSpecial(_ scheme: String) -> Bool {
-        ["http", "https", "ws", "wss", "ftp"].contains(scheme)
     }
 
     /// Browser-style clean-up of an attribute URL before parsing.
