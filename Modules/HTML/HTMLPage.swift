@@ -16,6 +16,11 @@ public struct MetaRefresh: Sendable, Equatable {
     public let delay: Double
     /// The absolute target; the page itself when the content names no URL.
     public let url: String
+
+    public init(delay: Double, url: String) {
+        self.delay = delay
+        self.url = url
+    }
 }
 
 /// A self-submitting form and what triggers it.
@@ -33,6 +38,11 @@ public struct SelfSubmit: Sendable, Equatable {
     /// Index of the form in `HTMLPage.forms`.
     public let formIndex: Int
     public let trigger: Trigger
+
+    public init(formIndex: Int, trigger: Trigger) {
+        self.formIndex = formIndex
+        self.trigger = trigger
+    }
 }
 
 /// Entra ID's `$Config` object, with accessors for the keys sign-in needs. Values are as on the page.

@@ -6,7 +6,7 @@ import Testing
 struct FormSubmissionTests {
     /// Entries sent by the first form of `html` when `clicking` (a submit button's name or label) submits it.
     func entries(_ html: String, clicking: String? = nil) throws -> [String] {
-        let form = try #require(try page(html).forms.first)
+        let form = try #require(try readPage(html).forms.first)
         let submitter = clicking.map { name in
             form.submitButtons.first { $0.name == name || $0.label == name || $0.valueAttribute == name }
         }
@@ -42,7 +42,7 @@ struct FormSubmissionTests {
         #expect(try entries(html, clicking: "go") == ["u=1", "go=Go"])
         #expect(try entries(html, clicking: "cancel") == ["u=1", "cancel=Cancel"])
         #expect(try entries(html, clicking: "b") == ["u=1", "b=bv"])
-        let form = try #require(try page(html).forms.first)
+        let form = try #require(try readPage(html).forms.first)
         #expect(form.submitButtons.map { $0.name ?? "" } == ["go", "cancel", "b"])
         #expect(form.controls.first { $0.name == "plain" }?.isSubmitButton == false)
     }
@@ -56,7 +56,7 @@ struct FormSubmissionTests {
 
     @Test("a file input sends an empty file; reset never")
     func fileInput() throws {
-        let form = try #require(try page("<form method=post><input type=file name=f><input type=reset name=r></form>").forms.first)
+        let form = try #require(try readPage("<form method=post><input type=file name=f><input type=reset name=r></form>").forms.first)
         let submission = try form.submission()
         #expect(submission.entries == [FormEntry(name: "f", value: "", isFile: true)])
         #expect(submission.bodyText == "f=")
@@ -80,7 +80,7 @@ struct FormSubmissionTests {
 
     @Test("textarea sends its text, first newline dropped, newlines as CRLF in the body")
     func textarea() throws {
-        let form = try #require(try page("<form method=post><textarea name=t>\nline1\nline 2</textarea></form>").forms.first)
+        let form = try #require(try readPage("<form method=post><textarea name=t>\nline1\nline 2</textarea></form>").forms.first)
         let submission = try form.submission()
         #expect(submission.entries == [FormEntry(name: "t", value: "line1\nline 2")])
         #expect(submission.bodyText == "t=line1%0D%0Aline+2")
@@ -119,24 +119,24 @@ struct FormSubmissionTests {
             ("<base href='https://base.test/root/'><form action=''>", "https://example.test/dir/page.html?q=1"),
         ])
     func actions(markup: String, expected: String) throws {
-        let form = try #require(try page(markup + "<input name=a value=1></form>").forms.first)
+        let form = try #require(try readPage(markup + "<input name=a value=1></form>").forms.first)
         #expect(form.actionURL == expected)
         #expect(try form.submission(clicking: nil).method == .get)
     }
 
     @Test("GET replaces the query and keeps the fragment; POST sends a urlencoded body")
     func methods() throws {
-        let get = try #require(try page("<form action='/s?old=1#frag'><input name=q value='a b'></form>").forms.first)
+        let get = try #require(try readPage("<form action='/s?old=1#frag'><input name=q value='a b'></form>").forms.first)
         let getSubmission = try get.submission()
         #expect(getSubmission.url == "https://example.test/s?q=a+b#frag")
         #expect(getSubmission.body == nil)
-        let post = try #require(try page("<form method=PoSt action='/s?keep=1'><input name=q value='a b'></form>").forms.first)
+        let post = try #require(try readPage("<form method=PoSt action='/s?keep=1'><input name=q value='a b'></form>").forms.first)
         let postSubmission = try post.submission()
         #expect(postSubmission.method == .post)
         #expect(postSubmission.url == "https://example.test/s?keep=1")
         #expect(postSubmission.bodyText == "q=a+b")
         #expect(postSubmission.contentType == "application/x-www-form-urlencoded")
-        let invalid = try #require(try page("<form method=dialogx><input name=q></form>").forms.first)
+        let invalid = try #require(try readPage("<form method=dialogx><input name=q></form>").forms.first)
         #expect(invalid.method == .get)
     }
 
@@ -146,7 +146,7 @@ struct FormSubmissionTests {
             <form method=post enctype='multipart/form-data'><input name=a value='x y'><input type=file name=f></form>
             <form method=post enctype='TEXT/PLAIN'><input name=a value='x y'><input name=b value='1'></form>
             """
-        let forms = try page(html).forms
+        let forms = try readPage(html).forms
         let multipart = try forms[0].submission(boundary: "BOUNDARY")
         #expect(multipart.contentType == "multipart/form-data; boundary=BOUNDARY")
         #expect(
@@ -161,7 +161,7 @@ struct FormSubmissionTests {
     @Test("overrides fill credentials in place; unknown names are appended sorted")
     func overrides() throws {
         let form = try #require(
-            try page("<form method=post><input name=user><input type=password name=pw><input type=hidden name=t value=1></form>").forms
+            try readPage("<form method=post><input name=user><input type=password name=pw><input type=hidden name=t value=1></form>").forms
                 .first)
         let submission = try form.submission(setting: ["pw": "s3cret&=", "user": "me@x", "zz": "2", "aa": "1"])
         #expect(submission.entries.map(\.name) == ["user", "pw", "t", "aa", "zz"])
@@ -171,7 +171,7 @@ struct FormSubmissionTests {
     @Test("a submitter's formaction, formmethod and formenctype win")
     func submitterOverrides() throws {
         let form = try #require(
-            try page("<form action=/a method=get><input name=q value=1><button name=b formaction=/b formmethod=post>B</button></form>")
+            try readPage("<form action=/a method=get><input name=q value=1><button name=b formaction=/b formmethod=post>B</button></form>")
                 .forms.first)
         let submission = try form.submission(clicking: form.submitButtons.first)
         #expect(submission.method == .post)
@@ -181,7 +181,7 @@ struct FormSubmissionTests {
 
     @Test("a submitter from another form is refused")
     func foreignSubmitter() throws {
-        let forms = try page("<form><input name=a><input type=submit name=s1></form><form><input name=b><input name=c><input type=submit name=s2></form>").forms
+        let forms = try readPage("<form><input name=a><input type=submit name=s1></form><form><input name=b><input name=c><input type=submit name=s2></form>").forms
         #expect(throws: FormSubmissionError.self) { try forms[0].submission(clicking: forms[1].submitButtons[0]) }
     }
 

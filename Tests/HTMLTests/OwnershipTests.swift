@@ -23,7 +23,7 @@ struct OwnershipTests {
         // libxml2 closes the form at </td>: the password input is outside the form in its tree.
         #expect(try libxml2NestsInForm(html, "pass") == false)
         #expect(PageReader.markupAligns(bytes: Array(html.utf8), url: "https://x.test/"))
-        let forms = try page(html).forms
+        let forms = try readPage(html).forms
         #expect(forms.count == 1)
         #expect(names(forms[0]) == ["user", "pass", "go"])
         #expect(forms[0].passwordField?.name == "pass")
@@ -32,9 +32,9 @@ struct OwnershipTests {
     @Test("a form around table rows, and a form written directly in a table")
     func formAroundRows() throws {
         let around = "<form id=a><table><tr><td><input name=x></td></tr><tr><td><input name=y></td></tr></table></form>"
-        #expect(names(try page(around).forms[0]) == ["x", "y"])
+        #expect(names(try readPage(around).forms[0]) == ["x", "y"])
         let inTable = "<table><form id=b><tr><td><input name=x></td></tr><tr><td><input name=y></td></tr></form></table><input name=z>"
-        let forms = try page(inTable).forms
+        let forms = try readPage(inTable).forms
         #expect(forms.count == 1)
         #expect(names(forms[0]) == ["x", "y"])
     }
@@ -43,7 +43,7 @@ struct OwnershipTests {
     func unclosedForm() throws {
         let html = "<div><form action=/a><input name=a></div><p><input name=b></p><input name=c>"
         #expect(try libxml2NestsInForm(html, "b") == false)
-        #expect(names(try page(html).forms[0]) == ["a", "b", "c"])
+        #expect(names(try readPage(html).forms[0]) == ["a", "b", "c"])
     }
 
     @Test("a nested form tag is ignored; its controls belong to the outer form; the first </form> ends it")
@@ -52,7 +52,7 @@ struct OwnershipTests {
             <form id=outer action=/o><input name=a><form id=inner action=/i><input name=b></form>
             <input name=c></form><form id=third><input name=d></form>
             """
-        let forms = try page(html).forms
+        let forms = try readPage(html).forms
         #expect(forms.map { $0.id ?? "" } == ["outer", "third"])
         #expect(names(forms[0]) == ["a", "b"])
         #expect(names(forms[1]) == ["d"])
@@ -66,7 +66,7 @@ struct OwnershipTests {
             <input name=c form=f1><input name=d form=missing><span id=notform></span><input name=e form=notform>
             <form id=f2 action=/two><input name=g></form>
             """
-        let forms = try page(html).forms
+        let forms = try readPage(html).forms
         #expect(names(forms[0]) == ["a", "c"])
         #expect(names(forms[1]) == ["b", "g"])
         #expect(try forms[1].submission().url == "https://example.test/two?b=&g=")
@@ -79,7 +79,7 @@ struct OwnershipTests {
             <script>var s = "<form id=fake><input name=z>"; if (a < b && c > d) {}</script>
             <!-- <form><input name=commented> --><style>p > input {}</style><input name=tail>
             """
-        let page = try page(html)
+        let page = try readPage(html)
         #expect(page.forms.count == 1)
         #expect(names(page.forms[0]) == ["a"])
         #expect(PageReader.markupAligns(bytes: Array(html.utf8), url: "https://x.test/"))
