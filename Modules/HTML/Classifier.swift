@@ -100,10 +100,12 @@ public enum PageClassifier {
         if let config = page.aadConfig, let urlPost = config.urlPost {
             let pgid = config.pgid ?? "?"
             if pgid == "KmsiInterrupt" {
-                return result(.kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost")
+                return result(
+                    .kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost")
             }
             if mfaPageIDs.contains(pgid) || (!config.proofMethods.isEmpty && config.raw["urlBeginAuth"] != nil) {
-                let methods = config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
+                let methods =
+                    config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
                 return result(.mfa, nil, "$Config page id \(pgid) asks for a second factor\(methods)")
             }
             if let text = config.errorText, !text.trimmingASCIIWhitespace().isEmpty {
@@ -138,7 +140,8 @@ public enum PageClassifier {
             let fields = [form.usernameField?.name, form.passwordField?.name].compactMap { $0 }
                 .map { "\"\($0)\"" }.joined(separator: " and ")
             if let error = page.errorText {
-                return result(.error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)")
+                return result(
+                    .error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)")
             }
             return result(.credentialForm, form.index, "form \(form.index) has a password input: \(fields)")
         }
@@ -148,7 +151,9 @@ public enum PageClassifier {
             if let error = page.errorText {
                 return result(.error, form.index, "username form \(form.index) with an error message: \(error)")
             }
-            return result(.credentialForm, form.index, "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
+            return result(
+                .credentialForm, form.index,
+                "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
         }
 
         // 6. Navigation or nothing recognisable.
@@ -158,7 +163,9 @@ public enum PageClassifier {
         case .scriptRedirect(let url):
             return result(.other, nil, "no sign-in form; a script redirects to \(url)")
         case nil:
-            return result(.other, nil, page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form")
+            return result(
+                .other, nil,
+                page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form")
         }
     }
 }

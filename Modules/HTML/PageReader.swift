@@ -104,7 +104,8 @@ struct PageReader {
         // The first element with each id (ignored nested forms do not exist for a browser).
         var firstByID: [String: DOMNode] = [:]
         for element in elements {
-            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index] {
+            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index]
+            {
                 continue
             }
             if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
@@ -131,7 +132,8 @@ struct PageReader {
                     index: forms.count, id: formElement.attribute("id"), name: formElement.attribute("name"),
                     action: formElement.attribute("action"), method: FormMethod.parse(formElement.attribute("method")),
                     enctype: FormEnctype.parse(formElement.attribute("enctype")),
-                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls))
+                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls)
+            )
         }
         return forms
     }

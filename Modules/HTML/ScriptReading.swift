@@ -87,7 +87,9 @@ enum ScriptReading {
                 continue
             case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
                 index += 2
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                while index + 1 < bytes.count
+                    && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                {
                     index += 1
                 }
                 index += 2
@@ -190,7 +192,9 @@ enum ScriptReading {
                 continue
             }
             var cursor = index + marker.count
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D { cursor += 1 }
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
+            { cursor += 1 }
             guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "="),
                 cursor + 1 < bytes.count, bytes[cursor + 1] != UInt8(ascii: "=")
             else {
@@ -198,7 +202,9 @@ enum ScriptReading {
                 continue
             }
             cursor += 1
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D { cursor += 1 }
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
+            { cursor += 1 }
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{"), let end = matchingBrace(bytes, from: cursor),
                 let value = JSONValue.parse(String(decoding: bytes[cursor...end], as: UTF8.self))
             {

@@ -20,7 +20,8 @@ struct ClassifierTests {
     @Test(
         "username detection: email type, or a text name/id/autocomplete saying user/login/email/upn/account",
         arguments: [
-            ("<input type=email name=x>", "x"), ("<input name=UserName>", "UserName"), ("<input name=loginfmt>", "loginfmt"),
+            ("<input type=email name=x>", "x"), ("<input name=UserName>", "UserName"),
+            ("<input name=loginfmt>", "loginfmt"),
             ("<input id=upn name=u1>", "u1"), ("<input name=q autocomplete=username>", "q"),
             ("<input name=accountName>", "accountName"), ("<input type=hidden name=username><input name=city>", nil),
             ("<input name=search>", nil),
@@ -32,7 +33,8 @@ struct ClassifierTests {
 
     @Test("a username-only first step is a credential form")
     func usernameFirstStep() throws {
-        let result = try classify("<form><input type=hidden name=ctx value=1><input name=username><button>Next</button></form>")
+        let result = try classify(
+            "<form><input type=hidden name=ctx value=1><input name=username><button>Next</button></form>")
         #expect(result.kind == .credentialForm)
         #expect(result.reason.contains("username"))
         #expect(try classify("<form><input type=hidden name=username value=a><input name=city></form>").kind == .other)
@@ -56,9 +58,13 @@ struct ClassifierTests {
         #expect(try config(#"{"pgid":"KmsiInterrupt","urlPost":"/kmsi"}"#).kind == .kmsi)
         #expect(try config(#"{"pgid":"ConvergedTFA","urlPost":"/tfa"}"#).kind == .mfa)
         #expect(
-            try config(#"{"pgid":"Other","urlPost":"/p","urlBeginAuth":"/b","arrUserProofs":[{"authMethodId":"PhoneAppNotification"}]}"#)
-                .kind == .mfa)
-        #expect(try config(#"{"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50058","sErrTxt":""}"#).kind == .aadConfig)
+            try config(
+                #"{"pgid":"Other","urlPost":"/p","urlBeginAuth":"/b","arrUserProofs":[{"authMethodId":"PhoneAppNotification"}]}"#
+            )
+            .kind == .mfa)
+        #expect(
+            try config(#"{"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50058","sErrTxt":""}"#).kind
+                == .aadConfig)
         #expect(try config(#"{"pgid":"ConvergedSignIn"}"#).kind == .other)
     }
 

@@ -49,14 +49,16 @@ struct FormSubmissionTests {
 
     @Test("an image button sends click coordinates; a nameless submitter sends nothing")
     func imageAndNamelessSubmitters() throws {
-        let html = "<form><input name=a value=1><input type=image name=img src=x.png><input type=submit value=Go></form>"
+        let html =
+            "<form><input name=a value=1><input type=image name=img src=x.png><input type=submit value=Go></form>"
         #expect(try entries(html, clicking: "img") == ["a=1", "img.x=0", "img.y=0"])
         #expect(try entries(html, clicking: "Go") == ["a=1"])
     }
 
     @Test("a file input sends an empty file; reset never")
     func fileInput() throws {
-        let form = try #require(try readPage("<form method=post><input type=file name=f><input type=reset name=r></form>").forms.first)
+        let form = try #require(
+            try readPage("<form method=post><input type=file name=f><input type=reset name=r></form>").forms.first)
         let submission = try form.submission()
         #expect(submission.entries == [FormEntry(name: "f", value: "", isFile: true)])
         #expect(submission.bodyText == "f=")
@@ -80,7 +82,8 @@ struct FormSubmissionTests {
 
     @Test("textarea sends its text, first newline dropped, newlines as CRLF in the body")
     func textarea() throws {
-        let form = try #require(try readPage("<form method=post><textarea name=t>\nline1\nline 2</textarea></form>").forms.first)
+        let form = try #require(
+            try readPage("<form method=post><textarea name=t>\nline1\nline 2</textarea></form>").forms.first)
         let submission = try form.submission()
         #expect(submission.entries == [FormEntry(name: "t", value: "line1\nline 2")])
         #expect(submission.bodyText == "t=line1%0D%0Aline+2")
@@ -99,7 +102,8 @@ struct FormSubmissionTests {
 
     @Test("controls without a name are skipped; a missing value is the empty string")
     func namesAndValues() throws {
-        let html = "<form><input value=nameless><input name='' value=empty><input name=novalue><input type=hidden name=h></form>"
+        let html =
+            "<form><input value=nameless><input name='' value=empty><input name=novalue><input type=hidden name=h></form>"
         #expect(try entries(html) == ["novalue=", "h="])
     }
 
@@ -126,11 +130,13 @@ struct FormSubmissionTests {
 
     @Test("GET replaces the query and keeps the fragment; POST sends a urlencoded body")
     func methods() throws {
-        let get = try #require(try readPage("<form action='/s?old=1#frag'><input name=q value='a b'></form>").forms.first)
+        let get = try #require(
+            try readPage("<form action='/s?old=1#frag'><input name=q value='a b'></form>").forms.first)
         let getSubmission = try get.submission()
         #expect(getSubmission.url == "https://example.test/s?q=a+b#frag")
         #expect(getSubmission.body == nil)
-        let post = try #require(try readPage("<form method=PoSt action='/s?keep=1'><input name=q value='a b'></form>").forms.first)
+        let post = try #require(
+            try readPage("<form method=PoSt action='/s?keep=1'><input name=q value='a b'></form>").forms.first)
         let postSubmission = try post.submission()
         #expect(postSubmission.method == .post)
         #expect(postSubmission.url == "https://example.test/s?keep=1")
@@ -161,7 +167,9 @@ struct FormSubmissionTests {
     @Test("overrides fill credentials in place; unknown names are appended sorted")
     func overrides() throws {
         let form = try #require(
-            try readPage("<form method=post><input name=user><input type=password name=pw><input type=hidden name=t value=1></form>").forms
+            try readPage(
+                "<form method=post><input name=user><input type=password name=pw><input type=hidden name=t value=1></form>"
+            ).forms
                 .first)
         let submission = try form.submission(setting: ["pw": "s3cret&=", "user": "me@x", "zz": "2", "aa": "1"])
         #expect(submission.entries.map(\.name) == ["user", "pw", "t", "aa", "zz"])
@@ -171,8 +179,10 @@ struct FormSubmissionTests {
     @Test("a submitter's formaction, formmethod and formenctype win")
     func submitterOverrides() throws {
         let form = try #require(
-            try readPage("<form action=/a method=get><input name=q value=1><button name=b formaction=/b formmethod=post>B</button></form>")
-                .forms.first)
+            try readPage(
+                "<form action=/a method=get><input name=q value=1><button name=b formaction=/b formmethod=post>B</button></form>"
+            )
+            .forms.first)
         let submission = try form.submission(clicking: form.submitButtons.first)
         #expect(submission.method == .post)
         #expect(submission.url == "https://example.test/b")
@@ -181,7 +191,9 @@ struct FormSubmissionTests {
 
     @Test("a submitter from another form is refused")
     func foreignSubmitter() throws {
-        let forms = try readPage("<form><input name=a><input type=submit name=s1></form><form><input name=b><input name=c><input type=submit name=s2></form>").forms
+        let forms = try readPage(
+            "<form><input name=a><input type=submit name=s1></form><form><input name=b><input name=c><input type=submit name=s2></form>"
+        ).forms
         #expect(throws: FormSubmissionError.self) { try forms[0].submission(clicking: forms[1].submitButtons[0]) }
     }
 

@@ -1,5 +1,6 @@
-@testable import HTML
 import Testing
+
+@testable import HTML
 
 /// libxml2 repairs trees the HTML4 way; form ownership must still match a browser's.
 @Suite("Form ownership across libxml2's HTML4 repairs")
@@ -33,7 +34,8 @@ struct OwnershipTests {
     func formAroundRows() throws {
         let around = "<form id=a><table><tr><td><input name=x></td></tr><tr><td><input name=y></td></tr></table></form>"
         #expect(names(try readPage(around).forms[0]) == ["x", "y"])
-        let inTable = "<table><form id=b><tr><td><input name=x></td></tr><tr><td><input name=y></td></tr></form></table><input name=z>"
+        let inTable =
+            "<table><form id=b><tr><td><input name=x></td></tr><tr><td><input name=y></td></tr></form></table><input name=z>"
         let forms = try readPage(inTable).forms
         #expect(forms.count == 1)
         #expect(names(forms[0]) == ["x", "y"])
@@ -85,7 +87,9 @@ struct OwnershipTests {
         #expect(PageReader.markupAligns(bytes: Array(html.utf8), url: "https://x.test/"))
     }
 
-    @Test("the raw scan lines up with libxml2's tree on every corpus page", .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    @Test(
+        "the raw scan lines up with libxml2's tree on every corpus page",
+        .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusAlignment() throws {
         for file in Corpus.fileNames {
             let bytes = try #require(readFile(Corpus.directory + "/" + file))

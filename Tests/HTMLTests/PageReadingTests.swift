@@ -3,11 +3,14 @@ import Testing
 
 @Suite("Encodings")
 struct EncodingTests {
-    static let latin1Page: [UInt8] = Array("<html><head><title>caf".utf8) + [0xE9] + Array("</title></head><body><form><input name=n value='na".utf8) + [0xEF] + Array("ve'></form></body></html>".utf8)
+    static let latin1Page: [UInt8] =
+        Array("<html><head><title>caf".utf8) + [0xE9] + Array("</title></head><body><form><input name=n value='na".utf8)
+        + [0xEF] + Array("ve'></form></body></html>".utf8)
 
     @Test("UTF-8 without a declared charset")
     func utf8() throws {
-        let page = try HTMLPage(bytes: Array("<title>café ✓</title><form><input name=n value='日本'></form>".utf8), url: "https://x.test/")
+        let page = try HTMLPage(
+            bytes: Array("<title>café ✓</title><form><input name=n value='日本'></form>".utf8), url: "https://x.test/")
         #expect(page.title == "café ✓")
         #expect(page.forms[0].controls[0].value == "日本")
         #expect(try page.forms[0].submission().url == "https://x.test/?n=%E6%97%A5%E6%9C%AC")
@@ -23,7 +26,9 @@ struct EncodingTests {
 
     @Test("windows-1252 from the page's own meta when no header charset is given")
     func metaCharset() throws {
-        let bytes = Array("<html><head><meta charset='windows-1252'><title>".utf8) + [0x93, 0x41, 0x94] + Array("</title></head></html>".utf8)
+        let bytes =
+            Array("<html><head><meta charset='windows-1252'><title>".utf8) + [0x93, 0x41, 0x94]
+            + Array("</title></head></html>".utf8)
         #expect(try HTMLPage(bytes: bytes, url: "https://x.test/").title == "\u{201C}A\u{201D}")
     }
 
@@ -37,7 +42,9 @@ struct EncodingTests {
 
     @Test("entities decode in attributes and text")
     func entities() throws {
-        let page = try readPage("<title>a &amp; b &eacute;</title><form action='/x?a=1&amp;b=2'><input name=q value='&quot;&lt;&#101;'></form>")
+        let page = try readPage(
+            "<title>a &amp; b &eacute;</title><form action='/x?a=1&amp;b=2'><input name=q value='&quot;&lt;&#101;'></form>"
+        )
         #expect(page.title == "a & b é")
         #expect(page.forms[0].action == "/x?a=1&b=2")
         #expect(page.forms[0].controls[0].value == "\"<e")
@@ -48,7 +55,8 @@ struct EncodingTests {
 struct PageReadingTests {
     @Test("title and base href")
     func titleAndBase() throws {
-        let page = try readPage("<head><title>\n  Sign   in\n</title><base href='/root/'></head><body><a href=x>x</a></body>")
+        let page = try readPage(
+            "<head><title>\n  Sign   in\n</title><base href='/root/'></head><body><a href=x>x</a></body>")
         #expect(page.title == "Sign in")
         #expect(page.baseHref == "/root/")
         #expect(page.baseURL == "https://example.test/root/")
@@ -75,7 +83,9 @@ struct PageReadingTests {
 
     @Test("a refresh inside noscript is not followed; garbage content is ignored")
     func noscriptRefresh() throws {
-        #expect(try readPage("<head><noscript><meta http-equiv=refresh content='0; url=/jsdisabled'></noscript></head>").metaRefresh == nil)
+        #expect(
+            try readPage("<head><noscript><meta http-equiv=refresh content='0; url=/jsdisabled'></noscript></head>")
+                .metaRefresh == nil)
         #expect(try readPage("<meta http-equiv=refresh content='soon'>").metaRefresh == nil)
     }
 
@@ -110,20 +120,36 @@ struct PageReadingTests {
 
     @Test("a script with a non-JavaScript type is not read as a redirect")
     func jsonScript() throws {
-        #expect(try readPage("<script type='text/json'>window.location = 'https://a.test/'</script>").scriptRedirect == nil)
+        #expect(
+            try readPage("<script type='text/json'>window.location = 'https://a.test/'</script>").scriptRedirect == nil)
     }
 
     @Test(
         "self-submitting forms",
         arguments: [
-            ("<form id=f name=n method=post><input type=hidden name=h value=1></form><script>document.forms[0].submit();</script>", SelfSubmit.Trigger.script),
+            (
+                "<form id=f name=n method=post><input type=hidden name=h value=1></form><script>document.forms[0].submit();</script>",
+                SelfSubmit.Trigger.script
+            ),
             ("<form name=n><input type=hidden name=h></form><script>document.forms['n'].submit()</script>", .script),
             ("<form name=n><input type=hidden name=h></form><script>document.forms.n.submit()</script>", .script),
-            ("<form id=f><input type=hidden name=h></form><script>document.getElementById(\"f\").submit();</script>", .script),
-            ("<form name=n><input type=hidden name=h></form><script>window.onload = function () { document.n.submit(); };</script>", .script),
-            ("<form><input type=hidden name=h></form><script>setTimeout('document.forms[0].submit()', 0)</script>", .script),
+            (
+                "<form id=f><input type=hidden name=h></form><script>document.getElementById(\"f\").submit();</script>",
+                .script
+            ),
+            (
+                "<form name=n><input type=hidden name=h></form><script>window.onload = function () { document.n.submit(); };</script>",
+                .script
+            ),
+            (
+                "<form><input type=hidden name=h></form><script>setTimeout('document.forms[0].submit()', 0)</script>",
+                .script
+            ),
             ("<body onload='document.forms[0].submit()'><form><input type=hidden name=h></form></body>", .bodyOnload),
-            ("<form><input type=hidden name=h><noscript><input type=submit value=Go></noscript></form>", .noscriptButton),
+            (
+                "<form><input type=hidden name=h><noscript><input type=submit value=Go></noscript></form>",
+                .noscriptButton
+            ),
         ])
     func selfSubmit(html: String, trigger: SelfSubmit.Trigger) throws {
         let page = try readPage(html)
@@ -135,10 +161,12 @@ struct PageReadingTests {
     @Test("a submit inside a named function does not count; a visible field means no auto-post")
     func notSelfSubmit() throws {
         let declared = try readPage(
-            "<form name=o><input type=hidden name=h></form><script>function pick(x) { document.forms['o'].submit(); }</script>")
+            "<form name=o><input type=hidden name=h></form><script>function pick(x) { document.forms['o'].submit(); }</script>"
+        )
         #expect(declared.selfSubmit == nil)
         #expect(declared.classification.kind == .other)
-        let visible = try readPage("<form><input name=q><input type=hidden name=h></form><script>document.forms[0].submit()</script>")
+        let visible = try readPage(
+            "<form><input name=q><input type=hidden name=h></form><script>document.forms[0].submit()</script>")
         #expect(visible.selfSubmit?.formIndex == 0)
         #expect(visible.classification.kind != .autoPost)
     }
@@ -166,7 +194,9 @@ struct PageReadingTests {
 
     @Test("$Config error text becomes the page's error")
     func configError() throws {
-        let page = try readPage(#"<script>$Config={"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50126","sErrTxt":"Your account or password is incorrect."};</script>"#)
+        let page = try readPage(
+            #"<script>$Config={"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50126","sErrTxt":"Your account or password is incorrect."};</script>"#
+        )
         #expect(page.errorText == "Your account or password is incorrect.")
         #expect(page.classification.kind == .error)
     }
