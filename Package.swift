@@ -48,7 +48,7 @@ let package = Package(
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport"], path: "Apps/spconnect"),
+        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML"], path: "Apps/spconnect"),
 
         // MARK: Tools (never imported by Modules)
 
