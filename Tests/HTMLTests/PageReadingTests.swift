@@ -228,3 +228,41 @@ extension String {
         return result
     }
 }
+
+@Suite("Robustness")
+struct RobustnessTests {
+    @Test("an unknown header charset falls back to the page's own detection")
+    func unknownCharset() throws {
+        let page = try HTMLPage(
+            bytes: Array("<title>café</title>".utf8), url: "https://x.test/", charset: "x-no-such-charset")
+        #expect(page.title?.hasPrefix("caf") == true)
+    }
+
+    @Test("empty and binary input still give a page")
+    func emptyInput() throws {
+        #expect(try HTMLPage(bytes: [], url: "https://x.test/").forms.isEmpty)
+        #expect(try HTMLPage(bytes: [0, 1, 2, 0xFF, 0xFE], url: "https://x.test/").classification.kind == .other)
+    }
+
+    @Test("libxml2 stops reading below its nesting limit of 256 (pinned: later content is lost)")
+    func depthLimit() throws {
+        let shallow = String(repeating: "<div>", count: 200) + "<form><input name=a></form>"
+        #expect(try readPage(shallow).forms.count == 1)
+        let deep = String(repeating: "<div>", count: 300) + "<form><input name=a></form>"
+        #expect(try readPage(deep).forms.isEmpty)
+    }
+
+    @Test("pages parse concurrently")
+    func concurrentParsing() async throws {
+        let html = "<form method=post><input name=u><input type=password name=p></form>"
+        let kinds = await withTaskGroup(of: PageKind?.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try? HTMLPage(bytes: Array(html.utf8), url: "https://x.test/").classification.kind }
+            }
+            var kinds: [PageKind?] = []
+            for await kind in group { kinds.append(kind) }
+            return kinds
+        }
+        #expect(kinds == Array(repeating: .credentialForm, count: 16))
+    }
+}
