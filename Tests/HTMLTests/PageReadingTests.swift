@@ -158,6 +158,25 @@ struct PageReadingTests {
         #expect(page.classification.formIndex == 0)
     }
 
+    @Test(
+        "a named function that submits or redirects counts once something calls it",
+        arguments: [
+            "<script>function go() { document.forms[0].submit(); } go();</script>",
+            "<script>function go() { document.forms[0].submit(); }\nwindow.onload = go;</script>",
+            "<script>function go() { document.forms[0].submit(); }</script><script>setTimeout(go, 10)</script>",
+        ])
+    func invokedFunction(script: String) throws {
+        let page = try readPage("<form><input type=hidden name=h></form>" + script)
+        #expect(page.selfSubmit == SelfSubmit(formIndex: 0, trigger: .script))
+    }
+
+    @Test("body onload calling a declared function")
+    func onloadCallsFunction() throws {
+        let page = try readPage(
+            "<body onload='start()'><script>function start() { location.replace('/next'); }</script></body>")
+        #expect(page.scriptRedirect == "https://example.test/next")
+    }
+
     @Test("a submit inside a named function does not count; a visible field means no auto-post")
     func notSelfSubmit() throws {
         let declared = try readPage(
