@@ -25,6 +25,7 @@ public enum PageNavigation: Sendable, Equatable {
 
 /// A page's kind, the form to act on, and a short human reason for the decision.
 public struct PageClassification: Sendable, Equatable {
+    /// The page kind (the manifest's names).
     public let kind: PageKind
     /// Index into `HTMLPage.forms` of the form the decision is about.
     public let formIndex: Int?
@@ -80,6 +81,9 @@ public enum PageClassifier {
         "ConvergedTFA", "ConvergedProofUpRedirect", "ConvergedProofs", "ConvergedProofUp", "ConvergedChangePassword",
     ]
 
+    /// Classifies a page. Order of evidence: `$Config` (KMSI, second factor, error, plain), a hidden-only
+    /// self-submitting form, a one-time-code form, a password form (error when the page shows an error
+    /// message), a username-only form, then navigation or nothing. Pure; safe from any thread.
     public static func classify(_ page: HTMLPage) -> PageClassification {
         let navigation: PageNavigation? =
             if let refresh = page.metaRefresh {
@@ -109,10 +113,10 @@ public enum PageClassifier {
                 return result(.mfa, nil, "$Config page id \(pgid) asks for a second factor\(methods)")
             }
             if let text = config.errorText, !text.trimmingASCIIWhitespace().isEmpty {
-                return result(.error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt)")
+                let code = config.errorCode.map { ", code \($0)" } ?? ""
+                return result(.error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt\(code))")
             }
-            _ = urlPost
-            return result(.aadConfig, nil, "$Config object with urlPost (page id \(pgid)) and no password form")
+            return result(.aadConfig, nil, "$Config object with urlPost \(urlPost) (page id \(pgid))")
         }
 
         // 2. A form of hidden fields the page submits by itself.

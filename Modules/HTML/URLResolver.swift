@@ -4,10 +4,15 @@
 public enum URLResolver {
     /// The parts of a URI reference (RFC 3986 appendix B); nil components are absent, "" is present-empty.
     public struct Components: Sendable, Equatable {
+        /// The scheme, without `:`.
         public var scheme: String?
+        /// The authority, without `//`.
         public var authority: String?
+        /// The path (possibly empty).
         public var path: String
+        /// The query, without `?`.
         public var query: String?
+        /// The fragment, without `#`.
         public var fragment: String?
 
         /// Recomposes the reference (RFC 3986 section 5.3).
