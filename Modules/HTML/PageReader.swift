@@ -246,7 +246,13 @@ struct PageReader {
     /// A check whether a named function is called or referenced anywhere in `code` (page scripts and the
     /// body's onload), other than in its own declaration.
     static func invocationCheck(code: [String]) -> (String) -> Bool {
-        { name in code.contains { ScriptReading.references(name, in: $0) } }
+        let cache = InvocationCache()
+        return { name in
+            if let known = cache.answers[name] { return known }
+            let answer = code.contains { ScriptReading.references(name, in: $0) }
+            cache.answers[name] = answer
+            return answer
+        }
     }
 
     private func findSelfSubmit(
@@ -279,4 +285,9 @@ struct PageReader {
         }
         return nil
     }
+}
+
+/// Memoised answers of `PageReader.invocationCheck` (one page read, one thread).
+private final class InvocationCache {
+    var answers: [String: Bool] = [:]
 }

@@ -25,7 +25,9 @@ enum RawMarkup {
         }
         func lower(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte + 32 : byte }
         func starts(with text: String, at position: Int, caseInsensitive: Bool = false) -> Bool {
-            let pattern = Array(text.utf8)
+            starts(with: Array(text.utf8), at: position, caseInsensitive: caseInsensitive)
+        }
+        func starts(with pattern: [UInt8], at position: Int, caseInsensitive: Bool) -> Bool {
             guard position + pattern.count <= count else { return false }
             for offset in 0..<pattern.count {
                 let byte = bytes[position + offset]
@@ -34,9 +36,15 @@ enum RawMarkup {
             return true
         }
         func find(_ text: String, from position: Int, caseInsensitive: Bool = false) -> Int? {
+            let pattern = Array(text.utf8)
+            guard let first = pattern.first else { return position }
             var cursor = position
             while cursor < count {
-                if starts(with: text, at: cursor, caseInsensitive: caseInsensitive) { return cursor }
+                if (bytes[cursor] == first || (caseInsensitive && lower(bytes[cursor]) == lower(first)))
+                    && starts(with: pattern, at: cursor, caseInsensitive: caseInsensitive)
+                {
+                    return cursor
+                }
                 cursor += 1
             }
             return nil

@@ -20,12 +20,12 @@ enum ScriptReading {
             // location.replace('…'), window.location.assign("…"), location.href.replace is not a navigation
             #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location\s*\.\s*(?:replace|assign)\s*\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
         ]
-        let excluded = declaredFunctionBodies(in: script).filter { !isInvoked($0.name) }.map(\.body)
+        let bodies = declaredFunctionBodies(in: script)
         var best: (offset: Int, target: String)?
         for pattern in patterns {
             for match in script.matches(of: pattern) {
                 let offset = script.utf8.distance(from: script.utf8.startIndex, to: match.range.lowerBound)
-                if excluded.contains(where: { $0.contains(offset) }) { continue }
+                if isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked) { continue }
                 guard let literal = match.output.1 ?? match.output.2 else { continue }
                 if best == nil || offset < best!.offset { best = (offset, unescapeJavaScript(String(literal))) }
                 break
@@ -37,10 +37,10 @@ enum ScriptReading {
     /// The form a script (or an `onload` attribute) submits by itself, ignoring calls inside named
     /// function declarations that `isInvoked` says nothing calls (those run only on a user action).
     static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
-        let excluded = declaredFunctionBodies(in: script).filter { !isInvoked($0.name) }.map(\.body)
+        let bodies = declaredFunctionBodies(in: script)
         func allowed(_ range: Range<String.Index>) -> Bool {
             let offset = script.utf8.distance(from: script.utf8.startIndex, to: range.lowerBound)
-            return !excluded.contains { $0.contains(offset) }
+            return !isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked)
         }
         var found: [(Int, FormReference)] = []
         func record(_ range: Range<String.Index>, _ reference: FormReference) {
@@ -68,6 +68,14 @@ enum ScriptReading {
             record(match.range, .name(String(match.output.1)))
         }
         return found.min { $0.0 < $1.0 }?.1
+    }
+
+    /// Whether `offset` lies in the body of a declared function nothing calls. `isInvoked` is asked only
+    /// for the functions around `offset` (it may be costly on large scripts).
+    private static func isInsideUncalledFunction(
+        _ offset: Int, bodies: [(name: String, body: Range<Int>)], isInvoked: (String) -> Bool
+    ) -> Bool {
+        bodies.contains { $0.body.contains(offset) && !isInvoked($0.name) }
     }
 
     /// The names and byte-offset ranges (UTF-8) of the bodies of `function name(…) { … }` declarations.
@@ -115,9 +123,32 @@ enum ScriptReading {
     /// The name when the text before a `{` ends with `function name(…)` (a declaration, not an expression
     /// assigned somewhere: `x = function(…)` and `onload = function(…)` run when triggered by the page).
     private static func isDeclaredFunctionHead(_ bytes: [UInt8], before position: Int) -> String? {
-        let start = max(0, position - 300)
-        let head = String(decoding: bytes[start..<position], as: UTF8.self)
-        return head.firstMatch(of: #/function\s+([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*$/#).map { String($0.output.1) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+        }
+        var index = position - 1
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        guard index >= 0, bytes[index] == UInt8(ascii: ")") else { return nil }
+        index -= 1
+        while index >= 0 && bytes[index] != UInt8(ascii: "(") && bytes[index] != UInt8(ascii: ")") { index -= 1 }
+        guard index >= 0, bytes[index] == UInt8(ascii: "(") else { return nil }
+        index -= 1
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        let nameEnd = index + 1
+        while index >= 0 && isIdentifier(bytes[index]) { index -= 1 }
+        let nameStart = index + 1
+        guard nameStart < nameEnd else { return nil }
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        let keyword = Array("function".utf8)
+        guard index + 1 >= keyword.count, bytes[(index + 1 - keyword.count)...index].elementsEqual(keyword) else {
+            return nil
+        }
+        let before = index - keyword.count
+        if before >= 0 && isIdentifier(bytes[before]) { return nil }
+        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+        return name == "function" ? nil : name
     }
 
     /// Whether `name` appears in `code` as an identifier other than in its own `function name` declaration
