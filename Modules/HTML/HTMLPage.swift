@@ -124,6 +124,22 @@ public struct HTMLPage: Sendable {
         self = PageReader(root: root, bytes: bytes, url: url).page()
     }
 
+    /// The `charset` parameter of a `Content-Type` header value (`text/html; charset="utf-8"` → `utf-8`);
+    /// nil when there is none. Pass it as `charset` to the initialiser.
+    public static func charset(fromContentType contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1).map {
+                String($0).trimmingASCIIWhitespace()
+            }
+            guard parts.count == 2, parts[0].lowercased() == "charset" else { continue }
+            var value = Substring(parts[1])
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+            let charset = String(value).trimmingASCIIWhitespace()
+            return charset.isEmpty ? nil : charset
+        }
+        return nil
+    }
+
     /// Reads a page from text (encoded as UTF-8 and parsed as such).
     public init(html: String, url: String) throws(HTMLError) {
         try self.init(bytes: Array(html.utf8), url: url, charset: "UTF-8")

@@ -285,3 +285,48 @@ struct RobustnessTests {
         #expect(kinds == Array(repeating: .credentialForm, count: 16))
     }
 }
+
+@Suite("Known libxml2 differences and charset headers")
+struct PinnedBehaviourTests {
+    @Test(
+        "charset from a Content-Type header",
+        arguments: [
+            ("text/html; charset=UTF-8", "UTF-8"), ("text/html;charset=\"iso-8859-1\"", "iso-8859-1"),
+            ("text/html; foo=bar; Charset = windows-1252 ", "windows-1252"), ("text/html", nil),
+            ("text/html; charset=", nil),
+        ] as [(String, String?)])
+    func contentTypeCharset(header: String, expected: String?) {
+        #expect(HTMLPage.charset(fromContentType: header) == expected)
+    }
+
+    @Test("a semicolon-less entity at the end of an unquoted value stays literal (browsers decode it)")
+    func semicolonlessEntity() throws {
+        #expect(try readPage("<form><input name=a value=caf&eacute></form>").forms[0].controls[0].value == "caf&eacute")
+    }
+
+    @Test("controls inside <noscript> are parsed as elements, flagged, and sent like any other")
+    func noscriptControls() throws {
+        let form = try #require(
+            try readPage(
+                "<form><noscript><input type=hidden name=n value=1><input type=submit name=s></noscript></form>"
+            )
+            .forms.first)
+        #expect(form.controls.map(\.insideNoscript) == [true, true])
+        #expect(try form.submission().entries == [FormEntry(name: "n", value: "1")])
+    }
+
+    @Test("a large page is read in reasonable time (guards against quadratic scans)")
+    func largePage() throws {
+        var script = "$Config={\"pgid\":\"ConvergedSignIn\",\"urlPost\":\"/p\",\"big\":\""
+        script += String(repeating: "abcdefghij", count: 5_000) + "\"};\n"
+        for i in 0..<500 { script += "var x\(i) = window.foo.location; function f\(i)(a) { return a.location; }\n" }
+        let html =
+            "<script>" + script + "</script>"
+            + String(repeating: "<div class=x><span>t</span><input type=hidden name=h value=v></div>", count: 500)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let page = try readPage(html)
+        #expect(page.classification.kind == .aadConfig)
+        #expect(clock.now - start < .seconds(10))
+    }
+}
