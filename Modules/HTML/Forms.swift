@@ -235,8 +235,10 @@ public struct HTMLForm: Sendable, Equatable {
     /// `form.submit()` / implicit submission without a button) submits the form.
     ///
     /// - Parameter overrides: values to fill in, by control name (credentials). They replace the value of
-    ///   every text-like, password, hidden, textarea or select control of that name; names no control has
-    ///   are appended at the end, sorted by name. Checkboxes and radio buttons keep their checked state.
+    ///   every text-like, password, hidden, textarea or select control of that name; a checkbox or radio
+    ///   button of that name counts as checked exactly when its value equals the override (so
+    ///   `["Kmsi": "true"]` ticks `<input type=checkbox name=Kmsi value=true>`). Names no enabled control
+    ///   has are appended at the end, sorted by name.
     public func submission(
         clicking submitter: FormControl? = nil, setting overrides: [String: String] = [:], boundary: String? = nil
     ) throws(FormSubmissionError) -> FormSubmission {
@@ -277,7 +279,8 @@ public struct HTMLForm: Sendable, Equatable {
             default:
                 switch control.type {
                 case "checkbox", "radio":
-                    if control.checked { entries.append(FormEntry(name: name, value: control.value)) }
+                    let checked = override.map { $0 == control.value } ?? control.checked
+                    if checked { entries.append(FormEntry(name: name, value: control.value)) }
                 case "submit":
                     if control.index == submitter?.index { entries.append(FormEntry(name: name, value: control.value)) }
                 case "image", "button", "reset":

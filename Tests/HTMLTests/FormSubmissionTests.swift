@@ -176,6 +176,17 @@ struct FormSubmissionTests {
         #expect(submission.bodyText == "user=me%40x&pw=s3cret%26%3D&t=1&aa=1&zz=2")
     }
 
+    @Test("overrides tick a checkbox or choose a radio by value")
+    func checkableOverrides() throws {
+        let form = try #require(
+            try readPage(
+                "<form><input type=checkbox name=Kmsi value=true><input type=radio name=r value=a checked><input type=radio name=r value=b></form>"
+            ).forms.first)
+        let entries = try form.submission(setting: ["Kmsi": "true", "r": "b"]).entries
+        #expect(entries == [FormEntry(name: "Kmsi", value: "true"), FormEntry(name: "r", value: "b")])
+        #expect(try form.submission(setting: ["Kmsi": "no"]).entries == [FormEntry(name: "r", value: "a")])
+    }
+
     @Test("a submitter's formaction, formmethod and formenctype win")
     func submitterOverrides() throws {
         let form = try #require(
