@@ -160,12 +160,15 @@ public enum PageClassifier {
                 "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
         }
 
-        // 6. Navigation or nothing recognisable.
+        // 6. Navigation or nothing recognisable (an error message without a sign-in form is only reported).
+        let shown = page.errorText.map { "; the page shows an error: \($0)" } ?? ""
         switch navigation {
         case .metaRefresh(let url, let delay):
-            return result(.other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s")
+            return result(.other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s" + shown)
         case .scriptRedirect(let url):
-            return result(.other, nil, "no sign-in form; a script redirects to \(url)")
+            return result(.other, nil, "no sign-in form; a script redirects to \(url)" + shown)
+        case nil where !shown.isEmpty:
+            return result(.other, nil, "no sign-in form" + shown)
         case nil:
             return result(
                 .other, nil,

@@ -88,5 +88,8 @@ struct ClassifierTests {
         #expect(nothing.kind == .other)
         #expect(nothing.navigation == nil)
         #expect(nothing.reason == "no form and no redirect")
+        let failure = try classify("<div class=alert>Service unavailable</div>")
+        #expect(failure.kind == .other)
+        #expect(failure.reason == "no sign-in form; the page shows an error: Service unavailable")
     }
 }

@@ -226,6 +226,7 @@ struct PageReadingTests {
             ("<div role=alert>  Wrong\n password </div>", "Wrong password"),
             ("<label id=errorText>Bad user</label>", "Bad user"),
             ("<div class='form error'><span>Nope</span> <b>again</b></div>", "Nope again"),
+            ("<p class=error>Wr<b>o</b>ng<br>pass<span>word</span></p>", "Wrong password"),
             ("<span id=input-error-username class=x>Invalid username.</span>", "Invalid username."),
             ("<p class='alert alert-danger'>Locked</p>", "Locked"),
             ("<div id=error style='display: none'>Hidden</div><div class=error></div>", nil),
