@@ -14,6 +14,7 @@ enum ScriptReading {
     /// (JavaScript escapes decoded), ignoring those inside named function declarations that `isInvoked`
     /// says nothing calls.
     static func redirectTarget(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> String? {
+        guard script.contains("location") else { return nil }
         let patterns: [Regex<(Substring, Substring?, Substring?)>] = [
             // window.location = '…', location.href = "…", document.location.href='…', top.location = …
             #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=(?!=)\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
@@ -37,6 +38,7 @@ enum ScriptReading {
     /// The form a script (or an `onload` attribute) submits by itself, ignoring calls inside named
     /// function declarations that `isInvoked` says nothing calls (those run only on a user action).
     static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
+        guard script.contains("submit") else { return nil }
         let bodies = declaredFunctionBodies(in: script)
         func allowed(_ range: Range<String.Index>) -> Bool {
             let offset = script.utf8.distance(from: script.utf8.startIndex, to: range.lowerBound)
