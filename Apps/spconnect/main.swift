@@ -14,7 +14,7 @@ let commands: [Command] = [
         print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
         return .ok
     },
-    loginCommand, logoutCommand, statusCommand,
+    loginCommand, logoutCommand, statusCommand, inspectCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.

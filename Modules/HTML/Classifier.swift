@@ -25,6 +25,7 @@ public enum PageNavigation: Sendable, Equatable {
 
 /// A page's kind, the form to act on, and a short human reason for the decision.
 public struct PageClassification: Sendable, Equatable {
+    /// The page kind (the manifest's names).
     public let kind: PageKind
     /// Index into `HTMLPage.forms` of the form the decision is about.
     public let formIndex: Int?
@@ -80,6 +81,9 @@ public enum PageClassifier {
         "ConvergedTFA", "ConvergedProofUpRedirect", "ConvergedProofs", "ConvergedProofUp", "ConvergedChangePassword",
     ]
 
+    /// Classifies a page. Order of evidence: `$Config` (KMSI, second factor, error, plain), a hidden-only
+    /// self-submitting form, a one-time-code form, a password form (error when the page shows an error
+    /// message), a username-only form, then navigation or nothing. Pure; safe from any thread.
     public static func classify(_ page: HTMLPage) -> PageClassification {
         let navigation: PageNavigation? =
             if let refresh = page.metaRefresh {
@@ -100,17 +104,19 @@ public enum PageClassifier {
         if let config = page.aadConfig, let urlPost = config.urlPost {
             let pgid = config.pgid ?? "?"
             if pgid == "KmsiInterrupt" {
-                return result(.kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost")
+                return result(
+                    .kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost")
             }
             if mfaPageIDs.contains(pgid) || (!config.proofMethods.isEmpty && config.raw["urlBeginAuth"] != nil) {
-                let methods = config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
+                let methods =
+                    config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
                 return result(.mfa, nil, "$Config page id \(pgid) asks for a second factor\(methods)")
             }
             if let text = config.errorText, !text.trimmingASCIIWhitespace().isEmpty {
-                return result(.error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt)")
+                let code = config.errorCode.map { ", code \($0)" } ?? ""
+                return result(.error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt\(code))")
             }
-            _ = urlPost
-            return result(.aadConfig, nil, "$Config object with urlPost (page id \(pgid)) and no password form")
+            return result(.aadConfig, nil, "$Config object with urlPost \(urlPost) (page id \(pgid))")
         }
 
         // 2. A form of hidden fields the page submits by itself.
@@ -138,7 +144,8 @@ public enum PageClassifier {
             let fields = [form.usernameField?.name, form.passwordField?.name].compactMap { $0 }
                 .map { "\"\($0)\"" }.joined(separator: " and ")
             if let error = page.errorText {
-                return result(.error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)")
+                return result(
+                    .error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)")
             }
             return result(.credentialForm, form.index, "form \(form.index) has a password input: \(fields)")
         }
@@ -148,17 +155,24 @@ public enum PageClassifier {
             if let error = page.errorText {
                 return result(.error, form.index, "username form \(form.index) with an error message: \(error)")
             }
-            return result(.credentialForm, form.index, "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
+            return result(
+                .credentialForm, form.index,
+                "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
         }
 
-        // 6. Navigation or nothing recognisable.
+        // 6. Navigation or nothing recognisable (an error message without a sign-in form is only reported).
+        let shown = page.errorText.map { "; the page shows an error: \($0)" } ?? ""
         switch navigation {
         case .metaRefresh(let url, let delay):
-            return result(.other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s")
+            return result(.other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s" + shown)
         case .scriptRedirect(let url):
-            return result(.other, nil, "no sign-in form; a script redirects to \(url)")
+            return result(.other, nil, "no sign-in form; a script redirects to \(url)" + shown)
+        case nil where !shown.isEmpty:
+            return result(.other, nil, "no sign-in form" + shown)
         case nil:
-            return result(.other, nil, page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form")
+            return result(
+                .other, nil,
+                page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form")
         }
     }
 }

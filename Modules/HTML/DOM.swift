@@ -106,9 +106,16 @@ private final class LibXMLDocument {
 }
 
 enum DOMParser {
+    /// libxml2's one-time global set-up, done before the first parse (thread-safe: a Swift static `let`).
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     /// Parses `bytes` with libxml2's HTML parser (recovering, no network, silent) into a Swift tree whose
     /// root is a synthetic element named `#document`. Nil when libxml2 gives no document at all.
     static func parse(bytes: [UInt8], url: String, charset: String?) -> DOMNode? {
+        guard initialized else { return nil }
         let trimmedCharset = charset.map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         guard let document = LibXMLDocument(bytes: bytes, url: url, charset: trimmedCharset) else { return nil }
         let root = DOMNode(kind: .element, name: "#document")

@@ -39,6 +39,12 @@ enum ErrorTextReader {
         }
     }
 
+    /// Elements that do not break a line of text.
+    static let inlineElements: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small",
+        "span", "strong", "sub", "sup", "time", "u", "var",
+    ]
+
     static func isHidden(_ node: DOMNode) -> Bool {
         if node.hasAttribute("hidden") { return true }
         if node.attribute("aria-hidden")?.lowercased() == "true" { return true }
@@ -55,9 +61,10 @@ enum ErrorTextReader {
                 case .comment: break
                 case .element:
                     if ["script", "style", "noscript", "template"].contains(child.name) || isHidden(child) { continue }
-                    text += " "
+                    let inline = inlineElements.contains(child.name)
+                    if !inline { text += " " }
                     walk(child)
-                    text += " "
+                    if !inline { text += " " }
                 }
             }
         }

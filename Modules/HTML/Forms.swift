@@ -38,6 +38,7 @@ public struct SelectOption: Sendable, Equatable {
     /// Disabled itself or through a disabled `<optgroup>`.
     public let disabled: Bool
 
+    /// Makes an option value (tests and fakes).
     public init(value: String, label: String, selected: Bool, disabled: Bool) {
         self.value = value
         self.label = label
@@ -76,7 +77,9 @@ public struct FormControl: Sendable, Equatable {
     public let insideNoscript: Bool
     /// The `formaction`, `formmethod` and `formenctype` attributes of a submit button.
     public let formAction: String?
+    /// The submit button's `formmethod` attribute.
     public let formMethod: String?
+    /// The submit button's `formenctype` attribute.
     public let formEnctype: String?
     /// Position in the owning form's control list (tree order).
     public let index: Int
@@ -106,11 +109,14 @@ public struct FormControl: Sendable, Equatable {
 
 /// One entry of a form data set.
 public struct FormEntry: Sendable, Equatable {
+    /// The control name.
     public let name: String
+    /// The value, before encoding.
     public let value: String
     /// True for a file input's entry (always empty here: no file is ever chosen offline).
     public let isFile: Bool
 
+    /// Makes an entry.
     public init(name: String, value: String, isFile: Bool = false) {
         self.name = name
         self.value = value
@@ -120,6 +126,7 @@ public struct FormEntry: Sendable, Equatable {
 
 /// What submitting a form sends: method, absolute URL, ordered entries and the encoded body.
 public struct FormSubmission: Sendable, Equatable {
+    /// GET or POST (after the submitter's `formmethod`).
     public let method: FormMethod
     /// Absolute target URL; for GET its query was replaced by the encoded entries.
     public let url: String
@@ -143,6 +150,7 @@ public enum FormSubmissionError: Error, Sendable, Equatable, CustomStringConvert
     /// The action could not be resolved to an absolute URL.
     case unresolvableAction(String)
 
+    /// A message a user can act on.
     public var description: String {
         switch self {
         case .notASubmitter(let detail): "not a submit button of this form: \(detail)"
@@ -155,7 +163,9 @@ public enum FormSubmissionError: Error, Sendable, Equatable, CustomStringConvert
 public struct HTMLForm: Sendable, Equatable {
     /// Position among the page's forms, in document order (nested forms a browser ignores are not counted).
     public let index: Int
+    /// The `id` attribute.
     public let id: String?
+    /// The `name` attribute.
     public let name: String?
     /// The `action` attribute as written (entity-decoded); nil when absent.
     public let action: String?
@@ -167,6 +177,7 @@ public struct HTMLForm: Sendable, Equatable {
     public let onSubmit: String?
     /// The page URL and the base URL relative actions resolve against.
     public let documentURL: String
+    /// The page's base URL (`<base href>` resolved, else the document URL).
     public let baseURL: String
     /// The controls this form owns, in tree order.
     public let controls: [FormControl]
@@ -224,8 +235,10 @@ public struct HTMLForm: Sendable, Equatable {
     /// `form.submit()` / implicit submission without a button) submits the form.
     ///
     /// - Parameter overrides: values to fill in, by control name (credentials). They replace the value of
-    ///   every text-like, password, hidden, textarea or select control of that name; names no control has
-    ///   are appended at the end, sorted by name. Checkboxes and radio buttons keep their checked state.
+    ///   every text-like, password, hidden, textarea or select control of that name; a checkbox or radio
+    ///   button of that name counts as checked exactly when its value equals the override (so
+    ///   `["Kmsi": "true"]` ticks `<input type=checkbox name=Kmsi value=true>`). Names no enabled control
+    ///   has are appended at the end, sorted by name.
     public func submission(
         clicking submitter: FormControl? = nil, setting overrides: [String: String] = [:], boundary: String? = nil
     ) throws(FormSubmissionError) -> FormSubmission {
@@ -266,7 +279,8 @@ public struct HTMLForm: Sendable, Equatable {
             default:
                 switch control.type {
                 case "checkbox", "radio":
-                    if control.checked { entries.append(FormEntry(name: name, value: control.value)) }
+                    let checked = override.map { $0 == control.value } ?? control.checked
+                    if checked { entries.append(FormEntry(name: name, value: control.value)) }
                 case "submit":
                     if control.index == submitter?.index { entries.append(FormEntry(name: name, value: control.value)) }
                 case "image", "button", "reset":

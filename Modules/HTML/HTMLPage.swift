@@ -3,6 +3,7 @@ public enum HTMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libxml2 produced no document at all.
     case unparseable(url: String)
 
+    /// A message a user can act on.
     public var description: String {
         switch self {
         case .unparseable(let url): "libxml2 could not parse the page at \(url)"
@@ -16,10 +17,17 @@ public struct MetaRefresh: Sendable, Equatable {
     public let delay: Double
     /// The absolute target; the page itself when the content names no URL.
     public let url: String
+
+    /// Makes a refresh value.
+    public init(delay: Double, url: String) {
+        self.delay = delay
+        self.url = url
+    }
 }
 
 /// A self-submitting form and what triggers it.
 public struct SelfSubmit: Sendable, Equatable {
+    /// What makes the form submit.
     public enum Trigger: String, Sendable, Equatable {
         /// An inline script calls `submit()` on the form.
         case script
@@ -32,7 +40,14 @@ public struct SelfSubmit: Sendable, Equatable {
 
     /// Index of the form in `HTMLPage.forms`.
     public let formIndex: Int
+    /// What makes it submit.
     public let trigger: Trigger
+
+    /// Makes a self-submit value.
+    public init(formIndex: Int, trigger: Trigger) {
+        self.formIndex = formIndex
+        self.trigger = trigger
+    }
 }
 
 /// Entra ID's `$Config` object, with accessors for the keys sign-in needs. Values are as on the page.
@@ -40,15 +55,23 @@ public struct AADConfig: Sendable, Equatable {
     /// The whole decoded object.
     public let raw: JSONValue
 
+    /// The page id (`ConvergedSignIn`, `KmsiInterrupt`, `ConvergedTFA`…).
     public var pgid: String? { raw["pgid"]?.stringValue }
+    /// Where the page posts (`urlPost`).
     public var urlPost: String? { raw["urlPost"]?.stringValue }
     /// The name the flow token (`sFT`) is posted under (`sFTName`).
     public var flowTokenName: String? { raw["sFTName"]?.stringValue }
+    /// The flow token (`sFT`). A secret: never log it.
     public var flowToken: String? { raw["sFT"]?.stringValue }
+    /// The request context (`sCtx`), absent on some interrupts.
     public var context: String? { raw["sCtx"]?.stringValue }
+    /// The canary (`canary`). A secret: never log it.
     public var canary: String? { raw["canary"]?.stringValue }
+    /// The name the canary is posted under (`sCanaryTokenName`), when the page gives one.
     public var canaryTokenName: String? { raw["sCanaryTokenName"]?.stringValue }
+    /// The error code (`sErrorCode`); `50058` means "not signed in yet", not a failure.
     public var errorCode: String? { raw["sErrorCode"]?.stringValue }
+    /// The error message (`sErrTxt`); empty when there is none.
     public var errorText: String? { raw["sErrTxt"]?.stringValue }
     /// The `authMethodId`s of `arrUserProofs` (second-factor methods offered).
     public var proofMethods: [String] {
@@ -56,8 +79,10 @@ public struct AADConfig: Sendable, Equatable {
     }
 }
 
-/// A page read offline: everything the sign-in engine needs, as plain values. Built once from the bytes;
-/// immutable and `Sendable`.
+/// A page read offline: everything the sign-in engine needs, as plain values. Built once from the bytes
+/// (libxml2's document is freed before the initialiser returns); immutable and `Sendable`, so it can be
+/// shared across tasks and threads. Parsing is pure (no I/O, no network, nothing printed) and may run on
+/// several threads at once.
 public struct HTMLPage: Sendable {
     /// The URL the page was fetched from.
     public let url: String
@@ -97,6 +122,22 @@ public struct HTMLPage: Sendable {
             throw .unparseable(url: url)
         }
         self = PageReader(root: root, bytes: bytes, url: url).page()
+    }
+
+    /// The `charset` parameter of a `Content-Type` header value (`text/html; charset="utf-8"` → `utf-8`);
+    /// nil when there is none. Pass it as `charset` to the initialiser.
+    public static func charset(fromContentType contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1).map {
+                String($0).trimmingASCIIWhitespace()
+            }
+            guard parts.count == 2, parts[0].lowercased() == "charset" else { continue }
+            var value = Substring(parts[1])
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+            let charset = String(value).trimmingASCIIWhitespace()
+            return charset.isEmpty ? nil : charset
+        }
+        return nil
     }
 
     /// Reads a page from text (encoded as UTF-8 and parsed as such).

@@ -13,16 +13,19 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// The text of a string value.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The elements of an array value.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The members of an object value.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil

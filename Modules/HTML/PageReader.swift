@@ -30,12 +30,13 @@ struct PageReader {
         let scriptSources = scriptElements.compactMap { $0.attribute("src") }.compactMap {
             URLResolver.resolve($0, against: baseURL)
         }
-        let scriptRedirect = javaScripts.lazy.compactMap(ScriptReading.redirectTarget).first.flatMap {
-            URLResolver.resolve($0, against: baseURL)
-        }
+        let onload = elements.first { $0.name == "body" }?.attribute("onload")
+        let invoked = Self.invocationCheck(code: javaScripts + [onload].compactMap { $0 })
+        let scriptRedirect = javaScripts.lazy.compactMap { ScriptReading.redirectTarget(in: $0, isInvoked: invoked) }
+            .first.flatMap { URLResolver.resolve($0, against: baseURL) }
 
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
-        let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, elements: elements)
+        let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
 
         var errors = ErrorTextReader.messages(in: root)
         if let text = aadConfig?.errorText?.collapsingWhitespace(), !text.isEmpty, !errors.contains(text) {
@@ -104,7 +105,8 @@ struct PageReader {
         // The first element with each id (ignored nested forms do not exist for a browser).
         var firstByID: [String: DOMNode] = [:]
         for element in elements {
-            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index] {
+            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index]
+            {
                 continue
             }
             if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
@@ -131,7 +133,8 @@ struct PageReader {
                     index: forms.count, id: formElement.attribute("id"), name: formElement.attribute("name"),
                     action: formElement.attribute("action"), method: FormMethod.parse(formElement.attribute("method")),
                     enctype: FormEnctype.parse(formElement.attribute("enctype")),
-                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls))
+                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls)
+            )
         }
         return forms
     }
@@ -240,7 +243,21 @@ struct PageReader {
         return MetaRefresh(delay: delay, url: target)
     }
 
-    private func findSelfSubmit(forms: [HTMLForm], javaScripts: [String], elements: [DOMNode]) -> SelfSubmit? {
+    /// A check whether a named function is called or referenced anywhere in `code` (page scripts and the
+    /// body's onload), other than in its own declaration.
+    static func invocationCheck(code: [String]) -> (String) -> Bool {
+        let cache = InvocationCache()
+        return { name in
+            if let known = cache.answers[name] { return known }
+            let answer = code.contains { ScriptReading.references(name, in: $0) }
+            cache.answers[name] = answer
+            return answer
+        }
+    }
+
+    private func findSelfSubmit(
+        forms: [HTMLForm], javaScripts: [String], onload: String?, invoked: (String) -> Bool
+    ) -> SelfSubmit? {
         func form(for reference: FormReference) -> Int? {
             switch reference {
             case .index(let index): index < forms.count ? index : nil
@@ -249,12 +266,14 @@ struct PageReader {
             }
         }
         for script in javaScripts {
-            if let reference = ScriptReading.submittedForm(in: script), let index = form(for: reference) {
+            if let reference = ScriptReading.submittedForm(in: script, isInvoked: invoked),
+                let index = form(for: reference)
+            {
                 return SelfSubmit(formIndex: index, trigger: .script)
             }
         }
-        if let onload = elements.first(where: { $0.name == "body" })?.attribute("onload"),
-            let reference = ScriptReading.submittedForm(in: onload), let index = form(for: reference)
+        if let onload, let reference = ScriptReading.submittedForm(in: onload, isInvoked: invoked),
+            let index = form(for: reference)
         {
             return SelfSubmit(formIndex: index, trigger: .bodyOnload)
         }
@@ -266,4 +285,9 @@ struct PageReader {
         }
         return nil
     }
+}
+
+/// Memoised answers of `PageReader.invocationCheck` (one page read, one thread).
+private final class InvocationCache {
+    var answers: [String: Bool] = [:]
 }

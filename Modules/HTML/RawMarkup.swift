@@ -20,10 +20,14 @@ enum RawMarkup {
         func isLetter(_ byte: UInt8) -> Bool {
             (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
         }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+        }
         func lower(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte + 32 : byte }
         func starts(with text: String, at position: Int, caseInsensitive: Bool = false) -> Bool {
-            let pattern = Array(text.utf8)
+            starts(with: Array(text.utf8), at: position, caseInsensitive: caseInsensitive)
+        }
+        func starts(with pattern: [UInt8], at position: Int, caseInsensitive: Bool) -> Bool {
             guard position + pattern.count <= count else { return false }
             for offset in 0..<pattern.count {
                 let byte = bytes[position + offset]
@@ -32,9 +36,15 @@ enum RawMarkup {
             return true
         }
         func find(_ text: String, from position: Int, caseInsensitive: Bool = false) -> Int? {
+            let pattern = Array(text.utf8)
+            guard let first = pattern.first else { return position }
             var cursor = position
             while cursor < count {
-                if starts(with: text, at: cursor, caseInsensitive: caseInsensitive) { return cursor }
+                if (bytes[cursor] == first || (caseInsensitive && lower(bytes[cursor]) == lower(first)))
+                    && starts(with: pattern, at: cursor, caseInsensitive: caseInsensitive)
+                {
+                    return cursor
+                }
                 cursor += 1
             }
             return nil

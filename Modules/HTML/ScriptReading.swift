@@ -11,20 +11,22 @@ public enum FormReference: Sendable, Equatable {
 /// Reading the few script idioms sign-in pages use, without running any script.
 enum ScriptReading {
     /// The first location assignment or `location.replace/assign` call with a string literal, as written
-    /// (JavaScript escapes decoded), ignoring calls inside named function declarations.
-    static func redirectTarget(in script: String) -> String? {
+    /// (JavaScript escapes decoded), ignoring those inside named function declarations that `isInvoked`
+    /// says nothing calls.
+    static func redirectTarget(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> String? {
+        guard script.contains("location") else { return nil }
         let patterns: [Regex<(Substring, Substring?, Substring?)>] = [
             // window.location = '…', location.href = "…", document.location.href='…', top.location = …
             #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=(?!=)\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
             // location.replace('…'), window.location.assign("…"), location.href.replace is not a navigation
             #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location\s*\.\s*(?:replace|assign)\s*\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
         ]
-        let excluded = declaredFunctionBodies(in: script)
+        let bodies = declaredFunctionBodies(in: script)
         var best: (offset: Int, target: String)?
         for pattern in patterns {
             for match in script.matches(of: pattern) {
                 let offset = script.utf8.distance(from: script.utf8.startIndex, to: match.range.lowerBound)
-                if excluded.contains(where: { $0.contains(offset) }) { continue }
+                if isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked) { continue }
                 guard let literal = match.output.1 ?? match.output.2 else { continue }
                 if best == nil || offset < best!.offset { best = (offset, unescapeJavaScript(String(literal))) }
                 break
@@ -33,13 +35,14 @@ enum ScriptReading {
         return best?.target
     }
 
-    /// The form a script (or an `onload` attribute) submits right away, ignoring calls inside named
-    /// function declarations (those run only when something calls them).
-    static func submittedForm(in script: String) -> FormReference? {
-        let excluded = declaredFunctionBodies(in: script)
+    /// The form a script (or an `onload` attribute) submits by itself, ignoring calls inside named
+    /// function declarations that `isInvoked` says nothing calls (those run only on a user action).
+    static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
+        guard script.contains("submit") else { return nil }
+        let bodies = declaredFunctionBodies(in: script)
         func allowed(_ range: Range<String.Index>) -> Bool {
             let offset = script.utf8.distance(from: script.utf8.startIndex, to: range.lowerBound)
-            return !excluded.contains { $0.contains(offset) }
+            return !isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked)
         }
         var found: [(Int, FormReference)] = []
         func record(_ range: Range<String.Index>, _ reference: FormReference) {
@@ -69,12 +72,20 @@ enum ScriptReading {
         return found.min { $0.0 < $1.0 }?.1
     }
 
-    /// Byte-offset ranges (UTF-8) of the bodies of `function name(…) { … }` declarations. Strings and
-    /// comments are skipped while matching braces.
-    static func declaredFunctionBodies(in script: String) -> [Range<Int>] {
+    /// Whether `offset` lies in the body of a declared function nothing calls. `isInvoked` is asked only
+    /// for the functions around `offset` (it may be costly on large scripts).
+    private static func isInsideUncalledFunction(
+        _ offset: Int, bodies: [(name: String, body: Range<Int>)], isInvoked: (String) -> Bool
+    ) -> Bool {
+        bodies.contains { $0.body.contains(offset) && !isInvoked($0.name) }
+    }
+
+    /// The names and byte-offset ranges (UTF-8) of the bodies of `function name(…) { … }` declarations.
+    /// Strings and comments are skipped while matching braces.
+    static func declaredFunctionBodies(in script: String) -> [(name: String, body: Range<Int>)] {
         let bytes = Array(script.utf8)
-        var ranges: [Range<Int>] = []
-        var openStack: [(position: Int, declared: Bool)] = []
+        var ranges: [(name: String, body: Range<Int>)] = []
+        var openStack: [(position: Int, declared: String?)] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -87,7 +98,9 @@ enum ScriptReading {
                 continue
             case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
                 index += 2
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                while index + 1 < bytes.count
+                    && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                {
                     index += 1
                 }
                 index += 2
@@ -95,22 +108,77 @@ enum ScriptReading {
             case UInt8(ascii: "{"):
                 openStack.append((index, isDeclaredFunctionHead(bytes, before: index)))
             case UInt8(ascii: "}"):
-                if let open = openStack.popLast(), open.declared { ranges.append(open.position..<index) }
+                if let open = openStack.popLast(), let name = open.declared {
+                    ranges.append((name, open.position..<index))
+                }
             default:
                 break
             }
             index += 1
         }
-        for open in openStack where open.declared { ranges.append(open.position..<bytes.count) }
+        for open in openStack {
+            if let name = open.declared { ranges.append((name, open.position..<bytes.count)) }
+        }
         return ranges
     }
 
-    /// Whether the text before a `{` ends with `function name(…)` (a declaration, not an expression
+    /// The name when the text before a `{` ends with `function name(…)` (a declaration, not an expression
     /// assigned somewhere: `x = function(…)` and `onload = function(…)` run when triggered by the page).
-    private static func isDeclaredFunctionHead(_ bytes: [UInt8], before position: Int) -> Bool {
-        let start = max(0, position - 300)
-        let head = String(decoding: bytes[start..<position], as: UTF8.self)
-        return head.firstMatch(of: #/function\s+[A-Za-z_$][\w$]*\s*\([^()]*\)\s*$/#) != nil
+    private static func isDeclaredFunctionHead(_ bytes: [UInt8], before position: Int) -> String? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+        }
+        var index = position - 1
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        guard index >= 0, bytes[index] == UInt8(ascii: ")") else { return nil }
+        index -= 1
+        while index >= 0 && bytes[index] != UInt8(ascii: "(") && bytes[index] != UInt8(ascii: ")") { index -= 1 }
+        guard index >= 0, bytes[index] == UInt8(ascii: "(") else { return nil }
+        index -= 1
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        let nameEnd = index + 1
+        while index >= 0 && isIdentifier(bytes[index]) { index -= 1 }
+        let nameStart = index + 1
+        guard nameStart < nameEnd else { return nil }
+        while index >= 0 && isSpace(bytes[index]) { index -= 1 }
+        let keyword = Array("function".utf8)
+        guard index + 1 >= keyword.count, bytes[(index + 1 - keyword.count)...index].elementsEqual(keyword) else {
+            return nil
+        }
+        let before = index - keyword.count
+        if before >= 0 && isIdentifier(bytes[before]) { return nil }
+        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+        return name == "function" ? nil : name
+    }
+
+    /// Whether `name` appears in `code` as an identifier other than in its own `function name` declaration
+    /// (a call, or a reference such as `onload = name` or `setTimeout(name, 0)`).
+    static func references(_ name: String, in code: String) -> Bool {
+        let bytes = Array(code.utf8)
+        let target = Array(name.utf8)
+        guard !target.isEmpty, bytes.count >= target.count else { return false }
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+        }
+        var index = 0
+        while index + target.count <= bytes.count {
+            defer { index += 1 }
+            guard bytes[index..<index + target.count].elementsEqual(target) else { continue }
+            if index > 0 && isIdentifier(bytes[index - 1]) { continue }
+            let end = index + target.count
+            if end < bytes.count && isIdentifier(bytes[end]) { continue }
+            var before = index
+            while before > 0 && (bytes[before - 1] == 0x20 || bytes[before - 1] == 0x09 || bytes[before - 1] == 0x0A) {
+                before -= 1
+            }
+            let keyword = Array("function".utf8)
+            if before >= keyword.count && bytes[(before - keyword.count)..<before].elementsEqual(keyword) { continue }
+            return true
+        }
+        return false
     }
 
     private static func skipString(_ bytes: [UInt8], from start: Int) -> Int {
@@ -190,7 +258,9 @@ enum ScriptReading {
                 continue
             }
             var cursor = index + marker.count
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D { cursor += 1 }
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
+            { cursor += 1 }
             guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "="),
                 cursor + 1 < bytes.count, bytes[cursor + 1] != UInt8(ascii: "=")
             else {
@@ -198,7 +268,9 @@ enum ScriptReading {
                 continue
             }
             cursor += 1
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D { cursor += 1 }
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
+            { cursor += 1 }
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{"), let end = matchingBrace(bytes, from: cursor),
                 let value = JSONValue.parse(String(decoding: bytes[cursor...end], as: UTF8.self))
             {

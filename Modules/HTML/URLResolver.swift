@@ -4,10 +4,15 @@
 public enum URLResolver {
     /// The parts of a URI reference (RFC 3986 appendix B); nil components are absent, "" is present-empty.
     public struct Components: Sendable, Equatable {
+        /// The scheme, without `:`.
         public var scheme: String?
+        /// The authority, without `//`.
         public var authority: String?
+        /// The path (possibly empty).
         public var path: String
+        /// The query, without `?`.
         public var query: String?
+        /// The fragment, without `#`.
         public var fragment: String?
 
         /// Recomposes the reference (RFC 3986 section 5.3).
@@ -60,7 +65,7 @@ public enum URLResolver {
     public static func resolve(_ reference: String, against base: String) -> String? {
         let cleaned = clean(reference)
         let r = components(of: cleaned)
-        var target: Components
+        let target: Components
         if r.scheme != nil {
             target = Components(
                 scheme: r.scheme?.lowercased(), authority: r.authority, path: removeDotSegments(r.path), query: r.query,
@@ -85,9 +90,6 @@ public enum URLResolver {
                     scheme: b.scheme, authority: b.authority,
                     path: removeDotSegments(merge(base: b, path: r.path)), query: r.query, fragment: r.fragment)
             }
-        }
-        if target.authority != nil && target.path.isEmpty && target.scheme.map(isSpecial) == true {
-            target.path = "/"
         }
         return target.string
     }
@@ -134,10 +136,6 @@ public enum URLResolver {
         if base.authority != nil && base.path.isEmpty { return "/" + path }
         guard let slash = base.path.lastIndex(of: "/") else { return path }
         return String(base.path[...slash]) + path
-    }
-
-    private static func isSpecial(_ scheme: String) -> Bool {
-        ["http", "https", "ws", "wss", "ftp"].contains(scheme)
     }
 
     /// Browser-style clean-up of an attribute URL before parsing.

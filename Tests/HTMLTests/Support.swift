@@ -48,7 +48,7 @@ func readFile(_ path: String) -> [UInt8]? {
 }
 
 /// Parses inline HTML at a fixed URL.
-func page(_ html: String, url: String = "https://example.test/dir/page.html?q=1") throws -> HTMLPage {
+func readPage(_ html: String, url: String = "https://example.test/dir/page.html?q=1") throws -> HTMLPage {
     try HTMLPage(bytes: Array(html.utf8), url: url)
 }
 

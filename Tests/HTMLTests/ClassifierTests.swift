@@ -1,0 +1,95 @@
+import HTML
+import Testing
+
+@Suite("Classifier")
+struct ClassifierTests {
+    func classify(_ html: String) throws -> PageClassification { try readPage(html).classification }
+
+    @Test("password form is a credential form; with an error message it is an error page")
+    func credentialForms() throws {
+        let form = "<form method=post><input type=email name=login><input type=password name=pw></form>"
+        let plain = try classify(form)
+        #expect(plain.kind == .credentialForm)
+        #expect(plain.formIndex == 0)
+        #expect(plain.reason.contains("password"))
+        let failed = try classify("<div role=alert>Wrong password</div>" + form)
+        #expect(failed.kind == .error)
+        #expect(failed.reason.contains("Wrong password"))
+    }
+
+    @Test(
+        "username detection: email type, or a text name/id/autocomplete saying user/login/email/upn/account",
+        arguments: [
+            ("<input type=email name=x>", "x"), ("<input name=UserName>", "UserName"),
+            ("<input name=loginfmt>", "loginfmt"),
+            ("<input id=upn name=u1>", "u1"), ("<input name=q autocomplete=username>", "q"),
+            ("<input name=accountName>", "accountName"), ("<input type=hidden name=username><input name=city>", nil),
+            ("<input name=search>", nil),
+        ])
+    func usernameField(markup: String, expected: String?) throws {
+        let form = try #require(try readPage("<form>\(markup)<input type=password name=p></form>").forms.first)
+        #expect(form.usernameField?.name == expected)
+    }
+
+    @Test("a username-only first step is a credential form")
+    func usernameFirstStep() throws {
+        let result = try classify(
+            "<form><input type=hidden name=ctx value=1><input name=username><button>Next</button></form>")
+        #expect(result.kind == .credentialForm)
+        #expect(result.reason.contains("username"))
+        #expect(try classify("<form><input type=hidden name=username value=a><input name=city></form>").kind == .other)
+    }
+
+    @Test(
+        "one-time-code inputs make an MFA page",
+        arguments: [
+            "<input name=x autocomplete=one-time-code>", "<input name=otp inputmode=numeric>", "<input name=totp>",
+            "<input type=tel name=verificationCode>", "<input name=OathCode>", "<input name=Pin>",
+        ])
+    func mfaInputs(markup: String) throws {
+        let result = try classify("<form method=post><input type=hidden name=state value=1>\(markup)</form>")
+        #expect(result.kind == .mfa)
+        #expect(result.formIndex == 0)
+    }
+
+    @Test("$Config page ids: KMSI, TFA, plain sign-in")
+    func configKinds() throws {
+        func config(_ body: String) throws -> PageClassification { try classify("<script>$Config=\(body);</script>") }
+        #expect(try config(#"{"pgid":"KmsiInterrupt","urlPost":"/kmsi"}"#).kind == .kmsi)
+        #expect(try config(#"{"pgid":"ConvergedTFA","urlPost":"/tfa"}"#).kind == .mfa)
+        #expect(
+            try config(
+                #"{"pgid":"Other","urlPost":"/p","urlBeginAuth":"/b","arrUserProofs":[{"authMethodId":"PhoneAppNotification"}]}"#
+            )
+            .kind == .mfa)
+        #expect(
+            try config(#"{"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50058","sErrTxt":""}"#).kind
+                == .aadConfig)
+        #expect(try config(#"{"pgid":"ConvergedSignIn"}"#).kind == .other)
+    }
+
+    @Test("a hidden-only form that submits itself next to a login form does not make an auto-post page")
+    func loginBesideHiddenForm() throws {
+        let html = """
+            <form id=login method=post><input name=UserName type=email><input name=Password type=password></form>
+            <form id=options method=post><input type=hidden name=AuthMethod></form>
+            <script>document.forms['options'].submit();</script>
+            """
+        #expect(try classify(html).kind == .credentialForm)
+    }
+
+    @Test("pages without forms: script redirect, refresh, nothing")
+    func others() throws {
+        let redirect = try classify("<script>window.location='https://a.test/'</script>")
+        #expect(redirect.kind == .other)
+        #expect(redirect.navigation == .scriptRedirect(url: "https://a.test/"))
+        #expect(redirect.reason.contains("https://a.test/"))
+        let nothing = try classify("<p>Hello</p>")
+        #expect(nothing.kind == .other)
+        #expect(nothing.navigation == nil)
+        #expect(nothing.reason == "no form and no redirect")
+        let failure = try classify("<div class=alert>Service unavailable</div>")
+        #expect(failure.kind == .other)
+        #expect(failure.reason == "no sign-in form; the page shows an error: Service unavailable")
+    }
+}
