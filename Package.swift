@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "spconnect", targets: ["spconnect"]),
         .executable(name: "spsim", targets: ["spsim"]),
+        .executable(name: "spconnect-status", targets: ["spconnect-status"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -67,6 +68,12 @@ let package = Package(
         /// The `spconnect` command-line tool.
         .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow"], path: "Apps/spconnect"),
 
+        /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
+        .executableTarget(
+            name: "spconnect-status",
+            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation"],
+            path: "Apps/spconnect-status"),
+
         // MARK: Tools (never imported by Modules)
 
         /// SharePoint + identity-provider simulator, as a library the tests start in-process.
@@ -78,6 +85,10 @@ let package = Package(
         /// The smallest program embedding the sign-in engine (see docs/embedding.md).
         .executableTarget(name: "embed-example", dependencies: ["AuthFlow", "Transport"], path: "Tools/embed-example"),
 
+        /// Benchmarks, side by side with a baseline in one run (figures in docs/performance.md).
+        .executableTarget(
+            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint"], path: "Tools/bench"),
+
         // MARK: Tests (one target per module)
 
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
@@ -87,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowTests", dependencies: ["AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
+        .testTarget(
+            name: "CLITests", dependencies: ["spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),
+        .testTarget(
+            name: "StatusAppTests", dependencies: ["spconnect-status", "SPSim", "HTTPServer", "Transport"],
+            path: "Tests/StatusAppTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),

@@ -1,0 +1,1 @@
+print("spconnect-status: not built yet")
