@@ -59,7 +59,7 @@ extension SharePointSite {
             }
             if (200..<300).contains(response.status) { return response }
             let error = SharePointError(
-                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value.headerTrimmed) },
                 body: errorBody(response), url: exchange.url)
             if error.needsReauthentication, !reauthenticated, let reauthenticator {
                 reauthenticated = true
@@ -84,4 +84,27 @@ extension SharePointSite {
             throw error
         }
     }
+}
+
+extension String {
+    /// The value without surrounding spaces and line breaks (some Transport builds keep the `\r\n` that ends a
+    /// header line), so that it can be parsed and sent back in another header safely.
+    var headerTrimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+extension HTTPResponse {
+    /// The first value of header `name` (case-insensitive), trimmed of spaces and line breaks.
+    func header(_ name: String) -> String? { headers[name]?.headerTrimmed }
+}
+
+/// An etag as given by the caller, refused when it could break the request's header block.
+func checkedEtag(_ etag: String, url: String) throws(SharePointError) -> String {
+    let trimmed = etag.headerTrimmed
+    guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isNewline }) else {
+        throw SharePointError(
+            kind: .badRequest, status: 0,
+            message: "The etag \(etag.debugDescription) is not valid: pass the item's etag (e.g. \"\\\"3\\\"\") or \"*\".",
+            url: url)
+    }
+    return trimmed
 }

@@ -256,6 +256,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             }
         case 409: return .conflict
         case 412: return .preconditionFailed
+        // spsim (and some builds) answer a missing `items(ID)` with 400 and the ArgumentException code.
+        case 400 where addressesItem && code == -2_147_024_809: return .itemNotFound
         case 400: return .badRequest
         default:
             if code == -2_147_024_860 || exception.hasSuffix("SPQueryThrottledException") { return .thresholdExceeded }

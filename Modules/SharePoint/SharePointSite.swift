@@ -151,7 +151,7 @@ public final class SharePointSite: Sendable {
     {
         let response = try await perform(.read(self, list.item(id).path.url(site: siteURL, query: query)))
         var item: ListItem = try decodeEntity(response)
-        if item.etag == nil, let etag = response.headers["ETag"] { item.etag = etag }
+        if item.etag == nil, let etag = response.header("ETag") { item.etag = etag }
         return item
     }
 

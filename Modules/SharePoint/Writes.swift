@@ -15,7 +15,7 @@ extension SharePointSite {
             repeatable: false)
         let response = try await perform(exchange)
         var item: ListItem = try decodeEntity(response)
-        if item.etag == nil, let etag = response.headers["ETag"] { item.etag = etag }
+        if item.etag == nil, let etag = response.header("ETag") { item.etag = etag }
         return item
     }
 
@@ -28,18 +28,22 @@ extension SharePointSite {
     {
         let entityType = flavor == .verbose ? try await itemEntityType(of: list) : nil
         let body = RESTRequest.itemBody(fields: fields, entityType: entityType, flavor: flavor)
+        let url = list.item(id).path.url(site: siteURL)
+        let ifMatch = try checkedEtag(etag, url: url)
         let exchange = Exchange.write(
-            self, list.item(id).path.url(site: siteURL), headers: [("IF-MATCH", etag), ("X-HTTP-Method", "MERGE")],
+            self, url, headers: [("IF-MATCH", ifMatch), ("X-HTTP-Method", "MERGE")],
             body: .bytes(Array(body)), contentType: flavor.mediaType, repeatable: true)
-        return try await perform(exchange).headers["ETag"]
+        return try await perform(exchange).header("ETag")
     }
 
     /// Deletes an item: `POST …/items(ID)` with `X-HTTP-Method: DELETE` and `IF-MATCH: etag` (default `*`).
     /// A stale etag → ``SharePointError/Kind/preconditionFailed``; a missing item →
     /// ``SharePointError/Kind/itemNotFound``.
     public func deleteItem(in list: ListPath, id: Int, etag: String = "*") async throws(SharePointError) {
+        let url = list.item(id).path.url(site: siteURL)
+        let ifMatch = try checkedEtag(etag, url: url)
         let exchange = Exchange.write(
-            self, list.item(id).path.url(site: siteURL), headers: [("IF-MATCH", etag), ("X-HTTP-Method", "DELETE")],
+            self, url, headers: [("IF-MATCH", ifMatch), ("X-HTTP-Method", "DELETE")],
             body: .none, contentType: nil, repeatable: true)
         _ = try await perform(exchange)
     }
