@@ -103,7 +103,8 @@ func checkedEtag(_ etag: String, url: String) throws(SharePointError) -> String 
     guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isNewline }) else {
         throw SharePointError(
             kind: .badRequest, status: 0,
-            message: "The etag \(etag.debugDescription) is not valid: pass the item's etag (e.g. \"\\\"3\\\"\") or \"*\".",
+            message:
+                "The etag \(etag.debugDescription) is not valid: pass the item's etag (e.g. \"\\\"3\\\"\") or \"*\".",
             url: url)
     }
     return trimmed

@@ -43,7 +43,8 @@ extension SharePointSite {
     ///
     /// The bytes go to a temporary file (`.<name>.<uuid>.part`) in the destination's folder, renamed over `path`
     /// only when the transfer completed; on any failure the temporary file is removed and an existing file at
-    /// `path` is left untouched. `progress` is called on Transport's thread (keep it short).
+    /// `path` is left untouched. The file is created with mode 0600 (Transport's file destination); `progress` is
+    /// called on Transport's thread (keep it short).
     ///
     /// - Returns: the number of bytes written.
     /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,

@@ -230,7 +230,8 @@ public final class SharePointSite: Sendable {
     /// The item entity type of a list (`__metadata.type` for verbose writes), read once and cached.
     func itemEntityType(of list: ListPath) async throws(SharePointError) -> String? {
         if let cached = entityTypes.withLock({ $0[list] }) { return cached }
-        let info: ListInfo = try await getEntity(list.path, query: ODataQuery(select: ["Id", "ListItemEntityTypeFullName"]))
+        let info: ListInfo = try await getEntity(
+            list.path, query: ODataQuery(select: ["Id", "ListItemEntityTypeFullName"]))
         guard let type = info.listItemEntityTypeFullName else { return nil }
         entityTypes.withLock { $0[list] = type }
         return type

@@ -20,16 +20,24 @@ extension SiteClientTests {
             // Warm up curl, the server and the allocator with a small download first.
             try await fixture.site.download(serverRelativeURL: "/Shared Documents/Welcome.txt", to: folder + "/w.txt")
             let baseline = residentBytes()
-            let peak = Mutex(baseline)
+            let peak = Mutex((peak: baseline, nextSample: Int64(0)))
             let progress = ProgressLog()
             let written = try await fixture.site.download(
                 serverRelativeURL: "/Shared Documents/large.bin", to: destination
             ) { value in
                 progress.record(value)
-                let now = residentBytes()
-                peak.withLock { $0 = max($0, now) }
+                // Sample the RSS every 256 KiB or so (reading /proc on every callback would slow the transfer).
+                let sample = peak.withLock { state -> Bool in
+                    guard value.completedBytes >= state.nextSample else { return false }
+                    state.nextSample = value.completedBytes + 256 * 1024
+                    return true
+                }
+                if sample {
+                    let now = residentBytes()
+                    peak.withLock { $0.peak = max($0.peak, now) }
+                }
             }
-            let growth = peak.withLock { $0 } - baseline
+            let growth = peak.withLock { $0.peak } - baseline
             #expect(written == Int64(size))
             #expect(growth < size * 3 / 4, "peak RSS grew by \(growth) bytes while downloading \(size) bytes")
             #expect(residentBytes() - baseline < size * 3 / 4)
@@ -41,7 +49,8 @@ extension SiteClientTests {
             // Byte-identical with the same bytes fetched into memory by Transport directly.
             let direct = try await fixture.client.execute(
                 HTTPRequest(
-                    url: API.file(serverRelativeUrl: "/Shared Documents/large.bin").value.url(site: fixture.sim.siteURL)))
+                    url: API.file(serverRelativeUrl: "/Shared Documents/large.bin").value.url(site: fixture.sim.siteURL)
+                ))
             #expect(direct.status == 200)
             let onDisk = try Data(contentsOf: URL(fileURLWithPath: destination))
             #expect(onDisk.count == size)
@@ -58,7 +67,8 @@ extension SiteClientTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
 
             let cut = await sharePointError {
-                try await fixture.site.download(serverRelativeURL: "/Shared Documents/large.bin", to: folder + "/large.bin")
+                try await fixture.site.download(
+                    serverRelativeURL: "/Shared Documents/large.bin", to: folder + "/large.bin")
             }
             guard case .transport = cut?.kind else {
                 Issue.record("expected a transport error, got \(String(describing: cut))")
@@ -75,7 +85,8 @@ extension SiteClientTests {
             #expect(try String(contentsOfFile: existing, encoding: .utf8) == "old content")
 
             let missing = await sharePointError {
-                try await fixture.site.download(serverRelativeURL: "/Shared Documents/none.txt", to: folder + "/none.txt")
+                try await fixture.site.download(
+                    serverRelativeURL: "/Shared Documents/none.txt", to: folder + "/none.txt")
             }
             #expect(missing?.kind == .fileNotFound)
             #expect(missing?.message == "The file /Shared Documents/none.txt does not exist.")
@@ -95,9 +106,11 @@ extension SiteClientTests {
             let folder = try SiteFixture.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let source = folder + "/source.bin"
-            var generator = SystemRandomNumberGenerator()
             let size = 3 * 1024 * 1024 + 12_345
-            let content = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+            let content = try #require(try random.read(upToCount: size))
+            try random.close()
+            #expect(content.count == size)
             try content.write(to: URL(fileURLWithPath: source))
 
             let progress = ProgressLog()
@@ -119,7 +132,10 @@ extension SiteClientTests {
                 }
                 return path
             }
-            #expect(steps == ["contextinfo", "files/add", "startupload", "continueupload", "continueupload", "finishupload"])
+            #expect(
+                steps == [
+                    "contextinfo", "files/add", "startupload", "continueupload", "continueupload", "finishupload",
+                ])
             let offsets = fixture.logged("upload(").map(\.path)
             #expect(offsets[1].contains("fileOffset=1048576"))
             #expect(offsets[3].contains("fileOffset=3145728"))
@@ -138,7 +154,9 @@ extension SiteClientTests {
             try Data("first version\n".utf8).write(to: URL(fileURLWithPath: source))
 
             let progress = ProgressLog()
-            let file = try await fixture.site.upload(file: source, toFolder: "/Shared Documents") { progress.record($0) }
+            let file = try await fixture.site.upload(file: source, toFolder: "/Shared Documents") {
+                progress.record($0)
+            }
             #expect(file.name == "notes.txt")
             #expect(file.length == 14)
             #expect(progress.isMonotonic)

@@ -97,7 +97,9 @@ extension SiteClientTests {
             var expected = 1
             var links: [String] = []
             var pageCount = 0
-            for try await page in fixture.site.items(in: .title("Big"), query: ODataQuery(select: ["Id", "Title"], top: 500)) {
+            for try await page in fixture.site.items(
+                in: .title("Big"), query: ODataQuery(select: ["Id", "Title"], top: 500))
+            {
                 pageCount += 1
                 for item in page.items {
                     #expect(item.id == expected)
@@ -152,7 +154,9 @@ extension SiteClientTests {
 
             // An indexed column is fine above the threshold.
             var red = 0
-            for try await item in site.items(in: .title("Big"), query: ODataQuery(filter: .eq("Category", .string("Red")), top: 5000)).elements {
+            for try await item in site.items(
+                in: .title("Big"), query: ODataQuery(filter: .eq("Category", .string("Red")), top: 5000)
+            ).elements {
                 #expect(item["Category"]?.stringValue == "Red")
                 red += 1
             }
@@ -177,7 +181,9 @@ extension SiteClientTests {
             #expect(missingType?.kind == .listNotFound)
             let missingItem = await sharePointError { _ = try await site.item(in: .title("Tasks"), id: 999) }
             #expect(missingItem?.kind == .itemNotFound)
-            let missingFile = await sharePointError { _ = try await site.file(serverRelativeURL: "/Shared Documents/none.txt") }
+            let missingFile = await sharePointError {
+                _ = try await site.file(serverRelativeURL: "/Shared Documents/none.txt")
+            }
             #expect(missingFile?.kind == .fileNotFound)
         }
 

@@ -59,7 +59,10 @@ final class SOAPReauthenticator: Reauthenticator {
     let fail: Bool
     private let count = Mutex(0)
 
-    init(client: HTTPClient, siteURL: String, password: String = alicePassword, claimSuccess: Bool = false, fail: Bool = false) {
+    init(
+        client: HTTPClient, siteURL: String, password: String = alicePassword, claimSuccess: Bool = false,
+        fail: Bool = false
+    ) {
         self.client = client
         self.siteURL = siteURL
         self.password = password

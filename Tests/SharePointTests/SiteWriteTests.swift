@@ -33,7 +33,8 @@ extension SiteClientTests {
             #expect(try await site.item(in: list, id: added.id)["Title"]?.stringValue == "Changed")
 
             let injected = await sharePointError {
-                _ = try await site.updateItem(in: list, id: added.id, fields: [("Title", "x")], etag: "\"2\"\r\nX-Evil: 1")
+                _ = try await site.updateItem(
+                    in: list, id: added.id, fields: [("Title", "x")], etag: "\"2\"\r\nX-Evil: 1")
             }
             #expect(injected?.kind == .badRequest)
             #expect(injected?.status == 0)
@@ -52,7 +53,10 @@ extension SiteClientTests {
             #expect(fixture.logged("/_api/contextinfo").count == 1)
             if flavor == .verbose {
                 // The entity type was read once from the list, for `__metadata.type`.
-                #expect(fixture.logged("getbytitle('Tasks')", method: "GET").filter { $0.query.contains("ListItemEntityTypeFullName") }.count == 1)
+                #expect(
+                    fixture.logged("getbytitle('Tasks')", method: "GET").filter {
+                        $0.query.contains("ListItemEntityTypeFullName")
+                    }.count == 1)
             }
         }
 
@@ -179,7 +183,8 @@ extension SiteClientTests {
             let sim = try Simulator(SimulatorOptions(mode: .fba))
             defer { sim.stop() }
             let client = try HTTPClient()
-            let reauth = SOAPReauthenticator(client: client, siteURL: sim.siteURL, password: "wrong", claimSuccess: true)
+            let reauth = SOAPReauthenticator(
+                client: client, siteURL: sim.siteURL, password: "wrong", claimSuccess: true)
             let site = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: reauth)
             let error = await sharePointError { _ = try await site.web() }
             guard case .formsAuthRequired(let login) = error?.kind else {
@@ -202,7 +207,9 @@ extension SiteClientTests {
             let throwing = SOAPReauthenticator(client: client, siteURL: sim.siteURL, fail: true)
             let failing = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: throwing)
             let signInFailed = await sharePointError { _ = try await failing.web() }
-            #expect(signInFailed?.message?.contains("Signing in again failed: the identity provider is unreachable") == true)
+            #expect(
+                signInFailed?.message?.contains("Signing in again failed: the identity provider is unreachable") == true
+            )
             #expect(throwing.calls == 1)
         }
 
