@@ -22,7 +22,7 @@ enum PasswordSource {
             return Secret(value)
         }
         if isatty(STDIN_FILENO) == 1 {
-            return try prompt("Password for \(user): ")
+            return try PasswordPrompt.ask("Password for \(user): ")
         }
         throw UsageError(
             description:
@@ -30,7 +30,8 @@ enum PasswordSource {
                 + "or run on a terminal to be asked")
     }
 
-    private static func readFile(_ path: String) throws(UsageError) -> Secret {
+    /// A password file's first line; refused when the file is readable by group or others.
+    static func readFile(_ path: String) throws(UsageError) -> Secret {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw UsageError(description: "cannot read the password file \(path): \(String(cString: strerror(errno)))")
@@ -47,8 +48,11 @@ enum PasswordSource {
         guard !text.isEmpty else { throw UsageError(description: "the password file \(path) is empty") }
         return Secret(text)
     }
+}
 
-    private static func prompt(_ text: String) throws(UsageError) -> Secret {
+/// A no-echo password prompt on the terminal.
+enum PasswordPrompt {
+    static func ask(_ text: String) throws(UsageError) -> Secret {
         FileHandle.standardError.write(Data(text.utf8))
         var saved = termios()
         let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0

@@ -25,6 +25,7 @@ let loginCommand = Command(
         .value("dump-pages", "DIR", "save a redacted copy of a page the engine cannot handle"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
         .repeatable("cookie", "NAME", "the cookie(s) that mean signed in (default FedAuth, plus rtFa online)"),
+        .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
     ]
 ) { arguments in
     guard let site = arguments.value("site"), let user = arguments.value("user") else {
@@ -41,7 +42,8 @@ let loginCommand = Command(
         siteURL: site, username: user, password: password, flow: flow,
         policy: SignInPolicy(
             allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
-        staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"))
+        staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"),
+        loginURL: arguments.value("login-url"))
     let client = try HTTPClient(
         configuration: HTTPClient.Configuration(
             caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))

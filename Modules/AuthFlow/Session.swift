@@ -15,18 +15,21 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public var flow: String
     /// When the proof request succeeded.
     public var provedAt: Date
+    /// Where the sign-in was allowed to send credentials; reused when the session is renewed.
+    public var policy: SignInPolicy
     /// The session's cookies as the jar held them (values are secrets: `Cookie.description` hides them).
     public var cookies: [Cookie]
 
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
-        cookies: [Cookie]
+        policy: SignInPolicy = SignInPolicy(), cookies: [Cookie]
     ) {
         self.siteURL = siteURL
         self.user = user
         self.displayName = displayName
         self.flow = flow
         self.provedAt = provedAt
+        self.policy = policy
         self.cookies = cookies
     }
 
@@ -43,6 +46,11 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
             if let expires = cookie.expires, expires.timeIntervalSince(now) <= margin { return false }
         }
         return true
+    }
+
+    /// Puts the session's cookies into `client`'s jar, so its requests carry the session.
+    public func install(into client: HTTPClient) throws(TransportError) {
+        for cookie in cookies { try client.cookies.add(cookie) }
     }
 
     public var description: String {

@@ -134,12 +134,15 @@ enum NetscapeCookieFile {
         var displayName: String?
         var flow: String
         var provedAt: Double
+        var allowedHosts: [String]?
+        var allowHTTPLoopback: Bool?
     }
 
     static func render(_ session: Session) -> String {
         let metadata = Metadata(
             site: session.siteURL, user: session.user, displayName: session.displayName, flow: session.flow,
-            provedAt: session.provedAt.timeIntervalSince1970)
+            provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
+            allowHTTPLoopback: session.policy.allowHTTPLoopback)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -168,6 +171,9 @@ enum NetscapeCookieFile {
         guard let metadata else { throw ParseError(reason: "the spconnect-session line is missing") }
         return Session(
             siteURL: metadata.site, user: metadata.user, displayName: metadata.displayName, flow: metadata.flow,
-            provedAt: Date(timeIntervalSince1970: metadata.provedAt), cookies: cookies)
+            provedAt: Date(timeIntervalSince1970: metadata.provedAt),
+            policy: SignInPolicy(
+                allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
+            cookies: cookies)
     }
 }

@@ -107,18 +107,7 @@ public struct SignIn: Sendable {
 
     /// The cookies the jar would send to the site's URL now.
     private func siteCookies() -> [Cookie] {
-        guard let site = URLComponents(string: configuration.siteURL), let host = site.host?.lowercased() else {
-            return []
-        }
-        let path = site.path.isEmpty ? "/" : site.path
-        let all = (try? client.cookies.all()) ?? []
-        return all.filter { cookie in
-            let domainMatches =
-                cookie.hostOnly ? cookie.domain == host : (host == cookie.domain || host.hasSuffix("." + cookie.domain))
-            let pathMatches = path.hasPrefix(cookie.path) || cookie.path == "/"
-            let fresh = cookie.expires.map { $0 > Date() } ?? true
-            return domainMatches && pathMatches && fresh
-        }
+        (try? client.cookies.cookies(for: configuration.siteURL + "/")) ?? []
     }
 
     /// Saves a redacted copy of a page; returns its path, or nil when it could not be written.

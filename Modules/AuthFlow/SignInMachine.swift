@@ -18,6 +18,7 @@ public struct SignInMachine: Sendable {
     private var visits: [String: Int] = [:]
     private var lastRequest: SignInRequest?
     private var proving = false
+    private var legacy: LegacySPO?
     private let strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     private let readPage: @Sendable (SignInResponse) -> PageFacts?
@@ -61,10 +62,10 @@ public struct SignInMachine: Sendable {
         case .anonymous:
             return proofRequest(authentication: nil)
         case .legacySPO:
-            return .finish(
-                .unknownPage(
-                    kind: "legacy-spo (not built yet: use the browser flow, which SharePoint Online requires "
-                        + "since May 2026)", url: site, dumpPath: nil))
+            var route = LegacySPO(configuration: configuration)
+            request = route.start()
+            legacy = route
+            return send(request, note: "legacy route: realm discovery at \(route.loginURL)")
         default:
             request = SignInRequest(
                 url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
@@ -94,6 +95,17 @@ public struct SignInMachine: Sendable {
             record.decision = "session cookies present: prove them"
             let authentication = lastRequest?.authentication
             return proofRequest(authentication: authentication)
+        }
+        if var route = legacy, let decision = route.next(after: response) {
+            legacy = route
+            switch decision {
+            case .finish(let outcome):
+                record.decision = "legacy: stop"
+                return .finish(outcome)
+            case .send(let request, let note):
+                record.decision = "legacy: \(note)"
+                return send(request, note: note)
+            }
         }
         if (300...399).contains(response.status), let location = response.location {
             var next = SignInRequest(url: location, purpose: .redirect)
@@ -196,7 +208,8 @@ public struct SignInMachine: Sendable {
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
-                flow: configuration.flow.rawValue, provedAt: Date(),
+                flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
+                policy: configuration.policy,
                 cookies: response.siteCookies))
     }
 

@@ -19,10 +19,13 @@ public struct SignInConfiguration: Sendable {
     public var staySignedIn: Bool
     /// The cookies that mean "signed in"; empty picks the default: `FedAuth`, plus `rtFa` on SharePoint Online.
     public var targetCookies: [String]
+    /// The login service of the legacy route (`--flow legacy-spo`); nil picks it from the site's cloud.
+    public var loginURL: String?
 
     public init(
         siteURL: String, username: String, password: Secret, flow: SignInFlow = .auto,
-        policy: SignInPolicy = SignInPolicy(), staySignedIn: Bool = false, targetCookies: [String] = []
+        policy: SignInPolicy = SignInPolicy(), staySignedIn: Bool = false, targetCookies: [String] = [],
+        loginURL: String? = nil
     ) {
         var site = siteURL
         while site.hasSuffix("/") { site.removeLast() }
@@ -33,6 +36,7 @@ public struct SignInConfiguration: Sendable {
         self.policy = policy
         self.staySignedIn = staySignedIn
         self.targetCookies = targetCookies
+        self.loginURL = loginURL
     }
 
     /// The cookies the engine waits for.

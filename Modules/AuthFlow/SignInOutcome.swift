@@ -1,3 +1,4 @@
+import Foundation
 public import Transport
 
 /// How a sign-in ended. Never a generic failure: each case says what happened and what to do.
@@ -23,12 +24,12 @@ public enum SignInOutcome: Sendable {
         case .signedIn(let session):
             return "signed in as \(session.displayName ?? session.user) at \(session.siteURL) (\(session.flow))."
         case .invalidCredentials(let message, let code):
-            return "the sign-in was rejected: \(message)" + (code.map { " (code \($0))" } ?? "")
-                + " Check the user name and password."
+            return "the sign-in was rejected: \(sentence(message))" + (code.map { " (code \($0))" } ?? "")
+                + ". Check the user name and password."
         case .interactionRequired(let kind, let pageId, let message):
             var text = "the identity provider asks for \(kind.explanation)"
             if let pageId { text += " (page \(pageId))" }
-            if let message, !message.isEmpty { text += ": \(message)" }
+            if let message, !message.isEmpty { text += ": \(sentence(message))" }
             return text + ". Complete it once in a browser, or use an account or flow without it."
         case .unknownPage(let kind, let url, let dumpPath):
             var text = "the sign-in reached a page it cannot handle (\(kind)) at \(url)."
@@ -63,4 +64,11 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .unknownInterrupt: return "an interaction this engine does not know"
         }
     }
+}
+
+/// `text` without a final full stop, so a message can go on after it.
+private func sentence(_ text: String) -> String {
+    var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    while trimmed.hasSuffix(".") { trimmed.removeLast() }
+    return trimmed
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// One step of a sign-in as the trace records it: never a secret, only names, kinds and hosts.
 public struct SignInTraceStep: Sendable, Equatable, Codable {
@@ -35,23 +36,10 @@ public enum Redaction {
         "redirect_uri", "trust", "sso_reload", "jsdisabled", "wreply", "xml", "mkt", "lc",
     ]
 
-    /// `url` with every query value replaced by `<redacted>` except harmless ones.
+    /// `url` with every query value (and any user:password@ and fragment) replaced by `<redacted>`,
+    /// except the harmless names above: sign-in URLs carry codes, states and tokens under many names.
     public static func url(_ url: String) -> String {
-        guard let question = url.firstIndex(of: "?") else { return url }
-        let base = url[..<question]
-        var query = url[url.index(after: question)...]
-        var fragment = ""
-        if let hash = query.firstIndex(of: "#") {
-            fragment = "#<redacted>"
-            query = query[..<hash]
-        }
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals]
-            if harmlessQueryNames.contains(name.lowercased()) { return String(pair) }
-            return name + "=<redacted>"
-        }
-        return base + "?" + pairs.joined(separator: "&") + fragment
+        Transport.Redaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
     }
 
     /// `page` with hidden and password input values, `$Config` token strings and long opaque tokens redacted,

@@ -1,9 +1,10 @@
+internal import CCurl
 public import Foundation
 
-internal import CCurl
-
 /// One cookie as the jar holds it. A plain value: safe to share across threads.
-public struct Cookie: Sendable, Hashable, CustomStringConvertible {
+///
+/// `description`, `debugDescription` and mirrors never show the value.
+public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The cookie name.
     public var name: String
     /// The cookie value (treat as a secret: `description` hides it).
@@ -41,6 +42,19 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         "\(name)=<redacted>; Domain=\(hostOnly ? "" : ".")\(domain); Path=\(path)"
             + (expires.map { "; Expires=\(Int64($0.timeIntervalSince1970))" } ?? "") + (secure ? "; Secure" : "")
             + (httpOnly ? "; HttpOnly" : "")
+    }
+
+    /// `Cookie(name=<redacted>; Domain=...)`.
+    public var debugDescription: String { "Cookie(\(description))" }
+
+    /// Every field but the value, for `dump` and debuggers.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "name": name, "value": "<redacted>", "domain": domain, "hostOnly": hostOnly, "path": path,
+                "expires": expires as Any, "secure": secure, "httpOnly": httpOnly,
+            ], displayStyle: .struct)
     }
 
     /// The cookie as one line of a Netscape cookie file (the format `curl -b FILE` reads).

@@ -1,7 +1,6 @@
-import Foundation
-
 internal import CCurl
 internal import CShims
+import Foundation
 
 #if canImport(Glibc)
     internal import Glibc
@@ -29,6 +28,28 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// The cookies a request to `url` would carry (RFC 6265 §5.4: domain and path match, `Secure` only over
+    /// https, not expired), longest path first. libcurl makes the final choice on the wire; this mirrors it
+    /// for the common cases (it does not treat loopback http as secure, as libcurl does for 127.0.0.1).
+    public func cookies(for url: String) throws(TransportError) -> [Cookie] {
+        guard let parsed = CurlURL(url), let host = parsed.host else {
+            throw .invalid("\(Redaction.url(url)) is not an absolute URL", url: url)
+        }
+        let path = parsed.path
+        let secure = parsed.scheme == "https"
+        let now = Date()
+        return try all().filter { cookie in
+            let domainMatches =
+                cookie.hostOnly ? host == cookie.domain : host == cookie.domain || host.hasSuffix("." + cookie.domain)
+            let pathMatches =
+                path == cookie.path
+                || (path.hasPrefix(cookie.path)
+                    && (cookie.path.hasSuffix("/") || path.dropFirst(cookie.path.count).hasPrefix("/")))
+            return domainMatches && pathMatches && (!cookie.secure || secure)
+                && (cookie.expires.map { $0 > now } ?? true)
+        }.sorted { $0.path.count > $1.path.count }
+    }
+
     /// Adds (or replaces: same name, domain and path) one cookie. An `expires` in the past removes it.
     public func add(_ cookie: Cookie) throws(TransportError) {
         try command(cookie.netscapeLine)
@@ -38,7 +59,8 @@ public final class CookieJar: Sendable {
     /// - Throws: `.invalidRequest` when the line is malformed or its `Domain` does not cover the URL's host.
     public func add(setCookie line: String, for url: String) throws(TransportError) {
         guard let cookie = Cookie(setCookie: line, url: url) else {
-            throw .invalid("the Set-Cookie line is malformed or its Domain does not match \(url)", url: url)
+            throw .invalid(
+                "the Set-Cookie line is malformed or its Domain does not match \(Redaction.url(url))", url: url)
         }
         try add(cookie)
     }
@@ -48,7 +70,8 @@ public final class CookieJar: Sendable {
         try lock.withLock { () throws(TransportError) in
             let wantedDomain = domain.hasPrefix(".") ? String(domain.dropFirst()) : domain.lowercased()
             let cookies = try helper.easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
-            for var cookie in cookies where cookie.name == name && cookie.domain == wantedDomain && cookie.path == path {
+            for var cookie in cookies where cookie.name == name && cookie.domain == wantedDomain && cookie.path == path
+            {
                 // Replacing a cookie with an expired copy makes libcurl drop it.
                 cookie.expires = Date(timeIntervalSince1970: 1)
                 try commandLocked(cookie.netscapeLine)

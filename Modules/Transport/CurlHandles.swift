@@ -31,12 +31,18 @@ final class CurlShare: @unchecked Sendable {
             _ = pthread_mutex_init(mutexes + index, nil)
         }
         let steps: [(String, () -> CURLSHcode)] = [
-            ("USERDATA", { spc_share_setopt_pointer(share, CURLSHOPT_USERDATA, UnsafeMutableRawPointer(self.mutexes)) }),
+            (
+                "USERDATA",
+                { spc_share_setopt_pointer(share, CURLSHOPT_USERDATA, UnsafeMutableRawPointer(self.mutexes)) }
+            ),
             ("LOCKFUNC", { spc_share_setopt_lockfunc(share, shareLock) }),
             ("UNLOCKFUNC", { spc_share_setopt_unlockfunc(share, shareUnlock) }),
             ("COOKIE", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) }),
             ("DNS", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue)) }),
-            ("SSL_SESSION", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)) }),
+            (
+                "SSL_SESSION",
+                { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)) }
+            ),
             ("PSL", { spc_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_PSL.rawValue)) }),
         ]
         for (name, step) in steps {
@@ -53,6 +59,7 @@ final class CurlShare: @unchecked Sendable {
         // Every easy handle on the share is gone (they retain us), so this returns CURLSHE_OK; nothing to do
         // in deinit if it did not.
         _ = curl_share_cleanup(raw)
+        // Unlocked default mutexes: pthread_mutex_destroy cannot fail.
         for index in 0..<Self.lockCount { _ = pthread_mutex_destroy(mutexes + index) }
         mutexes.deallocate()
     }
@@ -68,6 +75,7 @@ private let shareLock: curl_lock_function = { _, data, _, userdata in
 private let shareUnlock: curl_unlock_function = { _, data, userdata in
     guard let userdata else { return }
     let mutexes = userdata.assumingMemoryBound(to: pthread_mutex_t.self)
+    // Unlocking a mutex this thread locked cannot fail.
     _ = pthread_mutex_unlock(mutexes + Int(data.rawValue))
 }
 
@@ -155,6 +163,16 @@ final class EasyHandle {
 
     func setSeek(_ callback: curl_seek_callback?) throws(TransportError) {
         try check(spc_easy_setopt_seek_callback(raw, callback), CURLOPT_SEEKFUNCTION)
+    }
+
+    /// Unhooks the progress and debug callbacks once the transfer is over, so nothing calls back into a
+    /// transfer object while it is being torn down (`curl_easy_cleanup` may still log).
+    func detachCallbacks() {
+        // Resetting callbacks to NULL and switching logging off cannot fail on a valid handle.
+        _ = spc_easy_setopt_long(raw, CURLOPT_VERBOSE, 0)
+        _ = spc_easy_setopt_debug_callback(raw, nil)
+        _ = spc_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 1)
+        _ = spc_easy_setopt_xferinfo_callback(raw, nil)
     }
 
     /// Info readers: they return zero/nil when libcurl has no value (its documented fallback).

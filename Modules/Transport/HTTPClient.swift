@@ -1,7 +1,6 @@
-import Foundation
-
 internal import CCurl
 internal import CShims
+import Foundation
 
 #if canImport(Glibc)
     internal import Glibc
@@ -35,7 +34,8 @@ public final class HTTPClient: Sendable {
         public var retry: RetryPolicy
         /// Body size cap for `.memory()` destinations without their own limit (default 64 MiB).
         public var maxBodySize: Int
-        /// Receives one redacted record per transfer, on the transfer thread; nil records nothing.
+        /// Receives one redacted record per transfer (retries and redirect hops included), on the task that
+        /// made the request, before `execute` returns or throws; nil records nothing.
         public var trace: (@Sendable (TraceRecord) -> Void)?
 
         /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
@@ -92,7 +92,7 @@ public final class HTTPClient: Sendable {
             guard hops < maxHops else {
                 throw TransportError(
                     kind: .redirectLimit, detail: "\(hops) redirects followed", url: response.url,
-                    message: "too many redirects (more than \(maxHops)) starting at \(request.url)")
+                    message: "too many redirects (more than \(maxHops)) starting at \(Redaction.url(request.url))")
             }
             hops += 1
             current = try Self.redirected(current, status: response.status, to: location)
@@ -106,11 +106,12 @@ public final class HTTPClient: Sendable {
     {
         let from = CurlURL(request.url)
         guard let to = CurlURL(location), let scheme = to.scheme, scheme == "http" || scheme == "https" else {
-            throw .invalid("the redirect target \(location) is not an http(s) URL", url: request.url)
+            throw .invalid("the redirect target \(Redaction.url(location)) is not an http(s) URL", url: request.url)
         }
         if from?.scheme == "https" && scheme == "http" && request.carriesCredentials {
             throw TransportError(
-                kind: .insecureRedirect, detail: "\(request.url) -> \(location)", url: request.url,
+                kind: .insecureRedirect, detail: "\(Redaction.url(request.url)) -> \(Redaction.url(location))",
+                url: request.url,
                 message: "refusing to follow a redirect from https to http while the request carries credentials")
         }
         var next = request
@@ -199,7 +200,7 @@ public final class HTTPClient: Sendable {
         BodySink, FileDescriptor?
     ) {
         guard let parsed = CurlURL(request.url), let scheme = parsed.scheme, scheme == "http" || scheme == "https"
-        else { throw .invalid("\(request.url) is not an absolute http(s) URL", url: request.url) }
+        else { throw .invalid("\(Redaction.url(request.url)) is not an absolute http(s) URL", url: request.url) }
         guard !request.method.isEmpty, !request.method.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
         else { throw .invalid("'\(request.method)' is not a valid HTTP method", url: request.url) }
         try easy.set(CURLOPT_URL, request.url)
@@ -236,6 +237,8 @@ public final class HTTPClient: Sendable {
             try easy.set(CURLOPT_USERNAME, user)
             try easy.set(CURLOPT_PASSWORD, password.revealedValue())
         case .ntlm(let user, let password):
+            // NTLM authenticates a connection, which HTTP/2 does not allow (IIS answers HTTP_1_1_REQUIRED).
+            try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
             try easy.set(CURLOPT_HTTPAUTH, CurlAuth.ntlm)
             try easy.set(CURLOPT_USERNAME, user)
             try easy.set(CURLOPT_PASSWORD, password.revealedValue())
@@ -251,6 +254,10 @@ public final class HTTPClient: Sendable {
         var headers = request.headers
         let method = request.method
         let upperMethod = method.uppercased()
+        if upperMethod == "HEAD", case .none = request.body {
+        } else if upperMethod == "HEAD" {
+            throw .invalid("a HEAD request cannot carry a body", url: request.url)
+        }
         var upload: FileDescriptor?
         func setBody(_ bytes: [UInt8]) throws(TransportError) {
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
@@ -268,14 +275,18 @@ public final class HTTPClient: Sendable {
                     message: "libcurl refused the request body")
             }
         }
+        // The method libcurl sends by itself for the options set below; any other goes in CUSTOMREQUEST.
+        var curlMethod = "POST"
         switch request.body {
         case .none:
             if upperMethod == "HEAD" {
                 try easy.set(CURLOPT_NOBODY, 1)
+                curlMethod = "HEAD"
             } else if upperMethod == "POST" {
                 try setBody([])
             } else {
                 try easy.set(CURLOPT_HTTPGET, 1)
+                curlMethod = "GET"
             }
         case .bytes(let bytes):
             try setBody(bytes)
@@ -304,18 +315,14 @@ public final class HTTPClient: Sendable {
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(info.st_size))
             if !headers.contains("Content-Type") { headers.add("Content-Type", "application/octet-stream") }
         }
-        if upperMethod != "GET" && upperMethod != "HEAD" && !(upperMethod == "POST" && method == "POST") {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method)
-        } else if upperMethod == "GET", case .none = request.body {
-            // HTTPGET already set.
-        } else if method != upperMethod {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method)
+        if method != curlMethod { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
+        // `Name;` is libcurl's syntax for a header with an empty value (`Name:` would remove it).
+        var lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
+        if case .none = request.body {
+        } else if !headers.contains("Expect") {
+            // The empty `Expect:` line stops libcurl from sending `Expect: 100-continue` and waiting for it.
+            lines.append("Expect:")
         }
-        if case .none = request.body {} else if !headers.contains("Expect") {
-            // An empty Expect: stops libcurl from waiting for `100 Continue` before sending the body.
-            headers.add("Expect", "")
-        }
-        let lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
         if !lines.isEmpty { try easy.set(CURLOPT_HTTPHEADER, list: lines) }
 
         let sink: BodySink
@@ -346,7 +353,8 @@ public final class HTTPClient: Sendable {
         var formNames: [String] = []
         if case .form(let fields) = request.body { formNames = fields.map(\.name) }
         return TraceRecord(
-            method: request.method, url: request.url, status: outcome.error == nil ? outcome.status : nil,
+            method: request.method, url: Redaction.url(request.url),
+            status: outcome.error == nil ? outcome.status : nil,
             attempt: attempt, requestHeaders: sent, responseHeaders: received, formFieldNames: formNames,
             timings: outcome.timings, bytesSent: outcome.bytesSent, bytesReceived: outcome.bytesReceived,
             error: outcome.error?.description)

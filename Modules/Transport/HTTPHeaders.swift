@@ -1,15 +1,18 @@
 /// HTTP header fields in order, several per name allowed, names compared case-insensitively.
 ///
 /// A plain value: safe to share across threads.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+/// `description` and mirrors redact `Cookie`, `Set-Cookie`, `Authorization` and `Proxy-Authorization` values.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// The fields in order, names as given.
     public private(set) var fields: [(name: String, value: String)]
 
     /// Creates headers from ordered pairs.
     public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
 
-    /// Creates headers from a literal such as `["Accept": "application/json"]`.
-    public init(arrayLiteral elements: (String, String)...) {
+    /// Creates headers from a literal such as `["Accept": "application/json"]` (order kept, repeats allowed).
+    public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
 
@@ -46,6 +49,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByArrayLiteral, Custom
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
-    /// `Name: value` lines.
-    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+    /// `Name: value` lines, secrets redacted.
+    public var description: String { redacted.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+    /// Same as `description`.
+    public var debugDescription: String { "HTTPHeaders(\(redacted.map { "\($0.name): \($0.value)" }))" }
+    /// Shows the redacted fields to `dump` and debuggers.
+    public var customMirror: Mirror {
+        Mirror(self, children: redacted.map { (label: $0.name as String?, value: $0.value as Any) })
+    }
+
+    private var redacted: [(name: String, value: String)] {
+        fields.map { Redaction.header(name: $0.name, value: $0.value) }
+    }
 }

@@ -1,7 +1,8 @@
 /// One HTTP exchange to perform: method, URL, headers, body and per-request options.
 ///
-/// A plain value: build it, copy it, send it from any task.
-public struct HTTPRequest: Sendable {
+/// A plain value: build it, copy it, send it from any task. Printing it (`description`, `dump`) never shows
+/// body values, credentials or secret headers.
+public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request body.
     public enum Body: Sendable {
         /// No body.
@@ -32,12 +33,13 @@ public struct HTTPRequest: Sendable {
     public var retry: RetryPolicy?
     /// Where the response body goes.
     public var responseBody: ResponseBodyDestination
-    /// Called on the transfer thread as bytes move; keep it short and do not block.
+    /// Called on the transfer thread as bytes move; keep it short and do not block. Counts are per transfer:
+    /// they start again from zero on a retry or a redirect hop.
     public var progress: (@Sendable (TransferProgress) -> Void)?
 
     /// Creates a request; everything but the URL has a default.
     public init(
-        method: String = "GET", url: String, headers: HTTPHeaders = [], body: Body = .none,
+        method: String = "GET", url: String, headers: HTTPHeaders = [:], body: Body = .none,
         auth: Authentication? = nil, timeouts: HTTPTimeouts = HTTPTimeouts(), redirects: RedirectPolicy = .manual,
         retry: RetryPolicy? = nil, responseBody: ResponseBodyDestination = .memory(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -52,6 +54,34 @@ public struct HTTPRequest: Sendable {
         self.retry = retry
         self.responseBody = responseBody
         self.progress = progress
+    }
+
+    /// `METHOD URL` (secret query values redacted).
+    public var description: String { "\(method) \(Redaction.url(url))" }
+
+    /// `METHOD URL`, the redacted headers and a summary of the body (form field names only).
+    public var debugDescription: String {
+        "HTTPRequest(\(description), headers: \(headers.debugDescription), body: \(bodySummary)"
+            + (auth == nil ? "" : ", auth: <redacted>") + ")"
+    }
+
+    /// Method, redacted URL, headers and body summary, for `dump` and debuggers.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "method": method, "url": Redaction.url(url), "headers": headers, "body": bodySummary,
+                "auth": auth == nil ? "none" : Redaction.marker,
+            ])
+    }
+
+    private var bodySummary: String {
+        switch body {
+        case .none: "none"
+        case .bytes(let bytes): "\(bytes.count) bytes"
+        case .form(let fields): "form(\(fields.map(\.name).joined(separator: ", ")))"
+        case .file(let path): "file(\(path))"
+        }
     }
 
     /// Whether the method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE), so retries are safe.
@@ -115,7 +145,8 @@ public struct HTTPTimeouts: Sendable, Equatable {
 ///
 /// Retried: connect failures, and the statuses in `statuses` (429 and 503 by default), only for idempotent
 /// methods unless `retryNonIdempotent`. `Retry-After` (seconds or HTTP date) is honoured up to
-/// `maxRetryAfter`; otherwise capped exponential backoff with full jitter.
+/// `maxRetryAfter`; otherwise capped exponential backoff with jitter (a random wait between half and all of
+/// the capped delay).
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in total, including the first (1 = never retry).
     public var maxAttempts: Int
@@ -146,7 +177,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Never retry.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// The backoff before attempt `attempt + 1` (attempt counts from 1), with full jitter.
+    /// The backoff before attempt `attempt + 1` (attempt counts from 1), with jitter.
     func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = min(max(attempt - 1, 0), 20)
         let ceiling = min(baseDelay * (1 << exponent), maxDelay)

@@ -25,6 +25,25 @@ public struct HTTPResponse: Sendable {
     /// Every URL visited, first request first, this response's URL last.
     public let urlChain: [String]
 
+    /// Creates a response value (for fakes in tests of higher layers; the client builds its own).
+    public init(
+        status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], url: String, redirectLocation: String? = nil,
+        httpVersion: String = "HTTP/1.1", timings: Timings = .zero, bytesSent: Int64 = 0, bytesReceived: Int64 = 0,
+        attempts: Int = 1, urlChain: [String]? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.redirectLocation = redirectLocation
+        self.httpVersion = httpVersion
+        self.timings = timings
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.attempts = attempts
+        self.urlChain = urlChain ?? [url]
+    }
+
     /// The body decoded as UTF-8 (invalid bytes become U+FFFD).
     public var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -49,7 +68,9 @@ public struct HTTPResponse: Sendable {
 /// One trace record per exchange (per transfer, retries included), with secrets redacted.
 ///
 /// Redacted: values of `Cookie`, `Set-Cookie`, `Authorization` and `Proxy-Authorization` (cookie names are
-/// kept); request bodies are never recorded, only form field names.
+/// kept); values of secret-looking query parameters (pass, pwd, secret, token, wresult, SAMLResponse, canary,
+/// flowtoken, code, sig, ...) in the URL and in `Location`; request bodies are never recorded, only form field
+/// names.
 public struct TraceRecord: Sendable {
     /// The method sent.
     public let method: String
@@ -83,8 +104,8 @@ public struct TraceRecord: Sendable {
     }
 }
 
-/// Redaction rules shared by traces.
-enum Redaction {
+/// Redaction rules shared by traces (`package`: AuthFlow applies a stricter rule with the same code).
+package enum Redaction {
     static let marker = "<redacted>"
     static let secretHeaders: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization"]
 
@@ -101,11 +122,59 @@ enum Redaction {
             let cookieName = value.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return (name, "\(cookieName.trimmingCharacters(in: " "))=\(marker)")
         case "authorization", "proxy-authorization":
-            let scheme = value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
-            return (name, scheme.isEmpty ? marker : "\(scheme) \(marker)")
+            // Keep the scheme (`Basic`, `NTLM`) only when there is one; a bare token is all secret.
+            let parts = value.split(separator: " ", maxSplits: 1)
+            return (name, parts.count == 2 ? "\(parts[0]) \(marker)" : marker)
+        case "location", "content-location", "referer", "origin":
+            return (name, url(value))
         default:
             return (name, value)
         }
+    }
+
+    /// Name fragments (lowercased) that mark a form field or query parameter as secret.
+    static let secretFragments = [
+        "pass", "pwd", "secret", "token", "wresult", "samlresponse", "canary", "flowtoken", "apikey", "api_key",
+    ]
+    /// Whole names (lowercased) that are secret but too short to match as fragments.
+    static let secretNames: Set<String> = ["sig", "code", "key", "wctx", "ctx", "session_state"]
+
+    /// Whether a form field or query parameter with this name holds a secret.
+    static func isSecret(name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretNames.contains(lowered) || secretFragments.contains { lowered.contains($0) }
+    }
+
+    /// The URL with the values of secret-looking query parameters (and any user:password@) replaced.
+    /// `isSecret` decides per parameter name; by default the names above.
+    package static func url(_ url: String, isSecret: (String) -> Bool = isSecret(name:)) -> String {
+        var text = Substring(url)
+        var fragment = ""
+        if let hash = text.firstIndex(of: "#") {
+            fragment = "#" + marker
+            text = text[..<hash]
+        }
+        var base = text
+        var query: Substring?
+        if let question = text.firstIndex(of: "?") {
+            base = text[..<question]
+            query = text[text.index(after: question)...]
+        }
+        var result = String(base)
+        if let schemeEnd = result.range(of: "://"), let at = result[schemeEnd.upperBound...].firstIndex(of: "@"),
+            !result[schemeEnd.upperBound..<at].contains("/")
+        {
+            result.replaceSubrange(schemeEnd.upperBound..<at, with: marker)
+        }
+        if let query {
+            let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, isSecret(String(parts[0])) else { return String(pair) }
+                return "\(parts[0])=\(marker)"
+            }
+            result += "?" + pairs.joined(separator: "&")
+        }
+        return result + (fragment.isEmpty || url.hasSuffix("#") ? "" : fragment)
     }
 }
 
@@ -113,7 +182,7 @@ extension StringProtocol {
     func trimmingCharacters(in set: Character) -> String {
         var slice = Substring(self)
         while slice.first == set || slice.first == "\t" { slice = slice.dropFirst() }
-        while slice.last == set || slice.last == "\t" || slice.last == "\r" || slice.last == "\n" {
+        while let last = slice.last, last == set || last == "\t" || last == "\r" || last == "\n" || last == "\r\n" {
             slice = slice.dropLast()
         }
         return String(slice)

@@ -42,7 +42,8 @@ final class MultiLoop: @unchecked Sendable {
             // Never added a handle: cleanup of an empty multi cannot fail in a way we could act on.
             _ = curl_multi_cleanup(multi)
             throw TransportError(
-                kind: .io, detail: String(cString: strerror(rc)), url: nil, message: "could not start the transfer thread")
+                kind: .io, detail: String(cString: strerror(rc)), url: nil,
+                message: "could not start the transfer thread")
         }
         // The thread is never joined; it exits on its own after shutdown(). pthread_detach only fails for
         // an invalid or already-detached thread.
@@ -97,6 +98,7 @@ final class MultiLoop: @unchecked Sendable {
     private func remove(_ transfer: Transfer) {
         // Removing a handle we added cannot fail except for misuse; the handle is freed with the Transfer.
         _ = curl_multi_remove_handle(multi, transfer.easy.raw)
+        transfer.easy.detachCallbacks()
         active[transfer.easy.raw] = nil
     }
 
@@ -148,9 +150,12 @@ final class MultiLoop: @unchecked Sendable {
                 remove(transfer)
                 finish(transfer, transfer.outcome(code: code))
             }
-            // Waits for socket activity, libcurl's next timeout, a wakeup, or one second at most. An error
-            // here (out of memory) is retried on the next turn.
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Waits for socket activity, libcurl's next timeout, a wakeup, or one second at most.
+            if curl_multi_poll(multi, nil, 0, 1000, nil) != CURLM_OK {
+                // Out of memory or a broken wakeup pipe: back off instead of spinning, then try again.
+                // usleep only fails when interrupted, which just ends the pause early.
+                _ = usleep(10_000)
+            }
         }
         // Every handle was removed above, so the multi is empty.
         _ = curl_multi_cleanup(multi)

@@ -134,7 +134,12 @@ final class Transfer: @unchecked Sendable {
             discarding = false
             if case .memory = sink { body.removeAll(keepingCapacity: true) }
         } else if line.isEmpty {
-            if discardRedirectBodies && (300..<400).contains(status) && status != 304 { discarding = true }
+            // A redirect that will be followed: its body is of no use (and must not reach a file or sink).
+            if discardRedirectBodies && (300..<400).contains(status)
+                && headers.contains(where: { $0.name.lowercased() == "location" })
+            {
+                discarding = true
+            }
             if case .memory(let limit) = sink, status >= 200, !discarding,
                 let length = headers.last(where: { $0.name.lowercased() == "content-length" }).flatMap({
                     Int($0.value)
@@ -160,7 +165,8 @@ final class Transfer: @unchecked Sendable {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             failure = TransportError(
-                kind: .io, detail: String(cString: strerror(errno)), url: url, message: "could not read the upload file")
+                kind: .io, detail: String(cString: strerror(errno)), url: url, message: "could not read the upload file"
+            )
             return Int(CURL_READFUNC_ABORT)
         }
     }
@@ -185,7 +191,7 @@ final class Transfer: @unchecked Sendable {
     private func tooLarge(limit: Int) -> TransportError {
         TransportError(
             kind: .tooLarge, detail: "limit \(limit) bytes", url: url,
-            message: "the response body from \(url) is larger than \(limit) bytes")
+            message: "the response body from \(Redaction.url(url)) is larger than \(limit) bytes")
     }
 
     // MARK: Completion (multi thread, after the handle left the multi)
@@ -259,7 +265,7 @@ final class Transfer: @unchecked Sendable {
             (kind, message) = (.io, "local I/O failed during the request to \(host)")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT,
             CURLE_NOT_BUILT_IN, CURLE_UNKNOWN_OPTION:
-            (kind, message) = (.invalidRequest, "the request for \(url) is not valid")
+            (kind, message) = (.invalidRequest, "the request for \(Redaction.url(url)) is not valid")
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2_STREAM,
             CURLE_HTTP2:
             (kind, message) = (.network, "the connection to \(host) broke")

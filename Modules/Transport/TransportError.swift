@@ -34,7 +34,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// libcurl's own text (its error buffer, or `curl_easy_strerror`), or other low-level detail.
     public let detail: String
-    /// The URL of the exchange that failed, when there was one.
+    /// The URL of the exchange that failed, when there was one (secret query values and userinfo redacted,
+    /// so errors can be logged as they are).
     public let url: String?
     /// A short human sentence about the failure, without advice.
     public let message: String
@@ -43,7 +44,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public init(kind: Kind, detail: String, url: String?, message: String) {
         self.kind = kind
         self.detail = detail
-        self.url = url
+        self.url = url.map { Redaction.url($0) }
         self.message = message
     }
 

@@ -27,5 +27,5 @@ guard case .signedIn(let session) = outcome else {
 }
 print("signed in as \(session.displayName ?? session.user) via \(session.flow)")
 let web = try await client.execute(
-    HTTPRequest(url: site + "/_api/web?$select=Title", headers: [("Accept", "application/json;odata=nometadata")]))
+    HTTPRequest(url: site + "/_api/web?$select=Title", headers: ["Accept": "application/json;odata=nometadata"]))
 print("GET /_api/web -> HTTP \(web.status): \(web.text)")

@@ -19,4 +19,6 @@ struct FlowState: Sendable {
     var usernameSubmitted = false
     var passwordSubmitted = false
     var interruptsAnswered = 0
+    /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
+    var detectedFlow: SignInFlow?
 }

@@ -12,7 +12,7 @@ struct EntraStrategy: SignInStrategy {
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         guard let config = page.config, let urlPost = config["urlPost"], !urlPost.isEmpty else { return nil }
         let pgid = config["pgid"] ?? ""
-        let errorText = nonEmpty(config["sErrTxt"]) ?? page.errorText
+        let errorText = nonEmpty(config["sErrTxt"]).map(plainText) ?? page.errorText
         if let code = nonEmpty(config["sErrorCode"]), code != "0", code != "50058" {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
         }
@@ -50,6 +50,7 @@ struct EntraStrategy: SignInStrategy {
         ]
         fields += tokens(config)
         state.passwordSubmitted = true
+        state.detectedFlow = .entra
         return .send(
             SignInRequest(method: "POST", url: action, form: fields, purpose: .credentials, carriesCredentials: true),
             note: "posted credentials to $Config.urlPost with the page's token names")
@@ -103,6 +104,22 @@ struct EntraStrategy: SignInStrategy {
         if id.contains("password") && !id.contains("signin") { return .passwordChange }
         if id.contains("consent") { return .consent }
         return nil
+    }
+
+    /// `sErrTxt` may carry markup (a "reset it now" link): keep the words only.
+    private func plainText(_ markup: String) -> String {
+        var text = ""
+        var inTag = false
+        for character in markup {
+            if character == "<" {
+                inTag = true
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                text.append(character)
+            }
+        }
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private func nonEmpty(_ value: String?) -> String? {

@@ -1,8 +1,21 @@
+import Foundation
+
 /// Any identity provider's plain HTML pages: credential forms (and username-first steps), pages that
 /// submit themselves, meta refreshes, script redirects, error and second-factor pages. ADFS, FBA
 /// sign-in pages, Keycloak, Shibboleth, PingFederate and the like all come through here.
 struct FormsStrategy: SignInStrategy {
     let name = "forms"
+
+    /// Names the flow by where the form lives: ADFS's `/adfs/` pages, SharePoint's own `/_forms/` page, or
+    /// any other identity provider.
+    static func flow(of page: PageFacts, configuration: SignInConfiguration) -> SignInFlow {
+        let path = (URLComponents(string: page.url)?.path ?? "").lowercased()
+        if path.contains("/adfs/") { return .adfs }
+        if path.contains("/_forms/") && URLParts(page.url)?.host == URLParts(configuration.siteURL)?.host {
+            return .fba
+        }
+        return .forms
+    }
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         let configuration = state.configuration
@@ -22,6 +35,7 @@ struct FormsStrategy: SignInStrategy {
                 if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
                 let built = form.submission(setting, form.signInSubmitter)
                 state.passwordSubmitted = true
+                state.detectedFlow = Self.flow(of: page, configuration: configuration)
                 return .send(
                     SignInRequest(
                         method: built.method, url: built.url, form: built.fields, purpose: .credentials,

@@ -1,0 +1,59 @@
+import AuthFlow
+import Foundation
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A saved profile opened for use: its session's cookies in a fresh client, and a renewer that signs in
+/// again once when the server says the session ended (with the password from `SPCONNECT_PASSWORD`,
+/// `SPCONNECT_PASSWORD_FILE`, or a prompt on a terminal; never from argv).
+struct SessionContext {
+    let profile: String
+    let store: SessionStore
+    let session: Session
+    let client: HTTPClient
+    let renewer: SessionReauthenticator
+
+    /// The options every command that uses a session understands.
+    static let options: [OptionSpec] = [
+        profileOption,
+        .flag("insecure", "do not verify TLS certificates, for this run only"),
+        .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    ]
+
+    /// Opens the profile named by `--profile` (default `default`).
+    static func open(_ arguments: ParsedArguments) throws -> SessionContext {
+        let profile = arguments.value("profile") ?? "default"
+        let store = SessionStore()
+        guard let session = try store.load(profile: profile) else {
+            throw UsageError(
+                description: "no session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME"
+                    + (profile == "default" ? "" : " --profile \(profile)") + "' first")
+        }
+        let client = try HTTPClient(
+            configuration: HTTPClient.Configuration(
+                caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))
+        try session.install(into: client)
+        let user = session.user
+        let renewer = SessionReauthenticator(
+            client: client, session: session, store: store, profile: profile,
+            password: { renewalPassword(user: user) })
+        return SessionContext(profile: profile, store: store, session: session, client: client, renewer: renewer)
+    }
+}
+
+/// The password for a renewal, when one is available without argv.
+func renewalPassword(user: String) -> Secret? {
+    let environment = ProcessInfo.processInfo.environment
+    if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
+    if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
+        return try? PasswordSource.readFile(path)
+    }
+    if isatty(STDIN_FILENO) == 1 {
+        printError("The session ended; signing in again.")
+        return try? PasswordPrompt.ask("Password for \(user): ")
+    }
+    return nil
+}

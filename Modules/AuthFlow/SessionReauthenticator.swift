@@ -1,0 +1,65 @@
+import Foundation
+public import Transport
+
+/// Renews a session when the server says it has ended (401, or 403 with `X-Forms_Based_Auth_Required`):
+/// signs in again with the same site, user, flow and policy, puts the new cookies into the client's jar,
+/// and saves the new session to the store.
+///
+/// An actor: concurrent callers (parallel downloads that all hit the expiry) share one sign-in.
+public actor SessionReauthenticator: Reauthenticator {
+    /// Errors of a renewal that was tried and failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let outcome: SignInOutcome
+        public var description: String { "the session ended and signing in again failed: " + outcome.message }
+    }
+
+    private let client: HTTPClient
+    private var session: Session
+    private let store: SessionStore?
+    private let profile: String?
+    private let password: @Sendable () -> Secret?
+    private var running: Task<Bool, any Error>?
+    /// How many sign-ins this object ran (for diagnostics and tests).
+    public private(set) var renewals = 0
+
+    /// - Parameters:
+    ///   - password: asked for only when a renewal is needed; nil means no credentials are available,
+    ///     and `reauthenticate()` then answers false.
+    public init(
+        client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
+        password: @escaping @Sendable () -> Secret?
+    ) {
+        self.client = client
+        self.session = session
+        self.store = store
+        self.profile = profile
+        self.password = password
+    }
+
+    /// The current session (renewed ones included).
+    public var current: Session { session }
+
+    public func reauthenticate() async throws -> Bool {
+        if let running { return try await running.value }
+        let task = Task { try await renew() }
+        running = task
+        defer { running = nil }
+        return try await task.value
+    }
+
+    private func renew() async throws -> Bool {
+        guard let secret = password() else { return false }
+        for cookie in session.cookies { try? client.cookies.remove(cookie) }
+        let flow = SignInFlow(rawValue: session.flow) ?? .auto
+        let outcome = await SignIn(
+            client: client,
+            configuration: SignInConfiguration(
+                siteURL: session.siteURL, username: session.user, password: secret, flow: flow, policy: session.policy)
+        ).run()
+        renewals += 1
+        guard case .signedIn(let renewed) = outcome else { throw Failure(outcome: outcome) }
+        session = renewed
+        if let store, let profile { try store.save(renewed, profile: profile) }
+        return true
+    }
+}

@@ -1,0 +1,63 @@
+import AuthFlow
+import Foundation
+import SPSim
+import Testing
+import Transport
+
+@Suite struct ReauthenticationTests {
+    static func web(_ client: HTTPClient, _ site: String) async throws -> Int {
+        try await client.execute(
+            HTTPRequest(
+                url: site + "/_api/web?$select=Title", headers: ["Accept": "application/json;odata=nometadata"])
+        ).status
+    }
+
+    @Test func anExpiredSessionIsRenewedOnceEvenWhenManyAskAtOnce() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        let run = try await SimulatorSignInTests.signIn(simulator, user: "alice@contoso.test")
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let directory = NSTemporaryDirectory() + "spconnect-reauth-\(UUID().uuidString)"
+        let store = SessionStore(directory: directory)
+        try store.save(session, profile: "p")
+
+        // A fresh process: a new client whose jar is filled from the saved session.
+        let client = try HTTPClient()
+        let saved = try #require(try store.load(profile: "p"))
+        try saved.install(into: client)
+        #expect(try await Self.web(client, simulator.siteURL) == 200)
+
+        simulator.expireSessions()
+        #expect(try await Self.web(client, simulator.siteURL) == 403)
+
+        let renewer = SessionReauthenticator(
+            client: client, session: saved, store: store, profile: "p",
+            password: { Secret(SimulatorSignInTests.password) })
+        let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<5 { group.addTask { try await renewer.reauthenticate() } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: true, count: 5))
+        #expect(await renewer.renewals == 1)
+        #expect(try await Self.web(client, simulator.siteURL) == 200)
+        let stored = try #require(try store.load(profile: "p"))
+        #expect(
+            stored.cookies.first { $0.name == "FedAuth" }?.value != saved.cookies.first { $0.name == "FedAuth" }?.value)
+    }
+
+    @Test func withoutCredentialsTheRenewalDeclinesAndWrongOnesThrow() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .fba))
+        defer { simulator.stop() }
+        let session = Session(
+            siteURL: simulator.siteURL, user: "alice@contoso.test", flow: "fba", provedAt: Date(),
+            policy: SignInPolicy(allowHTTPLoopback: true), cookies: [])
+        let client = try HTTPClient()
+        let declining = SessionReauthenticator(client: client, session: session, password: { nil })
+        #expect(try await declining.reauthenticate() == false)
+        let wrong = SessionReauthenticator(client: client, session: session, password: { Secret("wrong") })
+        await #expect(throws: SessionReauthenticator.Failure.self) { try await wrong.reauthenticate() }
+    }
+}

@@ -1,0 +1,222 @@
+import AuthFlow
+import Foundation
+import SPSim
+import Testing
+import Transport
+
+/// The sign-in engine end to end against the simulator, in every sign-in mode, over real loopback HTTP.
+@Suite struct SimulatorSignInTests {
+    static let password = "Spring2026!"
+
+    struct Run {
+        let outcome: SignInOutcome
+        let trace: [SignInTraceStep]
+        let client: HTTPClient
+    }
+
+    static func signIn(
+        _ simulator: Simulator, user: String, password: String = password, flow: SignInFlow = .auto,
+        staySignedIn: Bool = false, loginURL: String? = nil
+    ) async throws -> Run {
+        let client = try HTTPClient()
+        let steps = StepRecorder()
+        let outcome = await SignIn(
+            client: client,
+            configuration: SignInConfiguration(
+                siteURL: simulator.siteURL, username: user, password: Secret(password), flow: flow,
+                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn, loginURL: loginURL),
+            options: SignIn.Options(trace: steps.add)
+        ).run()
+        return Run(outcome: outcome, trace: steps.all, client: client)
+    }
+
+    @Test(arguments: [SignInMode.entra, .adfs, .fba, .fbaWindows])
+    func aliceSignsInAndTheSessionReadsTheWeb(mode: SignInMode) async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: mode))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test")
+        guard case .signedIn(let session) = run.outcome else {
+            let steps = run.trace.map(\.jsonLine).joined(separator: "\n")
+            Issue.record("\(mode): \(run.outcome.message)\n\(steps)")
+            return
+        }
+        #expect(session.cookies.contains { $0.name == "FedAuth" })
+        #expect(session.displayName?.isEmpty == false)
+        let expectedFlow: [SignInMode: String] = [.entra: "entra", .adfs: "adfs", .fba: "fba", .fbaWindows: "fba"]
+        #expect(session.flow == expectedFlow[mode])
+        // The password went only to the host that served the sign-in form.
+        let passwordHosts = Set(
+            simulator.requestLog().filter { $0.formFields.contains { $0.value == Self.password } }.map(\.host))
+        #expect(passwordHosts == [mode == .entra || mode == .adfs ? "127.0.0.2" : "127.0.0.1"])
+        #expect(!simulator.requestLog().contains { $0.path.lowercased().contains("jsdisabled") })
+        let web = try await run.client.execute(
+            HTTPRequest(
+                url: simulator.siteURL + "/_api/web?$select=Title",
+                headers: ["Accept": "application/json;odata=nometadata"]))
+        #expect(web.status == 200)
+        let text = run.trace.map(\.jsonLine).joined(separator: "\n")
+        #expect(!text.contains(Self.password))
+        for cookie in session.cookies { #expect(!text.contains(cookie.value)) }
+    }
+}
+
+extension SimulatorSignInTests {
+    @Test(arguments: [SignInMode.entra, .adfs, .fba])
+    func wrongPasswordCarriesThePagesMessage(mode: SignInMode) async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: mode))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test", password: "Autumn2025?")
+        guard case .invalidCredentials(let message, let code) = run.outcome else {
+            Issue.record("\(mode): expected invalidCredentials, got \(run.outcome.message)")
+            return
+        }
+        #expect(!message.isEmpty)
+        #expect(!message.contains("<"), "markup leaked into the message: \(message)")
+        if mode == .entra { #expect(code == "50126") }
+    }
+
+    @Test(arguments: [
+        ("bob.mfa@contoso.test", InteractionKind.mfa), ("carol.ca@contoso.test", .conditionalAccess),
+        ("dave.expired@contoso.test", .passwordChange),
+    ])
+    func interruptsAreTyped(user: String, expected: InteractionKind) async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: user)
+        guard case .interactionRequired(let kind, let pageId, _) = run.outcome else {
+            Issue.record("\(user): expected interactionRequired, got \(run.outcome.message)")
+            return
+        }
+        #expect(kind == expected)
+        #expect(pageId?.isEmpty == false)
+    }
+
+    @Test func staySignedInAnswersKMSIWithYes() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test", staySignedIn: true)
+        guard case .signedIn = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let answers = simulator.requestLog().compactMap { request in
+            request.formFields.first { $0.name == "LoginOptions" && request.path.hasSuffix("/kmsi") }?.value
+        }
+        #expect(answers == ["1"])
+    }
+
+    @Test func adfsPostCarriesOnlyTheLoginFormsFields() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .adfs))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test")
+        guard case .signedIn = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let post = try #require(
+            simulator.requestLog().first { request in
+                request.method == "POST" && request.formFields.contains { $0.name == "Password" }
+            })
+        let names = post.formFields.map(\.name)
+        #expect(names.filter { $0 == "AuthMethod" }.count == 1)
+        #expect(!names.contains("Kmsi"))
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test func fbaPostsTheClickedLoginButton() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .fba))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test", flow: .fba)
+        guard case .signedIn = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let post = try #require(
+            simulator.requestLog().first { request in
+                request.method == "POST" && request.formFields.contains { $0.value == Self.password }
+            })
+        #expect(post.formFields.contains { $0.name == "ctl00$PlaceHolderMain$signInControl$login" })
+        #expect(post.formFields.contains { $0.name == "__VIEWSTATE" && !$0.value.isEmpty })
+        #expect(post.formFields.contains { $0.name == "__EVENTVALIDATION" && !$0.value.isEmpty })
+    }
+
+    @Test func basicFlowProvesWithTheCredentials() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .basic))
+        defer { simulator.stop() }
+        let good = try await Self.signIn(simulator, user: "alice@contoso.test", flow: .basic)
+        guard case .signedIn(let session) = good.outcome else {
+            Issue.record("\(good.outcome.message)")
+            return
+        }
+        #expect(session.flow == "basic")
+        let bad = try await Self.signIn(simulator, user: "alice@contoso.test", password: "nope", flow: .basic)
+        guard case .invalidCredentials = bad.outcome else {
+            Issue.record("expected invalidCredentials, got \(bad.outcome.message)")
+            return
+        }
+    }
+}
+
+extension SimulatorSignInTests {
+    @Test func legacyRouteSignsInWhenTheServerStillAllowsIt() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(
+            simulator, user: "alice@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        #expect(session.flow == "legacy-spo")
+        #expect(Set(session.cookies.map(\.name)).isSuperset(of: ["FedAuth", "rtFa"]))
+        #expect(!run.trace.map(\.jsonLine).joined().contains(Self.password))
+    }
+
+    @Test func legacyRouteTypedFailures() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO))
+        defer { simulator.stop() }
+        let wrong = try await Self.signIn(
+            simulator, user: "alice@contoso.test", password: "nope", flow: .legacySPO,
+            loginURL: simulator.identityProviderURL)
+        guard case .invalidCredentials(_, let code) = wrong.outcome else {
+            Issue.record("expected invalidCredentials, got \(wrong.outcome.message)")
+            return
+        }
+        #expect(code == "50126")
+        let mfa = try await Self.signIn(
+            simulator, user: "bob.mfa@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .interactionRequired(.mfa, _, _) = mfa.outcome else {
+            Issue.record("expected MFA, got \(mfa.outcome.message)")
+            return
+        }
+    }
+
+    @Test func legacyRouteRefusedAsOnlineNowDoesSaysWhatToUse() async throws {
+        var options = SimulatorOptions(mode: .legacySPO)
+        options.legacyRefused = true
+        let simulator = try Simulator(options)
+        defer { simulator.stop() }
+        let run = try await Self.signIn(
+            simulator, user: "alice@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
+        guard case .unknownPage(let kind, _, _) = run.outcome else {
+            Issue.record("expected a refusal, got \(run.outcome.message)")
+            return
+        }
+        #expect(kind.contains("--flow entra"))
+    }
+}
+
+final class StepRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var steps: [SignInTraceStep] = []
+    @Sendable func add(_ step: SignInTraceStep) {
+        lock.lock()
+        steps.append(step)
+        lock.unlock()
+    }
+    var all: [SignInTraceStep] {
+        lock.lock()
+        defer { lock.unlock() }
+        return steps
+    }
+}

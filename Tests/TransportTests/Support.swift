@@ -1,0 +1,125 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import Transport
+
+/// Requests a test server saw, in order (handlers run on connection threads).
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [HTTPServerRequest] = []
+
+    func record(_ request: HTTPServerRequest) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored.append(request)
+    }
+
+    var requests: [HTTPServerRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    var count: Int { requests.count }
+}
+
+/// A thread-safe list of values collected from callbacks.
+final class Collected<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Value] = []
+
+    func append(_ value: Value) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored.append(value)
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}
+
+/// A flag shared with busy threads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        defer { lock.unlock() }
+        value = true
+    }
+}
+
+/// Runs `body` and returns its error as a `TransportError`, or records an issue when it did not throw one.
+func transportError(
+    _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) async -> TransportError? {
+    do {
+        try await body()
+        Issue.record("expected a TransportError, got success", sourceLocation: sourceLocation)
+    } catch let error as TransportError {
+        return error
+    } catch {
+        Issue.record("expected a TransportError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// A client that never retries unless a test asks for it, so failures show up at once.
+func makeClient(_ configure: (inout HTTPClient.Configuration) -> Void = { _ in }) throws -> HTTPClient {
+    var configuration = HTTPClient.Configuration(retry: .never)
+    configure(&configuration)
+    return try HTTPClient(configuration: configuration)
+}
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("transport-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Runs a program and returns its stdout and exit status.
+func run(_ executable: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+}
+
+/// A self-signed certificate for 127.0.0.1 made with the openssl command, and its files.
+struct TestCertificate {
+    let certificatePEM: String
+    let keyPEM: String
+    let certificatePath: String
+
+    static func make() throws -> TestCertificate {
+        let directory = try temporaryDirectory()
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let result = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ])
+        #expect(result.status == 0)
+        return TestCertificate(
+            certificatePEM: try String(contentsOfFile: cert, encoding: .utf8),
+            keyPEM: try String(contentsOfFile: key, encoding: .utf8), certificatePath: cert)
+    }
+}
