@@ -15,7 +15,7 @@ struct Exchange: Sendable {
 
     /// A GET with `Accept` for the site's flavour and the site's read retry policy.
     static func read(_ site: SharePointSite, _ url: String) -> Exchange {
-        Exchange(method: "GET", url: url, headers: [("Accept", site.flavor.mediaType)], retry: site.readRetry)
+        Exchange(method: "GET", url: url, headers: ["Accept": site.flavor.mediaType], retry: site.readRetry)
     }
 
     /// A POST write. `repeatable` writes use the site's write retry policy; the others are never repeated by
@@ -24,7 +24,7 @@ struct Exchange: Sendable {
         _ site: SharePointSite, _ url: String, headers extra: [(String, String)] = [], body: HTTPRequest.Body,
         contentType: String?, repeatable: Bool
     ) -> Exchange {
-        var headers: HTTPHeaders = [("Accept", site.flavor.mediaType)]
+        var headers: HTTPHeaders = ["Accept": site.flavor.mediaType]
         if let contentType { headers.add("Content-Type", contentType) }
         for (name, value) in extra { headers.add(name, value) }
         return Exchange(
@@ -87,8 +87,8 @@ extension SharePointSite {
 }
 
 extension String {
-    /// The value without surrounding spaces and line breaks (some Transport builds keep the `\r\n` that ends a
-    /// header line), so that it can be parsed and sent back in another header safely.
+    /// The value without surrounding spaces and line breaks (Transport before its header fix kept the `\r\n`
+    /// that ends a header line), so that it can be parsed and sent back in another header safely.
     var headerTrimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 

@@ -94,8 +94,8 @@ final class SOAPReauthenticator: Reauthenticator {
             HTTPRequest(
                 method: "POST", url: siteURL + "/_vti_bin/authentication.asmx",
                 headers: [
-                    ("Content-Type", "text/xml; charset=utf-8"),
-                    ("SOAPAction", "\"http://schemas.microsoft.com/sharepoint/soap/Login\""),
+                    "Content-Type": "text/xml; charset=utf-8",
+                    "SOAPAction": "\"http://schemas.microsoft.com/sharepoint/soap/Login\"",
                 ], body: .bytes(Array(envelope.utf8))))
         return response.status == 200 && response.text.contains("<ErrorCode>NoError</ErrorCode>")
     }

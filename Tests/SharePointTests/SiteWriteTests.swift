@@ -106,13 +106,7 @@ extension SiteClientTests {
             #expect(web.title == "SPSim Team")
             #expect(fixture.logged("/_api/web").map(\.status) == [429, 429, 200])
             let elapsed = ContinuousClock.now - start
-            withKnownIssue(
-                "Transport on main keeps the CRLF ending a header line, so it cannot read Retry-After and backs off 0.5 s + 1 s instead (fixed on branch transport)",
-                isIntermittent: true
-            ) {
-                #expect(elapsed >= .milliseconds(1900), "waited Retry-After (1 s) twice")
-            }
-            #expect(elapsed >= .milliseconds(900), "never retried immediately")
+            #expect(elapsed >= .milliseconds(1900), "waited Retry-After (1 s) twice")
 
             var exhausted = FaultSpec()
             exhausted.status503 = 5
