@@ -6,7 +6,7 @@ import Transport
     import Glibc
 #endif
 
-/// How far a download or upload has got. Reported values never go backwards within one call.
+/// How far a download or upload has got. Reported values never go backwards within one call. A plain value.
 public struct FileProgress: Sendable, Equatable {
     /// Bytes of the file moved so far.
     public var completedBytes: Int64

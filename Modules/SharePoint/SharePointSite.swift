@@ -34,7 +34,8 @@ public final class SharePointSite: Sendable {
     public let reauthenticator: (any Reauthenticator)?
     /// Retry policy for reads (GET, `contextinfo`).
     public let readRetry: RetryPolicy
-    /// Retry policy for writes that are safe to repeat (see the type's documentation).
+    /// Retry policy for writes that are safe to repeat (see the type's documentation); `retryNonIdempotent` is
+    /// always set, since those writes are POSTs.
     public let writeRetry: RetryPolicy
     /// How long before the server's `FormDigestTimeoutSeconds` runs out a cached digest is refreshed.
     public let digestRefreshMargin: Duration
@@ -56,7 +57,8 @@ public final class SharePointSite: Sendable {
     ///   - authentication: credentials for every request (for sites using Basic/NTLM/Bearer), or nil.
     ///   - reauthenticator: asked once when the server says the session is missing or expired.
     ///   - readRetry: retries for reads; default 4 attempts, `Retry-After` honoured up to 5 minutes.
-    ///   - writeRetry: retries for writes that are safe to repeat; default 3 attempts.
+    ///   - writeRetry: retries for writes that are safe to repeat; default 3 attempts (`retryNonIdempotent` is set
+    ///     here whatever the value given).
     ///   - digestRefreshMargin: refresh a cached digest this long before it expires (default 60 s).
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,

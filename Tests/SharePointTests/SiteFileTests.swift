@@ -145,6 +145,31 @@ extension SiteClientTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == content)
         }
 
+        /// A chunk whose answer never arrives: the upload session is cancelled and the transport error surfaced.
+        @Test func failedChunkCancelsTheUploadSession() async throws {
+            var faults = FaultSpec()
+            faults.dropPath = "continueupload"
+            let fixture = try SiteFixture(mode: .basic, faults: faults)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let source = folder + "/big.bin"
+            try Data(repeating: 7, count: 300_000).write(to: URL(fileURLWithPath: source))
+
+            let error = await sharePointError {
+                _ = try await fixture.site.upload(file: source, toFolder: "/Shared Documents", chunkSize: 100_000)
+            }
+            guard case .transport = error?.kind else {
+                Issue.record("expected a transport error, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.url?.contains("ContinueUpload(") == true)
+            let steps = fixture.logged("upload(", method: "POST").map { $0.path.lowercased() }
+            #expect(steps.count == 3)
+            #expect(steps.last?.contains("/cancelupload(uploadid=guid'") == true)
+            #expect(fixture.logged("finishupload").isEmpty)
+        }
+
         @Test func smallUploadIsOneRequestAndOverwriteIsHonoured() async throws {
             let fixture = try SiteFixture(mode: .basic)
             defer { fixture.sim.stop() }
