@@ -18,7 +18,7 @@ public struct SignInMachine: Sendable {
     private var visits: [String: Int] = [:]
     private var lastRequest: SignInRequest?
     private var proving = false
-    private var legacy: LegacySPO?
+    private var route: (any ScriptedRoute)?
     private let strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     private let readPage: @Sendable (SignInResponse) -> PageFacts?
@@ -62,10 +62,13 @@ public struct SignInMachine: Sendable {
         case .anonymous:
             return proofRequest(authentication: nil)
         case .legacySPO:
-            var route = LegacySPO(configuration: configuration)
-            request = route.start()
-            legacy = route
-            return send(request, note: "legacy route: realm discovery at \(route.loginURL)")
+            return start(route: LegacySPO(configuration: configuration))
+        case .fbaSOAP:
+            return start(route: FBAWebService(configuration: configuration))
+        case .adfsWSTrust:
+            route = ADFSWSTrust(configuration: configuration)
+            request = SignInRequest(
+                url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
         default:
             request = SignInRequest(
                 url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
@@ -96,15 +99,21 @@ public struct SignInMachine: Sendable {
             let authentication = lastRequest?.authentication
             return proofRequest(authentication: authentication)
         }
-        if var route = legacy, let decision = route.next(after: response) {
-            legacy = route
+        if var active = route, let decision = active.next(after: response) {
+            route = active
             switch decision {
             case .finish(let outcome):
-                record.decision = "legacy: stop"
+                record.decision = "\(active.name): stop"
                 return .finish(outcome)
             case .send(let request, let note):
-                record.decision = "legacy: \(note)"
-                return send(request, note: note)
+                record.decision = "\(active.name): \(note)"
+                do {
+                    try configuration.policy.checkHop(from: response.url, to: request.url)
+                } catch {
+                    return .finish(.policyRefused(error))
+                }
+                // A route's service call is its own "form": its credentials go to the host it calls.
+                return send(request, from: request.url, note: note)
             }
         }
         if (300...399).contains(response.status), let location = response.location {
@@ -182,6 +191,13 @@ public struct SignInMachine: Sendable {
                 step: trace.count, method: request.method, url: Redaction.url(request.url), purpose: note,
                 status: nil, pageKind: nil, decision: nil, cookiesSet: [], fieldsSent: request.form?.map(\.name) ?? []))
         return .send(request)
+    }
+
+    private mutating func start(route scripted: some ScriptedRoute) -> SignInAction {
+        var scripted = scripted
+        guard let first = scripted.start() else { return .finish(.loop(url: configuration.siteURL, steps: 0)) }
+        route = scripted
+        return send(first, note: "\(scripted.name): first call")
     }
 
     private mutating func proofRequest(authentication: Authentication?) -> SignInAction {

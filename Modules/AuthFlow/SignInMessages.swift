@@ -5,6 +5,10 @@ public import Transport
 public enum SignInFlow: String, Sendable, CaseIterable {
     case auto, entra, adfs, fba, forms, ntlm, basic, anonymous
     case legacySPO = "legacy-spo"
+    /// ADFS's WS-Trust endpoint instead of its HTML pages.
+    case adfsWSTrust = "adfs-ws-trust"
+    /// SharePoint's `authentication.asmx` forms web service instead of the sign-in page.
+    case fbaSOAP = "fba-soap"
 }
 
 /// Everything one sign-in needs. A plain value; the password is a `Secret`.

@@ -206,6 +206,31 @@ extension SimulatorSignInTests {
     }
 }
 
+extension SimulatorSignInTests {
+    @Test(arguments: [(SignInMode.fba, SignInFlow.fbaSOAP), (.adfs, .adfsWSTrust)])
+    func serviceRoutesSignInAndRejectWrongPasswords(mode: SignInMode, flow: SignInFlow) async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: mode))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: "alice@contoso.test", flow: flow)
+        guard case .signedIn(let session) = run.outcome else {
+            let steps = run.trace.map(\.jsonLine).joined(separator: "\n")
+            Issue.record("\(flow): \(run.outcome.message)\n\(steps)")
+            return
+        }
+        #expect(session.flow == flow.rawValue)
+        #expect(session.cookies.contains { $0.name == "FedAuth" })
+        // No HTML sign-in page was needed: the password never went into a form field.
+        #expect(!simulator.requestLog().contains { $0.formFields.contains { $0.value == Self.password } })
+        #expect(!run.trace.map(\.jsonLine).joined().contains(Self.password))
+
+        let wrong = try await Self.signIn(simulator, user: "alice@contoso.test", password: "nope", flow: flow)
+        guard case .invalidCredentials = wrong.outcome else {
+            Issue.record("\(flow): expected invalidCredentials, got \(wrong.outcome.message)")
+            return
+        }
+    }
+}
+
 final class StepRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var steps: [SignInTraceStep] = []

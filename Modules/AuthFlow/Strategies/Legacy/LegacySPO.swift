@@ -7,7 +7,8 @@ import Foundation
 /// SharePoint Online refuses this route since 1 May 2026; it stays for on-premises look-alikes, sovereign
 /// clouds and simulators, is used only when asked for (`--flow legacy-spo`), and says so clearly when the
 /// server refuses it. Its own little state machine, driven by `SignInMachine`.
-struct LegacySPO: Sendable {
+struct LegacySPO: ScriptedRoute {
+    let name = "legacy"
     enum Stage: Sendable {
         case realm, token, cookies
     }
@@ -35,7 +36,7 @@ struct LegacySPO: Sendable {
     }
 
     /// Step 1: ask which realm the user belongs to.
-    mutating func start() -> SignInRequest {
+    mutating func start() -> SignInRequest? {
         stage = .realm
         return SignInRequest(
             method: "POST", url: URLResolution.join(loginURL, "/GetUserRealm.srf"),
@@ -48,7 +49,7 @@ struct LegacySPO: Sendable {
         let body = String(decoding: response.body, as: UTF8.self)
         switch stage {
         case .realm:
-            let namespace = Self.element("NameSpaceType", in: body) ?? Self.jsonString("NameSpaceType", in: body)
+            let namespace = SOAPText.element("NameSpaceType", in: body) ?? Self.jsonString("NameSpaceType", in: body)
             switch namespace?.lowercased() {
             case "managed":
                 stage = .token
@@ -63,9 +64,9 @@ struct LegacySPO: Sendable {
                     .invalidCredentials(message: "no such account or realm for \(configuration.username)", code: nil))
             }
         case .token:
-            if let token = Self.element("BinarySecurityToken", in: body) {
+            if let token = SOAPText.element("BinarySecurityToken", in: body) {
                 stage = .cookies
-                let compact = Self.xmlUnescape(token)
+                let compact = SOAPText.unescape(token)
                 return .send(
                     SignInRequest(
                         method: "POST",
@@ -97,17 +98,17 @@ struct LegacySPO: Sendable {
             <s:Header>
             <a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action>
             <a:ReplyTo><a:Address>http://www.w3.org/2005/08/addressing/anonymous</a:Address></a:ReplyTo>
-            <a:To s:mustUnderstand="1">\(Self.xmlEscape(URLResolution.join(loginURL, "/extSTS.srf")))</a:To>
+            <a:To s:mustUnderstand="1">\(SOAPText.escape(URLResolution.join(loginURL, "/extSTS.srf")))</a:To>
             <o:Security s:mustUnderstand="1" \
             xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">
-            <o:UsernameToken><o:Username>\(Self.xmlEscape(configuration.username))</o:Username>\
-            <o:Password>\(Self.xmlEscape(configuration.password.revealedValue()))</o:Password></o:UsernameToken>
+            <o:UsernameToken><o:Username>\(SOAPText.escape(configuration.username))</o:Username>\
+            <o:Password>\(SOAPText.escape(configuration.password.revealedValue()))</o:Password></o:UsernameToken>
             </o:Security>
             </s:Header>
             <s:Body>
             <t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust">
             <wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy">
-            <a:EndpointReference><a:Address>\(Self.xmlEscape(siteRoot + "/"))</a:Address></a:EndpointReference>
+            <a:EndpointReference><a:Address>\(SOAPText.escape(siteRoot + "/"))</a:Address></a:EndpointReference>
             </wsp:AppliesTo>
             <t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType>
             <t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType>
@@ -124,7 +125,7 @@ struct LegacySPO: Sendable {
 
     /// The outcome of an extSTS answer without a token: a SOAP fault, or a token-less response.
     static func fault(in body: String) -> SignInOutcome {
-        let text = (element("text", in: body) ?? element("Text", in: body)).map(xmlUnescape)
+        let text = (SOAPText.element("text", in: body) ?? SOAPText.element("Text", in: body)).map(SOAPText.unescape)
         let code = text.flatMap { text -> String? in
             guard let range = text.range(of: #"AADSTS\d+"#, options: .regularExpression) else { return nil }
             return String(text[range].dropFirst("AADSTS".count))
@@ -143,33 +144,10 @@ struct LegacySPO: Sendable {
         }
     }
 
-    /// The text of the first element with local name `name` (any namespace prefix).
-    static func element(_ name: String, in xml: String) -> String? {
-        let pattern = "<(?:[A-Za-z0-9_]+:)?\(name)(?:\\s[^>]*)?>([^<]*)</(?:[A-Za-z0-9_]+:)?\(name)>"
-        guard let range = xml.range(of: pattern, options: .regularExpression) else { return nil }
-        let match = xml[range]
-        guard let open = match.firstIndex(of: ">"), let close = match.range(of: "</", options: .backwards) else {
-            return nil
-        }
-        return String(match[match.index(after: open)..<close.lowerBound])
-    }
-
     static func jsonString(_ key: String, in text: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             return nil
         }
         return object[key] as? String
-    }
-
-    static func xmlEscape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&apos;")
-    }
-
-    static func xmlUnescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
