@@ -13,7 +13,9 @@ let loginCommand = Command(
     options: [
         .value("site", "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
         .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
-        .value("flow", "FLOW", "auto (default), entra, adfs, adfs-ws-trust, fba, fba-soap, forms, ntlm, basic, anonymous, legacy-spo"),
+        .value(
+            "flow", "FLOW",
+            "auto (default), entra, adfs, adfs-ws-trust, fba, fba-soap, forms, ntlm, basic, anonymous, legacy-spo"),
         .flag("password-stdin", "read the password from the first line of standard input"),
         .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
         profileOption,
