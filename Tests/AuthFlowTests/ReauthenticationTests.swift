@@ -61,3 +61,30 @@ import Transport
         await #expect(throws: SessionReauthenticator.Failure.self) { try await wrong.reauthenticate() }
     }
 }
+
+@Suite struct SavedSessionTests {
+    @Test func theRealCurlReadsTheWebWithASavedSignedInSession() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        let run = try await SimulatorSignInTests.signIn(simulator, user: "alice@contoso.test")
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let store = SessionStore(directory: NSTemporaryDirectory() + "spconnect-curl-\(UUID().uuidString)")
+        try store.save(session, profile: "curl")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = [
+            "-s", "-w", "\n%{http_code}", "-b", try store.path(for: "curl"), "-H",
+            "Accept: application/json;odata=nometadata", simulator.siteURL + "/_api/web?$select=Title",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output.hasSuffix("\n200"))
+        #expect(output.contains(#""Title""#))
+    }
+}
