@@ -130,6 +130,12 @@ final class SPList: @unchecked Sendable {
     }
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
+
+    /// The default content type id of the list's items.
+    var contentTypeId: String {
+        let hex = id.replacingOccurrences(of: "-", with: "").uppercased()
+        return isLibrary ? "0x010100" + hex.prefix(16) : "0x0100" + hex.prefix(32)
+    }
     var baseType: Int { isLibrary ? 1 : 0 }
 
     /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).

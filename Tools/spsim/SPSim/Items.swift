@@ -283,8 +283,7 @@ extension SimulatorCore {
         let query = context.query
         var props: [(String, JSON)] = [
             ("FileSystemObjectType", .int(0)), ("Id", .int(item.id)), ("ServerRedirectedEmbedUri", .null),
-            ("ServerRedirectedEmbedUrl", .string("")),
-            ("ContentTypeId", .string(list.isLibrary ? "0x010100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(16) : "0x0100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(32))),
+            ("ServerRedirectedEmbedUrl", .string("")), ("ContentTypeId", .string(list.contentTypeId)),
         ]
         let standard = ["ID", "ContentTypeId", "ContentType", "Modified", "Created", "Author", "Editor"]
         for field in list.fields where !standard.contains(field.internalName) {
