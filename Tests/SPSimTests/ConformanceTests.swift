@@ -18,7 +18,9 @@ import Testing
             wantsLength = true
             text = String(text.dropFirst(4).dropLast())
         }
-        let dotted = ["odata.nextLink", "odata.error", "odata.type", "odata.editLink", "odata.metadata", "odata.id", "odata.etag"]
+        let dotted = [
+            "odata.nextLink", "odata.error", "odata.type", "odata.editLink", "odata.metadata", "odata.id", "odata.etag",
+        ]
         var current: JSONValue? = root
         var rest = Substring(text)
         while !rest.isEmpty, let node = current {
@@ -74,40 +76,50 @@ import Testing
                 exact: ["odata.error.code", "odata.error.message.value"]),
             "file_add_nometadata.json": Probe(
                 method: "POST",
-                path: "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files/add(url='PNP_SDK_TEST_test_added.docx',overwrite=true)",
+                path:
+                    "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files/add(url='PNP_SDK_TEST_test_added.docx',overwrite=true)",
                 accept: nometadata, body: Array(repeating: 0x41, count: 20159), status: 200,
                 exact: ["Name", "Length", "MajorVersion", "UIVersionLabel"]),
             "file_startupload_nometadata.json": Probe(
                 method: "POST",
-                path: "/_api/web/getFileById('\(documentsFileId)')/startupload(uploadId=guid'2d4a8b1e-0f3c-4a5b-9c7d-1e2f3a4b5c6d')",
+                path:
+                    "/_api/web/getFileById('\(documentsFileId)')/startupload(uploadId=guid'2d4a8b1e-0f3c-4a5b-9c7d-1e2f3a4b5c6d')",
                 accept: nometadata, body: Array(repeating: 0x42, count: 10_485_760), status: 200, exact: ["value"]),
             "folder_files_minimalmetadata.json": Probe(
                 path: "/_api/web/GetFolderByServerRelativeURL('Shared%20Documents')/files",
                 accept: "application/json;odata=minimalmetadata", status: 200, exact: ["value[0].odata.type"]),
             "folder_files_nometadata.json": Probe(
-                path: "/_api/web/getfolderbyserverrelativeurl('/Shared%20Documents')/files?$filter=Name%20eq%20'Welcome.txt'",
+                path:
+                    "/_api/web/getfolderbyserverrelativeurl('/Shared%20Documents')/files?$filter=Name%20eq%20'Welcome.txt'",
                 accept: nometadata, status: 200, exact: ["len(value)"]),
             "item_fieldvalues_expanded_nometadata.json": Probe(
                 path:
                     "/_api/web/lists/getbytitle('Tasks')/items?$filter=Id%20eq%201&$select=Id,FieldValuesAsHtml,FieldValuesAsText&$expand=FieldValuesAsHtml,FieldValuesAsText",
                 accept: nometadata, status: 200,
                 exact: [
-                    "len(value)", "value[0].FieldValuesAsText.ID", "value[0].FieldValuesAsText.OData__x005f_ModerationStatus",
+                    "len(value)", "value[0].FieldValuesAsText.ID",
+                    "value[0].FieldValuesAsText.OData__x005f_ModerationStatus",
                     "value[0].FieldValuesAsHtml.UniqueId",
                 ]),
             "items_nometadata_page_nextlink.json": Probe(
                 path: "/_api/web/lists(guid'\(tasksId)')/items?$top=2", accept: nometadata, status: 200,
                 exact: ["len(value)", "value[1].Id", "value[0].OData__UIVersionString"]),
             "items_verbose_collection.json": Probe(
-                path: "/_api/web/lists/getbytitle('Asset_Register')/items?$top=1", accept: "application/json;odata=verbose",
-                status: 200, exact: ["d.results[0].Id"], skip: ["d.results[0].GeoLoc.__metadata.type", "d.results[0].City"]),
+                path: "/_api/web/lists/getbytitle('Asset_Register')/items?$top=1",
+                accept: "application/json;odata=verbose",
+                status: 200, exact: ["d.results[0].Id"],
+                skip: ["d.results[0].GeoLoc.__metadata.type", "d.results[0].City"]),
             "list_create_201_nometadata.json": Probe(
                 method: "POST", path: "/_api/web/lists", accept: nometadata,
                 body: Array("{\"Title\":\"RESTListItemPaging\",\"BaseTemplate\":100}".utf8), status: 201,
                 exact: ["Title", "BaseTemplate", "ItemCount", "ListItemEntityTypeFullName", "EntityTypeName"]),
             "list_fields_expanded_nometadata.json": Probe(
-                path: "/_api/web/lists(guid'\(tasksId)')?$select=Id,Fields&$expand=Fields", accept: nometadata, status: 200,
-                exact: ["Fields[0].InternalName", "Fields[0].TypeAsString", "Fields[0].FieldTypeKind", "Fields[3].InternalName"]),
+                path: "/_api/web/lists(guid'\(tasksId)')?$select=Id,Fields&$expand=Fields", accept: nometadata,
+                status: 200,
+                exact: [
+                    "Fields[0].InternalName", "Fields[0].TypeAsString", "Fields[0].FieldTypeKind",
+                    "Fields[3].InternalName",
+                ]),
             "list_single_nometadata.json": Probe(
                 path: "/_api/web/lists/getbytitle('Documents')", accept: nometadata, status: 200,
                 exact: ["Title", "BaseType", "ListItemEntityTypeFullName", "EntityTypeName"]),
@@ -133,19 +145,24 @@ import Testing
         let site = simulator.siteURL
         let browser = Browser()
         let auth = ["-u", "alice@contoso.test:Spring2026!"]
-        func call(_ method: String, _ path: String, accept: String, body: [UInt8]? = nil, digest: String? = nil) throws -> Answer {
+        func call(_ method: String, _ path: String, accept: String, body: [UInt8]? = nil, digest: String? = nil) throws
+            -> Answer
+        {
             var headers = ["Accept: " + accept]
             if let digest { headers.append("X-RequestDigest: " + digest) }
             if body != nil { headers.append("Content-Type: application/json") }
             return try browser.request(site + path, method: method, headers: headers, body: body, extra: auth)
         }
         let digest = try #require(
-            call("POST", "/_api/contextinfo", accept: "application/json;odata=nometadata").json?["FormDigestValue"]?.string)
+            call("POST", "/_api/contextinfo", accept: "application/json;odata=nometadata").json?["FormDigestValue"]?
+                .string)
         let tasksId = try #require(
-            call("GET", "/_api/web/lists/getbytitle('Tasks')?$select=Id", accept: "application/json;odata=nometadata").json?[
-                "Id"]?.string)
+            call("GET", "/_api/web/lists/getbytitle('Tasks')?$select=Id", accept: "application/json;odata=nometadata")
+                .json?[
+                    "Id"]?.string)
         let placeholder = try call(
-            "POST", "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files/add(url='big.bin',overwrite=true)",
+            "POST",
+            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files/add(url='big.bin',overwrite=true)",
             accept: "application/json;odata=nometadata", body: [], digest: digest)
         let fileId = try #require(placeholder.json?["UniqueId"]?.string)
         let probes = Self.probes(tasksId: tasksId, documentsFileId: fileId)
@@ -190,23 +207,28 @@ import Testing
         let browser = Browser()
         let auth = ["-u", "alice@contoso.test:Spring2026!"]
         let tasks = try browser.request(
-            site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2", headers: ["Accept: application/json;odata=nometadata"],
+            site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2",
+            headers: ["Accept: application/json;odata=nometadata"],
             extra: auth)
         let id = try #require(
             browser.request(
-                site + "/_api/web/lists/getbytitle('Tasks')?$select=Id", headers: ["Accept: application/json;odata=nometadata"],
+                site + "/_api/web/lists/getbytitle('Tasks')?$select=Id",
+                headers: ["Accept: application/json;odata=nometadata"],
                 extra: auth
             ).json?["Id"]?.string)
         #expect(
             tasks.json?["odata.nextLink"]?.string
                 == "\(site)/_api/web/lists(guid%27\(id)%27)/items?%24skiptoken=Paged%3dTRUE%26p_ID%3d2&%24top=2")
         let verbose = try browser.request(
-            site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2", headers: ["Accept: application/json;odata=verbose"],
+            site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2",
+            headers: ["Accept: application/json;odata=verbose"],
             extra: auth)
         let item = try #require(verbose.json?["d"]?["results"]?[0])
         #expect(item["__metadata"]?["etag"]?.string == "\"1\"")
         #expect(item["__metadata"]?["type"]?.string == "SP.Data.TasksListItem")
-        #expect(verbose.json?["d"]?["__next"]?.string?.hasPrefix(site + "/_api/Web/Lists(guid'\(id)')/Items?%24skiptoken=") == true)
+        #expect(
+            verbose.json?["d"]?["__next"]?.string?.hasPrefix(site + "/_api/Web/Lists(guid'\(id)')/Items?%24skiptoken=")
+                == true)
         let files = try browser.request(
             site + "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files",
             headers: ["Accept: application/json;odata=nometadata"], extra: auth)
@@ -220,16 +242,21 @@ import Testing
         #expect(
             minimal.json?["value"]?[0]?["odata.editLink"]?.string
                 == "Web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/Welcome.txt')")
-        let web = try browser.request(site + "/_api/web", headers: ["Accept: application/json;odata=verbose"], extra: auth)
+        let web = try browser.request(
+            site + "/_api/web", headers: ["Accept: application/json;odata=verbose"], extra: auth)
         #expect(web.json?["d"]?["Lists"]?["__deferred"]?["uri"]?.string == site + "/_api/Web/Lists")
         #expect(web.json?["d"]?["Url"]?.string == site)
         let error = try browser.request(
-            site + "/_api/web/lists/getbytitle('Nope')", headers: ["Accept: application/json;odata=verbose"], extra: auth)
+            site + "/_api/web/lists/getbytitle('Nope')", headers: ["Accept: application/json;odata=verbose"],
+            extra: auth)
         #expect(error.json?["error"]?["code"]?.string == "-1, System.ArgumentException")
         #expect(error.json?["odata.error"] == nil)
         let atom = try browser.request(site + "/_api/web/lists/getbytitle('Nope')", extra: auth)
         #expect(atom.body.contains("<m:code>-1, System.ArgumentException</m:code>"))
-        for header in ["SPRequestGuid", "request-id", "SPClientServiceRequestDuration", "X-SharePointHealthScore", "X-SP-SERVERSTATE", "MicrosoftSharePointTeamServices"] {
+        for header in [
+            "SPRequestGuid", "request-id", "SPClientServiceRequestDuration", "X-SharePointHealthScore",
+            "X-SP-SERVERSTATE", "MicrosoftSharePointTeamServices",
+        ] {
             #expect(web.header(header) != nil, "missing \(header)")
         }
     }
@@ -246,7 +273,8 @@ import Testing
                 + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2fShared%20Documents%2fAO2006MIS.zip")
         #expect(
             answer.header("X-IDCRL_AUTH_PARAMS_V1")
-                == "IDCRL Type=\"BPOSIDCRL\", EndPoint=\"/_vti_bin/idcrl.svc/\", RootDomain=\"sharepoint.com\", Policy=\"MBI\"")
+                == "IDCRL Type=\"BPOSIDCRL\", EndPoint=\"/_vti_bin/idcrl.svc/\", RootDomain=\"sharepoint.com\", Policy=\"MBI\""
+        )
         #expect(
             answer.header("X-MSDAVEXT_Error")
                 == "917656; Access+denied.+Before+opening+files+in+this+location%2c+you+must+first+browse+to+the+web+site+and+select+the+option+to+login+automatically."

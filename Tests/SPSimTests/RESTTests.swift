@@ -84,7 +84,8 @@ struct RESTClient {
         #expect(dated.json?["value"]?.array?.count == 12)
         let ordered = try client.get(base + "?$orderby=Title%20desc&$top=2&$select=Title")
         #expect(ordered.json?["value"]?[0]?["Title"]?.string == "Write the newsletter")
-        let expanded = try client.get(base + "(1)?$select=Title,AssignedTo/Title,Author/Title&$expand=AssignedTo,Author")
+        let expanded = try client.get(
+            base + "(1)?$select=Title,AssignedTo/Title,Author/Title&$expand=AssignedTo,Author")
         #expect(expanded.json?["AssignedTo"]?["Title"]?.string != nil)
         #expect(expanded.json?["Author"]?["Title"]?.string == "Alice Example")
         let text = try client.get(base + "(1)/FieldValuesAsText")
@@ -101,15 +102,20 @@ struct RESTClient {
         let throttled = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
         #expect(throttled.status == 500)
         #expect(
-            throttled.json?["odata.error"]?["code"]?.string == "-2147024860, Microsoft.SharePoint.SPQueryThrottledException")
+            throttled.json?["odata.error"]?["code"]?.string
+                == "-2147024860, Microsoft.SharePoint.SPQueryThrottledException")
         let indexed = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'&$top=5")
         #expect(indexed.status == 200)
         #expect(try client.get("/_api/web/lists/getbytitle('Big')/items?$top=5001").status == 500)
-        #expect(try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=ID%20gt%205990").json?["value"]?.array?.count == 10)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=ID%20gt%205990").json?["value"]?.array?
+                .count == 10)
         // Under the threshold the same filter works.
         let small = try startSimulator(.basic, items: 4000)
         defer { small.stop() }
-        #expect(try RESTClient(simulator: small).get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500").status == 200)
+        #expect(
+            try RESTClient(simulator: small).get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
+                .status == 200)
     }
 
     @Test func listLookupsByTitleIdAndQuoteEscaping() throws {
@@ -123,7 +129,8 @@ struct RESTClient {
         let fields = try client.get("/_api/web/lists/getbytitle('Tasks')/fields?$filter=Hidden%20eq%20false")
         let names = (fields.json?["value"]?.array ?? []).compactMap { $0["InternalName"]?.string }
         #expect(names.contains("AssignedTo") && names.contains("DueDate") && !names.contains("ContentTypeId"))
-        let file = try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/O''Brien%20notes.txt')/$value")
+        let file = try client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/O''Brien%20notes.txt')/$value")
         #expect(file.body == "Quotes in names must be doubled in OData literals.\n")
     }
 }
@@ -134,7 +141,8 @@ struct RESTClient {
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let items = "/_api/web/lists/getbytitle('Tasks')/items"
-        let body = Array("{\"__metadata\":{\"type\":\"SP.Data.TasksListItem\"},\"Title\":\"New task\",\"Priority\":2}".utf8)
+        let body = Array(
+            "{\"__metadata\":{\"type\":\"SP.Data.TasksListItem\"},\"Title\":\"New task\",\"Priority\":2}".utf8)
         let noDigest = try client.post(items, body: body)
         #expect(noDigest.status == 403)
         #expect(noDigest.json?["odata.error"]?["code"]?.string == "-2130575252, Microsoft.SharePoint.SPException")
@@ -144,7 +152,8 @@ struct RESTClient {
         let id = try #require(created.json?["Id"]?.number.map { Int($0) })
         #expect(id == 21)
         let wrongType = try client.post(
-            items, body: Array("{\"__metadata\":{\"type\":\"SP.Data.NopeListItem\"},\"Title\":\"x\"}".utf8), digest: digest)
+            items, body: Array("{\"__metadata\":{\"type\":\"SP.Data.NopeListItem\"},\"Title\":\"x\"}".utf8),
+            digest: digest)
         #expect(wrongType.status == 400)
         let merge = try client.post(
             items + "(\(id))", body: Array("{\"Title\":\"Renamed\"}".utf8),
@@ -156,7 +165,8 @@ struct RESTClient {
             headers: ["X-HTTP-Method: MERGE", "IF-MATCH: \"1\""], digest: digest)
         #expect(stale.status == 412)
         #expect(try client.get(items + "(\(id))").json?["Title"]?.string == "Renamed")
-        let delete = try client.post(items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
+        let delete = try client.post(
+            items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
         #expect(delete.status == 200 && delete.body.isEmpty)
         #expect(try client.get(items + "(\(id))").status == 400)
     }
@@ -167,25 +177,32 @@ struct RESTClient {
         let client = RESTClient(simulator: simulator)
         let digest = try client.digest()
         let folder = "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')"
-        let small = try client.post(folder + "/Files/add(url='hello.txt',overwrite=true)", body: Array("hi".utf8), digest: digest)
+        let small = try client.post(
+            folder + "/Files/add(url='hello.txt',overwrite=true)", body: Array("hi".utf8), digest: digest)
         #expect(small.status == 200 && small.json?["Length"]?.string == "2")
-        #expect(try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/hello.txt')/$value").body == "hi")
+        #expect(
+            try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/hello.txt')/$value").body == "hi")
         let placeholder = try client.post(folder + "/Files/add(url='chunked.bin',overwrite=true)", digest: digest)
         let fileId = try #require(placeholder.json?["UniqueId"]?.string)
         let upload = "guid'0f8fad5b-d9cb-469f-a165-70867728950e'"
         let file = "/_api/web/getFileById('\(fileId)')"
-        let first = try client.post(file + "/startupload(uploadId=\(upload))", body: Array(repeating: 0x61, count: 3000), digest: digest)
+        let first = try client.post(
+            file + "/startupload(uploadId=\(upload))", body: Array(repeating: 0x61, count: 3000), digest: digest)
         #expect(first.json?["value"]?.string == "3000")
         let verbose = try client.post(
             file + "/continueupload(uploadId=\(upload),fileOffset=3000)", body: Array(repeating: 0x62, count: 2000),
             digest: digest, accept: "application/json;odata=verbose")
         #expect(verbose.json?["d"]?["ContinueUpload"]?.string == "5000")
-        let wrongOffset = try client.post(file + "/continueupload(uploadId=\(upload),fileOffset=1)", body: [1], digest: digest)
+        let wrongOffset = try client.post(
+            file + "/continueupload(uploadId=\(upload),fileOffset=1)", body: [1], digest: digest)
         #expect(wrongOffset.status == 400)
-        let finished = try client.post(file + "/finishupload(uploadId=\(upload),fileOffset=5000)", body: Array("end".utf8), digest: digest)
+        let finished = try client.post(
+            file + "/finishupload(uploadId=\(upload),fileOffset=5000)", body: Array("end".utf8), digest: digest)
         #expect(finished.json?["Length"]?.string == "5003")
-        let bytes = try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/chunked.bin')/$value").bodyBytes
-        #expect(bytes.count == 5003 && bytes.prefix(3000).allSatisfy { $0 == 0x61 } && bytes.suffix(3) == Array("end".utf8))
+        let bytes = try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/chunked.bin')/$value")
+            .bodyBytes
+        #expect(
+            bytes.count == 5003 && bytes.prefix(3000).allSatisfy { $0 == 0x61 } && bytes.suffix(3) == Array("end".utf8))
     }
 
     @Test func largeFileStreamsWhole() throws {
@@ -201,7 +218,8 @@ struct RESTClient {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let items = try client.get("/_api/web/lists/getbytitle('Photos')/items?$select=FileLeafRef,ImageWidth,ImageHeight")
+        let items = try client.get(
+            "/_api/web/lists/getbytitle('Photos')/items?$select=FileLeafRef,ImageWidth,ImageHeight")
         let first = try #require(items.json?["value"]?[0])
         #expect(first["FileLeafRef"]?.string == "sunset.png")
         #expect(first["ImageWidth"]?.number == 32 && first["ImageHeight"]?.number == 24)
@@ -243,7 +261,8 @@ struct RESTClient {
 
 @Suite struct FaultTests {
     @Test func specParsing() throws {
-        let spec = try FaultSpec(parsing: "latency=200,status429=3,retryAfter=1,drop=/path,cookieLifetime=30,redirectLoop")
+        let spec = try FaultSpec(
+            parsing: "latency=200,status429=3,retryAfter=1,drop=/path,cookieLifetime=30,redirectLoop")
         #expect(spec.latencyMilliseconds == 200 && spec.status429 == 3 && spec.retryAfterSeconds == 1)
         #expect(spec.dropPath == "/path" && spec.cookieLifetimeSeconds == 30 && spec.redirectLoop)
         #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "bogus=1") }
@@ -251,7 +270,8 @@ struct RESTClient {
     }
 
     @Test func throttlingWithRetryAfter() throws {
-        let simulator = try startSimulator(.basic, faults: try FaultSpec(parsing: "status429=2,status503=1,retryAfter=7"))
+        let simulator = try startSimulator(
+            .basic, faults: try FaultSpec(parsing: "status429=2,status503=1,retryAfter=7"))
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let statuses = try (0..<4).map { _ in try client.get("/_api/web") }
@@ -260,7 +280,8 @@ struct RESTClient {
     }
 
     @Test func droppedConnectionAndSlowDrip() throws {
-        let simulator = try startSimulator(.basic, faults: try FaultSpec(parsing: "drop=/large.bin,dropTimes=1,drip=Welcome.txt,dripDelay=20"))
+        let simulator = try startSimulator(
+            .basic, faults: try FaultSpec(parsing: "drop=/large.bin,dropTimes=1,drip=Welcome.txt,dripDelay=20"))
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let path = "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value"
@@ -287,7 +308,8 @@ struct RESTClient {
     @Test func redirectLoopNeverReachesTheIdentityProvider() throws {
         let simulator = try startSimulator(.entra, faults: try FaultSpec(parsing: "redirectLoop"))
         defer { simulator.stop() }
-        let (answer, _) = try Drivers.follow(Browser(), simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/", limit: 10)
+        let (answer, _) = try Drivers.follow(
+            Browser(), simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/", limit: 10)
         #expect(answer.status == 302)
         #expect(!simulator.requestLog().contains { $0.host == "127.0.0.2" })
     }
@@ -324,7 +346,8 @@ struct RESTClient {
         }
         let site = line.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(site.hasPrefix("http://127.0.0.1:"))
-        let answer = try Browser().request(site + "/_api/web/lists/getbytitle('Big')", headers: ["Accept: application/json;odata=nometadata"])
+        let answer = try Browser().request(
+            site + "/_api/web/lists/getbytitle('Big')", headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.json?["ItemCount"]?.number == 10)
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -68,7 +68,8 @@ import Testing
         let browser = Browser()
         var page = try Drivers.entraSignInPage(simulator, browser)
         page.config["sFT"] = .string("tampered")
-        let answer = try Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "Spring2026!")
+        let answer = try Drivers.entraPostCredentials(
+            browser, page, user: "alice@contoso.test", password: "Spring2026!")
         #expect(answer.pgid == "ConvergedError")
         #expect(answer.config["sErrorCode"]?.string == "50089")
     }
@@ -79,7 +80,8 @@ import Testing
         let browser = Browser()
         let page = try Drivers.entraSignInPage(simulator, browser)
         let refresh = try #require(
-            captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body).first?
+            captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body)
+                .first?
                 .first)
         #expect(refresh == simulator.identityProviderURL + "/jsdisabled")
         #expect(!simulator.requestLog().contains { $0.path == "/jsdisabled" })
@@ -127,7 +129,9 @@ import Testing
             simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.status == 403)
         let required = try #require(answer.header("X-Forms_Based_Auth_Required"))
-        #expect(required == simulator.siteURL + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2f_api%2fweb")
+        #expect(
+            required == simulator.siteURL
+                + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2f_api%2fweb")
         #expect(answer.header("X-Forms_Based_Auth_Return_Url") == simulator.siteURL + "/_layouts/15/error.aspx")
         #expect(answer.header("X-MSDAVEXT_Error")?.hasPrefix("917656; Access+denied.") == true)
         #expect(answer.header("X-IDCRL_AUTH_PARAMS_V1")?.contains("BPOSIDCRL") == true)
@@ -211,7 +215,8 @@ import Testing
         #expect(answer.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
         let fedAuth = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("FedAuth=") })
         #expect(fedAuth.contains("expires="))  // on-premises FedAuth is persistent
-        let web = try browser.request(simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
+        let web = try browser.request(
+            simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
         #expect(web.status == 200)
     }
 
@@ -259,7 +264,8 @@ import Testing
             return try Browser().request(
                 simulator.siteURL + "/_vti_bin/authentication.asmx",
                 headers: [
-                    "Content-Type: text/xml; charset=utf-8", "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
+                    "Content-Type: text/xml; charset=utf-8",
+                    "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
                 ], body: Array(envelope.utf8))
         }
         let good = try login("Spring2026!")
@@ -329,12 +335,14 @@ import Testing
             simulator.identityProviderURL + "/GetUserRealm.srf", form: [("login", "alice@contoso.test")])
         #expect(realm.json?["NameSpaceType"]?.string == "Managed")
         let sts = try browser.request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
         #expect(sts.status == 200)
         #expect(sts.body.contains("<wst:TokenType>urn:passport:compact</wst:TokenType>"))
         let token = try #require(
-            captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body).first?
+            captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body)
+                .first?
                 .first)
         let posted = try browser.request(
             simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0",
@@ -345,11 +353,13 @@ import Testing
         #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
 
         let fault = try Browser().request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "bad", site: simulator.siteURL))
         #expect(fault.body.contains("<S:Fault>") && fault.body.contains("AADSTS50126"))
         let tokenless = try Browser().request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("carol.ca@contoso.test", "Spring2026!", site: simulator.siteURL))
         #expect(tokenless.status == 200 && !tokenless.body.contains("BinarySecurityToken"))
         #expect(tokenless.body.contains("0x8004882c"))
@@ -360,7 +370,8 @@ import Testing
         defer { simulator.stop() }
         let browser = Browser()
         let sts = try browser.request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
         let token = try #require(
             captures("Id=\"Compact0\">([^<]+)<", in: sts.body).first?.first)

@@ -129,12 +129,16 @@ extension SimulatorCore {
             errorText =
                 "Your account or password is incorrect. If you don't remember your password, <a id=\"idA_IL_ForgotPassword0\" href=\"#\">reset it now.</a>"
         case "50034":
-            errorText = "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
+            errorText =
+                "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
         default: errorText = ""
         }
         config += [
             ("urlGetCredentialType", .string(identityProviderURL + "/common/GetCredentialType?mkt=en-US")),
-            ("urlResetPassword", .string("https://passwordreset.microsoftonline.com/?ru=" + percentEncode(identityProviderURL))),
+            (
+                "urlResetPassword",
+                .string("https://passwordreset.microsoftonline.com/?ru=" + percentEncode(identityProviderURL))
+            ),
             ("sErrorCode", .string(errorCode ?? "50058")),
             ("sErrTxt", .string(errorText)),
             ("sPOST_Username", .string(username)),
@@ -148,7 +152,8 @@ extension SimulatorCore {
     /// `GET /{tenant}/oauth2/authorize`
     func entraAuthorize(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let redirectURI = request.queryValue("redirect_uri") ?? ""
-        guard request.queryValue("client_id") != nil, redirectURI.lowercased() == (siteURL + "/_forms/default.aspx").lowercased(),
+        guard request.queryValue("client_id") != nil,
+            redirectURI.lowercased() == (siteURL + "/_forms/default.aspx").lowercased(),
             request.queryValue("response_mode") == "form_post"
         else {
             return html(
@@ -220,7 +225,8 @@ extension SimulatorCore {
                     "arrUserProofs",
                     .array([
                         .object([
-                            ("authMethodId", .string("PhoneAppNotification")), ("data", .string("PhoneAppNotification")),
+                            ("authMethodId", .string("PhoneAppNotification")),
+                            ("data", .string("PhoneAppNotification")),
                             ("display", .string("+XX XXX XXXX X42")), ("isDefault", .bool(true)),
                             ("isLocationAware", .bool(false)),
                         ]),
@@ -261,7 +267,12 @@ extension SimulatorCore {
             config += [
                 ("sPOST_Username", .string(user.email)),
                 ("sErrorCode", .string("50055")),
-                ("sErrTxt", .string("You need to update your password because this is the first time you are signing in, or because your password has expired.")),
+                (
+                    "sErrTxt",
+                    .string(
+                        "You need to update your password because this is the first time you are signing in, or because your password has expired."
+                    )
+                ),
             ]
             return html(200, convergedPage(pgid: "ConvergedChangePassword", config: config))
         }
@@ -273,7 +284,10 @@ extension SimulatorCore {
 
     /// Interrupt pages the simulator does not complete (MFA, proof-up, password change).
     func entraDeadEnd(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        entraError("50076", "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource. (Not completable in SPSim.)")
+        entraError(
+            "50076",
+            "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource. (Not completable in SPSim.)"
+        )
     }
 
     /// `POST /kmsi` with LoginOptions (1 = stay signed in, 3 = no), type=28, ctx, flowToken, canary.
@@ -502,7 +516,10 @@ extension SimulatorCore {
     /// `/adfs/ls/?wa=wsignin1.0&wtrealm=…&wctx=…`
     func adfsPassive(_ request: HTTPServerRequest) -> HTTPServerResponse {
         guard request.queryValue("wa") == "wsignin1.0", request.queryValue("wtrealm") == realm else {
-            return html(400, "<html><body><h1>An error occurred</h1><p>MSIS7042: The relying party trust is not recognised.</p></body></html>")
+            return html(
+                400,
+                "<html><body><h1>An error occurred</h1><p>MSIS7042: The relying party trust is not recognised.</p></body></html>"
+            )
         }
         guard request.method == "POST" else { return adfsLoginPage(request, error: nil, userName: "") }
         let fields = request.formFields

@@ -76,7 +76,10 @@ extension SimulatorCore {
     func newSession(user: Int) -> (value: String, expires: Int) {
         let now = nowEpoch()
         let email = users[user].email
-        let claim = isOnline ? "0#.f|membership|\(email)" : options.mode == .adfs ? "05.t|adfs|\(email)" : "0#.f|fbamembership|\(users[user].accountName)"
+        let claim =
+            isOnline
+            ? "0#.f|membership|\(email)"
+            : options.mode == .adfs ? "05.t|adfs|\(email)" : "0#.f|fbamembership|\(users[user].accountName)"
         let xml =
             "<?xml version=\"1.0\" encoding=\"utf-8\"?><SP>V13,\(claim),\(now),False,False,\(Tokens.random(bytes: 18)),\(siteURL)/</SP>"
         let value = base64([0xEF, 0xBB, 0xBF] + Array(xml.utf8))
@@ -86,7 +89,9 @@ extension SimulatorCore {
     }
 
     /// `Set-Cookie` text: host-only on the bare loopback IP, `secure` only on https.
-    func cookie(_ name: String, _ value: String, expires: Int? = nil, path: String = "/") -> (name: String, value: String) {
+    func cookie(_ name: String, _ value: String, expires: Int? = nil, path: String = "/") -> (
+        name: String, value: String
+    ) {
         var text = "\(name)=\(value); path=\(path)"
         if let expires { text += "; expires=\(CivilTime(expires).http)" }
         if isTLS { text += "; secure" }
@@ -114,7 +119,8 @@ extension SimulatorCore {
     }
 
     func redirect(_ location: String, headers: [(name: String, value: String)] = []) -> HTTPServerResponse {
-        let body = "<html><head><title>Object moved</title></head><body><h2>Object moved to <a href=\"\(htmlEscape(location))\">here</a>.</h2></body></html>"
+        let body =
+            "<html><head><title>Object moved</title></head><body><h2>Object moved to <a href=\"\(htmlEscape(location))\">here</a>.</h2></body></html>"
         return HTTPServerResponse(
             status: 302, contentType: "text/html; charset=utf-8", text: body,
             headers: [("Location", location), ("Cache-Control", "private, no-store")] + headers)
@@ -247,7 +253,8 @@ extension SimulatorCore {
                 400,
                 page(
                     title: "Error",
-                    body: "<h1>Sorry, something went wrong</h1><p id=\"ms-error-body\">The sign-in response was not valid or has already been used.</p>"
+                    body:
+                        "<h1>Sorry, something went wrong</h1><p id=\"ms-error-body\">The sign-in response was not valid or has already been used.</p>"
                 ))
         }
         return redirect(outcome.source, headers: sessionCookies(user: outcome.user))
@@ -310,7 +317,8 @@ extension SimulatorCore {
         }
         let session = newSession(user: user)
         return HTTPServerResponse(
-            status: 200, contentType: "text/plain; charset=utf-8", text: "", headers: [cookie("SPOIDCRL", session.value)])
+            status: 200, contentType: "text/plain; charset=utf-8", text: "",
+            headers: [cookie("SPOIDCRL", session.value)])
     }
 
     // MARK: /_trust/ (ADFS, WS-Federation)
@@ -392,7 +400,8 @@ extension SimulatorCore {
 
     func viewStateValidation(_ viewState: String) -> String {
         let hash = mix(options.seed ^ 0x5EED, "eventvalidation/" + viewState)
-        return base64(Images.bigEndian(UInt32(hash >> 32)) + Images.bigEndian(UInt32(hash & 0xFFFF_FFFF)) + Array("spsim".utf8))
+        return base64(
+            Images.bigEndian(UInt32(hash >> 32)) + Images.bigEndian(UInt32(hash & 0xFFFF_FFFF)) + Array("spsim".utf8))
     }
 
     func fbaPage(_ request: HTTPServerRequest) -> HTTPServerResponse {
@@ -423,7 +432,7 @@ extension SimulatorCore {
             }
         }
         let viewState = "/wEPDwUKLTY2NjI1NDYyOQ9kFgJmD2QWAgIBD2QWAgID" + Tokens.random(bytes: 30)
-        state.withLock { $0.viewStates.insert(viewState) }
+        state.withLock { _ = $0.viewStates.insert(viewState) }
         let action = "/_forms/default.aspx?" + request.rawQuery
         let errorHTML =
             errorText.map {
@@ -467,7 +476,11 @@ extension SimulatorCore {
     func fbaSOAPLogin(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let body = String(decoding: request.body, as: UTF8.self)
         guard request.method == "POST" else {
-            return html(200, page(title: "Authentication Web Service", body: "<p>The following operations are supported: Login, Mode.</p>"))
+            return html(
+                200,
+                page(
+                    title: "Authentication Web Service",
+                    body: "<p>The following operations are supported: Login, Mode.</p>"))
         }
         let username = xmlElementText(body, "username") ?? ""
         let password = xmlElementText(body, "password") ?? ""
@@ -531,19 +544,23 @@ extension SimulatorCore {
         if path == "/" || path.lowercased() == "/sitepages/home.aspx" {
             return html(200, homePage(user: authenticatedUser(request)))
         }
-        if let file = state.withLock({ state in state.files.first { $0.serverRelativeUrl.lowercased() == path.lowercased() } }) {
+        if let file = state.withLock({ state in
+            state.files.first { $0.serverRelativeUrl.lowercased() == path.lowercased() }
+        }) {
             return fileBody(file, headers: [("Content-Type", mimeType(file.name))])
         }
         return html(404, page(title: "Not found", body: "<h1>404 NOT FOUND</h1>"))
     }
 
     func homePage(user: Int?) -> String {
-        let who = user.map { "<p id=\"welcome\">Signed in as \(htmlEscape(users[$0].displayName))</p>" } ?? "<p>Anonymous</p>"
+        let who =
+            user.map { "<p id=\"welcome\">Signed in as \(htmlEscape(users[$0].displayName))</p>" } ?? "<p>Anonymous</p>"
         let lists = state.withLock { state in state.lists.filter { !$0.hidden } }
         let links = lists.map { "<li><a href=\"\(htmlEscape($0.url))\">\(htmlEscape($0.title))</a></li>" }.joined()
         return page(
             title: "SPSim Team - Home",
-            body: "<h1>SPSim Team</h1>\(who)<ul>\(links)</ul><img src=\"/Photos/sunset.png\" width=\"32\" height=\"24\" alt=\"Sunset\" />"
+            body:
+                "<h1>SPSim Team</h1>\(who)<ul>\(links)</ul><img src=\"/Photos/sunset.png\" width=\"32\" height=\"24\" alt=\"Sunset\" />"
         )
     }
 

@@ -328,7 +328,9 @@ struct CivilTime {
     }
     /// `05 Mar 2026 10:15:00 -0000` (form digest suffix)
     var digest: String {
-        String(format: "%02d %@ %04d %02d:%02d:%02d -0000", day, CivilTime.monthNames[month - 1], year, hour, minute, second)
+        String(
+            format: "%02d %@ %04d %02d:%02d:%02d -0000", day, CivilTime.monthNames[month - 1], year, hour, minute,
+            second)
     }
     /// `Sun, 29 Nov 2026 12:00:00 GMT` (cookie Expires)
     var http: String {

@@ -45,7 +45,9 @@ while !arguments.isEmpty {
     case "--idp-port": options.idpPort = number(flag, as: UInt16.self)
     case "--users":
         let path = value(flag)
-        do { options.users = try [SimulatedUser].load(jsonFile: path) } catch { fail("cannot read users from \(path): \(error)") }
+        do { options.users = try [SimulatedUser].load(jsonFile: path) } catch {
+            fail("cannot read users from \(path): \(error)")
+        }
     case "--items": options.items = number(flag, as: Int.self)
     case "--latency": options.latencyMilliseconds = number(flag, as: Int.self)
     case "--faults":
@@ -72,7 +74,8 @@ do { simulator = try Simulator(options) } catch { fail("cannot start: \(error)")
 
 FileHandle.standardOutput.write(Data((simulator.siteURL + "\n").utf8))
 FileHandle.standardError.write(
-    Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8))
+    Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8)
+)
 
 @MainActor func shutdown() {
     simulator.stop()
@@ -106,7 +109,8 @@ if logRequests {
         while true {
             let log = simulator.requestLog()
             for entry in log.dropFirst(seen) {
-                FileHandle.standardError.write(Data("\(entry.status) \(entry.method) \(entry.host) \(entry.path)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\(entry.status) \(entry.method) \(entry.host) \(entry.path)\n".utf8))
             }
             seen = log.count
             Thread.sleep(forTimeInterval: 0.2)
