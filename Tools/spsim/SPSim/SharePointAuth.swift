@@ -279,7 +279,7 @@ extension SimulatorCore {
                     title: "Error",
                     body: "<h1>Sorry, something went wrong</h1><p>The token presented could not be validated.</p>"))
         }
-        return redirect("/_layouts/15/landing.aspx?Source=%2F", headers: sessionCookies(user: user))
+        return redirect("/", headers: sessionCookies(user: user))
     }
 
     /// SharePoint Online since May 2026: the IDCRL route is refused with an error page and no FedAuth.

@@ -91,15 +91,23 @@ let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
 terminate.setEventHandler { MainActor.assumeIsolated { shutdown() } }
 terminate.resume()
 
-// stdin closing (the parent went away) also stops the simulator.
-let running = simulator
-Thread.detachNewThread {
-    while true {
-        let data = FileHandle.standardInput.availableData
-        if data.isEmpty { break }
+// stdin closing (the parent went away) also stops the simulator. Only watched when stdin is a pipe, socket
+// or terminal: a background job in a script gets /dev/null, which is "closed" from the start.
+var stdinStatus = stat()
+let watchStdin =
+    isatty(0) == 1
+    || (fstat(0, &stdinStatus) == 0
+        && ((stdinStatus.st_mode & S_IFMT) == S_IFIFO || (stdinStatus.st_mode & S_IFMT) == S_IFSOCK))
+if watchStdin {
+    let running = simulator
+    Thread.detachNewThread {
+        while true {
+            let data = FileHandle.standardInput.availableData
+            if data.isEmpty { break }
+        }
+        running.stop()
+        exit(0)
     }
-    running.stop()
-    exit(0)
 }
 
 if logRequests {
