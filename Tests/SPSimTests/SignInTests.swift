@@ -110,6 +110,22 @@ import Testing
         #expect(browser.cookie("FedAuth") == nil)
     }
 
+    @Test func overTLSCookiesAreSecure() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, tls: true))
+        defer { simulator.stop() }
+        #expect(simulator.siteURL.hasPrefix("https://127.0.0.1:"))
+        #expect(simulator.identityProviderURL.hasPrefix("https://127.0.0.2:"))
+        let pem = try #require(simulator.certificatePEM)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-ca-\(UUID().uuidString).pem")
+        try Data(pem.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let browser = Browser()
+        browser.common = ["--cacert", file.path]
+        #expect(try Drivers.entraSignIn(simulator, browser).status == 200)
+        let jar = try String(contentsOfFile: browser.jar, encoding: .utf8)
+        #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tTRUE\t0\tFedAuth"))  // secure flag set
+    }
+
     @Test func identityProviderSessionGivesSingleSignOn() throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }

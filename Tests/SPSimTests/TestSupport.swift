@@ -24,6 +24,8 @@ struct Answer {
 /// A curl-driven client with its own cookie jar file (the real `/usr/bin/curl`, as the brief asks).
 final class Browser {
     let jar: String
+    /// Extra curl arguments sent with every request (e.g. `--cacert FILE` for the TLS simulator).
+    var common: [String] = []
     private let directory: URL
 
     init() {
@@ -58,7 +60,7 @@ final class Browser {
             try Data(body).write(to: URL(fileURLWithPath: file))
             arguments += ["--data-binary", "@" + file]
         }
-        arguments += extra
+        arguments += common + extra
         arguments.append(url)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -8,6 +8,9 @@ import HTTPServer
 public final class Simulator: Sendable {
     let core: SimulatorCore
     private let servers: [HTTPServer]
+    /// The self-signed certificate (PEM) both servers present when `tls` is on; trust it in clients
+    /// (it covers IP SANs 127.0.0.1 and 127.0.0.2).
+    public let certificatePEM: String?
 
     /// Starts both servers. Throws when a port is taken or TLS material cannot be made.
     public init(_ options: SimulatorOptions) throws {
@@ -28,6 +31,7 @@ public final class Simulator: Sendable {
         core.configure(siteURL: site.baseURL, identityProviderURL: idp.baseURL)
         self.core = core
         self.servers = [site, idp]
+        self.certificatePEM = tls?.certificatePEM
     }
 
     /// The site URL, e.g. `http://127.0.0.1:40123` (the site collection is at the root).

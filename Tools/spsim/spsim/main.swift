@@ -73,6 +73,12 @@ let simulator: Simulator
 do { simulator = try Simulator(options) } catch { fail("cannot start: \(error)") }
 
 FileHandle.standardOutput.write(Data((simulator.siteURL + "\n").utf8))
+if let pem = simulator.certificatePEM {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(getpid()).pem").path
+    if FileManager.default.createFile(atPath: path, contents: Data(pem.utf8)) {
+        FileHandle.standardError.write(Data("spsim: certificate written to \(path)\n".utf8))
+    }
+}
 FileHandle.standardError.write(
     Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8)
 )
