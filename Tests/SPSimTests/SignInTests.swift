@@ -126,6 +126,51 @@ import Testing
         #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tTRUE\t0\tFedAuth"))  // secure flag set
     }
 
+    @Test func mfaWithBeginEndAndProcessAuth() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let tfa = try Drivers.entraPostCredentials(browser, page, user: "bob.mfa@contoso.test", password: "Spring2026!")
+        #expect(tfa.pgid == "ConvergedTFA")
+        func sas(_ url: String, _ body: [String: String]) throws -> JSONValue? {
+            let data = try JSONSerialization.data(withJSONObject: body)
+            return try browser.request(
+                resolve(url, against: tfa.url), headers: ["Content-Type: application/json"], body: [UInt8](data)
+            ).json
+        }
+        let ctx = tfa.config["sCtx"]?.string ?? ""
+        let begin = try sas(
+            tfa.config["urlBeginAuth"]?.string ?? "",
+            [
+                "AuthMethodId": "OneWaySMS", "Method": "BeginAuth", "Ctx": ctx,
+                "FlowToken": tfa.config["sFT"]?.string ?? "",
+            ])
+        #expect(begin?["Success"] == .bool(true))
+        let wrong = try sas(
+            tfa.config["urlEndAuth"]?.string ?? "",
+            [
+                "Method": "EndAuth", "Ctx": ctx, "FlowToken": begin?["FlowToken"]?.string ?? "",
+                "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "000000",
+            ])
+        #expect(wrong?["Success"] == .bool(false) && wrong?["ResultValue"]?.string == "OathCodeIncorrect")
+        let end = try sas(
+            tfa.config["urlEndAuth"]?.string ?? "",
+            [
+                "Method": "EndAuth", "Ctx": ctx, "FlowToken": wrong?["FlowToken"]?.string ?? "",
+                "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "123456",
+            ])
+        #expect(end?["Success"] == .bool(true))
+        let processURL = resolve(tfa.config["urlPost"]?.string ?? "", against: tfa.url)
+        let kmsi = try browser.request(
+            processURL,
+            form: [
+                ("type", "19"), ("request", ctx), ("mfaAuthMethod", "OneWaySMS"),
+                ("flowToken", end?["FlowToken"]?.string ?? ""), ("canary", tfa.config["canary"]?.string ?? ""),
+            ])
+        #expect(entraConfig(kmsi.body)?["pgid"]?.string == "KmsiInterrupt")
+    }
+
     @Test func identityProviderSessionGivesSingleSignOn() throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }

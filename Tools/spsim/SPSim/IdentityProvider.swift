@@ -25,7 +25,15 @@ extension SimulatorCore {
         if parts.count == 2, parts[1] == "login", request.method == "POST" { return entraLogin(request) }
         if lower == "/kmsi", request.method == "POST" { return entraKMSI(request) }
         if parts.count == 2, parts[1] == "getcredentialtype" { return entraCredentialType(request) }
-        if parts.count >= 2, ["proofup", "changepassword"].contains(parts.last ?? "") || lower.contains("/sas/") {
+        if parts.count == 3, parts[1] == "sas" {
+            switch parts[2] {
+            case "beginauth": return entraBeginAuth(request)
+            case "endauth": return entraEndAuth(request)
+            case "processauth": return entraProcessAuth(request)
+            default: return notFound()
+            }
+        }
+        if parts.count >= 2, ["proofup", "changepassword"].contains(parts.last ?? "") {
             return entraDeadEnd(request)
         }
         return notFound()
@@ -279,6 +287,86 @@ extension SimulatorCore {
         let next = advance(flow, stage: "kmsi", user: index)
         var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
         config += [("sPOST_Username", .string(user.email))]
+        return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
+    }
+
+    // MARK: MFA (ConvergedTFA): BeginAuth / EndAuth JSON, then ProcessAuth; the one-time code is 123456.
+
+    static let mfaCode = "123456"
+
+    func sasResponse(_ members: [(String, JSON)]) -> HTTPServerResponse {
+        HTTPServerResponse(
+            status: 200, contentType: "application/json; charset=utf-8", text: JSON.object(members).serialized())
+    }
+
+    /// The flow for a SAS JSON call: `Ctx` + `FlowToken` in the JSON body must match.
+    func sasFlow(_ body: [String: Any], stages: [String]) -> EntraFlow? {
+        let ctx = body["Ctx"] as? String ?? body["ctx"] as? String ?? ""
+        let token = body["FlowToken"] as? String ?? body["flowToken"] as? String ?? ""
+        guard let flow = state.withLock({ $0.flows[ctx] }), stages.contains(flow.stage), flow.flowToken == token
+        else { return nil }
+        return flow
+    }
+
+    func sasFailure(_ message: String) -> HTTPServerResponse {
+        sasResponse([
+            ("Success", .bool(false)), ("ResultValue", .string("AuthenticationThrottled")),
+            ("Message", .string(message)),
+            ("ErrCode", .int(500121)), ("Retry", .bool(false)),
+        ])
+    }
+
+    func entraBeginAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let body = parseJSONObject(request.body) ?? [:]
+        guard let flow = sasFlow(body, stages: ["mfa"]) else {
+            return sasFailure("Flow token or context is not valid.")
+        }
+        let next = advance(flow, stage: "mfa", user: flow.user)
+        return sasResponse([
+            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null),
+            ("AuthMethodId", .string(body["AuthMethodId"] as? String ?? "OneWaySMS")), ("ErrCode", .int(0)),
+            ("Retry", .bool(false)), ("IsNonRetriableError", .bool(false)), ("Entropy", .int(0)),
+            ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)), ("SessionId", .string(Tokens.guid())),
+            ("CorrelationId", .string(Tokens.guid())), ("Timestamp", .string(CivilTime(nowEpoch()).iso)),
+        ])
+    }
+
+    func entraEndAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let body = parseJSONObject(request.body) ?? [:]
+        guard let flow = sasFlow(body, stages: ["mfa"]) else {
+            return sasFailure("Flow token or context is not valid.")
+        }
+        let code = body["AdditionalAuthData"] as? String ?? ""
+        guard code == SimulatorCore.mfaCode else {
+            let next = advance(flow, stage: "mfa", user: flow.user)
+            return sasResponse([
+                ("Success", .bool(false)), ("ResultValue", .string("OathCodeIncorrect")),
+                ("Message", .string("You didn't enter the expected verification code. Please try again.")),
+                ("ErrCode", .int(0)), ("Retry", .bool(true)), ("FlowToken", .string(next.flowToken)),
+                ("Ctx", .string(next.ctx)),
+            ])
+        }
+        let next = advance(flow, stage: "mfadone", user: flow.user)
+        return sasResponse([
+            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null), ("ErrCode", .int(0)),
+            ("Retry", .bool(false)), ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)),
+        ])
+    }
+
+    /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `canary`, `mfaAuthMethod`) → KMSI.
+    func entraProcessAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let ctx = request.formValue("request") ?? request.formValue("ctx") ?? ""
+        guard let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "mfadone",
+            request.formValue("flowToken") == flow.flowToken, let user = flow.user
+        else {
+            return entraError(
+                "50076",
+                "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
+            )
+        }
+        let next = advance(flow, stage: "kmsi", user: user)
+        var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
+        config += [("sPOST_Username", .string(users[user].email))]
         return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
     }
 
