@@ -270,7 +270,8 @@ import Testing
         #expect(
             answer.header("X-Forms_Based_Auth_Required")
                 == simulator.siteURL
-                + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2fShared%20Documents%2fAO2006MIS.zip")
+                + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2fShared%2520Documents%2fAO2006MIS.zip"
+        )
         #expect(
             answer.header("X-IDCRL_AUTH_PARAMS_V1")
                 == "IDCRL Type=\"BPOSIDCRL\", EndPoint=\"/_vti_bin/idcrl.svc/\", RootDomain=\"sharepoint.com\", Policy=\"MBI\""

@@ -148,7 +148,7 @@ extension SimulatorCore {
             var error = RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
-            error.headers = unauthenticatedHeaders(path: request.path)
+            error.headers = unauthenticatedHeaders(path: rawPath(request))
             return errorResponse(error, flavour: flavour)
         }
         do {

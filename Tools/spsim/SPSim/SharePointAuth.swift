@@ -507,6 +507,11 @@ extension SimulatorCore {
 
     // MARK: Pages and files by URL
 
+    /// The request path as sent (still percent-encoded): SharePoint encodes it again for `Source=`.
+    func rawPath(_ request: HTTPServerRequest) -> String {
+        String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
     /// 403 with the headers SharePoint sends to cookie clients without a (valid) FedAuth.
     func unauthenticatedHeaders(path: String) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
@@ -538,7 +543,7 @@ extension SimulatorCore {
             }
             return HTTPServerResponse(
                 status: 403, contentType: "text/plain; charset=utf-8", text: "403 FORBIDDEN",
-                headers: unauthenticatedHeaders(path: request.path) + standardHeaders())
+                headers: unauthenticatedHeaders(path: rawPath(request)) + standardHeaders())
         }
         let path = request.path
         if path == "/" || path.lowercased() == "/sitepages/home.aspx" {
