@@ -256,6 +256,10 @@ struct RESTClient {
         #expect(process.terminationStatus == 0)
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "32x24")
         #expect(try client.get("/Photos/logo.svg").body.contains("<svg"))
+        let viaItem = try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File/$value")
+        #expect(viaItem.bodyBytes == png.bodyBytes)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File").json?["Name"]?.string == "sunset.png")
     }
 }
 

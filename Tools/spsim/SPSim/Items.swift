@@ -384,6 +384,11 @@ extension SimulatorCore {
         guard let item = state.withLock({ _ in list.item(id) }) else {
             throw RESTError.argument("Item does not exist. It may have been deleted by another user.")
         }
+        if let next = rest.first, next.lower == "file", list.isLibrary {
+            guard let file = state.withLock({ state in state.files.first { $0.listId == list.id && $0.itemId == id } })
+            else { throw RESTError.notFound("File Not Found.") }
+            return try routeFile(file, Array(rest.dropFirst()), method: method, context: context)
+        }
         if let next = rest.first {
             guard next.lower == "fieldvaluesastext" || next.lower == "fieldvaluesashtml" else {
                 throw RESTError.invalidQuery(

@@ -432,7 +432,10 @@ extension SimulatorCore {
             }
         }
         let viewState = "/wEPDwUKLTY2NjI1NDYyOQ9kFgJmD2QWAgIBD2QWAgID" + Tokens.random(bytes: 30)
-        state.withLock { _ = $0.viewStates.insert(viewState) }
+        state.withLock { state in
+            if state.viewStates.count > 100_000 { state.viewStates.removeAll() }
+            state.viewStates.insert(viewState)
+        }
         let action = "/_forms/default.aspx?" + request.rawQuery
         let errorHTML =
             errorText.map {

@@ -46,7 +46,7 @@ public final class Simulator: Sendable {
         for server in servers { server.stop() }
     }
 
-    /// Every request received so far, in arrival order of completion.
+    /// Every request received so far, in order of completion (at most the newest 100 000).
     public func requestLog() -> [LoggedRequest] { core.state.withLock { $0.log } }
 
     /// Forgets the request log.
@@ -143,6 +143,8 @@ final class SimulatorCore: @unchecked Sendable {
     let webId: String
     let siteId: String
     let realm = "urn:sharepoint:spsim"
+    /// Most request-log entries kept (the older half is dropped when full).
+    static let logLimit = 100_000
     /// Site users: SharePoint user id for options.users[index] is `10 + index`.
     var users: [SimulatedUser] { options.users }
 
@@ -208,7 +210,11 @@ final class SimulatorCore: @unchecked Sendable {
         let entry = LoggedRequest(
             method: request.method, host: request.serverAddress, path: request.path, query: request.rawQuery,
             headerNames: request.headers.map(\.name), formFields: fields, cookies: request.cookies, status: status)
-        state.withLock { $0.log.append(entry) }
+        state.withLock { state in
+            // Keep memory bounded on long benchmark runs: the newest entries win.
+            if state.log.count >= SimulatorCore.logLimit { state.log.removeFirst(state.log.count / 2) }
+            state.log.append(entry)
+        }
     }
 
     /// Connection drops and slow drip, applied to any answer whose path matches.
