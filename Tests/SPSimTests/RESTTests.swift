@@ -58,6 +58,26 @@ struct RESTClient {
         }
     }
 
+    @Test func hundredThousandRowsAreCheapAndIdOrderedQueriesSeekDirectly() throws {
+        let start = Date()
+        let simulator = try startSimulator(.basic, items: 100_000)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Big')?$select=ItemCount").json?["ItemCount"]?.number == 100_000)
+        let last = try client.get("/_api/web/lists/getbytitle('Big')/items?$orderby=ID%20desc&$top=2&$select=Id")
+        #expect(last.json?["value"]?.array?.compactMap { $0["Id"]?.number } == [100_000, 99_999])
+        let next = try #require(last.json?["odata.nextLink"]?.string)
+        #expect(try client.get(next).json?["value"]?[0]?["Id"]?.number == 99_998)
+        let range = try client.get(
+            "/_api/web/lists/getbytitle('Big')/items?$filter=ID%20ge%2050000%20and%20ID%20lt%2050003")
+        #expect(range.json?["value"]?.array?.count == 3)
+        let tail = try client.get(
+            "/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'%20and%20ID%20gt%2099900&$top=500")
+        #expect((tail.json?["value"]?.array ?? []).allSatisfy { ($0["Id"]?.number ?? 0) > 99_900 })
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
     @Test func skipIsIgnoredOnItemsAndTopDefaultsTo100() throws {
         let simulator = try startSimulator(.basic, items: 300)
         defer { simulator.stop() }

@@ -342,7 +342,7 @@ enum SiteContent {
         big.nextId = bigItems + 1
         let categories = ["Red", "Green", "Blue", "Amber"]
         big.generator = { id in
-            let hash = mix(seed, "big/\(id)")
+            let hash = mix(seed, id, 0xB16)
             let created = baseEpoch + id * 60
             return ListItem(
                 id: id,
@@ -350,7 +350,7 @@ enum SiteContent {
                     "Title": .text("Item \(id)"), "Number": .number(Double(hash % 1000)),
                     "Category": .text(categories[Int((hash >> 12) % 4)]), "When": .date(baseEpoch + id * 3600),
                 ], version: 1, created: created, modified: created, authorId: author, editorId: author,
-                guid: stableGUID(seed, "item/Big/\(id)"))
+                guid: guidText(mix(seed, id, 0x6A1D), mix(seed, id, 0x6A1E)))
         }
         lists.append(big)
         return (lists, files)

@@ -130,12 +130,18 @@ extension SimulatorCore {
         }
         var page: [ListItem] = []
         var hasMore = false
-        let plainOrder =
-            query.orderBy.isEmpty
-            || (query.orderBy.count == 1 && query.orderBy[0].field.lowercased() == "id" && !query.orderBy[0].descending)
-        if plainOrder {
-            var id = (query.afterId ?? 0) + 1
-            while id <= maxId {
+        let byId = query.orderBy.count == 1 && query.orderBy[0].field.lowercased() == "id"
+        if query.orderBy.isEmpty || byId {
+            // Walk ids in order (ID is indexed): start after the skip token, and after any `ID gt/ge N` bound.
+            let descending = byId && query.orderBy[0].descending
+            let bounds: (lower: Int?, upper: Int?) = query.filter.map(idBounds) ?? (nil, nil)
+            var id: Int
+            if descending {
+                id = min((query.afterId ?? Int.max) - 1, maxId, bounds.upper ?? Int.max)
+            } else {
+                id = max((query.afterId ?? 0) + 1, bounds.lower ?? 1)
+            }
+            while descending ? id >= max(1, bounds.lower ?? 1) : id <= min(maxId, bounds.upper ?? Int.max) {
                 if let candidate = item(id), matches(candidate) {
                     if page.count == top {
                         hasMore = true
@@ -143,7 +149,7 @@ extension SimulatorCore {
                     }
                     page.append(candidate)
                 }
-                id += 1
+                id += descending ? -1 : 1
             }
         } else {
             var all: [ListItem] = []
@@ -171,6 +177,29 @@ extension SimulatorCore {
         let entries = page.map { itemEntity($0, list, context, top: false) }
         let set = "SP.ListData." + list.itemEntityTypeFullName.replacingOccurrences(of: "SP.Data.", with: "") + "s"
         return collection(entries, set: set, next: next, context: context)
+    }
+
+    /// Inclusive ID bounds implied by top-level `and`ed `ID gt/ge/lt/le/eq N` terms (nil = unbounded).
+    func idBounds(_ expression: FilterExpression) -> (lower: Int?, upper: Int?) {
+        switch expression {
+        case .and(let lhs, let rhs):
+            let left = idBounds(lhs)
+            let right = idBounds(rhs)
+            let lower = [left.lower, right.lower].compactMap { $0 }.max()
+            let upper = [left.upper, right.upper].compactMap { $0 }.min()
+            return (lower, upper)
+        case .compare(let field, nil, let op, .number(let value)) where field.lowercased() == "id":
+            switch op {
+            case "gt": return (Int(value.rounded(.down)) + 1, nil)
+            case "ge": return (Int(value.rounded(.up)), nil)
+            case "lt": return (nil, Int(value.rounded(.up)) - 1)
+            case "le": return (nil, Int(value.rounded(.down)))
+            case "eq": return (Int(value), Int(value))
+            default: return (nil, nil)
+            }
+        default:
+            return (nil, nil)
+        }
     }
 
     func sortCompare(_ a: FieldValue, _ b: FieldValue) -> Int {

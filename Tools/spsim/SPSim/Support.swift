@@ -137,14 +137,21 @@ func mix(_ seed: UInt64, _ label: String) -> UInt64 {
 
 /// A lower-case GUID derived from the seed and a label (stable across runs).
 func stableGUID(_ seed: UInt64, _ label: String) -> String {
-    let high = mix(seed, label + "#1")
-    let low = mix(seed, label + "#2")
+    guidText(mix(seed, label + "#1"), mix(seed, label + "#2"))
+}
+
+/// A GUID-shaped string from two 64-bit values (version 4 / variant bits set so it looks real).
+func guidText(_ high: UInt64, _ low: UInt64) -> String {
     let chars = Array(hex16(high) + hex16(low))
     func part(_ from: Int, _ count: Int) -> String { String(chars[from..<from + count]) }
-    // Version 4 / variant bits so it looks like a real GUID.
-    let version = "4" + part(13, 3)
-    let variant = String("89ab"[String.Index(utf16Offset: Int(low % 4), in: "89ab")]) + part(17, 3)
-    return "\(part(0, 8))-\(part(8, 4))-\(version)-\(variant)-\(part(20, 12))"
+    let variant = ["8", "9", "a", "b"][Int(low % 4)] + part(17, 3)
+    return part(0, 8) + "-" + part(8, 4) + "-4" + part(13, 3) + "-" + variant + "-" + part(20, 12)
+}
+
+/// Integer-only mixing for hot paths (generated rows).
+func mix(_ seed: UInt64, _ number: Int, _ salt: UInt64) -> UInt64 {
+    var random = SeededRandom(seed: seed ^ (UInt64(truncatingIfNeeded: number) &* 0x9E37_79B9_7F4A_7C15) ^ salt)
+    return random.next()
 }
 
 /// 16 lower-case hex digits, zero-padded.
