@@ -248,7 +248,6 @@ extension SimulatorCore {
     }
 
     func expandedUser(_ spId: Int, properties: [String], _ context: RESTContext) -> JSON {
-        let index = spId - 10
         var members: [(String, JSON)] = []
         if context.flavour == .verbose {
             members.append(
@@ -265,7 +264,7 @@ extension SimulatorCore {
             switch userField(spId, property) {
             case .text(let text): members.append((property, .string(text)))
             case .number(let number): members.append((property, .int(Int(number))))
-            default: members.append((property, users.indices.contains(index) ? .null : .null))
+            default: members.append((property, .null))
             }
         }
         return .object(members)

@@ -517,7 +517,7 @@ extension SimulatorCore {
             expanded.append(
                 ("Fields", context.flavour == .verbose ? .object([("results", .array(entries))]) : .array(entries)))
         }
-        var props: [(String, JSON)] = [
+        let props: [(String, JSON)] = [
             ("AllowContentTypes", .bool(true)), ("BaseTemplate", .int(list.baseTemplate)),
             ("BaseType", .int(list.baseType)), ("ContentTypesEnabled", .bool(false)),
             ("Created", .string(CivilTime(list.created).iso)),
@@ -540,7 +540,6 @@ extension SimulatorCore {
             ("ListItemEntityTypeFullName", .string(list.itemEntityTypeFullName)),
             ("ParentWebUrl", .string("/")), ("Title", .string(list.title)),
         ]
-        if top, !context.query.selectsAll { props += [] }
         return entity(
             type: "SP.List", path: listPath(list), set: "SP.ApiData.Lists", props: props,
             deferred: ["ContentTypes", "Fields", "Items", "RootFolder", "Views"], context: context, top: top,
