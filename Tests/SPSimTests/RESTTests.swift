@@ -115,6 +115,41 @@ struct RESTClient {
         #expect(bad.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException")
     }
 
+    @Test func orderedPagingVisitsEveryItemOnce() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        var next: String? = "/_api/web/lists/getbytitle('Tasks')/items?$orderby=Title&$top=7&$select=Id,Title"
+        var titles: [String] = []
+        while let url = next {
+            let json = try #require(try client.get(url).json)
+            titles += (json["value"]?.array ?? []).compactMap { $0["Title"]?.string }
+            next = json["odata.nextLink"]?.string
+        }
+        #expect(titles.count == 20)
+        #expect(titles == titles.sorted { $0.lowercased() < $1.lowercased() })
+        #expect(Set(titles).count == 20)
+    }
+
+    @Test func usersFromJSONFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spsim-users-\(UUID().uuidString).json")
+        try Data(#"[{"email":"zoe@fabrikam.test","password":"P@ss w0rd&<>","ca":true}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let users = try [SimulatedUser].load(jsonFile: file.path)
+        #expect(
+            users == [
+                SimulatedUser(
+                    email: "zoe@fabrikam.test", password: "P@ss w0rd&<>", displayName: "zoe", conditionalAccess: true)
+            ])
+        let simulator = try Simulator(SimulatorOptions(mode: .basic, users: users))
+        defer { simulator.stop() }
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"],
+            extra: ["-u", "zoe@fabrikam.test:P@ss w0rd&<>"])
+        #expect(answer.json?["Email"]?.string == "zoe@fabrikam.test")
+    }
+
     @Test func thresholdOnUnindexedColumnsOfBigLists() throws {
         let simulator = try startSimulator(.basic, items: 6000)
         defer { simulator.stop() }
