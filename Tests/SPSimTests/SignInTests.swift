@@ -443,3 +443,87 @@ import Testing
         #expect(posted.body.contains("Legacy authentication (IDCRL) is no longer supported"))
     }
 }
+
+@Suite struct FederatedTests {
+    static let frank = SimulatedUser(
+        email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
+
+    @Test func entraFederationRedirectThroughADFSBackToLoginSrf() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let body = try JSONSerialization.data(withJSONObject: [
+            "username": "frank@fabrikam.test", "isOtherIdpSupported": true,
+            "originalRequest": page.config["sCtx"]?.string ?? "", "flowToken": page.config["sFT"]?.string ?? "",
+        ])
+        let credentialType = try browser.request(
+            page.config["urlGetCredentialType"]?.string ?? "", headers: ["Content-Type: application/json"],
+            body: [UInt8](body))
+        let redirect = try #require(credentialType.json?["Credentials"]?["FederationRedirectUrl"]?.string)
+        #expect(redirect.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?"))
+        // A password posted to Entra directly is refused for a federated user.
+        let direct = try Drivers.entraPostCredentials(
+            browser, page, user: "frank@fabrikam.test", password: "Autumn2026!")
+        #expect(direct.config["sErrorCode"]?.string == "50107")
+
+        let (adfs, adfsURL) = try Drivers.follow(browser, redirect)
+        var form = try #require(SimpleForm(html: adfs.body, selector: "id=\"loginForm\""))
+        #expect(form.fields.first { $0.0 == "UserName" }?.1 == "frank@fabrikam.test")
+        form.set("Password", "Autumn2026!")
+        let (autoPost, postURL) = try Drivers.submit(browser, form, pageURL: adfsURL)
+        let wsfed = try #require(SimpleForm(html: autoPost.body))
+        #expect(wsfed.action == simulator.identityProviderURL + "/login.srf")
+        let (kmsi, kmsiPageURL) = try Drivers.submit(browser, wsfed, pageURL: postURL)
+        let config = try #require(entraConfig(kmsi.body))
+        #expect(config["pgid"]?.string == "KmsiInterrupt")
+        let kmsiURL = resolve(config["urlPost"]?.string ?? "", against: kmsiPageURL)
+        let working = try browser.request(
+            kmsiURL,
+            form: [
+                ("LoginOptions", "3"), ("type", "28"), ("ctx", config["sCtx"]?.string ?? ""),
+                ("flowToken", config["sFT"]?.string ?? ""), ("canary", config["canary"]?.string ?? ""),
+            ])
+        let formPost = try #require(SimpleForm(html: working.body))
+        #expect(try Drivers.submit(browser, formPost, pageURL: kmsiURL).answer.status == 302)
+        let user = try browser.request(
+            simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"])
+        #expect(user.json?["Email"]?.string == "frank@fabrikam.test")
+    }
+
+    @Test func legacyFederatedRealmUsernameMixedThenExtSTS() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let browser = Browser()
+        let realm = try browser.request(
+            simulator.identityProviderURL + "/GetUserRealm.srf?xml=1", form: [("login", "frank@fabrikam.test")])
+        #expect(realm.body.contains("<NameSpaceType>Federated</NameSpaceType>"))
+        let sts = try #require(captures("<STSAuthURL>([^<]+)</STSAuthURL>", in: realm.body).first?.first)
+        let envelope = """
+            <s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:u="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action><o:Security s:mustUnderstand="1" xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><o:UsernameToken><o:Username>frank@fabrikam.test</o:Username><o:Password>Autumn2026!</o:Password></o:UsernameToken></o:Security></s:Header><s:Body><t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust"><wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy"><a:EndpointReference><a:Address>urn:federation:MicrosoftOnline</a:Address></a:EndpointReference></wsp:AppliesTo><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType></t:RequestSecurityToken></s:Body></s:Envelope>
+            """
+        let adfs = try browser.request(
+            htmlUnescape(sts), headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Array(envelope.utf8))
+        let assertion = try #require(captures("(<saml:Assertion .*?</saml:Assertion>)", in: adfs.body).first?.first)
+        let direct = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: OtherModesTests.extSTSEnvelope("frank@fabrikam.test", "Autumn2026!", site: simulator.siteURL))
+        #expect(direct.body.contains("Direct login to WLID is not allowed for this federated namespace"))
+        let withAssertion = String(
+            decoding: OtherModesTests.extSTSEnvelope("x", "y", site: simulator.siteURL), as: UTF8.self
+        )
+        .replacingOccurrences(
+            of: "<sec:UsernameToken><sec:Username>x</sec:Username><sec:Password>y</sec:Password></sec:UsernameToken>",
+            with: assertion)
+        let token = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Array(withAssertion.utf8))
+        let compact = try #require(captures("Id=\"Compact0\">([^<]+)<", in: token.body).first?.first)
+        let posted = try browser.request(
+            simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0", body: Array(htmlUnescape(compact).utf8))
+        #expect(posted.status == 302 && posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
+    }
+}

@@ -14,10 +14,15 @@ extension SimulatorCore {
         }
         if lower == "/getuserrealm.srf" { return getUserRealm(request) }
         if lower == "/extsts.srf" { return extSTS(request) }
+        if lower == "/login.srf", isOnline, request.method == "POST" { return entraFederationReturn(request) }
         if lower.hasPrefix("/adfs/") {
-            guard options.mode == .adfs else { return notFound() }
+            guard options.mode == .adfs || isOnline else { return notFound() }
             if lower == "/adfs/ls" || lower == "/adfs/ls/" { return adfsPassive(request) }
-            if lower.hasPrefix("/adfs/services/trust/13/usernamemixed") { return adfsUsernameMixed(request) }
+            if lower.hasPrefix("/adfs/services/trust/13/usernamemixed")
+                || lower.hasPrefix("/adfs/services/trust/2005/usernamemixed")
+            {
+                return adfsUsernameMixed(request)
+            }
             return notFound()
         }
         guard isOnline else { return notFound() }
@@ -220,6 +225,14 @@ extension SimulatorCore {
         guard users[index].password == password else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50126", username: login)
         }
+        if users[index].federated {
+            return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50107", username: login)
+        }
+        return afterPassword(flow, index)
+    }
+
+    /// The page after a successful first factor: MFA, Conditional Access, password change, or KMSI.
+    func afterPassword(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
         let user = users[index]
         if user.mfa {
             let next = advance(flow, stage: "mfa", user: index)
@@ -426,22 +439,52 @@ extension SimulatorCore {
     func entraCredentialType(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let body = parseJSONObject(request.body) ?? [:]
         let username = body["username"] as? String ?? ""
-        let exists = userIndex(login: username) != nil
+        let index = userIndex(login: username)
+        let exists = index != nil
+        let federated = index.map { users[$0].federated } ?? false
+        let ctx = body["originalRequest"] as? String ?? ""
+        let federationURL =
+            identityProviderURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
+            + "&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
+            + percentEncode("LoginOptions=3&estsredirect=2&estsrequest=" + ctx) + "&username=" + percentEncode(username)
         let json = JSON.object([
             ("Username", .string(username)), ("Display", .string(username)), ("IfExistsResult", .int(exists ? 0 : 1)),
             ("IsUnmanaged", .bool(false)), ("ThrottleStatus", .int(0)),
             (
                 "Credentials",
                 .object([
-                    ("PrefCredential", .int(1)), ("HasPassword", .bool(true)), ("RemoteNgcParams", .null),
+                    ("PrefCredential", .int(federated ? 4 : 1)), ("HasPassword", .bool(true)),
+                    ("FederationRedirectUrl", federated ? .string(federationURL) : .null), ("RemoteNgcParams", .null),
                     ("FidoParams", .null), ("SasParams", .null), ("CertAuthParams", .null), ("GoogleParams", .null),
                     ("FacebookParams", .null),
                 ])
             ),
-            ("EstsProperties", .object([("UserTenantBranding", .null), ("DomainType", .int(3))])),
+            ("EstsProperties", .object([("UserTenantBranding", .null), ("DomainType", .int(federated ? 4 : 3))])),
             ("IsSignupDisallowed", .bool(true)), ("apiCanary", .string(Tokens.random(bytes: 40))),
         ])
         return HTTPServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: json.serialized())
+    }
+
+    /// `POST /login.srf` (wa, wresult, wctx) from the federated IdP: the assertion stands for the password.
+    func entraFederationReturn(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let wresult = request.formValue("wresult") ?? ""
+        var assertionId = ""
+        if let range = wresult.range(of: "AssertionID=\"") {
+            assertionId = String(wresult[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let wctx = request.formValue("wctx") ?? ""
+        let ctx =
+            FormURLDecoding.pairs(wctx).first { $0.0 == "estsrequest" }.map { $0.1.removingPercentEncoding ?? $0.1 }
+            ?? ""
+        guard
+            let user = state.withLock({ state -> Int? in
+                defer { state.assertions[assertionId] = nil }
+                return state.assertions[assertionId]
+            }), let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "signin"
+        else {
+            return entraError("50008", "AADSTS50008: SAML token is invalid.")
+        }
+        return afterPassword(flow, user)
     }
 
     // MARK: Legacy SPO STS
@@ -449,19 +492,30 @@ extension SimulatorCore {
     func getUserRealm(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let login = request.formValue("login") ?? request.queryValue("login") ?? ""
         let domain = login.split(separator: "@").last.map(String.init) ?? ""
-        let known = users.contains { $0.email.lowercased().hasSuffix("@" + domain.lowercased()) }
+        let inDomain = users.filter { $0.email.lowercased().hasSuffix("@" + domain.lowercased()) }
+        let known = !inDomain.isEmpty
+        let federated = inDomain.contains { $0.federated }
+        let kind = federated ? "Federated" : known ? "Managed" : "Unknown"
+        let authURL =
+            identityProviderURL + "/adfs/ls/?username=" + percentEncode(login)
+            + "&wa=wsignin1.0&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
+        let stsURL = identityProviderURL + "/adfs/services/trust/2005/usernamemixed"
         let wantsXML = request.queryValue("xml") == "1" || request.formValue("xml") == "1"
         if wantsXML {
-            let text =
-                "<?xml version=\"1.0\" encoding=\"utf-8\"?><RealmInfo Success=\"true\"><State>4</State><UserState>1</UserState><Login>\(xmlEscape(login))</Login><NameSpaceType>\(known ? "Managed" : "Unknown")</NameSpaceType>"
-                + (known
-                    ? "<DomainName>\(xmlEscape(domain))</DomainName><IsFederatedNS>false</IsFederatedNS><FederationBrandName>Contoso</FederationBrandName><CloudInstanceName>microsoftonline.com</CloudInstanceName><CloudInstanceIssuerUri>urn:federation:MicrosoftOnline</CloudInstanceIssuerUri>"
-                    : "") + "</RealmInfo>"
+            var text =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><RealmInfo Success=\"true\"><State>4</State><UserState>1</UserState><Login>\(xmlEscape(login))</Login><NameSpaceType>\(kind)</NameSpaceType>"
+            if known {
+                text +=
+                    "<DomainName>\(xmlEscape(domain))</DomainName><IsFederatedNS>\(federated)</IsFederatedNS><FederationBrandName>Contoso</FederationBrandName><CloudInstanceName>microsoftonline.com</CloudInstanceName><CloudInstanceIssuerUri>urn:federation:MicrosoftOnline</CloudInstanceIssuerUri>"
+            }
+            if federated {
+                text += "<AuthURL>\(xmlEscape(authURL))</AuthURL><STSAuthURL>\(xmlEscape(stsURL))</STSAuthURL>"
+            }
+            text += "</RealmInfo>"
             return HTTPServerResponse(status: 200, contentType: "text/xml; charset=utf-8", text: text)
         }
         var members: [(String, JSON)] = [
-            ("State", .int(4)), ("UserState", .int(1)), ("Login", .string(login)),
-            ("NameSpaceType", .string(known ? "Managed" : "Unknown")),
+            ("State", .int(4)), ("UserState", .int(1)), ("Login", .string(login)), ("NameSpaceType", .string(kind)),
         ]
         if known {
             members += [
@@ -470,6 +524,7 @@ extension SimulatorCore {
                 ("CloudInstanceIssuerUri", .string("urn:federation:MicrosoftOnline")),
             ]
         }
+        if federated { members.append(("AuthURL", .string(authURL))) }
         return HTTPServerResponse(
             status: 200, contentType: "application/json; charset=utf-8", text: JSON.object(members).serialized())
     }
@@ -489,8 +544,23 @@ extension SimulatorCore {
                 "<?xml version=\"1.0\" encoding=\"utf-8\" ?><S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\" xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\" xmlns:wst=\"http://schemas.xmlsoap.org/ws/2005/02/trust\" xmlns:psf=\"http://schemas.microsoft.com/Passport/SoapServices/SOAPFault\"><S:Header>\(ppHeader)</S:Header><S:Body><S:Fault><S:Code><S:Value>S:Sender</S:Value><S:Subcode><S:Value>wst:FailedAuthentication</S:Value></S:Subcode></S:Code><S:Reason><S:Text xml:lang=\"en-US\">Authentication Failure</S:Text></S:Reason><S:Detail><psf:error><psf:value>0x80048821</psf:value><psf:internalerror><psf:code>\(code)</psf:code><psf:text>\(xmlEscape(text))</psf:text></psf:internalerror></psf:error></S:Detail></S:Fault></S:Body></S:Envelope>"
             return HTTPServerResponse(status: 500, contentType: soapType, text: xml)
         }
-        guard !username.isEmpty else { return fault("0x80045c0f", "AADSTS90023: Invalid STS request.") }
-        guard let index = checkPassword(login: username, password: password) else {
+        // Federated users (§2.4 step 3): a SAML assertion from usernamemixed instead of a UsernameToken.
+        var assertionUser: Int?
+        if username.isEmpty, let range = body.range(of: "AssertionID=\"") {
+            let id = String(body[range.upperBound...].prefix { $0 != "\"" })
+            assertionUser = state.withLock { state in
+                defer { state.assertions[id] = nil }
+                return state.assertions[id]
+            }
+            if assertionUser == nil { return fault("0x80048821", "AADSTS50008: SAML token is invalid.") }
+        }
+        guard !username.isEmpty || assertionUser != nil else {
+            return fault("0x80045c0f", "AADSTS90023: Invalid STS request.")
+        }
+        if let candidate = userIndex(login: username), users[candidate].federated {
+            return fault("0x80048821", "Direct login to WLID is not allowed for this federated namespace")
+        }
+        guard let index = assertionUser ?? checkPassword(login: username, password: password) else {
             return fault(
                 "0x80048821", "AADSTS50126: Error validating credentials due to invalid username or password.")
         }
@@ -603,13 +673,17 @@ extension SimulatorCore {
 
     /// `/adfs/ls/?wa=wsignin1.0&wtrealm=…&wctx=…`
     func adfsPassive(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        guard request.queryValue("wa") == "wsignin1.0", request.queryValue("wtrealm") == realm else {
+        let wtrealm = request.queryValue("wtrealm") ?? ""
+        let forEntra = isOnline && wtrealm.lowercased() == "urn:federation:microsoftonline"
+        guard request.queryValue("wa") == "wsignin1.0", wtrealm == realm || forEntra else {
             return html(
                 400,
                 "<html><body><h1>An error occurred</h1><p>MSIS7042: The relying party trust is not recognised.</p></body></html>"
             )
         }
-        guard request.method == "POST" else { return adfsLoginPage(request, error: nil, userName: "") }
+        guard request.method == "POST" else {
+            return adfsLoginPage(request, error: nil, userName: request.queryValue("username") ?? "")
+        }
         let fields = request.formFields
         let names = fields.map(\.name)
         for name in Set(names) where names.filter({ $0 == name }).count > 1 {
@@ -632,7 +706,7 @@ extension SimulatorCore {
         let wresult =
             "<t:RequestSecurityTokenResponse xmlns:t=\"http://schemas.xmlsoap.org/ws/2005/02/trust\"><t:Lifetime><wsu:Created xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\">\(CivilTime(now).iso)</wsu:Created><wsu:Expires xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\">\(CivilTime(now + 3600).iso)</wsu:Expires></t:Lifetime><wsp:AppliesTo xmlns:wsp=\"http://schemas.xmlsoap.org/ws/2004/09/policy\"><wsa:EndpointReference xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><wsa:Address>\(realm)</wsa:Address></wsa:EndpointReference></wsp:AppliesTo><t:RequestedSecurityToken>\(assertion)</t:RequestedSecurityToken><t:TokenType>urn:oasis:names:tc:SAML:1.0:assertion</t:TokenType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType></t:RequestSecurityTokenResponse>"
         let wctx = request.queryValue("wctx") ?? ""
-        let action = siteURL + "/_trust/"
+        let action = forEntra ? identityProviderURL + "/login.srf" : siteURL + "/_trust/"
         let body =
             "<html><head><title>Working...</title></head><body><form method=\"POST\" name=\"hiddenform\" action=\"\(htmlEscape(action))\"><input type=\"hidden\" name=\"wa\" value=\"wsignin1.0\" /><input type=\"hidden\" name=\"wresult\" value=\"\(htmlEscape(wresult))\" /><input type=\"hidden\" name=\"wctx\" value=\"\(htmlEscape(wctx))\" /><noscript><p>Script is disabled. Click Submit to continue.</p><input type=\"submit\" value=\"Submit\" /></noscript></form><script language=\"javascript\">window.setTimeout('document.forms[0].submit()', 0);</script></body></html>"
         return html(200, body, headers: [cookie("MSISAuth", Tokens.random(bytes: 48), path: "/adfs")])
