@@ -38,6 +38,10 @@ public final class Simulator: Sendable {
     public var siteURL: String { core.siteURL }
     /// The identity provider's base URL, e.g. `http://127.0.0.2:40124`.
     public var identityProviderURL: String { core.identityProviderURL }
+    /// The simulated Entra tenant id (a GUID from the seed), as in `{idp}/{tenant}/oauth2/authorize`.
+    public var tenantId: String { core.tenantId }
+    /// The ADFS relying-party realm of the site (`urn:sharepoint:spsim`).
+    public var realm: String { core.realm }
     /// The sign-in mode the simulator was started with.
     public var mode: SignInMode { core.options.mode }
 
