@@ -10,7 +10,8 @@ import Testing
         let page = try Drivers.entraSignInPage(simulator, browser)
         #expect(page.pgid == "ConvergedSignIn")
         #expect(page.url.hasPrefix(simulator.identityProviderURL + "/"))
-        #expect(page.url.hasPrefix(simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/authorize?client_id="))
+        #expect(
+            page.url.hasPrefix(simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/authorize?client_id="))
         #expect(page.url.contains("response_mode=form_post"))
         #expect(page.config["sFTName"]?.string == "flowToken")
         #expect(page.config["sErrorCode"]?.string == "50058")
