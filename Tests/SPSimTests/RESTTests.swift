@@ -311,6 +311,12 @@ struct RESTClient {
         #expect(process.terminationStatus == 0)
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "32x24")
         #expect(try client.get("/Photos/logo.svg").body.contains("<svg"))
+        let withFiles = try client.get(
+            "/_api/web/lists/getbytitle('Photos')/items?$select=Id,File/Name,File/Length&$expand=File")
+        #expect(withFiles.json?["value"]?[0]?["File"]?["Name"]?.string == "sunset.png")
+        let folders = try client.get("/_api/web/RootFolder/Folders?$select=Name,ServerRelativeUrl")
+        let urls = (folders.json?["value"]?.array ?? []).compactMap { $0["ServerRelativeUrl"]?.string }
+        #expect(urls == ["/Shared Documents", "/Photos"])
         let viaItem = try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File/$value")
         #expect(viaItem.bodyBytes == png.bodyBytes)
         #expect(

@@ -368,6 +368,11 @@ extension SimulatorCore {
                 expanded.append((name, .null))
             }
         }
+        if query.expands("File"), list.isLibrary,
+            let file = state.withLock({ state in state.files.first { $0.listId == list.id && $0.itemId == item.id } })
+        {
+            expanded.append(("File", fileEntity(file, context, top: false)))
+        }
         if query.expands("FieldValuesAsHtml") {
             expanded.append(("FieldValuesAsHtml", fieldValuesAsText(item, list, context, html: true)))
         }

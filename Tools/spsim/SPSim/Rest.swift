@@ -302,6 +302,10 @@ extension SimulatorCore {
             guard let found = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
             else { throw RESTError.notFound("File Not Found.") }
             return try routeList(found, tail, method: method, context: context)
+        case "rootfolder":
+            return try routeFolder("/", tail, method: method, context: context)
+        case "folders":
+            return try routeFolder("/", [Segment(name: "Folders")] + tail, method: method, context: context)
         case "getfolderbyserverrelativeurl", "getfolderbyserverrelativepath":
             return try routeFolder(next.stringArgument ?? "", tail, method: method, context: context)
         case "getfilebyserverrelativeurl", "getfilebyserverrelativepath":
@@ -778,8 +782,18 @@ extension SimulatorCore {
         let url = normalizedServerRelative(rawURL)
         guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
         else {
-            if url == "/" { return jsonResponse(folderEntity("/", context, top: true), context) }
-            throw RESTError.notFound("File Not Found.")
+            guard url == "/" else { throw RESTError.notFound("File Not Found.") }
+            // The web's root folder: its sub-folders are the libraries' root folders.
+            if rest.first?.lower == "folders" {
+                let libraries = state.withLock { state in state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
+                let entries = libraries.map { applySelect(folderEntity($0, context, top: false), context.query) }
+                return jsonResponse(
+                    collection(entries, set: "SP.ApiData.Folders", next: nil, context: context), context)
+            }
+            if rest.first?.lower == "files" {
+                return jsonResponse(collection([], set: "SP.ApiData.Files12", next: nil, context: context), context)
+            }
+            return jsonResponse(folderEntity("/", context, top: true), context)
         }
         guard let next = rest.first else { return jsonResponse(folderEntity(list.url, context, top: true), context) }
         switch next.lower {
