@@ -528,3 +528,45 @@ import Testing
         #expect(posted.status == 302 && posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
     }
 }
+
+@Suite struct BearerTests {
+    @Test func passwordGrantTokenWorksAsBearerAndBecomesACookie() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let empty = try browser.request(simulator.siteURL + "/_api/web", headers: ["Authorization: Bearer"])
+        #expect(empty.status == 401)
+        #expect(empty.header("WWW-Authenticate")?.hasPrefix("Bearer realm=\"\(simulator.tenantId)\"") == true)
+        let tokenURL = simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/v2.0/token"
+        let bad = try browser.request(
+            tokenURL, form: [("grant_type", "password"), ("username", "alice@contoso.test"), ("password", "x")])
+        #expect(bad.status == 400 && bad.json?["error"]?.string == "invalid_grant")
+        let mfa = try browser.request(
+            tokenURL,
+            form: [("grant_type", "password"), ("username", "bob.mfa@contoso.test"), ("password", "Spring2026!")])
+        #expect(mfa.json?["error_codes"]?[0]?.number == 50076)
+        let granted = try browser.request(
+            tokenURL,
+            form: [
+                ("grant_type", "password"), ("client_id", "spconnect"), ("username", "alice@contoso.test"),
+                ("password", "Spring2026!"), ("scope", simulator.siteURL + "/.default"),
+            ])
+        let token = try #require(granted.json?["access_token"]?.string)
+        let bearer = "Authorization: Bearer " + token
+        let web = try browser.request(
+            simulator.siteURL + "/_api/web", headers: [bearer, "Accept: application/json;odata=nometadata"])
+        #expect(web.status == 200 && web.json?["Title"]?.string == "SPSim Team")
+        // No digest needed with a bearer token.
+        let created = try browser.request(
+            simulator.siteURL + "/_api/web/lists/getbytitle('Tasks')/items", method: "POST",
+            headers: [bearer, "Accept: application/json;odata=nometadata", "Content-Type: application/json"],
+            body: Array("{\"Title\":\"Via OAuth\"}".utf8))
+        #expect(created.status == 201)
+        let exchanged = try browser.request(
+            simulator.siteURL + "/_api/SP.OAuth.NativeClient/Authenticate", method: "POST",
+            headers: [bearer, "Accept: application/json;odata=verbose"])
+        #expect(exchanged.status == 200)
+        #expect(browser.cookie("SPOIDCRL") != nil)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // with the SPOIDCRL cookie
+    }
+}

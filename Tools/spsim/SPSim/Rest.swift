@@ -143,7 +143,13 @@ extension SimulatorCore {
                     message: "Simulated server error."),
                 flavour: flavour)
         }
+        if request.path.lowercased() == "/_api/sp.oauth.nativeclient/authenticate" {
+            return nativeClientAuthenticate(request)
+        }
         let user = authenticatedUser(request)
+        if user == nil, bearerToken(request) != nil {
+            return bearerChallenge("Invalid JWT token. The token is expired or not issued by this tenant.")
+        }
         if user == nil, options.mode != .anonymous {
             var error = RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
@@ -210,6 +216,7 @@ extension SimulatorCore {
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
         }
+        if context.user != nil, bearerToken(context.request) != nil { return }  // no digest with OAuth
         let digest = context.request.header("X-RequestDigest") ?? ""
         let now = nowEpoch()
         let valid = state.withLock { ($0.digests[digest] ?? 0) > now }

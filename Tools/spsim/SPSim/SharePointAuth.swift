@@ -51,6 +51,12 @@ extension SimulatorCore {
             else { return nil }
             return checkPassword(login: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
         default:
+            if let token = bearerToken(request) {
+                let now = nowEpoch()
+                return state.withLock { state in
+                    state.accessTokens[token].flatMap { $0.expires > now ? $0.user : nil }
+                }
+            }
             let cookies = request.cookies
             let now = nowEpoch()
             return state.withLock { state -> Int? in
@@ -63,6 +69,38 @@ extension SimulatorCore {
                 return nil
             }
         }
+    }
+
+    /// The bearer token of an `Authorization: Bearer …` header (empty string for an empty one), SPO modes only.
+    func bearerToken(_ request: HTTPServerRequest) -> String? {
+        guard isOnline, let header = request.header("Authorization"), header.lowercased().hasPrefix("bearer") else {
+            return nil
+        }
+        return header.dropFirst("bearer".count).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `401` + the `WWW-Authenticate: Bearer …` discovery hint (§4).
+    func bearerChallenge(_ description: String) -> HTTPServerResponse {
+        let challenge =
+            "Bearer realm=\"\(tenantId)\",client_id=\"00000003-0000-0ff1-ce00-000000000000\","
+            + "trusted_issuers=\"00000001-0000-0000-c000-000000000000@*,https://sts.windows.net/*/\","
+            + "authorization_uri=\"\(identityProviderURL)/common/oauth2/authorize\""
+        let body = JSON.object([("error_description", .string(description))]).serialized()
+        return HTTPServerResponse(
+            status: 401, contentType: "application/json; charset=utf-8", text: body,
+            headers: [("WWW-Authenticate", challenge)] + standardHeaders())
+    }
+
+    /// `POST /_api/SP.OAuth.NativeClient/Authenticate` with a valid bearer token → SPOIDCRL cookie.
+    func nativeClientAuthenticate(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard let token = bearerToken(request), !token.isEmpty, let user = authenticatedUser(request) else {
+            return bearerChallenge("Invalid JWT token. No certificate thumbprint specified in token header.")
+        }
+        let session = newSession(user: user)
+        return HTTPServerResponse(
+            status: 200, contentType: "application/json;odata=verbose;charset=utf-8",
+            text: "{\"d\":{\"Authenticate\":null}}",
+            headers: [cookie("SPOIDCRL", session.value)] + standardHeaders())
     }
 
     /// Whether the request may read content (anonymous mode lets everyone in).

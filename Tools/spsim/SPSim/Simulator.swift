@@ -56,10 +56,12 @@ public final class Simulator: Sendable {
     /// Forgets the request log.
     public func clearRequestLog() { core.state.withLock { $0.log.removeAll() } }
 
-    /// Forgets every FedAuth / SPOIDCRL session: the next REST call with an old cookie gets 403.
+    /// Forgets every FedAuth / SPOIDCRL session and access token: the next REST call with an old cookie gets
+    /// 403 (401 with an old bearer token).
     public func expireSessions() {
         core.state.withLock {
             $0.sessions.removeAll()
+            $0.accessTokens.removeAll()
         }
     }
 
@@ -129,6 +131,8 @@ struct SimulatorState {
     var assertions: [String: Int] = [:]
     /// legacy compact token → user
     var legacyTokens: [String: Int] = [:]
+    /// OAuth access token → session (SharePoint Online modes)
+    var accessTokens: [String: SPSession] = [:]
     /// form digest → expiry
     var digests: [String: Int] = [:]
     /// FBA view state → expected event validation
