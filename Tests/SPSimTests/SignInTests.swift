@@ -357,6 +357,38 @@ import Testing
     }
 }
 
+@Suite struct WindowsAuthenticationTests {
+    @Test func ntlmAtWindowsDefaultGivesFedAuth() throws {
+        let simulator = try startSimulator(.fbaWindows)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let url =
+            simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F"
+        let signedIn = try browser.request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:Spring2026!"])
+        #expect(signedIn.status == 302)
+        #expect(signedIn.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
+        #expect(browser.cookie("FedAuth") != nil)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // cookie alone now
+        let wrong = try Browser().request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:wrong"])
+        #expect(wrong.status == 401)
+    }
+
+    @Test func restChallengesWhenFormsAreDeclined() throws {
+        let simulator = try startSimulator(.fbaWindows)
+        defer { simulator.stop() }
+        let declined = "X-FORMS_BASED_AUTH_ACCEPTED: f"
+        let challenge = try Browser().request(simulator.siteURL + "/_api/web", headers: [declined])
+        #expect(challenge.status == 401 && challenge.headers("WWW-Authenticate") == ["NTLM", "Negotiate"])
+        #expect(try Browser().request(simulator.siteURL + "/_api/web").status == 403)
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web/currentuser",
+            headers: [declined, "Accept: application/json;odata=nometadata"],
+            extra: ["--ntlm", "-u", "alice:Spring2026!"])
+        #expect(answer.status == 200)
+        #expect(answer.json?["Email"]?.string == "alice@contoso.test")
+    }
+}
+
 @Suite struct OtherModesTests {
     @Test func basicChallengesEveryRequest() throws {
         let simulator = try startSimulator(.basic)

@@ -150,6 +150,7 @@ extension SimulatorCore {
         if user == nil, bearerToken(request) != nil {
             return bearerChallenge("Invalid JWT token. The token is expired or not issued by this tenant.")
         }
+        if user == nil, wantsWindowsChallenge(request) { return windowsChallenge() }
         if user == nil, options.mode != .anonymous {
             var error = RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",

@@ -8,6 +8,11 @@ extension SimulatorCore {
         if options.mode == .basic, authenticatedUser(request) == nil {
             return basicChallenge()
         }
+        if options.mode == .fbaWindows, let message = ntlmMessage(request) {
+            // Windows authentication on any URL: Type 1 → challenge; a bad Type 3 → 401 again.
+            if le32(message, 8) == 1 { return ntlmChallengeResponse() }
+            if ntlmUser(request) == nil { return windowsChallenge() }
+        }
         switch lower {
         case "/_layouts/15/authenticate.aspx", "/_layouts/authenticate.aspx":
             return authenticatePage(request)
@@ -18,10 +23,7 @@ extension SimulatorCore {
         case "/_login/default.aspx":
             return providerChooser(request)
         case "/_windows/default.aspx":
-            return HTTPServerResponse(
-                status: 401, contentType: "text/html; charset=utf-8",
-                text: "<html><body>401 UNAUTHORIZED</body></html>",
-                headers: [("WWW-Authenticate", "NTLM"), ("WWW-Authenticate", "Negotiate")])
+            return windowsSignIn(request)
         case "/_vti_bin/authentication.asmx":
             return fbaSOAPLogin(request)
         case "/_vti_bin/idcrl.svc", "/_vti_bin/idcrl.svc/":
@@ -57,6 +59,7 @@ extension SimulatorCore {
                     state.accessTokens[token].flatMap { $0.expires > now ? $0.user : nil }
                 }
             }
+            if let user = ntlmUser(request) { return user }
             let cookies = request.cookies
             let now = nowEpoch()
             return state.withLock { state -> Int? in
@@ -576,7 +579,13 @@ extension SimulatorCore {
         return headers
     }
 
+    /// Mixed-mode web apps challenge instead of redirecting when told `X-FORMS_BASED_AUTH_ACCEPTED: f` (§5.5).
+    func wantsWindowsChallenge(_ request: HTTPServerRequest) -> Bool {
+        options.mode == .fbaWindows && request.header("X-FORMS_BASED_AUTH_ACCEPTED")?.lowercased() == "f"
+    }
+
     func contentPage(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if !isAllowed(request), wantsWindowsChallenge(request) { return windowsChallenge() }
         if !isAllowed(request) {
             let accept = request.header("Accept") ?? ""
             if request.method == "GET", accept.contains("text/html") {

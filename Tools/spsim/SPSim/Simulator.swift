@@ -131,6 +131,10 @@ struct SimulatorState {
     var assertions: [String: Int] = [:]
     /// legacy compact token → user
     var legacyTokens: [String: Int] = [:]
+    /// Outstanding NTLM server challenges
+    var ntlmChallenges: [(challenge: [UInt8], issued: Int)] = []
+    /// Verified NTLM Type 3 headers → (user, expiry), so one request can ask more than once
+    var ntlmVerified: [String: SPSession] = [:]
     /// OAuth access token → session (SharePoint Online modes)
     var accessTokens: [String: SPSession] = [:]
     /// form digest → expiry
