@@ -16,7 +16,8 @@ enum Drivers {
     }
 
     /// Posts a minimally parsed form.
-    static func submit(_ browser: Browser, _ form: SimpleForm, pageURL: String) throws -> (answer: Answer, url: String) {
+    static func submit(_ browser: Browser, _ form: SimpleForm, pageURL: String) throws -> (answer: Answer, url: String)
+    {
         let url = resolve(form.action, against: pageURL)
         return (try browser.request(url, form: form.fields), url)
     }
@@ -80,7 +81,9 @@ enum Drivers {
         try follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
     }
 
-    static func adfsSignIn(_ simulator: Simulator, _ browser: Browser, password: String = "Spring2026!") throws -> Answer {
+    static func adfsSignIn(_ simulator: Simulator, _ browser: Browser, password: String = "Spring2026!") throws
+        -> Answer
+    {
         let (page, url) = try adfsLoginPage(simulator, browser)
         var form = try #require(SimpleForm(html: page.body, selector: "id=\"loginForm\""))
         form.set("UserName", "alice@contoso.test")
@@ -90,7 +93,9 @@ enum Drivers {
             ? try finishAutoPost(simulator, browser, autoPost, postURL) : autoPost
     }
 
-    static func finishAutoPost(_ simulator: Simulator, _ browser: Browser, _ page: Answer, _ url: String) throws -> Answer {
+    static func finishAutoPost(_ simulator: Simulator, _ browser: Browser, _ page: Answer, _ url: String) throws
+        -> Answer
+    {
         let form = try #require(SimpleForm(html: page.body))
         let (answer, postedTo) = try submit(browser, form, pageURL: url)
         #expect(answer.status == 302)
@@ -106,7 +111,8 @@ enum Drivers {
         clickButton: Bool = true
     ) throws -> (answer: Answer, url: String) {
         let (page, url) = try follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
-        var form = try #require(SimpleForm(html: page.body, selector: "aspnetForm"), "no FBA form: \(page.body.prefix(200))")
+        var form = try #require(
+            SimpleForm(html: page.body, selector: "aspnetForm"), "no FBA form: \(page.body.prefix(200))")
         form.set("ctl00$PlaceHolderMain$signInControl$UserName", user)
         form.set("ctl00$PlaceHolderMain$signInControl$password", password)
         if clickButton { form.set("ctl00$PlaceHolderMain$signInControl$login", "Sign In") }

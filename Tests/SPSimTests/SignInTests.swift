@@ -10,7 +10,8 @@ import Testing
         let page = try Drivers.entraSignInPage(simulator, browser)
         #expect(page.pgid == "ConvergedSignIn")
         #expect(page.url.hasPrefix(simulator.identityProviderURL + "/"))
-        #expect(page.url.contains("/oauth2/authorize?client_id="))
+        #expect(
+            page.url.hasPrefix(simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/authorize?client_id="))
         #expect(page.url.contains("response_mode=form_post"))
         #expect(page.config["sFTName"]?.string == "flowToken")
         #expect(page.config["sErrorCode"]?.string == "50058")
@@ -68,7 +69,8 @@ import Testing
         let browser = Browser()
         var page = try Drivers.entraSignInPage(simulator, browser)
         page.config["sFT"] = .string("tampered")
-        let answer = try Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "Spring2026!")
+        let answer = try Drivers.entraPostCredentials(
+            browser, page, user: "alice@contoso.test", password: "Spring2026!")
         #expect(answer.pgid == "ConvergedError")
         #expect(answer.config["sErrorCode"]?.string == "50089")
     }
@@ -79,7 +81,8 @@ import Testing
         let browser = Browser()
         let page = try Drivers.entraSignInPage(simulator, browser)
         let refresh = try #require(
-            captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body).first?
+            captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body)
+                .first?
                 .first)
         #expect(refresh == simulator.identityProviderURL + "/jsdisabled")
         #expect(!simulator.requestLog().contains { $0.path == "/jsdisabled" })
@@ -108,6 +111,67 @@ import Testing
         #expect(browser.cookie("FedAuth") == nil)
     }
 
+    @Test func overTLSCookiesAreSecure() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, tls: true))
+        defer { simulator.stop() }
+        #expect(simulator.siteURL.hasPrefix("https://127.0.0.1:"))
+        #expect(simulator.identityProviderURL.hasPrefix("https://127.0.0.2:"))
+        let pem = try #require(simulator.certificatePEM)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-ca-\(UUID().uuidString).pem")
+        try Data(pem.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let browser = Browser()
+        browser.common = ["--cacert", file.path]
+        #expect(try Drivers.entraSignIn(simulator, browser).status == 200)
+        let jar = try String(contentsOfFile: browser.jar, encoding: .utf8)
+        #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tTRUE\t0\tFedAuth"))  // secure flag set
+    }
+
+    @Test func mfaWithBeginEndAndProcessAuth() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let tfa = try Drivers.entraPostCredentials(browser, page, user: "bob.mfa@contoso.test", password: "Spring2026!")
+        #expect(tfa.pgid == "ConvergedTFA")
+        func sas(_ url: String, _ body: [String: String]) throws -> JSONValue? {
+            let data = try JSONSerialization.data(withJSONObject: body)
+            return try browser.request(
+                resolve(url, against: tfa.url), headers: ["Content-Type: application/json"], body: [UInt8](data)
+            ).json
+        }
+        let ctx = tfa.config["sCtx"]?.string ?? ""
+        let begin = try sas(
+            tfa.config["urlBeginAuth"]?.string ?? "",
+            [
+                "AuthMethodId": "OneWaySMS", "Method": "BeginAuth", "Ctx": ctx,
+                "FlowToken": tfa.config["sFT"]?.string ?? "",
+            ])
+        #expect(begin?["Success"] == .bool(true))
+        let wrong = try sas(
+            tfa.config["urlEndAuth"]?.string ?? "",
+            [
+                "Method": "EndAuth", "Ctx": ctx, "FlowToken": begin?["FlowToken"]?.string ?? "",
+                "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "000000",
+            ])
+        #expect(wrong?["Success"] == .bool(false) && wrong?["ResultValue"]?.string == "OathCodeIncorrect")
+        let end = try sas(
+            tfa.config["urlEndAuth"]?.string ?? "",
+            [
+                "Method": "EndAuth", "Ctx": ctx, "FlowToken": wrong?["FlowToken"]?.string ?? "",
+                "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "123456",
+            ])
+        #expect(end?["Success"] == .bool(true))
+        let processURL = resolve(tfa.config["urlPost"]?.string ?? "", against: tfa.url)
+        let kmsi = try browser.request(
+            processURL,
+            form: [
+                ("type", "19"), ("request", ctx), ("mfaAuthMethod", "OneWaySMS"),
+                ("flowToken", end?["FlowToken"]?.string ?? ""), ("canary", tfa.config["canary"]?.string ?? ""),
+            ])
+        #expect(entraConfig(kmsi.body)?["pgid"]?.string == "KmsiInterrupt")
+    }
+
     @Test func identityProviderSessionGivesSingleSignOn() throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
@@ -127,7 +191,9 @@ import Testing
             simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.status == 403)
         let required = try #require(answer.header("X-Forms_Based_Auth_Required"))
-        #expect(required == simulator.siteURL + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2f_api%2fweb")
+        #expect(
+            required == simulator.siteURL
+                + "/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&Source=%2f_api%2fweb")
         #expect(answer.header("X-Forms_Based_Auth_Return_Url") == simulator.siteURL + "/_layouts/15/error.aspx")
         #expect(answer.header("X-MSDAVEXT_Error")?.hasPrefix("917656; Access+denied.") == true)
         #expect(answer.header("X-IDCRL_AUTH_PARAMS_V1")?.contains("BPOSIDCRL") == true)
@@ -211,7 +277,8 @@ import Testing
         #expect(answer.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
         let fedAuth = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("FedAuth=") })
         #expect(fedAuth.contains("expires="))  // on-premises FedAuth is persistent
-        let web = try browser.request(simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
+        let web = try browser.request(
+            simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
         #expect(web.status == 200)
     }
 
@@ -259,7 +326,8 @@ import Testing
             return try Browser().request(
                 simulator.siteURL + "/_vti_bin/authentication.asmx",
                 headers: [
-                    "Content-Type: text/xml; charset=utf-8", "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
+                    "Content-Type: text/xml; charset=utf-8",
+                    "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
                 ], body: Array(envelope.utf8))
         }
         let good = try login("Spring2026!")
@@ -286,6 +354,38 @@ import Testing
         #expect(page.body.contains("ctl00$PlaceHolderMain$signInControl$login"))
         let windows = try browser.request(simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f")
         #expect(windows.status == 401 && windows.headers("WWW-Authenticate").contains("NTLM"))
+    }
+}
+
+@Suite struct WindowsAuthenticationTests {
+    @Test func ntlmAtWindowsDefaultGivesFedAuth() throws {
+        let simulator = try startSimulator(.fbaWindows)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let url =
+            simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F"
+        let signedIn = try browser.request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:Spring2026!"])
+        #expect(signedIn.status == 302)
+        #expect(signedIn.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
+        #expect(browser.cookie("FedAuth") != nil)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // cookie alone now
+        let wrong = try Browser().request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:wrong"])
+        #expect(wrong.status == 401)
+    }
+
+    @Test func restChallengesWhenFormsAreDeclined() throws {
+        let simulator = try startSimulator(.fbaWindows)
+        defer { simulator.stop() }
+        let declined = "X-FORMS_BASED_AUTH_ACCEPTED: f"
+        let challenge = try Browser().request(simulator.siteURL + "/_api/web", headers: [declined])
+        #expect(challenge.status == 401 && challenge.headers("WWW-Authenticate") == ["NTLM", "Negotiate"])
+        #expect(try Browser().request(simulator.siteURL + "/_api/web").status == 403)
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web/currentuser",
+            headers: [declined, "Accept: application/json;odata=nometadata"],
+            extra: ["--ntlm", "-u", "alice:Spring2026!"])
+        #expect(answer.status == 200)
+        #expect(answer.json?["Email"]?.string == "alice@contoso.test")
     }
 }
 
@@ -329,12 +429,14 @@ import Testing
             simulator.identityProviderURL + "/GetUserRealm.srf", form: [("login", "alice@contoso.test")])
         #expect(realm.json?["NameSpaceType"]?.string == "Managed")
         let sts = try browser.request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
         #expect(sts.status == 200)
         #expect(sts.body.contains("<wst:TokenType>urn:passport:compact</wst:TokenType>"))
         let token = try #require(
-            captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body).first?
+            captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body)
+                .first?
                 .first)
         let posted = try browser.request(
             simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0",
@@ -345,11 +447,13 @@ import Testing
         #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
 
         let fault = try Browser().request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "bad", site: simulator.siteURL))
         #expect(fault.body.contains("<S:Fault>") && fault.body.contains("AADSTS50126"))
         let tokenless = try Browser().request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("carol.ca@contoso.test", "Spring2026!", site: simulator.siteURL))
         #expect(tokenless.status == 200 && !tokenless.body.contains("BinarySecurityToken"))
         #expect(tokenless.body.contains("0x8004882c"))
@@ -360,7 +464,8 @@ import Testing
         defer { simulator.stop() }
         let browser = Browser()
         let sts = try browser.request(
-            simulator.identityProviderURL + "/extSTS.srf", headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
         let token = try #require(
             captures("Id=\"Compact0\">([^<]+)<", in: sts.body).first?.first)
@@ -369,5 +474,131 @@ import Testing
         #expect(posted.status == 403)
         #expect(posted.headers("Set-Cookie").isEmpty)
         #expect(posted.body.contains("Legacy authentication (IDCRL) is no longer supported"))
+    }
+}
+
+@Suite struct FederatedTests {
+    static let frank = SimulatedUser(
+        email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
+
+    @Test func entraFederationRedirectThroughADFSBackToLoginSrf() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let browser = Browser()
+        let page = try Drivers.entraSignInPage(simulator, browser)
+        let body = try JSONSerialization.data(withJSONObject: [
+            "username": "frank@fabrikam.test", "isOtherIdpSupported": true,
+            "originalRequest": page.config["sCtx"]?.string ?? "", "flowToken": page.config["sFT"]?.string ?? "",
+        ])
+        let credentialType = try browser.request(
+            page.config["urlGetCredentialType"]?.string ?? "", headers: ["Content-Type: application/json"],
+            body: [UInt8](body))
+        let redirect = try #require(credentialType.json?["Credentials"]?["FederationRedirectUrl"]?.string)
+        #expect(redirect.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?"))
+        // A password posted to Entra directly is refused for a federated user.
+        let direct = try Drivers.entraPostCredentials(
+            browser, page, user: "frank@fabrikam.test", password: "Autumn2026!")
+        #expect(direct.config["sErrorCode"]?.string == "50107")
+
+        let (adfs, adfsURL) = try Drivers.follow(browser, redirect)
+        var form = try #require(SimpleForm(html: adfs.body, selector: "id=\"loginForm\""))
+        #expect(form.fields.first { $0.0 == "UserName" }?.1 == "frank@fabrikam.test")
+        form.set("Password", "Autumn2026!")
+        let (autoPost, postURL) = try Drivers.submit(browser, form, pageURL: adfsURL)
+        let wsfed = try #require(SimpleForm(html: autoPost.body))
+        #expect(wsfed.action == simulator.identityProviderURL + "/login.srf")
+        let (kmsi, kmsiPageURL) = try Drivers.submit(browser, wsfed, pageURL: postURL)
+        let config = try #require(entraConfig(kmsi.body))
+        #expect(config["pgid"]?.string == "KmsiInterrupt")
+        let kmsiURL = resolve(config["urlPost"]?.string ?? "", against: kmsiPageURL)
+        let working = try browser.request(
+            kmsiURL,
+            form: [
+                ("LoginOptions", "3"), ("type", "28"), ("ctx", config["sCtx"]?.string ?? ""),
+                ("flowToken", config["sFT"]?.string ?? ""), ("canary", config["canary"]?.string ?? ""),
+            ])
+        let formPost = try #require(SimpleForm(html: working.body))
+        #expect(try Drivers.submit(browser, formPost, pageURL: kmsiURL).answer.status == 302)
+        let user = try browser.request(
+            simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"])
+        #expect(user.json?["Email"]?.string == "frank@fabrikam.test")
+    }
+
+    @Test func legacyFederatedRealmUsernameMixedThenExtSTS() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .legacySPO, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let browser = Browser()
+        let realm = try browser.request(
+            simulator.identityProviderURL + "/GetUserRealm.srf?xml=1", form: [("login", "frank@fabrikam.test")])
+        #expect(realm.body.contains("<NameSpaceType>Federated</NameSpaceType>"))
+        let sts = try #require(captures("<STSAuthURL>([^<]+)</STSAuthURL>", in: realm.body).first?.first)
+        let envelope = """
+            <s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:u="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action><o:Security s:mustUnderstand="1" xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><o:UsernameToken><o:Username>frank@fabrikam.test</o:Username><o:Password>Autumn2026!</o:Password></o:UsernameToken></o:Security></s:Header><s:Body><t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust"><wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy"><a:EndpointReference><a:Address>urn:federation:MicrosoftOnline</a:Address></a:EndpointReference></wsp:AppliesTo><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType></t:RequestSecurityToken></s:Body></s:Envelope>
+            """
+        let adfs = try browser.request(
+            htmlUnescape(sts), headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Array(envelope.utf8))
+        let assertion = try #require(captures("(<saml:Assertion .*?</saml:Assertion>)", in: adfs.body).first?.first)
+        let direct = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: OtherModesTests.extSTSEnvelope("frank@fabrikam.test", "Autumn2026!", site: simulator.siteURL))
+        #expect(direct.body.contains("Direct login to WLID is not allowed for this federated namespace"))
+        let withAssertion = String(
+            decoding: OtherModesTests.extSTSEnvelope("x", "y", site: simulator.siteURL), as: UTF8.self
+        )
+        .replacingOccurrences(
+            of: "<sec:UsernameToken><sec:Username>x</sec:Username><sec:Password>y</sec:Password></sec:UsernameToken>",
+            with: assertion)
+        let token = try browser.request(
+            simulator.identityProviderURL + "/extSTS.srf",
+            headers: ["Content-Type: application/soap+xml; charset=utf-8"],
+            body: Array(withAssertion.utf8))
+        let compact = try #require(captures("Id=\"Compact0\">([^<]+)<", in: token.body).first?.first)
+        let posted = try browser.request(
+            simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0", body: Array(htmlUnescape(compact).utf8))
+        #expect(posted.status == 302 && posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
+    }
+}
+
+@Suite struct BearerTests {
+    @Test func passwordGrantTokenWorksAsBearerAndBecomesACookie() throws {
+        let simulator = try startSimulator(.entra)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let empty = try browser.request(simulator.siteURL + "/_api/web", headers: ["Authorization: Bearer"])
+        #expect(empty.status == 401)
+        #expect(empty.header("WWW-Authenticate")?.hasPrefix("Bearer realm=\"\(simulator.tenantId)\"") == true)
+        let tokenURL = simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/v2.0/token"
+        let bad = try browser.request(
+            tokenURL, form: [("grant_type", "password"), ("username", "alice@contoso.test"), ("password", "x")])
+        #expect(bad.status == 400 && bad.json?["error"]?.string == "invalid_grant")
+        let mfa = try browser.request(
+            tokenURL,
+            form: [("grant_type", "password"), ("username", "bob.mfa@contoso.test"), ("password", "Spring2026!")])
+        #expect(mfa.json?["error_codes"]?[0]?.number == 50076)
+        let granted = try browser.request(
+            tokenURL,
+            form: [
+                ("grant_type", "password"), ("client_id", "spconnect"), ("username", "alice@contoso.test"),
+                ("password", "Spring2026!"), ("scope", simulator.siteURL + "/.default"),
+            ])
+        let token = try #require(granted.json?["access_token"]?.string)
+        let bearer = "Authorization: Bearer " + token
+        let web = try browser.request(
+            simulator.siteURL + "/_api/web", headers: [bearer, "Accept: application/json;odata=nometadata"])
+        #expect(web.status == 200 && web.json?["Title"]?.string == "SPSim Team")
+        // No digest needed with a bearer token.
+        let created = try browser.request(
+            simulator.siteURL + "/_api/web/lists/getbytitle('Tasks')/items", method: "POST",
+            headers: [bearer, "Accept: application/json;odata=nometadata", "Content-Type: application/json"],
+            body: Array("{\"Title\":\"Via OAuth\"}".utf8))
+        #expect(created.status == 201)
+        let exchanged = try browser.request(
+            simulator.siteURL + "/_api/SP.OAuth.NativeClient/Authenticate", method: "POST",
+            headers: [bearer, "Accept: application/json;odata=verbose"])
+        #expect(exchanged.status == 200)
+        #expect(browser.cookie("SPOIDCRL") != nil)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // with the SPOIDCRL cookie
     }
 }

@@ -24,6 +24,8 @@ struct Answer {
 /// A curl-driven client with its own cookie jar file (the real `/usr/bin/curl`, as the brief asks).
 final class Browser {
     let jar: String
+    /// Extra curl arguments sent with every request (e.g. `--cacert FILE` for the TLS simulator).
+    var common: [String] = []
     private let directory: URL
 
     init() {
@@ -55,10 +57,10 @@ final class Browser {
         }
         if let body {
             let file = directory.appendingPathComponent("up-\(UUID().uuidString)").path
-            FileManager.default.createFile(atPath: file, contents: Data(body))
+            try Data(body).write(to: URL(fileURLWithPath: file))
             arguments += ["--data-binary", "@" + file]
         }
-        arguments += extra
+        arguments += common + extra
         arguments.append(url)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -109,7 +111,9 @@ func entraConfig(_ html: String) -> [String: JSONValue]? {
     let rest = html[start.upperBound...]
     guard let end = rest.range(of: ";\n") else { return nil }
     let json = String(rest[..<end.lowerBound])
-    guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return nil }
+    guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else {
+        return nil
+    }
     return object
 }
 
@@ -121,7 +125,9 @@ func htmlUnescape(_ text: String) -> String {
 
 /// Regex captures (first group of every match).
 func captures(_ pattern: String, in text: String) -> [[String]] {
-    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
+        return []
+    }
     return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
         (1..<match.numberOfRanges).map { index in
             Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""

@@ -130,6 +130,12 @@ final class SPList: @unchecked Sendable {
     }
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
+
+    /// The default content type id of the list's items.
+    var contentTypeId: String {
+        let hex = id.replacingOccurrences(of: "-", with: "").uppercased()
+        return isLibrary ? "0x010100" + hex.prefix(16) : "0x0100" + hex.prefix(32)
+    }
     var baseType: Int { isLibrary ? 1 : 0 }
 
     /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).
@@ -151,7 +157,10 @@ final class SPList: @unchecked Sendable {
         return nil
     }
 
-    var itemCount: Int { generatedCount - deleted.filter { $0 <= generatedCount }.count + stored.keys.count(where: { $0 > generatedCount && !deleted.contains($0) }) }
+    var itemCount: Int {
+        generatedCount - deleted.filter { $0 <= generatedCount }.count
+            + stored.keys.count(where: { $0 > generatedCount && !deleted.contains($0) })
+    }
 
     var maxId: Int { max(generatedCount, nextId - 1) }
 
@@ -200,7 +209,8 @@ enum SiteContent {
         indexed: Bool = false, choices: [String] = [], selectOnly: Bool = false, readOnly: Bool = false
     ) -> FieldDef {
         FieldDef(
-            internalName: name, title: title, typeAsString: type, kind: kind, id: stableGUID(seed, "field/\(list)/\(name)"),
+            internalName: name, title: title, typeAsString: type, kind: kind,
+            id: stableGUID(seed, "field/\(list)/\(name)"),
             readOnly: readOnly, indexed: indexed, choices: choices, selectOnly: selectOnly)
     }
 
@@ -241,9 +251,18 @@ enum SiteContent {
                     field(seed, "Photos", "ImageHeight", "Picture Height", "Integer", 1, readOnly: true),
                 ], created: baseEpoch)
         let pictures: [(String, Int, Int, [UInt8])] = [
-            ("sunset.png", 32, 24, Images.png(width: 32, height: 24) { x, y in (UInt8(200 + x), UInt8(80 + y * 4), 40) }),
-            ("sea.png", 24, 24, Images.png(width: 24, height: 24) { x, y in (20, UInt8(100 + x * 3), UInt8(180 + y * 2)) }),
-            ("checker.png", 16, 16, Images.png(width: 16, height: 16) { x, y in (x / 4 + y / 4) % 2 == 0 ? (0, 0, 0) : (255, 255, 255) }),
+            (
+                "sunset.png", 32, 24,
+                Images.png(width: 32, height: 24) { x, y in (UInt8(200 + x), UInt8(80 + y * 4), 40) }
+            ),
+            (
+                "sea.png", 24, 24,
+                Images.png(width: 24, height: 24) { x, y in (20, UInt8(100 + x * 3), UInt8(180 + y * 2)) }
+            ),
+            (
+                "checker.png", 16, 16,
+                Images.png(width: 16, height: 16) { x, y in (x / 4 + y / 4) % 2 == 0 ? (0, 0, 0) : (255, 255, 255) }
+            ),
             ("logo.svg", 64, 64, Images.svg(width: 64, height: 64, title: "SPSim")),
         ]
         for (name, width, height, bytes) in pictures {
@@ -291,7 +310,10 @@ enum SiteContent {
         lists.append(tasks)
 
         // Two small generic lists (one with an underscore, to show _x005f_ escaping).
-        for (title, url, rows) in [("Projects", "/Lists/Projects", ["Intranet refresh", "Office move", "ERP upgrade"]), ("Asset_Register", "/Lists/Asset_Register", ["Laptop 0042", "Projector 7"])] {
+        for (title, url, rows) in [
+            ("Projects", "/Lists/Projects", ["Intranet refresh", "Office move", "ERP upgrade"]),
+            ("Asset_Register", "/Lists/Asset_Register", ["Laptop 0042", "Projector 7"]),
+        ] {
             let list = SPList(
                 id: stableGUID(seed, "list/" + title), title: title, baseTemplate: 100, url: url,
                 fields: standardFields(seed: seed, listLabel: title), created: baseEpoch)
@@ -320,7 +342,7 @@ enum SiteContent {
         big.nextId = bigItems + 1
         let categories = ["Red", "Green", "Blue", "Amber"]
         big.generator = { id in
-            let hash = mix(seed, "big/\(id)")
+            let hash = mix(seed, id, 0xB16)
             let created = baseEpoch + id * 60
             return ListItem(
                 id: id,
@@ -328,7 +350,7 @@ enum SiteContent {
                     "Title": .text("Item \(id)"), "Number": .number(Double(hash % 1000)),
                     "Category": .text(categories[Int((hash >> 12) % 4)]), "When": .date(baseEpoch + id * 3600),
                 ], version: 1, created: created, modified: created, authorId: author, editorId: author,
-                guid: stableGUID(seed, "item/Big/\(id)"))
+                guid: guidText(mix(seed, id, 0x6A1D), mix(seed, id, 0x6A1E)))
         }
         lists.append(big)
         return (lists, files)

@@ -14,18 +14,36 @@ extension SimulatorCore {
         }
         if lower == "/getuserrealm.srf" { return getUserRealm(request) }
         if lower == "/extsts.srf" { return extSTS(request) }
+        if lower == "/login.srf", isOnline, request.method == "POST" { return entraFederationReturn(request) }
         if lower.hasPrefix("/adfs/") {
-            guard options.mode == .adfs else { return notFound() }
+            guard options.mode == .adfs || isOnline else { return notFound() }
             if lower == "/adfs/ls" || lower == "/adfs/ls/" { return adfsPassive(request) }
-            if lower.hasPrefix("/adfs/services/trust/13/usernamemixed") { return adfsUsernameMixed(request) }
+            if lower.hasPrefix("/adfs/services/trust/13/usernamemixed")
+                || lower.hasPrefix("/adfs/services/trust/2005/usernamemixed")
+            {
+                return adfsUsernameMixed(request)
+            }
             return notFound()
         }
         guard isOnline else { return notFound() }
         if parts.count == 3, parts[1] == "oauth2", parts[2] == "authorize" { return entraAuthorize(request) }
+        if (parts.count == 3 && parts[1] == "oauth2" && parts[2] == "token")
+            || (parts.count == 4 && parts[1] == "oauth2" && parts[2] == "v2.0" && parts[3] == "token")
+        {
+            return entraToken(request)
+        }
         if parts.count == 2, parts[1] == "login", request.method == "POST" { return entraLogin(request) }
         if lower == "/kmsi", request.method == "POST" { return entraKMSI(request) }
         if parts.count == 2, parts[1] == "getcredentialtype" { return entraCredentialType(request) }
-        if parts.count >= 2, ["proofup", "changepassword"].contains(parts.last ?? "") || lower.contains("/sas/") {
+        if parts.count == 3, parts[1] == "sas" {
+            switch parts[2] {
+            case "beginauth": return entraBeginAuth(request)
+            case "endauth": return entraEndAuth(request)
+            case "processauth": return entraProcessAuth(request)
+            default: return notFound()
+            }
+        }
+        if parts.count >= 2, ["proofup", "changepassword"].contains(parts.last ?? "") {
             return entraDeadEnd(request)
         }
         return notFound()
@@ -129,12 +147,16 @@ extension SimulatorCore {
             errorText =
                 "Your account or password is incorrect. If you don't remember your password, <a id=\"idA_IL_ForgotPassword0\" href=\"#\">reset it now.</a>"
         case "50034":
-            errorText = "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
+            errorText =
+                "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
         default: errorText = ""
         }
         config += [
             ("urlGetCredentialType", .string(identityProviderURL + "/common/GetCredentialType?mkt=en-US")),
-            ("urlResetPassword", .string("https://passwordreset.microsoftonline.com/?ru=" + percentEncode(identityProviderURL))),
+            (
+                "urlResetPassword",
+                .string("https://passwordreset.microsoftonline.com/?ru=" + percentEncode(identityProviderURL))
+            ),
             ("sErrorCode", .string(errorCode ?? "50058")),
             ("sErrTxt", .string(errorText)),
             ("sPOST_Username", .string(username)),
@@ -148,7 +170,8 @@ extension SimulatorCore {
     /// `GET /{tenant}/oauth2/authorize`
     func entraAuthorize(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let redirectURI = request.queryValue("redirect_uri") ?? ""
-        guard request.queryValue("client_id") != nil, redirectURI.lowercased() == (siteURL + "/_forms/default.aspx").lowercased(),
+        guard request.queryValue("client_id") != nil,
+            redirectURI.lowercased() == (siteURL + "/_forms/default.aspx").lowercased(),
             request.queryValue("response_mode") == "form_post"
         else {
             return html(
@@ -207,6 +230,14 @@ extension SimulatorCore {
         guard users[index].password == password else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50126", username: login)
         }
+        if users[index].federated {
+            return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50107", username: login)
+        }
+        return afterPassword(flow, index)
+    }
+
+    /// The page after a successful first factor: MFA, Conditional Access, password change, or KMSI.
+    func afterPassword(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
         let user = users[index]
         if user.mfa {
             let next = advance(flow, stage: "mfa", user: index)
@@ -220,7 +251,8 @@ extension SimulatorCore {
                     "arrUserProofs",
                     .array([
                         .object([
-                            ("authMethodId", .string("PhoneAppNotification")), ("data", .string("PhoneAppNotification")),
+                            ("authMethodId", .string("PhoneAppNotification")),
+                            ("data", .string("PhoneAppNotification")),
                             ("display", .string("+XX XXX XXXX X42")), ("isDefault", .bool(true)),
                             ("isLocationAware", .bool(false)),
                         ]),
@@ -261,7 +293,12 @@ extension SimulatorCore {
             config += [
                 ("sPOST_Username", .string(user.email)),
                 ("sErrorCode", .string("50055")),
-                ("sErrTxt", .string("You need to update your password because this is the first time you are signing in, or because your password has expired.")),
+                (
+                    "sErrTxt",
+                    .string(
+                        "You need to update your password because this is the first time you are signing in, or because your password has expired."
+                    )
+                ),
             ]
             return html(200, convergedPage(pgid: "ConvergedChangePassword", config: config))
         }
@@ -271,9 +308,92 @@ extension SimulatorCore {
         return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
     }
 
+    // MARK: MFA (ConvergedTFA): BeginAuth / EndAuth JSON, then ProcessAuth; the one-time code is 123456.
+
+    static let mfaCode = "123456"
+
+    func sasResponse(_ members: [(String, JSON)]) -> HTTPServerResponse {
+        HTTPServerResponse(
+            status: 200, contentType: "application/json; charset=utf-8", text: JSON.object(members).serialized())
+    }
+
+    /// The flow for a SAS JSON call: `Ctx` + `FlowToken` in the JSON body must match.
+    func sasFlow(_ body: [String: Any], stages: [String]) -> EntraFlow? {
+        let ctx = body["Ctx"] as? String ?? body["ctx"] as? String ?? ""
+        let token = body["FlowToken"] as? String ?? body["flowToken"] as? String ?? ""
+        guard let flow = state.withLock({ $0.flows[ctx] }), stages.contains(flow.stage), flow.flowToken == token
+        else { return nil }
+        return flow
+    }
+
+    func sasFailure(_ message: String) -> HTTPServerResponse {
+        sasResponse([
+            ("Success", .bool(false)), ("ResultValue", .string("AuthenticationThrottled")),
+            ("Message", .string(message)),
+            ("ErrCode", .int(500121)), ("Retry", .bool(false)),
+        ])
+    }
+
+    func entraBeginAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let body = parseJSONObject(request.body) ?? [:]
+        guard let flow = sasFlow(body, stages: ["mfa"]) else {
+            return sasFailure("Flow token or context is not valid.")
+        }
+        let next = advance(flow, stage: "mfa", user: flow.user)
+        return sasResponse([
+            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null),
+            ("AuthMethodId", .string(body["AuthMethodId"] as? String ?? "OneWaySMS")), ("ErrCode", .int(0)),
+            ("Retry", .bool(false)), ("IsNonRetriableError", .bool(false)), ("Entropy", .int(0)),
+            ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)), ("SessionId", .string(Tokens.guid())),
+            ("CorrelationId", .string(Tokens.guid())), ("Timestamp", .string(CivilTime(nowEpoch()).iso)),
+        ])
+    }
+
+    func entraEndAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let body = parseJSONObject(request.body) ?? [:]
+        guard let flow = sasFlow(body, stages: ["mfa"]) else {
+            return sasFailure("Flow token or context is not valid.")
+        }
+        let code = body["AdditionalAuthData"] as? String ?? ""
+        guard code == SimulatorCore.mfaCode else {
+            let next = advance(flow, stage: "mfa", user: flow.user)
+            return sasResponse([
+                ("Success", .bool(false)), ("ResultValue", .string("OathCodeIncorrect")),
+                ("Message", .string("You didn't enter the expected verification code. Please try again.")),
+                ("ErrCode", .int(0)), ("Retry", .bool(true)), ("FlowToken", .string(next.flowToken)),
+                ("Ctx", .string(next.ctx)),
+            ])
+        }
+        let next = advance(flow, stage: "mfadone", user: flow.user)
+        return sasResponse([
+            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null), ("ErrCode", .int(0)),
+            ("Retry", .bool(false)), ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)),
+        ])
+    }
+
+    /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `canary`, `mfaAuthMethod`) → KMSI.
+    func entraProcessAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let ctx = request.formValue("request") ?? request.formValue("ctx") ?? ""
+        guard let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "mfadone",
+            request.formValue("flowToken") == flow.flowToken, let user = flow.user
+        else {
+            return entraError(
+                "50076",
+                "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
+            )
+        }
+        let next = advance(flow, stage: "kmsi", user: user)
+        var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
+        config += [("sPOST_Username", .string(users[user].email))]
+        return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
+    }
+
     /// Interrupt pages the simulator does not complete (MFA, proof-up, password change).
     func entraDeadEnd(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        entraError("50076", "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource. (Not completable in SPSim.)")
+        entraError(
+            "50076",
+            "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource. (Not completable in SPSim.)"
+        )
     }
 
     /// `POST /kmsi` with LoginOptions (1 = stay signed in, 3 = no), type=28, ctx, flowToken, canary.
@@ -324,22 +444,95 @@ extension SimulatorCore {
     func entraCredentialType(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let body = parseJSONObject(request.body) ?? [:]
         let username = body["username"] as? String ?? ""
-        let exists = userIndex(login: username) != nil
+        let index = userIndex(login: username)
+        let exists = index != nil
+        let federated = index.map { users[$0].federated } ?? false
+        let ctx = body["originalRequest"] as? String ?? ""
+        let federationURL =
+            identityProviderURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
+            + "&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
+            + percentEncode("LoginOptions=3&estsredirect=2&estsrequest=" + ctx) + "&username=" + percentEncode(username)
         let json = JSON.object([
             ("Username", .string(username)), ("Display", .string(username)), ("IfExistsResult", .int(exists ? 0 : 1)),
             ("IsUnmanaged", .bool(false)), ("ThrottleStatus", .int(0)),
             (
                 "Credentials",
                 .object([
-                    ("PrefCredential", .int(1)), ("HasPassword", .bool(true)), ("RemoteNgcParams", .null),
+                    ("PrefCredential", .int(federated ? 4 : 1)), ("HasPassword", .bool(true)),
+                    ("FederationRedirectUrl", federated ? .string(federationURL) : .null), ("RemoteNgcParams", .null),
                     ("FidoParams", .null), ("SasParams", .null), ("CertAuthParams", .null), ("GoogleParams", .null),
                     ("FacebookParams", .null),
                 ])
             ),
-            ("EstsProperties", .object([("UserTenantBranding", .null), ("DomainType", .int(3))])),
+            ("EstsProperties", .object([("UserTenantBranding", .null), ("DomainType", .int(federated ? 4 : 3))])),
             ("IsSignupDisallowed", .bool(true)), ("apiCanary", .string(Tokens.random(bytes: 40))),
         ])
         return HTTPServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: json.serialized())
+    }
+
+    /// `POST /login.srf` (wa, wresult, wctx) from the federated IdP: the assertion stands for the password.
+    func entraFederationReturn(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let wresult = request.formValue("wresult") ?? ""
+        var assertionId = ""
+        if let range = wresult.range(of: "AssertionID=\"") {
+            assertionId = String(wresult[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let wctx = request.formValue("wctx") ?? ""
+        let ctx =
+            FormURLDecoding.pairs(wctx).first { $0.0 == "estsrequest" }.map { $0.1.removingPercentEncoding ?? $0.1 }
+            ?? ""
+        guard
+            let user = state.withLock({ state -> Int? in
+                defer { state.assertions[assertionId] = nil }
+                return state.assertions[assertionId]
+            }), let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "signin"
+        else {
+            return entraError("50008", "AADSTS50008: SAML token is invalid.")
+        }
+        return afterPassword(flow, user)
+    }
+
+    /// `POST /{tenant}/oauth2/v2.0/token` (or v1 `/oauth2/token`), `grant_type=password` (ROPC) only:
+    /// an opaque access token SharePoint accepts as `Authorization: Bearer`.
+    func entraToken(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        func failure(_ error: String, _ code: Int, _ text: String) -> HTTPServerResponse {
+            let body = JSON.object([
+                ("error", .string(error)), ("error_description", .string("AADSTS\(code): \(text)")),
+                ("error_codes", .array([.int(code)])), ("timestamp", .string(CivilTime(nowEpoch()).iso)),
+                ("trace_id", .string(Tokens.guid())), ("correlation_id", .string(Tokens.guid())),
+            ])
+            return HTTPServerResponse(
+                status: 400, contentType: "application/json; charset=utf-8", text: body.serialized())
+        }
+        guard request.formValue("grant_type") == "password" else {
+            return failure("unsupported_grant_type", 70003, "The app requested an unsupported grant type.")
+        }
+        guard
+            let index = checkPassword(
+                login: request.formValue("username") ?? "", password: request.formValue("password") ?? "")
+        else {
+            return failure("invalid_grant", 50126, "Error validating credentials due to invalid username or password.")
+        }
+        let user = users[index]
+        if user.mfa || user.conditionalAccess {
+            return failure(
+                "invalid_grant", user.mfa ? 50076 : 53003,
+                user.mfa
+                    ? "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
+                    : "Access has been blocked by Conditional Access policies.")
+        }
+        if user.passwordChange { return failure("invalid_grant", 50055, "The password is expired.") }
+        if user.federated {
+            return failure("invalid_grant", 50107, "The requested federation realm object does not exist.")
+        }
+        let token = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + Tokens.random(bytes: 96) + "." + Tokens.random(bytes: 64)
+        let lifetime = min(3599, sessionLifetime)
+        state.withLock { $0.accessTokens[token] = SPSession(user: index, expires: nowEpoch() + lifetime) }
+        let body = JSON.object([
+            ("token_type", .string("Bearer")), ("scope", .string(request.formValue("scope") ?? siteURL + "/.default")),
+            ("expires_in", .int(lifetime)), ("ext_expires_in", .int(lifetime)), ("access_token", .string(token)),
+        ])
+        return HTTPServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: body.serialized())
     }
 
     // MARK: Legacy SPO STS
@@ -347,19 +540,30 @@ extension SimulatorCore {
     func getUserRealm(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let login = request.formValue("login") ?? request.queryValue("login") ?? ""
         let domain = login.split(separator: "@").last.map(String.init) ?? ""
-        let known = users.contains { $0.email.lowercased().hasSuffix("@" + domain.lowercased()) }
+        let inDomain = users.filter { $0.email.lowercased().hasSuffix("@" + domain.lowercased()) }
+        let known = !inDomain.isEmpty
+        let federated = inDomain.contains { $0.federated }
+        let kind = federated ? "Federated" : known ? "Managed" : "Unknown"
+        let authURL =
+            identityProviderURL + "/adfs/ls/?username=" + percentEncode(login)
+            + "&wa=wsignin1.0&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
+        let stsURL = identityProviderURL + "/adfs/services/trust/2005/usernamemixed"
         let wantsXML = request.queryValue("xml") == "1" || request.formValue("xml") == "1"
         if wantsXML {
-            let text =
-                "<?xml version=\"1.0\" encoding=\"utf-8\"?><RealmInfo Success=\"true\"><State>4</State><UserState>1</UserState><Login>\(xmlEscape(login))</Login><NameSpaceType>\(known ? "Managed" : "Unknown")</NameSpaceType>"
-                + (known
-                    ? "<DomainName>\(xmlEscape(domain))</DomainName><IsFederatedNS>false</IsFederatedNS><FederationBrandName>Contoso</FederationBrandName><CloudInstanceName>microsoftonline.com</CloudInstanceName><CloudInstanceIssuerUri>urn:federation:MicrosoftOnline</CloudInstanceIssuerUri>"
-                    : "") + "</RealmInfo>"
+            var text =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><RealmInfo Success=\"true\"><State>4</State><UserState>1</UserState><Login>\(xmlEscape(login))</Login><NameSpaceType>\(kind)</NameSpaceType>"
+            if known {
+                text +=
+                    "<DomainName>\(xmlEscape(domain))</DomainName><IsFederatedNS>\(federated)</IsFederatedNS><FederationBrandName>Contoso</FederationBrandName><CloudInstanceName>microsoftonline.com</CloudInstanceName><CloudInstanceIssuerUri>urn:federation:MicrosoftOnline</CloudInstanceIssuerUri>"
+            }
+            if federated {
+                text += "<AuthURL>\(xmlEscape(authURL))</AuthURL><STSAuthURL>\(xmlEscape(stsURL))</STSAuthURL>"
+            }
+            text += "</RealmInfo>"
             return HTTPServerResponse(status: 200, contentType: "text/xml; charset=utf-8", text: text)
         }
         var members: [(String, JSON)] = [
-            ("State", .int(4)), ("UserState", .int(1)), ("Login", .string(login)),
-            ("NameSpaceType", .string(known ? "Managed" : "Unknown")),
+            ("State", .int(4)), ("UserState", .int(1)), ("Login", .string(login)), ("NameSpaceType", .string(kind)),
         ]
         if known {
             members += [
@@ -368,6 +572,7 @@ extension SimulatorCore {
                 ("CloudInstanceIssuerUri", .string("urn:federation:MicrosoftOnline")),
             ]
         }
+        if federated { members.append(("AuthURL", .string(authURL))) }
         return HTTPServerResponse(
             status: 200, contentType: "application/json; charset=utf-8", text: JSON.object(members).serialized())
     }
@@ -387,8 +592,23 @@ extension SimulatorCore {
                 "<?xml version=\"1.0\" encoding=\"utf-8\" ?><S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\" xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\" xmlns:wst=\"http://schemas.xmlsoap.org/ws/2005/02/trust\" xmlns:psf=\"http://schemas.microsoft.com/Passport/SoapServices/SOAPFault\"><S:Header>\(ppHeader)</S:Header><S:Body><S:Fault><S:Code><S:Value>S:Sender</S:Value><S:Subcode><S:Value>wst:FailedAuthentication</S:Value></S:Subcode></S:Code><S:Reason><S:Text xml:lang=\"en-US\">Authentication Failure</S:Text></S:Reason><S:Detail><psf:error><psf:value>0x80048821</psf:value><psf:internalerror><psf:code>\(code)</psf:code><psf:text>\(xmlEscape(text))</psf:text></psf:internalerror></psf:error></S:Detail></S:Fault></S:Body></S:Envelope>"
             return HTTPServerResponse(status: 500, contentType: soapType, text: xml)
         }
-        guard !username.isEmpty else { return fault("0x80045c0f", "AADSTS90023: Invalid STS request.") }
-        guard let index = checkPassword(login: username, password: password) else {
+        // Federated users (§2.4 step 3): a SAML assertion from usernamemixed instead of a UsernameToken.
+        var assertionUser: Int?
+        if username.isEmpty, let range = body.range(of: "AssertionID=\"") {
+            let id = String(body[range.upperBound...].prefix { $0 != "\"" })
+            assertionUser = state.withLock { state in
+                defer { state.assertions[id] = nil }
+                return state.assertions[id]
+            }
+            if assertionUser == nil { return fault("0x80048821", "AADSTS50008: SAML token is invalid.") }
+        }
+        guard !username.isEmpty || assertionUser != nil else {
+            return fault("0x80045c0f", "AADSTS90023: Invalid STS request.")
+        }
+        if let candidate = userIndex(login: username), users[candidate].federated {
+            return fault("0x80048821", "Direct login to WLID is not allowed for this federated namespace")
+        }
+        guard let index = assertionUser ?? checkPassword(login: username, password: password) else {
             return fault(
                 "0x80048821", "AADSTS50126: Error validating credentials due to invalid username or password.")
         }
@@ -501,10 +721,17 @@ extension SimulatorCore {
 
     /// `/adfs/ls/?wa=wsignin1.0&wtrealm=…&wctx=…`
     func adfsPassive(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        guard request.queryValue("wa") == "wsignin1.0", request.queryValue("wtrealm") == realm else {
-            return html(400, "<html><body><h1>An error occurred</h1><p>MSIS7042: The relying party trust is not recognised.</p></body></html>")
+        let wtrealm = request.queryValue("wtrealm") ?? ""
+        let forEntra = isOnline && wtrealm.lowercased() == "urn:federation:microsoftonline"
+        guard request.queryValue("wa") == "wsignin1.0", wtrealm == realm || forEntra else {
+            return html(
+                400,
+                "<html><body><h1>An error occurred</h1><p>MSIS7042: The relying party trust is not recognised.</p></body></html>"
+            )
         }
-        guard request.method == "POST" else { return adfsLoginPage(request, error: nil, userName: "") }
+        guard request.method == "POST" else {
+            return adfsLoginPage(request, error: nil, userName: request.queryValue("username") ?? "")
+        }
         let fields = request.formFields
         let names = fields.map(\.name)
         for name in Set(names) where names.filter({ $0 == name }).count > 1 {
@@ -527,7 +754,7 @@ extension SimulatorCore {
         let wresult =
             "<t:RequestSecurityTokenResponse xmlns:t=\"http://schemas.xmlsoap.org/ws/2005/02/trust\"><t:Lifetime><wsu:Created xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\">\(CivilTime(now).iso)</wsu:Created><wsu:Expires xmlns:wsu=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd\">\(CivilTime(now + 3600).iso)</wsu:Expires></t:Lifetime><wsp:AppliesTo xmlns:wsp=\"http://schemas.xmlsoap.org/ws/2004/09/policy\"><wsa:EndpointReference xmlns:wsa=\"http://www.w3.org/2005/08/addressing\"><wsa:Address>\(realm)</wsa:Address></wsa:EndpointReference></wsp:AppliesTo><t:RequestedSecurityToken>\(assertion)</t:RequestedSecurityToken><t:TokenType>urn:oasis:names:tc:SAML:1.0:assertion</t:TokenType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType></t:RequestSecurityTokenResponse>"
         let wctx = request.queryValue("wctx") ?? ""
-        let action = siteURL + "/_trust/"
+        let action = forEntra ? identityProviderURL + "/login.srf" : siteURL + "/_trust/"
         let body =
             "<html><head><title>Working...</title></head><body><form method=\"POST\" name=\"hiddenform\" action=\"\(htmlEscape(action))\"><input type=\"hidden\" name=\"wa\" value=\"wsignin1.0\" /><input type=\"hidden\" name=\"wresult\" value=\"\(htmlEscape(wresult))\" /><input type=\"hidden\" name=\"wctx\" value=\"\(htmlEscape(wctx))\" /><noscript><p>Script is disabled. Click Submit to continue.</p><input type=\"submit\" value=\"Submit\" /></noscript></form><script language=\"javascript\">window.setTimeout('document.forms[0].submit()', 0);</script></body></html>"
         return html(200, body, headers: [cookie("MSISAuth", Tokens.random(bytes: 48), path: "/adfs")])

@@ -130,10 +130,18 @@ extension SimulatorCore {
         }
         var page: [ListItem] = []
         var hasMore = false
-        let plainOrder = query.orderBy.isEmpty || (query.orderBy.count == 1 && query.orderBy[0].field.lowercased() == "id" && !query.orderBy[0].descending)
-        if plainOrder {
-            var id = (query.afterId ?? 0) + 1
-            while id <= maxId {
+        let byId = query.orderBy.count == 1 && query.orderBy[0].field.lowercased() == "id"
+        if query.orderBy.isEmpty || byId {
+            // Walk ids in order (ID is indexed): start after the skip token, and after any `ID gt/ge N` bound.
+            let descending = byId && query.orderBy[0].descending
+            let bounds: (lower: Int?, upper: Int?) = query.filter.map(idBounds) ?? (nil, nil)
+            var id: Int
+            if descending {
+                id = min((query.afterId ?? Int.max) - 1, maxId, bounds.upper ?? Int.max)
+            } else {
+                id = max((query.afterId ?? 0) + 1, bounds.lower ?? 1)
+            }
+            while descending ? id >= max(1, bounds.lower ?? 1) : id <= min(maxId, bounds.upper ?? Int.max) {
                 if let candidate = item(id), matches(candidate) {
                     if page.count == top {
                         hasMore = true
@@ -141,7 +149,7 @@ extension SimulatorCore {
                     }
                     page.append(candidate)
                 }
-                id += 1
+                id += descending ? -1 : 1
             }
         } else {
             var all: [ListItem] = []
@@ -150,13 +158,16 @@ extension SimulatorCore {
             }
             all.sort { a, b in
                 for order in query.orderBy {
-                    let result = sortCompare(itemValue(a, order.field, list: list), itemValue(b, order.field, list: list))
+                    let result = sortCompare(
+                        itemValue(a, order.field, list: list), itemValue(b, order.field, list: list))
                     if result != 0 { return order.descending ? result > 0 : result < 0 }
                 }
                 return a.id < b.id
             }
             var start = 0
-            if let after = query.afterId, let position = all.firstIndex(where: { $0.id == after }) { start = position + 1 }
+            if let after = query.afterId, let position = all.firstIndex(where: { $0.id == after }) {
+                start = position + 1
+            }
             let end = min(all.count, start + top)
             page = start < end ? Array(all[start..<end]) : []
             hasMore = end < all.count
@@ -166,6 +177,29 @@ extension SimulatorCore {
         let entries = page.map { itemEntity($0, list, context, top: false) }
         let set = "SP.ListData." + list.itemEntityTypeFullName.replacingOccurrences(of: "SP.Data.", with: "") + "s"
         return collection(entries, set: set, next: next, context: context)
+    }
+
+    /// Inclusive ID bounds implied by top-level `and`ed `ID gt/ge/lt/le/eq N` terms (nil = unbounded).
+    func idBounds(_ expression: FilterExpression) -> (lower: Int?, upper: Int?) {
+        switch expression {
+        case .and(let lhs, let rhs):
+            let left = idBounds(lhs)
+            let right = idBounds(rhs)
+            let lower = [left.lower, right.lower].compactMap { $0 }.max()
+            let upper = [left.upper, right.upper].compactMap { $0 }.min()
+            return (lower, upper)
+        case .compare(let field, nil, let op, .number(let value)) where field.lowercased() == "id":
+            switch op {
+            case "gt": return (Int(value.rounded(.down)) + 1, nil)
+            case "ge": return (Int(value.rounded(.up)), nil)
+            case "lt": return (nil, Int(value.rounded(.up)) - 1)
+            case "le": return (nil, Int(value.rounded(.down)))
+            case "eq": return (Int(value), Int(value))
+            default: return (nil, nil)
+            }
+        default:
+            return (nil, nil)
+        }
     }
 
     func sortCompare(_ a: FieldValue, _ b: FieldValue) -> Int {
@@ -193,7 +227,9 @@ extension SimulatorCore {
         for (name, value) in context.request.query {
             let lower = name.lowercased()
             guard ["$select", "$filter", "$orderby", "$expand"].contains(lower) else { continue }
-            link += "&%24" + lower.dropFirst() + "=" + percentEncode(value, keep: ",/'()").replacingOccurrences(of: "'", with: "%27")
+            link +=
+                "&%24" + lower.dropFirst() + "="
+                + percentEncode(value, keep: ",/'()").replacingOccurrences(of: "'", with: "%27")
         }
         return link
     }
@@ -212,7 +248,6 @@ extension SimulatorCore {
     }
 
     func expandedUser(_ spId: Int, properties: [String], _ context: RESTContext) -> JSON {
-        let index = spId - 10
         var members: [(String, JSON)] = []
         if context.flavour == .verbose {
             members.append(
@@ -229,7 +264,7 @@ extension SimulatorCore {
             switch userField(spId, property) {
             case .text(let text): members.append((property, .string(text)))
             case .number(let number): members.append((property, .int(Int(number))))
-            default: members.append((property, users.indices.contains(index) ? .null : .null))
+            default: members.append((property, .null))
             }
         }
         return .object(members)
@@ -243,8 +278,13 @@ extension SimulatorCore {
         }
         var members: [(String, JSON)] = []
         if context.flavour == .verbose {
-            let uri = context.site + "/_api/" + itemPath(list, item.id) + (html ? "/FieldValuesAsHtml" : "/FieldValuesAsText")
-            members.append(("__metadata", .object([("id", .string(uri)), ("uri", .string(uri)), ("type", .string("SP.FieldStringValues"))])))
+            let uri =
+                context.site + "/_api/" + itemPath(list, item.id) + (html ? "/FieldValuesAsHtml" : "/FieldValuesAsText")
+            members.append(
+                (
+                    "__metadata",
+                    .object([("id", .string(uri)), ("uri", .string(uri)), ("type", .string("SP.FieldStringValues"))])
+                ))
         }
         members.append(("ID", .string(String(item.id))))
         for field in list.fields where !["ID", "ContentTypeId", "ContentType"].contains(field.internalName) {
@@ -252,8 +292,10 @@ extension SimulatorCore {
             switch field.internalName {
             case "Created": text = CivilTime(item.created).display
             case "Modified": text = CivilTime(item.modified).display
-            case "Author": text = users.indices.contains(item.authorId - 10) ? users[item.authorId - 10].displayName : ""
-            case "Editor": text = users.indices.contains(item.editorId - 10) ? users[item.editorId - 10].displayName : ""
+            case "Author":
+                text = users.indices.contains(item.authorId - 10) ? users[item.authorId - 10].displayName : ""
+            case "Editor":
+                text = users.indices.contains(item.editorId - 10) ? users[item.editorId - 10].displayName : ""
             default:
                 switch item.values[field.internalName] ?? .null {
                 case .text(let value): text = value
@@ -267,7 +309,11 @@ extension SimulatorCore {
             members.append((escapedKey(field.internalName), .string(text)))
         }
         let fileRef: String
-        if case .text(let ref) = item.values["FileRef"] ?? .null { fileRef = ref } else { fileRef = list.url + "/\(item.id)_.000" }
+        if case .text(let ref) = item.values["FileRef"] ?? .null {
+            fileRef = ref
+        } else {
+            fileRef = list.url + "/\(item.id)_.000"
+        }
         members += [
             ("OData__x005f_UIVersionString", .string("\(item.version).0")), ("GUID", .string(item.guid)),
             ("MetaInfo", .string("")), ("OData__x005f_ModerationStatus", .string("Approved")),
@@ -283,12 +329,12 @@ extension SimulatorCore {
         let query = context.query
         var props: [(String, JSON)] = [
             ("FileSystemObjectType", .int(0)), ("Id", .int(item.id)), ("ServerRedirectedEmbedUri", .null),
-            ("ServerRedirectedEmbedUrl", .string("")),
-            ("ContentTypeId", .string(list.isLibrary ? "0x010100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(16) : "0x0100" + list.id.replacingOccurrences(of: "-", with: "").uppercased().prefix(32))),
+            ("ServerRedirectedEmbedUrl", .string("")), ("ContentTypeId", .string(list.contentTypeId)),
         ]
         let standard = ["ID", "ContentTypeId", "ContentType", "Modified", "Created", "Author", "Editor"]
         for field in list.fields where !standard.contains(field.internalName) {
-            if field.selectOnly && !query.select.contains(where: { $0.lowercased() == field.internalName.lowercased() }) {
+            if field.selectOnly && !query.select.contains(where: { $0.lowercased() == field.internalName.lowercased() })
+            {
                 continue
             }
             props.append((field.jsonName, jsonValue(item.values[field.internalName] ?? .null, field: field)))
@@ -302,7 +348,9 @@ extension SimulatorCore {
         // $select (with Author/Title-style paths), applied to the default property set.
         var expanded: [(String, JSON)] = []
         var lookupFields = ["Author", "Editor"]
-        lookupFields += list.fields.filter { $0.typeAsString == "User" && !["Author", "Editor"].contains($0.internalName) }.map(\.internalName)
+        lookupFields += list.fields.filter {
+            $0.typeAsString == "User" && !["Author", "Editor"].contains($0.internalName)
+        }.map(\.internalName)
         for name in lookupFields where query.expands(name) {
             let properties = query.select.compactMap { selected -> String? in
                 let parts = selected.split(separator: "/").map(String.init)
@@ -320,6 +368,11 @@ extension SimulatorCore {
                 expanded.append((name, .null))
             }
         }
+        if query.expands("File"), list.isLibrary,
+            let file = state.withLock({ state in state.files.first { $0.listId == list.id && $0.itemId == item.id } })
+        {
+            expanded.append(("File", fileEntity(file, context, top: false)))
+        }
         if query.expands("FieldValuesAsHtml") {
             expanded.append(("FieldValuesAsHtml", fieldValuesAsText(item, list, context, html: true)))
         }
@@ -328,11 +381,15 @@ extension SimulatorCore {
         }
         if !query.selectsAll {
             let selected = Set(query.select.map { String($0.split(separator: "/").first ?? "").lowercased() })
-            props = props.filter { selected.contains($0.0.lowercased()) || selected.contains(($0.0.hasSuffix("Id") ? String($0.0.dropLast(2)) : "").lowercased()) }
+            props = props.filter {
+                selected.contains($0.0.lowercased())
+                    || selected.contains(($0.0.hasSuffix("Id") ? String($0.0.dropLast(2)) : "").lowercased())
+            }
             expanded = expanded.filter { selected.contains($0.0.lowercased()) }
         }
         var deferred = [
-            "FirstUniqueAncestorSecurableObject", "RoleAssignments", "AttachmentFiles", "ContentType", "FieldValuesAsHtml",
+            "FirstUniqueAncestorSecurableObject", "RoleAssignments", "AttachmentFiles", "ContentType",
+            "FieldValuesAsHtml",
             "FieldValuesAsText", "FieldValuesForEdit", "File", "Folder", "ParentList", "Versions",
         ]
         deferred += lookupFields
@@ -342,30 +399,47 @@ extension SimulatorCore {
         }
         // Entities inside collections ignore `top` selection (already applied above).
         let inner = RESTContext(
-            flavour: context.flavour, site: context.site, query: (try? QueryOptions([])) ?? query, request: context.request,
+            flavour: context.flavour, site: context.site, query: (try? QueryOptions([])) ?? query,
+            request: context.request,
             user: context.user)
         return entity(
-            type: list.itemEntityTypeFullName, path: itemPath(list, item.id), set: "SP.Data." + list.entityTypeName, props: props,
+            type: list.itemEntityTypeFullName, path: itemPath(list, item.id), set: "SP.Data." + list.entityTypeName,
+            props: props,
             deferred: deferred, context: inner, top: top, etag: "\"\(item.version)\"", expanded: expanded,
             idOverride: context.flavour == .verbose ? item.guid : nil)
     }
 
     // MARK: One item
 
-    func routeItem(_ list: SPList, id: Int, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
+    func routeItem(_ list: SPList, id: Int, _ rest: [Segment], method: String, context: RESTContext) throws
+        -> HTTPServerResponse
+    {
         guard let item = state.withLock({ _ in list.item(id) }) else {
             throw RESTError.argument("Item does not exist. It may have been deleted by another user.")
         }
+        if let next = rest.first, next.lower == "file", list.isLibrary {
+            guard let file = state.withLock({ state in state.files.first { $0.listId == list.id && $0.itemId == id } })
+            else { throw RESTError.notFound("File Not Found.") }
+            return try routeFile(file, Array(rest.dropFirst()), method: method, context: context)
+        }
         if let next = rest.first {
             guard next.lower == "fieldvaluesastext" || next.lower == "fieldvaluesashtml" else {
-                throw RESTError.invalidQuery("The property '\(next.name)' does not exist on type '\(list.itemEntityTypeFullName)'.")
+                throw RESTError.invalidQuery(
+                    "The property '\(next.name)' does not exist on type '\(list.itemEntityTypeFullName)'.")
             }
             let text = fieldValuesAsText(item, list, context, html: next.lower == "fieldvaluesashtml")
             switch context.flavour {
             case .verbose: return jsonResponse(.object([("d", text)]), context)
             case .minimal, .atom:
                 if case .object(let members) = text {
-                    return jsonResponse(.object([("odata.metadata", .string(context.site + "/_api/$metadata#SP.FieldStringValues/@Element"))] + members), context)
+                    return jsonResponse(
+                        .object(
+                            [
+                                (
+                                    "odata.metadata",
+                                    .string(context.site + "/_api/$metadata#SP.FieldStringValues/@Element")
+                                )
+                            ] + members), context)
                 }
                 return jsonResponse(text, context)
             case .nometadata: return jsonResponse(text, context)
@@ -381,7 +455,9 @@ extension SimulatorCore {
             if ifMatch != "*" && ifMatch.trimmingCharacters(in: .whitespaces) != "\"\(item.version)\"" {
                 throw RESTError(
                     status: 412, code: "-1, Microsoft.SharePoint.Client.ClientServiceException",
-                    message: "The request ETag value '\(ifMatch)' does not match the object's ETag value '\"\(item.version)\"'.")
+                    message:
+                        "The request ETag value '\(ifMatch)' does not match the object's ETag value '\"\(item.version)\"'."
+                )
             }
             if method == "DELETE" {
                 state.withLock { _ in
@@ -407,7 +483,9 @@ extension SimulatorCore {
             }
             return HTTPServerResponse(status: 204, headers: [("ETag", "\"\(updated.version)\"")] + standardHeaders())
         default:
-            throw RESTError(status: 405, code: "-1, System.InvalidOperationException", message: "The HTTP method '\(method)' is not allowed.")
+            throw RESTError(
+                status: 405, code: "-1, System.InvalidOperationException",
+                message: "The HTTP method '\(method)' is not allowed.")
         }
     }
 
@@ -419,18 +497,25 @@ extension SimulatorCore {
         var values: [String: FieldValue] = [:]
         for (key, raw) in object {
             if key == "__metadata" {
-                if let metadata = raw as? [String: Any], let type = metadata["type"] as? String, type != list.itemEntityTypeFullName {
+                if let metadata = raw as? [String: Any], let type = metadata["type"] as? String,
+                    type != list.itemEntityTypeFullName
+                {
                     throw RESTError.invalidQuery(
-                        "A type named '\(type)' could not be resolved by the model. When a model is available, each type name must resolve to a valid type.")
+                        "A type named '\(type)' could not be resolved by the model. When a model is available, each type name must resolve to a valid type."
+                    )
                 }
                 continue
             }
             let fieldName = key.hasSuffix("Id") ? String(key.dropLast(2)) : key
-            guard let field = list.fields.first(where: { $0.jsonName == key || ($0.internalName == key && $0.typeAsString != "User") }) ?? list.fields.first(where: { $0.internalName == fieldName && $0.jsonName == key }),
+            guard
+                let field = list.fields.first(where: {
+                    $0.jsonName == key || ($0.internalName == key && $0.typeAsString != "User")
+                }) ?? list.fields.first(where: { $0.internalName == fieldName && $0.jsonName == key }),
                 !field.readOnly
             else {
                 throw RESTError.invalidQuery(
-                    "The property '\(key)' does not exist on type '\(list.itemEntityTypeFullName)'. Make sure to only use property names that are defined by the type.")
+                    "The property '\(key)' does not exist on type '\(list.itemEntityTypeFullName)'. Make sure to only use property names that are defined by the type."
+                )
             }
             if raw is NSNull {
                 values[field.internalName] = .null
@@ -447,7 +532,8 @@ extension SimulatorCore {
                 }
             case "DateTime":
                 guard let text = raw as? String, let epoch = CivilTime.parse(text) else {
-                    throw RESTError.invalidQuery("Cannot convert a primitive value to the expected type 'Edm.DateTime'.")
+                    throw RESTError.invalidQuery(
+                        "Cannot convert a primitive value to the expected type 'Edm.DateTime'.")
                 }
                 values[field.internalName] = .date(epoch)
             case "Boolean":
@@ -482,6 +568,7 @@ extension SimulatorCore {
             list.lastModified = now
             return item
         }
-        return jsonResponse(itemEntity(item, list, context, top: true), context, status: 201, headers: [("ETag", "\"1\"")])
+        return jsonResponse(
+            itemEntity(item, list, context, top: true), context, status: 201, headers: [("ETag", "\"1\"")])
     }
 }

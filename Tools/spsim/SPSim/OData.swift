@@ -124,8 +124,9 @@ struct FilterParser {
                 tokens.append(.literal(.number(Double(text) ?? 0)))
             } else {
                 var word = ""
-                while index < chars.count, chars[index].isLetter || chars[index].isNumber || chars[index] == "_"
-                    || chars[index] == "/" || chars[index] == "."
+                while index < chars.count,
+                    chars[index].isLetter || chars[index].isNumber || chars[index] == "_"
+                        || chars[index] == "/" || chars[index] == "."
                 {
                     word.append(chars[index])
                     index += 1
@@ -271,9 +272,13 @@ struct QueryOptions {
         for (name, value) in query {
             switch name.lowercased() {
             case "$select":
-                select = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                select = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
             case "$expand":
-                expand = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                expand = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
             case "$filter":
                 filterText = value
                 filter = try FilterParser.parse(value)

@@ -30,10 +30,13 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
     public var conditionalAccess: Bool
     /// Entra answers with `ConvergedChangePassword`.
     public var passwordChange: Bool
+    /// Entra: the user's domain is federated; `GetCredentialType` returns a `FederationRedirectUrl` to the
+    /// simulated ADFS on the identity-provider host, which posts back to `/login.srf`.
+    public var federated: Bool
 
     public init(
         email: String, password: String, displayName: String, mfa: Bool = false, conditionalAccess: Bool = false,
-        passwordChange: Bool = false
+        passwordChange: Bool = false, federated: Bool = false
     ) {
         self.email = email
         self.password = password
@@ -41,10 +44,11 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         self.mfa = mfa
         self.conditionalAccess = conditionalAccess
         self.passwordChange = passwordChange
+        self.federated = federated
     }
 
     enum CodingKeys: String, CodingKey {
-        case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange
+        case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +61,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         mfa = try container.decodeIfPresent(Bool.self, forKey: .mfa) ?? false
         conditionalAccess = try container.decodeIfPresent(Bool.self, forKey: .conditionalAccess) ?? false
         passwordChange = try container.decodeIfPresent(Bool.self, forKey: .passwordChange) ?? false
+        federated = try container.decodeIfPresent(Bool.self, forKey: .federated) ?? false
     }
 
     /// Part before `@` (the FBA / Windows account name).

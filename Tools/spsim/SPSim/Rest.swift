@@ -94,7 +94,8 @@ struct Segment {
     static func parse(_ text: String) -> Segment {
         guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return Segment(name: text) }
         return Segment(
-            name: String(text[..<open]), argument: String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+            name: String(text[..<open]),
+            argument: String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
     }
 }
 
@@ -137,15 +138,24 @@ extension SimulatorCore {
         }
         if number < faults.status429 + faults.status503 + faults.status500 {
             return errorResponse(
-                RESTError(status: 500, code: "-2146233088, System.InvalidOperationException", message: "Simulated server error."),
+                RESTError(
+                    status: 500, code: "-2146233088, System.InvalidOperationException",
+                    message: "Simulated server error."),
                 flavour: flavour)
         }
+        if request.path.lowercased() == "/_api/sp.oauth.nativeclient/authenticate" {
+            return nativeClientAuthenticate(request)
+        }
         let user = authenticatedUser(request)
+        if user == nil, bearerToken(request) != nil {
+            return bearerChallenge("Invalid JWT token. The token is expired or not issued by this tenant.")
+        }
+        if user == nil, wantsWindowsChallenge(request) { return windowsChallenge() }
         if user == nil, options.mode != .anonymous {
             var error = RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
-            error.headers = unauthenticatedHeaders(path: request.path)
+            error.headers = unauthenticatedHeaders(path: rawPath(request))
             return errorResponse(error, flavour: flavour)
         }
         do {
@@ -184,7 +194,8 @@ extension SimulatorCore {
     ) -> HTTPServerResponse {
         if context.flavour == .atom {
             return HTTPServerResponse(
-                status: status, contentType: "application/atom+xml;type=entry;charset=utf-8", text: AtomRenderer.render(json),
+                status: status, contentType: "application/atom+xml;type=entry;charset=utf-8",
+                text: AtomRenderer.render(json),
                 headers: headers + standardHeaders())
         }
         return HTTPServerResponse(
@@ -206,6 +217,7 @@ extension SimulatorCore {
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
         }
+        if context.user != nil, bearerToken(context.request) != nil { return }  // no digest with OAuth
         let digest = context.request.header("X-RequestDigest") ?? ""
         let now = nowEpoch()
         let valid = state.withLock { ($0.digests[digest] ?? 0) > now }
@@ -230,7 +242,11 @@ extension SimulatorCore {
         switch first.lower {
         case "contextinfo":
             guard context.request.method == "POST" else {
-                throw RESTError(status: 405, code: "-1, System.InvalidOperationException", message: "The HTTP method 'GET' cannot be used to access the resource 'GetContextWebInformation'. The operation type of the resource is specified as 'Default'. Please use correct HTTP method to invoke the resource.")
+                throw RESTError(
+                    status: 405, code: "-1, System.InvalidOperationException",
+                    message:
+                        "The HTTP method 'GET' cannot be used to access the resource 'GetContextWebInformation'. The operation type of the resource is specified as 'Default'. Please use correct HTTP method to invoke the resource."
+                )
             }
             return jsonResponse(contextInfo(context), context)
         case "site":
@@ -257,7 +273,8 @@ extension SimulatorCore {
             guard let user = context.user else {
                 throw RESTError(
                     status: 403, code: "-2147024891, System.UnauthorizedAccessException",
-                    message: "Access denied. You do not have permission to perform this action or access this resource.")
+                    message: "Access denied. You do not have permission to perform this action or access this resource."
+                )
             }
             return jsonResponse(userEntity(user, context, top: true), context)
         case "siteusers":
@@ -266,7 +283,9 @@ extension SimulatorCore {
         case "getuserbyid":
             let id = Int(next.argument ?? "") ?? -1
             guard users.indices.contains(id - 10) else {
-                throw RESTError(status: 500, code: "-2146232832, Microsoft.SharePoint.SPException", message: "User cannot be found.")
+                throw RESTError(
+                    status: 500, code: "-2146232832, Microsoft.SharePoint.SPException", message: "User cannot be found."
+                )
             }
             return jsonResponse(userEntity(id - 10, context, top: true), context)
         case "lists":
@@ -275,7 +294,9 @@ extension SimulatorCore {
             }
             if let sub = tail.first {
                 if sub.lower == "getbytitle", let title = sub.stringArgument {
-                    return try routeList(try list(byTitle: title, context: context), Array(tail.dropFirst()), method: method, context: context)
+                    return try routeList(
+                        try list(byTitle: title, context: context), Array(tail.dropFirst()), method: method,
+                        context: context)
                 }
                 if sub.lower == "getbyid", let id = sub.guidArgument {
                     return try routeList(try list(byId: id), Array(tail.dropFirst()), method: method, context: context)
@@ -289,23 +310,31 @@ extension SimulatorCore {
             guard let found = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
             else { throw RESTError.notFound("File Not Found.") }
             return try routeList(found, tail, method: method, context: context)
+        case "rootfolder":
+            return try routeFolder("/", tail, method: method, context: context)
+        case "folders":
+            return try routeFolder("/", [Segment(name: "Folders")] + tail, method: method, context: context)
         case "getfolderbyserverrelativeurl", "getfolderbyserverrelativepath":
             return try routeFolder(next.stringArgument ?? "", tail, method: method, context: context)
         case "getfilebyserverrelativeurl", "getfilebyserverrelativepath":
             let url = next.stringArgument ?? ""
             guard let file = fileByURL(url) else {
-                throw RESTError(status: 404, code: "-2130575338, Microsoft.SharePoint.SPException", message: "The file \(url) does not exist.")
+                throw RESTError(
+                    status: 404, code: "-2130575338, Microsoft.SharePoint.SPException",
+                    message: "The file \(url) does not exist.")
             }
             return try routeFile(file, tail, method: method, context: context)
         case "getfilebyid":
             let id = next.guidArgument ?? ""
             guard let file = state.withLock({ state in state.files.first { $0.uniqueId == id } }) else {
-                throw RESTError(status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: "File Not Found.")
+                throw RESTError(
+                    status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: "File Not Found.")
             }
             return try routeFile(file, tail, method: method, context: context)
         default:
             throw RESTError.invalidQuery(
-                "The property '\(next.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type.")
+                "The property '\(next.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type."
+            )
         }
     }
 
@@ -325,14 +354,17 @@ extension SimulatorCore {
             if let etag { metadata.append(("etag", .string(etag))) }
             metadata.append(("type", .string(type)))
             var members: [(String, JSON)] = [("__metadata", .object(metadata))]
-            for name in deferred where !expanded.contains(where: { $0.0 == name }) && (!top || query.selectsAll || query.selects(name)) {
+            for name in deferred
+            where !expanded.contains(where: { $0.0 == name }) && (!top || query.selectsAll || query.selects(name)) {
                 members.append((name, .object([("__deferred", .object([("uri", .string(absolute + "/" + name))]))])))
             }
             members += expanded + selected
             return top ? .object([("d", .object(members))]) : .object(members)
         case .minimal, .atom:
             var members: [(String, JSON)] = []
-            if top { members.append(("odata.metadata", .string(context.site + "/_api/$metadata#" + set + "/@Element"))) }
+            if top {
+                members.append(("odata.metadata", .string(context.site + "/_api/$metadata#" + set + "/@Element")))
+            }
             members += [("odata.type", .string(type)), ("odata.id", .string(idOverride ?? absolute))]
             if let etag { members.append(("odata.etag", .string(etag))) }
             members.append(("odata.editLink", .string(path)))
@@ -453,7 +485,10 @@ extension SimulatorCore {
                     complex(
                         "SP.UserIdInfo",
                         [
-                            ("NameId", .string(String(format: "1003%012llx", mix(options.seed, email) & 0xFFFF_FFFF_FFFF))),
+                            (
+                                "NameId",
+                                .string(String(format: "1003%012llx", mix(options.seed, email) & 0xFFFF_FFFF_FFFF))
+                            ),
                             ("NameIdIssuer", .string("urn:federation:microsoftonline")),
                         ], context)
                 ),
@@ -477,7 +512,9 @@ extension SimulatorCore {
         guard let found = state.withLock({ state in state.lists.first { $0.id == id } }) else {
             throw RESTError(
                 status: 404, code: "-1, System.ArgumentException",
-                message: "List does not exist.\n\nThe page you selected contains a list that does not exist.  It may have been deleted by another user.")
+                message:
+                    "List does not exist.\n\nThe page you selected contains a list that does not exist.  It may have been deleted by another user."
+            )
         }
         return found
     }
@@ -489,28 +526,32 @@ extension SimulatorCore {
         var expanded: [(String, JSON)] = []
         if top, context.query.expands("Fields") {
             let entries = fields.map { fieldEntity($0, list, context, top: false) }
-            expanded.append(("Fields", context.flavour == .verbose ? .object([("results", .array(entries))]) : .array(entries)))
+            expanded.append(
+                ("Fields", context.flavour == .verbose ? .object([("results", .array(entries))]) : .array(entries)))
         }
-        var props: [(String, JSON)] = [
+        let props: [(String, JSON)] = [
             ("AllowContentTypes", .bool(true)), ("BaseTemplate", .int(list.baseTemplate)),
             ("BaseType", .int(list.baseType)), ("ContentTypesEnabled", .bool(false)),
             ("Created", .string(CivilTime(list.created).iso)),
             (
                 "CurrentChangeToken",
-                complex("SP.ChangeToken", [("StringValue", .string("1;3;\(list.id);\(lastModified);860589836"))], context)
+                complex(
+                    "SP.ChangeToken", [("StringValue", .string("1;3;\(list.id);\(lastModified);860589836"))], context)
             ),
             ("Description", .string(list.description)), ("Direction", .string("none")),
             ("DocumentTemplateUrl", list.isLibrary ? .string(list.url + "/Forms/template.dotx") : .null),
             ("EnableAttachments", .bool(!list.isLibrary)), ("EnableFolderCreation", .bool(list.isLibrary)),
             ("EnableVersioning", .bool(list.isLibrary)), ("EntityTypeName", .string(list.entityTypeName)),
             ("Hidden", .bool(list.hidden)), ("Id", .string(list.id)),
-            ("ImageUrl", .string(list.isLibrary ? "/_layouts/15/images/itdl.png?rev=47" : "/_layouts/15/images/itgen.png?rev=47")),
+            (
+                "ImageUrl",
+                .string(list.isLibrary ? "/_layouts/15/images/itdl.png?rev=47" : "/_layouts/15/images/itgen.png?rev=47")
+            ),
             ("ItemCount", .int(count)), ("LastItemDeletedDate", .string(CivilTime(list.created).iso)),
             ("LastItemModifiedDate", .string(CivilTime(lastModified).iso)),
             ("ListItemEntityTypeFullName", .string(list.itemEntityTypeFullName)),
             ("ParentWebUrl", .string("/")), ("Title", .string(list.title)),
         ]
-        if top, !context.query.selectsAll { props += [] }
         return entity(
             type: "SP.List", path: listPath(list), set: "SP.ApiData.Lists", props: props,
             deferred: ["ContentTypes", "Fields", "Items", "RootFolder", "Views"], context: context, top: top,
@@ -581,7 +622,8 @@ extension SimulatorCore {
         return jsonResponse(listEntity(created, context, top: true), context, status: 201)
     }
 
-    func routeList(_ list: SPList, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
+    func routeList(_ list: SPList, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse
+    {
         guard let next = rest.first else {
             if method == "DELETE" {
                 try requireDigest(context)
@@ -596,26 +638,33 @@ extension SimulatorCore {
             let fields = state.withLock { _ in list.fields }
             if let sub = tail.first, sub.lower == "getbyinternalnameortitle" || sub.lower == "getbytitle" {
                 let name = (sub.stringArgument ?? "").lowercased()
-                guard let field = fields.first(where: { $0.internalName.lowercased() == name || $0.title.lowercased() == name })
+                guard
+                    let field = fields.first(where: {
+                        $0.internalName.lowercased() == name || $0.title.lowercased() == name
+                    })
                 else {
-                    throw RESTError.argument("Column '\(sub.stringArgument ?? "")' does not exist. It may have been deleted by another user.")
+                    throw RESTError.argument(
+                        "Column '\(sub.stringArgument ?? "")' does not exist. It may have been deleted by another user."
+                    )
                 }
                 return jsonResponse(fieldEntity(field, list, context, top: true), context)
             }
             var entries: [JSON] = []
             for field in fields {
                 if let filter = context.query.filter,
-                    !evaluate(filter, lookup: { name in
-                        switch name.lowercased() {
-                        case "hidden": return .bool(field.hidden)
-                        case "internalname": return .text(field.internalName)
-                        case "title": return .text(field.title)
-                        case "readonlyfield": return .bool(field.readOnly)
-                        case "typeasstring": return .text(field.typeAsString)
-                        case "fieldtypekind": return .number(Double(field.kind))
-                        default: return .null
-                        }
-                    })
+                    !evaluate(
+                        filter,
+                        lookup: { name in
+                            switch name.lowercased() {
+                            case "hidden": return .bool(field.hidden)
+                            case "internalname": return .text(field.internalName)
+                            case "title": return .text(field.title)
+                            case "readonlyfield": return .bool(field.readOnly)
+                            case "typeasstring": return .text(field.typeAsString)
+                            case "fieldtypekind": return .number(Double(field.kind))
+                            default: return .null
+                            }
+                        })
                 {
                     continue
                 }
@@ -635,7 +684,8 @@ extension SimulatorCore {
             return try routeFolder(list.url, tail, method: method, context: context)
         default:
             throw RESTError.invalidQuery(
-                "The property '\(next.name)' does not exist on type 'SP.List'. Make sure to only use property names that are defined by the type.")
+                "The property '\(next.name)' does not exist on type 'SP.List'. Make sure to only use property names that are defined by the type."
+            )
         }
     }
 
@@ -654,7 +704,8 @@ extension SimulatorCore {
         var props: [(String, JSON)] = [
             ("Id", .string(field.id)), ("InternalName", .string(field.internalName)), ("Title", .string(field.title)),
             ("FieldTypeKind", .int(field.kind)), ("TypeAsString", .string(field.typeAsString)),
-            ("Hidden", .bool(field.hidden)), ("Indexed", .bool(field.indexed)), ("ReadOnlyField", .bool(field.readOnly)),
+            ("Hidden", .bool(field.hidden)), ("Indexed", .bool(field.indexed)),
+            ("ReadOnlyField", .bool(field.readOnly)),
             ("Required", .bool(false)), ("Sealed", .bool(field.readOnly)), ("StaticName", .string(field.internalName)),
             ("EntityPropertyName", .string(field.jsonName.hasPrefix("_") ? "OData_" + field.jsonName : field.jsonName)),
         ]
@@ -686,7 +737,8 @@ extension SimulatorCore {
 
     func fileEntity(_ file: SPFile, _ context: RESTContext, top: Bool) -> JSON {
         let link = context.site + percentEncodePath(file.serverRelativeUrl)
-        let editPath = "Web/GetFileByServerRelativePath(decodedurl='\(percentEncodePath(odataQuote(file.serverRelativeUrl)))')"
+        let editPath =
+            "Web/GetFileByServerRelativePath(decodedurl='\(percentEncodePath(odataQuote(file.serverRelativeUrl)))')"
         return entity(
             type: "SP.File", path: editPath, set: "SP.ApiData.Files12",
             props: [
@@ -694,9 +746,15 @@ extension SimulatorCore {
                 ("CustomizedPageStatus", .int(0)), ("ETag", .string(file.etag)), ("Exists", .bool(true)),
                 ("IrmEnabled", .bool(false)), ("Length", .string(String(file.content.length))), ("Level", .int(1)),
                 ("LinkingUri", .string(link + "?d=w" + file.uniqueId.replacingOccurrences(of: "-", with: ""))),
-                ("LinkingUrl", .string(context.site + file.serverRelativeUrl + "?d=w" + file.uniqueId.replacingOccurrences(of: "-", with: ""))),
+                (
+                    "LinkingUrl",
+                    .string(
+                        context.site + file.serverRelativeUrl + "?d=w"
+                            + file.uniqueId.replacingOccurrences(of: "-", with: ""))
+                ),
                 ("MajorVersion", .int(file.majorVersion)), ("MinorVersion", .int(0)), ("Name", .string(file.name)),
-                ("ServerRelativeUrl", .string(file.serverRelativeUrl)), ("TimeCreated", .string(CivilTime(file.created).iso)),
+                ("ServerRelativeUrl", .string(file.serverRelativeUrl)),
+                ("TimeCreated", .string(CivilTime(file.created).iso)),
                 ("TimeLastModified", .string(CivilTime(file.modified).iso)), ("Title", .string(file.title)),
                 ("UIVersion", .int(512 * file.majorVersion)), ("UIVersionLabel", .string("\(file.majorVersion).0")),
                 ("UniqueId", .string(file.uniqueId)),
@@ -706,26 +764,44 @@ extension SimulatorCore {
 
     func folderEntity(_ url: String, _ context: RESTContext, top: Bool) -> JSON {
         let (count, list) = state.withLock { state in
-            (state.files.filter { $0.folder.lowercased() == url.lowercased() }.count, state.lists.first { $0.url.lowercased() == url.lowercased() })
+            (
+                state.files.filter { $0.folder.lowercased() == url.lowercased() }.count,
+                state.lists.first { $0.url.lowercased() == url.lowercased() }
+            )
         }
         let name = String(url.split(separator: "/").last ?? "")
         return entity(
-            type: "SP.Folder", path: "Web/GetFolderByServerRelativePath(decodedurl='\(percentEncodePath(odataQuote(url)))')",
+            type: "SP.Folder",
+            path: "Web/GetFolderByServerRelativePath(decodedurl='\(percentEncodePath(odataQuote(url)))')",
             set: "SP.Folder",
             props: [
                 ("Exists", .bool(true)), ("IsWOPIEnabled", .bool(false)), ("ItemCount", .int(count)),
                 ("Name", .string(name)), ("ProgID", .null), ("ServerRelativeUrl", .string(url)),
                 ("TimeCreated", .string(CivilTime(list?.created ?? SiteContent.baseEpoch).iso)),
                 ("TimeLastModified", .string(CivilTime(list?.lastModified ?? SiteContent.baseEpoch).iso)),
-                ("UniqueId", .string(stableGUID(options.seed, "folder" + url.lowercased()))), ("WelcomePage", .string("")),
+                ("UniqueId", .string(stableGUID(options.seed, "folder" + url.lowercased()))),
+                ("WelcomePage", .string("")),
             ], deferred: ["Files", "Folders", "ListItemAllFields", "ParentFolder"], context: context, top: top)
     }
 
-    func routeFolder(_ rawURL: String, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
+    func routeFolder(_ rawURL: String, _ rest: [Segment], method: String, context: RESTContext) throws
+        -> HTTPServerResponse
+    {
         let url = normalizedServerRelative(rawURL)
-        guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } }) else {
-            if url == "/" { return jsonResponse(folderEntity("/", context, top: true), context) }
-            throw RESTError.notFound("File Not Found.")
+        guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
+        else {
+            guard url == "/" else { throw RESTError.notFound("File Not Found.") }
+            // The web's root folder: its sub-folders are the libraries' root folders.
+            if rest.first?.lower == "folders" {
+                let libraries = state.withLock { state in state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
+                let entries = libraries.map { applySelect(folderEntity($0, context, top: false), context.query) }
+                return jsonResponse(
+                    collection(entries, set: "SP.ApiData.Folders", next: nil, context: context), context)
+            }
+            if rest.first?.lower == "files" {
+                return jsonResponse(collection([], set: "SP.ApiData.Files12", next: nil, context: context), context)
+            }
+            return jsonResponse(folderEntity("/", context, top: true), context)
         }
         guard let next = rest.first else { return jsonResponse(folderEntity(list.url, context, top: true), context) }
         switch next.lower {
@@ -733,18 +809,21 @@ extension SimulatorCore {
             if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
                 return try addFile(list, sub, context)
             }
-            let files = state.withLock { state in state.files.filter { $0.folder.lowercased() == list.url.lowercased() } }
+            let files = state.withLock { state in state.files.filter { $0.folder.lowercased() == list.url.lowercased() }
+            }
             var entries: [JSON] = []
             for file in files {
                 if let filter = context.query.filter,
-                    !evaluate(filter, lookup: { name in
-                        switch name.lowercased() {
-                        case "name": return .text(file.name)
-                        case "length": return .number(Double(file.content.length))
-                        case "serverrelativeurl": return .text(file.serverRelativeUrl)
-                        default: return .null
-                        }
-                    })
+                    !evaluate(
+                        filter,
+                        lookup: { name in
+                            switch name.lowercased() {
+                            case "name": return .text(file.name)
+                            case "length": return .number(Double(file.content.length))
+                            case "serverrelativeurl": return .text(file.serverRelativeUrl)
+                            default: return .null
+                            }
+                        })
                 {
                     continue
                 }
@@ -755,7 +834,9 @@ extension SimulatorCore {
             return jsonResponse(collection([], set: "SP.ApiData.Folders", next: nil, context: context), context)
         case "listitemallfields":
             return jsonResponse(
-                entity(type: "SP.ListItem", path: listPath(list) + "/RootFolder/ListItemAllFields", set: "SP.ListItem", props: [], deferred: [], context: context, top: true),
+                entity(
+                    type: "SP.ListItem", path: listPath(list) + "/RootFolder/ListItemAllFields", set: "SP.ListItem",
+                    props: [], deferred: [], context: context, top: true),
                 context)
         default:
             throw RESTError.invalidQuery("The property '\(next.name)' does not exist on type 'SP.Folder'.")
@@ -781,7 +862,9 @@ extension SimulatorCore {
                 return state.files[index]
             }
             var created: [SPFile] = []
-            SiteContent.addFile(to: list, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now), author: spUserId(context.user ?? 0), files: &created)
+            SiteContent.addFile(
+                to: list, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
+                author: spUserId(context.user ?? 0), files: &created)
             guard var file = created.first else { return nil }
             file.uniqueId = Tokens.guid()
             file.created = now
@@ -793,12 +876,15 @@ extension SimulatorCore {
         guard let result else {
             throw RESTError(
                 status: 400, code: "-2130575257, Microsoft.SharePoint.SPException",
-                message: "A file with the name \(list.url)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0)).")
+                message:
+                    "A file with the name \(list.url)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0))."
+            )
         }
         return jsonResponse(fileEntity(result, context, top: true), context)
     }
 
-    func routeFile(_ file: SPFile, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
+    func routeFile(_ file: SPFile, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse
+    {
         guard let next = rest.first else {
             if method == "DELETE" {
                 try requireDigest(context)
@@ -865,10 +951,16 @@ extension SimulatorCore {
                 return .success(0)
             default:
                 guard let existing = state.uploads[key] else {
-                    return .failure(RESTError(status: 400, code: "-2147018894, Microsoft.SharePoint.SPFileUploadSessionNotFoundException", message: "The upload session was not found."))
+                    return .failure(
+                        RESTError(
+                            status: 400, code: "-2147018894, Microsoft.SharePoint.SPFileUploadSessionNotFoundException",
+                            message: "The upload session was not found."))
                 }
                 guard offset == Int64(existing.count) else {
-                    return .failure(RESTError(status: 400, code: "-2147018893, Microsoft.SharePoint.SPInvalidFileOffsetException", message: "The file offset is not valid: expected \(existing.count)."))
+                    return .failure(
+                        RESTError(
+                            status: 400, code: "-2147018893, Microsoft.SharePoint.SPInvalidFileOffsetException",
+                            message: "The file offset is not valid: expected \(existing.count)."))
                 }
                 state.uploads[key] = existing + chunk
                 return .success(existing.count + chunk.count)
@@ -895,7 +987,9 @@ extension SimulatorCore {
             switch context.flavour {
             case .verbose: return jsonResponse(.object([("d", .object([(name, value)]))]), context)
             case .minimal, .atom:
-                return jsonResponse(.object([("odata.metadata", .string(context.site + "/_api/$metadata#Edm.Int64")), ("value", value)]), context)
+                return jsonResponse(
+                    .object([("odata.metadata", .string(context.site + "/_api/$metadata#Edm.Int64")), ("value", value)]
+                    ), context)
             case .nometadata: return jsonResponse(.object([("value", value)]), context)
             }
         }
@@ -905,7 +999,8 @@ extension SimulatorCore {
 /// A plain Atom/XML rendering for clients that do not ask for JSON (SharePoint's default without `Accept`).
 enum AtomRenderer {
     static func render(_ json: JSON) -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?><entry xmlns=\"http://www.w3.org/2005/Atom\" xmlns:d=\"http://schemas.microsoft.com/ado/2007/08/dataservices\" xmlns:m=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\"><content type=\"application/xml\"><m:properties>"
+        var out =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><entry xmlns=\"http://www.w3.org/2005/Atom\" xmlns:d=\"http://schemas.microsoft.com/ado/2007/08/dataservices\" xmlns:m=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\"><content type=\"application/xml\"><m:properties>"
         if case .object(let members) = json {
             for (key, value) in members where !key.hasPrefix("odata.") {
                 out += property(key, value)

@@ -8,6 +8,11 @@ extension SimulatorCore {
         if options.mode == .basic, authenticatedUser(request) == nil {
             return basicChallenge()
         }
+        if options.mode == .fbaWindows, let message = ntlmMessage(request) {
+            // Windows authentication on any URL: Type 1 → challenge; a bad Type 3 → 401 again.
+            if le32(message, 8) == 1 { return ntlmChallengeResponse() }
+            if ntlmUser(request) == nil { return windowsChallenge() }
+        }
         switch lower {
         case "/_layouts/15/authenticate.aspx", "/_layouts/authenticate.aspx":
             return authenticatePage(request)
@@ -18,10 +23,7 @@ extension SimulatorCore {
         case "/_login/default.aspx":
             return providerChooser(request)
         case "/_windows/default.aspx":
-            return HTTPServerResponse(
-                status: 401, contentType: "text/html; charset=utf-8",
-                text: "<html><body>401 UNAUTHORIZED</body></html>",
-                headers: [("WWW-Authenticate", "NTLM"), ("WWW-Authenticate", "Negotiate")])
+            return windowsSignIn(request)
         case "/_vti_bin/authentication.asmx":
             return fbaSOAPLogin(request)
         case "/_vti_bin/idcrl.svc", "/_vti_bin/idcrl.svc/":
@@ -51,6 +53,13 @@ extension SimulatorCore {
             else { return nil }
             return checkPassword(login: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
         default:
+            if let token = bearerToken(request) {
+                let now = nowEpoch()
+                return state.withLock { state in
+                    state.accessTokens[token].flatMap { $0.expires > now ? $0.user : nil }
+                }
+            }
+            if let user = ntlmUser(request) { return user }
             let cookies = request.cookies
             let now = nowEpoch()
             return state.withLock { state -> Int? in
@@ -65,6 +74,38 @@ extension SimulatorCore {
         }
     }
 
+    /// The bearer token of an `Authorization: Bearer …` header (empty string for an empty one), SPO modes only.
+    func bearerToken(_ request: HTTPServerRequest) -> String? {
+        guard isOnline, let header = request.header("Authorization"), header.lowercased().hasPrefix("bearer") else {
+            return nil
+        }
+        return header.dropFirst("bearer".count).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `401` + the `WWW-Authenticate: Bearer …` discovery hint (§4).
+    func bearerChallenge(_ description: String) -> HTTPServerResponse {
+        let challenge =
+            "Bearer realm=\"\(tenantId)\",client_id=\"00000003-0000-0ff1-ce00-000000000000\","
+            + "trusted_issuers=\"00000001-0000-0000-c000-000000000000@*,https://sts.windows.net/*/\","
+            + "authorization_uri=\"\(identityProviderURL)/common/oauth2/authorize\""
+        let body = JSON.object([("error_description", .string(description))]).serialized()
+        return HTTPServerResponse(
+            status: 401, contentType: "application/json; charset=utf-8", text: body,
+            headers: [("WWW-Authenticate", challenge)] + standardHeaders())
+    }
+
+    /// `POST /_api/SP.OAuth.NativeClient/Authenticate` with a valid bearer token → SPOIDCRL cookie.
+    func nativeClientAuthenticate(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard let token = bearerToken(request), !token.isEmpty, let user = authenticatedUser(request) else {
+            return bearerChallenge("Invalid JWT token. No certificate thumbprint specified in token header.")
+        }
+        let session = newSession(user: user)
+        return HTTPServerResponse(
+            status: 200, contentType: "application/json;odata=verbose;charset=utf-8",
+            text: "{\"d\":{\"Authenticate\":null}}",
+            headers: [cookie("SPOIDCRL", session.value)] + standardHeaders())
+    }
+
     /// Whether the request may read content (anonymous mode lets everyone in).
     func isAllowed(_ request: HTTPServerRequest) -> Bool {
         options.mode == .anonymous || authenticatedUser(request) != nil
@@ -76,7 +117,10 @@ extension SimulatorCore {
     func newSession(user: Int) -> (value: String, expires: Int) {
         let now = nowEpoch()
         let email = users[user].email
-        let claim = isOnline ? "0#.f|membership|\(email)" : options.mode == .adfs ? "05.t|adfs|\(email)" : "0#.f|fbamembership|\(users[user].accountName)"
+        let claim =
+            isOnline
+            ? "0#.f|membership|\(email)"
+            : options.mode == .adfs ? "05.t|adfs|\(email)" : "0#.f|fbamembership|\(users[user].accountName)"
         let xml =
             "<?xml version=\"1.0\" encoding=\"utf-8\"?><SP>V13,\(claim),\(now),False,False,\(Tokens.random(bytes: 18)),\(siteURL)/</SP>"
         let value = base64([0xEF, 0xBB, 0xBF] + Array(xml.utf8))
@@ -86,7 +130,9 @@ extension SimulatorCore {
     }
 
     /// `Set-Cookie` text: host-only on the bare loopback IP, `secure` only on https.
-    func cookie(_ name: String, _ value: String, expires: Int? = nil, path: String = "/") -> (name: String, value: String) {
+    func cookie(_ name: String, _ value: String, expires: Int? = nil, path: String = "/") -> (
+        name: String, value: String
+    ) {
         var text = "\(name)=\(value); path=\(path)"
         if let expires { text += "; expires=\(CivilTime(expires).http)" }
         if isTLS { text += "; secure" }
@@ -114,7 +160,8 @@ extension SimulatorCore {
     }
 
     func redirect(_ location: String, headers: [(name: String, value: String)] = []) -> HTTPServerResponse {
-        let body = "<html><head><title>Object moved</title></head><body><h2>Object moved to <a href=\"\(htmlEscape(location))\">here</a>.</h2></body></html>"
+        let body =
+            "<html><head><title>Object moved</title></head><body><h2>Object moved to <a href=\"\(htmlEscape(location))\">here</a>.</h2></body></html>"
         return HTTPServerResponse(
             status: 302, contentType: "text/html; charset=utf-8", text: body,
             headers: [("Location", location), ("Cache-Control", "private, no-store")] + headers)
@@ -247,7 +294,8 @@ extension SimulatorCore {
                 400,
                 page(
                     title: "Error",
-                    body: "<h1>Sorry, something went wrong</h1><p id=\"ms-error-body\">The sign-in response was not valid or has already been used.</p>"
+                    body:
+                        "<h1>Sorry, something went wrong</h1><p id=\"ms-error-body\">The sign-in response was not valid or has already been used.</p>"
                 ))
         }
         return redirect(outcome.source, headers: sessionCookies(user: outcome.user))
@@ -272,7 +320,7 @@ extension SimulatorCore {
                     title: "Error",
                     body: "<h1>Sorry, something went wrong</h1><p>The token presented could not be validated.</p>"))
         }
-        return redirect("/_layouts/15/landing.aspx?Source=%2F", headers: sessionCookies(user: user))
+        return redirect("/", headers: sessionCookies(user: user))
     }
 
     /// SharePoint Online since May 2026: the IDCRL route is refused with an error page and no FedAuth.
@@ -310,7 +358,8 @@ extension SimulatorCore {
         }
         let session = newSession(user: user)
         return HTTPServerResponse(
-            status: 200, contentType: "text/plain; charset=utf-8", text: "", headers: [cookie("SPOIDCRL", session.value)])
+            status: 200, contentType: "text/plain; charset=utf-8", text: "",
+            headers: [cookie("SPOIDCRL", session.value)])
     }
 
     // MARK: /_trust/ (ADFS, WS-Federation)
@@ -392,7 +441,8 @@ extension SimulatorCore {
 
     func viewStateValidation(_ viewState: String) -> String {
         let hash = mix(options.seed ^ 0x5EED, "eventvalidation/" + viewState)
-        return base64(Images.bigEndian(UInt32(hash >> 32)) + Images.bigEndian(UInt32(hash & 0xFFFF_FFFF)) + Array("spsim".utf8))
+        return base64(
+            Images.bigEndian(UInt32(hash >> 32)) + Images.bigEndian(UInt32(hash & 0xFFFF_FFFF)) + Array("spsim".utf8))
     }
 
     func fbaPage(_ request: HTTPServerRequest) -> HTTPServerResponse {
@@ -423,7 +473,10 @@ extension SimulatorCore {
             }
         }
         let viewState = "/wEPDwUKLTY2NjI1NDYyOQ9kFgJmD2QWAgIBD2QWAgID" + Tokens.random(bytes: 30)
-        state.withLock { $0.viewStates.insert(viewState) }
+        state.withLock { state in
+            if state.viewStates.count > 100_000 { state.viewStates.removeAll() }
+            state.viewStates.insert(viewState)
+        }
         let action = "/_forms/default.aspx?" + request.rawQuery
         let errorHTML =
             errorText.map {
@@ -467,7 +520,11 @@ extension SimulatorCore {
     func fbaSOAPLogin(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let body = String(decoding: request.body, as: UTF8.self)
         guard request.method == "POST" else {
-            return html(200, page(title: "Authentication Web Service", body: "<p>The following operations are supported: Login, Mode.</p>"))
+            return html(
+                200,
+                page(
+                    title: "Authentication Web Service",
+                    body: "<p>The following operations are supported: Login, Mode.</p>"))
         }
         let username = xmlElementText(body, "username") ?? ""
         let password = xmlElementText(body, "password") ?? ""
@@ -494,6 +551,11 @@ extension SimulatorCore {
 
     // MARK: Pages and files by URL
 
+    /// The request path as sent (still percent-encoded): SharePoint encodes it again for `Source=`.
+    func rawPath(_ request: HTTPServerRequest) -> String {
+        String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
     /// 403 with the headers SharePoint sends to cookie clients without a (valid) FedAuth.
     func unauthenticatedHeaders(path: String) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
@@ -517,7 +579,13 @@ extension SimulatorCore {
         return headers
     }
 
+    /// Mixed-mode web apps challenge instead of redirecting when told `X-FORMS_BASED_AUTH_ACCEPTED: f` (§5.5).
+    func wantsWindowsChallenge(_ request: HTTPServerRequest) -> Bool {
+        options.mode == .fbaWindows && request.header("X-FORMS_BASED_AUTH_ACCEPTED")?.lowercased() == "f"
+    }
+
     func contentPage(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if !isAllowed(request), wantsWindowsChallenge(request) { return windowsChallenge() }
         if !isAllowed(request) {
             let accept = request.header("Accept") ?? ""
             if request.method == "GET", accept.contains("text/html") {
@@ -525,25 +593,29 @@ extension SimulatorCore {
             }
             return HTTPServerResponse(
                 status: 403, contentType: "text/plain; charset=utf-8", text: "403 FORBIDDEN",
-                headers: unauthenticatedHeaders(path: request.path) + standardHeaders())
+                headers: unauthenticatedHeaders(path: rawPath(request)) + standardHeaders())
         }
         let path = request.path
         if path == "/" || path.lowercased() == "/sitepages/home.aspx" {
             return html(200, homePage(user: authenticatedUser(request)))
         }
-        if let file = state.withLock({ state in state.files.first { $0.serverRelativeUrl.lowercased() == path.lowercased() } }) {
+        if let file = state.withLock({ state in
+            state.files.first { $0.serverRelativeUrl.lowercased() == path.lowercased() }
+        }) {
             return fileBody(file, headers: [("Content-Type", mimeType(file.name))])
         }
         return html(404, page(title: "Not found", body: "<h1>404 NOT FOUND</h1>"))
     }
 
     func homePage(user: Int?) -> String {
-        let who = user.map { "<p id=\"welcome\">Signed in as \(htmlEscape(users[$0].displayName))</p>" } ?? "<p>Anonymous</p>"
+        let who =
+            user.map { "<p id=\"welcome\">Signed in as \(htmlEscape(users[$0].displayName))</p>" } ?? "<p>Anonymous</p>"
         let lists = state.withLock { state in state.lists.filter { !$0.hidden } }
         let links = lists.map { "<li><a href=\"\(htmlEscape($0.url))\">\(htmlEscape($0.title))</a></li>" }.joined()
         return page(
             title: "SPSim Team - Home",
-            body: "<h1>SPSim Team</h1>\(who)<ul>\(links)</ul><img src=\"/Photos/sunset.png\" width=\"32\" height=\"24\" alt=\"Sunset\" />"
+            body:
+                "<h1>SPSim Team</h1>\(who)<ul>\(links)</ul><img src=\"/Photos/sunset.png\" width=\"32\" height=\"24\" alt=\"Sunset\" />"
         )
     }
 

@@ -8,6 +8,9 @@ import HTTPServer
 public final class Simulator: Sendable {
     let core: SimulatorCore
     private let servers: [HTTPServer]
+    /// The self-signed certificate (PEM) both servers present when `tls` is on; trust it in clients
+    /// (it covers IP SANs 127.0.0.1 and 127.0.0.2).
+    public let certificatePEM: String?
 
     /// Starts both servers. Throws when a port is taken or TLS material cannot be made.
     public init(_ options: SimulatorOptions) throws {
@@ -28,12 +31,17 @@ public final class Simulator: Sendable {
         core.configure(siteURL: site.baseURL, identityProviderURL: idp.baseURL)
         self.core = core
         self.servers = [site, idp]
+        self.certificatePEM = tls?.certificatePEM
     }
 
     /// The site URL, e.g. `http://127.0.0.1:40123` (the site collection is at the root).
     public var siteURL: String { core.siteURL }
     /// The identity provider's base URL, e.g. `http://127.0.0.2:40124`.
     public var identityProviderURL: String { core.identityProviderURL }
+    /// The simulated Entra tenant id (a GUID from the seed), as in `{idp}/{tenant}/oauth2/authorize`.
+    public var tenantId: String { core.tenantId }
+    /// The ADFS relying-party realm of the site (`urn:sharepoint:spsim`).
+    public var realm: String { core.realm }
     /// The sign-in mode the simulator was started with.
     public var mode: SignInMode { core.options.mode }
 
@@ -42,16 +50,18 @@ public final class Simulator: Sendable {
         for server in servers { server.stop() }
     }
 
-    /// Every request received so far, in arrival order of completion.
+    /// Every request received so far, in order of completion (at most the newest 100 000).
     public func requestLog() -> [LoggedRequest] { core.state.withLock { $0.log } }
 
     /// Forgets the request log.
     public func clearRequestLog() { core.state.withLock { $0.log.removeAll() } }
 
-    /// Forgets every FedAuth / SPOIDCRL session: the next REST call with an old cookie gets 403.
+    /// Forgets every FedAuth / SPOIDCRL session and access token: the next REST call with an old cookie gets
+    /// 403 (401 with an old bearer token).
     public func expireSessions() {
         core.state.withLock {
             $0.sessions.removeAll()
+            $0.accessTokens.removeAll()
         }
     }
 
@@ -121,6 +131,12 @@ struct SimulatorState {
     var assertions: [String: Int] = [:]
     /// legacy compact token → user
     var legacyTokens: [String: Int] = [:]
+    /// Outstanding NTLM server challenges
+    var ntlmChallenges: [(challenge: [UInt8], issued: Int)] = []
+    /// Verified NTLM Type 3 headers → (user, expiry), so one request can ask more than once
+    var ntlmVerified: [String: SPSession] = [:]
+    /// OAuth access token → session (SharePoint Online modes)
+    var accessTokens: [String: SPSession] = [:]
     /// form digest → expiry
     var digests: [String: Int] = [:]
     /// FBA view state → expected event validation
@@ -139,6 +155,8 @@ final class SimulatorCore: @unchecked Sendable {
     let webId: String
     let siteId: String
     let realm = "urn:sharepoint:spsim"
+    /// Most request-log entries kept (the older half is dropped when full).
+    static let logLimit = 100_000
     /// Site users: SharePoint user id for options.users[index] is `10 + index`.
     var users: [SimulatedUser] { options.users }
 
@@ -204,7 +222,11 @@ final class SimulatorCore: @unchecked Sendable {
         let entry = LoggedRequest(
             method: request.method, host: request.serverAddress, path: request.path, query: request.rawQuery,
             headerNames: request.headers.map(\.name), formFields: fields, cookies: request.cookies, status: status)
-        state.withLock { $0.log.append(entry) }
+        state.withLock { state in
+            // Keep memory bounded on long benchmark runs: the newest entries win.
+            if state.log.count >= SimulatorCore.logLimit { state.log.removeFirst(state.log.count / 2) }
+            state.log.append(entry)
+        }
     }
 
     /// Connection drops and slow drip, applied to any answer whose path matches.

@@ -54,6 +54,16 @@ enum JSON: Sendable {
 
     static func writeString(_ text: String, to out: inout String, scriptSafe: Bool) {
         out += "\""
+        // Fast path: nothing to escape.
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x22 && byte != 0x5C
+                && (!scriptSafe || (byte != 0x3C && byte != 0x3E && byte != 0x26 && byte != 0x27))
+        }
+        if plain {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -127,15 +137,39 @@ func mix(_ seed: UInt64, _ label: String) -> UInt64 {
 
 /// A lower-case GUID derived from the seed and a label (stable across runs).
 func stableGUID(_ seed: UInt64, _ label: String) -> String {
-    let high = mix(seed, label + "#1")
-    let low = mix(seed, label + "#2")
-    let hex = String(format: "%016llx%016llx", high, low)
-    let chars = Array(hex)
+    guidText(mix(seed, label + "#1"), mix(seed, label + "#2"))
+}
+
+/// A GUID-shaped string from two 64-bit values (version 4 / variant bits set so it looks real).
+func guidText(_ high: UInt64, _ low: UInt64) -> String {
+    let chars = Array(hex16(high) + hex16(low))
     func part(_ from: Int, _ count: Int) -> String { String(chars[from..<from + count]) }
-    // Version 4 / variant bits so it looks like a real GUID.
-    let version = "4" + part(13, 3)
-    let variant = String("89ab"[String.Index(utf16Offset: Int(low % 4), in: "89ab")]) + part(17, 3)
-    return "\(part(0, 8))-\(part(8, 4))-\(version)-\(variant)-\(part(20, 12))"
+    let variant = ["8", "9", "a", "b"][Int(low % 4)] + part(17, 3)
+    return part(0, 8) + "-" + part(8, 4) + "-4" + part(13, 3) + "-" + variant + "-" + part(20, 12)
+}
+
+/// Integer-only mixing for hot paths (generated rows).
+func mix(_ seed: UInt64, _ number: Int, _ salt: UInt64) -> UInt64 {
+    var random = SeededRandom(seed: seed ^ (UInt64(truncatingIfNeeded: number) &* 0x9E37_79B9_7F4A_7C15) ^ salt)
+    return random.next()
+}
+
+/// 16 lower-case hex digits, zero-padded.
+func hex16(_ value: UInt64) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var bytes = [UInt8](repeating: 0, count: 16)
+    var rest = value
+    for index in stride(from: 15, through: 0, by: -1) {
+        bytes[index] = digits[Int(rest & 0xF)]
+        rest >>= 4
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Zero-padded decimal.
+func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
 }
 
 /// Process-wide unpredictable tokens (flow tokens, codes, cookie values).
@@ -295,10 +329,15 @@ struct CivilTime {
     static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// `2024-03-29T17:57:55Z`
-    var iso: String { String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second) }
+    var iso: String {
+        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":"
+            + pad(second, 2) + "Z"
+    }
     /// `05 Mar 2026 10:15:00 -0000` (form digest suffix)
     var digest: String {
-        String(format: "%02d %@ %04d %02d:%02d:%02d -0000", day, CivilTime.monthNames[month - 1], year, hour, minute, second)
+        String(
+            format: "%02d %@ %04d %02d:%02d:%02d -0000", day, CivilTime.monthNames[month - 1], year, hour, minute,
+            second)
     }
     /// `Sun, 29 Nov 2026 12:00:00 GMT` (cookie Expires)
     var http: String {

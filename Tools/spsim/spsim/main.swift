@@ -45,7 +45,9 @@ while !arguments.isEmpty {
     case "--idp-port": options.idpPort = number(flag, as: UInt16.self)
     case "--users":
         let path = value(flag)
-        do { options.users = try [SimulatedUser].load(jsonFile: path) } catch { fail("cannot read users from \(path): \(error)") }
+        do { options.users = try [SimulatedUser].load(jsonFile: path) } catch {
+            fail("cannot read users from \(path): \(error)")
+        }
     case "--items": options.items = number(flag, as: Int.self)
     case "--latency": options.latencyMilliseconds = number(flag, as: Int.self)
     case "--faults":
@@ -71,8 +73,15 @@ let simulator: Simulator
 do { simulator = try Simulator(options) } catch { fail("cannot start: \(error)") }
 
 FileHandle.standardOutput.write(Data((simulator.siteURL + "\n").utf8))
+if let pem = simulator.certificatePEM {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(getpid()).pem").path
+    if FileManager.default.createFile(atPath: path, contents: Data(pem.utf8)) {
+        FileHandle.standardError.write(Data("spsim: certificate written to \(path)\n".utf8))
+    }
+}
 FileHandle.standardError.write(
-    Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8))
+    Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8)
+)
 
 @MainActor func shutdown() {
     simulator.stop()
@@ -88,15 +97,23 @@ let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
 terminate.setEventHandler { MainActor.assumeIsolated { shutdown() } }
 terminate.resume()
 
-// stdin closing (the parent went away) also stops the simulator.
-let running = simulator
-Thread.detachNewThread {
-    while true {
-        let data = FileHandle.standardInput.availableData
-        if data.isEmpty { break }
+// stdin closing (the parent went away) also stops the simulator. Only watched when stdin is a pipe, socket
+// or terminal: a background job in a script gets /dev/null, which is "closed" from the start.
+var stdinStatus = stat()
+let watchStdin =
+    isatty(0) == 1
+    || (fstat(0, &stdinStatus) == 0
+        && ((stdinStatus.st_mode & S_IFMT) == S_IFIFO || (stdinStatus.st_mode & S_IFMT) == S_IFSOCK))
+if watchStdin {
+    let running = simulator
+    Thread.detachNewThread {
+        while true {
+            let data = FileHandle.standardInput.availableData
+            if data.isEmpty { break }
+        }
+        running.stop()
+        exit(0)
     }
-    running.stop()
-    exit(0)
 }
 
 if logRequests {
@@ -106,7 +123,8 @@ if logRequests {
         while true {
             let log = simulator.requestLog()
             for entry in log.dropFirst(seen) {
-                FileHandle.standardError.write(Data("\(entry.status) \(entry.method) \(entry.host) \(entry.path)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\(entry.status) \(entry.method) \(entry.host) \(entry.path)\n".utf8))
             }
             seen = log.count
             Thread.sleep(forTimeInterval: 0.2)

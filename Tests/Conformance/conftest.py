@@ -1,0 +1,48 @@
+"""Starts the built `spsim` binary for the conformance suite.
+
+SPSIM (env) overrides the binary path; default: .build/debug/spsim (then release) at the repository root.
+"""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def spsim_binary():
+    if os.environ.get("SPSIM"):
+        return os.environ["SPSIM"]
+    for config in ("debug", "release"):
+        candidate = ROOT / ".build" / config / "spsim"
+        if candidate.exists():
+            return str(candidate)
+    pytest.skip("spsim is not built (swift build --product spsim)")
+
+
+class Running:
+    def __init__(self, mode, *extra):
+        self.process = subprocess.Popen(
+            [spsim_binary(), "--mode", mode, *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.site = self.process.stdout.readline().strip()
+        assert self.site.startswith("http"), "spsim did not print its URL"
+
+    def stop(self):
+        self.process.stdin.close()  # stdin closing stops spsim
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def spsim():
+    started = []
+
+    def start(mode, *extra):
+        running = Running(mode, *extra)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.stop()

@@ -1,0 +1,421 @@
+import Foundation
+import SPSim
+import Testing
+
+/// A basic-mode client: no sign-in needed, so these tests focus on REST behaviour.
+struct RESTClient {
+    let simulator: Simulator
+    let browser = Browser()
+    var accept = "application/json;odata=nometadata"
+
+    func get(_ path: String, accept: String? = nil) throws -> Answer {
+        let url = path.hasPrefix("http") ? path : simulator.siteURL + path
+        return try browser.request(
+            url, headers: ["Accept: " + (accept ?? self.accept)], extra: ["-u", "alice@contoso.test:Spring2026!"])
+    }
+
+    func post(
+        _ path: String, body: [UInt8] = [], headers: [String] = [], digest: String? = nil, accept: String? = nil
+    ) throws -> Answer {
+        var all = ["Accept: " + (accept ?? self.accept), "Content-Type: application/json;odata=verbose"] + headers
+        if let digest { all.append("X-RequestDigest: " + digest) }
+        return try browser.request(
+            simulator.siteURL + path, method: "POST", headers: all, body: body,
+            extra: ["-u", "alice@contoso.test:Spring2026!"])
+    }
+
+    func digest() throws -> String {
+        try #require(try post("/_api/contextinfo").json?["FormDigestValue"]?.string)
+    }
+}
+
+@Suite struct PagingTests {
+    @Test func paging12345ItemsYieldsEveryIdOnceInOrder() throws {
+        let simulator = try startSimulator(.basic, items: 12345)
+        defer { simulator.stop() }
+        for (accept, top) in [("application/json;odata=nometadata", 1000), ("application/json;odata=verbose", 5000)] {
+            let client = RESTClient(simulator: simulator, accept: accept)
+            var next: String? = "/_api/web/lists/getbytitle('Big')/items?$top=\(top)&$select=Id,Title"
+            var ids: [Int] = []
+            var pages = 0
+            while let url = next {
+                let answer = try client.get(url)
+                #expect(answer.status == 200)
+                let json = try #require(answer.json)
+                let isVerbose = accept.contains("verbose")
+                let results = (isVerbose ? json["d"]?["results"] : json["value"])?.array ?? []
+                ids += results.compactMap { $0["Id"]?.number.map { Int($0) } }
+                next = isVerbose ? json["d"]?["__next"]?.string : json["odata.nextLink"]?.string
+                if let link = next {
+                    #expect(link.hasPrefix(simulator.siteURL + "/_api/"))
+                    #expect(link.contains("%24skiptoken=Paged%3dTRUE%26p_ID%3d"))
+                    #expect(link.contains("%24select=Id,Title"))
+                }
+                pages += 1
+            }
+            #expect(ids == Array(1...12345))
+            #expect(pages == (12345 + top - 1) / top)
+        }
+    }
+
+    @Test func hundredThousandRowsAreCheapAndIdOrderedQueriesSeekDirectly() throws {
+        let start = Date()
+        let simulator = try startSimulator(.basic, items: 100_000)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Big')?$select=ItemCount").json?["ItemCount"]?.number == 100_000)
+        let last = try client.get("/_api/web/lists/getbytitle('Big')/items?$orderby=ID%20desc&$top=2&$select=Id")
+        #expect(last.json?["value"]?.array?.compactMap { $0["Id"]?.number } == [100_000, 99_999])
+        let next = try #require(last.json?["odata.nextLink"]?.string)
+        #expect(try client.get(next).json?["value"]?[0]?["Id"]?.number == 99_998)
+        let range = try client.get(
+            "/_api/web/lists/getbytitle('Big')/items?$filter=ID%20ge%2050000%20and%20ID%20lt%2050003")
+        #expect(range.json?["value"]?.array?.count == 3)
+        let tail = try client.get(
+            "/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'%20and%20ID%20gt%2099900&$top=500")
+        #expect((tail.json?["value"]?.array ?? []).allSatisfy { ($0["Id"]?.number ?? 0) > 99_900 })
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func skipIsIgnoredOnItemsAndTopDefaultsTo100() throws {
+        let simulator = try startSimulator(.basic, items: 300)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let skipped = try client.get("/_api/web/lists/getbytitle('Big')/items?$skip=50&$top=3")
+        #expect(skipped.json?["value"]?[0]?["Id"]?.number == 1)
+        let defaults = try client.get("/_api/web/lists/getbytitle('Big')/items")
+        #expect(defaults.json?["value"]?.array?.count == 100)
+    }
+
+    @Test func filterSelectOrderbyAndExpand() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let base = "/_api/web/lists/getbytitle('Tasks')/items"
+        let completed = try client.get(base + "?$filter=Completed%20eq%20true&$select=Id,Status")
+        for item in completed.json?["value"]?.array ?? [] { #expect(item["Status"]?.string == "Completed") }
+        let priority = try client.get(base + "?$filter=Priority%20ge%202%20and%20Priority%20lt%203&$select=Priority")
+        #expect((priority.json?["value"]?.array ?? []).allSatisfy { $0["Priority"]?.number == 2 })
+        let quoted = try client.get(base + "?$filter=substringof('O''Brien',Title)%20or%20startswith(Title,'Plan')")
+        let titles = Set((quoted.json?["value"]?.array ?? []).compactMap { $0["Title"]?.string })
+        #expect(titles == ["O'Brien's onboarding", "Plan the kickoff"])
+        let dated = try client.get(base + "?$filter=DueDate%20gt%20datetime'2026-01-20T00:00:00Z'&$select=Id")
+        #expect(dated.json?["value"]?.array?.count == 12)
+        let ordered = try client.get(base + "?$orderby=Title%20desc&$top=2&$select=Title")
+        #expect(ordered.json?["value"]?[0]?["Title"]?.string == "Write the newsletter")
+        let expanded = try client.get(
+            base + "(1)?$select=Title,AssignedTo/Title,Author/Title&$expand=AssignedTo,Author")
+        #expect(expanded.json?["AssignedTo"]?["Title"]?.string != nil)
+        #expect(expanded.json?["Author"]?["Title"]?.string == "Alice Example")
+        let text = try client.get(base + "(1)/FieldValuesAsText")
+        #expect(text.json?["Completed"]?.string == "Yes" || text.json?["Completed"]?.string == "No")
+        let bad = try client.get(base + "?$filter=Nope%20eq%201")
+        #expect(bad.status == 400)
+        #expect(bad.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+    }
+
+    @Test func orderedPagingVisitsEveryItemOnce() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        var next: String? = "/_api/web/lists/getbytitle('Tasks')/items?$orderby=Title&$top=7&$select=Id,Title"
+        var titles: [String] = []
+        while let url = next {
+            let json = try #require(try client.get(url).json)
+            titles += (json["value"]?.array ?? []).compactMap { $0["Title"]?.string }
+            next = json["odata.nextLink"]?.string
+        }
+        #expect(titles.count == 20)
+        #expect(titles == titles.sorted { $0.lowercased() < $1.lowercased() })
+        #expect(Set(titles).count == 20)
+    }
+
+    @Test func usersFromJSONFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spsim-users-\(UUID().uuidString).json")
+        try Data(#"[{"email":"zoe@fabrikam.test","password":"P@ss w0rd&<>","ca":true}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let users = try [SimulatedUser].load(jsonFile: file.path)
+        #expect(
+            users == [
+                SimulatedUser(
+                    email: "zoe@fabrikam.test", password: "P@ss w0rd&<>", displayName: "zoe", conditionalAccess: true)
+            ])
+        let simulator = try Simulator(SimulatorOptions(mode: .basic, users: users))
+        defer { simulator.stop() }
+        let answer = try Browser().request(
+            simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"],
+            extra: ["-u", "zoe@fabrikam.test:P@ss w0rd&<>"])
+        #expect(answer.json?["Email"]?.string == "zoe@fabrikam.test")
+    }
+
+    @Test func thresholdOnUnindexedColumnsOfBigLists() throws {
+        let simulator = try startSimulator(.basic, items: 6000)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let throttled = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
+        #expect(throttled.status == 500)
+        #expect(
+            throttled.json?["odata.error"]?["code"]?.string
+                == "-2147024860, Microsoft.SharePoint.SPQueryThrottledException")
+        let indexed = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'&$top=5")
+        #expect(indexed.status == 200)
+        #expect(try client.get("/_api/web/lists/getbytitle('Big')/items?$top=5001").status == 500)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=ID%20gt%205990").json?["value"]?.array?
+                .count == 10)
+        // Under the threshold the same filter works.
+        let small = try startSimulator(.basic, items: 4000)
+        defer { small.stop() }
+        #expect(
+            try RESTClient(simulator: small).get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
+                .status == 200)
+    }
+
+    @Test func listLookupsByTitleIdAndQuoteEscaping() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let id = try #require(client.get("/_api/web/lists/getbytitle('Tasks')").json?["Id"]?.string)
+        #expect(try client.get("/_api/web/lists(guid'\(id)')").json?["Title"]?.string == "Tasks")
+        #expect(try client.get("/_api/web/lists/getbyid('\(id)')").json?["Title"]?.string == "Tasks")
+        #expect(try client.get("/_api/web/GetList('/Lists/Tasks')").json?["Title"]?.string == "Tasks")
+        let fields = try client.get("/_api/web/lists/getbytitle('Tasks')/fields?$filter=Hidden%20eq%20false")
+        let names = (fields.json?["value"]?.array ?? []).compactMap { $0["InternalName"]?.string }
+        #expect(names.contains("AssignedTo") && names.contains("DueDate") && !names.contains("ContentTypeId"))
+        let file = try client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/O''Brien%20notes.txt')/$value")
+        #expect(file.body == "Quotes in names must be doubled in OData literals.\n")
+    }
+}
+
+@Suite struct WriteTests {
+    @Test func addMergeDeleteWithDigestAndEtags() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let items = "/_api/web/lists/getbytitle('Tasks')/items"
+        let body = Array(
+            "{\"__metadata\":{\"type\":\"SP.Data.TasksListItem\"},\"Title\":\"New task\",\"Priority\":2}".utf8)
+        let noDigest = try client.post(items, body: body)
+        #expect(noDigest.status == 403)
+        #expect(noDigest.json?["odata.error"]?["code"]?.string == "-2130575252, Microsoft.SharePoint.SPException")
+        let digest = try client.digest()
+        let created = try client.post(items, body: body, digest: digest)
+        #expect(created.status == 201)
+        let id = try #require(created.json?["Id"]?.number.map { Int($0) })
+        #expect(id == 21)
+        let wrongType = try client.post(
+            items, body: Array("{\"__metadata\":{\"type\":\"SP.Data.NopeListItem\"},\"Title\":\"x\"}".utf8),
+            digest: digest)
+        #expect(wrongType.status == 400)
+        let merge = try client.post(
+            items + "(\(id))", body: Array("{\"Title\":\"Renamed\"}".utf8),
+            headers: ["X-HTTP-Method: MERGE", "IF-MATCH: \"1\""], digest: digest)
+        #expect(merge.status == 204)
+        #expect(merge.header("ETag") == "\"2\"")
+        let stale = try client.post(
+            items + "(\(id))", body: Array("{\"Title\":\"Again\"}".utf8),
+            headers: ["X-HTTP-Method: MERGE", "IF-MATCH: \"1\""], digest: digest)
+        #expect(stale.status == 412)
+        #expect(try client.get(items + "(\(id))").json?["Title"]?.string == "Renamed")
+        let delete = try client.post(
+            items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
+        #expect(delete.status == 200 && delete.body.isEmpty)
+        #expect(try client.get(items + "(\(id))").status == 400)
+    }
+
+    @Test func uploadsSmallAndChunked() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let digest = try client.digest()
+        let folder = "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')"
+        let small = try client.post(
+            folder + "/Files/add(url='hello.txt',overwrite=true)", body: Array("hi".utf8), digest: digest)
+        #expect(small.status == 200 && small.json?["Length"]?.string == "2")
+        #expect(
+            try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/hello.txt')/$value").body == "hi")
+        let placeholder = try client.post(folder + "/Files/add(url='chunked.bin',overwrite=true)", digest: digest)
+        let fileId = try #require(placeholder.json?["UniqueId"]?.string)
+        let upload = "guid'0f8fad5b-d9cb-469f-a165-70867728950e'"
+        let file = "/_api/web/getFileById('\(fileId)')"
+        let first = try client.post(
+            file + "/startupload(uploadId=\(upload))", body: Array(repeating: 0x61, count: 3000), digest: digest)
+        #expect(first.json?["value"]?.string == "3000")
+        let verbose = try client.post(
+            file + "/continueupload(uploadId=\(upload),fileOffset=3000)", body: Array(repeating: 0x62, count: 2000),
+            digest: digest, accept: "application/json;odata=verbose")
+        #expect(verbose.json?["d"]?["ContinueUpload"]?.string == "5000")
+        let wrongOffset = try client.post(
+            file + "/continueupload(uploadId=\(upload),fileOffset=1)", body: [1], digest: digest)
+        #expect(wrongOffset.status == 400)
+        let finished = try client.post(
+            file + "/finishupload(uploadId=\(upload),fileOffset=5000)", body: Array("end".utf8), digest: digest)
+        #expect(finished.json?["Length"]?.string == "5003")
+        let bytes = try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/chunked.bin')/$value")
+            .bodyBytes
+        #expect(
+            bytes.count == 5003 && bytes.prefix(3000).allSatisfy { $0 == 0x61 } && bytes.suffix(3) == Array("end".utf8))
+    }
+
+    @Test func largeFileStreamsWhole() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let answer = try RESTClient(simulator: simulator).get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value")
+        #expect(answer.status == 200 && answer.exitCode == 0)
+        #expect(answer.bodyBytes.count == 8 * 1024 * 1024)
+    }
+
+    @Test func photosAreRealImages() throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let items = try client.get(
+            "/_api/web/lists/getbytitle('Photos')/items?$select=FileLeafRef,ImageWidth,ImageHeight")
+        let first = try #require(items.json?["value"]?[0])
+        #expect(first["FileLeafRef"]?.string == "sunset.png")
+        #expect(first["ImageWidth"]?.number == 32 && first["ImageHeight"]?.number == 24)
+        let png = try client.get("/Photos/sunset.png")
+        #expect(png.header("Content-Type") == "image/png")
+        // Decode with a real zlib (Python's) and check size, CRCs and pixel count.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(UUID().uuidString).png")
+        try Data(png.bodyBytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = """
+            import struct, sys, zlib
+            data = open(sys.argv[1], 'rb').read()
+            assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
+            pos, idat, size = 8, b'', None
+            while pos < len(data):
+                length, kind = struct.unpack('>I4s', data[pos:pos+8])
+                body = data[pos+8:pos+8+length]
+                assert zlib.crc32(kind + body) == struct.unpack('>I', data[pos+8+length:pos+12+length])[0]
+                if kind == b'IHDR': size = struct.unpack('>II', body[:8])
+                if kind == b'IDAT': idat += body
+                pos += 12 + length
+            raw = zlib.decompress(idat)
+            assert len(raw) == size[1] * (size[0] * 3 + 1)
+            print('%dx%d' % size)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0)
+        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "32x24")
+        #expect(try client.get("/Photos/logo.svg").body.contains("<svg"))
+        let withFiles = try client.get(
+            "/_api/web/lists/getbytitle('Photos')/items?$select=Id,File/Name,File/Length&$expand=File")
+        #expect(withFiles.json?["value"]?[0]?["File"]?["Name"]?.string == "sunset.png")
+        let folders = try client.get("/_api/web/RootFolder/Folders?$select=Name,ServerRelativeUrl")
+        let urls = (folders.json?["value"]?.array ?? []).compactMap { $0["ServerRelativeUrl"]?.string }
+        #expect(urls == ["/Shared Documents", "/Photos"])
+        let viaItem = try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File/$value")
+        #expect(viaItem.bodyBytes == png.bodyBytes)
+        #expect(
+            try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File").json?["Name"]?.string == "sunset.png")
+    }
+}
+
+@Suite struct FaultTests {
+    @Test func specParsing() throws {
+        let spec = try FaultSpec(
+            parsing: "latency=200,status429=3,retryAfter=1,drop=/path,cookieLifetime=30,redirectLoop")
+        #expect(spec.latencyMilliseconds == 200 && spec.status429 == 3 && spec.retryAfterSeconds == 1)
+        #expect(spec.dropPath == "/path" && spec.cookieLifetimeSeconds == 30 && spec.redirectLoop)
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "bogus=1") }
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "latency=abc") }
+    }
+
+    @Test func throttlingWithRetryAfter() throws {
+        let simulator = try startSimulator(
+            .basic, faults: try FaultSpec(parsing: "status429=2,status503=1,retryAfter=7"))
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let statuses = try (0..<4).map { _ in try client.get("/_api/web") }
+        #expect(statuses.map(\.status) == [429, 429, 503, 200])
+        #expect(statuses[0].header("Retry-After") == "7" && statuses[2].header("Retry-After") == "7")
+    }
+
+    @Test func droppedConnectionAndSlowDrip() throws {
+        let simulator = try startSimulator(
+            .basic, faults: try FaultSpec(parsing: "drop=/large.bin,dropTimes=1,drip=Welcome.txt,dripDelay=20"))
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let path = "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value"
+        let dropped = try client.get(path)
+        #expect(dropped.exitCode != 0)
+        #expect(dropped.bodyBytes.count < 8 * 1024 * 1024)
+        #expect(try client.get(path).bodyBytes.count == 8 * 1024 * 1024)
+        let start = Date()
+        let dripped = try client.get("/Shared%20Documents/Welcome.txt")
+        #expect(dripped.body == "Welcome to the SPSim team site.\n")
+        #expect(Date().timeIntervalSince(start) >= 0.015)
+    }
+
+    @Test func cookieLifetimeExpiresSessions() throws {
+        let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=1"))
+        defer { simulator.stop() }
+        let browser = Browser()
+        _ = try Drivers.fbaSignIn(simulator, browser)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 403)
+    }
+
+    @Test func redirectLoopNeverReachesTheIdentityProvider() throws {
+        let simulator = try startSimulator(.entra, faults: try FaultSpec(parsing: "redirectLoop"))
+        defer { simulator.stop() }
+        let (answer, _) = try Drivers.follow(
+            Browser(), simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/", limit: 10)
+        #expect(answer.status == 302)
+        #expect(!simulator.requestLog().contains { $0.host == "127.0.0.2" })
+    }
+
+    @Test func latencyDelaysAnswers() throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .anonymous, latencyMilliseconds: 150))
+        defer { simulator.stop() }
+        let start = Date()
+        #expect(try Browser().request(simulator.siteURL + "/_api/web").status == 200)
+        #expect(Date().timeIntervalSince(start) >= 0.15)
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test func printsTheSiteURLFirstAndStopsWhenStdinCloses() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let binary = root.appendingPathComponent(".build/debug/spsim")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { return }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--mode", "anonymous", "--items", "10"]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        let site = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(site.hasPrefix("http://127.0.0.1:"))
+        let answer = try Browser().request(
+            site + "/_api/web/lists/getbytitle('Big')", headers: ["Accept: application/json;odata=nometadata"])
+        #expect(answer.json?["ItemCount"]?.number == 10)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
