@@ -207,7 +207,7 @@ extension SimulatorSignInTests {
 }
 
 extension SimulatorSignInTests {
-    @Test(arguments: [(SignInMode.fba, SignInFlow.fbaSOAP), (.adfs, .adfsWSTrust)])
+    @Test(arguments: [(SignInMode.fba, SignInFlow.fbaSOAP), (.adfs, .adfsWSTrust), (.fbaWindows, .ntlm)])
     func serviceRoutesSignInAndRejectWrongPasswords(mode: SignInMode, flow: SignInFlow) async throws {
         let simulator = try Simulator(SimulatorOptions(mode: mode))
         defer { simulator.stop() }
