@@ -83,7 +83,7 @@ import Transport
         -> (SignInOutcome, [SignInTraceStep])
     {
         let client = try HTTPClient()
-        let steps = StepLog()
+        let steps = StepRecorder()
         let outcome = await SignIn(
             client: client,
             configuration: SignInConfiguration(
@@ -92,21 +92,6 @@ import Transport
             options: SignIn.Options(trace: steps.add, maxPageBytes: maxPageBytes)
         ).run()
         return (outcome, steps.all)
-    }
-
-    final class StepLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var steps: [SignInTraceStep] = []
-        @Sendable func add(_ step: SignInTraceStep) {
-            lock.lock()
-            steps.append(step)
-            lock.unlock()
-        }
-        var all: [SignInTraceStep] {
-            lock.lock()
-            defer { lock.unlock() }
-            return steps
-        }
     }
 
     static func page(_ html: String) -> HTTPServerResponse {

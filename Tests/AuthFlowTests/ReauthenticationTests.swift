@@ -15,11 +15,7 @@ import Transport
     @Test func anExpiredSessionIsRenewedOnceEvenWhenManyAskAtOnce() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra))
         defer { simulator.stop() }
-        let run = try await SimulatorSignInTests.signIn(simulator, user: "alice@contoso.test")
-        guard case .signedIn(let session) = run.outcome else {
-            Issue.record("\(run.outcome.message)")
-            return
-        }
+        guard let session = try await aliceSession(simulator) else { return }
         let directory = NSTemporaryDirectory() + "spconnect-reauth-\(UUID().uuidString)"
         let store = SessionStore(directory: directory)
         try store.save(session, profile: "p")
@@ -66,11 +62,7 @@ import Transport
     @Test func theRealCurlReadsTheWebWithASavedSignedInSession() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra))
         defer { simulator.stop() }
-        let run = try await SimulatorSignInTests.signIn(simulator, user: "alice@contoso.test")
-        guard case .signedIn(let session) = run.outcome else {
-            Issue.record("\(run.outcome.message)")
-            return
-        }
+        guard let session = try await aliceSession(simulator) else { return }
         let store = SessionStore(directory: NSTemporaryDirectory() + "spconnect-curl-\(UUID().uuidString)")
         try store.save(session, profile: "curl")
         let process = Process()
@@ -87,4 +79,14 @@ import Transport
         #expect(output.hasSuffix("\n200"))
         #expect(output.contains(#""Title""#))
     }
+}
+
+/// Alice signed in to `simulator` through the entra flow, or nil with the failure recorded.
+func aliceSession(_ simulator: Simulator) async throws -> Session? {
+    let run = try await SimulatorSignInTests.signIn(simulator, user: "alice@contoso.test")
+    guard case .signedIn(let session) = run.outcome else {
+        Issue.record("\(run.outcome.message)")
+        return nil
+    }
+    return session
 }

@@ -34,6 +34,15 @@ enum SOAPText {
         return String(xml[start.lowerBound..<end.upperBound])
     }
 
+    /// The WS-Security header element carrying a user name and password (WS-Trust requests).
+    static func usernameTokenSecurity(_ configuration: SignInConfiguration) -> String {
+        "<o:Security s:mustUnderstand=\"1\" "
+            + "xmlns:o=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\">"
+            + "<o:UsernameToken><o:Username>\(escape(configuration.username))</o:Username>"
+            + "<o:Password>\(escape(configuration.password.revealedValue()))</o:Password></o:UsernameToken>"
+            + "</o:Security>"
+    }
+
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

@@ -80,11 +80,7 @@ struct ADFSWSTrust: ScriptedRoute {
             <s:Header>
             <a:Action s:mustUnderstand="1">http://docs.oasis-open.org/ws-sx/ws-trust/200512/RST/Issue</a:Action>
             <a:To s:mustUnderstand="1">\(SOAPText.escape(endpoint))</a:To>
-            <o:Security s:mustUnderstand="1" \
-            xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">
-            <o:UsernameToken><o:Username>\(SOAPText.escape(configuration.username))</o:Username>\
-            <o:Password>\(SOAPText.escape(configuration.password.revealedValue()))</o:Password></o:UsernameToken>
-            </o:Security>
+            \(SOAPText.usernameTokenSecurity(configuration))
             </s:Header>
             <s:Body>
             <trust:RequestSecurityToken xmlns:trust="http://docs.oasis-open.org/ws-sx/ws-trust/200512">

@@ -99,11 +99,7 @@ struct LegacySPO: ScriptedRoute {
             <a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action>
             <a:ReplyTo><a:Address>http://www.w3.org/2005/08/addressing/anonymous</a:Address></a:ReplyTo>
             <a:To s:mustUnderstand="1">\(SOAPText.escape(URLResolution.join(loginURL, "/extSTS.srf")))</a:To>
-            <o:Security s:mustUnderstand="1" \
-            xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">
-            <o:UsernameToken><o:Username>\(SOAPText.escape(configuration.username))</o:Username>\
-            <o:Password>\(SOAPText.escape(configuration.password.revealedValue()))</o:Password></o:UsernameToken>
-            </o:Security>
+            \(SOAPText.usernameTokenSecurity(configuration))
             </s:Header>
             <s:Body>
             <t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust">
