@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "spconnect", targets: ["spconnect"]),
         .executable(name: "spsim", targets: ["spsim"]),
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -40,6 +41,8 @@ let package = Package(
 
         // MARK: Core
 
+        /// One JSON value type: an order-keeping RFC 8259 parser and a compact/pretty writer.
+        .target(name: "JSON", path: "Modules/JSON"),
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
         .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
@@ -80,6 +83,7 @@ let package = Package(
 
         // MARK: Tests (one target per module)
 
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
