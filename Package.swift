@@ -58,7 +58,7 @@ let package = Package(
         // MARK: Domain
 
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
-        .target(name: "SharePoint", dependencies: ["Transport"], path: "Modules/SharePoint"),
+        .target(name: "SharePoint", dependencies: ["Transport", "JSON"], path: "Modules/SharePoint"),
 
         // MARK: Presentation
 

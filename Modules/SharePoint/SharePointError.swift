@@ -1,4 +1,5 @@
 public import Foundation
+import JSON
 
 /// Response headers with case-insensitive lookup and typed accessors for the ones SharePoint clients act on.
 public struct ResponseHeaders: Sendable, Equatable {
