@@ -46,7 +46,7 @@ let package = Package(
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
         .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
-        .target(name: "HTML", dependencies: ["CLibXML2", "CShims"], path: "Modules/HTML"),
+        .target(name: "HTML", dependencies: ["CLibXML2", "CShims", "JSON"], path: "Modules/HTML"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
 
@@ -68,7 +68,7 @@ let package = Package(
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow"], path: "Apps/spconnect"),
+        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "JSON"], path: "Apps/spconnect"),
 
         // MARK: Tools (never imported by Modules)
 
