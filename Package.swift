@@ -63,7 +63,7 @@ let package = Package(
         // MARK: Presentation
 
         /// View models and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
-        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow"], path: "Modules/Presentation"),
+        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow", "JSON"], path: "Modules/Presentation"),
 
         // MARK: Apps
 
