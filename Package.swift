@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "spconnect", targets: ["spconnect"]),
         .executable(name: "spsim", targets: ["spsim"]),
         .executable(name: "spconnect-status", targets: ["spconnect-status"]),
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -41,10 +42,12 @@ let package = Package(
 
         // MARK: Core
 
+        /// One JSON value type: an order-keeping RFC 8259 parser and a compact/pretty writer.
+        .target(name: "JSON", path: "Modules/JSON"),
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
         .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
-        .target(name: "HTML", dependencies: ["CLibXML2", "CShims"], path: "Modules/HTML"),
+        .target(name: "HTML", dependencies: ["CLibXML2", "CShims", "JSON"], path: "Modules/HTML"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
 
@@ -56,17 +59,17 @@ let package = Package(
         // MARK: Domain
 
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
-        .target(name: "SharePoint", dependencies: ["Transport"], path: "Modules/SharePoint"),
+        .target(name: "SharePoint", dependencies: ["Transport", "JSON"], path: "Modules/SharePoint"),
 
         // MARK: Presentation
 
         /// View models and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
-        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow"], path: "Modules/Presentation"),
+        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow", "JSON"], path: "Modules/Presentation"),
 
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow"], path: "Apps/spconnect"),
+        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "JSON"], path: "Apps/spconnect"),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
@@ -91,6 +94,7 @@ let package = Package(
 
         // MARK: Tests (one target per module)
 
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(

@@ -1,4 +1,5 @@
 import HTML
+import JSON
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +56,7 @@ func inspect(
         errorOutput("spconnect inspect: \(error)")
         return 2
     }
-    output(inspectionReport(page).serialized(pretty: true))
+    output(inspectionReport(page).serialized(options: [.prettyPrinted, .sortedKeys]))
     return 0
 }
 
@@ -72,23 +73,23 @@ func inspectionReport(_ page: HTMLPage) -> JSONValue {
         "base_href": optional(page.baseHref),
         "error_text": optional(page.errorText),
         "script_redirect": optional(page.scriptRedirect),
-        "forms_on_page": .number(Double(page.forms.count)),
+        "forms_on_page": .integer(Int64(page.forms.count)),
         "forms": .array(page.forms.map(formReport)),
     ]
     report["meta_refresh"] =
-        page.metaRefresh.map { .object(["delay": .number($0.delay), "url": .string($0.url)]) } ?? .null
+        page.metaRefresh.map { object(["delay": .double($0.delay), "url": .string($0.url)]) } ?? .null
     report["self_submit"] =
         page.selfSubmit.map {
-            .object(["form_index": .number(Double($0.formIndex)), "trigger": .string($0.trigger.rawValue)])
+            object(["form_index": .integer(Int64($0.formIndex)), "trigger": .string($0.trigger.rawValue)])
         } ?? .null
 
     let chosen = classification.formIndex.map { page.forms[$0] }
-    report["chosen_form"] = classification.formIndex.map { .number(Double($0)) } ?? .null
+    report["chosen_form"] = classification.formIndex.map { .integer(Int64($0)) } ?? .null
     report["username_field"] = optional(chosen?.usernameField?.name)
     report["password_field"] = optional(chosen?.passwordField?.name)
     report["code_field"] = optional(chosen?.codeField?.name)
     report["hidden_fields"] = .array(
-        (chosen?.hiddenFields ?? []).map { .object(["name": optional($0.name), "value": .string($0.value)]) })
+        (chosen?.hiddenFields ?? []).map { object(["name": optional($0.name), "value": .string($0.value)]) })
 
     if let config = page.aadConfig {
         var summary: [String: JSONValue] = [
@@ -102,11 +103,11 @@ func inspectionReport(_ page: HTMLPage) -> JSONValue {
             "has_canary": .bool(config.canary != nil),
         ]
         if !config.proofMethods.isEmpty { summary["proof_methods"] = .array(config.proofMethods.map(JSONValue.string)) }
-        report["aad_config"] = .object(summary)
+        report["aad_config"] = object(summary)
     } else {
         report["aad_config"] = .null
     }
-    return .object(report)
+    return object(report)
 }
 
 private func formReport(_ form: HTMLForm) -> JSONValue {
@@ -128,10 +129,10 @@ private func formReport(_ form: HTMLForm) -> JSONValue {
         if control.disabled { field["disabled"] = .bool(true) }
         if control.insideNoscript { field["inside_noscript"] = .bool(true) }
         if let label = control.label { field["label"] = .string(label) }
-        return .object(field)
+        return object(field)
     }
-    return .object([
-        "index": .number(Double(form.index)),
+    return object([
+        "index": .integer(Int64(form.index)),
         "id": optional(form.id),
         "name": optional(form.name),
         "action": optional(form.action),
@@ -140,6 +141,11 @@ private func formReport(_ form: HTMLForm) -> JSONValue {
         "enctype": .string(form.enctype.rawValue),
         "fields": .array(fields),
     ])
+}
+
+/// An object from a dictionary; printed with sorted keys, so the order here does not matter.
+private func object(_ members: [String: JSONValue]) -> JSONValue {
+    .object(members.map { ($0.key, $0.value) })
 }
 
 /// `file://` URL for a path (made absolute against the working directory).

@@ -19,7 +19,8 @@ enum PageFactsReader {
             for (key, value) in members {
                 switch value {
                 case .string(let text): values[key] = text
-                case .number(let number):
+                case .integer(let number): values[key] = String(number)
+                case .double(let number):
                     values[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
                 case .bool(let flag): values[key] = flag ? "true" : "false"
                 case .array, .object: composite.insert(key)

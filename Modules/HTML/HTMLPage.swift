@@ -1,3 +1,5 @@
+public import JSON
+
 /// Why a page could not be read.
 public enum HTMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libxml2 produced no document at all.

@@ -1,3 +1,5 @@
+import JSON
+
 /// Which form a script submits.
 public enum FormReference: Sendable, Equatable {
     /// `document.forms[N]`
@@ -272,13 +274,29 @@ enum ScriptReading {
                 bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
             { cursor += 1 }
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{"), let end = matchingBrace(bytes, from: cursor),
-                let value = JSONValue.parse(String(decoding: bytes[cursor...end], as: UTF8.self))
+                let value = try? JSONValue.parse(bytes: Array(bytes[cursor...end]))
             {
-                return value
+                return lastValueWins(value)
             }
             index = cursor
         }
         return nil
+    }
+
+    /// `value` with repeated member names collapsed as JavaScript does for an object literal: the last value wins,
+    /// in the place of the first occurrence.
+    static func lastValueWins(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let elements): return .array(elements.map(lastValueWins))
+        case .object(let members):
+            var names: [String] = []
+            var values: [String: JSONValue] = [:]
+            for (name, member) in members {
+                if values.updateValue(lastValueWins(member), forKey: name) == nil { names.append(name) }
+            }
+            return .object(names.map { ($0, values[$0]!) })
+        default: return value
+        }
     }
 
     /// The index of the `}` closing the `{` at `start`, skipping braces inside strings.

@@ -1,36 +1,5 @@
 public import Foundation
-
-/// A JSON value kept in order, for nested values inside a ``Cell`` (lookup values, taxonomy fields, raw OData).
-public indirect enum JSONValue: Sendable, Equatable {
-    /// `null`.
-    case null
-    /// `true` or `false`.
-    case bool(Bool)
-    /// An integer.
-    case int(Int)
-    /// A floating-point number; non-finite values render as `null`.
-    case double(Double)
-    /// A string.
-    case string(String)
-    /// An array.
-    case array([JSONValue])
-    /// An object whose members keep their order.
-    case object([Member])
-
-    /// One member of a JSON object.
-    public struct Member: Sendable, Equatable {
-        /// The member's name.
-        public var key: String
-        /// The member's value.
-        public var value: JSONValue
-
-        /// Creates a member.
-        public init(_ key: String, _ value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
-    }
-}
+public import JSON
 
 /// One value in a ``Record``.
 public enum Cell: Sendable, Equatable {
@@ -46,7 +15,8 @@ public enum Cell: Sendable, Equatable {
     case date(Date)
     /// No value: empty in tables and CSV, `null` in JSON.
     case null
-    /// A nested JSON value: compact JSON text in tables and CSV, nested in JSON output.
+    /// A nested JSON value (lookup values, taxonomy fields, raw OData; members keep their order): compact JSON
+    /// text in tables and CSV, nested in JSON output.
     case json(JSONValue)
 
     /// Whether the cell holds a number.

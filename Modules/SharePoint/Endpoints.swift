@@ -1,4 +1,5 @@
 public import Foundation
+public import JSON
 
 /// A REST path relative to a site URL, already percent-encoded, e.g. `/_api/web/lists/getbytitle('Tasks')/items(7)`.
 public struct RESTPath: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 public import Foundation
+public import JSON
 
 /// The JSON flavour a SharePoint REST response (or request) uses, chosen by the `Accept` header's `odata=`.
 public enum ODataFlavor: String, Sendable, CaseIterable {
@@ -227,7 +228,7 @@ public struct ODataDocument: Sendable {
     ///
     /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the bytes are not JSON.
     public init(data: Data) throws(SharePointError) {
-        self.init(root: try JSONValue.parse(data))
+        self.init(root: try JSONValue.parseResponse(data))
     }
 
     /// `true` when the body is in the verbose (`d`) envelope.

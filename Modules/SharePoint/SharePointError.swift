@@ -1,4 +1,5 @@
 public import Foundation
+import JSON
 public import Transport
 
 /// Response headers with case-insensitive lookup and typed accessors for the ones SharePoint clients act on.

@@ -1,4 +1,5 @@
 public import Foundation
+public import JSON
 
 /// A value that can be read from one ``ODataEntity`` of any flavour.
 public protocol ODataDecodable: Sendable {

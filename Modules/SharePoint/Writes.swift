@@ -1,4 +1,5 @@
 import Foundation
+public import JSON
 
 extension SharePointSite {
     /// Creates an item: `POST …/items` with the request digest. Returns the new item (with its etag when the

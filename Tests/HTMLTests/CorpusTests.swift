@@ -1,4 +1,5 @@
 import HTML
+import JSON
 import Testing
 
 /// Every page of the shared corpus against its manifest entry.
@@ -70,7 +71,9 @@ struct CorpusTests {
         #expect(form.passwordField?.name == entry["password_field"]?.stringValue)
         #expect(form.codeField?.name == entry["code_field"]?.stringValue)
 
-        #expect(Self.hiddenFieldSummary(form) == entry["hidden_fields"])
+        #expect(
+            Self.hiddenFieldSummary(form).serialized(options: .sortedKeys)
+                == entry["hidden_fields"]?.serialized(options: .sortedKeys))
 
         let buttons = entry["submit_buttons"]?.arrayValue ?? []
         #expect(form.submitButtons.count == buttons.count)
@@ -135,9 +138,9 @@ struct CorpusTests {
             guard scalars.count > 40 else { return .string(value) }
             var prefix = ""
             prefix.unicodeScalars.append(contentsOf: scalars[0..<40])
-            return .object(["value": .string(prefix + "..."), "length": .number(Double(scalars.count))])
+            return .object([("value", .string(prefix + "...")), ("length", .integer(Int64(scalars.count)))])
         }
-        return .object(grouped.mapValues { $0.count == 1 ? shape($0[0]) : .array($0.map(shape)) })
+        return .object(grouped.map { ($0.key, $0.value.count == 1 ? shape($0.value[0]) : .array($0.value.map(shape))) })
     }
 
     /// Controls the manifest calls "other": user-facing, not the username/password/code field.
@@ -152,7 +155,7 @@ struct CorpusTests {
 
 extension JSONValue {
     var number: Int? {
-        if case .number(let value) = self { return Int(value) }
+        if case .integer(let value) = self { return Int(value) }
         return nil
     }
 }

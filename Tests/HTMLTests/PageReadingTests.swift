@@ -1,4 +1,5 @@
 import HTML
+import JSON
 import Testing
 
 @Suite("Encodings")
@@ -203,12 +204,15 @@ struct PageReadingTests {
         #expect(config.pgid == "ConvergedSignIn")
         #expect(config.urlPost == "https://login.test/post?a=1&b={x}")
         #expect(config.raw["s"] == .string("brace } and \" quote"))
-        #expect(config.raw["n"]?["a"] == .array([.number(1), .number(2), .object(["b": .null])]))
+        #expect(config.raw["n"]?["a"] == .array([.integer(1), .integer(2), .object([("b", .null)])]))
         #expect(config.raw["t"] == .bool(true))
         #expect(config.flowTokenName == "flowToken")
         #expect(page.classification.kind == .aadConfig)
         #expect(try readPage("<script>$Config = {broken;</script>").aadConfig == nil)
         #expect(try readPage("<script>if ($Config == {}) {}</script>").aadConfig == nil)
+        // As in JavaScript, a repeated key keeps its last value (in the first one's place); numbers may be integers.
+        let repeated = try #require(try readPage(#"<script>$Config={"a":1,"n":2.5,"a":"x"};</script>"#).aadConfig)
+        #expect(repeated.raw == .object([("a", "x"), ("n", .double(2.5))]))
     }
 
     @Test("$Config error text becomes the page's error")

@@ -1,4 +1,5 @@
 import HTML
+import JSON
 import Testing
 
 /// Where the shared corpus lives: `../shared/corpus/idp` relative to the package root.
@@ -18,7 +19,7 @@ enum Corpus {
     /// The manifest entries, or [] when the corpus is absent.
     static let manifest: [JSONValue] = {
         guard let bytes = readFile(directory + "/manifest.json"),
-            let value = JSONValue.parse(String(decoding: bytes, as: UTF8.self)), let entries = value.arrayValue
+            let value = try? JSONValue.parse(bytes: bytes), let entries = value.arrayValue
         else { return [] }
         return entries
     }()

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SharePoint
 import Testing
 
@@ -43,46 +44,6 @@ private func sortedKeys(_ value: JSONValue) -> JSONValue {
             checked += 1
         }
         #expect(checked == 18)
-    }
-
-    @Test func keepsMemberOrderAndDottedKeys() throws {
-        let value = try JSONValue.parse(#"{"z":1,"odata.nextLink":"n","a":{"b.c":true}}"#)
-        #expect(value.objectValue?.map(\.0) == ["z", "odata.nextLink", "a"])
-        #expect(value["odata.nextLink"] == "n")
-        #expect(value["a"]?["b.c"] == true)
-        #expect(value["odata"] == nil)
-    }
-
-    @Test func stringsNumbersAndEscapes() throws {
-        let value = try JSONValue.parse(
-            #"["\u00e9\ud83d\ude00\n\"\\\/", -0, 12, -9223372036854775808, 1.5e3, 0.1, 18446744073709551616, "\u0041"]"#
-        )
-        #expect(value[0] == "é😀\n\"\\/")
-        #expect(value[1] == .integer(0))
-        #expect(value[2] == .integer(12))
-        #expect(value[3] == .integer(Int64.min))
-        #expect(value[4] == .double(1500))
-        #expect(value[5] == .double(0.1))
-        #expect(value[6] == .double(18_446_744_073_709_551_616))
-        #expect(value[7] == "A")
-        #expect(
-            String(decoding: JSONValue.string("a\"b\\c\n\u{1}é").encoded(), as: UTF8.self) == #""a\"b\\c\n\u0001é""#)
-        #expect(JSONValue.double(.nan).description == "null")
-        #expect(JSONValue.double(144.969).description == "144.969")
-    }
-
-    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\u{01}\"", "{} x", "\"\\q\"", "-"])
-    func rejectsInvalidJSON(text: String) {
-        #expect(throws: SharePointError.self) { try JSONValue.parse(text) }
-    }
-
-    @Test func int64AcceptsStringsAndNumbers() {
-        #expect(JSONValue.string("19817").int64Value == 19817)
-        #expect(JSONValue.integer(19817).int64Value == 19817)
-        #expect(JSONValue.double(20.0).int64Value == 20)
-        #expect(JSONValue.double(20.5).int64Value == nil)
-        #expect(JSONValue.string("x").int64Value == nil)
-        #expect(JSONValue.bool(true).int64Value == nil)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SharePoint
 import Testing
 
@@ -232,6 +233,15 @@ private func body(_ text: String) -> Data { Data(text.utf8) }
 
     @Test func decodingFailuresAreUnexpectedResponses() {
         #expect(throws: SharePointError.self) { try Web.decode(Data("not json".utf8)) }
+        do {
+            _ = try ODataDocument(data: Data("{} x".utf8))
+            Issue.record("trailing data must not parse")
+        } catch {
+            #expect(
+                error.kind
+                    == .unexpectedResponse(
+                        "The response is not valid JSON: unexpected data after the JSON value at byte 3"))
+        }
         do {
             _ = try File.decode(Data(#"{"Name":"a.txt"}"#.utf8))
             Issue.record("a file without Length must not decode")
