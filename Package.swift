@@ -66,7 +66,9 @@ let package = Package(
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow"], path: "Apps/spconnect"),
+        .executableTarget(
+            name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim"],
+            path: "Apps/spconnect"),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
