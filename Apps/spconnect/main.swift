@@ -14,7 +14,9 @@ let commands: [Command] = [
         print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
         return .ok
     },
-    loginCommand, logoutCommand, statusCommand, inspectCommand,
+    loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
+    itemsCommand, itemCommand, lsCommand, downloadCommand, uploadCommand, addCommand, updateCommand, deleteCommand,
+    apiCommand, demoCommand, inspectCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.
