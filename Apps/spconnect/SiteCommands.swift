@@ -121,11 +121,9 @@ let itemsCommand = Command(
         let context = try SiteContext.open(arguments)
         let site = context.site
         let list = listPath(name)
-        if arguments.has("as-text") {
-            if !query.select.isEmpty, !query.select.contains(where: { $0.lowercased() == "id" }) {
-                query.select.insert("Id", at: 0)
-            }
-        }
+        // Items are read by id: ask for it even when the selection leaves it out (the columns stay as asked).
+        let columnsAsked = query.select
+        query.select = withID(query.select)
         var stream: RecordStream?
         var progress = ListingProgress(enabled: output.progressEnabled && all)
         var pages = site.items(in: list, query: query).makeAsyncIterator()
@@ -137,7 +135,7 @@ let itemsCommand = Command(
                         textValues: try await site.fieldValuesAsText(in: list, id: item.id))
                 }
                 if stream == nil {
-                    let selected = arguments.has("as-text") ? [] : query.select
+                    let selected = arguments.has("as-text") ? [] : columnsAsked
                     stream = output.stream(
                         columns: SharePointRecords.itemColumns(
                             selected: selected, sample: record, forPeople: output.format == .table))
@@ -151,7 +149,7 @@ let itemsCommand = Command(
         progress.finish()
         if stream == nil {
             stream = output.stream(
-                columns: SharePointRecords.itemColumns(selected: query.select, sample: nil, forPeople: false))
+                columns: SharePointRecords.itemColumns(selected: columnsAsked, sample: nil, forPeople: false))
         }
         stream?.finish()
         return .ok
@@ -177,7 +175,7 @@ let itemCommand = Command(
         if arguments.has("as-text") {
             record = SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
         } else {
-            let query = ODataQuery(select: arguments.value("select").map(splitList) ?? [])
+            let query = ODataQuery(select: withID(arguments.value("select").map(splitList) ?? []))
             let item = try await site.item(in: list, id: id, query: query)
             record = SharePointRecords.record(item: item)
             if let etag = item.etag, output.format == .table { output.note("etag: \(etag)") }
@@ -185,6 +183,12 @@ let itemCommand = Command(
         output.renderOne(record, columns: RecordSet.inferColumns([record]))
         return .ok
     }
+}
+
+/// A `$select` list with `Id` added when it names fields but not the id (every item is decoded by its id).
+func withID(_ select: [String]) -> [String] {
+    if select.isEmpty || select.contains(where: { $0.lowercased() == "id" }) { return select }
+    return ["Id"] + select
 }
 
 /// `a, b,c` → `["a", "b", "c"]`.
