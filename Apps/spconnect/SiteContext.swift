@@ -10,12 +10,25 @@ struct SiteContext {
     let site: SharePointSite
 
     /// Options of every command that talks to the site: the profile, TLS, and the output options.
-    static let options: [OptionSpec] = SessionContext.options + outputOptions
+    static let options: [OptionSpec] =
+        SessionContext.options + outputOptions + [
+            .value(
+                "odata", "FLAVOR",
+                "JSON flavour to ask for: nometadata (default), minimalmetadata, verbose (SharePoint 2013)")
+        ]
 
     static func open(_ arguments: ParsedArguments) throws -> SiteContext {
         let session = try SessionContext.open(arguments)
+        var flavor = ODataFlavor.noMetadata
+        if let name = arguments.value("odata") {
+            guard let chosen = ODataFlavor(rawValue: name.lowercased()) else {
+                throw UsageError(
+                    description: "unknown --odata flavour '\(name)'; use nometadata, minimalmetadata or verbose")
+            }
+            flavor = chosen
+        }
         let site = SharePointSite(
-            client: session.client, siteURL: session.session.siteURL, reauthenticator: session.renewer)
+            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer)
         return SiteContext(session: session, site: site)
     }
 }
@@ -32,6 +45,8 @@ func withSiteErrors(_ command: String, _ body: () async throws -> ExitCode) asyn
 
 /// The exit code documented in docs/cli.md for each kind of SharePoint failure.
 func exitCode(for error: SharePointError) -> ExitCode {
+    // SPException -2130575257: "A file with the name … already exists" (sent as 400).
+    if error.code == -2_130_575_257 { return .conflict }
     switch error.kind {
     case .listNotFound, .itemNotFound, .fileNotFound, .notFound: return .notFound
     case .preconditionFailed, .conflict, .alreadyExists: return .conflict

@@ -170,7 +170,8 @@ import Testing
         #expect(upload.status == 0, "\(upload.stderr)")
         #expect(upload.stdout.contains("\"size\": 200000"))
         let again = try fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents"])
-        #expect(again.status != 0, "a second upload without --overwrite must be refused")
+        #expect(again.status == 9, "a second upload without --overwrite must be refused")
+        #expect(again.stderr.contains("already exists"))
         #expect(
             try fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents", "--overwrite"]).status == 0)
 
