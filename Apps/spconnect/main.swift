@@ -64,6 +64,9 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     } catch let error as UsageError {
         printError("spconnect \(command.name): \(error.description)")
         return .usage
+    } catch let error as SessionMissing {
+        printError("spconnect \(command.name): \(error.description)")
+        return .signInRequired
     } catch {
         printError("spconnect \(command.name): \(error)")
         return .failure

@@ -152,8 +152,10 @@ import Testing
     @Test func withoutASavedSessionSiteCommandsSayToLogIn() throws {
         let fixture = try CLIFixture(signIn: false)
         let result = try fixture.run(["lists"])
-        #expect(result.status == 2)
+        #expect(result.status == 11)
         #expect(result.stderr.contains("spconnect login"))
+        #expect(try fixture.run(["whoami"]).status == 11)
+        #expect(try fixture.run(["status"]).status == 11)
     }
 
     // MARK: Files
