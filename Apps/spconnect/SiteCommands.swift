@@ -123,19 +123,33 @@ let itemsCommand = Command(
         let list = listPath(name)
         // Items are read by id: ask for it even when the selection leaves it out (the columns stay as asked).
         let columnsAsked = query.select
+        let asText = arguments.has("as-text")
         query.select = withID(query.select)
+        if asText {
+            // Display texts come with each page (`$expand=FieldValuesAsText`), not one request per item.
+            query.expand.append("FieldValuesAsText")
+            if !query.select.isEmpty { query.select.append("FieldValuesAsText") }
+        }
         var stream: RecordStream?
         var progress = ListingProgress(enabled: output.progressEnabled && all)
         var pages = site.items(in: list, query: query).makeAsyncIterator()
         while let page = try await pages.next() {
             for item in page.items {
                 var record = SharePointRecords.record(item: item)
-                if arguments.has("as-text") {
-                    record = SharePointRecords.record(
-                        textValues: try await site.fieldValuesAsText(in: list, id: item.id))
+                if asText {
+                    let texts =
+                        if let expanded = item["FieldValuesAsText"]?.objectValue {
+                            ListItem.textValues(of: expanded)
+                        } else {
+                            try await site.fieldValuesAsText(in: list, id: item.id)
+                        }
+                    record = SharePointRecords.record(textValues: texts)
                 }
                 if stream == nil {
-                    let selected = arguments.has("as-text") ? [] : columnsAsked
+                    // Display texts name people and lookups without the `Id` suffix of their raw values.
+                    let selected =
+                        asText
+                        ? columnsAsked.map { textFieldName($0, in: record) } : columnsAsked
                     stream = output.stream(
                         columns: SharePointRecords.itemColumns(
                             selected: selected, sample: record, forPeople: output.format == .table))
@@ -183,6 +197,15 @@ let itemCommand = Command(
         output.renderOne(record, columns: RecordSet.inferColumns([record]))
         return .ok
     }
+}
+
+/// The name under which display texts hold field `name`: as given, in another case (`ID`), or without the `Id`
+/// suffix of a person or lookup's raw value (`AssignedToId` → `AssignedTo`).
+func textFieldName(_ name: String, in record: Record) -> String {
+    if record[name] != nil { return name }
+    if let match = record.fields.first(where: { $0.name.lowercased() == name.lowercased() }) { return match.name }
+    if name.hasSuffix("Id"), record[String(name.dropLast(2))] != nil { return String(name.dropLast(2)) }
+    return name
 }
 
 /// A `$select` list with `Id` added when it names fields but not the id (every item is decoded by its id).

@@ -136,6 +136,9 @@ public enum SharePointRecords {
     public static let technicalItemFields: Set<String> = [
         "FileSystemObjectType", "ServerRedirectedEmbedUri", "ServerRedirectedEmbedUrl", "ContentTypeId",
         "ComplianceAssetId", "OData__UIVersionString", "GUID", "ID", "Attachments", "OData__ColorTag",
+        // FieldValuesAsText names.
+        "MetaInfo", "ScopeId", "owshiddenversion", "FSObjType", "UniqueId", "OData__x005f_UIVersionString",
+        "OData__x005f_ModerationStatus", "OData__x005f_Level",
     ]
 
     /// A list item: every field as sent, in server order, under its internal (JSON) name.

@@ -318,6 +318,20 @@ import Testing
         }
     }
 
+    @Test func itemsAsTextComeWithEachPageNotOneRequestPerItem() throws {
+        let fixture = try CLIFixture()
+        fixture.sim.clearRequestLog()
+        let result = try fixture.run([
+            "items", "Tasks", "--as-text", "--select", "Id,Title,AssignedToId", "--top", "3", "--output", "csv",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "ID,Title,AssignedTo")
+        #expect(lines.dropFirst().first == "1,Plan the kickoff,Carol Conditional")
+        #expect(lines.count == 4)
+        #expect(!fixture.sim.requestLog().contains { $0.path.lowercased().hasSuffix("/fieldvaluesastext") })
+    }
+
     @Test func webFieldsAndItemShowTheirValues() throws {
         let fixture = try CLIFixture()
         let web = try fixture.run(["web", "--output", "json"])
