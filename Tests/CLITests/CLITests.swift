@@ -283,6 +283,27 @@ import Testing
         #expect(missing.stdout.contains("does not exist"))
     }
 
+    @Test func apiRenewsAnEndedSessionOnceWhenAPasswordIsAvailable() throws {
+        let fixture = try CLIFixture()
+        fixture.sim.expireSessions()
+        let refused = try fixture.run(["api", "GET", "/_api/web?$select=Title"])
+        #expect(refused.status == 13)
+        let renewed = try fixture.run(
+            ["api", "GET", "/_api/web?$select=Title"], extra: ["SPCONNECT_PASSWORD": alicePassword])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(renewed.stdout.contains("SPSim Team"))
+    }
+
+    @Test func quietLeavesOnlyResultsAndErrors() throws {
+        let fixture = try CLIFixture()
+        let noisy = try fixture.run(["whoami", "--output", "json"])
+        #expect(noisy.stderr.contains("Signed in at"))
+        let quiet = try fixture.run(["whoami", "--output", "json", "--quiet"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout == noisy.stdout)
+    }
+
     // MARK: Demo and help
 
     @Test func demoRunsEndToEndAndPrintsThePhotos() throws {
