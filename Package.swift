@@ -69,7 +69,9 @@ let package = Package(
         // MARK: Apps
 
         /// The `spconnect` command-line tool.
-        .executableTarget(name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "JSON"], path: "Apps/spconnect"),
+        .executableTarget(
+            name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON"],
+            path: "Apps/spconnect"),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(

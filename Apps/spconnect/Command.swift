@@ -10,6 +10,12 @@ enum ExitCode: Int32 {
     case unknownPage = 5
     case network = 6
     case policyRefused = 7
+    case notFound = 8
+    case conflict = 9
+    case throttled = 10
+    case signInRequired = 11
+    case accessDenied = 12
+    case httpError = 13
 }
 
 /// One `spconnect` subcommand: its name, help text, options and what it runs.

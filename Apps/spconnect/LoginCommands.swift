@@ -95,7 +95,7 @@ let statusCommand = Command(
     let profile = arguments.value("profile") ?? "default"
     guard let session = try SessionStore().load(profile: profile) else {
         printError("No session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME' first.")
-        return .failure
+        return .signInRequired
     }
     print("profile:  \(profile)")
     print("site:     \(session.siteURL)")

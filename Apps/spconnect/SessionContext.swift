@@ -28,7 +28,7 @@ struct SessionContext {
         let profile = arguments.value("profile") ?? "default"
         let store = SessionStore()
         guard let session = try store.load(profile: profile) else {
-            throw UsageError(
+            throw SessionMissing(
                 description: "no session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME"
                     + (profile == "default" ? "" : " --profile \(profile)") + "' first")
         }
@@ -56,4 +56,9 @@ func renewalPassword(user: String) -> Secret? {
         return try? PasswordPrompt.ask("Password for \(user): ")
     }
     return nil
+}
+
+/// No saved session for the profile: the user has to sign in first (exit code 11).
+struct SessionMissing: Error, CustomStringConvertible {
+    let description: String
 }

@@ -14,7 +14,9 @@ let commands: [Command] = [
         print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
         return .ok
     },
-    loginCommand, logoutCommand, statusCommand, inspectCommand,
+    loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
+    itemsCommand, itemCommand, lsCommand, downloadCommand, uploadCommand, addCommand, updateCommand, deleteCommand,
+    apiCommand, demoCommand, inspectCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.
@@ -62,6 +64,9 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     } catch let error as UsageError {
         printError("spconnect \(command.name): \(error.description)")
         return .usage
+    } catch let error as SessionMissing {
+        printError("spconnect \(command.name): \(error.description)")
+        return .signInRequired
     } catch {
         printError("spconnect \(command.name): \(error)")
         return .failure

@@ -1,1 +1,288 @@
-print("bench: not built yet")
+// `swift run -c release bench [--items N] [--runs R]`: listing benchmark, side by side in one run.
+//
+// Against spsim (in this process, Entra ID mode, a "Big" list of N items, pages of 5,000, verbose JSON):
+//   (a) `curl` fetching the same pages by following `d.__next` (a small loop driving /usr/bin/curl): the floor;
+//   (b) `spconnect items Big --all --output ndjson --odata verbose > /dev/null` (the release binary);
+//   (c) Office365-REST-Python-Client paging the same list, when it is installed in `.build/bench-venv`.
+// Reports wall times, items per second, the ratios b/a and c/b, and the peak RSS of (b). Sizes: 10,000 and N
+// (default 100,000). Figures go to docs/performance.md by hand; nothing here asserts a speed.
+import Foundation
+import SPSim
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+let password = "Spring2026!"
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+    exit(1)
+}
+
+func note(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+// MARK: Arguments
+
+var largest = 100_000
+var runs = 1
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let flag = arguments.removeFirst()
+    switch flag {
+    case "--items":
+        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--items needs a number") }
+        arguments.removeFirst()
+        largest = value
+    case "--runs":
+        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--runs needs a number") }
+        arguments.removeFirst()
+        runs = value
+    case "--help", "-h":
+        print("usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)]")
+        exit(0)
+    default: fail("unknown argument \(flag)")
+    }
+}
+let sizes = largest > 10_000 ? [10_000, largest] : [largest]
+
+// MARK: Processes
+
+struct Finished {
+    var status: Int32
+    var seconds: Double
+    var stderr: String
+}
+
+/// Runs `path arguments`, stdout to `stdoutPath` (default /dev/null), and times it.
+func run(
+    _ path: String, _ arguments: [String], stdin: String? = nil, stdoutPath: String = "/dev/null",
+    environment: [String: String]? = nil
+) throws -> Finished {
+    let scratch = NSTemporaryDirectory() + "bench-" + UUID().uuidString
+    FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
+    FileManager.default.createFile(atPath: scratch + ".in", contents: Data((stdin ?? "").utf8))
+    if stdoutPath != "/dev/null" { FileManager.default.createFile(atPath: stdoutPath, contents: nil) }
+    defer {
+        unlink(scratch + ".err")
+        unlink(scratch + ".in")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch + ".in"))
+    process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
+    let start = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    let stderr = String(decoding: FileManager.default.contents(atPath: scratch + ".err") ?? Data(), as: UTF8.self)
+    return Finished(status: process.terminationStatus, seconds: seconds, stderr: stderr)
+}
+
+/// The peak RSS in KiB that `/usr/bin/time -v` wrote at the end of `stderr`.
+func maximumResidentKiB(_ stderr: String) -> Int? {
+    for line in stderr.split(separator: "\n") where line.contains("Maximum resident set size") {
+        return line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+    return nil
+}
+
+// MARK: The release spconnect binary
+
+let binDirectory = Bundle.main.executableURL?.deletingLastPathComponent().path ?? packageRoot + "/.build/release"
+let spconnect = binDirectory + "/spconnect"
+if !FileManager.default.isExecutableFile(atPath: spconnect) {
+    note("building spconnect in release mode (once)…")
+    let built = try run(
+        "/usr/bin/env", ["swift", "build", "-c", "release", "--product", "spconnect", "--package-path", packageRoot],
+        environment: ProcessInfo.processInfo.environment)
+    guard built.status == 0, FileManager.default.isExecutableFile(atPath: spconnect) else {
+        fail("could not build spconnect: \(built.stderr)")
+    }
+}
+let hasTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+let curl = "/usr/bin/curl"
+guard FileManager.default.isExecutableFile(atPath: curl) else { fail("/usr/bin/curl is needed for the baseline") }
+
+// MARK: Python client (optional)
+
+let venvPython = packageRoot + "/.build/bench-venv/bin/python"
+let pythonScript = """
+    import sys
+    from office365.sharepoint.client_context import ClientContext
+
+    site, cookie = sys.argv[1], sys.argv[2]
+    jar = dict(part.split("=", 1) for part in cookie.split("; ") if "=" in part)
+    ctx = ClientContext(site).with_cookies(lambda: jar)
+    items = ctx.web.lists.get_by_title("Big").items.get_all(5000).execute_query()
+    print(len(items))
+    """
+var pythonAvailable = false
+if FileManager.default.isExecutableFile(atPath: venvPython) {
+    let check = try run(venvPython, ["-c", "import office365"])
+    pythonAvailable = check.status == 0
+}
+if !pythonAvailable {
+    note(
+        "Office365-REST-Python-Client is not installed: column (c) is skipped. To include it:\n"
+            + "  python3 -m venv .build/bench-venv && .build/bench-venv/bin/pip install Office365-REST-Python-Client")
+}
+
+// MARK: One size
+
+struct Row {
+    var items: Int
+    var curlSeconds: Double
+    var pages: Int
+    var spconnectSeconds: Double
+    var spconnectRSSKiB: Int?
+    var pythonSeconds: Double?
+    var pythonItems: Int?
+}
+
+/// The `d.__next` link of a verbose page, or nil on the last page.
+func nextLink(_ page: Data) -> String? {
+    let marker = Array("\"__next\":\"".utf8)
+    let bytes = [UInt8](page)
+    guard bytes.count >= marker.count else { return nil }
+    var index = bytes.count - marker.count
+    while index >= 0 {
+        if bytes[index] == marker[0], Array(bytes[index..<index + marker.count]) == marker {
+            let start = index + marker.count
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            return String(decoding: bytes[start..<end], as: UTF8.self).replacingOccurrences(of: "\\/", with: "/")
+        }
+        index -= 1
+    }
+    return nil
+}
+
+@MainActor func measure(items: Int) throws -> Row {
+    let simulator = try Simulator(SimulatorOptions(mode: .entra, items: items))
+    defer { simulator.stop() }
+    let state = NSTemporaryDirectory() + "bench-state-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let environment = ["XDG_STATE_HOME": state, "PATH": "/usr/bin:/bin", "HOME": state]
+    let login = try run(
+        spconnect,
+        [
+            "login", "--site", simulator.siteURL, "--user", "alice@contoso.test", "--password-stdin",
+            "--allow-http-loopback",
+        ], stdin: password + "\n", environment: environment)
+    guard login.status == 0 else { fail("login failed: \(login.stderr)") }
+    let cookieFile = state + "/spconnect/sessions/default.cookies"
+    let firstURL = simulator.siteURL + "/_api/web/lists/getbytitle('Big')/items?%24top=5000"
+
+    // (a) curl following __next.
+    var best = Row(items: items, curlSeconds: .infinity, pages: 0, spconnectSeconds: .infinity)
+    for _ in 0..<runs {
+        let page = state + "/page.json"
+        var url: String? = firstURL
+        var pages = 0
+        let start = ContinuousClock.now
+        while let current = url {
+            let fetched = try run(
+                curl,
+                [
+                    "-s", "-f", "-b", cookieFile, "-H", "Accept: application/json;odata=verbose", "-o", page,
+                    current,
+                ])
+            guard fetched.status == 0 else { fail("curl failed on \(current): exit \(fetched.status)") }
+            pages += 1
+            url = nextLink(FileManager.default.contents(atPath: page) ?? Data())
+        }
+        best.curlSeconds = min(best.curlSeconds, (ContinuousClock.now - start) / .seconds(1))
+        best.pages = pages
+    }
+
+    // (b) spconnect, under /usr/bin/time -v for the peak RSS.
+    for _ in 0..<runs {
+        let command = [spconnect, "items", "Big", "--all", "--output", "ndjson", "--odata", "verbose", "--quiet"]
+        let finished =
+            hasTime
+            ? try run("/usr/bin/time", ["-v"] + command, environment: environment)
+            : try run(spconnect, Array(command.dropFirst()), environment: environment)
+        guard finished.status == 0 else { fail("spconnect failed: \(finished.stderr)") }
+        if finished.seconds < best.spconnectSeconds {
+            best.spconnectSeconds = finished.seconds
+        }
+        if let rss = maximumResidentKiB(finished.stderr) {
+            best.spconnectRSSKiB = max(best.spconnectRSSKiB ?? 0, rss)
+        } else if !hasTime {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            best.spconnectRSSKiB = Int(usage.ru_maxrss)
+        }
+    }
+
+    // (c) Office365-REST-Python-Client.
+    if pythonAvailable {
+        let cookies = try String(contentsOfFile: cookieFile, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
+            .compactMap { line -> String? in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return parts.count >= 7 ? "\(parts[5])=\(parts[6])" : nil
+            }
+            .joined(separator: "; ")
+        let script = state + "/page.py"
+        try pythonScript.write(toFile: script, atomically: true, encoding: .utf8)
+        for _ in 0..<runs {
+            let output = state + "/python.out"
+            let finished = try run(
+                venvPython, [script, simulator.siteURL, cookies], stdoutPath: output, environment: environment)
+            if finished.status != 0 {
+                note("the Python client failed; column (c) skipped: \(finished.stderr.suffix(600))")
+                break
+            }
+            best.pythonSeconds = min(best.pythonSeconds ?? .infinity, finished.seconds)
+            best.pythonItems = Int(
+                (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    ?? "")
+        }
+    }
+    return best
+}
+
+// MARK: Report
+
+func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+note("bench: spsim in-process (entra), list 'Big', pages of 5,000, odata=verbose; best of \(runs) run(s)")
+var rows: [Row] = []
+for size in sizes {
+    note("measuring \(size) items…")
+    rows.append(try measure(items: size))
+}
+
+let header = [
+    "items", "pages", "curl s", "spconnect s", "python s", "b/a", "c/b", "curl it/s", "spconnect it/s",
+    "python it/s", "spconnect peak RSS",
+]
+let widths = [8, 6, 8, 12, 9, 6, 6, 10, 15, 12, 19]
+print(zip(header, widths).map { pad($0, $1) }.joined(separator: " "))
+for row in rows {
+    let python: String = row.pythonSeconds.map { fixed($0) } ?? "-"
+    let pythonRatio: String = row.pythonSeconds.map { fixed($0 / row.spconnectSeconds) } ?? "-"
+    let pythonRate: String = row.pythonSeconds.map { String(Int(Double(row.items) / $0)) } ?? "-"
+    let rss: String = row.spconnectRSSKiB.map { fixed(Double($0) / 1024, 1) + " MiB" } ?? "-"
+    let curlRate = String(Int(Double(row.items) / row.curlSeconds))
+    let spconnectRate = String(Int(Double(row.items) / row.spconnectSeconds))
+    var cells: [String] = [String(row.items), String(row.pages), fixed(row.curlSeconds)]
+    cells += [fixed(row.spconnectSeconds), python, fixed(row.spconnectSeconds / row.curlSeconds), pythonRatio]
+    cells += [curlRate, spconnectRate, pythonRate, rss]
+    print(zip(cells, widths).map { pad($0, $1) }.joined(separator: " "))
+    if let counted = row.pythonItems, counted != row.items {
+        note("note: the Python client returned \(counted) items for \(row.items)")
+    }
+}

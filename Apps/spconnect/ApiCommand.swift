@@ -1,0 +1,149 @@
+import AuthFlow
+import Foundation
+import JSON
+import Presentation
+import SharePoint
+import Transport
+
+/// `spconnect api METHOD PATH-OR-URL`: the escape hatch and generic JSON web-service caller.
+let apiCommand = Command(
+    name: "api",
+    summary:
+        "Call any REST endpoint: a SharePoint path with the profile's session, or any URL with --basic or --anonymous.",
+    synopsis: "METHOD PATH-OR-URL [-H 'K: V']... [--data JSON|@FILE] [--basic USER | --anonymous]",
+    options: [
+        .repeatable("header", "'K: V'", short: "H", "add a request header (repeatable; replaces a default one)"),
+        .value("data", "JSON|@FILE", "the request body (JSON text, or @FILE to read it from a file)"),
+        .value("basic", "USER", "HTTP Basic as USER instead of the saved session (password: see --password-stdin)"),
+        .flag("anonymous", "no credentials at all (public services)"),
+        .flag("password-stdin", "with --basic: read the password from the first line of standard input"),
+        .value("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
+        .flag("raw", "print the response body exactly as received (no pretty JSON)"),
+        profileOption,
+        .flag("insecure", "do not verify TLS certificates, for this run only"),
+        .value("cacert", "FILE", "trust the CA certificates in FILE"),
+        .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx"),
+    ]
+) { arguments in
+    let words = try positionals(arguments, "METHOD", "PATH-OR-URL")
+    let method = words[0].uppercased()
+    let target = words[1]
+    if arguments.has("anonymous"), arguments.value("basic") != nil {
+        throw UsageError(description: "--basic and --anonymous exclude each other")
+    }
+    var headers: [(String, String)] = []
+    for header in arguments.all("header") {
+        guard let colon = header.firstIndex(of: ":") else {
+            throw UsageError(description: "header '\(header)' is not 'Name: value'")
+        }
+        let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }),
+            !value.contains(where: \.isNewline)
+        else { throw UsageError(description: "header '\(header)' is not 'Name: value'") }
+        headers.append((name, value))
+    }
+    var body: [UInt8]?
+    if let data = arguments.value("data") {
+        if data.hasPrefix("@") {
+            guard let contents = FileManager.default.contents(atPath: String(data.dropFirst())) else {
+                throw UsageError(description: "cannot read the body file \(data.dropFirst())")
+            }
+            body = Array(contents)
+        } else {
+            body = Array(data.utf8)
+        }
+    }
+    let configuration = HTTPClient.Configuration(
+        caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure"))
+
+    var url: String
+    var client: HTTPClient
+    var auth: Authentication?
+    var site: SharePointSite?
+    var renewer: SessionReauthenticator?
+    var defaults: [(String, String)] = [("Accept", "application/json")]
+    if arguments.has("anonymous") || arguments.value("basic") != nil {
+        guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
+            throw UsageError(description: "with --basic or --anonymous give an absolute http(s) URL")
+        }
+        url = target
+        client = try HTTPClient(configuration: configuration)
+        if let user = arguments.value("basic") {
+            auth = .basic(user: user, password: try PasswordSource.read(arguments, user: user))
+        }
+    } else {
+        let context = try SessionContext.open(arguments)
+        client = context.client
+        renewer = context.renewer
+        let siteClient = SharePointSite(
+            client: client, siteURL: context.session.siteURL, reauthenticator: context.renewer)
+        site = siteClient
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            url = target
+        } else {
+            url = siteClient.siteURL + (target.hasPrefix("/") ? target : "/" + target)
+        }
+        defaults = [("Accept", "application/json;odata=nometadata")]
+    }
+    if body != nil { defaults.append(("Content-Type", "application/json")) }
+    var requestHeaders = HTTPHeaders()
+    for (name, value) in defaults where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
+        requestHeaders.add(name, value)
+    }
+    for (name, value) in headers { requestHeaders.add(name, value) }
+
+    var renewed = false
+    while true {
+        var request = HTTPRequest(
+            method: method, url: url, headers: requestHeaders, body: body.map(HTTPRequest.Body.bytes) ?? .none,
+            auth: auth, redirects: .follow(max: 10))
+        if let site, method != "GET", method != "HEAD",
+            !headers.contains(where: { $0.0.lowercased() == "x-requestdigest" })
+        {
+            do throws(SharePointError) {
+                request.headers.set("X-RequestDigest", try await site.requestDigest())
+            } catch {
+                printError("spconnect api: could not get a request digest: \(error.description)")
+                return exitCode(for: error)
+            }
+        }
+        let response: HTTPResponse
+        do {
+            response = try await client.execute(request)
+        } catch {
+            printError("spconnect api: \(error)")
+            return .network
+        }
+        let sessionEnded =
+            response.status == 401 || (response.status == 403 && response.headers["X-Forms_Based_Auth_Required"] != nil)
+        if sessionEnded, !renewed, let renewer {
+            renewed = true
+            if (try? await renewer.reauthenticate()) == true {
+                site?.invalidateDigest()
+                continue
+            }
+        }
+        let success = (200..<300).contains(response.status)
+        let text = arguments.has("raw") ? response.text : prettyJSON(response.body) ?? response.text
+        let sink = FileDescriptorSink.standardOutput()
+        if !text.isEmpty { sink.write(text.hasSuffix("\n") ? text : text + "\n") }
+        sink.flush()
+        if !success {
+            if !arguments.has("quiet") {
+                printError("spconnect api: \(method) \(AuthFlow.Redaction.url(url)) answered HTTP \(response.status)")
+            }
+            return .httpError
+        }
+        return .ok
+    }
+}
+
+/// A JSON body re-indented (member order kept), or nil when the body is not JSON.
+func prettyJSON(_ body: [UInt8]) -> String? {
+    guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+        first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    else { return nil }
+    guard let value = try? JSONValue.parse(Data(body)) else { return nil }
+    return JSONText.pretty(value)
+}

@@ -1,0 +1,83 @@
+import AuthFlow
+import Foundation
+import SharePoint
+import Transport
+
+/// A saved profile opened as a SharePoint site client: the session's cookies, and a renewer that signs in again
+/// once when SharePoint says the session ended.
+struct SiteContext {
+    let session: SessionContext
+    let site: SharePointSite
+
+    /// Options of every command that talks to the site: the profile, TLS, and the output options.
+    static let options: [OptionSpec] =
+        SessionContext.options + outputOptions + [
+            .value(
+                "odata", "FLAVOR",
+                "JSON flavour to ask for: nometadata (default), minimalmetadata, verbose (SharePoint 2013)")
+        ]
+
+    static func open(_ arguments: ParsedArguments) throws -> SiteContext {
+        let session = try SessionContext.open(arguments)
+        var flavor = ODataFlavor.noMetadata
+        if let name = arguments.value("odata") {
+            guard let chosen = ODataFlavor(rawValue: name.lowercased()) else {
+                throw UsageError(
+                    description: "unknown --odata flavour '\(name)'; use nometadata, minimalmetadata or verbose")
+            }
+            flavor = chosen
+        }
+        let site = SharePointSite(
+            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer)
+        return SiteContext(session: session, site: site)
+    }
+}
+
+/// Runs a site command body, turning a `SharePointError` into its documented exit code and message.
+func withSiteErrors(_ command: String, _ body: () async throws -> ExitCode) async throws -> ExitCode {
+    do {
+        return try await body()
+    } catch let error as SharePointError {
+        printError("spconnect \(command): \(error.description)")
+        return exitCode(for: error)
+    }
+}
+
+/// The exit code documented in docs/cli.md for each kind of SharePoint failure.
+func exitCode(for error: SharePointError) -> ExitCode {
+    // SPException -2130575257: "A file with the name … already exists" (sent as 400).
+    if error.code == -2_130_575_257 { return .conflict }
+    switch error.kind {
+    case .listNotFound, .itemNotFound, .fileNotFound, .notFound: return .notFound
+    case .preconditionFailed, .conflict, .alreadyExists: return .conflict
+    case .throttled, .thresholdExceeded: return .throttled
+    case .formsAuthRequired, .authenticationRequired: return .signInRequired
+    case .accessDenied: return .accessDenied
+    case .transport: return .network
+    case .badRequest: return .httpError
+    case .digestExpired, .server, .unexpectedResponse, .localFile: return .failure
+    }
+}
+
+/// A list given on the command line: a GUID is an id, anything else a title.
+func listPath(_ name: String) -> ListPath {
+    if let id = UUID(uuidString: name.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))) { return .id(id) }
+    return .title(name)
+}
+
+/// A positive item id from the command line.
+func itemID(_ text: String) throws(UsageError) -> Int {
+    guard let id = Int(text), id > 0 else {
+        throw UsageError(description: "'\(text)' is not an item id (a whole number from 1)")
+    }
+    return id
+}
+
+/// Exactly `count` positionals, named in the error when they are not there.
+func positionals(_ arguments: ParsedArguments, _ names: String...) throws(UsageError) -> [String] {
+    guard arguments.positionals.count == names.count else {
+        throw UsageError(
+            description: "expected \(names.joined(separator: " ")), got \(arguments.positionals.count) argument(s)")
+    }
+    return arguments.positionals
+}

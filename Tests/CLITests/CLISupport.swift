@@ -1,0 +1,103 @@
+import Foundation
+import SPSim
+import Testing
+
+/// The simulator's default account.
+let aliceEmail = "alice@contoso.test"
+let alicePassword = "Spring2026!"
+
+/// What one run of the built `spconnect` binary did.
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    let stdoutBytes: Data
+}
+
+/// The `spconnect` executable SwiftPM built next to this test bundle (CLITests depends on it, so it is current).
+let spconnectPath: String = {
+    var candidates: [String] = []
+    if let executable = Bundle.main.executableURL {
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("spconnect").path)
+    }
+    candidates.append(
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spconnect")
+            .path)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/spconnect").path)
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+}()
+
+/// A fresh temporary directory.
+func temporaryDirectory(_ label: String = "cli") throws -> String {
+    let path = NSTemporaryDirectory() + "spc-\(label)-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs `spconnect arguments` with `stdin` fed in, in an environment of only `environment` plus PATH; output goes
+/// through files, so any amount of it is fine.
+func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [String: String]) throws -> RunResult {
+    let scratch = try temporaryDirectory("run")
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let outPath = scratch + "/out"
+    let errPath = scratch + "/err"
+    let inPath = scratch + "/in"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: spconnectPath)
+    process.arguments = arguments
+    var env = environment
+    env["PATH"] = "/usr/bin:/bin"
+    process.environment = env
+    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try process.run()
+    process.waitUntilExit()
+    let out = FileManager.default.contents(atPath: outPath) ?? Data()
+    let err = FileManager.default.contents(atPath: errPath) ?? Data()
+    return RunResult(
+        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+        stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+}
+
+/// A simulator in this process, a private state directory, and (optionally) a signed-in default profile.
+final class CLIFixture {
+    let sim: Simulator
+    let state: String
+    let environment: [String: String]
+
+    init(items: Int = 0, signIn: Bool = true) throws {
+        sim = try Simulator(SimulatorOptions(mode: .entra, items: items))
+        state = try temporaryDirectory("state")
+        environment = ["XDG_STATE_HOME": state, "HOME": state]
+        if signIn {
+            let login = try run(
+                [
+                    "login", "--site", sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                    "--allow-http-loopback",
+                ], stdin: alicePassword + "\n")
+            #expect(login.status == 0, "login failed: \(login.stderr)")
+        }
+    }
+
+    deinit {
+        sim.stop()
+        try? FileManager.default.removeItem(atPath: state)
+    }
+
+    /// Runs spconnect with this fixture's state directory (plus `extra` environment).
+    func run(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) throws -> RunResult {
+        try runSpconnect(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Output with the simulator's variable parts (its URL and ports) replaced by fixed words.
+    func normalised(_ text: String) -> String {
+        text.replacingOccurrences(of: sim.siteURL, with: "http://SITE")
+            .replacingOccurrences(of: sim.identityProviderURL, with: "http://IDP")
+    }
+}
