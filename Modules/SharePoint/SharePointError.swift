@@ -1,4 +1,5 @@
 public import Foundation
+public import Transport
 
 /// Response headers with case-insensitive lookup and typed accessors for the ones SharePoint clients act on.
 public struct ResponseHeaders: Sendable, Equatable {
@@ -103,6 +104,12 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case server
         /// A 2xx response whose body could not be read as expected (detail in ``SharePointError/message``).
         case unexpectedResponse(String)
+        /// No HTTP answer: the exchange failed in Transport (DNS, connect, TLS, timeout, dropped connection,
+        /// cancellation, or a local file Transport read or wrote). Transport's own sentence is in
+        /// ``SharePointError/message``.
+        case transport(TransportError.Kind)
+        /// A local file could not be read, created, renamed or removed (download destination, upload source).
+        case localFile
     }
 
     /// The actionable kind.
@@ -144,6 +151,17 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
     /// An error for a response body that could not be understood.
     public init(unexpectedResponse detail: String) {
         self.init(kind: .unexpectedResponse(detail), status: 0, message: detail)
+    }
+
+    /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport(_:)``, Transport's sentence (with its
+    /// advice) as ``message``, and the URL of the exchange.
+    public init(transport error: TransportError, url: String? = nil) {
+        self.init(kind: .transport(error.kind), status: 0, message: error.description, url: error.url ?? url)
+    }
+
+    /// A local file problem: `what` says which operation on which path failed, `detail` the system's reason.
+    public init(localFile what: String, detail: String) {
+        self.init(kind: .localFile, status: 0, message: what + (detail.isEmpty ? "" : " (\(detail))"))
     }
 
     /// Reads a failed response: status, headers (any case), and body in any flavour — verbose/minimal
@@ -238,6 +256,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             }
         case 409: return .conflict
         case 412: return .preconditionFailed
+        // spsim (and some builds) answer a missing `items(ID)` with 400 and the ArgumentException code.
+        case 400 where addressesItem && code == -2_147_024_809: return .itemNotFound
         case 400: return .badRequest
         default:
             if code == -2_147_024_860 || exception.hasSuffix("SPQueryThrottledException") { return .thresholdExceeded }
@@ -302,9 +322,12 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case .digestExpired:
             text = "The request digest is missing or has expired. Get a new one from /_api/contextinfo and retry."
         case .formsAuthRequired(let login):
-            text = "Not signed in or the session has expired: sign in again (login page: \(login))."
+            text =
+                "Not signed in or the session has expired: sign in again with `spconnect login` (login page:"
+                + " \(login))."
         case .authenticationRequired:
-            text = "Authentication is required or the credentials were rejected: sign in again."
+            text =
+                "Authentication is required or the credentials were rejected: sign in again with `spconnect login`."
         case .accessDenied:
             text = "Access denied: the signed-in account has no permission for this. Ask a site owner for access."
         case .preconditionFailed:
@@ -318,7 +341,11 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case .server:
             text = "SharePoint reported an error."
         case .unexpectedResponse(let detail):
-            return "Unexpected response from SharePoint: \(detail)"
+            return "Unexpected response from SharePoint: \(detail)" + (url.map { " (\($0))" } ?? "")
+        case .transport:
+            return "The request to SharePoint failed: \(message ?? "no detail")" + (url.map { " (\($0))" } ?? "")
+        case .localFile:
+            return "A local file operation failed: \(message ?? "no detail")"
         }
         var details: [String] = ["HTTP \(status)"]
         if let rawCode { details.append(rawCode) }

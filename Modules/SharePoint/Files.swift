@@ -1,0 +1,210 @@
+import Foundation
+import Synchronization
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How far a download or upload has got. Reported values never go backwards within one call. A plain value.
+public struct FileProgress: Sendable, Equatable {
+    /// Bytes of the file moved so far.
+    public var completedBytes: Int64
+    /// The file's size, when known (`Content-Length` for downloads; always known for uploads).
+    public var totalBytes: Int64?
+
+    /// Creates a progress value.
+    public init(completedBytes: Int64, totalBytes: Int64?) {
+        self.completedBytes = completedBytes
+        self.totalBytes = totalBytes
+    }
+}
+
+/// Forwards progress only when it moves forward (a Transport retry restarts its byte counts at zero).
+final class MonotonicProgress: Sendable {
+    private let last = Mutex<Int64>(-1)
+    private let handler: @Sendable (FileProgress) -> Void
+
+    init(_ handler: @escaping @Sendable (FileProgress) -> Void) { self.handler = handler }
+
+    func report(_ progress: FileProgress) {
+        let forward = last.withLock { last -> Bool in
+            guard progress.completedBytes > last else { return false }
+            last = progress.completedBytes
+            return true
+        }
+        if forward { handler(progress) }
+    }
+}
+
+extension SharePointSite {
+    /// Downloads a file's bytes (`GET …/GetFileByServerRelativeUrl('…')/$value`) to `path`, streamed to disk by
+    /// Transport (never held whole in memory).
+    ///
+    /// The bytes go to a temporary file (`.<name>.<uuid>.part`) in the destination's folder, renamed over `path`
+    /// only when the transfer completed; on any failure the temporary file is removed and an existing file at
+    /// `path` is left untouched. The file is created with mode 0600 (Transport's file destination); `progress` is
+    /// called on Transport's thread (keep it short).
+    ///
+    /// - Returns: the number of bytes written.
+    /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,
+    ///   `localFile` when the destination cannot be written).
+    @discardableResult
+    public func download(
+        serverRelativeURL: String, to path: String, progress: (@Sendable (FileProgress) -> Void)? = nil
+    ) async throws(SharePointError) -> Int64 {
+        let destination = URL(fileURLWithPath: path)
+        let folder = destination.deletingLastPathComponent().path
+        let temporary = folder + "/." + destination.lastPathComponent + "." + UUID().uuidString + ".part"
+        let url = API.file(serverRelativeUrl: serverRelativeURL).value.url(site: siteURL)
+        var exchange = Exchange.read(self, url)
+        exchange.headers.set("Accept", "*/*")
+        exchange.responseBody = .file(path: temporary)
+        if let progress {
+            let monotonic = MonotonicProgress(progress)
+            exchange.progress = { value in
+                monotonic.report(
+                    FileProgress(
+                        completedBytes: value.bytesReceived,
+                        totalBytes: value.totalBytesToReceive > 0 ? value.totalBytesToReceive : nil))
+            }
+        }
+        defer { unlink(temporary) }
+        _ = try await perform(exchange) { _ in
+            // The error body went to the temporary file: read its start for the server's message.
+            (try? FileHandle(forReadingFrom: URL(fileURLWithPath: temporary)))
+                .flatMap { handle in
+                    defer { try? handle.close() }
+                    return try? handle.read(upToCount: 64 << 10)
+                } ?? Data()
+        }
+        var info = stat()
+        guard stat(temporary, &info) == 0 else {
+            throw SharePointError(
+                localFile: "the downloaded file \(temporary) is missing", detail: String(cString: strerror(errno)))
+        }
+        guard rename(temporary, path) == 0 else {
+            throw SharePointError(
+                localFile: "could not move the download into place at \(path)",
+                detail: String(cString: strerror(errno)))
+        }
+        return Int64(info.st_size)
+    }
+
+    /// Uploads a local file into a folder (server-relative URL of a library or folder) and returns the new file.
+    ///
+    /// Files up to `chunkSize` bytes go in one `Files/add(url='…',overwrite=…)` request whose body Transport
+    /// streams from disk. Larger files are created empty with `Files/add`, then sent in chunks read from disk one
+    /// at a time: `StartUpload`, `ContinueUpload`…, `FinishUpload` (offsets are Int64 values the server returns as
+    /// JSON strings, checked against the bytes sent); on failure the upload session is cancelled. `progress` is
+    /// called on Transport's thread with bytes of the whole file.
+    ///
+    /// - Parameters:
+    ///   - path: the local file.
+    ///   - folder: e.g. `/sites/team/Shared Documents`.
+    ///   - name: the file name in SharePoint (default: the local file's name).
+    ///   - overwrite: replace an existing file of that name (otherwise the server refuses).
+    ///   - chunkSize: bytes per chunk for large files (default 10 MiB; held in memory one at a time).
+    public func upload(
+        file path: String, toFolder folder: String, as name: String? = nil, overwrite: Bool = true,
+        chunkSize: Int = 10 << 20, progress: (@Sendable (FileProgress) -> Void)? = nil
+    ) async throws(SharePointError) -> File {
+        let fileName = name ?? URL(fileURLWithPath: path).lastPathComponent
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw SharePointError(localFile: "cannot read \(path)", detail: String(cString: strerror(errno)))
+        }
+        let size = Int64(info.st_size)
+        let chunk = Int64(max(chunkSize, 1))
+        let monotonic = progress.map(MonotonicProgress.init)
+        let folderPath = API.folder(serverRelativeUrl: folder)
+        let addURL = folderPath.addFile(named: fileName, overwrite: overwrite).url(site: siteURL)
+        if size <= chunk {
+            var exchange = Exchange.write(
+                self, addURL, body: .file(path: path), contentType: "application/octet-stream", repeatable: overwrite)
+            if let monotonic {
+                exchange.progress = { value in
+                    monotonic.report(FileProgress(completedBytes: value.bytesSent, totalBytes: size))
+                }
+            }
+            let file: File = try decodeEntity(try await perform(exchange))
+            monotonic?.report(FileProgress(completedBytes: size, totalBytes: size))
+            return file
+        }
+
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        } catch {
+            throw SharePointError(localFile: "cannot open \(path)", detail: "\(error)")
+        }
+        defer { try? handle.close() }
+        let empty = Exchange.write(
+            self, addURL, body: .bytes([]), contentType: "application/octet-stream", repeatable: overwrite)
+        let created: File = try decodeEntity(try await perform(empty))
+        guard let idText = created.uniqueId, let fileId = UUID(uuidString: idText) else {
+            throw SharePointError(unexpectedResponse: "the new file has no UniqueId").at(addURL)
+        }
+        let filePath = API.file(id: fileId)
+        let uploadId = UUID()
+        var offset: Int64 = 0
+        do throws(SharePointError) {
+            while true {
+                let bytes: [UInt8]
+                do {
+                    bytes = Array(try handle.read(upToCount: Int(chunk)) ?? Data())
+                } catch {
+                    throw SharePointError(localFile: "cannot read \(path)", detail: "\(error)")
+                }
+                let isLast = offset + Int64(bytes.count) >= size
+                let step: RESTPath =
+                    offset == 0
+                    ? filePath.startUpload(uploadId: uploadId)
+                    : isLast
+                        ? filePath.finishUpload(uploadId: uploadId, fileOffset: offset)
+                        : filePath.continueUpload(uploadId: uploadId, fileOffset: offset)
+                var exchange = Exchange.write(
+                    self, step.url(site: siteURL), body: .bytes(bytes), contentType: "application/octet-stream",
+                    repeatable: true)
+                if let monotonic {
+                    let base = offset
+                    exchange.progress = { value in
+                        monotonic.report(FileProgress(completedBytes: base + value.bytesSent, totalBytes: size))
+                    }
+                }
+                let response = try await perform(exchange)
+                let sent = offset + Int64(bytes.count)
+                if isLast && offset > 0 {
+                    let file: File = try decodeEntity(response)
+                    monotonic?.report(FileProgress(completedBytes: size, totalBytes: size))
+                    return file
+                }
+                let stored: Int64
+                do {
+                    stored = try UploadResult.offset(Data(response.body))
+                } catch {
+                    throw error.at(response.url)
+                }
+                guard stored == sent else {
+                    throw SharePointError(
+                        unexpectedResponse: "the server stored \(stored) bytes of the upload, expected \(sent)"
+                    ).at(response.url)
+                }
+                offset = sent
+                if isLast {
+                    // A file that shrank to one chunk after `stat`: close the session with an empty last chunk.
+                    let finish = Exchange.write(
+                        self, filePath.finishUpload(uploadId: uploadId, fileOffset: offset).url(site: siteURL),
+                        body: .bytes([]), contentType: "application/octet-stream", repeatable: true)
+                    return try decodeEntity(try await perform(finish))
+                }
+            }
+        } catch {
+            let cancel = Exchange.write(
+                self, filePath.cancelUpload(uploadId: uploadId).url(site: siteURL), body: .none, contentType: nil,
+                repeatable: true)
+            _ = try? await perform(cancel)
+            throw error
+        }
+    }
+}

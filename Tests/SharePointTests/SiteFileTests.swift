@@ -1,0 +1,211 @@
+import Foundation
+import SPSim
+import SharePoint
+import Synchronization
+import Testing
+import Transport
+
+extension SiteClientTests {
+    @Suite struct Files {
+        /// spsim's largest file (8 MiB, generated while streaming): byte-identical on disk, progress monotonic, and
+        /// the process never holds the file: peak RSS during the transfer stays well below its size.
+        @Test func largeDownloadIsStreamedToDisk() async throws {
+            let fixture = try SiteFixture(mode: .anonymous)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let destination = folder + "/large.bin"
+            let size = 8 * 1024 * 1024
+
+            // Warm up curl, the server and the allocator with a small download first.
+            try await fixture.site.download(serverRelativeURL: "/Shared Documents/Welcome.txt", to: folder + "/w.txt")
+            let baseline = residentBytes()
+            let peak = Mutex((peak: baseline, nextSample: Int64(0)))
+            let progress = ProgressLog()
+            let written = try await fixture.site.download(
+                serverRelativeURL: "/Shared Documents/large.bin", to: destination
+            ) { value in
+                progress.record(value)
+                // Sample the RSS every 256 KiB or so (reading /proc on every callback would slow the transfer).
+                let sample = peak.withLock { state -> Bool in
+                    guard value.completedBytes >= state.nextSample else { return false }
+                    state.nextSample = value.completedBytes + 256 * 1024
+                    return true
+                }
+                if sample {
+                    let now = residentBytes()
+                    peak.withLock { $0.peak = max($0.peak, now) }
+                }
+            }
+            let growth = peak.withLock { $0.peak } - baseline
+            #expect(written == Int64(size))
+            #expect(growth < size * 3 / 4, "peak RSS grew by \(growth) bytes while downloading \(size) bytes")
+            #expect(residentBytes() - baseline < size * 3 / 4)
+            #expect(progress.isMonotonic)
+            #expect(progress.all.last?.completedBytes == Int64(size))
+            #expect(progress.all.last?.totalBytes == Int64(size))
+            #expect(progress.all.count > 2)
+
+            // Byte-identical with the same bytes fetched into memory by Transport directly.
+            let direct = try await fixture.client.execute(
+                HTTPRequest(
+                    url: API.file(serverRelativeUrl: "/Shared Documents/large.bin").value.url(site: fixture.sim.siteURL)
+                ))
+            #expect(direct.status == 200)
+            let onDisk = try Data(contentsOf: URL(fileURLWithPath: destination))
+            #expect(onDisk.count == size)
+            #expect(onDisk == Data(direct.body))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["large.bin", "w.txt"])
+        }
+
+        @Test func failedDownloadsLeaveNoFile() async throws {
+            var faults = FaultSpec()
+            faults.dropPath = "large.bin"
+            let fixture = try SiteFixture(mode: .anonymous, faults: faults)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+
+            let cut = await sharePointError {
+                try await fixture.site.download(
+                    serverRelativeURL: "/Shared Documents/large.bin", to: folder + "/large.bin")
+            }
+            guard case .transport = cut?.kind else {
+                Issue.record("expected a transport error, got \(String(describing: cut))")
+                return
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+
+            // An existing file is left as it was.
+            let existing = folder + "/keep.bin"
+            try Data("old content".utf8).write(to: URL(fileURLWithPath: existing))
+            _ = await sharePointError {
+                try await fixture.site.download(serverRelativeURL: "/Shared Documents/large.bin", to: existing)
+            }
+            #expect(try String(contentsOfFile: existing, encoding: .utf8) == "old content")
+
+            let missing = await sharePointError {
+                try await fixture.site.download(
+                    serverRelativeURL: "/Shared Documents/none.txt", to: folder + "/none.txt")
+            }
+            #expect(missing?.kind == .fileNotFound)
+            #expect(missing?.message == "The file /Shared Documents/none.txt does not exist.")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["keep.bin"])
+
+            let unwritable = await sharePointError {
+                try await fixture.site.download(
+                    serverRelativeURL: "/Shared Documents/Welcome.txt", to: folder + "/no/such/dir/w.txt")
+            }
+            #expect(unwritable?.kind == .transport(.io))
+        }
+
+        @Test(arguments: [ODataFlavor.noMetadata, .verbose])
+        func chunkedUploadRoundTrips(flavor: ODataFlavor) async throws {
+            let fixture = try SiteFixture(mode: .basic, flavor: flavor)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let source = folder + "/source.bin"
+            let size = 3 * 1024 * 1024 + 12_345
+            let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+            let content = try #require(try random.read(upToCount: size))
+            try random.close()
+            #expect(content.count == size)
+            try content.write(to: URL(fileURLWithPath: source))
+
+            let progress = ProgressLog()
+            let file = try await fixture.site.upload(
+                file: source, toFolder: "/Shared Documents", as: "round trip.bin", chunkSize: 1024 * 1024
+            ) { progress.record($0) }
+            #expect(file.name == "round trip.bin")
+            #expect(file.length == Int64(size))
+            #expect(file.serverRelativeUrl == "/Shared Documents/round trip.bin")
+            #expect(progress.isMonotonic)
+            #expect(progress.all.last == FileProgress(completedBytes: Int64(size), totalBytes: Int64(size)))
+            #expect(progress.all.contains { $0.completedBytes > 1024 * 1024 && $0.completedBytes < Int64(size) })
+
+            let steps = fixture.sim.requestLog().filter { $0.method == "POST" }.map { request -> String in
+                let path = request.path.lowercased()
+                for step in ["startupload", "continueupload", "finishupload", "files/add", "contextinfo"]
+                where path.contains(step) {
+                    return step
+                }
+                return path
+            }
+            #expect(
+                steps == [
+                    "contextinfo", "files/add", "startupload", "continueupload", "continueupload", "finishupload",
+                ])
+            let offsets = fixture.logged("upload(").map(\.path)
+            #expect(offsets[1].contains("fileOffset=1048576"))
+            #expect(offsets[3].contains("fileOffset=3145728"))
+
+            let back = folder + "/back.bin"
+            try await fixture.site.download(serverRelativeURL: "/Shared Documents/round trip.bin", to: back)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == content)
+        }
+
+        /// A chunk whose answer never arrives: the upload session is cancelled and the transport error surfaced.
+        @Test func failedChunkCancelsTheUploadSession() async throws {
+            var faults = FaultSpec()
+            faults.dropPath = "continueupload"
+            let fixture = try SiteFixture(mode: .basic, faults: faults)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let source = folder + "/big.bin"
+            try Data(repeating: 7, count: 300_000).write(to: URL(fileURLWithPath: source))
+
+            let error = await sharePointError {
+                _ = try await fixture.site.upload(file: source, toFolder: "/Shared Documents", chunkSize: 100_000)
+            }
+            guard case .transport = error?.kind else {
+                Issue.record("expected a transport error, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.url?.contains("ContinueUpload(") == true)
+            let steps = fixture.logged("upload(", method: "POST").map { $0.path.lowercased() }
+            #expect(steps.count == 3)
+            #expect(steps.last?.contains("/cancelupload(uploadid=guid'") == true)
+            #expect(fixture.logged("finishupload").isEmpty)
+        }
+
+        @Test func smallUploadIsOneRequestAndOverwriteIsHonoured() async throws {
+            let fixture = try SiteFixture(mode: .basic)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let source = folder + "/notes.txt"
+            try Data("first version\n".utf8).write(to: URL(fileURLWithPath: source))
+
+            let progress = ProgressLog()
+            let file = try await fixture.site.upload(file: source, toFolder: "/Shared Documents") {
+                progress.record($0)
+            }
+            #expect(file.name == "notes.txt")
+            #expect(file.length == 14)
+            #expect(progress.isMonotonic)
+            #expect(progress.all.last?.completedBytes == 14)
+            #expect(fixture.logged("files/add", method: "POST").count == 1)
+            #expect(fixture.logged("upload(").isEmpty)
+
+            let refused = await sharePointError {
+                _ = try await fixture.site.upload(file: source, toFolder: "/Shared Documents", overwrite: false)
+            }
+            #expect(refused?.status == 400)
+            #expect(refused?.message?.contains("already exists") == true)
+
+            try Data("second\n".utf8).write(to: URL(fileURLWithPath: source))
+            let replaced = try await fixture.site.upload(file: source, toFolder: "/Shared Documents")
+            #expect(replaced.length == 7)
+            let back = folder + "/back.txt"
+            try await fixture.site.download(serverRelativeURL: "/Shared Documents/notes.txt", to: back)
+            #expect(try String(contentsOfFile: back, encoding: .utf8) == "second\n")
+
+            let missing = await sharePointError {
+                _ = try await fixture.site.upload(file: folder + "/absent.txt", toFolder: "/Shared Documents")
+            }
+            #expect(missing?.kind == .localFile)
+        }
+    }
+}

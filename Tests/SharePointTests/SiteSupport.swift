@@ -1,0 +1,141 @@
+import Foundation
+import SPSim
+import SharePoint
+import Synchronization
+import Testing
+import Transport
+
+/// The simulator's default account (`alice`).
+let aliceEmail = "alice@contoso.test"
+let alicePassword = "Spring2026!"
+
+/// A simulator, a Transport session and a site client bound to it. Stop the simulator when done.
+struct SiteFixture {
+    let sim: Simulator
+    let client: HTTPClient
+    let site: SharePointSite
+
+    /// Starts a simulator. `.basic` signs in with alice's credentials on every request; cookie modes start
+    /// signed out unless `signIn` (FBA SOAP login through the client's jar).
+    init(
+        mode: SignInMode = .anonymous, flavor: ODataFlavor = .noMetadata, items: Int = 0,
+        faults: FaultSpec = FaultSpec(), readRetry: RetryPolicy = RetryPolicy(maxAttempts: 3),
+        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 3), reauthenticator: (any Reauthenticator)? = nil,
+        digestRefreshMargin: Duration = .seconds(60)
+    ) throws {
+        sim = try Simulator(SimulatorOptions(mode: mode, items: items, faults: faults))
+        client = try HTTPClient()
+        site = SharePointSite(
+            client: client, siteURL: sim.siteURL + "/", flavor: flavor,
+            authentication: mode == .basic ? .basic(user: aliceEmail, password: Secret(alicePassword)) : nil,
+            reauthenticator: reauthenticator, readRetry: readRetry, writeRetry: writeRetry,
+            digestRefreshMargin: digestRefreshMargin)
+    }
+
+    /// Requests whose decoded path contains `fragment` (case-insensitive), in order.
+    func logged(_ fragment: String, method: String? = nil) -> [LoggedRequest] {
+        sim.requestLog().filter {
+            $0.path.lowercased().contains(fragment.lowercased()) && (method == nil || $0.method == method)
+        }
+    }
+
+    /// A fresh temporary directory (removed by the caller).
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "spc-client-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// Signs in again with the FBA SOAP service (`/_vti_bin/authentication.asmx`), putting a new FedAuth into the
+/// client's jar: what AuthFlow does for real, done here with Transport alone.
+final class SOAPReauthenticator: Reauthenticator {
+    let client: HTTPClient
+    let siteURL: String
+    let password: String
+    /// Answer true even when the login was refused (to test the second failure).
+    let claimSuccess: Bool
+    /// Throw instead of signing in.
+    let fail: Bool
+    private let count = Mutex(0)
+
+    init(
+        client: HTTPClient, siteURL: String, password: String = alicePassword, claimSuccess: Bool = false,
+        fail: Bool = false
+    ) {
+        self.client = client
+        self.siteURL = siteURL
+        self.password = password
+        self.claimSuccess = claimSuccess
+        self.fail = fail
+    }
+
+    var calls: Int { count.withLock { $0 } }
+
+    struct Refused: Error, CustomStringConvertible {
+        var description: String { "the identity provider is unreachable" }
+    }
+
+    func reauthenticate() async throws -> Bool {
+        count.withLock { $0 += 1 }
+        if fail { throw Refused() }
+        return try await Self.login(client: client, siteURL: siteURL, password: password) || claimSuccess
+    }
+
+    /// One SOAP `Login`; true when the service answered `NoError`.
+    static func login(client: HTTPClient, siteURL: String, user: String = "alice", password: String = alicePassword)
+        async throws -> Bool
+    {
+        let envelope =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+            + "<soap:Body><Login xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>\(user)</username>"
+            + "<password>\(password)</password></Login></soap:Body></soap:Envelope>"
+        let response = try await client.execute(
+            HTTPRequest(
+                method: "POST", url: siteURL + "/_vti_bin/authentication.asmx",
+                headers: [
+                    "Content-Type": "text/xml; charset=utf-8",
+                    "SOAPAction": "\"http://schemas.microsoft.com/sharepoint/soap/Login\"",
+                ], body: .bytes(Array(envelope.utf8))))
+        return response.status == 200 && response.text.contains("<ErrorCode>NoError</ErrorCode>")
+    }
+}
+
+/// The resident set size of this process in bytes (`VmRSS` of /proc/self/status).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+    return kilobytes * 1024
+}
+
+/// Collects progress reports from Transport's thread.
+final class ProgressLog: Sendable {
+    private let values = Mutex<[FileProgress]>([])
+
+    var all: [FileProgress] { values.withLock { $0 } }
+
+    func record(_ value: FileProgress) { values.withLock { $0.append(value) } }
+
+    /// Whether completed bytes never go backwards.
+    var isMonotonic: Bool {
+        let list = all
+        return zip(list, list.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes }
+    }
+}
+
+/// Reads the error thrown by `body`, failing the test when it throws something else or nothing.
+func sharePointError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async
+    -> SharePointError?
+{
+    do {
+        try await body()
+        Issue.record("expected a SharePointError, nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as SharePointError {
+        return error
+    } catch {
+        Issue.record("expected a SharePointError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
