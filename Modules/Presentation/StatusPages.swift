@@ -354,7 +354,9 @@ public enum StatusPages {
             body.append(
                 .element(
                     "ol", [HTMLAttribute("class", "trace")],
-                    signIn.steps.map { step in .element("li", [], text: traceLine(step)) }))
+                    signIn.steps.enumerated().map { index, step in
+                        .element("li", [], text: traceLine(step, isLast: index == signIn.steps.count - 1))
+                    }))
         }
 
         if facts.canSignIn {
@@ -429,22 +431,33 @@ public enum StatusPages {
                     .object([
                         .init("ok", .bool(signIn.succeeded)), .init("at", date(signIn.at)),
                         .init("message", .string(signIn.message)),
-                        .init("steps", .array(signIn.steps.map { .string(traceLine($0)) })),
+                        .init("steps", .array(signIn.steps.map(traceObject))),
                     ])
                 } ?? .null))
         members.append(.init("canSignIn", .bool(facts.canSignIn)))
         return JSONText.pretty(.object(members)) + "\n"
     }
 
-    /// A trace step on one line: `3. POST 127.0.0.2 credentials → 302, credential-form, submit`.
-    public static func traceLine(_ step: TraceFact) -> String {
-        var text = "\(step.step). \(step.method) \(step.host) \(step.purpose)"
+    /// A trace step on one line: `3. POST 127.0.0.2:443 (filled UserName and Password) → HTTP 200, auto-post`.
+    /// The engine's decision is the next step's purpose, so it is shown only for the last step (`isLast`).
+    public static func traceLine(_ step: TraceFact, isLast: Bool = false) -> String {
+        var text = "\(step.step). \(step.method) \(step.host) (\(step.purpose))"
         var seen: [String] = []
         if let status = step.status { seen.append("HTTP \(status)") }
         if let kind = step.pageKind { seen.append(kind) }
-        if let decision = step.decision { seen.append(decision) }
+        if isLast, let decision = step.decision { seen.append(decision) }
         if !seen.isEmpty { text += " → " + seen.joined(separator: ", ") }
         return text
+    }
+
+    /// A trace step as a JSON object (every field; absent ones `null`).
+    static func traceObject(_ step: TraceFact) -> JSONValue {
+        .object([
+            .init("step", .int(step.step)), .init("method", .string(step.method)), .init("host", .string(step.host)),
+            .init("purpose", .string(step.purpose)), .init("status", step.status.map(JSONValue.int) ?? .null),
+            .init("pageKind", step.pageKind.map(JSONValue.string) ?? .null),
+            .init("decision", step.decision.map(JSONValue.string) ?? .null),
+        ])
     }
 
     static func headline(_ code: String) -> String {

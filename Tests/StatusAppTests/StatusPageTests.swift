@@ -141,7 +141,14 @@ import Transport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(renewed.body)) as? [String: Any])
         let signIn = try #require(json["lastSignIn"] as? [String: Any])
         #expect(signIn["ok"] as? Bool == true)
-        #expect(((signIn["steps"] as? [String])?.count ?? 0) > 2)
+        let steps = try #require(signIn["steps"] as? [[String: Any]])
+        #expect(steps.count > 2)
+        #expect(
+            steps.contains {
+                $0["host"] as? String
+                    == "127.0.0.2:\(fixture.simulator.identityProviderURL.split(separator: ":").last ?? "")"
+            })
+        #expect(steps.allSatisfy { ($0["host"] as? String)?.contains("/") == false })
         #expect(!renewed.text.contains(alicePassword))
 
         let page = try await fixture.get("/")
