@@ -17,8 +17,9 @@ final class StatusApp: Sendable {
     let csrfToken: String
     /// When set, every request must carry `?token=` with this value (the app listens beyond loopback).
     let accessToken: String?
-    /// Host names (without port) the app answers to; others are refused (DNS rebinding).
-    let hostNames: Set<String>
+    /// Host names (without port) the app answers to; others are refused, so a page of another site cannot
+    /// reach the app through a DNS name rebound to 127.0.0.1. Nil accepts any name (the access token guards).
+    let hostNames: Set<String>?
     private let clock: @Sendable () -> Date
 
     /// Items per page on `/lists/NAME`.
@@ -27,7 +28,7 @@ final class StatusApp: Sendable {
     static let galleryLimit = 200
 
     init(
-        session: StatusSession, accessToken: String?, hostNames: Set<String>,
+        session: StatusSession, accessToken: String?, hostNames: Set<String>?,
         thumbnails: ThumbnailCache = ThumbnailCache(),
         csrfToken: String = randomToken(), pageSize: Int = 30, now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -61,8 +62,7 @@ final class StatusApp: Sendable {
     }
 
     private func route(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let host = Self.hostName(request.header("Host") ?? "")
-        guard hostNames.contains(host) else {
+        if let hostNames, !hostNames.contains(Self.hostName(request.header("Host") ?? "")) {
             return failure(
                 StatusFailure(
                     status: 421, title: "Unknown host",

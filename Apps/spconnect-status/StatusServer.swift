@@ -85,8 +85,9 @@ final class StatusServer: Sendable {
                     + " allowed unless --allow-remote is given (a random access token is then required)")
         }
         let token = isLoopback ? nil : randomToken()
-        var hostNames: Set<String> = ["127.0.0.1", "localhost", options.bind]
-        if !isLoopback { hostNames.insert(Self.hostName() ?? options.bind) }
+        // On loopback the Host header is checked (DNS rebinding); beyond it the access token is the guard, and
+        // the machine may be reached by any of its names.
+        let hostNames: Set<String>? = isLoopback ? ["127.0.0.1", "localhost", options.bind] : nil
         let app = StatusApp(session: session, accessToken: token, hostNames: hostNames)
         let server = try HTTPServer(address: options.bind, port: options.port, allowNonLoopback: options.allowRemote) {
             request in app.handle(request)
@@ -97,12 +98,6 @@ final class StatusServer: Sendable {
     }
 
     func stop() { server.stop() }
-
-    private static func hostName() -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
-        return String(cString: buffer).lowercased()
-    }
 
     /// The session configuration for `options`, with the password from the environment (never argv).
     static func sessionConfiguration(

@@ -23,6 +23,8 @@ actor StatusSession: Reauthenticator {
         var clientConfiguration: HTTPClient.Configuration
         /// How long a proof result is reused before the next page load sends another.
         var proofCacheSeconds: Double = 5
+        /// How long after a failed sign-in an ended session is not renewed automatically.
+        var renewalPause: TimeInterval = 300
         var now: @Sendable () -> Date = { Date() }
     }
 
@@ -222,9 +224,16 @@ actor StatusSession: Reauthenticator {
         return result
     }
 
-    /// Called by the site client on 401/403: sign in again when credentials are available.
-    nonisolated func reauthenticate() async throws -> Bool {
+    /// Called by the site client on 401/403: sign in again when credentials are available, but not again within
+    /// ``Configuration/renewalPause`` of a failed sign-in (reloading the page must not lock the account with a
+    /// wrong password; the button still signs in at once).
+    func reauthenticate() async throws -> Bool {
         guard configuration.canSignIn else { return false }
+        if let lastSignIn, !lastSignIn.succeeded,
+            configuration.now().timeIntervalSince(lastSignIn.at) < configuration.renewalPause
+        {
+            return false
+        }
         return await signInAgain()
     }
 

@@ -325,7 +325,9 @@ public enum StatusPages {
                     "p", [],
                     [
                         .element("code", text: "GET /_api/web/currentuser"), .text(" " + what + ", "),
-                        .text("\(proof.latencyMilliseconds) ms, " + HumanFormat.relative(proof.at, now: now) + "."),
+                        .text(
+                            "in \(proof.latencyMilliseconds) ms, sent " + HumanFormat.relative(proof.at, now: now) + "."
+                        ),
                     ]))
         } else {
             body.append(.element("p", [HTMLAttribute("class", "muted")], text: "No proof request was sent."))

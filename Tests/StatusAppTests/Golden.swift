@@ -42,7 +42,7 @@ enum Golden {
         </dl>
         <h2>Last proof request</h2>
         <p>
-        <code>GET /_api/web/currentuser</code> succeeded, N ms, <duration>.</p>
+        <code>GET /_api/web/currentuser</code> succeeded, in N ms, sent now.</p>
         <h2>Cookies</h2>
         <div class="table-wrap">
         <table>

@@ -159,4 +159,38 @@ import Transport
         #expect(!page.text.contains(alicePassword))
         #expect(!page.text.contains("code="), "trace URLs are reduced to hosts")
     }
+
+    @Test func aFailedSignInIsARedStateWithTheProvidersMessage() async throws {
+        let fixture = try await StatusFixture(withPassword: true, password: "Autumn2025?")
+        defer { fixture.stop() }
+        let post = try await fixture.post(
+            "/signin", fields: [("csrf", "csrf-token-1")], headers: ["Origin": fixture.baseURL])
+        #expect(post.status == 303)
+        // The old session still works: healthy, but the page says the sign-in failed.
+        let json = try await fixture.get("/status.json")
+        #expect(json.status == 200)
+        #expect(json.text.contains("\"ok\": false"))
+        let page = try await fixture.get("/")
+        #expect(page.text.contains("class=\"state ok\""))
+        #expect(page.text.contains("The last sign-in failed"))
+        #expect(page.text.contains("the sign-in was rejected"))
+        #expect(!page.text.contains("Autumn2025?"))
+
+        // Once the session has ended, the renewal fails too: 503 with the typed reason.
+        fixture.simulator.expireSessions()
+        let gone = try await fixture.get("/status.json")
+        #expect(gone.status == 503)
+        #expect(gone.text.contains("\"state\": \"sign-in-failed\""))
+        let red = try await fixture.get("/")
+        #expect(red.text.contains("Signing in again failed"))
+        #expect(red.text.contains("(sign-in-failed)"))
+        #expect(!red.text.contains("class=\"state ok\""))
+        // Reloading does not send the wrong password again (the account would be locked).
+        let attempts = fixture.simulator.requestLog().filter { $0.formFields.contains { $0.name == "Password" } }
+        _ = try await fixture.get("/status.json")
+        _ = try await fixture.get("/")
+        #expect(
+            fixture.simulator.requestLog().filter { $0.formFields.contains { $0.name == "Password" } }.count
+                == attempts.count)
+    }
 }

@@ -27,8 +27,11 @@ final class StatusFixture: Sendable {
     /// - Parameters:
     ///   - mode: the simulator's sign-in mode (ADFS by default: its FedAuth cookie has an expiry to show).
     ///   - withPassword: whether the app has credentials (as with `SPCONNECT_PASSWORD`).
+    ///   - password: the password it has (a wrong one makes its sign-ins fail).
     ///   - pageSize: items per list page.
-    init(mode: SignInMode = .adfs, withPassword: Bool = false, pageSize: Int = 5) async throws {
+    init(
+        mode: SignInMode = .adfs, withPassword: Bool = false, password: String = alicePassword, pageSize: Int = 5
+    ) async throws {
         var faults = FaultSpec()
         faults.cookieLifetimeSeconds = 8 * 3600
         simulator = try Simulator(SimulatorOptions(mode: mode, faults: faults))
@@ -49,8 +52,9 @@ final class StatusFixture: Sendable {
         try store.save(session, profile: "test")
         let statusSession = try StatusSession(
             StatusSession.Configuration(
-                profile: "test", store: store, password: { withPassword ? Secret(alicePassword) : nil },
-                canSignIn: withPassword, clientConfiguration: HTTPClient.Configuration(), proofCacheSeconds: 0))
+                profile: "test", store: store, password: { withPassword ? Secret(password) : nil },
+                canSignIn: withPassword, clientConfiguration: HTTPClient.Configuration(), proofCacheSeconds: 0,
+                now: { StatusFixture.now }))
         let app = StatusApp(
             session: statusSession, accessToken: nil, hostNames: ["127.0.0.1", "localhost"], csrfToken: "csrf-token-1",
             pageSize: pageSize, now: { StatusFixture.now })
