@@ -39,7 +39,12 @@ struct StatusOptions: Equatable {
     }
 
     /// Parses the arguments after the program name; `nil` means help was asked.
-    static func parse(_ arguments: [String]) throws(UsageError) -> StatusOptions? {
+    /// `--name=value` is the same as `--name value`.
+    static func parse(_ given: [String]) throws(UsageError) -> StatusOptions? {
+        let arguments = given.flatMap { argument -> [String] in
+            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+            return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+        }
         var options = StatusOptions()
         var index = 0
         func value(_ name: String) throws(UsageError) -> String {

@@ -215,6 +215,8 @@ import Transport
         #expect(parsed?.bind == "10.0.0.5")
         #expect(parsed?.allowRemote == true)
         #expect(try StatusOptions.parse([]) == StatusOptions())
+        #expect(try StatusOptions.parse(["--port=9000", "--profile=a=b"])?.profile == "a=b")
+        #expect(try StatusOptions.parse(["--port=9000"])?.port == 9000)
         #expect(try StatusOptions.parse(["--help"]) == nil)
         #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--port", "http"]) }
         #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--password", "x"]) }
