@@ -99,7 +99,16 @@ final class StatusServer: Sendable {
         }
         self.app = app
         self.server = server
-        self.url = server.baseURL + "/" + (token.map { "?token=" + $0 } ?? "")
+        // 0.0.0.0 is no address to open: name the machine instead.
+        let host = options.bind == "0.0.0.0" ? (Self.machineName() ?? options.bind) : options.bind
+        self.url = "\(server.scheme)://\(host):\(server.port)/" + (token.map { "?token=" + $0 } ?? "")
+    }
+
+    private static func machineName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
     }
 
     func stop() { server.stop() }
