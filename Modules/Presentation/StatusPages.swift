@@ -298,7 +298,7 @@ public enum StatusPages {
         case .unhealthy(let code, let reason):
             body.append(banner(ok: false, headline: headline(code), detail: reason, code: code))
         }
-        if let signIn = facts.lastSignIn, !signIn.succeeded {
+        if let signIn = facts.lastSignIn, !signIn.succeeded, !isSignInFailure(facts.health) {
             body.append(
                 banner(
                     ok: false, headline: "The last sign-in failed", detail: signIn.message, code: "sign-in-failed"))
@@ -319,16 +319,10 @@ public enum StatusPages {
 
         body.append(.element("h2", text: "Last proof request"))
         if let proof = facts.proof {
-            let what = proof.failure.map { "failed: " + $0 } ?? "succeeded"
+            let timing = "in \(proof.latencyMilliseconds) ms, sent " + relative(proof.at, now: now)
+            let what = proof.failure.map { " failed " + timing + ": " + $0 } ?? " succeeded " + timing + "."
             body.append(
-                .element(
-                    "p", [],
-                    [
-                        .element("code", text: "GET /_api/web/currentuser"), .text(" " + what + ", "),
-                        .text(
-                            "in \(proof.latencyMilliseconds) ms, sent " + HumanFormat.relative(proof.at, now: now) + "."
-                        ),
-                    ]))
+                .element("p", [], [.element("code", text: "GET /_api/web/currentuser"), .text(what)]))
         } else {
             body.append(.element("p", [HTMLAttribute("class", "muted")], text: "No proof request was sent."))
         }
@@ -351,13 +345,16 @@ public enum StatusPages {
             body.append(
                 .element(
                     "p", [],
-                    text: (signIn.succeeded ? "Succeeded " : "Failed ") + HumanFormat.relative(signIn.at, now: now)
+                    text: (signIn.succeeded ? "Succeeded " : "Failed ") + relative(signIn.at, now: now)
                         + ": " + signIn.message))
             body.append(
                 .element(
-                    "ol", [HTMLAttribute("class", "trace")],
+                    "ol",
+                    [HTMLAttribute("class", "trace"), HTMLAttribute("start", String(signIn.steps.first?.step ?? 1))],
                     signIn.steps.enumerated().map { index, step in
-                        .element("li", [], text: traceLine(step, isLast: index == signIn.steps.count - 1))
+                        .element(
+                            "li", [],
+                            text: traceLine(step, isLast: index == signIn.steps.count - 1, numbered: false))
                     }))
         }
 
@@ -440,10 +437,17 @@ public enum StatusPages {
         return JSONText.pretty(.object(members)) + "\n"
     }
 
+    /// ``HumanFormat/relative(_:now:)``, with `just now` for `now`.
+    static func relative(_ date: Date, now: Date) -> String {
+        let text = HumanFormat.relative(date, now: now)
+        return text == "now" ? "just now" : text
+    }
+
     /// A trace step on one line: `3. POST 127.0.0.2:443 (filled UserName and Password) → HTTP 200, auto-post`.
     /// The engine's decision is the next step's purpose, so it is shown only for the last step (`isLast`).
-    public static func traceLine(_ step: TraceFact, isLast: Bool = false) -> String {
-        var text = "\(step.step). \(step.method) \(step.host) (\(step.purpose))"
+    /// `numbered: false` leaves out the step number (for a list that numbers its items).
+    public static func traceLine(_ step: TraceFact, isLast: Bool = false, numbered: Bool = true) -> String {
+        var text = (numbered ? "\(step.step). " : "") + "\(step.method) \(step.host) (\(step.purpose))"
         var seen: [String] = []
         if let status = step.status { seen.append("HTTP \(status)") }
         if let kind = step.pageKind { seen.append(kind) }
@@ -460,6 +464,11 @@ public enum StatusPages {
             .init("pageKind", step.pageKind.map(JSONValue.string) ?? .null),
             .init("decision", step.decision.map(JSONValue.string) ?? .null),
         ])
+    }
+
+    static func isSignInFailure(_ health: Health) -> Bool {
+        if case .unhealthy("sign-in-failed", _) = health { return true }
+        return false
     }
 
     static func headline(_ code: String) -> String {

@@ -42,7 +42,7 @@ enum Golden {
         </dl>
         <h2>Last proof request</h2>
         <p>
-        <code>GET /_api/web/currentuser</code> succeeded, in N ms, sent now.</p>
+        <code>GET /_api/web/currentuser</code> succeeded in N ms, sent just now.</p>
         <h2>Cookies</h2>
         <div class="table-wrap">
         <table>
@@ -323,6 +323,85 @@ enum Golden {
         </figure>
         </li>
         </ul>
+        </main>
+        </body>
+        </html>
+        """#
+
+    static let sessionSignInFailed = #"""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; img-src &#39;self&#39;; form-action &#39;self&#39;; base-uri &#39;none&#39;">
+        <meta name="referrer" content="no-referrer">
+        <title>SPConnect status</title>
+        <style>…</style>
+        </head>
+        <body>
+        <main>
+        <nav>
+        <a href="/" aria-current="page">Session</a>
+        <a href="/lists">Lists</a>
+        <a href="/status.json">JSON</a>
+        </nav>
+        <h1>SharePoint session</h1>
+        <div class="state bad" role="status">
+        <strong>Signing in again failed</strong>The session has ended and signing in again failed: the sign-in was rejected: Incorrect user ID or password. Type the correct user ID and password, and try again. Check the user name and password.<span class="muted"> (sign-in-failed)</span>
+        </div>
+        <dl class="facts">
+        <dt>Profile</dt>
+        <dd>test</dd>
+        <dt>Site</dt>
+        <dd>
+        <a href="http://127.0.0.1:PORT">http://127.0.0.1:PORT</a>
+        </dd>
+        <dt>User</dt>
+        <dd>alice@contoso.test</dd>
+        <dt>Name</dt>
+        <dd>Alice Example</dd>
+        <dt>Sign-in flow</dt>
+        <dd>adfs</dd>
+        <dt>Signed in</dt>
+        <dd>
+        <proved-at> (<duration>)</dd>
+        </dl>
+        <h2>Last proof request</h2>
+        <p>
+        <code>GET /_api/web/currentuser</code> failed in N ms, sent just now: Not signed in or the session has expired: sign in again with `spconnect login` (login page: http://127.0.0.1:PORT/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&amp;Source=%2f_api%2fweb%2fcurrentuser). (HTTP 403, -2147024891, System.UnauthorizedAccessException, http://127.0.0.1:PORT/_api/web/currentuser): Access denied. You do not have permission to perform this action or access this resource.</p>
+        <h2>Cookies</h2>
+        <div class="table-wrap">
+        <table>
+        <thead>
+        <tr>
+        <th>Cookie</th>
+        <th>Expires</th>
+        </tr>
+        </thead>
+        <tbody>
+        <tr>
+        <td>FedAuth</td>
+        <td>
+        <duration>
+        </td>
+        </tr>
+        </tbody>
+        </table>
+        </div>
+        <h2>Last sign-in</h2>
+        <p>Failed just now: the sign-in was rejected: Incorrect user ID or password. Type the correct user ID and password, and try again. Check the user name and password.</p>
+        <ol class="trace" start="0">
+        <li>GET 127.0.0.1:PORT (start at the adfs entry point) → HTTP 302</li>
+        <li>GET 127.0.0.1:PORT (HTTP 302 redirect) → HTTP 302</li>
+        <li>GET 127.0.0.2:PORT (HTTP 302 redirect) → HTTP 200, credential-form</li>
+        <li>POST 127.0.0.2:PORT (filled UserName and Password in form #loginForm) → HTTP 200, error, forms: stop</li>
+        </ol>
+        <form method="post" action="/signin">
+        <input type="hidden" name="csrf" value="csrf-token-1">
+        <button type="submit">Sign in again</button>
+        </form>
+        <p class="muted">Checked 2026-11-29 12:00 UTC. Reload to check again.</p>
         </main>
         </body>
         </html>

@@ -185,6 +185,7 @@ import Transport
         #expect(red.text.contains("Signing in again failed"))
         #expect(red.text.contains("(sign-in-failed)"))
         #expect(!red.text.contains("class=\"state ok\""))
+        expectGolden(fixture.normalised(red.text), Golden.sessionSignInFailed, name: "session-sign-in-failed")
         // Reloading does not send the wrong password again (the account would be locked).
         let attempts = fixture.simulator.requestLog().filter { $0.formFields.contains { $0.name == "Password" } }
         _ = try await fixture.get("/status.json")
