@@ -191,7 +191,7 @@ import Transport
         #expect(without.status == 403)
         #expect(!without.text.contains(alice))
         let wrong = try await fixture.browser.execute(
-            HTTPRequest(url: base + "/status.json?token=" + token.dropLast() + "0"))
+            HTTPRequest(url: base + "/status.json?token=" + token.dropLast() + (token.hasSuffix("0") ? "1" : "0")))
         #expect(wrong.status == 403)
         let with = try await fixture.browser.execute(HTTPRequest(url: base + "/?token=" + token))
         #expect(with.status == 200)
