@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import SPSim
+import SharePoint
 import Testing
 import Transport
 
@@ -38,7 +39,17 @@ import Transport
                 method: "POST", url: site + "/_api/web/lists/getbytitle('Tasks')/items", headers: headers,
                 body: .bytes([UInt8](itemBody))))
         #expect(item.status == 201)
+        // A picture whose name is markup.
+        let picture = NSTemporaryDirectory() + "spc-status-" + UUID().uuidString + ".png"
+        defer { try? FileManager.default.removeItem(atPath: picture) }
+        let png = try await client.execute(
+            HTTPRequest(url: site + "/_api/web/GetFileByServerRelativeUrl('%2FPhotos%2Fsea.png')/$value"))
+        FileManager.default.createFile(atPath: picture, contents: Data(png.body))
+        _ = try await SharePointSite(client: client, siteURL: site).upload(
+            file: picture, toFolder: "/Photos", as: hostilePicture)
     }
+
+    static let hostilePicture = "\"><img src=x onerror=alert(3)>.png"
 
     @Test func hostileTitlesAndValuesAreShownAsText() async throws {
         let fixture = try await StatusFixture()
@@ -61,6 +72,19 @@ import Transport
         let tasks = try await fixture.get("/lists/Tasks?after=20")
         #expect(tasks.text.contains("<td>&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</td>"))
         #expect(!tasks.text.contains("<img src=x"))
+
+        let gallery = try await fixture.get("/photos/Photos")
+        #expect(gallery.status == 200)
+        #expect(gallery.text.contains("<strong>&quot;&gt;&lt;img src=x onerror=alert(3)&gt;.png</strong>"))
+        #expect(gallery.text.contains("alt=\"&quot;&gt;&lt;img src=x onerror=alert(3)&gt;.png\""))
+        #expect(
+            gallery.text.contains(
+                "src=\"/thumb?url=%2FPhotos%2F%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%283%29%3E.png\""))
+        #expect(!gallery.text.contains("<img src=x"))
+        let thumbnail = try await fixture.get(
+            "/thumb?url=%2FPhotos%2F%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%283%29%3E.png")
+        #expect(thumbnail.status == 200)
+        #expect(header(thumbnail, "Content-Type") == "image/png")
 
         let missing = try await fixture.get("/lists/%3Cb%3Enope%3C%2Fb%3E")
         #expect(missing.status == 404)
