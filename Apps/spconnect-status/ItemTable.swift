@@ -1,39 +1,52 @@
 import Presentation
 import SharePoint
 
-/// A page of list items as a table: `ID`, `Title`, then the list's own fields, leaving out SharePoint's
-/// bookkeeping fields; every value as the server's text.
+/// A page of list items as a table: `ID`, `Title`, the list's own visible, editable fields, then `Modified` and
+/// `Modified By`, at most ``maxColumns``; headers are the fields' display names and values their display text
+/// (`$expand=FieldValuesAsText`: people by name, dates and numbers as the site formats them).
 enum ItemTable {
-    /// Fields every item carries that say nothing to a person.
-    static let bookkeeping: Set<String> = [
-        "Id", "FileSystemObjectType", "ServerRedirectedEmbedUri", "ServerRedirectedEmbedUrl", "ContentTypeId",
-        "ComplianceAssetId", "GUID", "OData__UIVersionString", "Attachments", "AuthorId", "EditorId",
-        "AuthorStringId", "EditorStringId",
-    ]
     /// Most columns shown (the table scrolls sideways on a phone; more would not help).
     static let maxColumns = 8
+    /// Visible fields that say nothing to a person looking at a page of items.
+    static let bookkeeping: Set<String> = [
+        "ID", "ContentType", "ContentTypeId", "Attachments", "Edit", "LinkTitle", "LinkTitleNoMenu", "DocIcon",
+        "ItemChildCount", "FolderChildCount", "AppAuthor", "AppEditor", "ComplianceAssetId", "FileRef", "Created",
+        "Author", "Modified", "Editor", "SelectTitle", "LinkFilename", "LinkFilenameNoMenu",
+    ]
 
-    static func recordSet(_ items: [ListItem]) -> RecordSet {
-        var names: [String] = ["ID", "Title"]
-        for item in items {
-            for (name, _) in item.fields
-            where !names.contains(name) && !bookkeeping.contains(name) && !name.hasPrefix("odata.")
-                && !name.hasPrefix("__") && names.count < maxColumns
-            {
-                names.append(name)
-            }
+    /// The `$expand` that brings the display text of every field with the items.
+    static let expand = "FieldValuesAsText"
+
+    /// The columns for a list with these fields.
+    static func columns(_ fields: [SharePoint.Field]) -> [Column] {
+        let visible = fields.filter { $0.hidden != true && !$0.internalName.hasPrefix("_") }
+        var chosen: [SharePoint.Field] = visible.filter { $0.internalName == "Title" }
+        chosen += visible.filter { field in
+            field.internalName != "Title" && !bookkeeping.contains(field.internalName)
+                && (field.readOnly != true || field.internalName == "FileLeafRef")
         }
+        chosen += ["Modified", "Editor"].compactMap { name in visible.first { $0.internalName == name } }
+        return [Column("ID", title: "ID", alignment: .right)]
+            + chosen.prefix(maxColumns - 1).map { Column($0.internalName, title: $0.title, alignment: .left) }
+    }
+
+    /// The items as records for `columns`: display text from `FieldValuesAsText` when expanded, else the raw
+    /// value's text.
+    static func recordSet(_ items: [ListItem], columns: [Column]) -> RecordSet {
         let records = items.map { item in
-            let texts = ListItem.textValues(of: item.fields.filter { !$0.0.hasPrefix("__") })
+            var texts: [String: String] = [:]
+            for (name, text) in ListItem.textValues(of: item.fields) where texts[name] == nil {
+                texts[name] = text
+            }
+            if let display = item[expand]?.objectValue {
+                for (key, text) in ListItem.textValues(of: display) { texts[OData.decodeName(key)] = text }
+            }
             return Record(
-                names.map { name -> Presentation.Field in
-                    if name == "ID" { return Presentation.Field(name, .int(item.id)) }
-                    let text = texts.first { $0.0 == name }?.1
-                    return Presentation.Field(name, text.map { Cell.string($0) } ?? .null)
+                columns.map { column -> Presentation.Field in
+                    if column.field == "ID" { return Presentation.Field("ID", .int(item.id)) }
+                    let text = texts[column.field] ?? texts[column.field + "Id"]
+                    return Presentation.Field(column.field, text.map { Cell.string($0) } ?? .null)
                 })
-        }
-        let columns = names.map { name in
-            Column(name, title: OData.decodeName(name), alignment: name == "ID" ? .right : .left)
         }
         return RecordSet(columns: columns, records: records)
     }

@@ -179,13 +179,14 @@ final class StatusApp: Sendable {
             case .success(let site):
                 do throws(SharePointError) {
                     let list = try await site.list(title: title)
-                    var query = ODataQuery(top: pageSize)
+                    let columns = ItemTable.columns(try await site.fields(of: .title(list.title)))
+                    var query = ODataQuery(top: pageSize, expand: [ItemTable.expand])
                     query.orderBy = [ODataQuery.Order("ID")]
                     if let after { query.skipToken = ODataQuery.pagedSkipToken(afterID: after) }
                     var pages = site.items(in: .title(list.title), query: query).makeAsyncIterator()
                     let page = try await pages.next()
                     let items = page?.items ?? []
-                    let records = ItemTable.recordSet(items)
+                    let records = ItemTable.recordSet(items, columns: columns)
                     let next = page?.nextLink != nil ? items.last?.id : nil
                     return .success(
                         StatusPages.ItemsPage(

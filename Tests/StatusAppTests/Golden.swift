@@ -192,10 +192,10 @@ enum Golden {
         <th class="num">ID</th>
         <th>Title</th>
         <th>Priority</th>
-        <th>DueDate</th>
+        <th>Due Date</th>
         <th>Status</th>
         <th>Completed</th>
-        <th>AssignedToId</th>
+        <th>Assigned To</th>
         <th>Modified</th>
         </tr>
         </thead>
@@ -204,51 +204,51 @@ enum Golden {
         <td class="num">1</td>
         <td>Plan the kickoff</td>
         <td>3</td>
-        <td>2026-01-12T09:00:00Z</td>
+        <td>1/12/2026 9:00 AM</td>
         <td>Deferred</td>
-        <td>false</td>
-        <td>12</td>
-        <td>2026-01-05T10:00:00Z</td>
+        <td>No</td>
+        <td>Carol Conditional</td>
+        <td>1/5/2026 10:00 AM</td>
         </tr>
         <tr>
         <td class="num">2</td>
         <td>Review budget</td>
         <td>1</td>
-        <td>2026-01-13T09:00:00Z</td>
+        <td>1/13/2026 9:00 AM</td>
         <td>Completed</td>
-        <td>true</td>
-        <td>13</td>
-        <td>2026-01-06T10:00:00Z</td>
+        <td>Yes</td>
+        <td>Dave Expired</td>
+        <td>1/6/2026 10:00 AM</td>
         </tr>
         <tr>
         <td class="num">3</td>
         <td>Order new laptops</td>
         <td>2</td>
-        <td>2026-01-14T09:00:00Z</td>
+        <td>1/14/2026 9:00 AM</td>
         <td>Completed</td>
-        <td>true</td>
-        <td>10</td>
-        <td>2026-01-07T10:00:00Z</td>
+        <td>Yes</td>
+        <td>Alice Example</td>
+        <td>1/7/2026 10:00 AM</td>
         </tr>
         <tr>
         <td class="num">4</td>
         <td>Update the wiki</td>
         <td>2</td>
-        <td>2026-01-15T09:00:00Z</td>
+        <td>1/15/2026 9:00 AM</td>
         <td>Completed</td>
-        <td>true</td>
-        <td>10</td>
-        <td>2026-01-08T10:00:00Z</td>
+        <td>Yes</td>
+        <td>Alice Example</td>
+        <td>1/8/2026 10:00 AM</td>
         </tr>
         <tr>
         <td class="num">5</td>
         <td>Fix the printer</td>
         <td>2</td>
-        <td>2026-01-16T09:00:00Z</td>
+        <td>1/16/2026 9:00 AM</td>
         <td>Not Started</td>
-        <td>false</td>
-        <td>11</td>
-        <td>2026-01-09T10:00:00Z</td>
+        <td>No</td>
+        <td>Bob Mfa</td>
+        <td>1/9/2026 10:00 AM</td>
         </tr>
         </tbody>
         </table>

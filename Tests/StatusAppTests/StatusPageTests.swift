@@ -50,6 +50,10 @@ import Transport
         #expect(last.text.contains("<td class=\"num\">20</td>"))
         #expect(!last.text.contains("Next page"))
 
+        let library = try await fixture.get("/lists/Photos")
+        #expect(library.text.contains("<th>Name</th>"))
+        #expect(library.text.contains("<td>sunset.png</td>"))
+
         let missing = try await fixture.get("/lists/No%20such%20list")
         #expect(missing.status == 404)
         #expect(missing.text.contains("The list could not be read"))
