@@ -38,7 +38,7 @@ public enum StatusPages {
             .gallery img{display:block;width:100%;height:8rem;object-fit:contain;image-rendering:pixelated}
             .gallery figcaption{font-size:.9rem;overflow-wrap:anywhere}
             .pager{display:flex;gap:1rem;margin:1rem 0}
-            th{white-space:nowrap}th,td{overflow-wrap:break-word}form{margin:1rem 0}
+            th{white-space:nowrap}th,td{overflow-wrap:break-word}form,.table-wrap{margin:0 0 1rem}
             .when{display:block;font-size:.85rem}
             """
 
