@@ -8,7 +8,8 @@ import Transport
 extension SiteClientTests {
     @Suite struct Files {
         /// spsim's largest file (8 MiB, generated while streaming): byte-identical on disk, progress monotonic, and
-        /// the process never holds the file: peak RSS during the transfer stays well below its size.
+        /// streamed: half-way through, the partial file on disk already holds what arrived. (Memory figures are the
+        /// benchmark's business; process RSS is shared with the tests running beside this one.)
         @Test func largeDownloadIsStreamedToDisk() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
             defer { fixture.sim.stop() }
@@ -17,30 +18,26 @@ extension SiteClientTests {
             let destination = folder + "/large.bin"
             let size = 8 * 1024 * 1024
 
-            // Warm up curl, the server and the allocator with a small download first.
-            try await fixture.site.download(serverRelativeURL: "/Shared Documents/Welcome.txt", to: folder + "/w.txt")
-            let baseline = residentBytes()
-            let peak = Mutex((peak: baseline, nextSample: Int64(0)))
+            let onDiskMidway = Mutex(Int64(-1))
             let progress = ProgressLog()
             let written = try await fixture.site.download(
                 serverRelativeURL: "/Shared Documents/large.bin", to: destination
             ) { value in
                 progress.record(value)
-                // Sample the RSS every 256 KiB or so (reading /proc on every callback would slow the transfer).
-                let sample = peak.withLock { state -> Bool in
-                    guard value.completedBytes >= state.nextSample else { return false }
-                    state.nextSample = value.completedBytes + 256 * 1024
-                    return true
-                }
-                if sample {
-                    let now = residentBytes()
-                    peak.withLock { $0.peak = max($0.peak, now) }
-                }
+                guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
+                let partial =
+                    (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+                    .filter { $0.hasSuffix(".part") } ?? []
+                let bytes =
+                    partial.compactMap {
+                        (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int64
+                    }.max() ?? 0
+                onDiskMidway.withLock { $0 = bytes }
             }
-            let growth = peak.withLock { $0.peak } - baseline
             #expect(written == Int64(size))
-            #expect(growth < size * 3 / 4, "peak RSS grew by \(growth) bytes while downloading \(size) bytes")
-            #expect(residentBytes() - baseline < size * 3 / 4)
+            // At least a quarter of the file was already on disk when half of it had arrived.
+            let midway = onDiskMidway.withLock { $0 }
+            #expect(midway >= Int64(size / 4), "only \(midway) bytes were on disk half-way through the download")
             #expect(progress.isMonotonic)
             #expect(progress.all.last?.completedBytes == Int64(size))
             #expect(progress.all.last?.totalBytes == Int64(size))
@@ -55,7 +52,7 @@ extension SiteClientTests {
             let onDisk = try Data(contentsOf: URL(fileURLWithPath: destination))
             #expect(onDisk.count == size)
             #expect(onDisk == Data(direct.body))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["large.bin", "w.txt"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["large.bin"])
         }
 
         @Test func failedDownloadsLeaveNoFile() async throws {

@@ -101,15 +101,6 @@ final class SOAPReauthenticator: Reauthenticator {
     }
 }
 
-/// The resident set size of this process in bytes (`VmRSS` of /proc/self/status).
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-    else { return 0 }
-    let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
-    return kilobytes * 1024
-}
-
 /// Collects progress reports from Transport's thread.
 final class ProgressLog: Sendable {
     private let values = Mutex<[FileProgress]>([])

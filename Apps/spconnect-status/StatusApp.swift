@@ -1,0 +1,346 @@
+import Foundation
+import HTTPServer
+import Presentation
+import SharePoint
+import Transport
+
+/// The status app's request handling: routes, the access token, the cross-site checks on the sign-in POST,
+/// security headers on every response. Reusable: `spconnect status --serve` can build one and hand
+/// ``handle(_:)`` to an ``HTTPServer`` (see ``StatusServer``).
+///
+/// Thread-safety: `handle(_:)` is called on the server's connection threads, concurrently; state lives in the
+/// ``StatusSession`` actor and the ``ThumbnailCache``.
+final class StatusApp: Sendable {
+    let session: StatusSession
+    let thumbnails: ThumbnailCache
+    /// The per-process token the sign-in form carries.
+    let csrfToken: String
+    /// When set, every request must carry `?token=` with this value (the app listens beyond loopback).
+    let accessToken: String?
+    /// Host names (without port) the app answers to; others are refused, so a page of another site cannot
+    /// reach the app through a DNS name rebound to 127.0.0.1. Nil accepts any name (the access token guards).
+    let hostNames: Set<String>?
+    private let clock: @Sendable () -> Date
+
+    /// Items per page on `/lists/NAME`.
+    let pageSize: Int
+    /// Most pictures shown in one gallery.
+    static let galleryLimit = 200
+
+    init(
+        session: StatusSession, accessToken: String?, hostNames: Set<String>?,
+        thumbnails: ThumbnailCache = ThumbnailCache(),
+        csrfToken: String = randomToken(), pageSize: Int = 30, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.pageSize = pageSize
+        self.session = session
+        self.accessToken = accessToken
+        self.hostNames = hostNames
+        self.thumbnails = thumbnails
+        self.csrfToken = csrfToken
+        self.clock = now
+    }
+
+    var links: StatusPages.Links { StatusPages.Links(token: accessToken) }
+
+    // MARK: Entry point
+
+    /// Answers one request; every response carries the security headers.
+    func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        var response = route(request)
+        let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+        var policy = StatusPages.headerContentSecurityPolicy
+        if contentType.hasPrefix("image/") { policy += "; sandbox" }
+        response.headers += [
+            ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+        ]
+        if !response.headers.contains(where: { $0.name.lowercased() == "cache-control" }) {
+            response.headers.append(("Cache-Control", "no-store"))
+        }
+        return response
+    }
+
+    private func route(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if let hostNames, !hostNames.contains(Self.hostName(request.header("Host") ?? "")) {
+            return failure(
+                StatusFailure(
+                    status: 421, title: "Unknown host",
+                    message: "This app answers to \(hostNames.sorted().joined(separator: ", ")) only."))
+        }
+        if let accessToken {
+            guard let given = request.queryValue("token"), Self.constantTimeEqual(given, accessToken) else {
+                return failure(
+                    StatusFailure(
+                        status: 403, title: "Access token required",
+                        message: "Open the URL the app printed when it started (it carries ?token=…)."))
+            }
+        }
+        let path = request.path
+        switch (request.method, path) {
+        case ("GET", "/"), ("HEAD", "/"):
+            return html(200, StatusPages.sessionPage(facts(), links: links, now: clock()))
+        case ("GET", "/status.json"):
+            let facts = facts()
+            return HTTPServerResponse(
+                status: facts.health.isHealthy ? 200 : 503, contentType: "application/json; charset=utf-8",
+                text: StatusPages.statusJSON(facts, now: clock()))
+        case ("POST", "/signin"):
+            return signIn(request)
+        case ("GET", "/lists"):
+            return listsPage()
+        case ("GET", "/thumb"):
+            return thumbnail(request)
+        case ("GET", _) where path.hasPrefix("/lists/") && path.count > "/lists/".count:
+            return itemsPage(
+                String(path.dropFirst("/lists/".count)), after: request.queryValue("after").flatMap { Int($0) })
+        case ("GET", _) where path.hasPrefix("/photos/") && path.count > "/photos/".count:
+            return galleryPage(String(path.dropFirst("/photos/".count)))
+        case (let method, _) where !["GET", "HEAD", "POST"].contains(method):
+            var response = failure(StatusFailure(status: 405, title: "Method not allowed", message: "Use GET."))
+            response.headers.append(("Allow", "GET, HEAD, POST"))
+            return response
+        default:
+            return failure(StatusFailure(status: 404, title: "Not found", message: "There is no page at this address."))
+        }
+    }
+
+    // MARK: Pages
+
+    private func facts() -> StatusPages.SessionFacts {
+        let session = self.session
+        let token = csrfToken
+        return blockingAwait { await session.facts(csrfToken: token) }
+    }
+
+    /// The sign-in POST: refused (403) unless it comes from this app's own page (same origin, the form's token).
+    private func signIn(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if let refusal = crossSiteRefusal(request) { return failure(refusal) }
+        let session = self.session
+        guard blockingAwait({ await session.configuration.canSignIn }) else {
+            return failure(
+                StatusFailure(
+                    status: 409, title: "No credentials",
+                    message: "Start the app with SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE to sign in from here."))
+        }
+        _ = blockingAwait { await session.signInAgain() }
+        // Post/redirect/get: a reload of the result does not post again.
+        return HTTPServerResponse(status: 303, headers: [("Location", links.href("/")), ("Content-Length", "0")])
+    }
+
+    /// Why a state-changing request is refused, or nil when it is from the app's own page: `Origin` (when sent)
+    /// must be this app's origin, `Sec-Fetch-Site` (when sent) `same-origin`, and the form must carry the token.
+    func crossSiteRefusal(_ request: HTTPServerRequest) -> StatusFailure? {
+        let refused = { (why: String) in StatusFailure(status: 403, title: "Cross-site request refused", message: why) }
+        if let origin = request.header("Origin") {
+            let expected = "http://" + (request.header("Host") ?? "")
+            guard origin == expected else { return refused("The request came from another site (\(origin)).") }
+        }
+        if let site = request.header("Sec-Fetch-Site"), site != "same-origin" {
+            return refused("The browser says the request came from another site (\(site)).")
+        }
+        guard let given = request.formValue("csrf"), Self.constantTimeEqual(given, csrfToken) else {
+            return refused("The form's token is missing or wrong; reload the page and try again.")
+        }
+        return nil
+    }
+
+    private func listsPage() -> HTTPServerResponse {
+        let session = self.session
+        let result: Result<[StatusPages.ListRow], StatusFailure> = blockingAwait {
+            switch await session.site() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let site):
+                do throws(SharePointError) {
+                    let lists = try await site.lists()
+                    return .success(
+                        lists.map { list in
+                            StatusPages.ListRow(
+                                title: list.title, itemCount: list.itemCount, lastModified: list.lastItemModifiedDate,
+                                isPictureLibrary: list.baseTemplate == 109)
+                        })
+                } catch {
+                    return .failure(Self.failure(error, what: "The lists could not be read"))
+                }
+            }
+        }
+        switch result {
+        case .success(let rows): return html(200, StatusPages.listsPage(rows, links: links, now: clock()))
+        case .failure(let failure): return self.failure(failure)
+        }
+    }
+
+    private func itemsPage(_ title: String, after: Int?) -> HTTPServerResponse {
+        let session = self.session
+        let pageSize = self.pageSize
+        let result: Result<StatusPages.ItemsPage, StatusFailure> = blockingAwait {
+            switch await session.site() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let site):
+                do throws(SharePointError) {
+                    let list = try await site.list(title: title)
+                    let columns = ItemTable.columns(try await site.fields(of: .title(list.title)))
+                    var query = ODataQuery(top: pageSize, expand: [ItemTable.expand])
+                    query.orderBy = [ODataQuery.Order("ID")]
+                    if let after { query.skipToken = ODataQuery.pagedSkipToken(afterID: after) }
+                    var pages = site.items(in: .title(list.title), query: query).makeAsyncIterator()
+                    let page = try await pages.next()
+                    let items = page?.items ?? []
+                    let records = ItemTable.recordSet(items, columns: columns)
+                    let next = page?.nextLink != nil ? items.last?.id : nil
+                    return .success(
+                        StatusPages.ItemsPage(
+                            listTitle: list.title, items: records, nextAfter: next, isContinuation: after != nil))
+                } catch {
+                    return .failure(Self.failure(error, what: "The list could not be read"))
+                }
+            }
+        }
+        switch result {
+        case .success(let page): return html(200, StatusPages.itemsPage(page, links: links))
+        case .failure(let failure): return self.failure(failure)
+        }
+    }
+
+    private func galleryPage(_ title: String) -> HTTPServerResponse {
+        let session = self.session
+        let result: Result<(String, [StatusPages.Photo]), StatusFailure> = blockingAwait {
+            switch await session.site() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let site):
+                do throws(SharePointError) {
+                    let list = try await site.list(title: title)
+                    // The library's folders, from its files' FileRef (a library has no item for its root folder).
+                    var query = ODataQuery(select: ["ID", "FileRef"], top: Self.galleryLimit)
+                    query.orderBy = [ODataQuery.Order("ID")]
+                    var pages = site.items(in: .title(list.title), query: query).makeAsyncIterator()
+                    let items = try await pages.next()?.items ?? []
+                    var folders: [String] = []
+                    for item in items {
+                        // SharePoint names it FileRef; spsim (a Lookup-typed field there) FileRefId.
+                        guard case .string(let fileRef)? = item["FileRef"] ?? item["FileRefId"],
+                            let slash = fileRef.lastIndex(of: "/")
+                        else { continue }
+                        let folder = String(fileRef[..<slash])
+                        if !folders.contains(folder) { folders.append(folder) }
+                    }
+                    var photos: [StatusPages.Photo] = []
+                    for folder in folders where photos.count < Self.galleryLimit {
+                        for file in try await site.files(inFolder: folder) where Self.isPicture(file.name) {
+                            let title = (file.title?.isEmpty == false ? file.title : nil) ?? file.name
+                            photos.append(
+                                StatusPages.Photo(
+                                    title: title, serverRelativeURL: file.serverRelativeUrl, size: file.length,
+                                    created: file.timeCreated))
+                        }
+                    }
+                    return .success((list.title, Array(photos.prefix(Self.galleryLimit))))
+                } catch {
+                    return .failure(Self.failure(error, what: "The library could not be read"))
+                }
+            }
+        }
+        switch result {
+        case .success(let (library, photos)):
+            return html(200, StatusPages.galleryPage(library: library, photos: photos, links: links))
+        case .failure(let failure): return self.failure(failure)
+        }
+    }
+
+    private func thumbnail(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let session = self.session
+        let thumbnails = self.thumbnails
+        let sitePath = blockingAwait { await session.siteServerRelativePath() }
+        guard let sitePath else {
+            return failure(StatusFailure(status: 503, title: "Not signed in", message: "No saved session."))
+        }
+        guard let url = request.queryValue("url").flatMap({ ThumbnailCache.validate($0, sitePath: sitePath) }) else {
+            return failure(
+                StatusFailure(
+                    status: 400, title: "Not a picture of this site",
+                    message: "Only pictures at the site's own server-relative URLs are shown."))
+        }
+        let result: Result<ThumbnailCache.Picture, StatusFailure> = blockingAwait {
+            switch await session.site() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let site): return await thumbnails.picture(url, site: site)
+            }
+        }
+        switch result {
+        case .success(let picture):
+            return HTTPServerResponse(
+                status: 200,
+                headers: [("Content-Type", picture.contentType), ("Cache-Control", "private, max-age=300")],
+                body: .bytes(picture.bytes))
+        case .failure(let failure): return self.failure(failure)
+        }
+    }
+
+    static func isPicture(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return ThumbnailCache.pictureExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    // MARK: Helpers
+
+    private func html(_ status: Int, _ text: String) -> HTTPServerResponse {
+        HTTPServerResponse(status: status, contentType: "text/html; charset=utf-8", text: text)
+    }
+
+    private func failure(_ failure: StatusFailure) -> HTTPServerResponse {
+        html(failure.status, StatusPages.errorPage(title: failure.title, message: failure.message, links: links))
+    }
+
+    /// A SharePoint failure as a page: 404 for what does not exist, 503 for a session that ended, else 502.
+    static func failure(_ error: SharePointError, what: String) -> StatusFailure {
+        let status: Int
+        switch error.kind {
+        case .listNotFound, .itemNotFound, .fileNotFound, .notFound: status = 404
+        case .authenticationRequired, .formsAuthRequired: status = 503
+        case .accessDenied: status = 403
+        default: status = 502
+        }
+        return StatusFailure(status: status, title: what, message: error.description)
+    }
+
+    /// The host name of a `Host` header value, lower-cased, without the port (`[::1]:80` → `[::1]`).
+    static func hostName(_ host: String) -> String {
+        let lower = host.lowercased()
+        if lower.hasPrefix("["), let end = lower.firstIndex(of: "]") { return String(lower[...end]) }
+        return String(lower.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}
+
+/// 32 random bytes as hex, from the system's generator.
+func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in
+        let byte = UInt8.random(in: 0...255, using: &generator)
+        return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+    }.joined()
+}
+
+/// Runs async work from a server thread (not the cooperative pool) and waits for it.
+func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await operation()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}

@@ -1,0 +1,318 @@
+import AuthFlow
+import Foundation
+import Presentation
+import SharePoint
+import Transport
+
+/// The session the status app watches: the profile's saved session (read again from the store on every check, so
+/// a `spconnect login` elsewhere shows up on reload), one Transport client holding its cookies, the site client,
+/// the cached proof request and the last sign-in this app ran.
+///
+/// An actor: page handlers on the server's threads call it through ``blockingAwait(_:)``. It is also the site's
+/// ``Reauthenticator``: when SharePoint says the session ended and credentials are available, it signs in again
+/// (one sign-in shared by concurrent callers) and records the trace for the page.
+actor StatusSession: Reauthenticator {
+    /// What the app was started with.
+    struct Configuration: Sendable {
+        var profile: String
+        var store: SessionStore
+        /// The password for a sign-in, asked each time one is needed; nil when none is available.
+        var password: @Sendable () -> Secret?
+        /// Whether credentials are available at all (shows the "sign in again" button).
+        var canSignIn: Bool
+        var clientConfiguration: HTTPClient.Configuration
+        /// How long a proof result is reused before the next page load sends another.
+        var proofCacheSeconds: Double = 5
+        /// How long after a failed sign-in an ended session is not renewed automatically.
+        var renewalPause: TimeInterval = 300
+        var now: @Sendable () -> Date = { Date() }
+    }
+
+    /// The result of the last proof request, and when the page may reuse it.
+    struct Proof: Sendable {
+        var fact: StatusPages.ProofFact
+        var health: StatusPages.Health
+        var validUntil: ContinuousClock.Instant
+    }
+
+    let configuration: Configuration
+    private let client: HTTPClient
+    private var session: Session?
+    private var loadFailure: String?
+    private var siteClient: SharePointSite?
+    private var proof: Proof?
+    private var proofTask: Task<Proof, Never>?
+    private var lastSignIn: StatusPages.SignInFact?
+    private var signInTask: Task<Bool, Never>?
+
+    init(_ configuration: Configuration) throws(TransportError) {
+        self.configuration = configuration
+        self.client = try HTTPClient(configuration: configuration.clientConfiguration)
+    }
+
+    // MARK: Facts
+
+    /// The facts of `/` and `/status.json`, sending a proof request unless a recent one can be reused.
+    func facts(csrfToken: String) async -> StatusPages.SessionFacts {
+        reload()
+        var facts = StatusPages.SessionFacts(
+            profile: configuration.profile, health: .healthy, canSignIn: configuration.canSignIn, csrfToken: csrfToken)
+        facts.lastSignIn = lastSignIn
+        guard let session else {
+            facts.health = .unhealthy(
+                code: "no-session",
+                reason: loadFailure
+                    ?? "No saved session for profile '\(configuration.profile)'. Run 'spconnect login --site URL"
+                    + " --user NAME\(configuration.profile == "default" ? "" : " --profile " + configuration.profile)'"
+                    + " and reload.")
+            return facts
+        }
+        let proof = await currentProof()
+        // The proof may have renewed the session: describe the one in use now.
+        let current = self.session ?? session
+        facts.siteURL = current.siteURL
+        facts.user = current.user
+        facts.displayName = current.displayName
+        facts.flow = current.flow
+        facts.provedAt = current.provedAt
+        facts.cookies = current.cookies.map { StatusPages.CookieFact(name: $0.name, expires: $0.expires) }
+        facts.proof = proof.fact
+        facts.health = proof.health
+        facts.lastSignIn = lastSignIn
+        return facts
+    }
+
+    /// The site client, or a typed reason why there is none.
+    func site() -> Result<SharePointSite, StatusFailure> {
+        reload()
+        guard let siteClient else {
+            return .failure(
+                StatusFailure(
+                    status: 503, title: "Not signed in",
+                    message: loadFailure ?? "No saved session for profile '\(configuration.profile)'."))
+        }
+        return .success(siteClient)
+    }
+
+    /// The site's server-relative path (`/sites/team`, or `/` at the root), when a session is known.
+    func siteServerRelativePath() -> String? {
+        reload()
+        guard let session, let components = URLComponents(string: session.siteURL) else { return nil }
+        let path = components.percentEncodedPath.removingPercentEncoding ?? components.path
+        return path.isEmpty ? "/" : path
+    }
+
+    private func currentProof() async -> Proof {
+        if let proof, ContinuousClock.now < proof.validUntil { return proof }
+        if let proofTask { return await proofTask.value }
+        let task = Task { await self.sendProof() }
+        proofTask = task
+        let result = await task.value
+        proofTask = nil
+        proof = result
+        return result
+    }
+
+    private func sendProof() async -> Proof {
+        let started = ContinuousClock.now
+        let at = configuration.now()
+        let validUntil = started + .milliseconds(Int(configuration.proofCacheSeconds * 1000))
+        guard let siteClient else {
+            return Proof(
+                fact: StatusPages.ProofFact(at: at, latencyMilliseconds: 0, failure: "no session"),
+                health: .unhealthy(code: "no-session", reason: "No saved session."), validUntil: validUntil)
+        }
+        do {
+            let user = try await siteClient.currentUser()
+            let latency = Self.milliseconds(ContinuousClock.now - started)
+            return Proof(
+                fact: StatusPages.ProofFact(at: at, latencyMilliseconds: latency, userTitle: user.title),
+                health: .healthy, validUntil: validUntil)
+        } catch {
+            let latency = Self.milliseconds(ContinuousClock.now - started)
+            return Proof(
+                fact: StatusPages.ProofFact(at: at, latencyMilliseconds: latency, failure: error.description),
+                health: health(for: error), validUntil: validUntil)
+        }
+    }
+
+    /// The typed state a failed proof request means.
+    private func health(for error: SharePointError) -> StatusPages.Health {
+        switch error.kind {
+        case .authenticationRequired, .formsAuthRequired:
+            if let lastSignIn, !lastSignIn.succeeded {
+                return .unhealthy(
+                    code: "sign-in-failed",
+                    reason: "The session has ended and signing in again failed: " + lastSignIn.message)
+            }
+            let advice =
+                configuration.canSignIn
+                ? "Use \"Sign in again\"."
+                : "Run 'spconnect login' (or start the app with SPCONNECT_PASSWORD) and reload."
+            return .unhealthy(
+                code: "session-gone", reason: "SharePoint no longer accepts the session's cookies. " + advice)
+        case .transport:
+            return .unhealthy(code: "unreachable", reason: error.description)
+        case .accessDenied:
+            return .unhealthy(code: "access-denied", reason: error.description)
+        default:
+            return .unhealthy(code: "error", reason: error.description)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    // MARK: Loading the saved session
+
+    /// Reads the profile's session file again; installs its cookies when it changed (a login elsewhere).
+    private func reload() {
+        let loaded: Session?
+        do {
+            loaded = try configuration.store.load(profile: configuration.profile)
+            loadFailure = nil
+        } catch {
+            loadFailure = error.description
+            return
+        }
+        guard let loaded else {
+            if session != nil, lastSignIn?.succeeded != true { adopt(nil) }
+            return
+        }
+        if loaded != session { adopt(loaded) }
+    }
+
+    private func adopt(_ new: Session?) {
+        if let old = session {
+            for cookie in old.cookies { try? client.cookies.remove(cookie) }
+        }
+        session = new
+        proof = nil
+        guard let new else {
+            siteClient = nil
+            return
+        }
+        do {
+            try new.install(into: client)
+        } catch {
+            loadFailure = "the session's cookies could not be used: \(error.description)"
+        }
+        if siteClient?.siteURL != Self.trimmed(new.siteURL) {
+            siteClient = SharePointSite(client: client, siteURL: new.siteURL, reauthenticator: self)
+        }
+    }
+
+    private static func trimmed(_ url: String) -> String {
+        var text = url
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    // MARK: Signing in
+
+    /// Signs in again with the saved session's site, user, flow and policy (the "sign in again" button).
+    /// Returns whether a new session was installed; the outcome and trace are kept for the page.
+    @discardableResult
+    func signInAgain() async -> Bool {
+        if let signInTask { return await signInTask.value }
+        let task = Task { await self.runSignIn() }
+        signInTask = task
+        let result = await task.value
+        signInTask = nil
+        return result
+    }
+
+    /// Called by the site client on 401/403: sign in again when credentials are available, but not again within
+    /// ``Configuration/renewalPause`` of a failed sign-in (reloading the page must not lock the account with a
+    /// wrong password; the button still signs in at once).
+    func reauthenticate() async throws -> Bool {
+        guard configuration.canSignIn else { return false }
+        if let lastSignIn, !lastSignIn.succeeded,
+            configuration.now().timeIntervalSince(lastSignIn.at) < configuration.renewalPause
+        {
+            return false
+        }
+        return await signInAgain()
+    }
+
+    private func runSignIn() async -> Bool {
+        reload()
+        guard let session else {
+            lastSignIn = StatusPages.SignInFact(
+                at: configuration.now(), succeeded: false,
+                message: "no saved session says which site, user and flow to use; run 'spconnect login' first.",
+                steps: [])
+            return false
+        }
+        guard let password = configuration.password() else {
+            lastSignIn = StatusPages.SignInFact(
+                at: configuration.now(), succeeded: false,
+                message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [])
+            return false
+        }
+        // A fresh client: a failed sign-in leaves the working cookies alone.
+        let signInClient: HTTPClient
+        do {
+            signInClient = try HTTPClient(configuration: configuration.clientConfiguration)
+        } catch {
+            lastSignIn = StatusPages.SignInFact(
+                at: configuration.now(), succeeded: false, message: error.description, steps: [])
+            return false
+        }
+        let recorder = TraceRecorder()
+        let outcome = await SignIn(
+            client: signInClient,
+            configuration: SignInConfiguration(
+                siteURL: session.siteURL, username: session.user, password: password,
+                flow: SignInFlow(rawValue: session.flow) ?? .auto, policy: session.policy),
+            options: SignIn.Options(trace: recorder.add)
+        ).run()
+        let steps = recorder.steps.map(Self.fact)
+        guard case .signedIn(let renewed) = outcome else {
+            lastSignIn = StatusPages.SignInFact(
+                at: configuration.now(), succeeded: false, message: outcome.message, steps: steps)
+            proof = nil
+            return false
+        }
+        var message = outcome.message
+        do {
+            try configuration.store.save(renewed, profile: configuration.profile)
+        } catch {
+            message += " The session could not be saved: \(error.description)"
+        }
+        adopt(renewed)
+        lastSignIn = StatusPages.SignInFact(at: configuration.now(), succeeded: true, message: message, steps: steps)
+        return true
+    }
+
+    /// A trace step as the page shows it: the host only, never a path or query.
+    static func fact(_ step: SignInTraceStep) -> StatusPages.TraceFact {
+        let host = URLComponents(string: step.url).map { components in
+            (components.host ?? "?") + (components.port.map { ":\($0)" } ?? "")
+        }
+        return StatusPages.TraceFact(
+            step: step.step, method: step.method, host: host ?? "?", purpose: step.purpose, status: step.status,
+            pageKind: step.pageKind, decision: step.decision)
+    }
+}
+
+/// Collects trace steps from the sign-in's callback (any thread).
+final class TraceRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [SignInTraceStep] = []
+
+    var steps: [SignInTraceStep] { lock.withLock { recorded } }
+
+    @Sendable func add(_ step: SignInTraceStep) {
+        lock.withLock { recorded.append(step) }
+    }
+}
+
+/// A request that could not be answered, with the HTTP status and the page's heading and sentence.
+struct StatusFailure: Error, Sendable {
+    var status: Int
+    var title: String
+    var message: String
+}
