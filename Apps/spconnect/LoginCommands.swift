@@ -2,6 +2,10 @@ import AuthFlow
 import Foundation
 import Transport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Options every command that uses a saved session understands.
 let profileOption = OptionSpec.value("profile", "NAME", "session profile (default: 'default')")
 
@@ -90,9 +94,22 @@ let logoutCommand = Command(
 /// `spconnect status`: what the saved session is, without any network request.
 let statusCommand = Command(
     name: "status", summary: "Show the saved session: site, user, flow, cookie names and expiry, last proof.",
-    synopsis: "[--profile NAME]", options: [profileOption]
+    synopsis: "[--profile NAME] [--serve [--port N] [--bind ADDRESS --allow-remote]]",
+    options: [
+        profileOption,
+        .flag("serve", "serve the HTML status app (spconnect-status) instead of printing"),
+        .value("port", "N", "with --serve: the port (default: a free one)"),
+        .value("bind", "ADDRESS", "with --serve: the address (default 127.0.0.1)"),
+        .flag("allow-remote", "with --serve: allow a non-loopback --bind (an access token is then required)"),
+    ]
 ) { arguments in
     let profile = arguments.value("profile") ?? "default"
+    if arguments.has("serve") {
+        var forwarded = ["--profile", profile]
+        for name in ["port", "bind"] { if let value = arguments.value(name) { forwarded += ["--\(name)", value] } }
+        if arguments.has("allow-remote") { forwarded.append("--allow-remote") }
+        return try StatusAppLauncher.exec(forwarded)
+    }
     guard let session = try SessionStore().load(profile: profile) else {
         printError("No session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME' first.")
         return .signInRequired
@@ -122,5 +139,22 @@ final class TraceFile: Sendable {
 
     @Sendable func write(_ step: SignInTraceStep) {
         handle.write(Data((step.jsonLine + "\n").utf8))
+    }
+}
+
+/// Runs `spconnect-status`, installed beside `spconnect`, in place of this process.
+enum StatusAppLauncher {
+    static func exec(_ arguments: [String]) throws -> ExitCode {
+        let own =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("spconnect-status").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw UsageError(
+                description: "spconnect-status is not installed beside spconnect (\(path)); build it with "
+                    + "'swift build --product spconnect-status'")
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        throw UsageError(description: "could not start \(path): \(String(cString: strerror(errno)))")
     }
 }
