@@ -35,8 +35,11 @@ public enum HTMLPage {
     ///   - body: the content.
     ///   - stylesheet: the CSS; the page's own, never data (see ``HTMLNode/stylesheet(_:)``).
     ///   - language: the `lang` attribute.
+    ///   - contentSecurityPolicy: the page's policy (default: no scripts, no external assets, inline styles).
+    ///   - referrerPolicy: a `<meta name="referrer">` value, or nil for none.
     public static func render(
-        title: String, body: [HTMLNode], stylesheet: String = defaultStylesheet, language: String = "en"
+        title: String, body: [HTMLNode], stylesheet: String = defaultStylesheet, language: String = "en",
+        contentSecurityPolicy: String = "default-src 'none'; style-src 'unsafe-inline'", referrerPolicy: String? = nil
     ) -> String {
         let head = HTMLNode.element(
             "head", [],
@@ -53,11 +56,16 @@ public enum HTMLPage {
                     "meta",
                     [
                         HTMLAttribute("http-equiv", "Content-Security-Policy"),
-                        HTMLAttribute("content", "default-src 'none'; style-src 'unsafe-inline'"),
+                        HTMLAttribute("content", contentSecurityPolicy),
                     ]),
-                .element("title", text: title),
-                .stylesheet(stylesheet),
-            ])
+            ]
+                + (referrerPolicy.map {
+                    [.element("meta", [HTMLAttribute("name", "referrer"), HTMLAttribute("content", $0)])]
+                } ?? [])
+                + [
+                    .element("title", text: title),
+                    .stylesheet(stylesheet),
+                ])
         let html = HTMLNode.element(
             "html", [HTMLAttribute("lang", language)], [head, .element("body", [], [.element("main", [], body)])])
         return "<!DOCTYPE html>\n" + html.render() + "\n"

@@ -46,29 +46,9 @@ public enum StatusPages {
     /// A complete document: like ``HTMLPage/render(title:body:stylesheet:language:)`` but with the status app's
     /// policy (images from the app itself are allowed, for the gallery) and stylesheet.
     public static func document(title: String, body: [HTMLNode]) -> String {
-        let head = HTMLNode.element(
-            "head", [],
-            [
-                .element("meta", [HTMLAttribute("charset", "utf-8")]),
-                .element(
-                    "meta",
-                    [
-                        HTMLAttribute("name", "viewport"),
-                        HTMLAttribute("content", "width=device-width, initial-scale=1"),
-                    ]),
-                .element(
-                    "meta",
-                    [
-                        HTMLAttribute("http-equiv", "Content-Security-Policy"),
-                        HTMLAttribute("content", contentSecurityPolicy),
-                    ]),
-                .element("meta", [HTMLAttribute("name", "referrer"), HTMLAttribute("content", "no-referrer")]),
-                .element("title", text: title),
-                .stylesheet(stylesheet),
-            ])
-        let html = HTMLNode.element(
-            "html", [HTMLAttribute("lang", "en")], [head, .element("body", [], [.element("main", [], body)])])
-        return "<!DOCTYPE html>\n" + html.render() + "\n"
+        HTMLPage.render(
+            title: title, body: body, stylesheet: stylesheet, contentSecurityPolicy: contentSecurityPolicy,
+            referrerPolicy: "no-referrer")
     }
 
     // MARK: Links
