@@ -44,9 +44,9 @@ func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [Str
     let outPath = scratch + "/out"
     let errPath = scratch + "/err"
     let inPath = scratch + "/in"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: spconnectPath)
     process.arguments = arguments

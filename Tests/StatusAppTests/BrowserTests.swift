@@ -25,7 +25,7 @@ enum Chromium {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let output = scratch + "/dom.html"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [

@@ -44,7 +44,7 @@ import Transport
         defer { try? FileManager.default.removeItem(atPath: picture) }
         let png = try await client.execute(
             HTTPRequest(url: site + "/_api/web/GetFileByServerRelativeUrl('%2FPhotos%2Fsea.png')/$value"))
-        FileManager.default.createFile(atPath: picture, contents: Data(png.body))
+        #expect(FileManager.default.createFile(atPath: picture, contents: Data(png.body)))
         _ = try await SharePointSite(client: client, siteURL: site).upload(
             file: picture, toFolder: "/Photos", as: hostilePicture)
     }
@@ -252,8 +252,9 @@ import Transport
         #expect(StatusServer.password(environment: [:]) == nil)
         let path = NSTemporaryDirectory() + "spc-status-pw-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(
-            atPath: path, contents: Data("p2\nrest\n".utf8), attributes: [.posixPermissions: 0o600])
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("p2\nrest\n".utf8), attributes: [.posixPermissions: 0o600]))
         #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path])?.revealedValue() == "p2")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path]) == nil)

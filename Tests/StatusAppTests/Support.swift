@@ -112,7 +112,7 @@ func expectGolden(_ actual: String, _ golden: String, name: String, sourceLocati
     guard actual != golden else { return }
     let directory = NSTemporaryDirectory() + "spconnect-status-golden"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: directory + "/" + name + ".html", contents: Data(actual.utf8))
+    _ = FileManager.default.createFile(atPath: directory + "/" + name + ".html", contents: Data(actual.utf8))
     let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let goldenLines = golden.split(separator: "\n", omittingEmptySubsequences: false)
     let first = zip(actualLines, goldenLines).enumerated().first { $0.element.0 != $0.element.1 }
