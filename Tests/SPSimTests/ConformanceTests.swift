@@ -133,7 +133,7 @@ import Testing
         ]
     }
 
-    @Test func everyJSONFactHoldsForTheSimulatorsAnswer() throws {
+    @Test func everyJSONFactHoldsForTheSimulatorsAnswer() async throws {
         guard let corpus = corpusDirectory() else {
             Issue.record("shared corpus not found beside the repository")
             return
@@ -145,22 +145,26 @@ import Testing
         let site = simulator.siteURL
         let browser = Browser()
         let auth = ["-u", "alice@contoso.test:Spring2026!"]
-        func call(_ method: String, _ path: String, accept: String, body: [UInt8]? = nil, digest: String? = nil) throws
+        func call(_ method: String, _ path: String, accept: String, body: [UInt8]? = nil, digest: String? = nil)
+            async throws
             -> Answer
         {
             var headers = ["Accept: " + accept]
             if let digest { headers.append("X-RequestDigest: " + digest) }
             if body != nil { headers.append("Content-Type: application/json") }
-            return try browser.request(site + path, method: method, headers: headers, body: body, extra: auth)
+            return try await browser.request(site + path, method: method, headers: headers, body: body, extra: auth)
         }
         let digest = try #require(
-            call("POST", "/_api/contextinfo", accept: "application/json;odata=nometadata").json?["FormDigestValue"]?
+            await call("POST", "/_api/contextinfo", accept: "application/json;odata=nometadata").json?[
+                "FormDigestValue"]?
                 .string)
         let tasksId = try #require(
-            call("GET", "/_api/web/lists/getbytitle('Tasks')?$select=Id", accept: "application/json;odata=nometadata")
-                .json?[
-                    "Id"]?.string)
-        let placeholder = try call(
+            await call(
+                "GET", "/_api/web/lists/getbytitle('Tasks')?$select=Id", accept: "application/json;odata=nometadata"
+            )
+            .json?[
+                "Id"]?.string)
+        let placeholder = try await call(
             "POST",
             "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files/add(url='big.bin',overwrite=true)",
             accept: "application/json;odata=nometadata", body: [], digest: digest)
@@ -172,7 +176,8 @@ import Testing
             guard let file = entry["file"]?.string, entry["format"]?.string == "json",
                 let probe = probes[file]
             else { continue }
-            let answer = try call(probe.method, probe.path, accept: probe.accept, body: probe.body, digest: digest)
+            let answer = try await call(
+                probe.method, probe.path, accept: probe.accept, body: probe.body, digest: digest)
             #expect(answer.status == probe.status, "\(file): status \(answer.status) \(answer.body.prefix(300))")
             if let expected = entry["typical_content_type"]?.string {
                 #expect(answer.header("Content-Type") == expected, "\(file): content type")
@@ -200,18 +205,18 @@ import Testing
         #expect(checked >= 60)
     }
 
-    @Test func patternedValuesMatchTheCorpusShapes() throws {
+    @Test func patternedValuesMatchTheCorpusShapes() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let site = simulator.siteURL
         let browser = Browser()
         let auth = ["-u", "alice@contoso.test:Spring2026!"]
-        let tasks = try browser.request(
+        let tasks = try await browser.request(
             site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2",
             headers: ["Accept: application/json;odata=nometadata"],
             extra: auth)
         let id = try #require(
-            browser.request(
+            await browser.request(
                 site + "/_api/web/lists/getbytitle('Tasks')?$select=Id",
                 headers: ["Accept: application/json;odata=nometadata"],
                 extra: auth
@@ -219,7 +224,7 @@ import Testing
         #expect(
             tasks.json?["odata.nextLink"]?.string
                 == "\(site)/_api/web/lists(guid%27\(id)%27)/items?%24skiptoken=Paged%3dTRUE%26p_ID%3d2&%24top=2")
-        let verbose = try browser.request(
+        let verbose = try await browser.request(
             site + "/_api/web/lists/getbytitle('Tasks')/items?$top=2",
             headers: ["Accept: application/json;odata=verbose"],
             extra: auth)
@@ -229,29 +234,29 @@ import Testing
         #expect(
             verbose.json?["d"]?["__next"]?.string?.hasPrefix(site + "/_api/Web/Lists(guid'\(id)')/Items?%24skiptoken=")
                 == true)
-        let files = try browser.request(
+        let files = try await browser.request(
             site + "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files",
             headers: ["Accept: application/json;odata=nometadata"], extra: auth)
         let etag = try #require(files.json?["value"]?[0]?["ETag"]?.string)
         #expect(captures("^\"\\{[0-9A-F-]{36}\\},\\d+\"$", in: etag).count == 1)
         #expect(files.json?["value"]?[0]?["ServerRelativeUrl"]?.string == "/Shared Documents/Welcome.txt")
-        let minimal = try browser.request(
+        let minimal = try await browser.request(
             site + "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files",
             headers: ["Accept: application/json;odata=minimalmetadata"], extra: auth)
         #expect(minimal.json?["odata.metadata"]?.string == site + "/_api/$metadata#SP.ApiData.Files12")
         #expect(
             minimal.json?["value"]?[0]?["odata.editLink"]?.string
                 == "Web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/Welcome.txt')")
-        let web = try browser.request(
+        let web = try await browser.request(
             site + "/_api/web", headers: ["Accept: application/json;odata=verbose"], extra: auth)
         #expect(web.json?["d"]?["Lists"]?["__deferred"]?["uri"]?.string == site + "/_api/Web/Lists")
         #expect(web.json?["d"]?["Url"]?.string == site)
-        let error = try browser.request(
+        let error = try await browser.request(
             site + "/_api/web/lists/getbytitle('Nope')", headers: ["Accept: application/json;odata=verbose"],
             extra: auth)
         #expect(error.json?["error"]?["code"]?.string == "-1, System.ArgumentException")
         #expect(error.json?["odata.error"] == nil)
-        let atom = try browser.request(site + "/_api/web/lists/getbytitle('Nope')", extra: auth)
+        let atom = try await browser.request(site + "/_api/web/lists/getbytitle('Nope')", extra: auth)
         #expect(atom.body.contains("<m:code>-1, System.ArgumentException</m:code>"))
         for header in [
             "SPRequestGuid", "request-id", "SPClientServiceRequestDuration", "X-SharePointHealthScore",
@@ -261,10 +266,10 @@ import Testing
         }
     }
 
-    @Test func unauthenticatedFileRequestMatchesTheCapturedHeaders() throws {
+    @Test func unauthenticatedFileRequestMatchesTheCapturedHeaders() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
-        let answer = try Browser().request(simulator.siteURL + "/Shared%20Documents/AO2006MIS.zip")
+        let answer = try await Browser().request(simulator.siteURL + "/Shared%20Documents/AO2006MIS.zip")
         #expect(answer.status == 403)
         #expect(answer.header("Content-Type") == "text/plain; charset=utf-8")
         #expect(

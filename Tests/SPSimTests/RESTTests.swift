@@ -8,29 +8,29 @@ struct RESTClient {
     let browser = Browser()
     var accept = "application/json;odata=nometadata"
 
-    func get(_ path: String, accept: String? = nil) throws -> Answer {
+    func get(_ path: String, accept: String? = nil) async throws -> Answer {
         let url = path.hasPrefix("http") ? path : simulator.siteURL + path
-        return try browser.request(
+        return try await browser.request(
             url, headers: ["Accept: " + (accept ?? self.accept)], extra: ["-u", "alice@contoso.test:Spring2026!"])
     }
 
     func post(
         _ path: String, body: [UInt8] = [], headers: [String] = [], digest: String? = nil, accept: String? = nil
-    ) throws -> Answer {
+    ) async throws -> Answer {
         var all = ["Accept: " + (accept ?? self.accept), "Content-Type: application/json;odata=verbose"] + headers
         if let digest { all.append("X-RequestDigest: " + digest) }
-        return try browser.request(
+        return try await browser.request(
             simulator.siteURL + path, method: "POST", headers: all, body: body,
             extra: ["-u", "alice@contoso.test:Spring2026!"])
     }
 
-    func digest() throws -> String {
-        try #require(try post("/_api/contextinfo").json?["FormDigestValue"]?.string)
+    func digest() async throws -> String {
+        try #require(try await post("/_api/contextinfo").json?["FormDigestValue"]?.string)
     }
 }
 
 @Suite struct PagingTests {
-    @Test func paging12345ItemsYieldsEveryIdOnceInOrder() throws {
+    @Test func paging12345ItemsYieldsEveryIdOnceInOrder() async throws {
         let simulator = try startSimulator(.basic, items: 12345)
         defer { simulator.stop() }
         for (accept, top) in [("application/json;odata=nometadata", 1000), ("application/json;odata=verbose", 5000)] {
@@ -39,7 +39,7 @@ struct RESTClient {
             var ids: [Int] = []
             var pages = 0
             while let url = next {
-                let answer = try client.get(url)
+                let answer = try await client.get(url)
                 #expect(answer.status == 200)
                 let json = try #require(answer.json)
                 let isVerbose = accept.contains("verbose")
@@ -58,71 +58,74 @@ struct RESTClient {
         }
     }
 
-    @Test func hundredThousandRowsAreCheapAndIdOrderedQueriesSeekDirectly() throws {
+    @Test func hundredThousandRowsAreCheapAndIdOrderedQueriesSeekDirectly() async throws {
         let start = Date()
         let simulator = try startSimulator(.basic, items: 100_000)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         #expect(
-            try client.get("/_api/web/lists/getbytitle('Big')?$select=ItemCount").json?["ItemCount"]?.number == 100_000)
-        let last = try client.get("/_api/web/lists/getbytitle('Big')/items?$orderby=ID%20desc&$top=2&$select=Id")
+            try await client.get("/_api/web/lists/getbytitle('Big')?$select=ItemCount").json?["ItemCount"]?.number
+                == 100_000)
+        let last = try await client.get("/_api/web/lists/getbytitle('Big')/items?$orderby=ID%20desc&$top=2&$select=Id")
         #expect(last.json?["value"]?.array?.compactMap { $0["Id"]?.number } == [100_000, 99_999])
         let next = try #require(last.json?["odata.nextLink"]?.string)
-        #expect(try client.get(next).json?["value"]?[0]?["Id"]?.number == 99_998)
-        let range = try client.get(
+        #expect(try await client.get(next).json?["value"]?[0]?["Id"]?.number == 99_998)
+        let range = try await client.get(
             "/_api/web/lists/getbytitle('Big')/items?$filter=ID%20ge%2050000%20and%20ID%20lt%2050003")
         #expect(range.json?["value"]?.array?.count == 3)
-        let tail = try client.get(
+        let tail = try await client.get(
             "/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'%20and%20ID%20gt%2099900&$top=500")
         #expect((tail.json?["value"]?.array ?? []).allSatisfy { ($0["Id"]?.number ?? 0) > 99_900 })
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
-    @Test func skipIsIgnoredOnItemsAndTopDefaultsTo100() throws {
+    @Test func skipIsIgnoredOnItemsAndTopDefaultsTo100() async throws {
         let simulator = try startSimulator(.basic, items: 300)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let skipped = try client.get("/_api/web/lists/getbytitle('Big')/items?$skip=50&$top=3")
+        let skipped = try await client.get("/_api/web/lists/getbytitle('Big')/items?$skip=50&$top=3")
         #expect(skipped.json?["value"]?[0]?["Id"]?.number == 1)
-        let defaults = try client.get("/_api/web/lists/getbytitle('Big')/items")
+        let defaults = try await client.get("/_api/web/lists/getbytitle('Big')/items")
         #expect(defaults.json?["value"]?.array?.count == 100)
     }
 
-    @Test func filterSelectOrderbyAndExpand() throws {
+    @Test func filterSelectOrderbyAndExpand() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let base = "/_api/web/lists/getbytitle('Tasks')/items"
-        let completed = try client.get(base + "?$filter=Completed%20eq%20true&$select=Id,Status")
+        let completed = try await client.get(base + "?$filter=Completed%20eq%20true&$select=Id,Status")
         for item in completed.json?["value"]?.array ?? [] { #expect(item["Status"]?.string == "Completed") }
-        let priority = try client.get(base + "?$filter=Priority%20ge%202%20and%20Priority%20lt%203&$select=Priority")
+        let priority = try await client.get(
+            base + "?$filter=Priority%20ge%202%20and%20Priority%20lt%203&$select=Priority")
         #expect((priority.json?["value"]?.array ?? []).allSatisfy { $0["Priority"]?.number == 2 })
-        let quoted = try client.get(base + "?$filter=substringof('O''Brien',Title)%20or%20startswith(Title,'Plan')")
+        let quoted = try await client.get(
+            base + "?$filter=substringof('O''Brien',Title)%20or%20startswith(Title,'Plan')")
         let titles = Set((quoted.json?["value"]?.array ?? []).compactMap { $0["Title"]?.string })
         #expect(titles == ["O'Brien's onboarding", "Plan the kickoff"])
-        let dated = try client.get(base + "?$filter=DueDate%20gt%20datetime'2026-01-20T00:00:00Z'&$select=Id")
+        let dated = try await client.get(base + "?$filter=DueDate%20gt%20datetime'2026-01-20T00:00:00Z'&$select=Id")
         #expect(dated.json?["value"]?.array?.count == 12)
-        let ordered = try client.get(base + "?$orderby=Title%20desc&$top=2&$select=Title")
+        let ordered = try await client.get(base + "?$orderby=Title%20desc&$top=2&$select=Title")
         #expect(ordered.json?["value"]?[0]?["Title"]?.string == "Write the newsletter")
-        let expanded = try client.get(
+        let expanded = try await client.get(
             base + "(1)?$select=Title,AssignedTo/Title,Author/Title&$expand=AssignedTo,Author")
         #expect(expanded.json?["AssignedTo"]?["Title"]?.string != nil)
         #expect(expanded.json?["Author"]?["Title"]?.string == "Alice Example")
-        let text = try client.get(base + "(1)/FieldValuesAsText")
+        let text = try await client.get(base + "(1)/FieldValuesAsText")
         #expect(text.json?["Completed"]?.string == "Yes" || text.json?["Completed"]?.string == "No")
-        let bad = try client.get(base + "?$filter=Nope%20eq%201")
+        let bad = try await client.get(base + "?$filter=Nope%20eq%201")
         #expect(bad.status == 400)
         #expect(bad.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException")
     }
 
-    @Test func orderedPagingVisitsEveryItemOnce() throws {
+    @Test func orderedPagingVisitsEveryItemOnce() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         var next: String? = "/_api/web/lists/getbytitle('Tasks')/items?$orderby=Title&$top=7&$select=Id,Title"
         var titles: [String] = []
         while let url = next {
-            let json = try #require(try client.get(url).json)
+            let json = try #require(try await client.get(url).json)
             titles += (json["value"]?.array ?? []).compactMap { $0["Title"]?.string }
             next = json["odata.nextLink"]?.string
         }
@@ -131,7 +134,7 @@ struct RESTClient {
         #expect(Set(titles).count == 20)
     }
 
-    @Test func usersFromJSONFile() throws {
+    @Test func usersFromJSONFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "spsim-users-\(UUID().uuidString).json")
         try Data(#"[{"email":"zoe@fabrikam.test","password":"P@ss w0rd&<>","ca":true}]"#.utf8).write(to: file)
@@ -144,141 +147,148 @@ struct RESTClient {
             ])
         let simulator = try Simulator(SimulatorOptions(mode: .basic, users: users))
         defer { simulator.stop() }
-        let answer = try Browser().request(
+        let answer = try await Browser().request(
             simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"],
             extra: ["-u", "zoe@fabrikam.test:P@ss w0rd&<>"])
         #expect(answer.json?["Email"]?.string == "zoe@fabrikam.test")
     }
 
-    @Test func thresholdOnUnindexedColumnsOfBigLists() throws {
+    @Test func thresholdOnUnindexedColumnsOfBigLists() async throws {
         let simulator = try startSimulator(.basic, items: 6000)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let throttled = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
+        let throttled = try await client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
         #expect(throttled.status == 500)
         #expect(
             throttled.json?["odata.error"]?["code"]?.string
                 == "-2147024860, Microsoft.SharePoint.SPQueryThrottledException")
-        let indexed = try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'&$top=5")
+        let indexed = try await client.get(
+            "/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'&$top=5")
         #expect(indexed.status == 200)
-        #expect(try client.get("/_api/web/lists/getbytitle('Big')/items?$top=5001").status == 500)
+        #expect(try await client.get("/_api/web/lists/getbytitle('Big')/items?$top=5001").status == 500)
         #expect(
-            try client.get("/_api/web/lists/getbytitle('Big')/items?$filter=ID%20gt%205990").json?["value"]?.array?
+            try await client.get("/_api/web/lists/getbytitle('Big')/items?$filter=ID%20gt%205990").json?["value"]?
+                .array?
                 .count == 10)
         // Under the threshold the same filter works.
         let small = try startSimulator(.basic, items: 4000)
         defer { small.stop() }
         #expect(
-            try RESTClient(simulator: small).get("/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500")
-                .status == 200)
+            try await RESTClient(simulator: small).get(
+                "/_api/web/lists/getbytitle('Big')/items?$filter=Number%20gt%20500"
+            )
+            .status == 200)
     }
 
-    @Test func listLookupsByTitleIdAndQuoteEscaping() throws {
+    @Test func listLookupsByTitleIdAndQuoteEscaping() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let id = try #require(client.get("/_api/web/lists/getbytitle('Tasks')").json?["Id"]?.string)
-        #expect(try client.get("/_api/web/lists(guid'\(id)')").json?["Title"]?.string == "Tasks")
-        #expect(try client.get("/_api/web/lists/getbyid('\(id)')").json?["Title"]?.string == "Tasks")
-        #expect(try client.get("/_api/web/GetList('/Lists/Tasks')").json?["Title"]?.string == "Tasks")
-        let fields = try client.get("/_api/web/lists/getbytitle('Tasks')/fields?$filter=Hidden%20eq%20false")
+        let id = try #require(await client.get("/_api/web/lists/getbytitle('Tasks')").json?["Id"]?.string)
+        #expect(try await client.get("/_api/web/lists(guid'\(id)')").json?["Title"]?.string == "Tasks")
+        #expect(try await client.get("/_api/web/lists/getbyid('\(id)')").json?["Title"]?.string == "Tasks")
+        #expect(try await client.get("/_api/web/GetList('/Lists/Tasks')").json?["Title"]?.string == "Tasks")
+        let fields = try await client.get("/_api/web/lists/getbytitle('Tasks')/fields?$filter=Hidden%20eq%20false")
         let names = (fields.json?["value"]?.array ?? []).compactMap { $0["InternalName"]?.string }
         #expect(names.contains("AssignedTo") && names.contains("DueDate") && !names.contains("ContentTypeId"))
-        let file = try client.get(
+        let file = try await client.get(
             "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/O''Brien%20notes.txt')/$value")
         #expect(file.body == "Quotes in names must be doubled in OData literals.\n")
     }
 }
 
 @Suite struct WriteTests {
-    @Test func addMergeDeleteWithDigestAndEtags() throws {
+    @Test func addMergeDeleteWithDigestAndEtags() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let items = "/_api/web/lists/getbytitle('Tasks')/items"
         let body = Array(
             "{\"__metadata\":{\"type\":\"SP.Data.TasksListItem\"},\"Title\":\"New task\",\"Priority\":2}".utf8)
-        let noDigest = try client.post(items, body: body)
+        let noDigest = try await client.post(items, body: body)
         #expect(noDigest.status == 403)
         #expect(noDigest.json?["odata.error"]?["code"]?.string == "-2130575252, Microsoft.SharePoint.SPException")
-        let digest = try client.digest()
-        let created = try client.post(items, body: body, digest: digest)
+        let digest = try await client.digest()
+        let created = try await client.post(items, body: body, digest: digest)
         #expect(created.status == 201)
         let id = try #require(created.json?["Id"]?.number.map { Int($0) })
         #expect(id == 21)
-        let wrongType = try client.post(
+        let wrongType = try await client.post(
             items, body: Array("{\"__metadata\":{\"type\":\"SP.Data.NopeListItem\"},\"Title\":\"x\"}".utf8),
             digest: digest)
         #expect(wrongType.status == 400)
-        let merge = try client.post(
+        let merge = try await client.post(
             items + "(\(id))", body: Array("{\"Title\":\"Renamed\"}".utf8),
             headers: ["X-HTTP-Method: MERGE", "IF-MATCH: \"1\""], digest: digest)
         #expect(merge.status == 204)
         #expect(merge.header("ETag") == "\"2\"")
-        let stale = try client.post(
+        let stale = try await client.post(
             items + "(\(id))", body: Array("{\"Title\":\"Again\"}".utf8),
             headers: ["X-HTTP-Method: MERGE", "IF-MATCH: \"1\""], digest: digest)
         #expect(stale.status == 412)
-        #expect(try client.get(items + "(\(id))").json?["Title"]?.string == "Renamed")
-        let delete = try client.post(
+        #expect(try await client.get(items + "(\(id))").json?["Title"]?.string == "Renamed")
+        let delete = try await client.post(
             items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
         #expect(delete.status == 200 && delete.body.isEmpty)
-        #expect(try client.get(items + "(\(id))").status == 400)
+        #expect(try await client.get(items + "(\(id))").status == 400)
     }
 
-    @Test func uploadsSmallAndChunked() throws {
+    @Test func uploadsSmallAndChunked() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let digest = try client.digest()
+        let digest = try await client.digest()
         let folder = "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')"
-        let small = try client.post(
+        let small = try await client.post(
             folder + "/Files/add(url='hello.txt',overwrite=true)", body: Array("hi".utf8), digest: digest)
         #expect(small.status == 200 && small.json?["Length"]?.string == "2")
         #expect(
-            try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/hello.txt')/$value").body == "hi")
-        let placeholder = try client.post(folder + "/Files/add(url='chunked.bin',overwrite=true)", digest: digest)
+            try await client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/hello.txt')/$value").body
+                == "hi")
+        let placeholder = try await client.post(folder + "/Files/add(url='chunked.bin',overwrite=true)", digest: digest)
         let fileId = try #require(placeholder.json?["UniqueId"]?.string)
         let upload = "guid'0f8fad5b-d9cb-469f-a165-70867728950e'"
         let file = "/_api/web/getFileById('\(fileId)')"
-        let first = try client.post(
+        let first = try await client.post(
             file + "/startupload(uploadId=\(upload))", body: Array(repeating: 0x61, count: 3000), digest: digest)
         #expect(first.json?["value"]?.string == "3000")
-        let verbose = try client.post(
+        let verbose = try await client.post(
             file + "/continueupload(uploadId=\(upload),fileOffset=3000)", body: Array(repeating: 0x62, count: 2000),
             digest: digest, accept: "application/json;odata=verbose")
         #expect(verbose.json?["d"]?["ContinueUpload"]?.string == "5000")
-        let wrongOffset = try client.post(
+        let wrongOffset = try await client.post(
             file + "/continueupload(uploadId=\(upload),fileOffset=1)", body: [1], digest: digest)
         #expect(wrongOffset.status == 400)
-        let finished = try client.post(
+        let finished = try await client.post(
             file + "/finishupload(uploadId=\(upload),fileOffset=5000)", body: Array("end".utf8), digest: digest)
         #expect(finished.json?["Length"]?.string == "5003")
-        let bytes = try client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/chunked.bin')/$value")
-            .bodyBytes
+        let bytes = try await client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/chunked.bin')/$value"
+        )
+        .bodyBytes
         #expect(
             bytes.count == 5003 && bytes.prefix(3000).allSatisfy { $0 == 0x61 } && bytes.suffix(3) == Array("end".utf8))
     }
 
-    @Test func largeFileStreamsWhole() throws {
+    @Test func largeFileStreamsWhole() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
-        let answer = try RESTClient(simulator: simulator).get(
+        let answer = try await RESTClient(simulator: simulator).get(
             "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value")
         #expect(answer.status == 200 && answer.exitCode == 0)
         #expect(answer.bodyBytes.count == 8 * 1024 * 1024)
     }
 
-    @Test func photosAreRealImages() throws {
+    @Test func photosAreRealImages() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let items = try client.get(
+        let items = try await client.get(
             "/_api/web/lists/getbytitle('Photos')/items?$select=FileLeafRef,ImageWidth,ImageHeight")
         let first = try #require(items.json?["value"]?[0])
         #expect(first["FileLeafRef"]?.string == "sunset.png")
         #expect(first["ImageWidth"]?.number == 32 && first["ImageHeight"]?.number == 24)
-        let png = try client.get("/Photos/sunset.png")
+        let png = try await client.get("/Photos/sunset.png")
         #expect(png.header("Content-Type") == "image/png")
         // Decode with a real zlib (Python's) and check size, CRCs and pixel count.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(UUID().uuidString).png")
@@ -303,24 +313,21 @@ struct RESTClient {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: try await runCollectingOutput(process), as: UTF8.self)
         #expect(process.terminationStatus == 0)
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "32x24")
-        #expect(try client.get("/Photos/logo.svg").body.contains("<svg"))
-        let withFiles = try client.get(
+        #expect(try await client.get("/Photos/logo.svg").body.contains("<svg"))
+        let withFiles = try await client.get(
             "/_api/web/lists/getbytitle('Photos')/items?$select=Id,File/Name,File/Length&$expand=File")
         #expect(withFiles.json?["value"]?[0]?["File"]?["Name"]?.string == "sunset.png")
-        let folders = try client.get("/_api/web/RootFolder/Folders?$select=Name,ServerRelativeUrl")
+        let folders = try await client.get("/_api/web/RootFolder/Folders?$select=Name,ServerRelativeUrl")
         let urls = (folders.json?["value"]?.array ?? []).compactMap { $0["ServerRelativeUrl"]?.string }
         #expect(urls == ["/Shared Documents", "/Photos"])
-        let viaItem = try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File/$value")
+        let viaItem = try await client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File/$value")
         #expect(viaItem.bodyBytes == png.bodyBytes)
         #expect(
-            try client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File").json?["Name"]?.string == "sunset.png")
+            try await client.get("/_api/web/lists/getbytitle('Photos')/items(1)/File").json?["Name"]?.string
+                == "sunset.png")
     }
 }
 
@@ -334,62 +341,63 @@ struct RESTClient {
         #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "latency=abc") }
     }
 
-    @Test func throttlingWithRetryAfter() throws {
+    @Test func throttlingWithRetryAfter() async throws {
         let simulator = try startSimulator(
             .basic, faults: try FaultSpec(parsing: "status429=2,status503=1,retryAfter=7"))
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
-        let statuses = try (0..<4).map { _ in try client.get("/_api/web") }
+        var statuses: [Answer] = []
+        for _ in 0..<4 { statuses.append(try await client.get("/_api/web")) }
         #expect(statuses.map(\.status) == [429, 429, 503, 200])
         #expect(statuses[0].header("Retry-After") == "7" && statuses[2].header("Retry-After") == "7")
     }
 
-    @Test func droppedConnectionAndSlowDrip() throws {
+    @Test func droppedConnectionAndSlowDrip() async throws {
         let simulator = try startSimulator(
             .basic, faults: try FaultSpec(parsing: "drop=/large.bin,dropTimes=1,drip=Welcome.txt,dripDelay=20"))
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
         let path = "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value"
-        let dropped = try client.get(path)
+        let dropped = try await client.get(path)
         #expect(dropped.exitCode != 0)
         #expect(dropped.bodyBytes.count < 8 * 1024 * 1024)
-        #expect(try client.get(path).bodyBytes.count == 8 * 1024 * 1024)
+        #expect(try await client.get(path).bodyBytes.count == 8 * 1024 * 1024)
         let start = Date()
-        let dripped = try client.get("/Shared%20Documents/Welcome.txt")
+        let dripped = try await client.get("/Shared%20Documents/Welcome.txt")
         #expect(dripped.body == "Welcome to the SPSim team site.\n")
         #expect(Date().timeIntervalSince(start) >= 0.015)
     }
 
-    @Test func cookieLifetimeExpiresSessions() throws {
+    @Test func cookieLifetimeExpiresSessions() async throws {
         let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=1"))
         defer { simulator.stop() }
         let browser = Browser()
-        _ = try Drivers.fbaSignIn(simulator, browser)
-        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
-        Thread.sleep(forTimeInterval: 2.1)
-        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 403)
+        _ = try await Drivers.fbaSignIn(simulator, browser)
+        #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)
+        try await Task.sleep(for: .seconds(2.1))
+        #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 403)
     }
 
-    @Test func redirectLoopNeverReachesTheIdentityProvider() throws {
+    @Test func redirectLoopNeverReachesTheIdentityProvider() async throws {
         let simulator = try startSimulator(.entra, faults: try FaultSpec(parsing: "redirectLoop"))
         defer { simulator.stop() }
-        let (answer, _) = try Drivers.follow(
+        let (answer, _) = try await Drivers.follow(
             Browser(), simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/", limit: 10)
         #expect(answer.status == 302)
         #expect(!simulator.requestLog().contains { $0.host == "127.0.0.2" })
     }
 
-    @Test func latencyDelaysAnswers() throws {
+    @Test func latencyDelaysAnswers() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .anonymous, latencyMilliseconds: 150))
         defer { simulator.stop() }
         let start = Date()
-        #expect(try Browser().request(simulator.siteURL + "/_api/web").status == 200)
+        #expect(try await Browser().request(simulator.siteURL + "/_api/web").status == 200)
         #expect(Date().timeIntervalSince(start) >= 0.15)
     }
 }
 
 @Suite struct CommandLineTests {
-    @Test func printsTheSiteURLFirstAndStopsWhenStdinCloses() throws {
+    @Test func printsTheSiteURLFirstAndStopsWhenStdinCloses() async throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let binary = root.appendingPathComponent(".build/debug/spsim")
@@ -402,6 +410,8 @@ struct RESTClient {
         process.standardOutput = output
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
+        let (exited, exit) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in exit.finish() }
         try process.run()
         var line = ""
         while !line.hasSuffix("\n") {
@@ -411,11 +421,11 @@ struct RESTClient {
         }
         let site = line.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(site.hasPrefix("http://127.0.0.1:"))
-        let answer = try Browser().request(
+        let answer = try await Browser().request(
             site + "/_api/web/lists/getbytitle('Big')", headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.json?["ItemCount"]?.number == 10)
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        for await _ in exited {}  // returns once spsim has exited, without blocking a thread meanwhile
         #expect(process.terminationStatus == 0)
     }
 }

@@ -3,11 +3,11 @@ import SPSim
 import Testing
 
 @Suite struct EntraSignInTests {
-    @Test func fullFlowEndsWithFedAuthAndWebJSON() throws {
+    @Test func fullFlowEndsWithFedAuthAndWebJSON() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
+        let page = try await Drivers.entraSignInPage(simulator, browser)
         #expect(page.pgid == "ConvergedSignIn")
         #expect(page.url.hasPrefix(simulator.identityProviderURL + "/"))
         #expect(
@@ -18,17 +18,17 @@ import Testing
         for key in ["sFT", "sCtx", "canary", "sCanaryTokenName", "urlPost", "apiCanary"] {
             #expect(page.config[key]?.string?.isEmpty == false, "missing \(key)")
         }
-        let web = try Drivers.entraSignIn(simulator, Browser())
+        let web = try await Drivers.entraSignIn(simulator, Browser())
         #expect(web.status == 200)
         #expect(web.json?["d"]?["__metadata"]?["type"]?.string == "SP.Web")
         #expect(web.header("Content-Type") == "application/json;odata=verbose;charset=utf-8")
     }
 
-    @Test func cookiesAreHostOnlyHttpOnlyWithoutSecureOnHTTP() throws {
+    @Test func cookiesAreHostOnlyHttpOnlyWithoutSecureOnHTTP() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        try Drivers.entraSignIn(simulator, browser)
+        try await Drivers.entraSignIn(simulator, browser)
         let cookies = browser.cookies()
         let fedAuth = try #require(cookies.first { $0.name == "FedAuth" })
         #expect(fedAuth.value.hasPrefix("77u/PD94bWwg"))
@@ -41,21 +41,21 @@ import Testing
         #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tFedAuth"))
     }
 
-    @Test func passwordGoesOnlyToTheIdentityProvider() throws {
+    @Test func passwordGoesOnlyToTheIdentityProvider() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
-        try Drivers.entraSignIn(simulator, Browser())
+        try await Drivers.entraSignIn(simulator, Browser())
         let withPassword = simulator.requestLog().filter { $0.formFields.contains { $0.value == "Spring2026!" } }
         #expect(!withPassword.isEmpty)
         #expect(withPassword.allSatisfy { $0.host == "127.0.0.2" && $0.formFields.contains { $0.name == "passwd" } })
     }
 
-    @Test func wrongPasswordShowsTheErrorConfig() throws {
+    @Test func wrongPasswordShowsTheErrorConfig() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
-        let error = try Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "nope")
+        let page = try await Drivers.entraSignInPage(simulator, browser)
+        let error = try await Drivers.entraPostCredentials(browser, page, user: "alice@contoso.test", password: "nope")
         #expect(error.pgid == "ConvergedSignIn")
         #expect(error.config["sErrorCode"]?.string == "50126")
         #expect(error.config["sErrTxt"]?.string?.hasPrefix("Your account or password is incorrect") == true)
@@ -63,30 +63,30 @@ import Testing
         #expect(browser.cookie("FedAuth") == nil)
     }
 
-    @Test func staleFlowTokenIsRejected() throws {
+    @Test func staleFlowTokenIsRejected() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        var page = try Drivers.entraSignInPage(simulator, browser)
+        var page = try await Drivers.entraSignInPage(simulator, browser)
         page.config["sFT"] = .string("tampered")
-        let answer = try Drivers.entraPostCredentials(
+        let answer = try await Drivers.entraPostCredentials(
             browser, page, user: "alice@contoso.test", password: "Spring2026!")
         #expect(answer.pgid == "ConvergedError")
         #expect(answer.config["sErrorCode"]?.string == "50089")
     }
 
-    @Test func jsDisabledRefreshIsADeadEndAndLogged() throws {
+    @Test func jsDisabledRefreshIsADeadEndAndLogged() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
+        let page = try await Drivers.entraSignInPage(simulator, browser)
         let refresh = try #require(
             captures("<noscript>\\s*<meta http-equiv=\"Refresh\" content=\"0; URL=([^\"]+)\"", in: page.answer.body)
                 .first?
                 .first)
         #expect(refresh == simulator.identityProviderURL + "/jsdisabled")
         #expect(!simulator.requestLog().contains { $0.path == "/jsdisabled" })
-        let deadEnd = try browser.request(refresh)
+        let deadEnd = try await browser.request(refresh)
         #expect(deadEnd.body.contains("JavaScript required"))
         #expect(SimpleForm(html: deadEnd.body) == nil)
         #expect(simulator.requestLog().contains { $0.path == "/jsdisabled" && $0.host == "127.0.0.2" })
@@ -96,12 +96,12 @@ import Testing
         ("bob.mfa@contoso.test", "ConvergedTFA"), ("carol.ca@contoso.test", "ConvergedProofUpRedirect"),
         ("dave.expired@contoso.test", "ConvergedChangePassword"),
     ])
-    func interruptPages(user: String, pgid: String) throws {
+    func interruptPages(user: String, pgid: String) async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
-        let next = try Drivers.entraPostCredentials(browser, page, user: user, password: "Spring2026!")
+        let page = try await Drivers.entraSignInPage(simulator, browser)
+        let next = try await Drivers.entraPostCredentials(browser, page, user: user, password: "Spring2026!")
         #expect(next.pgid == pgid)
         #expect(next.answer.body.contains("<meta name=\"PageID\" content=\"\(pgid)\" />"))
         if pgid == "ConvergedTFA" {
@@ -111,7 +111,7 @@ import Testing
         #expect(browser.cookie("FedAuth") == nil)
     }
 
-    @Test func overTLSCookiesAreSecure() throws {
+    @Test func overTLSCookiesAreSecure() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra, tls: true))
         defer { simulator.stop() }
         #expect(simulator.siteURL.hasPrefix("https://127.0.0.1:"))
@@ -122,40 +122,41 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let browser = Browser()
         browser.common = ["--cacert", file.path]
-        #expect(try Drivers.entraSignIn(simulator, browser).status == 200)
+        #expect(try await Drivers.entraSignIn(simulator, browser).status == 200)
         let jar = try String(contentsOfFile: browser.jar, encoding: .utf8)
         #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tTRUE\t0\tFedAuth"))  // secure flag set
     }
 
-    @Test func mfaWithBeginEndAndProcessAuth() throws {
+    @Test func mfaWithBeginEndAndProcessAuth() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
-        let tfa = try Drivers.entraPostCredentials(browser, page, user: "bob.mfa@contoso.test", password: "Spring2026!")
+        let page = try await Drivers.entraSignInPage(simulator, browser)
+        let tfa = try await Drivers.entraPostCredentials(
+            browser, page, user: "bob.mfa@contoso.test", password: "Spring2026!")
         #expect(tfa.pgid == "ConvergedTFA")
-        func sas(_ url: String, _ body: [String: String]) throws -> JSONValue? {
+        func sas(_ url: String, _ body: [String: String]) async throws -> JSONValue? {
             let data = try JSONSerialization.data(withJSONObject: body)
-            return try browser.request(
+            return try await browser.request(
                 resolve(url, against: tfa.url), headers: ["Content-Type: application/json"], body: [UInt8](data)
             ).json
         }
         let ctx = tfa.config["sCtx"]?.string ?? ""
-        let begin = try sas(
+        let begin = try await sas(
             tfa.config["urlBeginAuth"]?.string ?? "",
             [
                 "AuthMethodId": "OneWaySMS", "Method": "BeginAuth", "Ctx": ctx,
                 "FlowToken": tfa.config["sFT"]?.string ?? "",
             ])
         #expect(begin?["Success"] == .bool(true))
-        let wrong = try sas(
+        let wrong = try await sas(
             tfa.config["urlEndAuth"]?.string ?? "",
             [
                 "Method": "EndAuth", "Ctx": ctx, "FlowToken": begin?["FlowToken"]?.string ?? "",
                 "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "000000",
             ])
         #expect(wrong?["Success"] == .bool(false) && wrong?["ResultValue"]?.string == "OathCodeIncorrect")
-        let end = try sas(
+        let end = try await sas(
             tfa.config["urlEndAuth"]?.string ?? "",
             [
                 "Method": "EndAuth", "Ctx": ctx, "FlowToken": wrong?["FlowToken"]?.string ?? "",
@@ -163,7 +164,7 @@ import Testing
             ])
         #expect(end?["Success"] == .bool(true))
         let processURL = resolve(tfa.config["urlPost"]?.string ?? "", against: tfa.url)
-        let kmsi = try browser.request(
+        let kmsi = try await browser.request(
             processURL,
             form: [
                 ("type", "19"), ("request", ctx), ("mfaAuthMethod", "OneWaySMS"),
@@ -172,22 +173,23 @@ import Testing
         #expect(entraConfig(kmsi.body)?["pgid"]?.string == "KmsiInterrupt")
     }
 
-    @Test func identityProviderSessionGivesSingleSignOn() throws {
+    @Test func identityProviderSessionGivesSingleSignOn() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        try Drivers.entraSignIn(simulator, browser)
+        try await Drivers.entraSignIn(simulator, browser)
         simulator.expireSessions()
-        let (answer, _) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        let (answer, _) = try await Drivers.follow(
+            browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
         #expect(answer.body.contains("name=\"hiddenform\""))  // straight to form_post, no password
     }
 }
 
 @Suite struct UnauthenticatedTests {
-    @Test func apiWithoutCookieIs403WithFormsHeaders() throws {
+    @Test func apiWithoutCookieIs403WithFormsHeaders() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
-        let answer = try Browser().request(
+        let answer = try await Browser().request(
             simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.status == 403)
         let required = try #require(answer.header("X-Forms_Based_Auth_Required"))
@@ -200,187 +202,189 @@ import Testing
         #expect(answer.json?["odata.error"]?["code"]?.string == "-2147024891, System.UnauthorizedAccessException")
     }
 
-    @Test func fileWithoutCookieIs403PlainTextAndBrowserPageRedirects() throws {
+    @Test func fileWithoutCookieIs403PlainTextAndBrowserPageRedirects() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
-        let file = try Browser().request(simulator.siteURL + "/Shared%20Documents/Welcome.txt")
+        let file = try await Browser().request(simulator.siteURL + "/Shared%20Documents/Welcome.txt")
         #expect(file.status == 403)
         #expect(file.header("Content-Type") == "text/plain; charset=utf-8")
         #expect(file.bodyBytes.count == 13)
         #expect(file.header("X-Forms_Based_Auth_Required") != nil)
-        let page = try Browser().request(simulator.siteURL + "/", headers: ["Accept: text/html"])
+        let page = try await Browser().request(simulator.siteURL + "/", headers: ["Accept: text/html"])
         #expect(page.status == 302)
         #expect(page.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
     }
 
-    @Test func expiredSessionsGet403() throws {
+    @Test func expiredSessionsGet403() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        #expect(try Drivers.entraSignIn(simulator, browser).status == 200)
+        #expect(try await Drivers.entraSignIn(simulator, browser).status == 200)
         simulator.expireSessions()
-        let answer = try browser.request(simulator.siteURL + "/_api/web")
+        let answer = try await browser.request(simulator.siteURL + "/_api/web")
         #expect(answer.status == 403)
         #expect(answer.header("X-Forms_Based_Auth_Required") != nil)
     }
 }
 
 @Suite struct ADFSSignInTests {
-    @Test func fullFlow() throws {
+    @Test func fullFlow() async throws {
         let simulator = try startSimulator(.adfs)
         defer { simulator.stop() }
         let browser = Browser()
-        let (page, url) = try Drivers.adfsLoginPage(simulator, browser)
+        let (page, url) = try await Drivers.adfsLoginPage(simulator, browser)
         #expect(url.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?wa=wsignin1.0&wtrealm="))
         #expect(page.body.contains("id=\"loginForm\"") && page.body.contains("id=\"options\""))
         #expect(page.body.contains("<span id=\"submitButton\""))
-        let web = try Drivers.adfsSignIn(simulator, browser)
+        let web = try await Drivers.adfsSignIn(simulator, browser)
         #expect(web.status == 200)
         #expect(web.json?["d"]?["Title"]?.string == "SPSim Team")
         #expect(browser.cookies().contains { $0.name == "FedAuth" && $0.domain == "127.0.0.1" })
-        let user = try browser.request(
+        let user = try await browser.request(
             simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"])
         #expect(user.json?["LoginName"]?.string == "i:05.t|adfs|alice@contoso.test")
     }
 
-    @Test func wrongPasswordShowsErrorText() throws {
+    @Test func wrongPasswordShowsErrorText() async throws {
         let simulator = try startSimulator(.adfs)
         defer { simulator.stop() }
-        let answer = try Drivers.adfsSignIn(simulator, Browser(), password: "wrong")
+        let answer = try await Drivers.adfsSignIn(simulator, Browser(), password: "wrong")
         #expect(answer.status == 200)
         let text = captures("<label id=\"errorText\" for=\"\">([^<]*)</label>", in: answer.body).first?.first
         #expect(text == "Incorrect user ID or password. Type the correct user ID and password, and try again.")
     }
 
-    @Test func mergingTheOptionsFormIsRejected() throws {
+    @Test func mergingTheOptionsFormIsRejected() async throws {
         let simulator = try startSimulator(.adfs)
         defer { simulator.stop() }
         let browser = Browser()
-        let (page, url) = try Drivers.adfsLoginPage(simulator, browser)
+        let (page, url) = try await Drivers.adfsLoginPage(simulator, browser)
         var form = try #require(SimpleForm(html: page.body, selector: "id=\"loginForm\""))
         form.set("UserName", "alice@contoso.test")
         form.set("Password", "Spring2026!")
         form.fields.append(("AuthMethod", ""))  // the hidden input of form#options
-        let (answer, _) = try Drivers.submit(browser, form, pageURL: url)
+        let (answer, _) = try await Drivers.submit(browser, form, pageURL: url)
         #expect(answer.status == 400)
         #expect(answer.body.contains("duplicate post parameter"))
     }
 }
 
 @Suite struct FBASignInTests {
-    @Test func fullFlow() throws {
+    @Test func fullFlow() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
         let browser = Browser()
-        let (answer, _) = try Drivers.fbaSignIn(simulator, browser)
+        let (answer, _) = try await Drivers.fbaSignIn(simulator, browser)
         #expect(answer.status == 302)
         #expect(answer.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
         let fedAuth = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("FedAuth=") })
         #expect(fedAuth.contains("expires="))  // on-premises FedAuth is persistent
-        let web = try browser.request(
+        let web = try await browser.request(
             simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"])
         #expect(web.status == 200)
     }
 
-    @Test func withoutTheButtonThePageIsRedisplayedWithoutError() throws {
+    @Test func withoutTheButtonThePageIsRedisplayedWithoutError() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
-        let (answer, _) = try Drivers.fbaSignIn(simulator, Browser(), clickButton: false)
+        let (answer, _) = try await Drivers.fbaSignIn(simulator, Browser(), clickButton: false)
         #expect(answer.status == 200)
         #expect(answer.body.contains("signInControl"))
         #expect(!answer.body.contains("FailureText"))
     }
 
-    @Test func wrongPasswordShowsFailureText() throws {
+    @Test func wrongPasswordShowsFailureText() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
-        let (answer, _) = try Drivers.fbaSignIn(simulator, Browser(), password: "bad")
+        let (answer, _) = try await Drivers.fbaSignIn(simulator, Browser(), password: "bad")
         #expect(answer.status == 200)
         #expect(answer.body.contains("The server could not sign you in."))
     }
 
-    @Test func tamperedOrMissingEventValidationIsRejected() throws {
+    @Test func tamperedOrMissingEventValidationIsRejected() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
         let browser = Browser()
-        let (page, url) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        let (page, url) = try await Drivers.follow(
+            browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
         var form = try #require(SimpleForm(html: page.body, selector: "aspnetForm"))
         form.set("ctl00$PlaceHolderMain$signInControl$UserName", "alice")
         form.set("ctl00$PlaceHolderMain$signInControl$password", "Spring2026!")
         form.set("ctl00$PlaceHolderMain$signInControl$login", "Sign In")
         var tampered = form
         tampered.set("__EVENTVALIDATION", "AAAA")
-        #expect(try Drivers.submit(browser, tampered, pageURL: url).answer.status == 500)
+        #expect(try await Drivers.submit(browser, tampered, pageURL: url).answer.status == 500)
         var missing = form
         missing.fields.removeAll { $0.0 == "__EVENTVALIDATION" }
-        #expect(try Drivers.submit(browser, missing, pageURL: url).answer.status == 500)
-        #expect(try Drivers.submit(browser, form, pageURL: url).answer.status == 302)
+        #expect(try await Drivers.submit(browser, missing, pageURL: url).answer.status == 500)
+        #expect(try await Drivers.submit(browser, form, pageURL: url).answer.status == 302)
     }
 
-    @Test func soapLogin() throws {
+    @Test func soapLogin() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
-        func login(_ password: String) throws -> Answer {
+        func login(_ password: String) async throws -> Answer {
             let envelope =
                 "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><Login xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>alice</username><password>\(password)</password></Login></soap:Body></soap:Envelope>"
-            return try Browser().request(
+            return try await Browser().request(
                 simulator.siteURL + "/_vti_bin/authentication.asmx",
                 headers: [
                     "Content-Type: text/xml; charset=utf-8",
                     "SOAPAction: \"http://schemas.microsoft.com/sharepoint/soap/Login\"",
                 ], body: Array(envelope.utf8))
         }
-        let good = try login("Spring2026!")
+        let good = try await login("Spring2026!")
         #expect(good.body.contains("<ErrorCode>NoError</ErrorCode>"))
         #expect(good.body.contains("<CookieName>FedAuth</CookieName>"))
         #expect(good.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
-        #expect(try login("bad").body.contains("<ErrorCode>PasswordNotMatch</ErrorCode>"))
+        #expect(try await login("bad").body.contains("<ErrorCode>PasswordNotMatch</ErrorCode>"))
     }
 
-    @Test func providerChooserLeadsToForms() throws {
+    @Test func providerChooserLeadsToForms() async throws {
         let simulator = try startSimulator(.fbaWindows)
         defer { simulator.stop() }
         let browser = Browser()
-        let (chooser, url) = try Drivers.follow(browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
+        let (chooser, url) = try await Drivers.follow(
+            browser, simulator.siteURL + "/_layouts/15/authenticate.aspx?Source=/")
         #expect(url.contains("/_login/default.aspx?ReturnUrl="))
         var form = try #require(SimpleForm(html: chooser.body))
         form.set("__EVENTTARGET", "ctl00$PlaceHolderMain$ClaimsLogonSelector")
         form.set("ctl00$PlaceHolderMain$ClaimsLogonSelector", "Forms")
-        let (answer, postedTo) = try Drivers.submit(browser, form, pageURL: url)
+        let (answer, postedTo) = try await Drivers.submit(browser, form, pageURL: url)
         #expect(answer.status == 302)
         let location = try #require(answer.header("Location"))
         #expect(location.hasPrefix("/_forms/default.aspx?ReturnUrl="))
-        let page = try browser.request(resolve(location, against: postedTo))
+        let page = try await browser.request(resolve(location, against: postedTo))
         #expect(page.body.contains("ctl00$PlaceHolderMain$signInControl$login"))
-        let windows = try browser.request(simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f")
+        let windows = try await browser.request(simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f")
         #expect(windows.status == 401 && windows.headers("WWW-Authenticate").contains("NTLM"))
     }
 }
 
 @Suite struct WindowsAuthenticationTests {
-    @Test func ntlmAtWindowsDefaultGivesFedAuth() throws {
+    @Test func ntlmAtWindowsDefaultGivesFedAuth() async throws {
         let simulator = try startSimulator(.fbaWindows)
         defer { simulator.stop() }
         let browser = Browser()
         let url =
             simulator.siteURL + "/_windows/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F"
-        let signedIn = try browser.request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:Spring2026!"])
+        let signedIn = try await browser.request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:Spring2026!"])
         #expect(signedIn.status == 302)
         #expect(signedIn.header("Location") == "/_layouts/15/Authenticate.aspx?Source=%2F")
         #expect(browser.cookie("FedAuth") != nil)
-        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // cookie alone now
-        let wrong = try Browser().request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:wrong"])
+        #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)  // cookie alone now
+        let wrong = try await Browser().request(url, extra: ["--ntlm", "-u", "CONTOSO\\alice:wrong"])
         #expect(wrong.status == 401)
     }
 
-    @Test func restChallengesWhenFormsAreDeclined() throws {
+    @Test func restChallengesWhenFormsAreDeclined() async throws {
         let simulator = try startSimulator(.fbaWindows)
         defer { simulator.stop() }
         let declined = "X-FORMS_BASED_AUTH_ACCEPTED: f"
-        let challenge = try Browser().request(simulator.siteURL + "/_api/web", headers: [declined])
+        let challenge = try await Browser().request(simulator.siteURL + "/_api/web", headers: [declined])
         #expect(challenge.status == 401 && challenge.headers("WWW-Authenticate") == ["NTLM", "Negotiate"])
-        #expect(try Browser().request(simulator.siteURL + "/_api/web").status == 403)
-        let answer = try Browser().request(
+        #expect(try await Browser().request(simulator.siteURL + "/_api/web").status == 403)
+        let answer = try await Browser().request(
             simulator.siteURL + "/_api/web/currentuser",
             headers: [declined, "Accept: application/json;odata=nometadata"],
             extra: ["--ntlm", "-u", "alice:Spring2026!"])
@@ -390,24 +394,24 @@ import Testing
 }
 
 @Suite struct OtherModesTests {
-    @Test func basicChallengesEveryRequest() throws {
+    @Test func basicChallengesEveryRequest() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
         let browser = Browser()
-        let challenge = try browser.request(simulator.siteURL + "/_api/web")
+        let challenge = try await browser.request(simulator.siteURL + "/_api/web")
         #expect(challenge.status == 401)
         #expect(challenge.header("WWW-Authenticate")?.hasPrefix("Basic realm=") == true)
-        let ok = try browser.request(
+        let ok = try await browser.request(
             simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=nometadata"],
             extra: ["-u", "alice@contoso.test:Spring2026!"])
         #expect(ok.status == 200 && ok.json?["Title"]?.string == "SPSim Team")
         #expect(browser.cookies().isEmpty)
     }
 
-    @Test func anonymousReadsWithoutSignIn() throws {
+    @Test func anonymousReadsWithoutSignIn() async throws {
         let simulator = try startSimulator(.anonymous)
         defer { simulator.stop() }
-        let answer = try Browser().request(
+        let answer = try await Browser().request(
             simulator.siteURL + "/_api/web/lists/getbytitle('Tasks')/items?$top=3",
             headers: ["Accept: application/json;odata=nometadata"])
         #expect(answer.status == 200)
@@ -421,14 +425,14 @@ import Testing
             """.utf8)
     }
 
-    @Test func legacySPOTokenToCookies() throws {
+    @Test func legacySPOTokenToCookies() async throws {
         let simulator = try startSimulator(.legacySPO)
         defer { simulator.stop() }
         let browser = Browser()
-        let realm = try browser.request(
+        let realm = try await browser.request(
             simulator.identityProviderURL + "/GetUserRealm.srf", form: [("login", "alice@contoso.test")])
         #expect(realm.json?["NameSpaceType"]?.string == "Managed")
-        let sts = try browser.request(
+        let sts = try await browser.request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
@@ -438,20 +442,20 @@ import Testing
             captures("<wsse:BinarySecurityToken Id=\"Compact0\">([^<]+)</wsse:BinarySecurityToken>", in: sts.body)
                 .first?
                 .first)
-        let posted = try browser.request(
+        let posted = try await browser.request(
             simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0",
             headers: ["Content-Type: application/x-www-form-urlencoded"], body: Array(htmlUnescape(token).utf8))
         #expect(posted.status == 302)
         #expect(posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=77u/PD94bWwg") })
         #expect(posted.headers("Set-Cookie").contains { $0.hasPrefix("rtFa=") })
-        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)
+        #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)
 
-        let fault = try Browser().request(
+        let fault = try await Browser().request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "bad", site: simulator.siteURL))
         #expect(fault.body.contains("<S:Fault>") && fault.body.contains("AADSTS50126"))
-        let tokenless = try Browser().request(
+        let tokenless = try await Browser().request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("carol.ca@contoso.test", "Spring2026!", site: simulator.siteURL))
@@ -459,17 +463,17 @@ import Testing
         #expect(tokenless.body.contains("0x8004882c"))
     }
 
-    @Test func legacyRefusedAnswersWithoutFedAuth() throws {
+    @Test func legacyRefusedAnswersWithoutFedAuth() async throws {
         let simulator = try startSimulator(.legacySPO, legacyRefused: true)
         defer { simulator.stop() }
         let browser = Browser()
-        let sts = try browser.request(
+        let sts = try await browser.request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Self.extSTSEnvelope("alice@contoso.test", "Spring2026!", site: simulator.siteURL))
         let token = try #require(
             captures("Id=\"Compact0\">([^<]+)<", in: sts.body).first?.first)
-        let posted = try browser.request(
+        let posted = try await browser.request(
             simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0", body: Array(htmlUnescape(token).utf8))
         #expect(posted.status == 403)
         #expect(posted.headers("Set-Cookie").isEmpty)
@@ -481,65 +485,65 @@ import Testing
     static let frank = SimulatedUser(
         email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
 
-    @Test func entraFederationRedirectThroughADFSBackToLoginSrf() throws {
+    @Test func entraFederationRedirectThroughADFSBackToLoginSrf() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
         defer { simulator.stop() }
         let browser = Browser()
-        let page = try Drivers.entraSignInPage(simulator, browser)
+        let page = try await Drivers.entraSignInPage(simulator, browser)
         let body = try JSONSerialization.data(withJSONObject: [
             "username": "frank@fabrikam.test", "isOtherIdpSupported": true,
             "originalRequest": page.config["sCtx"]?.string ?? "", "flowToken": page.config["sFT"]?.string ?? "",
         ])
-        let credentialType = try browser.request(
+        let credentialType = try await browser.request(
             page.config["urlGetCredentialType"]?.string ?? "", headers: ["Content-Type: application/json"],
             body: [UInt8](body))
         let redirect = try #require(credentialType.json?["Credentials"]?["FederationRedirectUrl"]?.string)
         #expect(redirect.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?"))
         // A password posted to Entra directly is refused for a federated user.
-        let direct = try Drivers.entraPostCredentials(
+        let direct = try await Drivers.entraPostCredentials(
             browser, page, user: "frank@fabrikam.test", password: "Autumn2026!")
         #expect(direct.config["sErrorCode"]?.string == "50107")
 
-        let (adfs, adfsURL) = try Drivers.follow(browser, redirect)
+        let (adfs, adfsURL) = try await Drivers.follow(browser, redirect)
         var form = try #require(SimpleForm(html: adfs.body, selector: "id=\"loginForm\""))
         #expect(form.fields.first { $0.0 == "UserName" }?.1 == "frank@fabrikam.test")
         form.set("Password", "Autumn2026!")
-        let (autoPost, postURL) = try Drivers.submit(browser, form, pageURL: adfsURL)
+        let (autoPost, postURL) = try await Drivers.submit(browser, form, pageURL: adfsURL)
         let wsfed = try #require(SimpleForm(html: autoPost.body))
         #expect(wsfed.action == simulator.identityProviderURL + "/login.srf")
-        let (kmsi, kmsiPageURL) = try Drivers.submit(browser, wsfed, pageURL: postURL)
+        let (kmsi, kmsiPageURL) = try await Drivers.submit(browser, wsfed, pageURL: postURL)
         let config = try #require(entraConfig(kmsi.body))
         #expect(config["pgid"]?.string == "KmsiInterrupt")
         let kmsiURL = resolve(config["urlPost"]?.string ?? "", against: kmsiPageURL)
-        let working = try browser.request(
+        let working = try await browser.request(
             kmsiURL,
             form: [
                 ("LoginOptions", "3"), ("type", "28"), ("ctx", config["sCtx"]?.string ?? ""),
                 ("flowToken", config["sFT"]?.string ?? ""), ("canary", config["canary"]?.string ?? ""),
             ])
         let formPost = try #require(SimpleForm(html: working.body))
-        #expect(try Drivers.submit(browser, formPost, pageURL: kmsiURL).answer.status == 302)
-        let user = try browser.request(
+        #expect(try await Drivers.submit(browser, formPost, pageURL: kmsiURL).answer.status == 302)
+        let user = try await browser.request(
             simulator.siteURL + "/_api/web/currentuser", headers: ["Accept: application/json;odata=nometadata"])
         #expect(user.json?["Email"]?.string == "frank@fabrikam.test")
     }
 
-    @Test func legacyFederatedRealmUsernameMixedThenExtSTS() throws {
+    @Test func legacyFederatedRealmUsernameMixedThenExtSTS() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .legacySPO, users: .defaults + [Self.frank]))
         defer { simulator.stop() }
         let browser = Browser()
-        let realm = try browser.request(
+        let realm = try await browser.request(
             simulator.identityProviderURL + "/GetUserRealm.srf?xml=1", form: [("login", "frank@fabrikam.test")])
         #expect(realm.body.contains("<NameSpaceType>Federated</NameSpaceType>"))
         let sts = try #require(captures("<STSAuthURL>([^<]+)</STSAuthURL>", in: realm.body).first?.first)
         let envelope = """
             <s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:u="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action><o:Security s:mustUnderstand="1" xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><o:UsernameToken><o:Username>frank@fabrikam.test</o:Username><o:Password>Autumn2026!</o:Password></o:UsernameToken></o:Security></s:Header><s:Body><t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust"><wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy"><a:EndpointReference><a:Address>urn:federation:MicrosoftOnline</a:Address></a:EndpointReference></wsp:AppliesTo><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType></t:RequestSecurityToken></s:Body></s:Envelope>
             """
-        let adfs = try browser.request(
+        let adfs = try await browser.request(
             htmlUnescape(sts), headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Array(envelope.utf8))
         let assertion = try #require(captures("(<saml:Assertion .*?</saml:Assertion>)", in: adfs.body).first?.first)
-        let direct = try browser.request(
+        let direct = try await browser.request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: OtherModesTests.extSTSEnvelope("frank@fabrikam.test", "Autumn2026!", site: simulator.siteURL))
@@ -550,34 +554,34 @@ import Testing
         .replacingOccurrences(
             of: "<sec:UsernameToken><sec:Username>x</sec:Username><sec:Password>y</sec:Password></sec:UsernameToken>",
             with: assertion)
-        let token = try browser.request(
+        let token = try await browser.request(
             simulator.identityProviderURL + "/extSTS.srf",
             headers: ["Content-Type: application/soap+xml; charset=utf-8"],
             body: Array(withAssertion.utf8))
         let compact = try #require(captures("Id=\"Compact0\">([^<]+)<", in: token.body).first?.first)
-        let posted = try browser.request(
+        let posted = try await browser.request(
             simulator.siteURL + "/_forms/default.aspx?wa=wsignin1.0", body: Array(htmlUnescape(compact).utf8))
         #expect(posted.status == 302 && posted.headers("Set-Cookie").contains { $0.hasPrefix("FedAuth=") })
     }
 }
 
 @Suite struct BearerTests {
-    @Test func passwordGrantTokenWorksAsBearerAndBecomesACookie() throws {
+    @Test func passwordGrantTokenWorksAsBearerAndBecomesACookie() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
         let browser = Browser()
-        let empty = try browser.request(simulator.siteURL + "/_api/web", headers: ["Authorization: Bearer"])
+        let empty = try await browser.request(simulator.siteURL + "/_api/web", headers: ["Authorization: Bearer"])
         #expect(empty.status == 401)
         #expect(empty.header("WWW-Authenticate")?.hasPrefix("Bearer realm=\"\(simulator.tenantId)\"") == true)
         let tokenURL = simulator.identityProviderURL + "/\(simulator.tenantId)/oauth2/v2.0/token"
-        let bad = try browser.request(
+        let bad = try await browser.request(
             tokenURL, form: [("grant_type", "password"), ("username", "alice@contoso.test"), ("password", "x")])
         #expect(bad.status == 400 && bad.json?["error"]?.string == "invalid_grant")
-        let mfa = try browser.request(
+        let mfa = try await browser.request(
             tokenURL,
             form: [("grant_type", "password"), ("username", "bob.mfa@contoso.test"), ("password", "Spring2026!")])
         #expect(mfa.json?["error_codes"]?[0]?.number == 50076)
-        let granted = try browser.request(
+        let granted = try await browser.request(
             tokenURL,
             form: [
                 ("grant_type", "password"), ("client_id", "spconnect"), ("username", "alice@contoso.test"),
@@ -585,20 +589,20 @@ import Testing
             ])
         let token = try #require(granted.json?["access_token"]?.string)
         let bearer = "Authorization: Bearer " + token
-        let web = try browser.request(
+        let web = try await browser.request(
             simulator.siteURL + "/_api/web", headers: [bearer, "Accept: application/json;odata=nometadata"])
         #expect(web.status == 200 && web.json?["Title"]?.string == "SPSim Team")
         // No digest needed with a bearer token.
-        let created = try browser.request(
+        let created = try await browser.request(
             simulator.siteURL + "/_api/web/lists/getbytitle('Tasks')/items", method: "POST",
             headers: [bearer, "Accept: application/json;odata=nometadata", "Content-Type: application/json"],
             body: Array("{\"Title\":\"Via OAuth\"}".utf8))
         #expect(created.status == 201)
-        let exchanged = try browser.request(
+        let exchanged = try await browser.request(
             simulator.siteURL + "/_api/SP.OAuth.NativeClient/Authenticate", method: "POST",
             headers: [bearer, "Accept: application/json;odata=verbose"])
         #expect(exchanged.status == 200)
         #expect(browser.cookie("SPOIDCRL") != nil)
-        #expect(try browser.request(simulator.siteURL + "/_api/web").status == 200)  // with the SPOIDCRL cookie
+        #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)  // with the SPOIDCRL cookie
     }
 }

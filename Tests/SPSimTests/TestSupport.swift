@@ -36,11 +36,12 @@ final class Browser {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    /// Runs curl once (no redirect following), returning status, headers and body.
+    /// Runs curl once (no redirect following), returning status, headers and body; suspends, without blocking a
+    /// thread, while curl runs.
     func request(
         _ url: String, method: String? = nil, headers: [String] = [], form: [(String, String)]? = nil,
         body: [UInt8]? = nil, extra: [String] = [], useJar: Bool = true
-    ) throws -> Answer {
+    ) async throws -> Answer {
         let headerFile = directory.appendingPathComponent("h-\(UUID().uuidString)").path
         let bodyFile = directory.appendingPathComponent("b-\(UUID().uuidString)").path
         defer {
@@ -65,8 +66,7 @@ final class Browser {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
+        try await runToExit(process)
         let headerText = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))).map { [UInt8]($0) } ?? []
         // Keep only the last header block.
