@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Starts `process` and suspends until it exits, without holding a thread of the cooperative pool meanwhile
 /// (`waitUntilExit()` would block one of its few threads and stall unrelated tests running in parallel).
@@ -27,4 +28,56 @@ func runCollectingOutput(_ process: Process) async throws -> Data {
     process.standardOutput = output
     try await runToExit(process)
     return FileManager.default.contents(atPath: path) ?? Data()
+}
+
+/// A counting semaphore for tasks: waiters suspend instead of blocking a thread.
+actor AsyncGate {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ limit: Int) { free = limit }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+/// Runs at most two of the tests it marks at a time (each drives a simulator and a chain of curl processes). Before
+/// the helpers were async, a blocked pool thread capped these at two by accident; the cap keeps that load bounded
+/// (the 1-second cookie lifetime test needs its requests to come promptly) without holding any thread while waiting.
+struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
+    static let gate = AsyncGate(2)
+
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }  // a suite itself holds no slot
+        await Self.gate.acquire()
+        do {
+            try await function()
+        } catch {
+            await Self.gate.release()
+            throw error
+        }
+        await Self.gate.release()
+    }
+}
+
+extension Trait where Self == ChildProcessTests {
+    /// See `ChildProcessTests`.
+    static var childProcesses: Self { Self() }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Every JSON fact in `shared/corpus/sp-rest/manifest.json` must hold, by key, envelope and type, for the
 /// simulator's equivalent answer (and by value where the value is protocol, not content).
-@Suite struct ManifestConformanceTests {
+@Suite(.childProcesses) struct ManifestConformanceTests {
     struct Fact {
         var path: String
         var value: JSONValue

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SPSim
 
-@Suite struct DigestTests {
+@Suite(.childProcesses) struct DigestTests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

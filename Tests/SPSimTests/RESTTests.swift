@@ -29,7 +29,7 @@ struct RESTClient {
     }
 }
 
-@Suite struct PagingTests {
+@Suite(.childProcesses) struct PagingTests {
     @Test func paging12345ItemsYieldsEveryIdOnceInOrder() async throws {
         let simulator = try startSimulator(.basic, items: 12345)
         defer { simulator.stop() }
@@ -197,7 +197,7 @@ struct RESTClient {
     }
 }
 
-@Suite struct WriteTests {
+@Suite(.childProcesses) struct WriteTests {
     @Test func addMergeDeleteWithDigestAndEtags() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
@@ -331,7 +331,7 @@ struct RESTClient {
     }
 }
 
-@Suite struct FaultTests {
+@Suite(.childProcesses) struct FaultTests {
     @Test func specParsing() throws {
         let spec = try FaultSpec(
             parsing: "latency=200,status429=3,retryAfter=1,drop=/path,cookieLifetime=30,redirectLoop")
@@ -396,7 +396,7 @@ struct RESTClient {
     }
 }
 
-@Suite struct CommandLineTests {
+@Suite(.childProcesses) struct CommandLineTests {
     @Test func printsTheSiteURLFirstAndStopsWhenStdinCloses() async throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }

@@ -2,7 +2,7 @@ import Foundation
 import SPSim
 import Testing
 
-@Suite struct EntraSignInTests {
+@Suite(.childProcesses) struct EntraSignInTests {
     @Test func fullFlowEndsWithFedAuthAndWebJSON() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
@@ -185,7 +185,7 @@ import Testing
     }
 }
 
-@Suite struct UnauthenticatedTests {
+@Suite(.childProcesses) struct UnauthenticatedTests {
     @Test func apiWithoutCookieIs403WithFormsHeaders() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
@@ -227,7 +227,7 @@ import Testing
     }
 }
 
-@Suite struct ADFSSignInTests {
+@Suite(.childProcesses) struct ADFSSignInTests {
     @Test func fullFlow() async throws {
         let simulator = try startSimulator(.adfs)
         defer { simulator.stop() }
@@ -269,7 +269,7 @@ import Testing
     }
 }
 
-@Suite struct FBASignInTests {
+@Suite(.childProcesses) struct FBASignInTests {
     @Test func fullFlow() async throws {
         let simulator = try startSimulator(.fba)
         defer { simulator.stop() }
@@ -361,7 +361,7 @@ import Testing
     }
 }
 
-@Suite struct WindowsAuthenticationTests {
+@Suite(.childProcesses) struct WindowsAuthenticationTests {
     @Test func ntlmAtWindowsDefaultGivesFedAuth() async throws {
         let simulator = try startSimulator(.fbaWindows)
         defer { simulator.stop() }
@@ -393,7 +393,7 @@ import Testing
     }
 }
 
-@Suite struct OtherModesTests {
+@Suite(.childProcesses) struct OtherModesTests {
     @Test func basicChallengesEveryRequest() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
@@ -481,7 +481,7 @@ import Testing
     }
 }
 
-@Suite struct FederatedTests {
+@Suite(.childProcesses) struct FederatedTests {
     static let frank = SimulatedUser(
         email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
 
@@ -565,7 +565,7 @@ import Testing
     }
 }
 
-@Suite struct BearerTests {
+@Suite(.childProcesses) struct BearerTests {
     @Test func passwordGrantTokenWorksAsBearerAndBecomesACookie() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }
