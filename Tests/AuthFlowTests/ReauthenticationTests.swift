@@ -71,11 +71,7 @@ import Transport
             "-s", "-w", "\n%{http_code}", "-b", try store.path(for: "curl"), "-H",
             "Accept: application/json;odata=nometadata", simulator.siteURL + "/_api/web?$select=Title",
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = String(decoding: try await runCollectingOutput(process), as: UTF8.self)
         #expect(output.hasSuffix("\n200"))
         #expect(output.contains(#""Title""#))
     }

@@ -67,7 +67,7 @@ import Transport
         }
     }
 
-    @Test func theRealCurlSendsASavedSession() throws {
+    @Test func theRealCurlSendsASavedSession() async throws {
         let seen = CookieBox()
         let server = try HTTPServer { request in
             seen.set(request.cookies)
@@ -79,8 +79,7 @@ import Transport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-o", "/dev/null", "-b", try store.path(for: "curl"), server.baseURL + "/_api/web"]
-        try process.run()
-        process.waitUntilExit()
+        try await runToExit(process)
         #expect(process.terminationStatus == 0)
         #expect(seen.get()["FedAuth"] == "77u/PD94bWwgdmVyc2lvbj0iMS4wIj8+PFNQPg")
         #expect(seen.get()["rtFa"] == "rt-value")

@@ -3,20 +3,17 @@ import HTTPServer
 import Testing
 
 /// Runs the real `curl` binary and returns its stdout; the server is exercised over loopback as any client would.
-func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
+/// Suspends, without blocking a thread, while curl runs.
+func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-s", "--max-time", "10"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = try await runCollectingOutput(process)
     return (String(decoding: data, as: UTF8.self), process.terminationStatus)
 }
 
 @Suite struct HTTPServerTests {
-    @Test func servesRequestDetailsAndSeveralSetCookies() throws {
+    @Test func servesRequestDetailsAndSeveralSetCookies() async throws {
         let server = try HTTPServer { request in
             let text = [
                 request.method, request.path, request.rawQuery, request.queryValue("a") ?? "-",
@@ -29,7 +26,7 @@ func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
         }
         defer { server.stop() }
         #expect(server.port != 0)
-        let result = try runCurl([
+        let result = try await runCurl([
             "-i", "-H", "x-test: yes", "-b", "c1=v1; c2=v2", "--data", "user=al+ice%40x&pw=1",
             "\(server.baseURL)/_api/web/lists/getbytitle(%27Photos%27)?a=b%20c&$top=5",
         ])
@@ -41,13 +38,13 @@ func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
                 "POST|/_api/web/lists/getbytitle('Photos')|a=b%20c&$top=5|b c|yes|v1|al ice@x|127.0.0.1"))
     }
 
-    @Test func secondLoopbackAddressIsASeparateHost() throws {
+    @Test func secondLoopbackAddressIsASeparateHost() async throws {
         let server = try HTTPServer(address: "127.0.0.2") { request in
             HTTPServerResponse(status: 200, contentType: "text/plain", text: request.serverAddress)
         }
         defer { server.stop() }
         #expect(server.baseURL.hasPrefix("http://127.0.0.2:"))
-        #expect(try runCurl([server.baseURL + "/"]).output == "127.0.0.2")
+        #expect(try await runCurl([server.baseURL + "/"]).output == "127.0.0.2")
     }
 
     @Test func refusesNonLoopbackUnlessAllowed() {
@@ -59,7 +56,7 @@ func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
         }
     }
 
-    @Test func streamedBodyArrivesWholeAndAbortedBodyIsShort() throws {
+    @Test func streamedBodyArrivesWholeAndAbortedBodyIsShort() async throws {
         let server = try HTTPServer { request in
             let abort = request.path == "/abort"
             let counter = Counter()
@@ -72,11 +69,11 @@ func runCurl(_ arguments: [String]) throws -> (output: String, status: Int32) {
                 })
         }
         defer { server.stop() }
-        let whole = try runCurl([server.baseURL + "/whole"])
+        let whole = try await runCurl([server.baseURL + "/whole"])
         #expect(whole.status == 0)
         #expect(whole.output.count == 3000)
         #expect(whole.output.hasPrefix("AAA") && whole.output.hasSuffix("CCC"))
-        let short = try runCurl([server.baseURL + "/abort"])
+        let short = try await runCurl([server.baseURL + "/abort"])
         #expect(short.status != 0)  // curl reports a transfer closed with bytes outstanding
         #expect(short.output.count == 2000)
     }

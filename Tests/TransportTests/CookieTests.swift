@@ -120,7 +120,7 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["session.cookies"])
 
-        let result = try run("/usr/bin/curl", ["-s", "--max-time", "10", "-b", path, server.baseURL + "/curl"])
+        let result = try await run("/usr/bin/curl", ["-s", "--max-time", "10", "-b", path, server.baseURL + "/curl"])
         #expect(result.status == 0)
         let seen = try #require(recorder.requests.last { $0.path == "/curl" })
         #expect(seen.cookies == ["FedAuth": "abc123", "rtFa": "xyz"])
@@ -137,7 +137,7 @@ import Testing
         defer { server.stop() }
         let path = try temporaryDirectory().appendingPathComponent("curl.jar").path
         let setURL = Self.setURL(server.baseURL, "k=v1; Path=/; HttpOnly", "m=v2; Path=/m; Max-Age=600")
-        #expect(try run("/usr/bin/curl", ["-s", "--max-time", "10", "-c", path, setURL]).status == 0)
+        #expect(try await run("/usr/bin/curl", ["-s", "--max-time", "10", "-c", path, setURL]).status == 0)
         let client = try makeClient()
         #expect(try client.cookies.import(from: path) == 2)
         #expect(try await client.execute(HTTPRequest(url: server.baseURL + "/m/x")).text == "k=v1;m=v2")

@@ -372,7 +372,7 @@ import Testing
     }
 
     @Test func tlsIsVerifiedByDefaultAndTrustsAGivenCA() async throws {
-        let certificate = try TestCertificate.make()
+        let certificate = try await TestCertificate.make()
         let server = try HTTPServer(tls: (certificate.certificatePEM, certificate.keyPEM)) { _ in
             HTTPServerResponse(status: 200, contentType: "text/plain", text: "secure")
         }

@@ -115,7 +115,7 @@ import Testing
             return HTTPServerResponse(status: 200, contentType: "text/plain", text: "plain")
         }
         defer { plain.stop() }
-        let certificate = try TestCertificate.make()
+        let certificate = try await TestCertificate.make()
         let secure = try HTTPServer(tls: (certificate.certificatePEM, certificate.keyPEM)) { _ in
             HTTPServerResponse(status: 302, headers: [("Location", plain.baseURL + "/landing")])
         }

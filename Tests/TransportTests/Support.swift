@@ -87,17 +87,13 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// Runs a program and returns its stdout and exit status.
-func run(_ executable: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+/// Runs a program and returns its stdout and exit status; suspends, without blocking a thread, while it runs.
+func run(_ executable: String, _ arguments: [String]) async throws -> (output: String, status: Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = try await runCollectingOutput(process)
     return (String(decoding: data, as: UTF8.self), process.terminationStatus)
 }
 
@@ -107,11 +103,11 @@ struct TestCertificate {
     let keyPEM: String
     let certificatePath: String
 
-    static func make() throws -> TestCertificate {
+    static func make() async throws -> TestCertificate {
         let directory = try temporaryDirectory()
         let cert = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let result = try run(
+        let result = try await run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
