@@ -37,8 +37,10 @@ func temporaryDirectory(_ label: String = "cli") throws -> String {
 }
 
 /// Runs `spconnect arguments` with `stdin` fed in, in an environment of only `environment` plus PATH; output goes
-/// through files, so any amount of it is fine.
-func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [String: String]) throws -> RunResult {
+/// through files, so any amount of it is fine. Suspends, without blocking a thread, while spconnect runs.
+func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [String: String]) async throws
+    -> RunResult
+{
     let scratch = try temporaryDirectory("run")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out"
@@ -56,8 +58,7 @@ func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [Str
     process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    try process.run()
-    process.waitUntilExit()
+    try await runToExit(process)
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()
     return RunResult(
@@ -71,12 +72,12 @@ final class CLIFixture {
     let state: String
     let environment: [String: String]
 
-    init(items: Int = 0, signIn: Bool = true) throws {
+    init(items: Int = 0, signIn: Bool = true) async throws {
         sim = try Simulator(SimulatorOptions(mode: .entra, items: items))
         state = try temporaryDirectory("state")
         environment = ["XDG_STATE_HOME": state, "HOME": state]
         if signIn {
-            let login = try run(
+            let login = try await run(
                 [
                     "login", "--site", sim.siteURL, "--user", aliceEmail, "--password-stdin",
                     "--allow-http-loopback",
@@ -91,8 +92,8 @@ final class CLIFixture {
     }
 
     /// Runs spconnect with this fixture's state directory (plus `extra` environment).
-    func run(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) throws -> RunResult {
-        try runSpconnect(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
+    func run(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) async throws -> RunResult {
+        try await runSpconnect(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
     }
 
     /// Output with the simulator's variable parts (its URL and ports) replaced by fixed words.

@@ -8,12 +8,12 @@ import Testing
     // MARK: Golden outputs
 
     @Test(arguments: ["table", "json", "csv", "ndjson"])
-    func listsMatchTheGoldenOutput(format: String) throws {
+    func listsMatchTheGoldenOutput(format: String) async throws {
         let golden = [
             "table": Golden.listsTable, "json": Golden.listsJson, "csv": Golden.listsCsv, "ndjson": Golden.listsNdjson,
         ][format]!
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["lists", "--output", format])
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["lists", "--output", format])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n") == golden + "\n")
         if format == "csv" {
@@ -22,29 +22,29 @@ import Testing
     }
 
     @Test(arguments: ["table", "json", "csv", "ndjson"])
-    func taskItemsMatchTheGoldenOutput(format: String) throws {
+    func taskItemsMatchTheGoldenOutput(format: String) async throws {
         let golden = [
             "table": Golden.tasksItemsTable, "json": Golden.tasksItemsJson, "csv": Golden.tasksItemsCsv,
             "ndjson": Golden.tasksItemsNdjson,
         ][format]!
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["items", "Tasks", "--output", format])
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["items", "Tasks", "--output", format])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n") == golden + "\n")
     }
 
-    @Test func outputDefaultsToJSONWhenStandardOutputIsNotATerminal() throws {
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["lists"])
+    @Test func outputDefaultsToJSONWhenStandardOutputIsNotATerminal() async throws {
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["lists"])
         #expect(result.status == 0)
         #expect(fixture.normalised(result.stdout) == Golden.listsJson + "\n")
     }
 
     // MARK: Paging
 
-    @Test func allPagesStreamEveryIdOnceInOrder() throws {
-        let fixture = try CLIFixture(items: 12_345)
-        let result = try fixture.run(["items", "Big", "--all", "--output", "ndjson", "--select", "Id,Title"])
+    @Test func allPagesStreamEveryIdOnceInOrder() async throws {
+        let fixture = try await CLIFixture(items: 12_345)
+        let result = try await fixture.run(["items", "Big", "--all", "--output", "ndjson", "--select", "Id,Title"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         var ids: [Int] = []
@@ -59,16 +59,16 @@ import Testing
         #expect(pages.count == 3)
     }
 
-    @Test func withoutAllOnlyTheFirstPageIsShown() throws {
-        let fixture = try CLIFixture(items: 250)
-        let result = try fixture.run(["items", "Big", "--top", "7", "--output", "ndjson", "--select", "Id"])
+    @Test func withoutAllOnlyTheFirstPageIsShown() async throws {
+        let fixture = try await CLIFixture(items: 250)
+        let result = try await fixture.run(["items", "Big", "--top", "7", "--output", "ndjson", "--select", "Id"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == (1...7).map { "{\"Id\":\($0)}\n" }.joined())
     }
 
-    @Test func filterSelectAndOrderReachTheServer() throws {
-        let fixture = try CLIFixture()
-        let result = try fixture.run([
+    @Test func filterSelectAndOrderReachTheServer() async throws {
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run([
             "items", "Tasks", "--filter", "Status eq 'Completed'", "--select", "Id,Title", "--orderby", "Id desc",
             "--output", "csv",
         ])
@@ -81,119 +81,123 @@ import Testing
 
     // MARK: Errors and exit codes
 
-    @Test func aMissingListExitsWithNotFound() throws {
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["items", "No Such List"])
+    @Test func aMissingListExitsWithNotFound() async throws {
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["items", "No Such List"])
         #expect(result.status == 8)
         #expect(result.stderr.contains("The list was not found"))
         #expect(result.stdout.isEmpty)
-        let list = try fixture.run(["list", "No Such List"])
+        let list = try await fixture.run(["list", "No Such List"])
         #expect(list.status == 8)
     }
 
-    @Test func aStaleEtagIsRefusedWithPreconditionFailed() throws {
-        let fixture = try CLIFixture()
-        let item = try fixture.run(["item", "Tasks", "3", "--output", "json"])
+    @Test func aStaleEtagIsRefusedWithPreconditionFailed() async throws {
+        let fixture = try await CLIFixture()
+        let item = try await fixture.run(["item", "Tasks", "3", "--output", "json"])
         #expect(item.status == 0)
-        let stale = try fixture.run(["update", "Tasks", "3", "Title=Changed", "--etag", "\"42\""])
+        let stale = try await fixture.run(["update", "Tasks", "3", "Title=Changed", "--etag", "\"42\""])
         #expect(stale.status == 9)
         #expect(stale.stderr.contains("etag mismatch"))
         #expect(stale.stderr.contains("HTTP 412"))
-        let current = try fixture.run(["update", "Tasks", "3", "Title=Changed", "--etag", "\"1\"", "--output", "json"])
+        let current = try await fixture.run([
+            "update", "Tasks", "3", "Title=Changed", "--etag", "\"1\"", "--output", "json",
+        ])
         #expect(current.status == 0, "\(current.stderr)")
-        let after = try fixture.run(["item", "Tasks", "3", "--select", "Title", "--output", "json"])
+        let after = try await fixture.run(["item", "Tasks", "3", "--select", "Title", "--output", "json"])
         #expect(after.stdout.contains("\"Title\": \"Changed\""))
     }
 
-    @Test func addThenDeleteAnItem() throws {
-        let fixture = try CLIFixture()
-        let added = try fixture.run(["add", "Tasks", "Title=From the CLI", "Priority:=2", "--output", "json"])
+    @Test func addThenDeleteAnItem() async throws {
+        let fixture = try await CLIFixture()
+        let added = try await fixture.run(["add", "Tasks", "Title=From the CLI", "Priority:=2", "--output", "json"])
         #expect(added.status == 0, "\(added.stderr)")
         let object = try JSONSerialization.jsonObject(with: added.stdoutBytes) as? [String: Any]
         let id = try #require(object?["Id"] as? Int)
         #expect(object?["Title"] as? String == "From the CLI")
         #expect(object?["Priority"] as? Int == 2)
-        #expect(try fixture.run(["delete", "Tasks", String(id)]).status == 0)
-        let gone = try fixture.run(["item", "Tasks", String(id)])
+        #expect(try await fixture.run(["delete", "Tasks", String(id)]).status == 0)
+        let gone = try await fixture.run(["item", "Tasks", String(id)])
         #expect(gone.status == 8)
-        #expect(try fixture.run(["add", "Tasks", "Title"]).status == 2)
+        #expect(try await fixture.run(["add", "Tasks", "Title"]).status == 2)
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
-        let fixture = try CLIFixture(signIn: false)
-        #expect(try fixture.run(["lists", "--output", "xml"]).status == 2)
-        #expect(try fixture.run(["items"]).status == 2)
-        #expect(try fixture.run(["frobnicate"]).status == 2)
-        #expect(try fixture.run(["item", "Tasks", "zero"]).status == 2)
+    @Test func usageErrorsExitWithTwo() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        #expect(try await fixture.run(["lists", "--output", "xml"]).status == 2)
+        #expect(try await fixture.run(["items"]).status == 2)
+        #expect(try await fixture.run(["frobnicate"]).status == 2)
+        #expect(try await fixture.run(["item", "Tasks", "zero"]).status == 2)
     }
 
     // MARK: Session
 
-    @Test func whoamiProvesTheSessionAndPrintsTheUser() throws {
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["whoami", "--output", "json"])
+    @Test func whoamiProvesTheSessionAndPrintsTheUser() async throws {
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["whoami", "--output", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"email\": \"alice@contoso.test\""))
         #expect(fixture.sim.requestLog().contains { $0.path.lowercased().hasSuffix("/_api/web/currentuser") })
     }
 
-    @Test func whoamiFailsClearlyWhenTheSessionEndedAndCannotBeRenewed() throws {
-        let fixture = try CLIFixture()
+    @Test func whoamiFailsClearlyWhenTheSessionEndedAndCannotBeRenewed() async throws {
+        let fixture = try await CLIFixture()
         fixture.sim.expireSessions()
-        let result = try fixture.run(["whoami"])
+        let result = try await fixture.run(["whoami"])
         #expect(result.status == 11)
         #expect(result.stderr.contains("spconnect login"))
         // With the password in the environment the session is renewed once and the check passes.
-        let renewed = try fixture.run(["whoami", "--output", "json"], extra: ["SPCONNECT_PASSWORD": alicePassword])
+        let renewed = try await fixture.run(
+            ["whoami", "--output", "json"], extra: ["SPCONNECT_PASSWORD": alicePassword])
         #expect(renewed.status == 0, "\(renewed.stderr)")
-        #expect(try fixture.run(["whoami"]).status == 0)
+        #expect(try await fixture.run(["whoami"]).status == 0)
     }
 
-    @Test func withoutASavedSessionSiteCommandsSayToLogIn() throws {
-        let fixture = try CLIFixture(signIn: false)
-        let result = try fixture.run(["lists"])
+    @Test func withoutASavedSessionSiteCommandsSayToLogIn() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        let result = try await fixture.run(["lists"])
         #expect(result.status == 11)
         #expect(result.stderr.contains("spconnect login"))
-        #expect(try fixture.run(["whoami"]).status == 11)
-        #expect(try fixture.run(["status"]).status == 11)
+        #expect(try await fixture.run(["whoami"]).status == 11)
+        #expect(try await fixture.run(["status"]).status == 11)
     }
 
     // MARK: Files
 
-    @Test func uploadThenDownloadIsByteIdentical() throws {
-        let fixture = try CLIFixture()
+    @Test func uploadThenDownloadIsByteIdentical() async throws {
+        let fixture = try await CLIFixture()
         let folder = try temporaryDirectory("files")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/random.bin"))
-        let upload = try fixture.run(
+        let upload = try await fixture.run(
             ["upload", folder + "/random.bin", "--to", "Shared Documents", "--output", "json"])
         #expect(upload.status == 0, "\(upload.stderr)")
         #expect(upload.stdout.contains("\"size\": 200000"))
-        let again = try fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents"])
+        let again = try await fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents"])
         #expect(again.status == 9, "a second upload without --overwrite must be refused")
         #expect(again.stderr.contains("already exists"))
         #expect(
-            try fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents", "--overwrite"]).status == 0)
+            try await fixture.run(["upload", folder + "/random.bin", "--to", "Shared Documents", "--overwrite"]).status
+                == 0)
 
         let into = folder + "/down"
         try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
-        let download = try fixture.run(["download", "/Shared Documents/random.bin", "--to", into])
+        let download = try await fixture.run(["download", "/Shared Documents/random.bin", "--to", into])
         #expect(download.status == 0, "\(download.stderr)")
         #expect(FileManager.default.contents(atPath: into + "/random.bin") == Data(bytes))
 
-        let listing = try fixture.run(["ls", "Shared Documents", "--output", "csv"])
+        let listing = try await fixture.run(["ls", "Shared Documents", "--output", "csv"])
         #expect(listing.stdout.contains("file,random.bin,200000,"))
     }
 
-    @Test func downloadByLibraryItemWritesTheSameBytesTheServerSends() throws {
-        let fixture = try CLIFixture()
+    @Test func downloadByLibraryItemWritesTheSameBytesTheServerSends() async throws {
+        let fixture = try await CLIFixture()
         let into = try temporaryDirectory("photos")
         defer { try? FileManager.default.removeItem(atPath: into) }
-        let result = try fixture.run(["download", "Photos", "1", "Photos", "2", "--to", into, "--parallel", "2"])
+        let result = try await fixture.run(["download", "Photos", "1", "Photos", "2", "--to", into, "--parallel", "2"])
         #expect(result.status == 0, "\(result.stderr)")
-        let api = try fixture.run([
+        let api = try await fixture.run([
             "api", "GET", "/_api/web/GetFileByServerRelativeUrl('/Photos/sunset.png')/$value", "--raw",
         ])
         let local = try #require(FileManager.default.contents(atPath: into + "/sunset.png"))
@@ -201,12 +205,12 @@ import Testing
         #expect(local.count == 2396)
         #expect(FileManager.default.fileExists(atPath: into + "/sea.png"))
         #expect(api.status == 0)
-        #expect(try fixture.run(["download", "/Photos/none.png", "--to", into]).status == 8)
+        #expect(try await fixture.run(["download", "/Photos/none.png", "--to", into]).status == 8)
     }
 
     // MARK: api
 
-    @Test func apiCallsAServiceThatPicksItsMethodFromAHeader() throws {
+    @Test func apiCallsAServiceThatPicksItsMethodFromAHeader() async throws {
         let server = try HTTPServer { request in
             let json = "application/json"
             switch request.header("METHOD") {
@@ -230,12 +234,12 @@ import Testing
         let environment = ["XDG_STATE_HOME": state]
         let url = server.baseURL + "/service"
 
-        let get = try runSpconnect(
+        let get = try await runSpconnect(
             ["api", "GET", url, "-H", "METHOD: getValues", "--anonymous"], environment: environment)
         #expect(get.status == 0, "\(get.stderr)")
         #expect(get.stdout == "{\n  \"values\": [\n    1,\n    2,\n    3\n  ],\n  \"name\": \"demo\"\n}\n")
 
-        let post = try runSpconnect(
+        let post = try await runSpconnect(
             ["api", "POST", url, "-H", "METHOD: postValues", "--data", #"{"a":1,"b":"two"}"#, "--anonymous"],
             environment: environment)
         #expect(post.status == 0, "\(post.stderr)")
@@ -244,14 +248,14 @@ import Testing
         #expect(echo?["a"] as? Int == 1)
         #expect(echo?["b"] as? String == "two")
 
-        let unknown = try runSpconnect(
+        let unknown = try await runSpconnect(
             ["api", "GET", url, "-H", "METHOD: nope", "--anonymous"], environment: environment)
         #expect(unknown.status == 13)
         #expect(unknown.stdout.contains("\"error\": \"unknown method\""))
         #expect(unknown.stderr.contains("HTTP 400"))
     }
 
-    @Test func apiSendsBasicCredentialsFromStandardInputNeverFromArguments() throws {
+    @Test func apiSendsBasicCredentialsFromStandardInputNeverFromArguments() async throws {
         let server = try HTTPServer { request in
             let expected = "Basic " + Data("bob:s3cret pass".utf8).base64EncodedString()
             guard request.header("Authorization") == expected else {
@@ -262,43 +266,43 @@ import Testing
         defer { server.stop() }
         let state = try temporaryDirectory("basic")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let result = try runSpconnect(
+        let result = try await runSpconnect(
             ["api", "GET", server.baseURL + "/x", "--basic", "bob", "--password-stdin"], stdin: "s3cret pass\n",
             environment: ["XDG_STATE_HOME": state])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "{\n  \"ok\": true\n}\n")
-        let wrong = try runSpconnect(
+        let wrong = try await runSpconnect(
             ["api", "GET", server.baseURL + "/x", "--basic", "bob", "--password-stdin"], stdin: "nope\n",
             environment: ["XDG_STATE_HOME": state])
         #expect(wrong.status == 13)
     }
 
-    @Test func apiUsesTheSavedSessionForSharePointPaths() throws {
-        let fixture = try CLIFixture()
-        let result = try fixture.run(["api", "GET", "/_api/web?$select=Title"])
+    @Test func apiUsesTheSavedSessionForSharePointPaths() async throws {
+        let fixture = try await CLIFixture()
+        let result = try await fixture.run(["api", "GET", "/_api/web?$select=Title"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "{\n  \"Title\": \"SPSim Team\"\n}\n")
-        let missing = try fixture.run(["api", "GET", "/_api/web/lists/getbytitle('Nope')"])
+        let missing = try await fixture.run(["api", "GET", "/_api/web/lists/getbytitle('Nope')"])
         #expect(missing.status == 13)
         #expect(missing.stdout.contains("does not exist"))
     }
 
-    @Test func apiRenewsAnEndedSessionOnceWhenAPasswordIsAvailable() throws {
-        let fixture = try CLIFixture()
+    @Test func apiRenewsAnEndedSessionOnceWhenAPasswordIsAvailable() async throws {
+        let fixture = try await CLIFixture()
         fixture.sim.expireSessions()
-        let refused = try fixture.run(["api", "GET", "/_api/web?$select=Title"])
+        let refused = try await fixture.run(["api", "GET", "/_api/web?$select=Title"])
         #expect(refused.status == 13)
-        let renewed = try fixture.run(
+        let renewed = try await fixture.run(
             ["api", "GET", "/_api/web?$select=Title"], extra: ["SPCONNECT_PASSWORD": alicePassword])
         #expect(renewed.status == 0, "\(renewed.stderr)")
         #expect(renewed.stdout.contains("SPSim Team"))
     }
 
-    @Test func quietLeavesOnlyResultsAndErrors() throws {
-        let fixture = try CLIFixture()
-        let noisy = try fixture.run(["whoami", "--output", "json"])
+    @Test func quietLeavesOnlyResultsAndErrors() async throws {
+        let fixture = try await CLIFixture()
+        let noisy = try await fixture.run(["whoami", "--output", "json"])
         #expect(noisy.stderr.contains("Signed in at"))
-        let quiet = try fixture.run(["whoami", "--output", "json", "--quiet"])
+        let quiet = try await fixture.run(["whoami", "--output", "json", "--quiet"])
         #expect(quiet.status == 0)
         #expect(quiet.stderr.isEmpty)
         #expect(quiet.stdout == noisy.stdout)
@@ -306,10 +310,10 @@ import Testing
 
     // MARK: Demo and help
 
-    @Test func demoRunsEndToEndAndPrintsThePhotos() throws {
+    @Test func demoRunsEndToEndAndPrintsThePhotos() async throws {
         let state = try temporaryDirectory("demo")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let result = try runSpconnect(["demo"], environment: ["XDG_STATE_HOME": state, "HOME": state])
+        let result = try await runSpconnect(["demo"], environment: ["XDG_STATE_HOME": state, "HOME": state])
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["sunset.png", "sea.png", "checker.png", "logo.svg", "/Photos/sunset.png", "2396"] {
             #expect(result.stdout.contains(name), "missing \(name)")
@@ -322,8 +326,8 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: state + "/spconnect/sessions")) == nil)
     }
 
-    @Test func everyCommandHasHelp() throws {
-        let overview = try runSpconnect(["--help"], environment: [:])
+    @Test func everyCommandHasHelp() async throws {
+        let overview = try await runSpconnect(["--help"], environment: [:])
         #expect(overview.status == 0)
         let names = overview.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
@@ -333,16 +337,16 @@ import Testing
                 "update", "delete", "api", "demo", "login", "logout", "status",
             ]))
         for name in names {
-            let help = try runSpconnect([name, "--help"], environment: [:])
+            let help = try await runSpconnect([name, "--help"], environment: [:])
             #expect(help.status == 0, "\(name)")
             #expect(help.stdout.hasPrefix("usage: spconnect \(name)"), "\(name)")
         }
     }
 
-    @Test func itemsAsTextComeWithEachPageNotOneRequestPerItem() throws {
-        let fixture = try CLIFixture()
+    @Test func itemsAsTextComeWithEachPageNotOneRequestPerItem() async throws {
+        let fixture = try await CLIFixture()
         fixture.sim.clearRequestLog()
-        let result = try fixture.run([
+        let result = try await fixture.run([
             "items", "Tasks", "--as-text", "--select", "Id,Title,AssignedToId", "--top", "3", "--output", "csv",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -353,14 +357,14 @@ import Testing
         #expect(!fixture.sim.requestLog().contains { $0.path.lowercased().hasSuffix("/fieldvaluesastext") })
     }
 
-    @Test func webFieldsAndItemShowTheirValues() throws {
-        let fixture = try CLIFixture()
-        let web = try fixture.run(["web", "--output", "json"])
+    @Test func webFieldsAndItemShowTheirValues() async throws {
+        let fixture = try await CLIFixture()
+        let web = try await fixture.run(["web", "--output", "json"])
         #expect(web.status == 0)
         #expect(web.stdout.contains("\"title\": \"SPSim Team\""))
-        let fields = try fixture.run(["fields", "Tasks", "--output", "csv"])
+        let fields = try await fixture.run(["fields", "Tasks", "--output", "csv"])
         #expect(fields.stdout.contains("Status,Status,Choice"))
-        let text = try fixture.run(["item", "Tasks", "1", "--as-text", "--output", "json"])
+        let text = try await fixture.run(["item", "Tasks", "1", "--as-text", "--output", "json"])
         #expect(text.stdout.contains("\"Author\": \"Alice Example\""))
     }
 }
