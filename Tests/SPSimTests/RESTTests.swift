@@ -413,11 +413,18 @@ struct RESTClient {
         let (exited, exit) = AsyncStream.makeStream(of: Void.self)
         process.terminationHandler = { _ in exit.finish() }
         try process.run()
-        var line = ""
-        while !line.hasSuffix("\n") {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line += String(decoding: byte, as: UTF8.self)
+        // The first line is read on a thread of its own: the test suspends meanwhile instead of blocking the pool.
+        let reader = output.fileHandleForReading
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            Thread.detachNewThread {
+                var line = ""
+                while !line.hasSuffix("\n") {
+                    let byte = reader.readData(ofLength: 1)
+                    if byte.isEmpty { break }
+                    line += String(decoding: byte, as: UTF8.self)
+                }
+                continuation.resume(returning: line)
+            }
         }
         let site = line.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(site.hasPrefix("http://127.0.0.1:"))
