@@ -96,22 +96,25 @@ let package = Package(
 
         // MARK: Tests (one target per module)
 
+        /// Helpers shared by the test targets (child processes awaited without blocking the pool).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTPServer"], path: "Tests/TransportTests"),
-        .testTarget(name: "SPSimTests", dependencies: ["SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
+        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
+        .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(
-            name: "AuthFlowTests", dependencies: ["AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
+            name: "AuthFlowTests", dependencies: ["TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(
-            name: "CLITests", dependencies: ["spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),
+            name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),
         .testTarget(
             name: "StatusAppTests", dependencies: ["spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
+            name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
     ]
 )
 

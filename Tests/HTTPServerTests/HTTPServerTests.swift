@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Runs the real `curl` binary and returns its stdout; the server is exercised over loopback as any client would.

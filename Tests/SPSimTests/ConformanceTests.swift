@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// Every JSON fact in `shared/corpus/sp-rest/manifest.json` must hold, by key, envelope and type, for the

@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// A basic-mode client: no sign-in needed, so these tests focus on REST behaviour.

@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 @Suite(.childProcesses) struct EntraSignInTests {

@@ -1,9 +1,11 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
+
+// Helpers shared by the test targets (a test-only library: no module imports it).
 
 /// Starts `process` and suspends until it exits, without holding a thread of the cooperative pool meanwhile
 /// (`waitUntilExit()` would block one of its few threads and stall unrelated tests running in parallel).
-func runToExit(_ process: Process) async throws {
+public func runToExit(_ process: Process) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         process.terminationHandler = { _ in continuation.resume() }
         do {
@@ -17,7 +19,7 @@ func runToExit(_ process: Process) async throws {
 
 /// Runs `process` to exit like `runToExit` and returns its standard output, collected in a temporary file (a pipe
 /// read only after the exit could fill up and deadlock the child).
-func runCollectingOutput(_ process: Process) async throws -> Data {
+public func runCollectingOutput(_ process: Process) async throws -> Data {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
         throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
@@ -31,13 +33,13 @@ func runCollectingOutput(_ process: Process) async throws -> Data {
 }
 
 /// A counting semaphore for tasks: waiters suspend instead of blocking a thread.
-actor AsyncGate {
+public actor AsyncGate {
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(_ limit: Int) { free = limit }
+    public init(_ limit: Int) { free = limit }
 
-    func acquire() async {
+    public func acquire() async {
         if free > 0 {
             free -= 1
             return
@@ -45,7 +47,7 @@ actor AsyncGate {
         await withCheckedContinuation { waiting.append($0) }
     }
 
-    func release() {
+    public func release() {
         if waiting.isEmpty {
             free += 1
         } else {
@@ -57,12 +59,14 @@ actor AsyncGate {
 /// Runs at most two of the tests it marks at a time (each drives a simulator and a chain of curl processes). Before
 /// the helpers were async, a blocked pool thread capped these at two by accident; the cap keeps that load bounded
 /// (the 1-second cookie lifetime test needs its requests to come promptly) without holding any thread while waiting.
-struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
+public struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
     static let gate = AsyncGate(2)
 
-    var isRecursive: Bool { true }
+    public init() {}
 
-    func provideScope(
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }  // a suite itself holds no slot
@@ -79,5 +83,5 @@ struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == ChildProcessTests {
     /// See `ChildProcessTests`.
-    static var childProcesses: Self { Self() }
+    public static var childProcesses: Self { Self() }
 }
