@@ -370,12 +370,13 @@ struct RESTClient {
     }
 
     @Test func cookieLifetimeExpiresSessions() async throws {
-        let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=1"))
+        // Lifetimes are whole seconds (as cookie expiry is): 3 s leaves at least 2 s for the first request.
+        let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=3"))
         defer { simulator.stop() }
         let browser = Browser()
         _ = try await Drivers.fbaSignIn(simulator, browser)
         #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)
-        try await Task.sleep(for: .seconds(2.1))
+        try await Task.sleep(for: .seconds(4.1))
         #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 403)
     }
 
