@@ -107,6 +107,8 @@ let itemsCommand = Command(
         let name = try positionals(arguments, "LIST")[0]
         let output = try Output(arguments)
         let all = arguments.has("all")
+        // Before the transfer thread starts, so it shares the one arena.
+        if all { MemoryPolicy.returnLargeBuffersPromptly() }
         var query = ODataQuery()
         query.select = arguments.value("select").map(splitList) ?? []
         if let filter = arguments.value("filter") { query.filter = ODataFilter(filter) }

@@ -42,11 +42,42 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// Parses UTF-8 JSON text like ``parse(bytes:)``, but hands the elements of chosen arrays to `element` one by
+    /// one, as each is parsed, instead of keeping them in the tree: a big collection is never held whole.
+    ///
+    /// Each path names object members from the root, e.g. `["d", "results"]`. At every level only the *first*
+    /// member with the name counts (the one ``member(_:)`` returns), and only when its value is an array; that
+    /// array is left empty (`[]`) in the returned tree. Paths do not go through arrays. Elements are passed in
+    /// order with the index of their path in `paths`. Syntax errors are the same, at the same offsets, as for
+    /// ``parse(bytes:)``; elements before the error have already been handed over.
+    ///
+    /// - Returns: the document without the streamed elements, and for each path whether its array was found
+    ///   (and streamed).
+    public static func parse(
+        bytes: [UInt8], streaming paths: [[String]], element: (_ path: Int, _ value: JSONValue) -> Void
+    ) throws(JSONSyntaxError) -> (root: JSONValue, streamed: [Bool]) {
+        try withoutActuallyEscaping(element) { (element) throws(JSONSyntaxError) in
+            var parser = JSONParser(bytes: bytes)
+            parser.streamPaths = paths
+            parser.streamed = Array(repeating: false, count: paths.count)
+            parser.onElement = element
+            let root = try parser.parseStreamingDocument()
+            return (root, parser.streamed)
+        }
+    }
+}
+
 /// A recursive-descent RFC 8259 parser over UTF-8 bytes that keeps member order.
 struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// Streaming mode (see ``JSONValue/parse(bytes:streaming:element:)``): the member paths whose arrays are
+    /// handed over element by element, whether each was found, and the receiver.
+    var streamPaths: [[String]] = []
+    var streamed: [Bool] = []
+    var onElement: ((Int, JSONValue) -> Void)?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -61,12 +92,104 @@ struct JSONParser {
         return value
     }
 
+    mutating func parseStreamingDocument() throws(JSONSyntaxError) -> JSONValue {
+        let value = try parseStreamingValue(level: 0, candidates: Array(streamPaths.indices))
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected data after the JSON value") }
+        return value
+    }
+
+    /// A value at `level` (members from the root) whose route so far matches the paths in `candidates`.
+    private mutating func parseStreamingValue(level: Int, candidates: [Int]) throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of data") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return try parseStreamingObject(level: level, candidates: candidates)
+        case UInt8(ascii: "["):
+            guard let path = candidates.first(where: { streamPaths[$0].count == level }) else {
+                return try parseValue()
+            }
+            streamed[path] = true
+            return try streamArray(path: path)
+        default:
+            return try parseValue()
+        }
+    }
+
+    private mutating func parseStreamingObject(level: Int, candidates: [Int]) throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [(String, JSONValue)] = []
+        var seen: Set<String> = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let name = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            // Only the first member of a name is on a path (the one `member(_:)` finds).
+            let next =
+                seen.insert(name).inserted
+                ? candidates.filter { streamPaths[$0].count > level && streamPaths[$0][level] == name } : []
+            members.append(
+                (name, next.isEmpty ? try parseValue() : try parseStreamingValue(level: level + 1, candidates: next)))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unterminated object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    /// Parses an array like `parseArray`, handing each element over instead of keeping it; returns `[]`.
+    private mutating func streamArray(path: Int) throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array([])
+        }
+        while true {
+            onElement?(path, try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unterminated array") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array([])
+            } else {
+                throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
     private func fail(_ reason: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, reason: reason)
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
@@ -85,8 +208,8 @@ struct JSONParser {
     }
 
     private mutating func parseKeyword(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
-        let w = Array(word.utf8)
-        guard bytes.count - index >= w.count, Array(bytes[index..<index + w.count]) == w else {
+        let w = word.utf8
+        guard bytes.count - index >= w.count, bytes[index..<index + w.count].elementsEqual(w) else {
             throw fail("invalid literal")
         }
         index += w.count
@@ -174,7 +297,20 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Fast path: most strings have no escapes; they become a String straight from the input bytes.
+        let start = index
+        var scan = index
+        while scan < bytes.count {
+            let c = bytes[scan]
+            if c == UInt8(ascii: "\"") {
+                index = scan + 1
+                return String(decoding: bytes[start..<scan], as: UTF8.self)
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            scan += 1
+        }
+        var out: [UInt8] = Array(bytes[start..<scan])
+        index = scan
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
             let c = bytes[index]

@@ -50,23 +50,34 @@ extension JSONValue {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the JSON text of the value (the bytes ``serialized(options:level:)`` returns) to `out`: lets a
+    /// writer reuse one buffer instead of building a string per value.
+    public func append(to out: inout [UInt8], options: WritingOptions = [], level: Int = 0) {
+        write(to: &out, options: options, level: level)
+    }
+
+    /// Appends `text` as a quoted, escaped JSON string (the bytes ``quoted(_:)`` returns) to `out`.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        writeString(text, to: &out)
+    }
+
     private func write(to out: inout [UInt8], options: WritingOptions, level: Int) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .integer(let i): out += Array(String(i).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let i): JSONValue.writeInteger(i, to: &out)
         case .double(let d):
             if !d.isFinite {
-                out += Array("null".utf8)
+                out.append(contentsOf: "null".utf8)
             } else if !options.contains(.doublesKeepFraction) && d.rounded() == d && abs(d) < 1e15 {
-                out += Array(String(Int64(d)).utf8)
+                JSONValue.writeInteger(Int64(d), to: &out)
             } else {
-                out += Array(d.description.utf8)
+                out.append(contentsOf: d.description.utf8)
             }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
-                out += Array("[]".utf8)
+                out.append(contentsOf: "[]".utf8)
                 return
             }
             out.append(UInt8(ascii: "["))
@@ -79,7 +90,7 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             guard !members.isEmpty else {
-                out += Array("{}".utf8)
+                out.append(contentsOf: "{}".utf8)
                 return
             }
             let ordered =
@@ -106,7 +117,26 @@ extension JSONValue {
         out += repeatElement(UInt8(ascii: " "), count: 2 * level)
     }
 
+    /// Decimal digits of `value` (a small string: no heap allocation).
+    private static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    /// Whether a UTF-8 byte may be copied as is: not `"`, `\`, a control character, DEL, or the lead byte of
+    /// U+2028/U+2029.
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0x7F && byte != 0xE2
+    }
+
     private static func writeString(_ s: String, to out: inout [UInt8]) {
+        // Fast path: nothing to escape, the UTF-8 is copied in one go.
+        if s.utf8.allSatisfy(isPlain) {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         let hex = Array("0123456789abcdef".utf8)
         let bytes = Array(s.utf8)
         out.append(UInt8(ascii: "\""))

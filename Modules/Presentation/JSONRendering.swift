@@ -36,6 +36,31 @@ public enum JSONText {
         pretty(object(record), level: level)
     }
 
+    /// Appends `record` as a compact JSON object to `out`: the bytes of ``compact(_:)-(Record)``, of the record
+    /// reduced to `columns` (in column order, `null` where missing) when they are given. Builds no intermediate
+    /// record, value tree or string.
+    static func appendCompact(_ record: Record, columns: [Column]?, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let columns {
+            for (i, column) in columns.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendMember(column.field, record[column.field] ?? .null, to: &out)
+            }
+        } else {
+            for (i, field) in record.fields.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendMember(field.name, field.value, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendMember(_ name: String, _ cell: Cell, to out: inout [UInt8]) {
+        JSONValue.appendQuoted(name, to: &out)
+        out.append(UInt8(ascii: ":"))
+        value(of: cell).append(to: &out, options: compactOptions)
+    }
+
     /// The JSON value a cell is rendered as.
     public static func value(of cell: Cell) -> JSONValue {
         switch cell {
@@ -99,6 +124,8 @@ public final class JSONArrayWriter {
 public final class NDJSONWriter {
     private let sink: any OutputSink
     private let columns: [Column]?
+    /// The line being built, reused from record to record.
+    private var line: [UInt8] = []
 
     /// Creates a writer over `sink`.
     /// - Parameter columns: when given, each record is reduced to these fields in this order, `null` where missing.
@@ -107,9 +134,11 @@ public final class NDJSONWriter {
         self.columns = columns
     }
 
-    /// Writes one record and its newline.
+    /// Writes one record and its newline (one write of bytes to the sink).
     public func write(_ record: Record) {
-        let shown = columns.map { project(record, onto: $0) } ?? record
-        sink.write(JSONText.compact(shown) + "\n")
+        line.removeAll(keepingCapacity: true)
+        JSONText.appendCompact(record, columns: columns, to: &line)
+        line.append(0x0A)
+        sink.write(bytes: line)
     }
 }

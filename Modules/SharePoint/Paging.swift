@@ -36,7 +36,7 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
             let response = try await site.perform(.read(site, url))
             let page: Page<Item>
             do {
-                page = try Page<Item>.decode(Data(response.body))
+                page = try Page<Item>.decode(bytes: response.body)
             } catch {
                 throw error.at(url)
             }

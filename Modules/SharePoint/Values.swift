@@ -41,7 +41,74 @@ public struct Page<Element: ODataDecodable>: Sendable {
     ///
     /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
     public static func decode(_ data: Data) throws(SharePointError) -> Page {
-        let document = try ODataDocument(data: data)
+        try decode(tree: ODataDocument(data: data))
+    }
+
+    /// Decodes a collection body in any flavour, item by item: each element of `d.results` / `value` becomes an
+    /// `Element` as soon as it is parsed, so the page is never held as a whole JSON tree. Gives the same page,
+    /// or the same error, as ``decode(_:)``.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
+    public static func decode(bytes: [UInt8]) throws(SharePointError) -> Page {
+        // The two places a collection can be: verbose `d.results`, light `value`.
+        var verbose = Collected()
+        var light = Collected()
+        let parsed: (root: JSONValue, streamed: [Bool])
+        do {
+            parsed = try JSONValue.parse(bytes: bytes, streaming: [["d", "results"], ["value"]]) { path, value in
+                if path == 0 { verbose.add(value) } else { light.add(value) }
+            }
+        } catch {
+            throw SharePointError(unexpectedResponse: "The response is not valid JSON: \(error)")
+        }
+        let document = ODataDocument(root: parsed.root)
+        // Which collection `ODataDocument.collection()` reads: `d.results` when `d` is there (and an object),
+        // else `value`. When that array was not streamed (absent, or not where streaming looks), the tree has it.
+        let chosen: Collected
+        let next: String?
+        if document.isVerbose, parsed.streamed[0], case .object = document.root["d"] {
+            chosen = verbose
+            next = document.payload["__next"]?.stringValue
+        } else if !document.isVerbose, parsed.streamed[1] {
+            chosen = light
+            next = document.root["odata.nextLink"]?.stringValue
+        } else {
+            return try decode(tree: document)
+        }
+        if let error = chosen.error { throw error }
+        return Page(items: chosen.items, nextLink: next, metadataURL: document.metadataURL)
+    }
+
+    /// Items decoded as their elements stream by. Failures are kept and thrown once the body has parsed, in the
+    /// tree decode's order: a syntax error anywhere first, then the first element that is not an entity, then the
+    /// first entity that is not an `Element`.
+    private struct Collected {
+        var items: [Element] = []
+        var entityError: SharePointError?
+        var itemError: SharePointError?
+        var error: SharePointError? { entityError ?? itemError }
+
+        mutating func add(_ value: JSONValue) {
+            guard entityError == nil else { return }
+            let entity: ODataEntity
+            do {
+                entity = try ODataEntity(json: value)
+            } catch {
+                entityError = error
+                items = []
+                return
+            }
+            guard itemError == nil else { return }
+            do {
+                items.append(try Element(entity: entity))
+            } catch {
+                itemError = error
+                items = []
+            }
+        }
+    }
+
+    private static func decode(tree document: ODataDocument) throws(SharePointError) -> Page {
         let (entities, next) = try document.collection()
         var items: [Element] = []
         items.reserveCapacity(entities.count)

@@ -152,3 +152,68 @@ import Testing
         #expect(JSONValue.array([1]).serialized(options: .prettyPrinted, level: 1) == "[\n    1\n  ]")
     }
 }
+
+@Suite struct JSONStreamingParseTests {
+    /// Streams `paths` and puts the elements back where they came from: must give the plain parse.
+    private func reassembled(_ text: String, _ paths: [[String]]) throws -> (JSONValue, [[JSONValue]], [Bool]) {
+        var elements: [[JSONValue]] = Array(repeating: [], count: paths.count)
+        let (root, streamed) = try JSONValue.parse(bytes: Array(text.utf8), streaming: paths) { path, value in
+            elements[path].append(value)
+        }
+        return (root, elements, streamed)
+    }
+
+    @Test func handsOverTheElementsOfTheNamedArrays() throws {
+        let text = #"{"d":{"__next":"n","results":[{"Id":1},{"Id":2,"x":[1,2]}],"other":[3]},"value":[true,null]}"#
+        let (root, elements, streamed) = try reassembled(text, [["d", "results"], ["value"], ["missing"]])
+        #expect(streamed == [true, true, false])
+        #expect(elements[0] == [try JSONValue.parse(#"{"Id":1}"#), try JSONValue.parse(#"{"Id":2,"x":[1,2]}"#)])
+        #expect(elements[1] == [true, nil])
+        #expect(root == (try JSONValue.parse(#"{"d":{"__next":"n","results":[],"other":[3]},"value":[]}"#)))
+    }
+
+    @Test func onlyTheFirstMemberOfANameAndOnlyArrays() throws {
+        let (root, elements, streamed) = try reassembled(
+            #"{"a":{"b":1,"b":[2]},"c":[1],"c":[2]}"#, [["a", "b"], ["c"]])
+        #expect(streamed == [false, true])
+        #expect(elements[0].isEmpty)
+        #expect(elements[1] == [1])
+        #expect(root == (try JSONValue.parse(#"{"a":{"b":1,"b":[2]},"c":[],"c":[2]}"#)))
+    }
+
+    @Test func withoutPathsItIsThePlainParse() throws {
+        let texts = [
+            #"{"a":[1,2.5,"x\ny",{"b":null}],"c":false}"#, "[1,2]", #""\ud83d\ude00""#, "\u{FEFF}{}",
+        ]
+        for text in texts {
+            let (root, _, _) = try reassembled(text, [])
+            #expect(root == (try JSONValue.parse(text)))
+        }
+    }
+
+    @Test func syntaxErrorsAreTheSame() {
+        let texts = [
+            #"{"d":{"results":[{"Id":1},]}}"#, #"{"d":{"results":[1 2]}}"#, #"{"d":{"results":[1]}"#,
+            #"{"d":{"results":[1]}} x"#, "{\"value\":[\"a\u{1}\"]}", #"{"value":[1], 3}"#, #"{"value""#, "",
+        ]
+        for text in texts {
+            var plain: JSONSyntaxError?
+            var streaming: JSONSyntaxError?
+            do { _ = try JSONValue.parse(text) } catch { plain = error }
+            do {
+                _ = try JSONValue.parse(bytes: Array(text.utf8), streaming: [["d", "results"], ["value"]]) { _, _ in }
+            } catch { streaming = error }
+            #expect(plain != nil, "\(text)")
+            #expect(plain == streaming, "\(text)")
+        }
+    }
+
+    @Test func stringsWithAndWithoutEscapes() throws {
+        #expect(
+            try JSONValue.parse(#"["plain","tab\there","é\u00e9","a\"b\\c"]"#)
+                == .array(["plain", "tab\there", "éé", "a\"b\\c"]))
+        #expect(throws: JSONSyntaxError(offset: 3, reason: "control character in string")) {
+            try JSONValue.parse("[\"a\u{1}\"]")
+        }
+    }
+}

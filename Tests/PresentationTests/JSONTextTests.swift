@@ -55,4 +55,58 @@ import Testing
             #expect(JSONText.compact(["t": .date(Date(timeIntervalSince1970: seconds))]) == "{\"t\":\"\(text)\"}")
         }
     }
+
+    /// Records that exercise every cell kind and every escape, for the byte-for-byte writer checks.
+    static let trickyRecords: [Record] = [
+        [:],
+        [
+            "Id": 1, "Title": "plain", "Esc": "q\"b\\s\n\r\t\u{8}\u{C}\u{1}\u{7F}",
+            "Sep": "a\u{2028}b\u{2029}c\u{2027}é😀",
+            "D": 2.0, "Big": .double(1e21), "Neg": -42, "Inf": .double(.infinity), "B": false, "N": nil,
+            "T": .date(Date(timeIntervalSince1970: -1.5)),
+            "J": .json(
+                .object([
+                    ("a", .array([.integer(Int64.min), .double(0.1), .string("\u{2028}"), .null, .bool(true)])),
+                    ("e", .object([])), ("f", .array([])),
+                ])),
+        ],
+        ["dup": 1, "dup": 2, "x\"y": "z"],
+    ]
+
+    @Test func ndjsonLinesAreTheCompactTextOfTheRecord() {
+        let columnSets: [[Column]?] = [nil, [Column("Title"), Column("Missing"), Column("Id")], [Column("dup")], []]
+        for columns in columnSets {
+            let sink = MemorySink()
+            let writer = NDJSONWriter(sink, columns: columns)
+            var expected = ""
+            for record in Self.trickyRecords {
+                writer.write(record)
+                let shown =
+                    columns.map { columns in
+                        Record(columns.map { Presentation.Field($0.field, record[$0.field] ?? .null) })
+                    } ?? record
+                expected += JSONText.compact(shown) + "\n"
+            }
+            #expect(sink.text == expected)
+            #expect(sink.writeCount == Self.trickyRecords.count)
+        }
+    }
+
+    @Test func appendingGivesTheSerializedBytes() {
+        for record in Self.trickyRecords {
+            for field in record.fields {
+                let value = JSONText.value(of: field.value)
+                for options: JSONValue.WritingOptions in [[], [.doublesKeepFraction], [.prettyPrinted, .sortedKeys]] {
+                    var out: [UInt8] = [0x41]
+                    value.append(to: &out, options: options)
+                    #expect(out == [0x41] + Array(value.serialized(options: options).utf8))
+                }
+                var quoted: [UInt8] = []
+                JSONValue.appendQuoted(field.name, to: &quoted)
+                #expect(quoted == Array(JSONValue.quoted(field.name).utf8))
+            }
+        }
+        #expect(JSONValue.quoted("a\u{2028}b\u{7F}\u{1F}\"") == #""a\u2028b\u007f\u001f\"""#)
+        #expect(JSONValue.string("é\u{2027}").serialized() == "\"é\u{2027}\"")
+    }
 }
