@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A JSON value with object members kept in the order they were written.
 ///
