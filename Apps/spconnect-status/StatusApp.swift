@@ -117,7 +117,7 @@ final class StatusApp: Sendable {
     private func signIn(_ request: HTTPServerRequest) -> HTTPServerResponse {
         if let refusal = crossSiteRefusal(request) { return failure(refusal) }
         let session = self.session
-        guard blockingAwait({ await session.configuration.canSignIn }) else {
+        guard session.configuration.canSignIn else {
             return failure(
                 StatusFailure(
                     status: 409, title: "No credentials",
