@@ -105,77 +105,15 @@ struct JSONParser {
         guard index < bytes.count else { throw fail("unexpected end of data") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return try parseStreamingObject(level: level, candidates: candidates)
+            return try parseObject(level: level, candidates: candidates)
         case UInt8(ascii: "["):
             guard let path = candidates.first(where: { streamPaths[$0].count == level }) else {
                 return try parseValue()
             }
             streamed[path] = true
-            return try streamArray(path: path)
+            return try parseArray(handingTo: path)
         default:
             return try parseValue()
-        }
-    }
-
-    private mutating func parseStreamingObject(level: Int, candidates: [Int]) throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        defer { depth -= 1 }
-        index += 1
-        var members: [(String, JSONValue)] = []
-        var seen: Set<String> = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let name = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            // Only the first member of a name is on a path (the one `member(_:)` finds).
-            let next =
-                seen.insert(name).inserted
-                ? candidates.filter { streamPaths[$0].count > level && streamPaths[$0][level] == name } : []
-            members.append(
-                (name, next.isEmpty ? try parseValue() : try parseStreamingValue(level: level + 1, candidates: next)))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            } else {
-                throw fail("expected ',' or '}'")
-            }
-        }
-    }
-
-    /// Parses an array like `parseArray`, handing each element over instead of keeping it; returns `[]`.
-    private mutating func streamArray(path: Int) throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array([])
-        }
-        while true {
-            onElement?(path, try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unterminated array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array([])
-            } else {
-                throw fail("expected ',' or ']'")
-            }
         }
     }
 
@@ -221,11 +159,14 @@ struct JSONParser {
         if depth > JSONValue.maximumDepth { throw fail("nesting deeper than \(JSONValue.maximumDepth) levels") }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    /// An object. In streaming mode, `candidates` are the stream paths whose route so far (`level` members from
+    /// the root) leads here; a member on one of them is parsed as a streaming value.
+    private mutating func parseObject(level: Int = 0, candidates: [Int] = []) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
         var members: [(String, JSONValue)] = []
+        var seen: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -238,7 +179,12 @@ struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
-            members.append((name, try parseValue()))
+            // Only the first member of a name is on a path (the one `member(_:)` finds).
+            let next =
+                candidates.isEmpty || !seen.insert(name).inserted
+                ? [] : candidates.filter { streamPaths[$0].count > level && streamPaths[$0][level] == name }
+            members.append(
+                (name, next.isEmpty ? try parseValue() : try parseStreamingValue(level: level + 1, candidates: next)))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -252,7 +198,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with `path` (streaming mode) each element is handed to `onElement` instead of kept, and the
+    /// array comes back empty.
+    private mutating func parseArray(handingTo path: Int? = nil) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -263,7 +211,8 @@ struct JSONParser {
             return .array(elements)
         }
         while true {
-            elements.append(try parseValue())
+            let element = try parseValue()
+            if let path { onElement?(path, element) } else { elements.append(element) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated array") }
             if bytes[index] == UInt8(ascii: ",") {
