@@ -121,6 +121,18 @@ private func sortedKeys(_ value: JSONValue) -> JSONValue {
         #expect(item.entityType == (flavor == .noMetadata ? nil : "SP.Data.TasksListItem"))
     }
 
+    /// Annotations (`odata.*` and `Name@odata.*`) are metadata, not properties; an `@` elsewhere in a name is kept.
+    @Test func annotationsAreNotProperties() throws {
+        let entity = try ODataEntity(
+            json: JSONValue.parse(
+                Data(
+                    (#"{"odata.type":"SP.Data.TasksListItem","Author@odata.navigationLinkUrl":"Web/x","#
+                        + #""Title":"a@b","E@mail":"kept","Odd@odata":"kept too","x@odata.y@odata.z":"gone"}"#)
+                        .utf8)))
+        #expect(entity.properties.map(\.0) == ["Title", "E@mail", "Odd@odata"])
+        #expect(entity.metadata.type == "SP.Data.TasksListItem")
+    }
+
     @Test func lastPageHasNoNextLink() throws {
         #expect(try Page<ListItem>.decode(data(#"{"d":{"results":[]}}"#)).nextLink == nil)
         #expect(try Page<ListItem>.decode(data(#"{"value":[]}"#)).nextLink == nil)
