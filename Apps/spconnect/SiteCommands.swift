@@ -134,7 +134,9 @@ let itemsCommand = Command(
         }
         var stream: RecordStream?
         var progress = ListingProgress(enabled: output.progressEnabled && all)
-        var pages = site.items(in: list, query: query).makeAsyncIterator()
+        let listing = site.items(in: list, query: query)
+        // The whole list: the next page is on its way while this one is written out.
+        var pages = (all ? listing.readingAhead() : listing).makeAsyncIterator()
         while let page = try await pages.next() {
             for item in page.items {
                 var record = SharePointRecords.record(item: item)

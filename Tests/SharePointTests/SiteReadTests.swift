@@ -89,17 +89,18 @@ extension SiteClientTests {
             #expect(metadata.name == "O'Brien notes.txt")
         }
 
-        /// 12,345 generated items: every id once, in order; each page requested once, with the server's link.
-        @Test(arguments: [ODataFlavor.noMetadata, .verbose])
-        func pagingFollowsTheServersNextLinksExactly(flavor: ODataFlavor) async throws {
+        /// 12,345 generated items: every id once, in order; each page requested once, with the server's link;
+        /// the same when each page is requested while the one before is being read.
+        @Test(arguments: [ODataFlavor.noMetadata, .verbose], [false, true])
+        func pagingFollowsTheServersNextLinksExactly(flavor: ODataFlavor, readingAhead: Bool) async throws {
             let fixture = try SiteFixture(mode: .anonymous, flavor: flavor, items: 12_345)
             defer { fixture.sim.stop() }
             var expected = 1
             var links: [String] = []
             var pageCount = 0
-            for try await page in fixture.site.items(
-                in: .title("Big"), query: ODataQuery(select: ["Id", "Title"], top: 500))
-            {
+            let pages = fixture.site.items(in: .title("Big"), query: ODataQuery(select: ["Id", "Title"], top: 500))
+            #expect(pages.readsAhead == false)
+            for try await page in readingAhead ? pages.readingAhead() : pages {
                 pageCount += 1
                 for item in page.items {
                     #expect(item.id == expected)
@@ -119,6 +120,26 @@ extension SiteClientTests {
             let following = Array(requests.dropFirst())
             #expect(following == links.map { String($0.split(separator: "?", maxSplits: 1)[1]) })
             #expect(links.allSatisfy { $0.hasPrefix(fixture.sim.siteURL + "/_api/") })
+        }
+
+        /// Reading ahead asks for the page after the one handed out, and no further: a caller that stops after the
+        /// first page has caused at most two requests, and the page it never used is dropped without trouble.
+        @Test func readingAheadRequestsOnePageAhead() async throws {
+            let fixture = try SiteFixture(mode: .anonymous, items: 3_000)
+            defer { fixture.sim.stop() }
+            let pages = fixture.site.items(in: .title("Big"), query: ODataQuery(select: ["Id"], top: 1_000))
+                .readingAhead()
+            do {
+                var iterator = pages.makeAsyncIterator()
+                let first = try #require(try await iterator.next())
+                #expect(first.items.map(\.id) == Array(1...1_000))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(fixture.logged("/items", method: "GET").count <= 2)
+
+            var ids: [Int] = []
+            for try await page in pages { ids += page.items.map(\.id) }
+            #expect(ids == Array(1...3_000))
         }
 
         @Test func queryOptionsPassThrough() async throws {
