@@ -108,6 +108,8 @@ final class SPList: @unchecked Sendable {
     var stored: [Int: ListItem] = [:]
     var deleted: Set<Int> = []
     var nextId = 1
+    /// The default content type id of the list's items (on every item of a page: computed once).
+    let contentTypeId: String
 
     init(
         id: String, title: String, baseTemplate: Int, url: String, fields: [FieldDef], created: Int,
@@ -127,15 +129,13 @@ final class SPList: @unchecked Sendable {
         self.created = created
         self.lastModified = created
         self.description = description
+        let hex = id.filter { $0 != "-" }.uppercased()
+        self.contentTypeId = isLibrary ? "0x010100" + hex.prefix(16) : "0x0100" + hex.prefix(32)
     }
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
 
-    /// The default content type id of the list's items.
-    var contentTypeId: String {
-        let hex = id.replacingOccurrences(of: "-", with: "").uppercased()
-        return isLibrary ? "0x010100" + hex.prefix(16) : "0x0100" + hex.prefix(32)
-    }
+
     var baseType: Int { isLibrary ? 1 : 0 }
 
     /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).

@@ -199,8 +199,8 @@ extension SimulatorCore {
                 headers: headers + standardHeaders())
         }
         return HTTPServerResponse(
-            status: status, contentType: context.flavour.contentType, text: json.serialized(),
-            headers: headers + standardHeaders())
+            status: status, headers: [("Content-Type", context.flavour.contentType)] + headers + standardHeaders(),
+            body: .bytes(json.serializedBytes()))
     }
 
     /// The effective method (`X-HTTP-Method` on POST wins).

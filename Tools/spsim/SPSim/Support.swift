@@ -16,74 +16,85 @@ enum JSON: Sendable {
     /// Serialises compactly, the way SharePoint does (no spaces). `scriptSafe` escapes `<>&'` as
     /// `\u00XX`, as Entra does inside `$Config`.
     func serialized(scriptSafe: Bool = false) -> String {
-        var out = ""
+        String(decoding: serializedBytes(scriptSafe: scriptSafe), as: UTF8.self)
+    }
+
+    /// ``serialized(scriptSafe:)`` as UTF-8 bytes, for response bodies (a 5,000-item verbose page is 13 MB).
+    func serializedBytes(scriptSafe: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
         write(to: &out, scriptSafe: scriptSafe)
         return out
     }
 
-    func write(to out: inout String, scriptSafe: Bool = false) {
+    func write(to out: inout [UInt8], scriptSafe: Bool = false) {
         switch self {
         case .string(let text): JSON.writeString(text, to: &out, scriptSafe: scriptSafe)
-        case .int(let number): out += String(number)
+        case .int(let number): out.append(contentsOf: String(number).utf8)
         case .double(let number):
             if number == number.rounded(), abs(number) < 1e15 {
-                out += String(Int(number))
+                out.append(contentsOf: String(Int(number)).utf8)
             } else {
-                out += String(number)
+                out.append(contentsOf: String(number).utf8)
             }
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .null: out += "null"
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSON.writeString(member.0, to: &out, scriptSafe: scriptSafe)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 member.1.write(to: &out, scriptSafe: scriptSafe)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         case .array(let elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 element.write(to: &out, scriptSafe: scriptSafe)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         }
     }
 
-    static func writeString(_ text: String, to out: inout String, scriptSafe: Bool) {
-        out += "\""
-        // Fast path: nothing to escape.
-        let plain = text.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != 0x22 && byte != 0x5C
-                && (!scriptSafe || (byte != 0x3C && byte != 0x3E && byte != 0x26 && byte != 0x27))
-        }
-        if plain {
-            out += text
-            out += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<" where scriptSafe: out += "\\u003c"
-            case ">" where scriptSafe: out += "\\u003e"
-            case "&" where scriptSafe: out += "\\u0026"
-            case "'" where scriptSafe: out += "\\u0027"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+    static func writeString(_ text: String, to out: inout [UInt8], scriptSafe: Bool) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole; UTF-8 of other characters stays as it is.
+            var runStart = 0
+            for index in bytes.indices where needsEscape(bytes[index], scriptSafe: scriptSafe) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(of: bytes[index], to: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8, scriptSafe: Bool) -> Bool {
+        switch byte {
+        case ..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"): true
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"): scriptSafe
+        default: false
+        }
+    }
+
+    private static func appendEscape(of byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+        case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+        case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+        case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+        default:
+            // Control characters, and `<>&'` in script-safe output.
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: #"\u00"#.utf8)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+        }
     }
 
     /// Member lookup on objects.
@@ -142,10 +153,13 @@ func stableGUID(_ seed: UInt64, _ label: String) -> String {
 
 /// A GUID-shaped string from two 64-bit values (version 4 / variant bits set so it looks real).
 func guidText(_ high: UInt64, _ low: UInt64) -> String {
-    let chars = Array(hex16(high) + hex16(low))
-    func part(_ from: Int, _ count: Int) -> String { String(chars[from..<from + count]) }
-    let variant = ["8", "9", "a", "b"][Int(low % 4)] + part(17, 3)
-    return part(0, 8) + "-" + part(8, 4) + "-4" + part(13, 3) + "-" + variant + "-" + part(20, 12)
+    let digits = Array((hex16(high) + hex16(low)).utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    text += digits[0..<8] + [UInt8(ascii: "-")] + digits[8..<12] + Array("-4".utf8) + digits[13..<16]
+    text += [UInt8(ascii: "-"), Array("89ab".utf8)[Int(low % 4)]] + digits[17..<20]
+    text += [UInt8(ascii: "-")] + digits[20..<32]
+    return String(decoding: text, as: UTF8.self)
 }
 
 /// Integer-only mixing for hot paths (generated rows).
@@ -169,7 +183,8 @@ func hex16(_ value: UInt64) -> String {
 /// Zero-padded decimal.
 func pad(_ value: Int, _ width: Int) -> String {
     let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    let length = text.utf8.count
+    return length >= width ? text : String(repeating: "0", count: width - length) + text
 }
 
 /// Process-wide unpredictable tokens (flow tokens, codes, cookie values).
