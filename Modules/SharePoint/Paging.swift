@@ -152,6 +152,10 @@ final class PageRequest<Item: ODataDecodable>: Sendable {
 
     /// The page, waiting for it if needed; cancelling the waiting task cancels the request.
     func page() async throws(SharePointError) -> Page<Item> {
-        try await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }.get()
+        try await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }.get()
     }
 }

@@ -135,7 +135,6 @@ final class SPList: @unchecked Sendable {
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
 
-
     var baseType: Int { isLibrary ? 1 : 0 }
 
     /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).
