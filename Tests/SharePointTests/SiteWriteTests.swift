@@ -146,15 +146,18 @@ extension SiteClientTests {
     }
 
     @Suite struct Reauthentication {
-        /// The FedAuth expires between two pages: one sign-in, the same next link again, and the listing goes on.
-        @Test func expiredCookieMidListingSignsInOnceAndContinues() async throws {
+        /// The FedAuth expires between two pages: one sign-in, the same next link again, and the listing goes on;
+        /// also when the refused page was requested ahead, while the caller was reading the one before.
+        @Test(arguments: [false, true])
+        func expiredCookieMidListingSignsInOnceAndContinues(readingAhead: Bool) async throws {
             let sim = try Simulator(SimulatorOptions(mode: .fba, items: 1000))
             defer { sim.stop() }
             let client = try HTTPClient()
             #expect(try await SOAPReauthenticator.login(client: client, siteURL: sim.siteURL))
             let reauth = SOAPReauthenticator(client: client, siteURL: sim.siteURL)
             let site = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: reauth)
-            var iterator = site.items(in: .title("Big"), query: ODataQuery(top: 100)).makeAsyncIterator()
+            let listing = site.items(in: .title("Big"), query: ODataQuery(top: 100))
+            var iterator = (readingAhead ? listing.readingAhead() : listing).makeAsyncIterator()
             var ids: [Int] = []
             var pages = 0
             while let page = try await iterator.next() {
@@ -164,13 +167,13 @@ extension SiteClientTests {
             }
             #expect(ids == Array(1...1000))
             #expect(reauth.calls == 1)
-            let listing = sim.requestLog().filter { $0.path.lowercased().contains("/items") }
-            #expect(listing.map(\.status).filter { $0 == 403 }.count == 1)
-            #expect(listing.count == 11)
+            let requests = sim.requestLog().filter { $0.path.lowercased().contains("/items") }
+            #expect(requests.map(\.status).filter { $0 == 403 }.count == 1)
+            #expect(requests.count == 11)
             // The refused page was asked for again with the very same link.
-            let refused = try #require(listing.firstIndex { $0.status == 403 })
-            #expect(listing[refused].query == listing[refused + 1].query)
-            #expect(listing[refused].cookies["FedAuth"] != listing[refused + 1].cookies["FedAuth"])
+            let refused = try #require(requests.firstIndex { $0.status == 403 })
+            #expect(requests[refused].query == requests[refused + 1].query)
+            #expect(requests[refused].cookies["FedAuth"] != requests[refused + 1].cookies["FedAuth"])
         }
 
         @Test func aSecondRefusalFailsClearly() async throws {
