@@ -81,9 +81,10 @@ public enum PageClassifier {
         "ConvergedTFA", "ConvergedProofUpRedirect", "ConvergedProofs", "ConvergedProofUp", "ConvergedChangePassword",
     ]
 
-    /// Classifies a page. Order of evidence: `$Config` (KMSI, second factor, error, plain), a hidden-only
-    /// self-submitting form, a one-time-code form, a password form (error when the page shows an error
-    /// message), a username-only form, then navigation or nothing. Pure; safe from any thread.
+    /// Classifies a page. Order of evidence: `$Config` (KMSI, second factor, error, plain), a second-factor
+    /// choice without a code field, a hidden-only self-submitting form, a one-time-code form, a password form
+    /// (error when the page shows an error message), a username-only form, then navigation or nothing. Pure; safe
+    /// from any thread.
     public static func classify(_ page: HTMLPage) -> PageClassification {
         let navigation: PageNavigation? =
             if let refresh = page.metaRefresh {
@@ -119,7 +120,18 @@ public enum PageClassifier {
             return result(.aadConfig, nil, "$Config object with urlPost \(urlPost) (page id \(pgid))")
         }
 
-        // 2. A form of hidden fields the page submits by itself.
+        // 2. A second-factor step without a code field (push, call, an MFA adapter), even if it posts itself
+        //    (adapters poll by re-posting their form): nothing a headless client can answer.
+        if passwordForm == nil, codeForm == nil,
+            let form = page.forms.first(where: { $0.secondFactorChoice != nil }),
+            let choice = form.secondFactorChoice
+        {
+            return result(
+                .mfa, form.index,
+                "form \(form.index) is a second-factor step (\(choice.name ?? "")=\(choice.value)) with no code field")
+        }
+
+        // 3. A form of hidden fields the page submits by itself.
         if passwordForm == nil, let submit = page.selfSubmit, page.forms[submit.formIndex].hasOnlyHiddenFields {
             let form = page.forms[submit.formIndex]
             let how =
@@ -134,12 +146,12 @@ public enum PageClassifier {
             )
         }
 
-        // 3. A one-time code asked for without a password.
+        // 4. A one-time code asked for without a password.
         if passwordForm == nil, let form = codeForm, let field = form.codeField {
             return result(.mfa, form.index, "form \(form.index) asks for a one-time code in \"\(field.name ?? "")\"")
         }
 
-        // 4. Password forms (an error message makes it an error page).
+        // 5. Password forms (an error message makes it an error page).
         if let form = passwordForm {
             let fields = [form.usernameField?.name, form.passwordField?.name].compactMap { $0 }
                 .map { "\"\($0)\"" }.joined(separator: " and ")
@@ -150,7 +162,7 @@ public enum PageClassifier {
             return result(.credentialForm, form.index, "form \(form.index) has a password input: \(fields)")
         }
 
-        // 5. A username-only first step.
+        // 6. A username-only first step.
         if let form = page.forms.first(where: { $0.usernameField != nil }), let field = form.usernameField {
             if let error = page.errorText {
                 return result(.error, form.index, "username form \(form.index) with an error message: \(error)")
@@ -160,7 +172,7 @@ public enum PageClassifier {
                 "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
         }
 
-        // 6. Navigation or nothing recognisable (an error message without a sign-in form is only reported).
+        // 7. Navigation or nothing recognisable (an error message without a sign-in form is only reported).
         let shown = page.errorText.map { "; the page shows an error: \($0)" } ?? ""
         switch navigation {
         case .metaRefresh(let url, let delay):

@@ -225,6 +225,22 @@ public struct HTMLForm: Sendable, Equatable {
         controls.first { $0.isCodeField && !($0.name ?? "").isEmpty && !$0.disabled }
     }
 
+    /// The control naming a second factor in a form that asks for no code: Duo's `factor` choice (push, call),
+    /// or an ADFS `AuthMethod` that is not a first-factor method (an MFA adapter's step). Nil otherwise.
+    public var secondFactorChoice: FormControl? {
+        let firstFactorMethods: Set<String> = [
+            "formsauthentication", "windowsauthentication", "certificateauthentication",
+        ]
+        return controls.first { control in
+            guard !control.disabled, !control.value.isEmpty else { return false }
+            switch control.name?.lowercased() {
+            case "factor", "preferred_factor": return true
+            case "authmethod": return !firstFactorMethods.contains(control.value.lowercased())
+            default: return false
+            }
+        }
+    }
+
     /// Whether every control a browser would send without a click is a hidden input (and there is one).
     public var hasOnlyHiddenFields: Bool {
         let sendable = controls.filter { !$0.isSubmitButton && $0.type != "button" && $0.type != "reset" }

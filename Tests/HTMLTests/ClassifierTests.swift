@@ -93,3 +93,45 @@ struct ClassifierTests {
         #expect(failure.reason == "no sign-in form; the page shows an error: Service unavailable")
     }
 }
+
+@Suite("Classifier: second factors without a code field")
+struct SecondFactorChoiceTests {
+    /// Duo's prompt for a user whose only factor is push: the real page with its passcode inputs taken out.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func duoPushOnlyPromptIsMFA() throws {
+        let bytes = try #require(readFile(Corpus.directory + "/duo-universal-prompt-mfa.html"))
+        let html = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains(#"name="passcode""#) }.joined(separator: "\n")
+        let page = try readPage(html, url: "https://api-1.duosecurity.test/frame/prompt")
+        #expect(page.forms.allSatisfy { $0.codeField == nil }, "the passcode inputs are gone")
+        let result = page.classification
+        #expect(result.kind == .mfa)
+        #expect(result.formIndex == 0)
+        #expect(result.reason.contains("factor=Duo Push"))
+    }
+
+    /// An ADFS MFA adapter's waiting step posts itself to poll: it is a second factor, not an auto-post.
+    @Test func adfsAdapterStepIsMFAEvenWhenItPostsItself() throws {
+        let html = """
+            <form method="post" id="options" action="/adfs/ls/?client-request-id=1">
+              <input type="hidden" name="AuthMethod" value="AzureMfaAuthentication">
+              <input type="hidden" name="Context" value="ctx-value">
+            </form>
+            <p>We've sent a notification to your mobile device.</p>
+            <script>setTimeout(function () { document.forms[0].submit(); }, 5000);</script>
+            """
+        let result = try readPage(html, url: "https://sts.contoso.test/adfs/ls/").classification
+        #expect(result.kind == .mfa)
+        #expect(result.reason.contains("AuthMethod=AzureMfaAuthentication"))
+    }
+
+    /// First-factor methods, and ADFS's "other options" page whose method is still empty, are not second factors.
+    @Test(arguments: [
+        #"<form method=post><input type=hidden name=AuthMethod value=FormsAuthentication><input name=UserName><input type=password name=Password></form>"#,
+        #"<form method=post><input type=hidden name=AuthMethod value=""><input type=hidden name=Context value=c><button>Other</button></form>"#,
+        #"<form method=post><input type=hidden name=AuthMethod value=WindowsAuthentication><input type=hidden name=Context value=c></form><script>document.forms[0].submit()</script>"#,
+    ])
+    func firstFactorsAndEmptyChoicesAreNot(html: String) throws {
+        #expect(try readPage(html).classification.kind != .mfa)
+    }
+}
