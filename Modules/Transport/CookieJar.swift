@@ -36,7 +36,8 @@ public final class CookieJar: Sendable {
             throw .invalid("\(Redaction.url(url)) is not an absolute URL", url: url)
         }
         let path = parsed.path
-        let secure = parsed.scheme == "https"
+        // As libcurl decides what to send: https, or plain http to the loopback names it treats as secure.
+        let secure = parsed.scheme == "https" || ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
         let now = Date()
         return try all().filter { cookie in
             let domainMatches =

@@ -52,6 +52,20 @@ import Testing
         #expect(wide?.domain == "example.test" && wide?.hostOnly == false)
     }
 
+    /// libcurl sends Secure cookies over plain http to 127.0.0.1 (a secure context); the jar's answer for a URL
+    /// is what libcurl sends there, not a rule of its own.
+    @Test func secureCookiesOnLoopbackAreListedAsLibcurlSendsThem() async throws {
+        let server = try Self.cookieServer()
+        defer { server.stop() }
+        let client = try makeClient()
+        try client.cookies.add(Cookie(name: "sec", value: "1", domain: "127.0.0.1", secure: true))
+        try client.cookies.add(Cookie(name: "plain", value: "2", domain: "127.0.0.1"))
+        let sent = try await client.execute(HTTPRequest(url: server.baseURL + "/")).text
+        let listed = try client.cookies.cookies(for: server.baseURL + "/").map { "\($0.name)=\($0.value)" }.sorted()
+        #expect(sent == listed.joined(separator: ";"))
+        #expect(listed == ["plain=2", "sec=1"])
+    }
+
     @Test func pathSecureAndExpiryAreHonoured() async throws {
         let server = try Self.cookieServer(address: "127.0.0.2")
         defer { server.stop() }
