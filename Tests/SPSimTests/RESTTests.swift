@@ -280,6 +280,49 @@ struct RESTClient {
         #expect(answer.bodyBytes.count == 8 * 1024 * 1024)
     }
 
+    /// The 50 MiB generated file: listed with its Length as a JSON string, announced with Content-Length and sent
+    /// whole on both path routes; the content API answers ranges cut at the end (byte-for-byte checks of downloads
+    /// are in SharePointTests and CLITests).
+    @Test func fiftyMegabyteFileIsListedAndSentWithItsLength() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let size = 52_428_800
+        #expect(Simulator.largeFileURL == "/Shared Documents/large-50MB.bin")
+        #expect(simulator.fileLength(serverRelativeURL: Simulator.largeFileURL) == size)
+        let listing = try await client.get(
+            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files?$select=Name,Length")
+        let entry = try #require(
+            listing.json?["value"]?.array?.first { $0["Name"]?.string == "large-50MB.bin" })
+        #expect(entry["Length"]?.string == "52428800")
+
+        // curl writes the body to /dev/null and reports the headers and how much arrived.
+        let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: headerFile) }
+        for route in [
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large-50MB.bin')/$value",
+            "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/large-50MB.bin')/$value",
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "--max-time", "120", "-u", "alice@contoso.test:Spring2026!", "-D", headerFile.path, "-o",
+                "/dev/null", "-w", "%{http_code} %{size_download}", simulator.siteURL + route,
+            ]
+            let output = String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+            #expect(process.terminationStatus == 0)
+            #expect(output == "200 \(size)", "\(route)")
+            let headers = try String(contentsOf: headerFile, encoding: .utf8).lowercased()
+            #expect(headers.contains("content-length: \(size)\r\n"), "\(headers)")
+        }
+        let first = try #require(simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: 0, count: 16))
+        let last = try #require(
+            simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: size - 4, count: 99))
+        #expect(first.count == 16 && last.count == 4)
+        #expect(simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: size, count: 1) == [])
+        #expect(simulator.fileBytes(serverRelativeURL: "/Shared Documents/none.bin", offset: 0, count: 1) == nil)
+    }
+
     @Test func photosAreRealImages() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
