@@ -121,6 +121,15 @@ import Testing
         #expect(try await fixture.run(["add", "Tasks", "Title"]).status == 2)
     }
 
+    /// A missing item (spsim answers 404 with SharePoint's ArgumentException body) is "not found": exit 8.
+    @Test func missingItemExitsWithEight() async throws {
+        let fixture = try await CLIFixture()
+        let missing = try await fixture.run(["item", "Tasks", "999999"])
+        #expect(missing.status == 8, "\(missing.stderr)")
+        #expect(missing.stderr.contains("The list item was not found"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test func usageErrorsExitWithTwo() async throws {
         let fixture = try await CLIFixture(signIn: false)
         #expect(try await fixture.run(["lists", "--output", "xml"]).status == 2)

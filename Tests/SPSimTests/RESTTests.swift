@@ -198,6 +198,39 @@ struct RESTClient {
     }
 }
 
+/// Answers that used to differ from SharePoint's: a missing item, `FileRef` under `$select`, sub-folders.
+@Suite(.childProcesses) struct ReadFidelityTests {
+    /// `items(N)` / `getitembyid(N)` of a missing item: 404 and SharePoint's ArgumentException body, in both envelopes,
+    /// for reads and writes alike.
+    @Test func missingItemIs404WithSharePointsErrorBody() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let message = "Item does not exist. It may have been deleted by another user."
+        for path in ["items(999999)", "getitembyid(999999)", "items(999999)/FieldValuesAsText"] {
+            let answer = try await client.get("/_api/web/lists/getbytitle('Tasks')/" + path)
+            #expect(answer.status == 404, "\(path)")
+            #expect(answer.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+            #expect(answer.json?["odata.error"]?["message"]?["value"]?.string == message)
+            #expect(answer.json?["odata.error"]?["message"]?["lang"]?.string == "en-US")
+        }
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Tasks')/items(999999)", accept: "application/json;odata=verbose")
+        #expect(verbose.status == 404)
+        #expect(verbose.json?["error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+        #expect(verbose.json?["error"]?["message"]?["value"]?.string == message)
+
+        let merge = try await client.post(
+            "/_api/web/lists/getbytitle('Tasks')/items(999999)",
+            body: Array(#"{"__metadata":{"type":"SP.Data.TasksListItem"},"Title":"x"}"#.utf8),
+            headers: ["X-HTTP-Method: MERGE", "IF-MATCH: *"], digest: try await client.digest())
+        #expect(merge.status == 404)
+        #expect(merge.json?["odata.error"]?["message"]?["value"]?.string == message)
+        // An item that exists still answers 200.
+        #expect(try await client.get("/_api/web/lists/getbytitle('Tasks')/items(3)").status == 200)
+    }
+}
+
 @Suite(.childProcesses) struct WriteTests {
     @Test func addMergeDeleteWithDigestAndEtags() async throws {
         let simulator = try startSimulator(.basic)
@@ -231,7 +264,7 @@ struct RESTClient {
         let delete = try await client.post(
             items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
         #expect(delete.status == 200 && delete.body.isEmpty)
-        #expect(try await client.get(items + "(\(id))").status == 400)
+        #expect(try await client.get(items + "(\(id))").status == 404)
     }
 
     @Test func uploadsSmallAndChunked() async throws {
