@@ -229,6 +229,32 @@ struct RESTClient {
         // An item that exists still answers 200.
         #expect(try await client.get("/_api/web/lists/getbytitle('Tasks')/items(3)").status == 200)
     }
+
+    /// `$select=FileRef` comes back as `FileRef` (the server-relative URL), never as a lookup id `FileRefId`.
+    @Test func selectedFileRefKeepsItsName() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let page = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/items?$select=Id,FileRef,FileLeafRef&$orderby=Id")
+        let first = try #require(page.json?["value"]?[0])
+        #expect(first["FileRef"]?.string == "/Shared Documents/Welcome.txt")
+        #expect(first["FileLeafRef"]?.string == "Welcome.txt")
+        #expect(first["FileRefId"] == nil)
+        let one = try await client.get("/_api/web/lists/getbytitle('Photos')/items(2)?$select=FileRef")
+        #expect(one.json?["FileRef"]?.string == "/Photos/sea.png")
+        #expect(one.json?["FileRefId"] == nil)
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/items(1)?$select=FileRef", accept: "application/json;odata=verbose"
+        )
+        #expect(verbose.json?["d"]?["FileRef"]?.string == "/Shared Documents/Welcome.txt")
+        let field = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/fields/getbyinternalnameortitle('FileRef')")
+        #expect(field.json?["EntityPropertyName"]?.string == "FileRef")
+        // People fields keep the Id suffix.
+        let task = try await client.get("/_api/web/lists/getbytitle('Tasks')/items(1)?$select=AssignedToId")
+        #expect(task.json?["AssignedToId"]?.number != nil)
+    }
 }
 
 @Suite(.childProcesses) struct WriteTests {

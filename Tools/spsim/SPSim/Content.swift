@@ -27,8 +27,16 @@ struct FieldDef: Sendable {
     /// Only returned when `$select` names it (FileRef, FileLeafRef).
     var selectOnly = false
 
-    /// The key in item JSON: people and lookups appear as `<Name>Id`.
-    var jsonName: String { (typeAsString == "User" || typeAsString == "Lookup") ? internalName + "Id" : internalName }
+    /// The key in item JSON: people and lookups appear as `<Name>Id`, except the built-in path lookups (`FileRef`,
+    /// `FileDirRef`), whose value is a server-relative URL under their own name.
+    var jsonName: String {
+        let isIdLookup =
+            typeAsString == "User" || (typeAsString == "Lookup" && !FieldDef.pathLookups.contains(internalName))
+        return isIdLookup ? internalName + "Id" : internalName
+    }
+
+    /// Lookup-typed system fields that hold a path, not a lookup id.
+    static let pathLookups: Set<String> = ["FileRef", "FileDirRef"]
 }
 
 /// One list row.
