@@ -255,6 +255,43 @@ struct RESTClient {
         let task = try await client.get("/_api/web/lists/getbytitle('Tasks')/items(1)?$select=AssignedToId")
         #expect(task.json?["AssignedToId"]?.number != nil)
     }
+
+    /// A folder's `/Folders` lists its real sub-folders (a library's `Forms`, a list's `Attachments`), and each
+    /// sub-folder answers as a folder of its own.
+    @Test func folderListsItsSubFolders() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        for (folder, child) in [
+            ("/Shared Documents", "Forms"), ("/Photos", "Forms"), ("/Lists/Tasks", "Attachments"),
+        ] {
+            let encoded = folder.replacingOccurrences(of: " ", with: "%20")
+            let listing = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)')/Folders?$select=Name,ServerRelativeUrl")
+            #expect(listing.status == 200)
+            let entries = listing.json?["value"]?.array ?? []
+            #expect(entries.compactMap { $0["Name"]?.string } == [child], "\(folder)")
+            #expect(entries.compactMap { $0["ServerRelativeUrl"]?.string } == [folder + "/" + child])
+
+            let sub = try await client.get(
+                "/_api/web/GetFolderByServerRelativePath(decodedurl='\(encoded)/\(child)')")
+            #expect(sub.status == 200, "\(folder)/\(child)")
+            #expect(sub.json?["Name"]?.string == child)
+            #expect(sub.json?["ServerRelativeUrl"]?.string == folder + "/" + child)
+            let subFiles = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)/\(child)')/Files")
+            #expect(subFiles.status == 200 && subFiles.json?["value"]?.array?.isEmpty == true)
+            let subFolders = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)/\(child)')/Folders")
+            #expect(subFolders.status == 200 && subFolders.json?["value"]?.array?.isEmpty == true)
+        }
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/RootFolder/Folders", accept: "application/json;odata=verbose")
+        #expect(verbose.json?["d"]?["results"]?[0]?["Name"]?.string == "Forms")
+        let missing = try await client.get("/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents/Nope')")
+        #expect(missing.status == 404)
+        #expect(missing.json?["odata.error"]?["code"]?.string == "-2147024894, System.IO.FileNotFoundException")
+    }
 }
 
 @Suite(.childProcesses) struct WriteTests {

@@ -150,6 +150,10 @@ final class SPList: @unchecked Sendable {
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
 
+    /// The folder every list has below its root folder, as on a real site: `Forms` in a library (its form pages),
+    /// `Attachments` in a list. It holds no files here and is not a list item.
+    var subfolderURL: String { url + (isLibrary ? "/Forms" : "/Attachments") }
+
     /// The default content type id of the list's items.
     var contentTypeId: String {
         let hex = id.replacingOccurrences(of: "-", with: "").uppercased()
