@@ -377,8 +377,8 @@ struct RESTClient {
     }
 
     /// The 50 MiB generated file: listed with its Length as a JSON string, announced with Content-Length and sent
-    /// whole on both path routes; the content API answers ranges cut at the end (byte-for-byte checks of downloads
-    /// are in SharePointTests and CLITests).
+    /// whole on every file route (path, id, library item, site page); the content API answers ranges cut at the end
+    /// (byte-for-byte checks of downloads are in SharePointTests and CLITests).
     @Test func fiftyMegabyteFileIsListedAndSentWithItsLength() async throws {
         let simulator = try startSimulator(.basic)
         defer { simulator.stop() }
@@ -387,10 +387,14 @@ struct RESTClient {
         #expect(Simulator.largeFileURL == "/Shared Documents/large-50MB.bin")
         #expect(simulator.fileLength(serverRelativeURL: Simulator.largeFileURL) == size)
         let listing = try await client.get(
-            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files?$select=Name,Length")
+            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files?$select=Name,Length,UniqueId")
         let entry = try #require(
             listing.json?["value"]?.array?.first { $0["Name"]?.string == "large-50MB.bin" })
         #expect(entry["Length"]?.string == "52428800")
+        let uniqueId = try #require(entry["UniqueId"]?.string)
+        let item = try await client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large-50MB.bin')/ListItemAllFields")
+        let itemId = try #require(item.json?["Id"]?.number.map { Int($0) })
 
         // curl writes the body to /dev/null and reports the headers and how much arrived.
         let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(UUID().uuidString)")
@@ -398,6 +402,9 @@ struct RESTClient {
         for route in [
             "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large-50MB.bin')/$value",
             "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/large-50MB.bin')/$value",
+            "/_api/web/getFileById('\(uniqueId)')/$value",
+            "/_api/web/lists/getbytitle('Documents')/items(\(itemId))/File/$value",
+            "/Shared%20Documents/large-50MB.bin",
         ] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
