@@ -257,7 +257,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             }
         case 409: return .conflict
         case 412: return .preconditionFailed
-        // spsim (and some builds) answer a missing `items(ID)` with 400 and the ArgumentException code.
+        // Some builds answer a missing `items(ID)` with 400 and the ArgumentException code (spsim answers 404).
         case 400 where addressesItem && code == -2_147_024_809: return .itemNotFound
         case 400: return .badRequest
         default:

@@ -121,6 +121,15 @@ import Testing
         #expect(try await fixture.run(["add", "Tasks", "Title"]).status == 2)
     }
 
+    /// A missing item (spsim answers 404 with SharePoint's ArgumentException body) is "not found": exit 8.
+    @Test func missingItemExitsWithEight() async throws {
+        let fixture = try await CLIFixture()
+        let missing = try await fixture.run(["item", "Tasks", "999999"])
+        #expect(missing.status == 8, "\(missing.stderr)")
+        #expect(missing.stderr.contains("The list item was not found"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test func usageErrorsExitWithTwo() async throws {
         let fixture = try await CLIFixture(signIn: false)
         #expect(try await fixture.run(["lists", "--output", "xml"]).status == 2)
@@ -189,6 +198,38 @@ import Testing
 
         let listing = try await fixture.run(["ls", "Shared Documents", "--output", "csv"])
         #expect(listing.stdout.contains("file,random.bin,200000,"))
+    }
+
+    /// `download <server-relative-url> --to DIR` of the 50 MiB generated file: the file in DIR is byte-identical to
+    /// the simulator's generator, compared 1 MiB at a time.
+    @Test func fiftyMegabyteDownloadGivesTheGeneratorsBytes() async throws {
+        let fixture = try await CLIFixture()
+        let into = try temporaryDirectory("large")
+        defer { try? FileManager.default.removeItem(atPath: into) }
+        let result = try await fixture.run(["download", Simulator.largeFileURL, "--to", into, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: into) == ["large-50MB.bin"])
+        let path = into + "/large-50MB.bin"
+        let size = try #require(fixture.sim.fileLength(serverRelativeURL: Simulator.largeFileURL))
+        #expect(size == 52_428_800)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var offset = 0
+        var mismatch: Int?
+        while mismatch == nil {
+            let local = [UInt8](try handle.read(upToCount: 1 << 20) ?? Data())
+            let expected = fixture.sim.fileBytes(
+                serverRelativeURL: Simulator.largeFileURL, offset: offset, count: 1 << 20)
+            if local != expected {
+                let index = zip(local, expected ?? []).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                mismatch = offset + (index ?? min(local.count, expected?.count ?? 0))
+            }
+            if local.isEmpty { break }
+            offset += local.count
+        }
+        #expect(mismatch == nil, "the download differs from the generator at byte \(mismatch ?? -1)")
+        #expect(offset == size)
     }
 
     @Test func downloadByLibraryItemWritesTheSameBytesTheServerSends() async throws {

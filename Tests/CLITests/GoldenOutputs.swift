@@ -6,7 +6,7 @@ enum Golden {
     static let listsTable = #"""
         Title           Items  Kind     Template  Hidden  Id                                    Last item modified
         --------------  -----  -------  --------  ------  ------------------------------------  --------------------
-        Documents           4  library       101  false   bdb5abdf-10d3-441b-b18f-8ab26bfb9097  2026-01-05T09:00:00Z
+        Documents           5  library       101  false   bdb5abdf-10d3-441b-b18f-8ab26bfb9097  2026-01-05T09:00:00Z
         Photos              4  library       109  false   a2d20bd2-21d3-4895-9dc4-905568d8b629  2026-01-05T09:00:00Z
         Tasks              20  list          100  false   64c93619-d95c-41d1-9b7f-5cf0f62911fd  2026-01-05T09:00:00Z
         Projects            3  list          100  false   57d80601-2d8f-4247-a657-f87e6fc13d4e  2026-01-05T09:00:00Z
@@ -18,7 +18,7 @@ enum Golden {
         [
           {
             "title": "Documents",
-            "itemCount": 4,
+            "itemCount": 5,
             "kind": "library",
             "baseTemplate": 101,
             "hidden": false,
@@ -75,7 +75,7 @@ enum Golden {
 
     static let listsCsv = #"""
         Title,Items,Kind,Template,Hidden,Id,Last item modified
-        Documents,4,library,101,false,bdb5abdf-10d3-441b-b18f-8ab26bfb9097,2026-01-05T09:00:00Z
+        Documents,5,library,101,false,bdb5abdf-10d3-441b-b18f-8ab26bfb9097,2026-01-05T09:00:00Z
         Photos,4,library,109,false,a2d20bd2-21d3-4895-9dc4-905568d8b629,2026-01-05T09:00:00Z
         Tasks,20,list,100,false,64c93619-d95c-41d1-9b7f-5cf0f62911fd,2026-01-05T09:00:00Z
         Projects,3,list,100,false,57d80601-2d8f-4247-a657-f87e6fc13d4e,2026-01-05T09:00:00Z
@@ -84,7 +84,7 @@ enum Golden {
         """#
 
     static let listsNdjson = #"""
-        {"title":"Documents","itemCount":4,"kind":"library","baseTemplate":101,"hidden":false,"id":"bdb5abdf-10d3-441b-b18f-8ab26bfb9097","lastItemModified":"2026-01-05T09:00:00Z"}
+        {"title":"Documents","itemCount":5,"kind":"library","baseTemplate":101,"hidden":false,"id":"bdb5abdf-10d3-441b-b18f-8ab26bfb9097","lastItemModified":"2026-01-05T09:00:00Z"}
         {"title":"Photos","itemCount":4,"kind":"library","baseTemplate":109,"hidden":false,"id":"a2d20bd2-21d3-4895-9dc4-905568d8b629","lastItemModified":"2026-01-05T09:00:00Z"}
         {"title":"Tasks","itemCount":20,"kind":"list","baseTemplate":100,"hidden":false,"id":"64c93619-d95c-41d1-9b7f-5cf0f62911fd","lastItemModified":"2026-01-05T09:00:00Z"}
         {"title":"Projects","itemCount":3,"kind":"list","baseTemplate":100,"hidden":false,"id":"57d80601-2d8f-4247-a657-f87e6fc13d4e","lastItemModified":"2026-01-05T09:00:00Z"}

@@ -198,6 +198,102 @@ struct RESTClient {
     }
 }
 
+/// Answers that used to differ from SharePoint's: a missing item, `FileRef` under `$select`, sub-folders.
+@Suite(.childProcesses) struct ReadFidelityTests {
+    /// `items(N)` / `getitembyid(N)` of a missing item: 404 and SharePoint's ArgumentException body, in both envelopes,
+    /// for reads and writes alike.
+    @Test func missingItemIs404WithSharePointsErrorBody() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let message = "Item does not exist. It may have been deleted by another user."
+        for path in ["items(999999)", "getitembyid(999999)", "items(999999)/FieldValuesAsText"] {
+            let answer = try await client.get("/_api/web/lists/getbytitle('Tasks')/" + path)
+            #expect(answer.status == 404, "\(path)")
+            #expect(answer.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+            #expect(answer.json?["odata.error"]?["message"]?["value"]?.string == message)
+            #expect(answer.json?["odata.error"]?["message"]?["lang"]?.string == "en-US")
+        }
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Tasks')/items(999999)", accept: "application/json;odata=verbose")
+        #expect(verbose.status == 404)
+        #expect(verbose.json?["error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+        #expect(verbose.json?["error"]?["message"]?["value"]?.string == message)
+
+        let merge = try await client.post(
+            "/_api/web/lists/getbytitle('Tasks')/items(999999)",
+            body: Array(#"{"__metadata":{"type":"SP.Data.TasksListItem"},"Title":"x"}"#.utf8),
+            headers: ["X-HTTP-Method: MERGE", "IF-MATCH: *"], digest: try await client.digest())
+        #expect(merge.status == 404)
+        #expect(merge.json?["odata.error"]?["message"]?["value"]?.string == message)
+        // An item that exists still answers 200.
+        #expect(try await client.get("/_api/web/lists/getbytitle('Tasks')/items(3)").status == 200)
+    }
+
+    /// `$select=FileRef` comes back as `FileRef` (the server-relative URL), never as a lookup id `FileRefId`.
+    @Test func selectedFileRefKeepsItsName() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let page = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/items?$select=Id,FileRef,FileLeafRef&$orderby=Id")
+        let first = try #require(page.json?["value"]?[0])
+        #expect(first["FileRef"]?.string == "/Shared Documents/Welcome.txt")
+        #expect(first["FileLeafRef"]?.string == "Welcome.txt")
+        #expect(first["FileRefId"] == nil)
+        let one = try await client.get("/_api/web/lists/getbytitle('Photos')/items(2)?$select=FileRef")
+        #expect(one.json?["FileRef"]?.string == "/Photos/sea.png")
+        #expect(one.json?["FileRefId"] == nil)
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/items(1)?$select=FileRef", accept: "application/json;odata=verbose"
+        )
+        #expect(verbose.json?["d"]?["FileRef"]?.string == "/Shared Documents/Welcome.txt")
+        let field = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/fields/getbyinternalnameortitle('FileRef')")
+        #expect(field.json?["EntityPropertyName"]?.string == "FileRef")
+        // People fields keep the Id suffix.
+        let task = try await client.get("/_api/web/lists/getbytitle('Tasks')/items(1)?$select=AssignedToId")
+        #expect(task.json?["AssignedToId"]?.number != nil)
+    }
+
+    /// A folder's `/Folders` lists its real sub-folders (a library's `Forms`, a list's `Attachments`), and each
+    /// sub-folder answers as a folder of its own.
+    @Test func folderListsItsSubFolders() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        for (folder, child) in [
+            ("/Shared Documents", "Forms"), ("/Photos", "Forms"), ("/Lists/Tasks", "Attachments"),
+        ] {
+            let encoded = folder.replacingOccurrences(of: " ", with: "%20")
+            let listing = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)')/Folders?$select=Name,ServerRelativeUrl")
+            #expect(listing.status == 200)
+            let entries = listing.json?["value"]?.array ?? []
+            #expect(entries.compactMap { $0["Name"]?.string } == [child], "\(folder)")
+            #expect(entries.compactMap { $0["ServerRelativeUrl"]?.string } == [folder + "/" + child])
+
+            let sub = try await client.get(
+                "/_api/web/GetFolderByServerRelativePath(decodedurl='\(encoded)/\(child)')")
+            #expect(sub.status == 200, "\(folder)/\(child)")
+            #expect(sub.json?["Name"]?.string == child)
+            #expect(sub.json?["ServerRelativeUrl"]?.string == folder + "/" + child)
+            let subFiles = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)/\(child)')/Files")
+            #expect(subFiles.status == 200 && subFiles.json?["value"]?.array?.isEmpty == true)
+            let subFolders = try await client.get(
+                "/_api/web/GetFolderByServerRelativeUrl('\(encoded)/\(child)')/Folders")
+            #expect(subFolders.status == 200 && subFolders.json?["value"]?.array?.isEmpty == true)
+        }
+        let verbose = try await client.get(
+            "/_api/web/lists/getbytitle('Documents')/RootFolder/Folders", accept: "application/json;odata=verbose")
+        #expect(verbose.json?["d"]?["results"]?[0]?["Name"]?.string == "Forms")
+        let missing = try await client.get("/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents/Nope')")
+        #expect(missing.status == 404)
+        #expect(missing.json?["odata.error"]?["code"]?.string == "-2147024894, System.IO.FileNotFoundException")
+    }
+}
+
 @Suite(.childProcesses) struct WriteTests {
     @Test func addMergeDeleteWithDigestAndEtags() async throws {
         let simulator = try startSimulator(.basic)
@@ -231,7 +327,7 @@ struct RESTClient {
         let delete = try await client.post(
             items + "(\(id))", headers: ["X-HTTP-Method: DELETE", "IF-MATCH: *"], digest: digest)
         #expect(delete.status == 200 && delete.body.isEmpty)
-        #expect(try await client.get(items + "(\(id))").status == 400)
+        #expect(try await client.get(items + "(\(id))").status == 404)
     }
 
     @Test func uploadsSmallAndChunked() async throws {
@@ -278,6 +374,56 @@ struct RESTClient {
             "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large.bin')/$value")
         #expect(answer.status == 200 && answer.exitCode == 0)
         #expect(answer.bodyBytes.count == 8 * 1024 * 1024)
+    }
+
+    /// The 50 MiB generated file: listed with its Length as a JSON string, announced with Content-Length and sent
+    /// whole on every file route (path, id, library item, site page); the content API answers ranges cut at the end
+    /// (byte-for-byte checks of downloads are in SharePointTests and CLITests).
+    @Test func fiftyMegabyteFileIsListedAndSentWithItsLength() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let size = 52_428_800
+        #expect(Simulator.largeFileURL == "/Shared Documents/large-50MB.bin")
+        #expect(simulator.fileLength(serverRelativeURL: Simulator.largeFileURL) == size)
+        let listing = try await client.get(
+            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')/Files?$select=Name,Length,UniqueId")
+        let entry = try #require(
+            listing.json?["value"]?.array?.first { $0["Name"]?.string == "large-50MB.bin" })
+        #expect(entry["Length"]?.string == "52428800")
+        let uniqueId = try #require(entry["UniqueId"]?.string)
+        let item = try await client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large-50MB.bin')/ListItemAllFields")
+        let itemId = try #require(item.json?["Id"]?.number.map { Int($0) })
+
+        // curl writes the body to /dev/null and reports the headers and how much arrived.
+        let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: headerFile) }
+        for route in [
+            "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/large-50MB.bin')/$value",
+            "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/large-50MB.bin')/$value",
+            "/_api/web/getFileById('\(uniqueId)')/$value",
+            "/_api/web/lists/getbytitle('Documents')/items(\(itemId))/File/$value",
+            "/Shared%20Documents/large-50MB.bin",
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "--max-time", "120", "-u", "alice@contoso.test:Spring2026!", "-D", headerFile.path, "-o",
+                "/dev/null", "-w", "%{http_code} %{size_download}", simulator.siteURL + route,
+            ]
+            let output = String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+            #expect(process.terminationStatus == 0)
+            #expect(output == "200 \(size)", "\(route)")
+            let headers = try String(contentsOf: headerFile, encoding: .utf8).lowercased()
+            #expect(headers.contains("content-length: \(size)\r\n"), "\(headers)")
+        }
+        let first = try #require(simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: 0, count: 16))
+        let last = try #require(
+            simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: size - 4, count: 99))
+        #expect(first.count == 16 && last.count == 4)
+        #expect(simulator.fileBytes(serverRelativeURL: Simulator.largeFileURL, offset: size, count: 1) == [])
+        #expect(simulator.fileBytes(serverRelativeURL: "/Shared Documents/none.bin", offset: 0, count: 1) == nil)
     }
 
     @Test func photosAreRealImages() async throws {

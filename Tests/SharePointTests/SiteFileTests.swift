@@ -25,13 +25,7 @@ extension SiteClientTests {
             ) { value in
                 progress.record(value)
                 guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
-                let partial =
-                    (try? FileManager.default.contentsOfDirectory(atPath: folder))?
-                    .filter { $0.hasSuffix(".part") } ?? []
-                let bytes =
-                    partial.compactMap {
-                        (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int64
-                    }.max() ?? 0
+                let bytes = partialDownloadBytes(in: folder)
                 onDiskMidway.withLock { $0 = bytes }
             }
             #expect(written == Int64(size))
@@ -53,6 +47,67 @@ extension SiteClientTests {
             #expect(onDisk.count == size)
             #expect(onDisk == Data(direct.body))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["large.bin"])
+        }
+
+        /// The 50 MiB generated file through `SharePointSite`: every byte equals the simulator's generator (read
+        /// back range by range), and it is streamed: half-way through, the partial file on disk already holds a good
+        /// share of what arrived.
+        @Test func fiftyMegabyteDownloadIsByteIdenticalAndStreamed() async throws {
+            let fixture = try SiteFixture(mode: .anonymous)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let destination = folder + "/large-50MB.bin"
+            let size = 52_428_800
+            #expect(fixture.sim.fileLength(serverRelativeURL: Simulator.largeFileURL) == size)
+
+            let onDiskMidway = Mutex(Int64(-1))
+            let progress = ProgressLog()
+            let written = try await fixture.site.download(serverRelativeURL: Simulator.largeFileURL, to: destination) {
+                value in
+                progress.record(value)
+                guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
+                let bytes = partialDownloadBytes(in: folder)
+                onDiskMidway.withLock { $0 = bytes }
+            }
+            #expect(written == Int64(size))
+            let midway = onDiskMidway.withLock { $0 }
+            #expect(midway >= Int64(size / 4), "only \(midway) bytes were on disk half-way through the download")
+            #expect(progress.isMonotonic)
+            #expect(progress.all.last == FileProgress(completedBytes: Int64(size), totalBytes: Int64(size)))
+
+            let attributes = try FileManager.default.attributesOfItem(atPath: destination)
+            #expect(attributes[.size] as? Int64 == Int64(size))
+            let difference = try firstDifference(
+                ofFile: destination, from: fixture.sim, serverRelativeURL: Simulator.largeFileURL)
+            #expect(difference == nil, "the download differs from the generator at byte \(difference ?? -1)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["large-50MB.bin"])
+        }
+
+        /// The byte comparison above can fail: one changed byte in the middle is found at its offset.
+        @Test func byteComparisonFindsAChangedByte() async throws {
+            let fixture = try SiteFixture(mode: .anonymous)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/large.bin"
+            let url = "/Shared Documents/large.bin"
+            try await fixture.site.download(serverRelativeURL: url, to: path)
+            #expect(try firstDifference(ofFile: path, from: fixture.sim, serverRelativeURL: url) == nil)
+
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try handle.seek(toOffset: 3_000_001)
+            let original = try #require(try handle.read(upToCount: 1)?.first)
+            try handle.seek(toOffset: 3_000_001)
+            try handle.write(contentsOf: [original == 0x61 ? 0x62 : 0x61])
+            try handle.truncate(atOffset: 5_000_000)
+            #expect(try firstDifference(ofFile: path, from: fixture.sim, serverRelativeURL: url) == 3_000_001)
+
+            // Put the byte back: the truncated copy now differs where it ends.
+            try handle.seek(toOffset: 3_000_001)
+            try handle.write(contentsOf: [original])
+            try handle.close()
+            #expect(try firstDifference(ofFile: path, from: fixture.sim, serverRelativeURL: url) == 5_000_000)
         }
 
         @Test func failedDownloadsLeaveNoFile() async throws {

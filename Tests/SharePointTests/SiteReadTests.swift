@@ -84,7 +84,7 @@ extension SiteClientTests {
             #expect(large.length == 8 * 1024 * 1024)
             #expect(files.contains { $0.name == "O'Brien notes.txt" })
             let folders = try await site.folders(inFolder: "/Shared Documents")
-            #expect(folders.isEmpty)
+            #expect(folders.map(\.serverRelativeUrl) == ["/Shared Documents/Forms"])
             let metadata = try await site.file(serverRelativeURL: "/Shared Documents/O'Brien notes.txt")
             #expect(metadata.name == "O'Brien notes.txt")
         }

@@ -130,3 +130,33 @@ func sharePointError(_ body: () async throws -> Void, sourceLocation: SourceLoca
     }
     return nil
 }
+
+/// The size of the biggest `.part` file in `folder` (a download in progress), 0 when there is none.
+func partialDownloadBytes(in folder: String) -> Int64 {
+    let partial = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".part") } ?? []
+    return partial.compactMap {
+        (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int64
+    }.max() ?? 0
+}
+
+/// The offset of the first byte where the file at `path` differs from what the simulator serves for
+/// `serverRelativeURL` (read back range by range from the simulator's generator, 1 MiB at a time, so neither
+/// side is held whole), or nil when both are the same length and byte-identical.
+func firstDifference(ofFile path: String, from sim: Simulator, serverRelativeURL: String) throws -> Int? {
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let chunk = 1 << 20
+    var offset = 0
+    while true {
+        let local = [UInt8](try handle.read(upToCount: chunk) ?? Data())
+        guard let expected = sim.fileBytes(serverRelativeURL: serverRelativeURL, offset: offset, count: chunk) else {
+            return offset
+        }
+        if local != expected {
+            let mismatch = zip(local, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            return offset + (mismatch ?? min(local.count, expected.count))
+        }
+        if local.isEmpty { return nil }
+        offset += local.count
+    }
+}

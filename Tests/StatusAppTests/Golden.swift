@@ -102,7 +102,7 @@ enum Golden {
         <td>
         <a href="/lists/Documents">Documents</a>
         </td>
-        <td class="num">4</td>
+        <td class="num">5</td>
         <td>2026-01-05 09:00 UTC<span class="muted when">
         <duration>
         </span>

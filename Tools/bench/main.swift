@@ -6,6 +6,7 @@
 //   (c) Office365-REST-Python-Client paging the same list, when it is installed in `.build/bench-venv`.
 // Reports wall times, items per second, the ratios b/a and c/b, and the peak RSS of (b). Sizes: 10,000 and N
 // (default 100,000). Figures go to docs/performance.md by hand; nothing here asserts a speed.
+// Then the 50 MiB download, curl against `spconnect download` (Download.swift).
 import Foundation
 import SPSim
 
@@ -44,6 +45,7 @@ while !arguments.isEmpty {
         runs = value
     case "--help", "-h":
         print("usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)]")
+        print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift)")
         exit(0)
     default: fail("unknown argument \(flag)")
     }
@@ -284,3 +286,6 @@ for row in rows {
         note("note: the Python client returned \(counted) items for \(row.items)")
     }
 }
+
+print("")
+for line in try downloadReport(spconnectPath: spconnect, runs: runs) { print(line) }

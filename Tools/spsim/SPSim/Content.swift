@@ -27,8 +27,16 @@ struct FieldDef: Sendable {
     /// Only returned when `$select` names it (FileRef, FileLeafRef).
     var selectOnly = false
 
-    /// The key in item JSON: people and lookups appear as `<Name>Id`.
-    var jsonName: String { (typeAsString == "User" || typeAsString == "Lookup") ? internalName + "Id" : internalName }
+    /// The key in item JSON: people and lookups appear as `<Name>Id`, except the built-in path lookups (`FileRef`,
+    /// `FileDirRef`), whose value is a server-relative URL under their own name.
+    var jsonName: String {
+        let isIdLookup =
+            typeAsString == "User" || (typeAsString == "Lookup" && !FieldDef.pathLookups.contains(internalName))
+        return isIdLookup ? internalName + "Id" : internalName
+    }
+
+    /// Lookup-typed system fields that hold a path, not a lookup id.
+    static let pathLookups: Set<String> = ["FileRef", "FileDirRef"]
 }
 
 /// One list row.
@@ -58,16 +66,27 @@ enum FileContent: Sendable {
     /// Bytes `offset..<offset+count` (generated content is a deterministic printable pattern).
     func slice(_ offset: Int, _ count: Int) -> [UInt8] {
         switch self {
-        case .bytes(let bytes): return Array(bytes[offset..<min(bytes.count, offset + count)])
+        case .bytes(let bytes):
+            guard offset < bytes.count else { return [] }
+            return Array(bytes[offset..<min(bytes.count, offset + count)])
         case .generated(let length, let seed):
             let end = min(length, offset + count)
             guard offset < end else { return [] }
-            let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789\n".utf8)
-            return (offset..<end).map { index in
-                alphabet[Int((UInt64(index) &* 2_654_435_761 &+ seed) % UInt64(alphabet.count))]
+            // One pass over a preallocated buffer: a 50 MB file is 800 of these 64 KiB slices per download.
+            return [UInt8](unsafeUninitializedCapacity: end - offset) { buffer, initialized in
+                FileContent.alphabet.withUnsafeBufferPointer { alphabet in
+                    let size = UInt64(alphabet.count)
+                    for index in offset..<end {
+                        buffer[index - offset] = alphabet[Int((UInt64(index) &* 2_654_435_761 &+ seed) % size)]
+                    }
+                }
+                initialized = end - offset
             }
         }
     }
+
+    /// The characters generated content is made of.
+    private static let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789\n".utf8)
 }
 
 /// A file in a library folder.
@@ -135,6 +154,10 @@ final class SPList: @unchecked Sendable {
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
 
+    /// The folder every list has below its root folder, as on a real site: `Forms` in a library (its form pages),
+    /// `Attachments` in a list. It holds no files here and is not a list item.
+    var subfolderURL: String { url + (isLibrary ? "/Forms" : "/Attachments") }
+
     var baseType: Int { isLibrary ? 1 : 0 }
 
     /// `_xHHHH_` escaping as SharePoint does for entity names (`Shared Documents` → `Shared_x0020_Documents`).
@@ -173,6 +196,9 @@ final class SPList: @unchecked Sendable {
 /// Builds the fixed content of the simulated site from a seed.
 enum SiteContent {
     static let baseEpoch = CivilTime.epoch(year: 2026, month: 1, day: 5, hour: 9)
+    /// The biggest file (in `/Shared Documents`): generated from the seed while it is sent, never held whole.
+    static let largeFileName = "large-50MB.bin"
+    static let largeFileLength = 50 * 1024 * 1024
 
     static func standardFields(seed: UInt64, listLabel: String) -> [FieldDef] {
         [
@@ -233,6 +259,7 @@ enum SiteContent {
             ("Budget 2026.csv", .bytes(Array("Quarter,Amount\nQ1,1200\nQ2,1350\nQ3,990\nQ4,1610\n".utf8))),
             ("O'Brien notes.txt", .bytes(Array("Quotes in names must be doubled in OData literals.\n".utf8))),
             ("large.bin", .generated(length: 8 * 1024 * 1024, seed: seed)),
+            (SiteContent.largeFileName, .generated(length: SiteContent.largeFileLength, seed: seed ^ 0x50_4D42)),
         ]
         for (name, content) in documentFiles {
             addFile(to: documents, name: name, content: content, seed: seed, author: author, files: &files)

@@ -414,9 +414,7 @@ extension SimulatorCore {
     func routeItem(_ list: SPList, id: Int, _ rest: [Segment], method: String, context: RESTContext) throws
         -> HTTPServerResponse
     {
-        guard let item = state.withLock({ _ in list.item(id) }) else {
-            throw RESTError.argument("Item does not exist. It may have been deleted by another user.")
-        }
+        guard let item = state.withLock({ _ in list.item(id) }) else { throw RESTError.itemNotFound }
         if let next = rest.first, next.lower == "file", list.isLibrary {
             guard let file = state.withLock({ state in state.files.first { $0.listId == list.id && $0.itemId == id } })
             else { throw RESTError.notFound("File Not Found.") }

@@ -18,6 +18,11 @@ struct RESTError: Error {
     static func notFound(_ message: String) -> RESTError {
         RESTError(status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: message)
     }
+    /// A missing list item (`items(N)`, `getitembyid(N)`), as SharePoint answers it: 404 with the ArgumentException
+    /// code (not the 400 `argument` status).
+    static let itemNotFound = RESTError(
+        status: 404, code: "-2147024809, System.ArgumentException",
+        message: "Item does not exist. It may have been deleted by another user.")
     static let throttled = RESTError(
         status: 500, code: "-2147024860, Microsoft.SharePoint.SPQueryThrottledException",
         message: "The attempted operation is prohibited because it exceeds the list view threshold.")

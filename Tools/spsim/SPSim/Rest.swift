@@ -790,18 +790,18 @@ extension SimulatorCore {
         let url = normalizedServerRelative(rawURL)
         guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
         else {
-            guard url == "/" else { throw RESTError.notFound("File Not Found.") }
-            // The web's root folder: its sub-folders are the libraries' root folders.
-            if rest.first?.lower == "folders" {
-                let libraries = state.withLock { state in state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
-                let entries = libraries.map { applySelect(folderEntity($0, context, top: false), context.query) }
-                return jsonResponse(
-                    collection(entries, set: "SP.ApiData.Folders", next: nil, context: context), context)
+            // The web's root folder, or a folder below a list's root folder.
+            guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
+            switch rest.first?.lower {
+            case "folders": return foldersCollection(folder, context)
+            case "files": return filesCollection(folder, context)
+            case let property?:
+                guard folder == "/" else {
+                    throw RESTError.invalidQuery("The property '\(property)' does not exist on type 'SP.Folder'.")
+                }
+                return jsonResponse(folderEntity(folder, context, top: true), context)
+            case nil: return jsonResponse(folderEntity(folder, context, top: true), context)
             }
-            if rest.first?.lower == "files" {
-                return jsonResponse(collection([], set: "SP.ApiData.Files12", next: nil, context: context), context)
-            }
-            return jsonResponse(folderEntity("/", context, top: true), context)
         }
         guard let next = rest.first else { return jsonResponse(folderEntity(list.url, context, top: true), context) }
         switch next.lower {
@@ -809,29 +809,9 @@ extension SimulatorCore {
             if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
                 return try addFile(list, sub, context)
             }
-            let files = state.withLock { state in state.files.filter { $0.folder.lowercased() == list.url.lowercased() }
-            }
-            var entries: [JSON] = []
-            for file in files {
-                if let filter = context.query.filter,
-                    !evaluate(
-                        filter,
-                        lookup: { name in
-                            switch name.lowercased() {
-                            case "name": return .text(file.name)
-                            case "length": return .number(Double(file.content.length))
-                            case "serverrelativeurl": return .text(file.serverRelativeUrl)
-                            default: return .null
-                            }
-                        })
-                {
-                    continue
-                }
-                entries.append(applySelect(fileEntity(file, context, top: false), context.query))
-            }
-            return jsonResponse(collection(entries, set: "SP.ApiData.Files12", next: nil, context: context), context)
+            return filesCollection(list.url, context)
         case "folders":
-            return jsonResponse(collection([], set: "SP.ApiData.Folders", next: nil, context: context), context)
+            return foldersCollection(list.url, context)
         case "listitemallfields":
             return jsonResponse(
                 entity(
@@ -841,6 +821,50 @@ extension SimulatorCore {
         default:
             throw RESTError.invalidQuery("The property '\(next.name)' does not exist on type 'SP.Folder'.")
         }
+    }
+
+    /// The folders directly inside the folder at `url`: the libraries' root folders for the web's root (`/`), the
+    /// list's own sub-folder (`Forms` or `Attachments`) for a list's root folder, none below that.
+    func subfolders(of url: String) -> [String] {
+        state.withLock { state in
+            if url == "/" { return state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
+            return state.lists.filter { $0.url.lowercased() == url.lowercased() }.map(\.subfolderURL)
+        }
+    }
+
+    /// The folder below a list's root folder at `url` (any case), as the site spells it; nil when there is none.
+    func subfolder(_ url: String) -> String? {
+        state.withLock { state in state.lists.map(\.subfolderURL).first { $0.lowercased() == url.lowercased() } }
+    }
+
+    /// `…/Folders` of the folder at `url` (`$select` applied to each entry).
+    func foldersCollection(_ url: String, _ context: RESTContext) -> HTTPServerResponse {
+        let entries = subfolders(of: url).map { applySelect(folderEntity($0, context, top: false), context.query) }
+        return jsonResponse(collection(entries, set: "SP.ApiData.Folders", next: nil, context: context), context)
+    }
+
+    /// `…/Files` of the folder at `url` (`$filter` on Name, Length, ServerRelativeUrl; `$select`).
+    func filesCollection(_ url: String, _ context: RESTContext) -> HTTPServerResponse {
+        let files = state.withLock { state in state.files.filter { $0.folder.lowercased() == url.lowercased() } }
+        var entries: [JSON] = []
+        for file in files {
+            if let filter = context.query.filter,
+                !evaluate(
+                    filter,
+                    lookup: { name in
+                        switch name.lowercased() {
+                        case "name": return .text(file.name)
+                        case "length": return .number(Double(file.content.length))
+                        case "serverrelativeurl": return .text(file.serverRelativeUrl)
+                        default: return .null
+                        }
+                    })
+            {
+                continue
+            }
+            entries.append(applySelect(fileEntity(file, context, top: false), context.query))
+        }
+        return jsonResponse(collection(entries, set: "SP.ApiData.Files12", next: nil, context: context), context)
     }
 
     func addFile(_ list: SPList, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {

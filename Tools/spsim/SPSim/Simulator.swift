@@ -65,6 +65,21 @@ public final class Simulator: Sendable {
         }
     }
 
+    /// Server-relative URL of the biggest file, 52,428,800 bytes generated from the seed as they are sent.
+    public static let largeFileURL = "/Shared Documents/" + SiteContent.largeFileName
+
+    /// The length of the file at `serverRelativeURL` as it would be served now; nil when there is no such file.
+    public func fileLength(serverRelativeURL: String) -> Int? {
+        core.fileByURL(serverRelativeURL)?.content.length
+    }
+
+    /// Bytes `offset..<offset+count` (cut at the end of the file) of the file at `serverRelativeURL`, exactly as
+    /// `…/$value` serves them; generated content is computed for that range only. Nil when there is no such file.
+    public func fileBytes(serverRelativeURL: String, offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, let file = core.fileByURL(serverRelativeURL) else { return nil }
+        return file.content.slice(offset, count)
+    }
+
     deinit { stop() }
 }
 
