@@ -88,7 +88,9 @@ public struct ODataEntity: Sendable, Equatable {
         var properties: [(String, JSONValue)] = []
         var deferred: [(String, String)] = []
         for (name, value) in members {
-            switch name {
+            // Only names starting `_` or `o` can be metadata: the others skip the comparisons.
+            let first = name.utf8.first
+            switch first == UInt8(ascii: "_") || first == UInt8(ascii: "o") ? name : "" {
             case "__metadata":
                 metadata.type = metadata.type ?? value["type"]?.stringValue
                 metadata.id = metadata.id ?? value["id"]?.stringValue
@@ -115,13 +117,15 @@ public struct ODataEntity: Sendable, Equatable {
     /// Checked on the UTF-8 bytes: called for every property of every item, where Foundation's `contains` (through
     /// `NSString` on Linux) cost a fifth of a big listing's CPU.
     static func isAnnotation(_ name: String) -> Bool {
-        let bytes = name.utf8
-        var from = bytes.startIndex
-        while let at = bytes[from...].firstIndex(of: UInt8(ascii: "@")) {
-            if bytes[at...].starts(with: "@odata.".utf8) { return true }
-            from = bytes.index(after: at)
+        func contains(_ bytes: some Collection<UInt8>) -> Bool {
+            var rest = bytes[...]
+            while let at = rest.firstIndex(of: UInt8(ascii: "@")) {
+                if rest[at...].starts(with: "@odata.".utf8) { return true }
+                rest = rest[rest.index(after: at)...]
+            }
+            return false
         }
-        return false
+        return name.utf8.withContiguousStorageIfAvailable(contains) ?? contains(name.utf8)
     }
 
     /// Unwraps verbose collection wrappers and drops deferred links below the top level.
