@@ -213,11 +213,11 @@ enum NetscapeCookieFile {
     }
 }
 
-/// The last sign-in file: one JSON object, keys sorted, times as ISO 8601 with milliseconds.
+/// The last sign-in file: one JSON object on one line, keys sorted, times as ISO 8601 with milliseconds.
 enum SignInRecordFile {
     static func render(_ record: SignInRecord) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(formatter(fractional: true).string(from: date))

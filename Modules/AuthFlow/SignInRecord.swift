@@ -10,7 +10,7 @@ public import Foundation
 public struct SignInRecord: Sendable, Equatable, Codable {
     /// One step of the sign-in: what was sent to which host, and what the engine saw and decided.
     public struct Step: Sendable, Equatable, Codable {
-        /// The step number (from 1).
+        /// The step number (the first request is step 0, as in the trace).
         public var step: Int
         /// The HTTP method.
         public var method: String
