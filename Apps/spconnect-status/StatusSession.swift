@@ -6,7 +6,8 @@ import Transport
 
 /// The session the status app watches: the profile's saved session (read again from the store on every check, so
 /// a `spconnect login` elsewhere shows up on reload), one Transport client holding its cookies, the site client,
-/// the cached proof request and the last sign-in this app ran.
+/// the cached proof request and the last sign-in this app ran. The page shows the newest of that sign-in and the
+/// profile's stored last sign-in record (``SessionStore/lastSignIn(profile:)``, kept by `spconnect login` too).
 ///
 /// An actor: page handlers on the server's threads call it through ``blockingAwait(_:)``. It is also the site's
 /// ``Reauthenticator``: when SharePoint says the session ended and credentials are available, it signs in again
@@ -57,7 +58,7 @@ actor StatusSession: Reauthenticator {
         reload()
         var facts = StatusPages.SessionFacts(
             profile: configuration.profile, health: .healthy, canSignIn: configuration.canSignIn, csrfToken: csrfToken)
-        facts.lastSignIn = lastSignIn
+        facts.lastSignIn = newestSignIn()
         guard let session else {
             facts.health = .unhealthy(
                 code: "no-session",
@@ -78,8 +79,18 @@ actor StatusSession: Reauthenticator {
         facts.cookies = current.cookies.map { StatusPages.CookieFact(name: $0.name, expires: $0.expires) }
         facts.proof = proof.fact
         facts.health = proof.health
-        facts.lastSignIn = lastSignIn
+        facts.lastSignIn = newestSignIn()
         return facts
+    }
+
+    /// The newest of the last sign-in this app ran and the one the store keeps for the profile (a `spconnect login`,
+    /// a renewal by another command, or this app's own, saved there too). An unreadable record counts as none.
+    private func newestSignIn() -> StatusPages.SignInFact? {
+        guard let record = try? configuration.store.lastSignIn(profile: configuration.profile) else {
+            return lastSignIn
+        }
+        if let lastSignIn, lastSignIn.at >= record.at { return lastSignIn }
+        return Self.fact(record)
     }
 
     /// The site client, or a typed reason why there is none.
@@ -261,52 +272,48 @@ actor StatusSession: Reauthenticator {
                 at: configuration.now(), succeeded: false, message: error.description, steps: [])
             return false
         }
-        let recorder = TraceRecorder()
+        let collector = SignInTraceCollector()
         let outcome = await SignIn(
             client: signInClient,
             configuration: SignInConfiguration(
                 siteURL: session.siteURL, username: session.user, password: password,
                 flow: SignInFlow(rawValue: session.flow) ?? .auto, policy: session.policy),
-            options: SignIn.Options(trace: recorder.add)
+            options: SignIn.Options(trace: collector.add)
         ).run()
-        let steps = recorder.steps.map(Self.fact)
+        var record = SignInRecord(outcome: outcome, trace: collector.steps, at: configuration.now())
         guard case .signedIn(let renewed) = outcome else {
-            lastSignIn = StatusPages.SignInFact(
-                at: configuration.now(), succeeded: false, message: outcome.message, steps: steps)
+            keep(record)
             proof = nil
             return false
         }
-        var message = outcome.message
         do {
             try configuration.store.save(renewed, profile: configuration.profile)
         } catch {
-            message += " The session could not be saved: \(error.description)"
+            record.message += " The session could not be saved: \(error.description)"
         }
         adopt(renewed)
-        lastSignIn = StatusPages.SignInFact(at: configuration.now(), succeeded: true, message: message, steps: steps)
+        keep(record)
         return true
     }
 
-    /// A trace step as the page shows it: the host only, never a path or query.
-    static func fact(_ step: SignInTraceStep) -> StatusPages.TraceFact {
-        let host = URLComponents(string: step.url).map { components in
-            (components.host ?? "?") + (components.port.map { ":\($0)" } ?? "")
-        }
-        return StatusPages.TraceFact(
-            step: step.step, method: step.method, host: host ?? "?", purpose: step.purpose, status: step.status,
-            pageKind: step.pageKind, decision: step.decision)
+    /// Remembers `record` for the page and saves it as the profile's last sign-in, so `spconnect` and a restarted
+    /// app see it too (not saving it only loses that; the page still shows it).
+    private func keep(_ record: SignInRecord) {
+        lastSignIn = Self.fact(record)
+        try? configuration.store.saveLastSignIn(record, profile: configuration.profile)
     }
-}
 
-/// Collects trace steps from the sign-in's callback (any thread).
-final class TraceRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [SignInTraceStep] = []
+    /// A stored sign-in as the page shows it.
+    static func fact(_ record: SignInRecord) -> StatusPages.SignInFact {
+        StatusPages.SignInFact(
+            at: record.at, succeeded: record.succeeded, message: record.message, steps: record.steps.map(fact))
+    }
 
-    var steps: [SignInTraceStep] { lock.withLock { recorded } }
-
-    @Sendable func add(_ step: SignInTraceStep) {
-        lock.withLock { recorded.append(step) }
+    /// A trace step as the page shows it: the host only, never a path or query; names, never values.
+    static func fact(_ step: SignInRecord.Step) -> StatusPages.TraceFact {
+        StatusPages.TraceFact(
+            step: step.step, method: step.method, host: step.host, purpose: step.purpose, status: step.status,
+            pageKind: step.pageKind, decision: step.decision, cookiesSet: step.cookiesSet, fieldsSent: step.fieldsSent)
     }
 }
 

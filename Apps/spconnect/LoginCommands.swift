@@ -54,18 +54,42 @@ let loginCommand = Command(
         configuration: HTTPClient.Configuration(
             caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))
     let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+    let collector = SignInTraceCollector()
     let outcome = await SignIn(
         client: client, configuration: configuration,
-        options: SignIn.Options(trace: traceWriter?.write, dumpPagesDirectory: arguments.value("dump-pages"))
+        options: SignIn.Options(
+            trace: { step in
+                traceWriter?.write(step)
+                collector.add(step)
+            }, dumpPagesDirectory: arguments.value("dump-pages"))
     ).run()
+    // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
+    var record = SignInRecord(outcome: outcome, trace: collector.steps)
     if case .signedIn(let session) = outcome {
-        try store.save(session, profile: profile)
+        do {
+            try store.save(session, profile: profile)
+        } catch {
+            record.message += " The session could not be saved: \(error)"
+            saveLastSignIn(record, store: store, profile: profile)
+            throw error
+        }
+        saveLastSignIn(record, store: store, profile: profile)
         print("Signed in as \(session.displayName ?? user) at \(session.siteURL) (\(session.flow)).")
         print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
         return .ok
     }
+    saveLastSignIn(record, store: store, profile: profile)
     printError("spconnect login: " + outcome.message)
     return exitCode(for: outcome)
+}
+
+/// Keeps `record` as the profile's last sign-in; a failure to write it is a warning, not a failed login.
+private func saveLastSignIn(_ record: SignInRecord, store: SessionStore, profile: String) {
+    do {
+        try store.saveLastSignIn(record, profile: profile)
+    } catch {
+        printError("spconnect login: warning: the sign-in summary for the status page was not saved: \(error)")
+    }
 }
 
 /// The exit code documented in docs/cli.md for each sign-in outcome.
@@ -87,7 +111,7 @@ let logoutCommand = Command(
 ) { arguments in
     let profile = arguments.value("profile") ?? "default"
     try SessionStore().remove(profile: profile)
-    print("Signed out: the session of profile '\(profile)' is deleted.")
+    print("Signed out: the session of profile '\(profile)' and its last sign-in record are deleted.")
     return .ok
 }
 

@@ -3,7 +3,7 @@ public import Transport
 
 /// Renews a session when the server says it has ended (401, or 403 with `X-Forms_Based_Auth_Required`):
 /// signs in again with the same site, user, flow and policy, puts the new cookies into the client's jar,
-/// and saves the new session to the store.
+/// and saves the new session to the store, with a ``SignInRecord`` of the renewal (succeeded or not) beside it.
 ///
 /// An actor: concurrent callers (parallel downloads that all hit the expiry) share one sign-in.
 public actor SessionReauthenticator: Reauthenticator {
@@ -51,15 +51,25 @@ public actor SessionReauthenticator: Reauthenticator {
         guard let secret = password() else { return false }
         for cookie in session.cookies { try? client.cookies.remove(cookie) }
         let flow = SignInFlow(rawValue: session.flow) ?? .auto
+        let collector = SignInTraceCollector()
         let outcome = await SignIn(
             client: client,
             configuration: SignInConfiguration(
-                siteURL: session.siteURL, username: session.user, password: secret, flow: flow, policy: session.policy)
+                siteURL: session.siteURL, username: session.user, password: secret, flow: flow, policy: session.policy),
+            options: SignIn.Options(trace: collector.add)
         ).run()
         renewals += 1
-        guard case .signedIn(let renewed) = outcome else { throw Failure(outcome: outcome) }
+        // A status page shows how the last sign-in went; failing to keep the summary does not fail the renewal.
+        let record = SignInRecord(outcome: outcome, trace: collector.steps)
+        guard case .signedIn(let renewed) = outcome else {
+            if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
+            throw Failure(outcome: outcome)
+        }
         session = renewed
-        if let store, let profile { try store.save(renewed, profile: profile) }
+        if let store, let profile {
+            try store.save(renewed, profile: profile)
+            try? store.saveLastSignIn(record, profile: profile)
+        }
         return true
     }
 }

@@ -11,6 +11,10 @@ import Transport
 /// metadata as JSON (site, user, flow, proof time; never a secret), then one line per cookie. Files are
 /// written atomically (a temporary file in the same folder, then `rename`) with mode 0600, in a folder
 /// with mode 0700. A value type; concurrent writers of one profile end with one whole file, never a mix.
+///
+/// Beside it, `PROFILE.signin.json` keeps a ``SignInRecord`` of the profile's last sign-in, successful or not
+/// (``saveLastSignIn(_:profile:)``), written the same way. It is a separate file, so a failed sign-in never
+/// touches the saved session; it holds no secret (hosts, names and the outcome's sentence only).
 public struct SessionStore: Sendable {
     /// The folder holding the session files.
     public let directory: String
@@ -75,11 +79,42 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// Deletes the profile's session file; no error when there is none.
+    /// Deletes the profile's session file and its last sign-in record; no error when there is none.
     public func remove(profile: String) throws(StoreError) {
+        for path in [try path(for: profile), try lastSignInPath(for: profile)] {
+            if unlink(path) != 0 && errno != ENOENT {
+                throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    // MARK: The last sign-in
+
+    /// The file keeping the profile's last sign-in record: `PROFILE.signin.json` beside the session file.
+    public func lastSignInPath(for profile: String) throws(StoreError) -> String {
         let path = try path(for: profile)
-        if unlink(path) != 0 && errno != ENOENT {
-            throw .io(path: path, reason: String(cString: strerror(errno)))
+        return String(path.dropLast(".cookies".count)) + ".signin.json"
+    }
+
+    /// Writes `record` as the profile's last sign-in, replacing the earlier one whole (mode 0600, atomically).
+    /// The session file is left alone.
+    public func saveLastSignIn(_ record: SignInRecord, profile: String) throws(StoreError) {
+        let path = try lastSignInPath(for: profile)
+        try makeDirectory()
+        try writeAtomically(Array(SignInRecordFile.render(record).utf8), to: path)
+    }
+
+    /// The profile's last sign-in record, or nil when none was saved.
+    public func lastSignIn(profile: String) throws(StoreError) -> SignInRecord? {
+        let path = try lastSignInPath(for: profile)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, reason: "cannot read it")
+        }
+        do {
+            return try SignInRecordFile.parse(data)
+        } catch {
+            throw .corrupt(path: path, reason: "not a sign-in record: \(error.localizedDescription)")
         }
     }
 
@@ -175,5 +210,42 @@ enum NetscapeCookieFile {
             policy: SignInPolicy(
                 allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
             cookies: cookies)
+    }
+}
+
+/// The last sign-in file: one JSON object on one line, keys sorted, times as ISO 8601 with milliseconds.
+enum SignInRecordFile {
+    static func render(_ record: SignInRecord) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatter(fractional: true).string(from: date))
+        }
+        // A struct of strings, numbers and dates always encodes; fall back to an empty object regardless.
+        return ((try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}") + "\n"
+    }
+
+    static func parse(_ data: Data) throws -> SignInRecord {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard
+                let date = formatter(fractional: true).date(from: text)
+                    ?? formatter(fractional: false).date(from: text)
+            else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 time")
+            }
+            return date
+        }
+        return try decoder.decode(SignInRecord.self, from: data)
+    }
+
+    private static func formatter(fractional: Bool) -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions =
+            fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter
     }
 }

@@ -18,7 +18,8 @@ public enum SignInOutcome: Sendable {
     /// The network, TLS or HTTP layer failed.
     case transport(TransportError)
 
-    /// A one-paragraph explanation a user can act on.
+    /// A one-paragraph explanation a user can act on. URLs in it have their query values redacted (see
+    /// ``Redaction/url(_:)``), so it may be printed, logged or saved as it is.
     public var message: String {
         switch self {
         case .signedIn(let session):
@@ -32,13 +33,14 @@ public enum SignInOutcome: Sendable {
             if let message, !message.isEmpty { text += ": \(sentence(message))" }
             return text + ". Complete it once in a browser, or use an account or flow without it."
         case .unknownPage(let kind, let url, let dumpPath):
-            var text = "the sign-in reached a page it cannot handle (\(kind)) at \(url)."
+            var text = "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
             text +=
                 dumpPath.map { " A redacted copy is in \($0); attach it to a bug report." }
                 ?? " Run again with --dump-pages DIR to save a redacted copy for a bug report."
             return text
         case .loop(let url, let steps):
-            return "the sign-in went round in circles (\(steps) steps, last at \(url)). Check the site URL and flow."
+            return "the sign-in went round in circles (\(steps) steps, last at \(Redaction.url(url))). "
+                + "Check the site URL and flow."
         case .policyRefused(let refusal):
             return refusal.description
         case .transport(let error):

@@ -19,7 +19,8 @@ public struct SignInPolicy: Sendable, Equatable {
         self.maxSteps = maxSteps
     }
 
-    /// Why a step was refused: each message says what was refused and what the user can do.
+    /// Why a step was refused: each message says what was refused and what the user can do. URLs in the
+    /// description have their query values redacted.
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         case passwordInURL(action: String)
         case notHTTP(action: String)
@@ -30,19 +31,21 @@ public struct SignInPolicy: Sendable, Equatable {
         public var description: String {
             switch self {
             case .passwordInURL(let action):
-                return "the sign-in form uses GET, which would put the password in a URL (\(action)); refused."
+                return "the sign-in form uses GET, which would put the password in a URL "
+                    + "(\(Redaction.url(action))); refused."
             case .notHTTP(let action):
-                return "the sign-in form posts to '\(action)', which is not an http(s) address; refused."
+                return "the sign-in form posts to '\(Redaction.url(action))', which is not an http(s) address; refused."
             case .plainHTTP(let action):
                 return
-                    "the sign-in form posts the password over plain http (\(action)); refused. Only loopback "
-                    + "addresses may use http, and only with --allow-http-loopback."
+                    "the sign-in form posts the password over plain http (\(Redaction.url(action))); refused. "
+                    + "Only loopback addresses may use http, and only with --allow-http-loopback."
             case .foreignHost(let action, let formHost):
                 return
-                    "the sign-in form on \(formHost) posts the password to another host (\(action)); refused. "
-                    + "If that host is yours, allow it with --allow-host."
+                    "the sign-in form on \(formHost) posts the password to another host "
+                    + "(\(Redaction.url(action))); refused. If that host is yours, allow it with --allow-host."
             case .downgrade(let from, let to):
-                return "the sign-in went from https to plain http (\(from) → \(to)); stopped."
+                return "the sign-in went from https to plain http (\(Redaction.url(from)) → \(Redaction.url(to))); "
+                    + "stopped."
             }
         }
     }

@@ -185,11 +185,15 @@ public enum StatusPages {
         public var pageKind: String?
         /// What the engine decided.
         public var decision: String?
+        /// Names (never values) of the cookies the answer set.
+        public var cookiesSet: [String]
+        /// Names (never values) of the form fields sent.
+        public var fieldsSent: [String]
 
         /// Creates a fact.
         public init(
             step: Int, method: String, host: String, purpose: String, status: Int? = nil, pageKind: String? = nil,
-            decision: String? = nil
+            decision: String? = nil, cookiesSet: [String] = [], fieldsSent: [String] = []
         ) {
             self.step = step
             self.method = method
@@ -198,10 +202,13 @@ public enum StatusPages {
             self.status = status
             self.pageKind = pageKind
             self.decision = decision
+            self.cookiesSet = cookiesSet
+            self.fieldsSent = fieldsSent
         }
     }
 
-    /// The last sign-in this app ran (the "sign in again" button, or a renewal after the session ended).
+    /// The profile's last sign-in: one this app ran (the "sign in again" button, or a renewal after the session
+    /// ended), or the one `spconnect login` (or another command's renewal) saved beside the session.
     public struct SignInFact: Sendable, Equatable {
         /// When it finished.
         public var at: Date
@@ -239,7 +246,7 @@ public enum StatusPages {
         public var cookies: [CookieFact]
         /// The last proof request.
         public var proof: ProofFact?
-        /// The last sign-in run by the app.
+        /// The profile's last sign-in, whoever ran it.
         public var lastSignIn: SignInFact?
         /// Whether the session works.
         public var health: Health
@@ -444,13 +451,15 @@ public enum StatusPages {
         return text
     }
 
-    /// A trace step as a JSON object (every field; absent ones `null`).
+    /// A trace step as a JSON object (every field; absent ones `null`; cookie and field names as arrays).
     static func traceObject(_ step: TraceFact) -> JSONValue {
         .object([
             ("step", .integer(Int64(step.step))), ("method", .string(step.method)), ("host", .string(step.host)),
             ("purpose", .string(step.purpose)), ("status", step.status.map { .integer(Int64($0)) } ?? .null),
             ("pageKind", step.pageKind.map(JSONValue.string) ?? .null),
             ("decision", step.decision.map(JSONValue.string) ?? .null),
+            ("cookiesSet", .array(step.cookiesSet.map(JSONValue.string))),
+            ("fieldsSent", .array(step.fieldsSent.map(JSONValue.string))),
         ])
     }
 

@@ -43,6 +43,10 @@ import Transport
         let stored = try #require(try store.load(profile: "p"))
         #expect(
             stored.cookies.first { $0.name == "FedAuth" }?.value != saved.cookies.first { $0.name == "FedAuth" }?.value)
+        // The renewal is the profile's last sign-in now.
+        let record = try #require(try store.lastSignIn(profile: "p"))
+        #expect(record.succeeded)
+        #expect(record.steps.contains { $0.host.hasPrefix("127.0.0.2:") })
     }
 
     @Test func withoutCredentialsTheRenewalDeclinesAndWrongOnesThrow() async throws {
@@ -54,8 +58,17 @@ import Transport
         let client = try HTTPClient()
         let declining = SessionReauthenticator(client: client, session: session, password: { nil })
         #expect(try await declining.reauthenticate() == false)
-        let wrong = SessionReauthenticator(client: client, session: session, password: { Secret("wrong") })
+        let directory = NSTemporaryDirectory() + "spconnect-reauth-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = SessionStore(directory: directory)
+        let wrong = SessionReauthenticator(
+            client: client, session: session, store: store, profile: "p", password: { Secret("wrong") })
         await #expect(throws: SessionReauthenticator.Failure.self) { try await wrong.reauthenticate() }
+        // The failure is recorded for the status page; the (absent) session file is not written.
+        let record = try #require(try store.lastSignIn(profile: "p"))
+        #expect(!record.succeeded)
+        #expect(record.message.contains("Check the user name and password"))
+        #expect(try store.load(profile: "p") == nil)
     }
 }
 

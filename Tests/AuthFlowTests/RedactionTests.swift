@@ -28,4 +28,21 @@ import Testing
         #expect(redacted.contains("visible"))
         #expect(redacted.contains("ConvergedSignIn"))
     }
+
+    @Test func outcomeMessagesCarryNoQueryValue() {
+        let url = "https://login.test/adfs/ls/?wa=wsignin1.0&wctx=CTXSECRET&code=CODESECRET"
+        let messages = [
+            SignInOutcome.loop(url: url, steps: 30).message,
+            SignInOutcome.unknownPage(kind: "unknown", url: url, dumpPath: nil).message,
+            SignInOutcome.policyRefused(.passwordInURL(action: url)).message,
+            SignInOutcome.policyRefused(.notHTTP(action: url)).message,
+            SignInOutcome.policyRefused(.plainHTTP(action: url)).message,
+            SignInOutcome.policyRefused(.foreignHost(action: url, formHost: "login.test")).message,
+            SignInOutcome.policyRefused(.downgrade(from: url, to: url)).message,
+        ]
+        for message in messages {
+            #expect(!message.contains("CTXSECRET") && !message.contains("CODESECRET"), "\(message)")
+            #expect(message.contains("https://login.test/adfs/ls/?wa=wsignin1.0"), "\(message)")
+        }
+    }
 }

@@ -161,6 +161,57 @@ import Testing
         #expect(try await fixture.run(["whoami"]).status == 0)
     }
 
+    @Test func loginKeepsASummaryOfTheSignInForTheStatusPage() async throws {
+        let fixture = try await CLIFixture()
+        let path = fixture.state + "/spconnect/sessions/default.signin.json"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(record["succeeded"] as? Bool == true)
+        #expect((record["message"] as? String)?.hasPrefix("signed in as ") == true)
+        let steps = try #require(record["steps"] as? [[String: Any]])
+        #expect(steps.count > 2)
+        #expect(steps.allSatisfy { ($0["host"] as? String)?.contains("/") == false })
+        #expect(steps.contains { ($0["fieldsSent"] as? [String])?.contains("passwd") == true })
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(!text.contains(alicePassword))
+        let cookies = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
+        for line in cookies.split(separator: "\n") where !line.hasPrefix("# ") {
+            let value = String(line.split(separator: "\t").last ?? "")
+            if value.count >= 8 { #expect(!text.contains(value), "a cookie value leaked") }
+        }
+
+        // `spconnect logout` deletes it with the session.
+        #expect(try await fixture.run(["logout"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: fixture.state + "/spconnect/sessions/default.cookies"))
+    }
+
+    @Test func aFailedLoginIsRecordedAndLeavesTheSavedSessionAlone() async throws {
+        let fixture = try await CLIFixture()
+        let sessions = fixture.state + "/spconnect/sessions"
+        let before = try #require(FileManager.default.contents(atPath: sessions + "/default.cookies"))
+        let failed = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                "--allow-http-loopback",
+            ],
+            stdin: "Autumn2025?\n")
+        #expect(failed.status == 3, "\(failed.stderr)")
+        #expect(FileManager.default.contents(atPath: sessions + "/default.cookies") == before)
+        let data = try #require(FileManager.default.contents(atPath: sessions + "/default.signin.json"))
+        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(record["succeeded"] as? Bool == false)
+        let message = try #require(record["message"] as? String)
+        #expect(message.contains("Check the user name and password"))
+        #expect(failed.stderr.contains(message))
+        #expect((record["steps"] as? [Any])?.isEmpty == false)
+        #expect(!String(decoding: data, as: UTF8.self).contains("Autumn2025"))
+        // The saved session still works.
+        #expect(try await fixture.run(["whoami"]).status == 0)
+    }
+
     @Test func withoutASavedSessionSiteCommandsSayToLogIn() async throws {
         let fixture = try await CLIFixture(signIn: false)
         let result = try await fixture.run(["lists"])
