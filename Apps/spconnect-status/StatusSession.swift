@@ -90,7 +90,7 @@ actor StatusSession: Reauthenticator {
             return lastSignIn
         }
         if let lastSignIn, lastSignIn.at >= record.at { return lastSignIn }
-        return Self.fact(record)
+        return record
     }
 
     /// The site client, or a typed reason why there is none.
@@ -299,21 +299,8 @@ actor StatusSession: Reauthenticator {
     /// Remembers `record` for the page and saves it as the profile's last sign-in, so `spconnect` and a restarted
     /// app see it too (not saving it only loses that; the page still shows it).
     private func keep(_ record: SignInRecord) {
-        lastSignIn = Self.fact(record)
+        lastSignIn = record
         try? configuration.store.saveLastSignIn(record, profile: configuration.profile)
-    }
-
-    /// A stored sign-in as the page shows it.
-    static func fact(_ record: SignInRecord) -> StatusPages.SignInFact {
-        StatusPages.SignInFact(
-            at: record.at, succeeded: record.succeeded, message: record.message, steps: record.steps.map(fact))
-    }
-
-    /// A trace step as the page shows it: the host only, never a path or query; names, never values.
-    static func fact(_ step: SignInRecord.Step) -> StatusPages.TraceFact {
-        StatusPages.TraceFact(
-            step: step.step, method: step.method, host: step.host, purpose: step.purpose, status: step.status,
-            pageKind: step.pageKind, decision: step.decision, cookiesSet: step.cookiesSet, fieldsSent: step.fieldsSent)
     }
 }
 

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 import JSON
 
@@ -169,64 +170,13 @@ public enum StatusPages {
         }
     }
 
-    /// One sign-in step as the page shows it: what was sent where, and what the engine saw. Already redacted.
-    public struct TraceFact: Sendable, Equatable {
-        /// The step number.
-        public var step: Int
-        /// The HTTP method.
-        public var method: String
-        /// The host the request went to (no path or query).
-        public var host: String
-        /// Why the engine sent it.
-        public var purpose: String
-        /// The HTTP status, when an answer came.
-        public var status: Int?
-        /// The page kind the engine saw.
-        public var pageKind: String?
-        /// What the engine decided.
-        public var decision: String?
-        /// Names (never values) of the cookies the answer set.
-        public var cookiesSet: [String]
-        /// Names (never values) of the form fields sent.
-        public var fieldsSent: [String]
-
-        /// Creates a fact.
-        public init(
-            step: Int, method: String, host: String, purpose: String, status: Int? = nil, pageKind: String? = nil,
-            decision: String? = nil, cookiesSet: [String] = [], fieldsSent: [String] = []
-        ) {
-            self.step = step
-            self.method = method
-            self.host = host
-            self.purpose = purpose
-            self.status = status
-            self.pageKind = pageKind
-            self.decision = decision
-            self.cookiesSet = cookiesSet
-            self.fieldsSent = fieldsSent
-        }
-    }
+    /// One sign-in step as the page shows it: what was sent to which host, and what the engine saw (already
+    /// reduced to what holds no secret: host only, names never values).
+    public typealias TraceFact = SignInRecord.Step
 
     /// The profile's last sign-in: one this app ran (the "sign in again" button, or a renewal after the session
     /// ended), or the one `spconnect login` (or another command's renewal) saved beside the session.
-    public struct SignInFact: Sendable, Equatable {
-        /// When it finished.
-        public var at: Date
-        /// Whether it produced a session.
-        public var succeeded: Bool
-        /// The outcome's sentence.
-        public var message: String
-        /// The steps, redacted.
-        public var steps: [TraceFact]
-
-        /// Creates a fact.
-        public init(at: Date, succeeded: Bool, message: String, steps: [TraceFact]) {
-            self.at = at
-            self.succeeded = succeeded
-            self.message = message
-            self.steps = steps
-        }
-    }
+    public typealias SignInFact = SignInRecord
 
     /// Everything the session page and `/status.json` show.
     public struct SessionFacts: Sendable, Equatable {
