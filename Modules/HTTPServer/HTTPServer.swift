@@ -29,8 +29,11 @@ public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
 /// A small HTTP/1.1 server over libmicrohttpd, one thread per connection, bound to loopback by default.
 ///
 /// The handler runs on the connection's thread, so it may block (to simulate latency or drip a body).
-/// `stop()` (or deinit) closes the listening socket and waits for running handlers to finish.
-/// Thread-safety: `port`, `address` and `stop()` may be used from any thread.
+/// Stopping closes the listening socket and every connection, then waits until no handler or stream producer
+/// runs any more: `stop()` blocks the calling thread meanwhile, `await stop()` suspends instead (from async code,
+/// so no thread of the cooperative pool is held). Deinit stops too.
+/// Thread-safety: `port`, `address` and both `stop()`s may be used from any thread, concurrently; a handler or
+/// stream producer may stop its own server (or drop the last reference to it).
 public final class HTTPServer: @unchecked Sendable {
     /// The handler type: one request in, one response out.
     public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
@@ -44,9 +47,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// The base URL, e.g. `http://127.0.0.1:40123`.
     public var baseURL: String { "\(scheme)://\(address):\(port)" }
 
-    private var daemon: OpaquePointer?
-    private let context: Unmanaged<ServerContext>
-    private let lock = Mutex()
+    private let daemon: Daemon
 
     /// Starts listening.
     /// - Parameters:
@@ -69,39 +70,118 @@ public final class HTTPServer: @unchecked Sendable {
         socketAddress.sin_addr = inAddress
 
         ignoreSIGPIPE
-        let box = Unmanaged.passRetained(ServerContext(handler: handler, serverAddress: address))
+        guard
+            let daemon = Daemon(
+                socketAddress: &socketAddress, context: ServerContext(handler: handler, serverAddress: address),
+                tls: tls, connectionTimeout: connectionTimeout)
+        else { throw .startFailed(address: address, port: port) }
+        self.daemon = daemon
+        self.address = address
+        self.port = daemon.boundPort
+        self.scheme = tls == nil ? "http" : "https"
+    }
+
+    /// Stops listening, closes every connection and returns once no handler or stream producer of this server runs
+    /// any more. **Blocks the calling thread** until then (a handler sleeping or a body dripping finishes first):
+    /// from async code use `await stop()`. Called from this server's own handler or stream producer, it starts the
+    /// stop and returns at once (a thread cannot wait for itself); the stop completes when that callback returns.
+    /// Any number of calls, from any threads, are harmless: each returns once the server is stopped.
+    public func stop() { daemon.stop() }
+
+    /// Stops like `stop()`, suspending instead of blocking: the waiting happens on a thread of its own, never on
+    /// one of the cooperative pool. Returns once the server is stopped.
+    public func stop() async { await daemon.stopWithoutBlocking() }
+
+    /// Stops as `stop()` does, blocking the thread that let go of the last reference (unless that is one of this
+    /// server's own callbacks, which only starts the stop).
+    deinit { daemon.stop() }
+}
+
+/// The running libmicrohttpd daemon and the context its callbacks share. The one owner of both C-facing
+/// handles: `MHD_stop_daemon` is called exactly once, and the context is released only after it returned (by then
+/// libmicrohttpd has joined every connection thread and called every completed and free callback).
+private final class Daemon: @unchecked Sendable {
+    let boundPort: UInt16
+    /// Retained from start until `MHD_stop_daemon` returned; its address also identifies this server's callbacks.
+    private let context: Unmanaged<ServerContext>
+    private let lock = Mutex()
+    /// The daemon until a stop takes it (guarded by `lock`).
+    private var handle: Handle?
+    /// True once `MHD_stop_daemon` returned and the context was released (guarded by `lock`).
+    private var stopped = false
+
+    init?(
+        socketAddress: inout sockaddr_in, context: ServerContext, tls: (certificatePEM: String, keyPEM: String)?,
+        connectionTimeout: UInt32
+    ) {
+        let box = Unmanaged.passRetained(context)
         // No MHD_USE_ERROR_LOG: a library never prints; failures surface as thrown errors or short bodies.
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
         if tls != nil { flags |= MHD_USE_TLS.rawValue }
         let started: OpaquePointer? = withUnsafePointer(to: &socketAddress) { pointer in
             spc_mhd_start_daemon(
-                UInt32(flags), pointer, accessHandler, box.toOpaque(), requestCompleted, nil, uriLogger,
+                UInt32(flags), pointer, accessHandler, box.toOpaque(), requestCompleted, box.toOpaque(), uriLogger,
                 box.toOpaque(), connectionTimeout, tls?.certificatePEM, tls?.keyPEM)
         }
         guard let started else {
             box.release()
-            throw .startFailed(address: address, port: port)
+            return nil
         }
-        self.daemon = started
         self.context = box
-        self.address = address
-        self.port = spc_mhd_bound_port(started)
-        self.scheme = tls == nil ? "http" : "https"
+        self.handle = Handle(daemon: started)
+        self.boundPort = spc_mhd_bound_port(started)
     }
 
-    /// Stops listening and waits for handlers that are running. Calling it twice is harmless.
-    public func stop() {
-        let running: OpaquePointer? = lock.withLock {
-            let current = daemon
-            daemon = nil
-            return current
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Stops the daemon, or waits for the stop another thread began; see `HTTPServer.stop()`.
+    func stop() {
+        let running: Handle? = lock.withLock {
+            defer { handle = nil }
+            return handle
         }
-        guard let running else { return }
-        MHD_stop_daemon(running)
-        context.release()
+        let ownCallback = CallbackThread.isRunningCallback(of: context.toOpaque())
+        if let running {
+            if ownCallback {
+                // MHD_stop_daemon would wait for this very thread (libmicrohttpd deadlocks or aborts): stop from
+                // a thread of its own, which finishes once this callback has returned.
+                if detachThread({ self.finish(running) }) { return }
+                // No thread to be had: leave the daemon running (rather than deadlock) for a later stop to take.
+                lock.withLock { handle = running }
+                return
+            }
+            finish(running)
+        } else if !ownCallback {
+            // Another call took the daemon and is stopping it: return only once it is done.
+            lock.waitUntil { stopped }
+        }
     }
 
-    deinit { stop() }
+    func stopWithoutBlocking() async {
+        if isStopped { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let started = detachThread {
+                self.stop()
+                continuation.resume()
+            }
+            if !started {
+                stop()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The `MHD_Daemon`; once a stop took it, only that stop (on whichever thread it runs) touches it.
+    private struct Handle: @unchecked Sendable {
+        let daemon: OpaquePointer
+    }
+
+    private func finish(_ running: Handle) {
+        MHD_stop_daemon(running.daemon)
+        context.release()
+        lock.withLock { stopped = true }
+        lock.broadcast()
+    }
 }
 
 // MARK: - libmicrohttpd callbacks
@@ -128,11 +208,16 @@ private final class RequestState {
 /// State of a streamed body, owned by the response and released by libmicrohttpd's free callback.
 private final class StreamState {
     let next: @Sendable () -> HTTPServerResponse.Chunk
+    /// The server's context address, to mark the threads running this producer (never dereferenced).
+    let server: UnsafeMutableRawPointer
     var pending: [UInt8] = []
     var pendingOffset = 0
     var finished = false
     var aborted = false
-    init(next: @escaping @Sendable () -> HTTPServerResponse.Chunk) { self.next = next }
+    init(next: @escaping @Sendable () -> HTTPServerResponse.Chunk, server: UnsafeMutableRawPointer) {
+        self.next = next
+        self.server = server
+    }
 }
 
 private let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
@@ -141,10 +226,10 @@ private let uriLogger: spc_mhd_uri_callback = { _, uri, _ in
     UnsafeMutableRawPointer(Unmanaged.passRetained(RequestState(target: String(cString: uri))).toOpaque())
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
-    guard let requestContext, let raw = requestContext.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(raw).release()
+private let requestCompleted: MHD_RequestCompletedCallback = { serverContext, _, requestContext, _ in
+    guard let serverContext, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
+    CallbackThread.running(serverContext) { Unmanaged<RequestState>.fromOpaque(raw).release() }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
@@ -175,8 +260,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let request = HTTPServerRequest(
         method: String(cString: method), target: state.target, headers: headers, body: state.body,
         clientAddress: String(cString: addressBuffer), serverAddress: server.serverAddress)
-    let response = server.handler(request)
-    return queue(response, on: connection)
+    return CallbackThread.running(serverContext) {
+        queue(server.handler(request), on: connection, server: serverContext)
+    }
 }
 
 private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
@@ -186,7 +272,9 @@ private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
     return .YES
 }
 
-private func queue(_ response: HTTPServerResponse, on connection: OpaquePointer) -> MHD_Result {
+private func queue(
+    _ response: HTTPServerResponse, on connection: OpaquePointer, server: UnsafeMutableRawPointer
+) -> MHD_Result {
     let mhdResponse: OpaquePointer?
     switch response.body {
     case .bytes(let bytes):
@@ -196,7 +284,7 @@ private func queue(_ response: HTTPServerResponse, on connection: OpaquePointer)
                 MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
     case .stream(let length, let next):
-        let stream = Unmanaged.passRetained(StreamState(next: next))
+        let stream = Unmanaged.passRetained(StreamState(next: next, server: server))
         let size = length.map { UInt64($0) } ?? UInt64.max
         mhdResponse = MHD_create_response_from_callback(size, 16 * 1024, readStream, stream.toOpaque(), freeStream)
         if mhdResponse == nil { stream.release() }
@@ -216,7 +304,7 @@ private let readStream: MHD_ContentReaderCallback = { context, _, buffer, max in
     while stream.pendingOffset >= stream.pending.count {
         if stream.aborted { return contentReaderEndWithError }
         if stream.finished { return contentReaderEndOfStream }
-        switch stream.next() {
+        switch CallbackThread.running(stream.server, stream.next) {
         case .data(let bytes):
             stream.pending = bytes
             stream.pendingOffset = 0
@@ -239,17 +327,84 @@ private let contentReaderEndWithError = -2
 
 private let freeStream: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
-    Unmanaged<StreamState>.fromOpaque(context).release()
+    let stream = Unmanaged<StreamState>.fromOpaque(context)
+    // Releasing the producer may release what it captured, down to the last reference to this very server.
+    CallbackThread.running(stream.takeUnretainedValue().server) { stream.release() }
 }
 
-/// A pthread mutex owned by one Swift object.
+/// Which server's callback the current thread is running (a thread-local mark): a stop called from inside a
+/// callback must not wait for that callback to end.
+private enum CallbackThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        // Only fails when the process is out of keys; the mark then never matches and stop() behaves as before.
+        _ = pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func running<T>(_ server: UnsafeMutableRawPointer, _ body: () -> T) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, server)
+        defer { pthread_setspecific(key, previous) }
+        return body()
+    }
+
+    static func isRunningCallback(of server: UnsafeMutableRawPointer) -> Bool {
+        pthread_getspecific(key) == server
+    }
+}
+
+/// Runs `body` on a new detached thread; false (and `body` not run) when no thread could be started.
+private func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Job {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let job = Unmanaged.passRetained(Job(body))
+    var thread = pthread_t()
+    let rc = pthread_create(
+        &thread, nil,
+        { raw in
+            guard let raw else { return nil }
+            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, job.toOpaque())
+    guard rc == 0 else {
+        job.release()
+        return false
+    }
+    _ = pthread_detach(thread)
+    return true
+}
+
+/// A pthread mutex and condition variable owned by one Swift object (allocated, so their addresses never move).
 final class Mutex: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body()
+    }
+    /// Waits, lock held while `ready` is evaluated, until `ready` is true (wake waiters with `broadcast()`).
+    func waitUntil(_ ready: () -> Bool) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready() { pthread_cond_wait(condition, mutex) }
+    }
+    func broadcast() {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        pthread_cond_broadcast(condition)
     }
 }

@@ -211,7 +211,7 @@ extension SiteClientTests {
         @Test func transportFailuresAreSharePointErrors() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
             let url = fixture.sim.siteURL
-            fixture.sim.stop()
+            await fixture.sim.stop()
             let site = SharePointSite(client: fixture.client, siteURL: url, readRetry: .never)
             let error = await sharePointError { _ = try await site.web() }
             #expect(error?.kind == .transport(.connect))

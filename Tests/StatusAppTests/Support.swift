@@ -43,7 +43,7 @@ final class StatusFixture: Sendable {
                 policy: SignInPolicy(allowHTTPLoopback: true))
         ).run()
         guard case .signedIn(let session) = outcome else {
-            simulator.stop()
+            await simulator.stop()
             throw FixtureError(description: "sign-in failed: \(outcome.message)")
         }
         self.session = session

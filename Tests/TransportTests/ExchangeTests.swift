@@ -129,7 +129,7 @@ import Testing
     @Test func connectFailuresAreRetriedThenReported() async throws {
         let closed = try HTTPServer { _ in HTTPServerResponse(status: 204) }
         let url = closed.baseURL + "/"
-        closed.stop()
+        await closed.stop()
         let records = Collected<TraceRecord>()
         let client = try makeClient {
             $0.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))

@@ -12,7 +12,8 @@ public final class Simulator: Sendable {
     /// (it covers IP SANs 127.0.0.1 and 127.0.0.2).
     public let certificatePEM: String?
 
-    /// Starts both servers. Throws when a port is taken or TLS material cannot be made.
+    /// Starts both servers. Throws when a port is taken or TLS material cannot be made. Quick without `tls`; with it,
+    /// blocks the calling thread while `/usr/bin/openssl` makes a key and certificate (a fraction of a second).
     public init(_ options: SimulatorOptions) throws {
         let core = SimulatorCore(options: options)
         let tls = options.tls ? try TLSMaterial.selfSigned() : nil
@@ -45,9 +46,16 @@ public final class Simulator: Sendable {
     /// The sign-in mode the simulator was started with.
     public var mode: SignInMode { core.options.mode }
 
-    /// Stops both servers (waits for running handlers). Calling it twice is harmless.
+    /// Stops both servers and returns once no handler runs any more. **Blocks the calling thread** until then (a
+    /// request with simulated latency or a dripping body finishes first): from async code use `await stop()`.
+    /// Calling it twice, or from several threads, is harmless.
     public func stop() {
         for server in servers { server.stop() }
+    }
+
+    /// Stops like `stop()`, suspending instead of blocking a thread of the cooperative pool.
+    public func stop() async {
+        for server in servers { await server.stop() }
     }
 
     /// Every request received so far, in order of completion (at most the newest 100 000).
