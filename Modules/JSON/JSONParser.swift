@@ -68,6 +68,27 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// Parses the document around chosen arrays without parsing those arrays: their elements are skipped over
+    /// (string boundaries and nesting followed, nothing built or otherwise checked) and the arrays come back empty.
+    ///
+    /// For a quick look at what sits beside a big collection, such as a page's next link, before (or instead of)
+    /// the full parse; paths are as for ``parse(bytes:streaming:element:)``. A document the full parse rejects may
+    /// pass here.
+    ///
+    /// - Returns: the document without the skipped elements, and for each path whether its array was found.
+    public static func parse(
+        bytes: [UInt8], skipping paths: [[String]]
+    ) throws(JSONSyntaxError) -> (root: JSONValue, skipped: [Bool]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.streamPaths = paths
+        parser.streamed = Array(repeating: false, count: paths.count)
+        parser.skipsStreamedElements = true
+        let root = try parser.parseStreamingDocument()
+        return (root, parser.streamed)
+    }
+}
+
 /// A recursive-descent RFC 8259 parser over UTF-8 bytes that keeps member order.
 struct JSONParser {
     let bytes: [UInt8]
@@ -78,6 +99,8 @@ struct JSONParser {
     var streamPaths: [[String]] = []
     var streamed: [Bool] = []
     var onElement: ((Int, JSONValue) -> Void)?
+    /// Skip the streamed arrays' elements instead of parsing them (``JSONValue/parse(bytes:skipping:)``).
+    var skipsStreamedElements = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -211,8 +234,12 @@ struct JSONParser {
             return .array(elements)
         }
         while true {
-            let element = try parseValue()
-            if let path { onElement?(path, element) } else { elements.append(element) }
+            if path != nil && skipsStreamedElements {
+                try skipValue()
+            } else {
+                let element = try parseValue()
+                if let path { onElement?(path, element) } else { elements.append(element) }
+            }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -224,6 +251,40 @@ struct JSONParser {
                 throw fail("expected ',' or ']'")
             }
         }
+    }
+
+    /// Moves past one value without building it: objects and arrays by their nesting, strings by their closing
+    /// quote (escapes stepped over); scalars are parsed (they are short).
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of data") }
+        let first = bytes[index]
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") else {
+            _ = try parseValue()
+            return
+        }
+        var nesting = 0
+        repeat {
+            guard index < bytes.count else { throw fail("unexpected end of data") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard index < bytes.count else { throw fail("unterminated string") }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                nesting += 1
+                guard depth + nesting <= JSONValue.maximumDepth else {
+                    throw fail("nesting deeper than \(JSONValue.maximumDepth) levels")
+                }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                nesting -= 1
+            default:
+                break
+            }
+            index += 1
+        } while nesting > 0
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt16 {

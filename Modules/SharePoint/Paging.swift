@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// The pages of a SharePoint collection, fetched lazily one at a time.
 ///
@@ -17,7 +18,7 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
     let site: SharePointSite
     /// The URL of the first page.
     public let firstURL: String
-    /// Whether the next page is requested as soon as a page is handed out.
+    /// Whether pages are requested ahead of the caller (``readingAhead()``).
     public private(set) var readsAhead = false
 
     init(site: SharePointSite, firstURL: String) {
@@ -25,12 +26,14 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         self.firstURL = firstURL
     }
 
-    /// The same pages, each requested (and decoded) while the caller is still handling the one before.
+    /// The same pages, each requested before the caller asks for it.
     ///
-    /// For reading a whole collection: the server builds page N+1 while the caller writes out page N, so a long
-    /// listing takes about the server's time rather than the server's plus the caller's. At most two pages are
-    /// held. A caller that stops early has had one page requested that it never sees, which is why this is not
-    /// the default.
+    /// For reading a whole collection: a page is requested as soon as the body of the one before has arrived
+    /// (its next link is found by skipping over the items), so the server builds page N+1 while this side decodes
+    /// page N and the caller writes out page N-1. A long listing then takes about the server's time rather than
+    /// the server's plus the client's. Requests run at most two pages ahead of the page the caller holds, so at
+    /// most three pages are in memory. A caller that stops early has had up to two pages requested that it never
+    /// sees, which is why this is not the default.
     public func readingAhead() -> PagedSequence {
         var copy = self
         copy.readsAhead = true
@@ -57,10 +60,18 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         public mutating func next() async throws(SharePointError) -> Page<Item>? {
             let url: String
             let page: Page<Item>
+            var following: PageRequest<Item>?
+            if readsAhead, ahead == nil, let nextURL {
+                // The first page: the caller is already waiting for it, so its successor may start at once.
+                self.nextURL = nil
+                ahead = PageRequest<Item>(url: nextURL, site: site)
+                ahead?.allowSuccessor()
+            }
             if let ahead {
                 self.ahead = nil
                 url = ahead.url
                 page = try await ahead.page()
+                following = ahead.takeSuccessor()
             } else if let nextURL {
                 self.nextURL = nil
                 url = nextURL
@@ -73,14 +84,30 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
                     throw SharePointError(unexpectedResponse: "the next link repeats the page just read: \(link)")
                         .at(url)
                 }
-                if readsAhead { ahead = PageRequest(url: link, site: site) } else { nextURL = link }
+                if readsAhead {
+                    // The page after this one is usually on its way already (started from the peeked link).
+                    let request =
+                        if let following, following.url == link {
+                            following
+                        } else {
+                            PageRequest<Item>(url: link, site: site)
+                        }
+                    // The caller now holds this page: the next request may start its own successor.
+                    request.allowSuccessor()
+                    ahead = request
+                } else {
+                    nextURL = link
+                }
             }
             return page
         }
 
         /// Reads and decodes the page at `url`.
         static func fetch(_ url: String, from site: SharePointSite) async throws(SharePointError) -> Page<Item> {
-            let response = try await site.perform(.read(site, url))
+            try decode(try await site.perform(.read(site, url)), from: url)
+        }
+
+        static func decode(_ response: HTTPResponse, from url: String) throws(SharePointError) -> Page<Item> {
             do {
                 return try Page<Item>.decode(bytes: response.body)
             } catch {
@@ -133,22 +160,34 @@ public struct PagedElements<Item: ODataDecodable>: AsyncSequence, Sendable {
 }
 
 /// A page requested ahead of its use: fetched and decoded by its own task, cancelled when dropped unused.
+///
+/// Once its body has arrived, the request peeks at the next link and, when allowed (the caller holds the page
+/// before this one), starts the request for the following page before decoding its own, so the server works
+/// while this side decodes.
 final class PageRequest<Item: ODataDecodable>: Sendable {
     let url: String
+    private let chain: Chain
     private let task: Task<Result<Page<Item>, SharePointError>, Never>
 
     init(url: String, site: SharePointSite) {
         self.url = url
+        let chain = Chain(site: site)
+        self.chain = chain
         task = Task {
             do throws(SharePointError) {
-                return .success(try await PagedSequence<Item>.AsyncIterator.fetch(url, from: site))
+                let response = try await site.perform(.read(site, url))
+                if let link = Page<Item>.peekNextLink(bytes: response.body), link != url { chain.linkFound(link) }
+                return .success(try PagedSequence<Item>.AsyncIterator.decode(response, from: url))
             } catch {
                 return .failure(error)
             }
         }
     }
 
-    deinit { task.cancel() }
+    deinit {
+        task.cancel()
+        chain.close()
+    }
 
     /// The page, waiting for it if needed; cancelling the waiting task cancels the request.
     func page() async throws(SharePointError) -> Page<Item> {
@@ -157,5 +196,60 @@ final class PageRequest<Item: ODataDecodable>: Sendable {
         } onCancel: {
             task.cancel()
         }.get()
+    }
+
+    /// Lets this request start the next page's request as soon as it knows the link (at once if it does).
+    func allowSuccessor() { chain.allow() }
+
+    /// The next page's request if this one started it; the caller takes it over.
+    func takeSuccessor() -> PageRequest? { chain.take() }
+
+    /// The link to the next page and its request, shared by the request's task and the iterator.
+    private final class Chain: @unchecked Sendable {
+        private let site: SharePointSite
+        private let lock = NSLock()
+        private var allowed = false
+        private var closed = false
+        private var link: String?
+        private var successor: PageRequest?
+
+        init(site: SharePointSite) { self.site = site }
+
+        func linkFound(_ found: String) {
+            lock.withLock {
+                link = found
+                startIfReady()
+            }
+        }
+
+        func allow() {
+            lock.withLock {
+                allowed = true
+                startIfReady()
+            }
+        }
+
+        func take() -> PageRequest? {
+            lock.withLock {
+                closed = true
+                defer { successor = nil }
+                return successor
+            }
+        }
+
+        /// The request was dropped: so is a successor nobody took (its own deinit cancels it).
+        func close() {
+            let dropped: PageRequest? = lock.withLock {
+                closed = true
+                defer { successor = nil }
+                return successor
+            }
+            _ = dropped
+        }
+
+        private func startIfReady() {
+            guard allowed, !closed, successor == nil, let link else { return }
+            successor = PageRequest(url: link, site: site)
+        }
     }
 }

@@ -79,6 +79,21 @@ public struct Page<Element: ODataDecodable>: Sendable {
         return Page(items: chosen.items, nextLink: next, metadataURL: document.metadataURL)
     }
 
+    /// The next link of a collection body, found with its items skipped over rather than decoded; nil when there
+    /// is none or the body is not read that way. A hint for requesting the next page early: ``decode(bytes:)``
+    /// has the final word.
+    static func peekNextLink(bytes: [UInt8]) -> String? {
+        guard let parsed = try? JSONValue.parse(bytes: bytes, skipping: [["d", "results"], ["value"]]) else {
+            return nil
+        }
+        let document = ODataDocument(root: parsed.root)
+        if document.isVerbose, parsed.skipped[0], case .object = document.root["d"] {
+            return document.payload["__next"]?.stringValue
+        }
+        if !document.isVerbose, parsed.skipped[1] { return document.root["odata.nextLink"]?.stringValue }
+        return nil
+    }
+
     /// Items decoded as their elements stream by. Failures are kept and thrown once the body has parsed, in the
     /// tree decode's order: a syntax error anywhere first, then the first element that is not an entity, then the
     /// first entity that is not an `Element`.

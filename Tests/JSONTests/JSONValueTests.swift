@@ -208,6 +208,30 @@ import Testing
         }
     }
 
+    /// Skipping gives the same document around the arrays as streaming does, whatever the elements hold
+    /// (brackets and quotes inside strings, escapes before a closing quote, nesting, scalars).
+    @Test func skippingLeavesTheSameDocumentAsStreaming() throws {
+        let texts = [
+            #"{"d":{"results":[{"Id":1,"T":"a]}\"b","x":[[{}]]},{"Id":2,"u":"\\"}],"__next":"http://n/?p=2"}}"#,
+            #"{"odata.metadata":"m","value":["]",1,-2.5e3,true,null,{"a":"}"}],"odata.nextLink":"L"}"#,
+            #"{"value":[],"odata.nextLink":"L"}"#, #"{"value":3,"d":{"results":"not an array"}}"#,
+        ]
+        let paths = [["d", "results"], ["value"]]
+        for text in texts {
+            let skipped = try JSONValue.parse(bytes: Array(text.utf8), skipping: paths)
+            let (root, _, streamed) = try reassembled(text, paths)
+            #expect(skipped.root == root, "\(text)")
+            #expect(skipped.skipped == streamed, "\(text)")
+        }
+        // What is skipped is not checked beyond nesting and strings; the document around it still is.
+        #expect(throws: JSONSyntaxError.self) {
+            _ = try JSONValue.parse(bytes: Array(#"{"value":[{"a":"unterminated]}"#.utf8), skipping: paths)
+        }
+        #expect(throws: JSONSyntaxError.self) {
+            _ = try JSONValue.parse(bytes: Array(#"{"value":[{}] "x":1}"#.utf8), skipping: paths)
+        }
+    }
+
     @Test func stringsWithAndWithoutEscapes() throws {
         #expect(
             try JSONValue.parse(#"["plain","tab\there","é\u00e9","a\"b\\c"]"#)

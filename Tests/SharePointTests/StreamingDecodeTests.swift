@@ -1,9 +1,10 @@
 import Foundation
 import JSON
 import SPSim
-import SharePoint
 import Testing
 import Transport
+
+@testable import SharePoint
 
 /// Any entity, kept whole: lets the item-by-item decode be compared with the tree decode on every body.
 private struct AnyEntity: ODataDecodable, Equatable {
@@ -27,6 +28,10 @@ private enum Outcome<Element: ODataDecodable & Equatable>: Equatable {
 }
 
 private func expectSameDecode(_ bytes: [UInt8], _ comment: Comment? = nil) {
+    // The link peeked with the items skipped is the decoded page's (when the page decodes).
+    if let page = try? Page<ListItem>.decode(bytes: bytes) {
+        #expect(Page<ListItem>.peekNextLink(bytes: bytes) == page.nextLink, comment)
+    }
     #expect(
         Outcome<AnyEntity> { () throws(SharePointError) in try Page<AnyEntity>.decode(bytes: bytes) }
             == Outcome<AnyEntity> { () throws(SharePointError) in try Page<AnyEntity>.decode(Data(bytes)) }, comment)
