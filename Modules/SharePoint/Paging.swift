@@ -28,12 +28,12 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
 
     /// The same pages, each requested before the caller asks for it.
     ///
-    /// For reading a whole collection: a page is requested as soon as the body of the one before has arrived
-    /// (its next link is found by skipping over the items), so the server builds page N+1 while this side decodes
-    /// page N and the caller writes out page N-1. A long listing then takes about the server's time rather than
-    /// the server's plus the client's. Requests run at most two pages ahead of the page the caller holds, so at
-    /// most three pages are in memory. A caller that stops early has had up to two pages requested that it never
-    /// sees, which is why this is not the default.
+    /// For reading a whole collection: when a page's body is in, the next page is requested before this one is
+    /// decoded (its link is found by skipping over the items), so the server builds page N+1 while this side
+    /// decodes and the caller handles page N. A long listing then takes about the server's time rather than the
+    /// server's plus the client's. One request runs ahead of the page handed out: memory holds that page and the
+    /// next page's body. A caller that stops early has had one page requested that it never sees, which is why
+    /// this is not the default.
     public func readingAhead() -> PagedSequence {
         var copy = self
         copy.readsAhead = true
@@ -59,42 +59,33 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         /// The next page, or nil after the last one.
         public mutating func next() async throws(SharePointError) -> Page<Item>? {
             let url: String
-            let page: Page<Item>
-            var following: PageRequest<Item>?
-            if readsAhead, ahead == nil, let nextURL {
-                // The first page: the caller is already waiting for it, so its successor may start at once.
-                self.nextURL = nil
-                ahead = PageRequest<Item>(url: nextURL, site: site)
-                ahead?.allowSuccessor()
-            }
+            let response: HTTPResponse
             if let ahead {
                 self.ahead = nil
                 url = ahead.url
-                page = try await ahead.page()
-                following = ahead.takeSuccessor()
+                response = try await ahead.response()
             } else if let nextURL {
                 self.nextURL = nil
                 url = nextURL
-                page = try await Self.fetch(url, from: site)
+                response = try await site.perform(.read(site, url))
             } else {
                 return nil
             }
+            // Reading ahead: the next page is requested before this one is decoded, from its link found with the
+            // items skipped over, so the server builds it while this side decodes and the caller handles this one.
+            var early: PageRequest<Item>?
+            if readsAhead, let link = Page<Item>.peekNextLink(bytes: response.body), link != url {
+                early = PageRequest(url: link, site: site)
+            }
+            let page = try Self.decode(response, from: url)
             if let link = page.nextLink {
                 guard link != url else {
                     throw SharePointError(unexpectedResponse: "the next link repeats the page just read: \(link)")
                         .at(url)
                 }
                 if readsAhead {
-                    // The page after this one is usually on its way already (started from the peeked link).
-                    let request =
-                        if let following, following.url == link {
-                            following
-                        } else {
-                            PageRequest<Item>(url: link, site: site)
-                        }
-                    // The caller now holds this page: the next request may start its own successor.
-                    request.allowSuccessor()
-                    ahead = request
+                    // The peek is only a hint: the decoded link decides (a request for another URL is dropped).
+                    ahead = early?.url == link ? early : PageRequest(url: link, site: site)
                 } else {
                     nextURL = link
                 }
@@ -102,11 +93,7 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
             return page
         }
 
-        /// Reads and decodes the page at `url`.
-        static func fetch(_ url: String, from site: SharePointSite) async throws(SharePointError) -> Page<Item> {
-            try decode(try await site.perform(.read(site, url)), from: url)
-        }
-
+        /// The page in `response`, or the decoding error naming `url`.
         static func decode(_ response: HTTPResponse, from url: String) throws(SharePointError) -> Page<Item> {
             do {
                 return try Page<Item>.decode(bytes: response.body)
@@ -159,97 +146,30 @@ public struct PagedElements<Item: ODataDecodable>: AsyncSequence, Sendable {
     }
 }
 
-/// A page requested ahead of its use: fetched and decoded by its own task, cancelled when dropped unused.
-///
-/// Once its body has arrived, the request peeks at the next link and, when allowed (the caller holds the page
-/// before this one), starts the request for the following page before decoding its own, so the server works
-/// while this side decodes.
+/// A page requested ahead of its use: its body fetched by a task of its own, cancelled when dropped unused.
 final class PageRequest<Item: ODataDecodable>: Sendable {
     let url: String
-    private let chain: Chain
-    private let task: Task<Result<Page<Item>, SharePointError>, Never>
+    private let task: Task<Result<HTTPResponse, SharePointError>, Never>
 
     init(url: String, site: SharePointSite) {
         self.url = url
-        let chain = Chain(site: site)
-        self.chain = chain
         task = Task {
             do throws(SharePointError) {
-                let response = try await site.perform(.read(site, url))
-                if let link = Page<Item>.peekNextLink(bytes: response.body), link != url { chain.linkFound(link) }
-                return .success(try PagedSequence<Item>.AsyncIterator.decode(response, from: url))
+                return .success(try await site.perform(.read(site, url)))
             } catch {
                 return .failure(error)
             }
         }
     }
 
-    deinit {
-        task.cancel()
-        chain.close()
-    }
+    deinit { task.cancel() }
 
-    /// The page, waiting for it if needed; cancelling the waiting task cancels the request.
-    func page() async throws(SharePointError) -> Page<Item> {
+    /// The response, waiting for it if needed; cancelling the waiting task cancels the request.
+    func response() async throws(SharePointError) -> HTTPResponse {
         try await withTaskCancellationHandler {
             await task.value
         } onCancel: {
             task.cancel()
         }.get()
-    }
-
-    /// Lets this request start the next page's request as soon as it knows the link (at once if it does).
-    func allowSuccessor() { chain.allow() }
-
-    /// The next page's request if this one started it; the caller takes it over.
-    func takeSuccessor() -> PageRequest? { chain.take() }
-
-    /// The link to the next page and its request, shared by the request's task and the iterator.
-    private final class Chain: @unchecked Sendable {
-        private let site: SharePointSite
-        private let lock = NSLock()
-        private var allowed = false
-        private var closed = false
-        private var link: String?
-        private var successor: PageRequest?
-
-        init(site: SharePointSite) { self.site = site }
-
-        func linkFound(_ found: String) {
-            lock.withLock {
-                link = found
-                startIfReady()
-            }
-        }
-
-        func allow() {
-            lock.withLock {
-                allowed = true
-                startIfReady()
-            }
-        }
-
-        func take() -> PageRequest? {
-            lock.withLock {
-                closed = true
-                defer { successor = nil }
-                return successor
-            }
-        }
-
-        /// The request was dropped: so is a successor nobody took (its own deinit cancels it).
-        func close() {
-            let dropped: PageRequest? = lock.withLock {
-                closed = true
-                defer { successor = nil }
-                return successor
-            }
-            _ = dropped
-        }
-
-        private func startIfReady() {
-            guard allowed, !closed, successor == nil, let link else { return }
-            successor = PageRequest(url: link, site: site)
-        }
     }
 }
