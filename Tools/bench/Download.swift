@@ -46,18 +46,11 @@ struct DownloadRow {
     guard let size = simulator.fileLength(serverRelativeURL: Simulator.largeFileURL) else {
         fail("the simulator has no \(Simulator.largeFileURL)")
     }
-    let state = NSTemporaryDirectory() + "bench-download-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: state) }
-    let environment = ["XDG_STATE_HOME": state, "PATH": "/usr/bin:/bin", "HOME": state]
-    let login = try run(
-        spconnectPath,
-        [
-            "login", "--site", simulator.siteURL, "--user", "alice@contoso.test", "--password-stdin",
-            "--allow-http-loopback",
-        ], stdin: password + "\n", environment: environment)
-    guard login.status == 0 else { fail("login failed: \(login.stderr)") }
-    let cookieFile = state + "/spconnect/sessions/default.cookies"
+    let signedIn = try SignedInState(spconnectPath: spconnectPath, simulator: simulator)
+    defer { try? FileManager.default.removeItem(atPath: signedIn.directory) }
+    let state = signedIn.directory
+    let environment = signedIn.environment
+    let cookieFile = signedIn.cookieFile
     let url = API.file(serverRelativeUrl: Simulator.largeFileURL).value.url(site: simulator.siteURL)
     let name = URL(fileURLWithPath: Simulator.largeFileURL).lastPathComponent
     let into = state + "/into"

@@ -66,9 +66,9 @@ func run(
     environment: [String: String]? = nil
 ) throws -> Finished {
     let scratch = NSTemporaryDirectory() + "bench-" + UUID().uuidString
-    FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
-    FileManager.default.createFile(atPath: scratch + ".in", contents: Data((stdin ?? "").utf8))
-    if stdoutPath != "/dev/null" { FileManager.default.createFile(atPath: stdoutPath, contents: nil) }
+    _ = FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
+    _ = FileManager.default.createFile(atPath: scratch + ".in", contents: Data((stdin ?? "").utf8))
+    if stdoutPath != "/dev/null" { _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil) }
     defer {
         unlink(scratch + ".err")
         unlink(scratch + ".in")
@@ -166,21 +166,36 @@ func nextLink(_ page: Data) -> String? {
     return nil
 }
 
+/// A fresh state directory in which the `spconnect` binary at `spconnectPath` has signed in to `simulator`:
+/// the environment that points spconnect at it, and the cookie file the login saved (which curl reads too).
+/// The caller removes `directory`.
+struct SignedInState {
+    let directory: String
+    let environment: [String: String]
+    var cookieFile: String { directory + "/spconnect/sessions/default.cookies" }
+
+    init(spconnectPath: String, simulator: Simulator) throws {
+        directory = NSTemporaryDirectory() + "bench-state-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        environment = ["XDG_STATE_HOME": directory, "PATH": "/usr/bin:/bin", "HOME": directory]
+        let login = try run(
+            spconnectPath,
+            [
+                "login", "--site", simulator.siteURL, "--user", "alice@contoso.test", "--password-stdin",
+                "--allow-http-loopback",
+            ], stdin: password + "\n", environment: environment)
+        guard login.status == 0 else { fail("login failed: \(login.stderr)") }
+    }
+}
+
 @MainActor func measure(items: Int) throws -> Row {
     let simulator = try Simulator(SimulatorOptions(mode: .entra, items: items))
     defer { simulator.stop() }
-    let state = NSTemporaryDirectory() + "bench-state-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: state) }
-    let environment = ["XDG_STATE_HOME": state, "PATH": "/usr/bin:/bin", "HOME": state]
-    let login = try run(
-        spconnect,
-        [
-            "login", "--site", simulator.siteURL, "--user", "alice@contoso.test", "--password-stdin",
-            "--allow-http-loopback",
-        ], stdin: password + "\n", environment: environment)
-    guard login.status == 0 else { fail("login failed: \(login.stderr)") }
-    let cookieFile = state + "/spconnect/sessions/default.cookies"
+    let signedIn = try SignedInState(spconnectPath: spconnect, simulator: simulator)
+    defer { try? FileManager.default.removeItem(atPath: signedIn.directory) }
+    let state = signedIn.directory
+    let environment = signedIn.environment
+    let cookieFile = signedIn.cookieFile
     let firstURL = simulator.siteURL + "/_api/web/lists/getbytitle('Big')/items?%24top=5000"
 
     let cookies = try String(contentsOfFile: cookieFile, encoding: .utf8).split(separator: "\n")
