@@ -5,6 +5,28 @@ import Synchronization
 import Testing
 import Transport
 
+/// Downloads `url` (of `size` bytes) to `destination` and checks that it streams: the count is right, progress never
+/// goes back, and when half of the file had arrived at least a quarter of it was already in the partial file on
+/// disk. Returns the progress reports.
+private func downloadCheckingItStreams(
+    _ url: String, size: Int, from fixture: SiteFixture, to destination: String
+) async throws -> ProgressLog {
+    let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+    let onDiskMidway = Mutex(Int64(-1))
+    let progress = ProgressLog()
+    let written = try await fixture.site.download(serverRelativeURL: url, to: destination) { value in
+        progress.record(value)
+        guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
+        let bytes = partialDownloadBytes(in: folder)
+        onDiskMidway.withLock { $0 = bytes }
+    }
+    #expect(written == Int64(size))
+    let midway = onDiskMidway.withLock { $0 }
+    #expect(midway >= Int64(size / 4), "only \(midway) bytes were on disk half-way through the download")
+    #expect(progress.isMonotonic)
+    return progress
+}
+
 extension SiteClientTests {
     @Suite struct Files {
         /// spsim's largest file (8 MiB, generated while streaming): byte-identical on disk, progress monotonic, and
@@ -18,21 +40,8 @@ extension SiteClientTests {
             let destination = folder + "/large.bin"
             let size = 8 * 1024 * 1024
 
-            let onDiskMidway = Mutex(Int64(-1))
-            let progress = ProgressLog()
-            let written = try await fixture.site.download(
-                serverRelativeURL: "/Shared Documents/large.bin", to: destination
-            ) { value in
-                progress.record(value)
-                guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
-                let bytes = partialDownloadBytes(in: folder)
-                onDiskMidway.withLock { $0 = bytes }
-            }
-            #expect(written == Int64(size))
-            // At least a quarter of the file was already on disk when half of it had arrived.
-            let midway = onDiskMidway.withLock { $0 }
-            #expect(midway >= Int64(size / 4), "only \(midway) bytes were on disk half-way through the download")
-            #expect(progress.isMonotonic)
+            let progress = try await downloadCheckingItStreams(
+                "/Shared Documents/large.bin", size: size, from: fixture, to: destination)
             #expect(progress.all.last?.completedBytes == Int64(size))
             #expect(progress.all.last?.totalBytes == Int64(size))
             #expect(progress.all.count > 2)
@@ -61,19 +70,8 @@ extension SiteClientTests {
             let size = 52_428_800
             #expect(fixture.sim.fileLength(serverRelativeURL: Simulator.largeFileURL) == size)
 
-            let onDiskMidway = Mutex(Int64(-1))
-            let progress = ProgressLog()
-            let written = try await fixture.site.download(serverRelativeURL: Simulator.largeFileURL, to: destination) {
-                value in
-                progress.record(value)
-                guard value.completedBytes >= Int64(size / 2), onDiskMidway.withLock({ $0 < 0 }) else { return }
-                let bytes = partialDownloadBytes(in: folder)
-                onDiskMidway.withLock { $0 = bytes }
-            }
-            #expect(written == Int64(size))
-            let midway = onDiskMidway.withLock { $0 }
-            #expect(midway >= Int64(size / 4), "only \(midway) bytes were on disk half-way through the download")
-            #expect(progress.isMonotonic)
+            let progress = try await downloadCheckingItStreams(
+                Simulator.largeFileURL, size: size, from: fixture, to: destination)
             #expect(progress.all.last == FileProgress(completedBytes: Int64(size), totalBytes: Int64(size)))
 
             let attributes = try FileManager.default.attributesOfItem(atPath: destination)
