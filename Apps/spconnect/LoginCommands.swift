@@ -117,7 +117,8 @@ let logoutCommand = Command(
 
 /// `spconnect status`: what the saved session is, without any network request.
 let statusCommand = Command(
-    name: "status", summary: "Show the saved session: site, user, flow, cookie names and expiry, last proof.",
+    name: "status",
+    summary: "Show the saved session: site, user, flow, cookie names and expiry, last proof, last sign-in.",
     synopsis: "[--profile NAME] [--serve [--port N] [--bind ADDRESS --allow-remote]]",
     options: [
         profileOption,
@@ -134,8 +135,16 @@ let statusCommand = Command(
         if arguments.has("allow-remote") { forwarded.append("--allow-remote") }
         return try StatusAppLauncher.exec(forwarded)
     }
-    guard let session = try SessionStore().load(profile: profile) else {
+    let store = SessionStore()
+    // The last sign-in (`spconnect login`, a renewal or the status app), when one was recorded and can be read.
+    let lastSignIn = (try? store.lastSignIn(profile: profile)).flatMap { $0 }.map { record in
+        let outcome = record.succeeded ? "succeeded" : "failed"
+        return
+            "\(ISO8601DateFormatter().string(from: record.at)) \(outcome) in \(record.steps.count) steps: \(record.message)"
+    }
+    guard let session = try store.load(profile: profile) else {
         printError("No session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME' first.")
+        if let lastSignIn { printError("Last sign-in: \(lastSignIn)") }
         return .signInRequired
     }
     print("profile:  \(profile)")
@@ -147,6 +156,7 @@ let statusCommand = Command(
         let expiry = cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? "end of session"
         print("cookie:   \(cookie.name) (\(cookie.domain), expires \(expiry))")
     }
+    if let lastSignIn { print("sign-in:  \(lastSignIn)") }
     return .ok
 }
 

@@ -176,6 +176,12 @@ import Testing
         #expect(steps.contains { ($0["fieldsSent"] as? [String])?.contains("passwd") == true })
         let text = String(decoding: data, as: UTF8.self)
         #expect(!text.contains(alicePassword))
+        // `spconnect status` says how it went.
+        let status = try await fixture.run(["status"])
+        #expect(status.status == 0)
+        #expect(
+            status.stdout.contains("sign-in:  ")
+                && status.stdout.contains(" succeeded in \(steps.count) steps: signed in as "))
         let cookies = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
         for line in cookies.split(separator: "\n") where !line.hasPrefix("# ") {
             let value = String(line.split(separator: "\t").last ?? "")
@@ -208,8 +214,22 @@ import Testing
         #expect(failed.stderr.contains(message))
         #expect((record["steps"] as? [Any])?.isEmpty == false)
         #expect(!String(decoding: data, as: UTF8.self).contains("Autumn2025"))
-        // The saved session still works.
+        // The saved session still works, and `spconnect status` shows it with the failed sign-in.
         #expect(try await fixture.run(["whoami"]).status == 0)
+        let status = try await fixture.run(["status"])
+        #expect(status.stdout.contains("sign-in:  ") && status.stdout.contains(" failed in "))
+        #expect(status.stdout.contains(message))
+        // Without the session (logged out: both files go), a new failed login is what status reports.
+        #expect(try await fixture.run(["logout"]).status == 0)
+        _ = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                "--allow-http-loopback",
+            ],
+            stdin: "Autumn2025?\n")
+        let none = try await fixture.run(["status"])
+        #expect(none.status == 11)
+        #expect(none.stderr.contains("Last sign-in: ") && none.stderr.contains(message))
     }
 
     @Test func withoutASavedSessionSiteCommandsSayToLogIn() async throws {
