@@ -116,7 +116,10 @@ private final class Daemon: @unchecked Sendable {
     ) {
         let box = Unmanaged.passRetained(context)
         // No MHD_USE_ERROR_LOG: a library never prints; failures surface as thrown errors or short bodies.
-        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+        // poll(), not select(): select() cannot watch a descriptor numbered 1024 or above, and libmicrohttpd then
+        // refuses to start or drops the connection (the client sees a reset) in a process with that many files open.
+        var flags =
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue
         if tls != nil { flags |= MHD_USE_TLS.rawValue }
         let started: OpaquePointer? = withUnsafePointer(to: &socketAddress) { pointer in
             spc_mhd_start_daemon(

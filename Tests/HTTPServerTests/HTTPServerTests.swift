@@ -14,6 +14,33 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
 }
 
 @Suite struct HTTPServerTests {
+    /// libmicrohttpd is asked to poll(), not select(): select() cannot watch a descriptor numbered 1024 or above,
+    /// and a process with that many files open (a parallel test run reaches a thousand) had connections reset.
+    @Test func answersWhenTheProcessHasMoreThan1024FilesOpen() async throws {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 1_400 {
+            limit.rlim_cur = min(limit.rlim_max, 1_400)
+            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        try #require(limit.rlim_cur >= 1_400, "the file limit cannot be raised to 1,400 here")
+        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try #require(devNull >= 0)
+        var held: [Int32] = [devNull]
+        defer { for descriptor in held { close(descriptor) } }
+        // Take every free number below 1,100, so the server's sockets are numbered above it.
+        while let last = held.last, last < 1_100 {
+            let descriptor = fcntl(devNull, F_DUPFD_CLOEXEC, 0)
+            try #require(descriptor >= 0)
+            held.append(descriptor)
+        }
+        let server = try HTTPServer { _ in HTTPServerResponse(status: 200, contentType: "text/plain", text: "high") }
+        defer { server.stop() }
+        let result = try await runCurl(["-i", server.baseURL + "/"])
+        #expect(result.output.hasPrefix("HTTP/1.1 200"), "\(result.output)")
+        #expect(result.output.hasSuffix("high"))
+    }
+
     @Test func servesRequestDetailsAndSeveralSetCookies() async throws {
         let server = try HTTPServer { request in
             let text = [

@@ -516,13 +516,14 @@ struct RESTClient {
     }
 
     @Test func cookieLifetimeExpiresSessions() async throws {
-        // Lifetimes are whole seconds (as cookie expiry is): 3 s leaves at least 2 s for the first request.
-        let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=3"))
+        // Lifetimes are whole seconds (as cookie expiry is): 8 s leaves the sign-in and the first request time
+        // enough even on a loaded machine (3 s was once too short while the whole suite ran on two cores).
+        let simulator = try startSimulator(.fba, faults: try FaultSpec(parsing: "cookieLifetime=8"))
         defer { simulator.stop() }
         let browser = Browser()
         _ = try await Drivers.fbaSignIn(simulator, browser)
         #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 200)
-        try await Task.sleep(for: .seconds(4.1))
+        try await Task.sleep(for: .seconds(9.1))
         #expect(try await browser.request(simulator.siteURL + "/_api/web").status == 403)
     }
 
