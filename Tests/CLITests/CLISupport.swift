@@ -56,9 +56,15 @@ func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [Str
     var env = environment
     env["PATH"] = "/usr/bin:/bin"
     process.environment = env
-    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    // Closed here once the child has exited: left to the Process object, they stayed open for the whole run
+    // (hundreds of descriptors by the end of the suite).
+    let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    defer { for handle in [input, output, errors] { try? handle.close() } }
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
     try await runToExit(process)
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()

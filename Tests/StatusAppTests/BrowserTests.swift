@@ -35,7 +35,9 @@ enum Chromium {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = scratch
         process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        defer { try? outputHandle.close() }
+        process.standardOutput = outputHandle
         process.standardError = FileHandle.nullDevice
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             process.terminationHandler = { _ in continuation.resume() }

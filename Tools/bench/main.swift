@@ -77,9 +77,14 @@ func run(
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
-    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch + ".in"))
-    process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
+    let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch + ".in"))
+    let output = FileHandle(forWritingAtPath: stdoutPath)
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
+    // Closed once the child has exited (the Process object does not, and a run starts hundreds of children).
+    defer { for handle in [input, output, errors].compactMap({ $0 }) { try? handle.close() } }
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
     let start = ContinuousClock.now
     try process.run()
     process.waitUntilExit()
