@@ -14,40 +14,6 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
 }
 
 @Suite struct HTTPServerTests {
-    /// Whether this process may open 4,096 files, room for the 1,100 the test below holds while the other tests
-    /// run beside it (the soft limit is raised when the hard one allows).
-    static let mayOpenManyFiles: Bool = {
-        var limit = rlimit()
-        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < 4_096, limit.rlim_max >= 4_096 {
-            limit.rlim_cur = 4_096
-            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return limit.rlim_cur >= 4_096
-    }()
-
-    /// libmicrohttpd is asked to poll(), not select(): select() cannot watch a descriptor numbered 1024 or above,
-    /// and a process with that many files open (a parallel test run reaches a thousand) had connections reset.
-    @Test(.enabled(if: mayOpenManyFiles, "the file limit of this machine is below 4,096"))
-    func answersWhenTheProcessHasMoreThan1024FilesOpen() async throws {
-        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        try #require(devNull >= 0)
-        var held: [Int32] = [devNull]
-        defer { for descriptor in held { close(descriptor) } }
-        // Take every free number below 1,100, so the server's sockets are numbered above it.
-        while let last = held.last, last < 1_100 {
-            let descriptor = fcntl(devNull, F_DUPFD_CLOEXEC, 0)
-            try #require(descriptor >= 0)
-            held.append(descriptor)
-        }
-        let server = try HTTPServer { _ in HTTPServerResponse(status: 200, contentType: "text/plain", text: "high") }
-        defer { server.stop() }
-        let result = try await runCurl(["-i", server.baseURL + "/"])
-        #expect(result.output.hasPrefix("HTTP/1.1 200"), "\(result.output)")
-        #expect(result.output.hasSuffix("high"))
-    }
-
     @Test func servesRequestDetailsAndSeveralSetCookies() async throws {
         let server = try HTTPServer { request in
             let text = [
