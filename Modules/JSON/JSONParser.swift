@@ -58,9 +58,7 @@ extension JSONValue {
         bytes: [UInt8], streaming paths: [[String]], element: (_ path: Int, _ value: JSONValue) -> Void
     ) throws(JSONSyntaxError) -> (root: JSONValue, streamed: [Bool]) {
         try withoutActuallyEscaping(element) { (element) throws(JSONSyntaxError) in
-            var parser = JSONParser(bytes: bytes)
-            parser.streamPaths = paths
-            parser.streamed = Array(repeating: false, count: paths.count)
+            var parser = JSONParser(bytes: bytes, streaming: paths)
             parser.onElement = element
             let root = try parser.parseStreamingDocument()
             return (root, parser.streamed)
@@ -80,9 +78,7 @@ extension JSONValue {
     public static func parse(
         bytes: [UInt8], skipping paths: [[String]]
     ) throws(JSONSyntaxError) -> (root: JSONValue, skipped: [Bool]) {
-        var parser = JSONParser(bytes: bytes)
-        parser.streamPaths = paths
-        parser.streamed = Array(repeating: false, count: paths.count)
+        var parser = JSONParser(bytes: bytes, streaming: paths)
         parser.skipsStreamedElements = true
         let root = try parser.parseStreamingDocument()
         return (root, parser.streamed)
@@ -106,6 +102,13 @@ struct JSONParser {
         self.bytes = bytes
         // A UTF-8 byte order mark is tolerated (some servers and editors write one).
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    /// A parser in streaming mode for `paths`, none of them found yet.
+    init(bytes: [UInt8], streaming paths: [[String]]) {
+        self.init(bytes: bytes)
+        streamPaths = paths
+        streamed = Array(repeating: false, count: paths.count)
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
