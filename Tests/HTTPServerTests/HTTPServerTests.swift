@@ -60,7 +60,7 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
     @Test func streamedBodyArrivesWholeAndAbortedBodyIsShort() async throws {
         let server = try HTTPServer { request in
             let abort = request.path == "/abort"
-            let counter = Counter()
+            let counter = ChunkCounter()
             return HTTPServerResponse(
                 status: 200,
                 body: .stream(length: 3000) {
@@ -90,17 +90,5 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
         let again = try HTTPServer(address: address, port: port) { _ in HTTPServerResponse(status: 204) }
         #expect(again.port == port)
         again.stop()
-    }
-}
-
-/// A counter shared by one streamed body's chunk producer.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { value += 1 }
-        return value
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -146,7 +147,7 @@ enum StressServer {
                 return HTTPServerResponse(status: 200, body: .bytes(pattern))
             case "/drip", "/chunked", "/abort":
                 let streamToken = live.track()
-                let chunks = Counter()
+                let chunks = ChunkCounter()
                 let abort = request.path == "/abort"
                 let length: Int? = request.path == "/chunked" ? nil : bodySize
                 return HTTPServerResponse(

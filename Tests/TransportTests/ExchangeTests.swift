@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import Transport
@@ -455,18 +456,6 @@ import Testing
 /// parallel run on two busy cores once saw the handler give up before the client had been cancelled.
 func stall(until release: Flag) {
     for _ in 0..<3_000 where !release.isSet { Thread.sleep(forTimeInterval: 0.02) }
-}
-
-/// Counts chunks of one streamed body.
-final class ChunkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { value += 1 }
-        return value
-    }
 }
 
 /// The most handlers running at once.
