@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
-            name: "SharePointTests", dependencies: ["SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
+            name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(
             name: "AuthFlowTests", dependencies: ["TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),

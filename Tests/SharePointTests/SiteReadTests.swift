@@ -1,6 +1,7 @@
 import Foundation
 import SPSim
 import SharePoint
+import TestSupport
 import Testing
 import Transport
 
@@ -218,13 +219,14 @@ extension SiteClientTests {
 
         @Test func transportFailuresAreSharePointErrors() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
-            let url = fixture.sim.siteURL
-            await fixture.sim.stop()
+            let refusing = try RefusingPort()
+            let url = refusing.baseURL + "/sites/gone"
             let site = SharePointSite(client: fixture.client, siteURL: url, readRetry: .never)
             let error = await sharePointError { _ = try await site.web() }
             #expect(error?.kind == .transport(.connect))
             #expect(error?.url == url + "/_api/web")
             #expect(error?.description.hasPrefix("The request to SharePoint failed:") == true)
+            withExtendedLifetime(refusing) {}
         }
     }
 }

@@ -128,9 +128,8 @@ import Testing
     }
 
     @Test func connectFailuresAreRetriedThenReported() async throws {
-        let closed = try HTTPServer { _ in HTTPServerResponse(status: 204) }
-        let url = closed.baseURL + "/"
-        await closed.stop()
+        let refusing = try RefusingPort()
+        let url = refusing.baseURL + "/"
         let records = Collected<TraceRecord>()
         let client = try makeClient {
             $0.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))
@@ -140,6 +139,7 @@ import Testing
         #expect(error?.kind == .connect)
         #expect(error?.description.contains("127.0.0.1") == true)
         #expect(records.values.map(\.attempt) == [1, 2, 3])
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func retryAfterParsesSecondsAndDates() {
