@@ -59,8 +59,9 @@ struct RESTClient {
         }
     }
 
-    @Test func hundredThousandRowsAreCheapAndIdOrderedQueriesSeekDirectly() async throws {
-        let start = Date()
+    /// Answers only: how fast the simulator serves a big list is the benchmark's business (`Tools/bench`), not a
+    /// test's (a time limit here failed on a loaded machine).
+    @Test func hundredThousandRowsAnswerIdOrderedQueriesAndIdRanges() async throws {
         let simulator = try startSimulator(.basic, items: 100_000)
         defer { simulator.stop() }
         let client = RESTClient(simulator: simulator)
@@ -76,8 +77,8 @@ struct RESTClient {
         #expect(range.json?["value"]?.array?.count == 3)
         let tail = try await client.get(
             "/_api/web/lists/getbytitle('Big')/items?$filter=Category%20eq%20'Red'%20and%20ID%20gt%2099900&$top=500")
-        #expect((tail.json?["value"]?.array ?? []).allSatisfy { ($0["Id"]?.number ?? 0) > 99_900 })
-        #expect(Date().timeIntervalSince(start) < 10)
+        let tailIds = (tail.json?["value"]?.array ?? []).compactMap { $0["Id"]?.number }
+        #expect(!tailIds.isEmpty && tailIds.allSatisfy { $0 > 99_900 })
     }
 
     @Test func skipIsIgnoredOnItemsAndTopDefaultsTo100() async throws {
