@@ -92,7 +92,7 @@ let package = Package(
 
         /// Benchmarks, side by side with a baseline in one run (figures in docs/performance.md).
         .executableTarget(
-            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint"], path: "Tools/bench"),
+            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML"], path: "Tools/bench"),
 
         // MARK: Tests (one target per module)
 

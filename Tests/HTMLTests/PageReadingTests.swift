@@ -320,7 +320,9 @@ struct PinnedBehaviourTests {
         #expect(try form.submission().entries == [FormEntry(name: "n", value: "1")])
     }
 
-    @Test("a large page is read in reasonable time (guards against quadratic scans)")
+    /// How the reading time grows with the page is measured by `bench --pages` (Tools/bench/PageReading.swift),
+    /// not timed here.
+    @Test("a large page with a long $Config and many controls is read whole")
     func largePage() throws {
         var script = "$Config={\"pgid\":\"ConvergedSignIn\",\"urlPost\":\"/p\",\"big\":\""
         script += String(repeating: "abcdefghij", count: 5_000) + "\"};\n"
@@ -328,10 +330,9 @@ struct PinnedBehaviourTests {
         let html =
             "<script>" + script + "</script>"
             + String(repeating: "<div class=x><span>t</span><input type=hidden name=h value=v></div>", count: 500)
-        let clock = ContinuousClock()
-        let start = clock.now
         let page = try readPage(html)
         #expect(page.classification.kind == .aadConfig)
-        #expect(clock.now - start < .seconds(10))
+        #expect(page.aadConfig?.urlPost == "/p")
+        #expect(page.aadConfig?.raw["big"]?.stringValue?.count == 50_000)
     }
 }

@@ -6,7 +6,8 @@
 //   (c) Office365-REST-Python-Client paging the same list, when it is installed in `.build/bench-venv`.
 // Reports wall times, items per second, the ratios b/a and c/b, and the peak RSS of (b). Sizes: 10,000 and N
 // (default 100,000). Figures go to docs/performance.md by hand; nothing here asserts a speed.
-// Then the 50 MiB download, curl against `spconnect download` (Download.swift).
+// Then the 50 MiB download, curl against `spconnect download` (Download.swift), and how page reading scales
+// (PageReading.swift; `--pages` runs only that).
 import Foundation
 import SPSim
 
@@ -31,6 +32,7 @@ func note(_ message: String) {
 
 var largest = 100_000
 var runs = 1
+var pagesOnly = false
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
@@ -43,14 +45,23 @@ while !arguments.isEmpty {
         guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--runs needs a number") }
         arguments.removeFirst()
         runs = value
+    case "--pages":
+        pagesOnly = true
     case "--help", "-h":
-        print("usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)]")
-        print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift)")
+        print(
+            "usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)] [--pages]"
+        )
+        print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift),")
+        print("  then reads sign-in pages (PageReading.swift); --pages measures only the page reading")
         exit(0)
     default: fail("unknown argument \(flag)")
     }
 }
 let sizes = largest > 10_000 ? [10_000, largest] : [largest]
+if pagesOnly {
+    for line in try pageReadingReport(runs: max(runs, 5)) { print(line) }
+    exit(0)
+}
 
 // MARK: Processes
 
@@ -309,3 +320,6 @@ for row in rows {
 
 print("")
 for line in try downloadReport(spconnectPath: spconnect, runs: runs) { print(line) }
+
+print("")
+for line in try pageReadingReport(runs: max(runs, 5)) { print(line) }

@@ -1,0 +1,69 @@
+// The page-reading benchmark (`bench --pages`): how the HTML module's cost grows with a page's size.
+//
+// A synthetic Azure AD-style page (a `$Config` script with a long string and many `location` references, then many
+// form controls) is read at scale 1 and at scale 8 by `HTMLPage(bytes:url:)`, in this process, best of R runs each.
+// The baseline is the scale-1 page of the same run: a reader that is linear in the page's size shows a ratio near 8,
+// a quadratic scan one near 64. Then every page of `../shared/corpus/idp` is read, as pages per second.
+// Nothing here asserts a speed: the figures go to docs/performance.md by hand.
+import Foundation
+import HTML
+
+/// The synthetic page at `scale` (1 is about 100 KB).
+func syntheticSignInPage(scale: Int) -> [UInt8] {
+    var script = "$Config={\"pgid\":\"ConvergedSignIn\",\"urlPost\":\"/p\",\"big\":\""
+    script += String(repeating: "abcdefghij", count: 5_000 * scale) + "\"};\n"
+    for index in 0..<(500 * scale) {
+        script += "var x\(index) = window.foo.location; function f\(index)(a) { return a.location; }\n"
+    }
+    let controls = String(
+        repeating: "<div class=x><span>t</span><input type=hidden name=h value=v></div>", count: 500 * scale)
+    return Array(("<script>" + script + "</script>" + controls).utf8)
+}
+
+/// The best wall time, in seconds, of `runs` calls of `body`.
+func bestSeconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        try body()
+        best = min(best, (ContinuousClock.now - start) / .seconds(1))
+    }
+    return best
+}
+
+/// Measures the synthetic page at scales 1 and 8 and the corpus pages, and returns the report lines to print.
+func pageReadingReport(runs: Int) throws -> [String] {
+    let url = "https://login.example.test/common/login"
+    var lines = ["page reading (HTMLPage, in-process, best of \(runs)):"]
+    var seconds: [Int: Double] = [:]
+    for scale in [1, 8] {
+        let bytes = syntheticSignInPage(scale: scale)
+        seconds[scale] = try bestSeconds(runs: runs) {
+            let page = try HTMLPage(bytes: bytes, url: url)
+            guard page.classification.kind == .aadConfig else { fail("the synthetic page was not read as $Config") }
+        }
+        lines.append(
+            "  synthetic page x\(scale): \(bytes.count / 1024) KiB in \(fixed((seconds[scale] ?? 0) * 1000, 2)) ms")
+    }
+    if let small = seconds[1], let large = seconds[8], small > 0 {
+        lines.append("  x8 / x1 time ratio: \(fixed(large / small)) (8 is linear, 64 quadratic)")
+    }
+
+    let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
+        "shared/corpus/idp")
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
+        .filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }.sorted()
+    let pages = names.compactMap { FileManager.default.contents(atPath: corpus.appendingPathComponent($0).path) }
+    guard !pages.isEmpty else {
+        lines.append("  corpus: none found at \(corpus.path)")
+        return lines
+    }
+    let total = pages.reduce(0) { $0 + $1.count }
+    let corpusSeconds = try bestSeconds(runs: runs) {
+        for page in pages { _ = try HTMLPage(bytes: Array(page), url: url) }
+    }
+    lines.append(
+        "  corpus: \(pages.count) pages, \(total / 1024) KiB in \(fixed(corpusSeconds * 1000, 2)) ms, "
+            + "\(Int(Double(pages.count) / corpusSeconds)) pages/s")
+    return lines
+}
