@@ -29,6 +29,9 @@ actor StatusSession: Reauthenticator {
         var now: @Sendable () -> Date = { Date() }
     }
 
+    /// The ``SignInRecord/source`` of the sign-ins this app runs (its button and its renewals).
+    static let recordSource = "status app"
+
     /// The result of the last proof request, and when the page may reuse it.
     struct Proof: Sendable {
         var fact: StatusPages.ProofFact
@@ -254,13 +257,14 @@ actor StatusSession: Reauthenticator {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false,
                 message: "no saved session says which site, user and flow to use; run 'spconnect login' first.",
-                steps: [])
+                steps: [], source: Self.recordSource)
             return false
         }
         guard let password = configuration.password() else {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false,
-                message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [])
+                message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [],
+                source: Self.recordSource)
             return false
         }
         // A fresh client: a failed sign-in leaves the working cookies alone.
@@ -269,7 +273,8 @@ actor StatusSession: Reauthenticator {
             signInClient = try HTTPClient(configuration: configuration.clientConfiguration)
         } catch {
             lastSignIn = StatusPages.SignInFact(
-                at: configuration.now(), succeeded: false, message: error.description, steps: [])
+                at: configuration.now(), succeeded: false, message: error.description, steps: [],
+                source: Self.recordSource)
             return false
         }
         let collector = SignInTraceCollector()
@@ -280,7 +285,8 @@ actor StatusSession: Reauthenticator {
                 flow: SignInFlow(rawValue: session.flow) ?? .auto, policy: session.policy),
             options: SignIn.Options(trace: collector.add)
         ).run()
-        var record = SignInRecord(outcome: outcome, trace: collector.steps, at: configuration.now())
+        var record = SignInRecord(
+            outcome: outcome, trace: collector.steps, at: configuration.now(), source: Self.recordSource)
         guard case .signedIn(let renewed) = outcome else {
             keep(record)
             proof = nil

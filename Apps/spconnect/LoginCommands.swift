@@ -64,7 +64,7 @@ let loginCommand = Command(
             }, dumpPagesDirectory: arguments.value("dump-pages"))
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
-    var record = SignInRecord(outcome: outcome, trace: collector.steps)
+    var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
     if case .signedIn(let session) = outcome {
         do {
             try store.save(session, profile: profile)
@@ -137,10 +137,17 @@ let statusCommand = Command(
     }
     let store = SessionStore()
     // The last sign-in (`spconnect login`, a renewal or the status app), when one was recorded and can be read.
-    let lastSignIn = (try? store.lastSignIn(profile: profile)).flatMap { $0 }.map { record in
-        let outcome = record.succeeded ? "succeeded" : "failed"
-        return
-            "\(ISO8601DateFormatter().string(from: record.at)) \(outcome) in \(record.steps.count) steps: \(record.message)"
+    // An unreadable record is said as such: it is only a summary, and the session may still be fine.
+    let lastSignIn: String?
+    do {
+        lastSignIn = try store.lastSignIn(profile: profile).map { record in
+            let outcome = record.succeeded ? "succeeded" : "failed"
+            let source = record.source.map { ", by \($0)" } ?? ""
+            return "\(ISO8601DateFormatter().string(from: record.at)) \(outcome) in \(record.steps.count) steps"
+                + "\(source): \(record.message)"
+        }
+    } catch {
+        lastSignIn = "unknown: \(error)"
     }
     guard let session = try store.load(profile: profile) else {
         printError("No session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME' first.")

@@ -38,7 +38,7 @@ struct SessionContext {
         try session.install(into: client)
         let user = session.user
         let renewer = SessionReauthenticator(
-            client: client, session: session, store: store, profile: profile,
+            client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { renewalPassword(user: user) })
         return SessionContext(profile: profile, store: store, session: session, client: client, renewer: renewer)
     }

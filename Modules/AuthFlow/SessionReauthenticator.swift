@@ -18,6 +18,7 @@ public actor SessionReauthenticator: Reauthenticator {
     private let store: SessionStore?
     private let profile: String?
     private let password: @Sendable () -> Secret?
+    private let recordSource: String
     private var running: Task<Bool, any Error>?
     /// How many sign-ins this object ran (for diagnostics and tests).
     public private(set) var renewals = 0
@@ -25,15 +26,17 @@ public actor SessionReauthenticator: Reauthenticator {
     /// - Parameters:
     ///   - password: asked for only when a renewal is needed; nil means no credentials are available,
     ///     and `reauthenticate()` then answers false.
+    ///   - recordSource: the ``SignInRecord/source`` of the renewals' records (who renewed the session).
     public init(
         client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
-        password: @escaping @Sendable () -> Secret?
+        recordSource: String = "renewal", password: @escaping @Sendable () -> Secret?
     ) {
         self.client = client
         self.session = session
         self.store = store
         self.profile = profile
         self.password = password
+        self.recordSource = recordSource
     }
 
     /// The current session (renewed ones included).
@@ -60,7 +63,7 @@ public actor SessionReauthenticator: Reauthenticator {
         ).run()
         renewals += 1
         // A status page shows how the last sign-in went; failing to keep the summary does not fail the renewal.
-        let record = SignInRecord(outcome: outcome, trace: collector.steps)
+        let record = SignInRecord(outcome: outcome, trace: collector.steps, source: recordSource)
         guard case .signedIn(let renewed) = outcome else {
             if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
             throw Failure(outcome: outcome)

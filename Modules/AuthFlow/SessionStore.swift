@@ -24,15 +24,21 @@ public struct SessionStore: Sendable {
         case invalidProfileName(String)
         case io(path: String, reason: String)
         case corrupt(path: String, reason: String)
+        /// The last sign-in record (``SessionStore/lastSignInPath(for:)``) cannot be read; the session is not
+        /// affected.
+        case unreadableSignInRecord(path: String, reason: String)
 
         public var description: String {
             switch self {
             case .invalidProfileName(let name):
                 return "profile name '\(name)' may only use letters, digits, '.', '-' and '_'."
             case .io(let path, let reason):
-                return "could not write or read the session file \(path): \(reason)."
+                return "could not write or read \(path): \(reason)."
             case .corrupt(let path, let reason):
                 return "the session file \(path) is not a valid spconnect session (\(reason)); sign in again."
+            case .unreadableSignInRecord(let path, let reason):
+                return "the last sign-in record \(path) cannot be read (\(reason)); it is only a summary: the next "
+                    + "sign-in replaces it, or delete it."
             }
         }
     }
@@ -114,7 +120,21 @@ public struct SessionStore: Sendable {
         do {
             return try SignInRecordFile.parse(data)
         } catch {
-            throw .corrupt(path: path, reason: "not a sign-in record: \(error.localizedDescription)")
+            throw .unreadableSignInRecord(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// A short reason for a record that did not decode: the key at fault and what was wrong.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "no '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (path.isEmpty ? "" : "'\(path)': ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
         }
     }
 

@@ -71,21 +71,26 @@ public struct SignInRecord: Sendable, Equatable, Codable {
     public var message: String
     /// The steps, in order.
     public var steps: [Step]
+    /// Who ran the sign-in, in a few words a person reads (`spconnect login`, `spconnect renewal`, `status app`);
+    /// nil when the writer did not say (records kept before this field existed read as nil).
+    public var source: String?
 
     /// Creates a record.
-    public init(at: Date, succeeded: Bool, message: String, steps: [Step]) {
+    public init(at: Date, succeeded: Bool, message: String, steps: [Step], source: String? = nil) {
         self.at = at
         self.succeeded = succeeded
         self.message = message
         self.steps = steps
+        self.source = source
     }
 
     /// The record of a sign-in that ended with `outcome` after the steps of `trace` (as ``SignIn/Options/trace``
-    /// delivered them).
-    public init(outcome: SignInOutcome, trace: [SignInTraceStep], at: Date = Date()) {
+    /// delivered them), run by `source`.
+    public init(outcome: SignInOutcome, trace: [SignInTraceStep], at: Date = Date(), source: String? = nil) {
         var succeeded = false
         if case .signedIn = outcome { succeeded = true }
-        self.init(at: at, succeeded: succeeded, message: outcome.message, steps: trace.map(Step.init))
+        self.init(
+            at: at, succeeded: succeeded, message: outcome.message, steps: trace.map(Step.init), source: source)
     }
 }
 

@@ -285,7 +285,7 @@ public enum StatusPages {
                 .element(
                     "p", [],
                     text: (signIn.succeeded ? "Succeeded " : "Failed ") + relative(signIn.at, now: now)
-                        + ": " + signIn.message))
+                        + (signIn.source.map { ", by " + $0 } ?? "") + ": " + signIn.message))
             body.append(
                 .element(
                     "ol",
@@ -373,7 +373,7 @@ public enum StatusPages {
                 facts.lastSignIn.map { signIn in
                     .object([
                         ("ok", .bool(signIn.succeeded)), ("at", date(signIn.at)),
-                        ("message", .string(signIn.message)),
+                        ("source", string(signIn.source)), ("message", .string(signIn.message)),
                         ("steps", .array(signIn.steps.map(traceObject))),
                     ])
                 } ?? .null

@@ -45,7 +45,7 @@ import Transport
             stored.cookies.first { $0.name == "FedAuth" }?.value != saved.cookies.first { $0.name == "FedAuth" }?.value)
         // The renewal is the profile's last sign-in now.
         let record = try #require(try store.lastSignIn(profile: "p"))
-        #expect(record.succeeded)
+        #expect(record.succeeded && record.source == "renewal")
         #expect(record.steps.contains { $0.host.hasPrefix("127.0.0.2:") })
     }
 

@@ -67,15 +67,32 @@ import Transport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "{\"at\": 1}".write(toFile: try store.lastSignInPath(for: "broken"), atomically: true, encoding: .utf8)
+        let path = try store.lastSignInPath(for: "broken")
         #expect {
             _ = try store.lastSignIn(profile: "broken")
         } throws: { error in
-            if case .corrupt = error as? SessionStore.StoreError { return true }
-            return false
+            guard case .unreadableSignInRecord(let reported, let reason) = error as? SessionStore.StoreError else {
+                return false
+            }
+            return reported == path && reason.contains("'at'") && "\(error)".contains("only a summary")
+                && !"\(error)".contains("session file")
         }
         #expect(throws: SessionStore.StoreError.invalidProfileName("../x")) {
             try store.saveLastSignIn(Self.record, profile: "../x")
         }
+    }
+
+    @Test func theSourceIsKeptAndARecordWithoutOneStillReads() throws {
+        let store = SessionStore(directory: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var record = Self.record
+        record.source = "spconnect login"
+        try store.saveLastSignIn(record, profile: "work")
+        #expect(try store.lastSignIn(profile: "work")?.source == "spconnect login")
+        let older = #"{"at":"2026-11-28T10:00:00.000Z","message":"Signed in.","steps":[],"succeeded":true}"#
+        try older.write(toFile: try store.lastSignInPath(for: "work"), atomically: true, encoding: .utf8)
+        let read = try #require(try store.lastSignIn(profile: "work"))
+        #expect(read.source == nil && read.succeeded && read.message == "Signed in.")
     }
 
     @Test func aTraceStepKeepsOnlyItsHost() throws {

@@ -159,6 +159,9 @@ import Testing
             ["whoami", "--output", "json"], extra: ["SPCONNECT_PASSWORD": alicePassword])
         #expect(renewed.status == 0, "\(renewed.stderr)")
         #expect(try await fixture.run(["whoami"]).status == 0)
+        let status = try await fixture.run(["status"])
+        #expect(status.stdout.contains(" succeeded in "), "\(status.stdout)")
+        #expect(status.stdout.contains(", by spconnect renewal: signed in as "), "\(status.stdout)")
     }
 
     @Test func loginKeepsASummaryOfTheSignInForTheStatusPage() async throws {
@@ -181,12 +184,21 @@ import Testing
         #expect(status.status == 0)
         #expect(
             status.stdout.contains("sign-in:  ")
-                && status.stdout.contains(" succeeded in \(steps.count) steps: signed in as "))
+                && status.stdout.contains(" succeeded in \(steps.count) steps, by spconnect login: signed in as "))
+        #expect(record["source"] as? String == "spconnect login")
         let cookies = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
         for line in cookies.split(separator: "\n") where !line.hasPrefix("# ") {
             let value = String(line.split(separator: "\t").last ?? "")
             if value.count >= 8 { #expect(!text.contains(value), "a cookie value leaked") }
         }
+
+        // A damaged record is said as such; the session is still shown and the command still succeeds.
+        try "{\"at\": 1}".write(toFile: path, atomically: true, encoding: .utf8)
+        let damaged = try await fixture.run(["status"])
+        #expect(damaged.status == 0)
+        #expect(damaged.stdout.contains("user:     "))
+        #expect(damaged.stdout.contains("sign-in:  unknown: the last sign-in record \(path) cannot be read"))
+        #expect(damaged.stdout.contains("the next sign-in replaces it"))
 
         // `spconnect logout` deletes it with the session.
         #expect(try await fixture.run(["logout"]).status == 0)

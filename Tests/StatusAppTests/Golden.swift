@@ -390,7 +390,7 @@ enum Golden {
         </table>
         </div>
         <h2>Last sign-in</h2>
-        <p>Failed just now: the sign-in was rejected: Incorrect user ID or password. Type the correct user ID and password, and try again. Check the user name and password.</p>
+        <p>Failed just now, by status app: the sign-in was rejected: Incorrect user ID or password. Type the correct user ID and password, and try again. Check the user name and password.</p>
         <ol class="trace" start="0">
         <li>GET 127.0.0.1:PORT (start at the adfs entry point) → HTTP 302</li>
         <li>GET 127.0.0.1:PORT (HTTP 302 redirect) → HTTP 302</li>

@@ -19,7 +19,7 @@ import Transport
                 policy: SignInPolicy(allowHTTPLoopback: true)),
             options: SignIn.Options(trace: collector.add)
         ).run()
-        let record = SignInRecord(outcome: outcome, trace: collector.steps, at: at)
+        let record = SignInRecord(outcome: outcome, trace: collector.steps, at: at, source: "spconnect login")
         try SessionStore(directory: fixture.storeDirectory).saveLastSignIn(record, profile: "test")
         return record
     }
@@ -36,7 +36,7 @@ import Transport
         let page = try await fixture.get("/")
         #expect(page.status == 200)
         #expect(page.text.contains("<h2>Last sign-in</h2>"))
-        #expect(page.text.contains("Succeeded 2m ago: signed in as"))
+        #expect(page.text.contains("Succeeded 2m ago, by spconnect login: signed in as"))
         let identityProvider = "127.0.0.2:" + (fixture.simulator.identityProviderURL.split(separator: ":").last ?? "")
         #expect(page.text.contains("POST \(identityProvider) (filled UserName and Password"))
         #expect(page.text.contains("<ol class=\"trace\""))
@@ -47,6 +47,7 @@ import Transport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any])
         let signIn = try #require(json["lastSignIn"] as? [String: Any])
         #expect(signIn["ok"] as? Bool == true)
+        #expect(signIn["source"] as? String == "spconnect login")
         #expect(signIn["message"] as? String == record.message)
         let steps = try #require(signIn["steps"] as? [[String: Any]])
         #expect(steps.count == record.steps.count)
@@ -65,7 +66,7 @@ import Transport
         let page = try await fixture.get("/")
         #expect(page.text.contains("class=\"state ok\""))
         #expect(page.text.contains("The last sign-in failed"))
-        #expect(page.text.contains("Failed just now: the sign-in was rejected"))
+        #expect(page.text.contains("Failed just now, by spconnect login: the sign-in was rejected"))
         #expect(!page.text.contains("Autumn2025?"))
         let json = try await fixture.get("/status.json")
         #expect(json.status == 200)

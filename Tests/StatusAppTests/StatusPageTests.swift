@@ -145,6 +145,7 @@ import Transport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(renewed.body)) as? [String: Any])
         let signIn = try #require(json["lastSignIn"] as? [String: Any])
         #expect(signIn["ok"] as? Bool == true)
+        #expect(signIn["source"] as? String == "status app", "the app renewed the session itself")
         let steps = try #require(signIn["steps"] as? [[String: Any]])
         #expect(steps.count > 2)
         #expect(
