@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),
         .testTarget(
-            name: "StatusAppTests", dependencies: ["spconnect-status", "SPSim", "HTTPServer", "Transport"],
+            name: "StatusAppTests", dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests"),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(

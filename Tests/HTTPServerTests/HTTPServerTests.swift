@@ -81,7 +81,9 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
 
     /// On an address of its own: on 127.0.0.1 the freed port number could be taken at once by the client side of
     /// another test's connection (the same ephemeral range), which made the second bind fail now and then.
-    @Test func stopIsIdempotentAndFreesThePort() throws {
+    /// Kept apart from the status app's test that listens on 0.0.0.0, which could be given this port number while it
+    /// is free.
+    @Test(.portNumbers) func stopIsIdempotentAndFreesThePort() throws {
         let address = "127.0.0.77"
         let server = try HTTPServer(address: address) { _ in HTTPServerResponse(status: 204) }
         let port = server.port

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SPSim
 import SharePoint
+import TestSupport
 import Testing
 import Transport
 
@@ -196,7 +197,8 @@ import Transport
         #expect(localhost.status == 200)
     }
 
-    @Test func notBoundBeyondLoopbackWithoutTheFlag() async throws {
+    /// Listens on every address: kept apart from the test that frees a port number and binds it again.
+    @Test(.portNumbers) func notBoundBeyondLoopbackWithoutTheFlag() async throws {
         let fixture = try await StatusFixture()
         defer { fixture.stop() }
         let session = fixture.app.session

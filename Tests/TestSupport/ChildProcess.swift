@@ -69,19 +69,47 @@ public struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        guard testCase != nil else { return try await function() }  // a suite itself holds no slot
-        await Self.gate.acquire()
-        do {
-            try await function()
-        } catch {
-            await Self.gate.release()
-            throw error
-        }
-        await Self.gate.release()
+        try await Self.gate.holding(testCase: testCase, function)
     }
 }
 
 extension Trait where Self == ChildProcessTests {
     /// See `ChildProcessTests`.
     public static var childProcesses: Self { Self() }
+}
+
+/// Runs the tests it marks one at a time: a test that listens on every address (`0.0.0.0`, port 0) may be given any
+/// free port number, including one another test has just freed and is about to bind again on purpose.
+public struct PortNumberTests: SuiteTrait, TestTrait, TestScoping {
+    static let gate = AsyncGate(1)
+
+    public init() {}
+
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await Self.gate.holding(testCase: testCase, function)
+    }
+}
+
+extension Trait where Self == PortNumberTests {
+    /// See `PortNumberTests`.
+    public static var portNumbers: Self { Self() }
+}
+
+extension AsyncGate {
+    /// Runs `function` holding a slot when it runs a test case (a suite itself holds none).
+    func holding(testCase: Test.Case?, _ function: @Sendable () async throws -> Void) async throws {
+        guard testCase != nil else { return try await function() }
+        await acquire()
+        do {
+            try await function()
+        } catch {
+            release()
+            throw error
+        }
+        release()
+    }
 }
