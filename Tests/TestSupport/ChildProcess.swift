@@ -56,60 +56,41 @@ public actor AsyncGate {
     }
 }
 
-/// Runs at most two of the tests it marks at a time (each drives a simulator and a chain of curl processes). Before
-/// the helpers were async, a blocked pool thread capped these at two by accident; the cap keeps that load bounded
-/// (the 1-second cookie lifetime test needs its requests to come promptly) without holding any thread while waiting.
-public struct ChildProcessTests: SuiteTrait, TestTrait, TestScoping {
-    static let gate = AsyncGate(2)
-
-    public init() {}
+/// Limits how many of the tests it marks run at once; waiting holds no thread. Every use of one named limit
+/// (`.childProcesses`, `.portNumbers`) shares one gate.
+public struct ConcurrencyLimit: SuiteTrait, TestTrait, TestScoping {
+    let gate: AsyncGate
 
     public var isRecursive: Bool { true }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await Self.gate.holding(testCase: testCase, function)
-    }
-}
-
-extension Trait where Self == ChildProcessTests {
-    /// See `ChildProcessTests`.
-    public static var childProcesses: Self { Self() }
-}
-
-/// Runs the tests it marks one at a time: a test that listens on every address (`0.0.0.0`, port 0) may be given any
-/// free port number, including one another test has just freed and is about to bind again on purpose.
-public struct PortNumberTests: SuiteTrait, TestTrait, TestScoping {
-    static let gate = AsyncGate(1)
-
-    public init() {}
-
-    public var isRecursive: Bool { true }
-
-    public func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        try await Self.gate.holding(testCase: testCase, function)
-    }
-}
-
-extension Trait where Self == PortNumberTests {
-    /// See `PortNumberTests`.
-    public static var portNumbers: Self { Self() }
-}
-
-extension AsyncGate {
-    /// Runs `function` holding a slot when it runs a test case (a suite itself holds none).
-    func holding(testCase: Test.Case?, _ function: @Sendable () async throws -> Void) async throws {
-        guard testCase != nil else { return try await function() }
-        await acquire()
+        guard testCase != nil else { return try await function() }  // a suite itself holds no slot
+        await gate.acquire()
         do {
             try await function()
         } catch {
-            release()
+            await gate.release()
             throw error
         }
-        release()
+        await gate.release()
     }
+
+    /// At most two at a time: each drives a simulator and a chain of curl processes. Before the helpers were async,
+    /// a blocked pool thread capped these at two by accident; the cap keeps that load bounded (the 1-second cookie
+    /// lifetime test needs its requests to come promptly).
+    static let childProcesses = ConcurrencyLimit(gate: AsyncGate(2))
+
+    /// One at a time: a test that listens on every address (`0.0.0.0`, port 0) may be given any free port number,
+    /// including one another test has just freed and is about to bind again on purpose.
+    static let portNumbers = ConcurrencyLimit(gate: AsyncGate(1))
+}
+
+extension Trait where Self == ConcurrencyLimit {
+    /// See ``ConcurrencyLimit/childProcesses``.
+    public static var childProcesses: Self { ConcurrencyLimit.childProcesses }
+
+    /// See ``ConcurrencyLimit/portNumbers``.
+    public static var portNumbers: Self { ConcurrencyLimit.portNumbers }
 }
