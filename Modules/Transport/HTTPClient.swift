@@ -26,7 +26,8 @@ public final class HTTPClient: Sendable {
         public var insecureSkipTLSVerification: Bool
         /// A proxy URL (`http://host:3128`); nil lets libcurl read `http_proxy`/`https_proxy`/`no_proxy`.
         public var proxy: String?
-        /// Hosts that bypass the proxy (libcurl's `NOPROXY` syntax); nil keeps libcurl's default.
+        /// Hosts that bypass the proxy (libcurl's `NOPROXY` syntax); nil uses `no_proxy` from the environment.
+        /// Loopback addresses (`localhost`, `127.0.0.0/8`, `::1`) bypass it in every case.
         public var noProxy: String?
         /// Fixed name resolutions in curl's `HOST:PORT:ADDRESS` form (like `curl --resolve`).
         public var resolve: [String]
@@ -125,10 +126,10 @@ public final class HTTPClient: Sendable {
             }
         }
         if from?.origin != to.origin {
-            // Like browsers and curl: credentials are for the origin they were given for.
+            // Like curl: credentials are for the origin they were given for. A `Cookie` header set by hand is not
+            // the jar's (which libcurl matches per host), so it goes too, with the other secret headers.
             next.auth = nil
-            next.headers.remove("Authorization")
-            next.headers.remove("Origin")
+            for name in HTTPRequest.credentialHeaders + ["Origin"] { next.headers.remove(name) }
         }
         return next
     }
@@ -145,9 +146,10 @@ public final class HTTPClient: Sendable {
                 guard mayRetry, attempt < policy.maxAttempts, policy.statuses.contains(response.status) else {
                     return response
                 }
-                let wait =
-                    Self.retryAfter(response.headers["Retry-After"], now: Date())
-                    ?? policy.backoff(afterAttempt: attempt)
+                // Throttled requests still count against the caller, so never again at once: a `Retry-After` of
+                // zero or in the past waits the back-off instead.
+                let backoff = policy.backoff(afterAttempt: attempt)
+                let wait = max(Self.retryAfter(response.headers["Retry-After"], now: Date()) ?? backoff, backoff)
                 guard wait <= policy.maxRetryAfter else { return response }
                 delay = wait
             } catch {
@@ -161,6 +163,20 @@ public final class HTTPClient: Sendable {
             }
             attempt += 1
         }
+    }
+
+    /// Loopback addresses, which never go through a proxy: a sign-in to a local simulator or tunnel must not hand
+    /// its credentials, allowed over plain http only because they stay on this machine, to a proxy.
+    static let loopbackNoProxy = "localhost,127.0.0.0/8,::1"
+
+    /// The `NOPROXY` list: the configured one, or else the environment's `no_proxy` / `NO_PROXY` (which libcurl
+    /// reads only when the option is unset), always followed by ``loopbackNoProxy``.
+    static func noProxyList(
+        configured: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let given = configured ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        let trimmed = given.trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+        return trimmed == "*" ? "*" : (trimmed.isEmpty ? "" : trimmed + ",") + loopbackNoProxy
     }
 
     /// `Retry-After` as a wait: delta seconds, or an HTTP date (past dates give zero).
@@ -227,7 +243,7 @@ public final class HTTPClient: Sendable {
         if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = configuration.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
         if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
-        if let noProxy = configuration.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy) }
+        try easy.set(CURLOPT_NOPROXY, Self.noProxyList(configured: configuration.noProxy))
         if !configuration.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: configuration.resolve) }
 
         switch request.auth {

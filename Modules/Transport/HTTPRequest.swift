@@ -89,9 +89,13 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
         ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"].contains(method.uppercased())
     }
 
-    /// Whether the request carries credentials: `auth`, an `Authorization` header, or any body.
+    /// Headers that carry credentials: dropped when a redirect leaves the origin, and never sent from https to
+    /// http.
+    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "X-RequestDigest"]
+
+    /// Whether the request carries credentials: `auth`, a header of ``credentialHeaders``, or any body.
     public var carriesCredentials: Bool {
-        if auth != nil || headers.contains("Authorization") { return true }
+        if auth != nil || Self.credentialHeaders.contains(where: headers.contains) { return true }
         if case .none = body { return false }
         return true
     }

@@ -127,6 +127,21 @@ import Testing
         #expect(recorder.requests.filter { $0.path == "/always" }.count == 3)
     }
 
+    /// A throttled request counts against the caller, so `Retry-After: 0` still waits the back-off.
+    @Test func aZeroRetryAfterStillWaitsTheBackoff() async throws {
+        let seen = Collected<Int>()
+        let server = try HTTPServer { _ in
+            seen.append(1)
+            return HTTPServerResponse(status: 429, headers: [("Retry-After", "0")])
+        }
+        defer { server.stop() }
+        let client = try makeClient { $0.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(600)) }
+        let start = ContinuousClock.now
+        let response = try await client.execute(HTTPRequest(url: server.baseURL + "/"))
+        #expect(response.status == 429 && response.attempts == 2)
+        #expect(ContinuousClock.now - start >= .milliseconds(300), "at least half the 600 ms back-off (jitter)")
+    }
+
     @Test func connectFailuresAreRetriedThenReported() async throws {
         let refusing = try RefusingPort()
         let url = refusing.baseURL + "/"
@@ -399,6 +414,35 @@ import Testing
             _ = try await client.execute(HTTPRequest(method: "GET /x", url: "http://127.0.0.1:1/"))
         }
         #expect(method?.kind == .invalidRequest)
+    }
+
+    /// Requests to loopback never go through a proxy, from the configuration or the environment: credentials
+    /// allowed over plain http only because they stay on this machine must not reach a proxy.
+    @Test func loopbackBypassesEveryProxy() async throws {
+        let proxyRecorder = Recorder()
+        let proxy = try HTTPServer { request in
+            proxyRecorder.record(request)
+            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "via proxy")
+        }
+        defer { proxy.stop() }
+        let target = try HTTPServer(address: "127.0.0.3") { _ in
+            HTTPServerResponse(status: 200, contentType: "text/plain", text: "direct")
+        }
+        defer { target.stop() }
+        let client = try makeClient { $0.proxy = proxy.baseURL }
+        let response = try await client.execute(
+            HTTPRequest(method: "POST", url: target.baseURL + "/login", body: .form([("passwd", "s3cret")])))
+        #expect(response.text == "direct")
+        #expect(proxyRecorder.count == 0)
+
+        #expect(HTTPClient.noProxyList(configured: nil, environment: [:]) == "localhost,127.0.0.0/8,::1")
+        #expect(
+            HTTPClient.noProxyList(configured: nil, environment: ["no_proxy": ".corp.example,"])
+                == ".corp.example,localhost,127.0.0.0/8,::1")
+        #expect(
+            HTTPClient.noProxyList(configured: "intranet", environment: ["NO_PROXY": "x"])
+                == "intranet,localhost,127.0.0.0/8,::1")
+        #expect(HTTPClient.noProxyList(configured: nil, environment: ["NO_PROXY": "*"]) == "*")
     }
 
     @Test func bearerTokenProxyAndSinkDestination() async throws {

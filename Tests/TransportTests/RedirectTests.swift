@@ -143,6 +143,48 @@ import Testing
         #expect(plainRecorder.count == 1)
     }
 
+    /// A hop to another host carries no credential header given by hand (the jar's cookies are libcurl's to match).
+    @Test func crossOriginRedirectDropsEveryCredentialHeader() async throws {
+        let elsewhereRecorder = Recorder()
+        let elsewhere = try HTTPServer(address: "127.0.0.2") { request in
+            elsewhereRecorder.record(request)
+            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "elsewhere")
+        }
+        defer { elsewhere.stop() }
+        let startRecorder = Recorder()
+        let start = try HTTPServer { request in
+            startRecorder.record(request)
+            return HTTPServerResponse(status: 302, headers: [("Location", elsewhere.baseURL + "/landing")])
+        }
+        defer { start.stop() }
+        let client = try makeClient()
+        let secrets: HTTPHeaders = [
+            "Cookie": "FedAuth=secret-cookie", "X-RequestDigest": "0xDIGEST,1", "Proxy-Authorization": "Basic cHJveHk=",
+            "Authorization": "Bearer t", "Accept": "text/plain",
+        ]
+        let response = try await client.execute(
+            HTTPRequest(url: start.baseURL + "/go", headers: secrets, redirects: .follow(max: 3)))
+        #expect(response.text == "elsewhere")
+        let first = try #require(startRecorder.requests.first)
+        #expect(first.header("Cookie") == "FedAuth=secret-cookie" && first.header("X-RequestDigest") == "0xDIGEST,1")
+        let landed = try #require(elsewhereRecorder.requests.first)
+        for name in ["Cookie", "X-RequestDigest", "Proxy-Authorization", "Authorization"] {
+            #expect(landed.header(name) == nil, "\(name) followed the redirect to another host")
+        }
+        #expect(landed.header("Accept") == "text/plain")
+    }
+
+    @Test func credentialHeadersCountAsCredentialsForTheDowngradeRule() throws {
+        for name in ["Cookie", "X-RequestDigest", "Proxy-Authorization", "Authorization"] {
+            let request = HTTPRequest(url: "https://a.example/x", headers: [name: "v"])
+            #expect(request.carriesCredentials, "\(name)")
+            #expect(throws: TransportError.self) {
+                try HTTPClient.redirected(request, status: 302, to: "http://a.example/")
+            }
+        }
+        #expect(!HTTPRequest(url: "https://a.example/x", headers: ["Accept": "*/*"]).carriesCredentials)
+    }
+
     @Test func crossOriginHopDropsCredentials() throws {
         let request = HTTPRequest(
             url: "https://a.example/x", headers: ["Authorization": "Bearer t", "Accept": "*/*"],
