@@ -54,12 +54,14 @@ public enum API {
 
     /// `/_api/web/GetFolderByServerRelativeUrl('…')`.
     public static func folder(serverRelativeUrl: String) -> FolderPath {
-        FolderPath(path: web.appending("GetFolderByServerRelativeUrl(\(OData.pathLiteral(serverRelativeUrl)))"))
+        FolderPath(
+            path: web.appending("GetFolderByServerRelativeUrl(\(OData.serverRelativeURLLiteral(serverRelativeUrl)))"))
     }
 
     /// `/_api/web/GetFileByServerRelativeUrl('…')`.
     public static func file(serverRelativeUrl: String) -> FilePath {
-        FilePath(path: web.appending("GetFileByServerRelativeUrl(\(OData.pathLiteral(serverRelativeUrl)))"))
+        FilePath(
+            path: web.appending("GetFileByServerRelativeUrl(\(OData.serverRelativeURLLiteral(serverRelativeUrl)))"))
     }
 
     /// `/_api/web/GetFolderByServerRelativePath(decodedurl='…')`: unlike the `…Url` form, this addresses
@@ -112,7 +114,7 @@ public struct FolderPath: Sendable, Hashable {
     public var folders: RESTPath { path.appending("Folders") }
     /// `…/Files/add(url='name',overwrite=true)` (POST, body = the file's bytes).
     public func addFile(named name: String, overwrite: Bool) -> RESTPath {
-        files.appending("add(url=\(OData.pathLiteral(name)),overwrite=\(overwrite))")
+        files.appending("add(url=\(OData.serverRelativeURLLiteral(name)),overwrite=\(overwrite))")
     }
 }
 

@@ -54,6 +54,23 @@ public enum OData {
         percentEncodePath(quoted(text))
     }
 
+    /// A server-relative URL (or file name) as the argument of `GetFileByServerRelativeUrl(…)`,
+    /// `GetFolderByServerRelativeUrl(…)` or `Files/add(url=…)`. SharePoint decodes these literals once more after
+    /// the HTTP layer has, so `%` and `#` are first written `%25` and `%23`, then the quoted literal is
+    /// percent-encoded: `/Docs/50% #1.txt` → `'/Docs/50%2525%20%25231.txt'`. (The `…ServerRelativePath(decodedurl=…)`
+    /// forms take ``pathLiteral(_:)`` as is.)
+    public static func serverRelativeURLLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "%": escaped += "%25"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return pathLiteral(escaped)
+    }
+
     /// A GUID literal: `guid'3de2e36d-678f-459c-837a-2db7c83afd8b'` (lower case).
     public static func guidLiteral(_ id: UUID) -> String {
         "guid'" + id.uuidString.lowercased() + "'"

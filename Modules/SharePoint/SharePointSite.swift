@@ -56,15 +56,15 @@ public final class SharePointSite: Sendable {
     ///   - flavor: the JSON flavour to request (default `nometadata`).
     ///   - authentication: credentials for every request (for sites using Basic/NTLM/Bearer), or nil.
     ///   - reauthenticator: asked once when the server says the session is missing or expired.
-    ///   - readRetry: retries for reads; default 4 attempts, `Retry-After` honoured up to 5 minutes.
-    ///   - writeRetry: retries for writes that are safe to repeat; default 3 attempts (`retryNonIdempotent` is set
+    ///   - readRetry: retries for reads; default 6 attempts, `Retry-After` honoured up to 5 minutes.
+    ///   - writeRetry: retries for writes that are safe to repeat; default 5 attempts (`retryNonIdempotent` is set
     ///     here whatever the value given).
     ///   - digestRefreshMargin: refresh a cached digest this long before it expires (default 60 s).
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
         reauthenticator: (any Reauthenticator)? = nil,
-        readRetry: RetryPolicy = RetryPolicy(maxAttempts: 4, maxRetryAfter: .seconds(300)),
-        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
+        readRetry: RetryPolicy = RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300)),
+        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
         digestRefreshMargin: Duration = .seconds(60)
     ) {
         var base = siteURL

@@ -162,7 +162,12 @@ import Testing
         ),
         (
             API.file(serverRelativeUrl: "/sites/team/Shared Documents/Bob's #1.docx").value,
-            "/_api/web/GetFileByServerRelativeUrl('/sites/team/Shared%20Documents/Bob''s%20%231.docx')/$value"
+            "/_api/web/GetFileByServerRelativeUrl('/sites/team/Shared%20Documents/Bob''s%20%25231.docx')/$value"
+        ),
+        (
+            // §6.3: `%` → `%25` and `#` → `%23` inside the literal first, then the URL is percent-encoded.
+            API.file(serverRelativeUrl: "/sites/t/D/50% #1.txt").value,
+            "/_api/web/GetFileByServerRelativeUrl('/sites/t/D/50%2525%20%25231.txt')/$value"
         ),
         (
             API.file(serverRelativePath: "/sites/t/D/50% #1.txt").value,
