@@ -124,7 +124,9 @@ final class StatusServer: Sendable {
             profile: options.profile, store: SessionStore(environment: environment),
             password: { password(environment: environment) }, canSignIn: hasPassword,
             clientConfiguration: HTTPClient.Configuration(
-                caFile: options.caFile, insecureSkipTLSVerification: options.insecure))
+                userAgent: environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? "NONISV|SPConnect|spconnect-status", caFile: options.caFile,
+                insecureSkipTLSVerification: options.insecure))
     }
 
     /// `SPCONNECT_PASSWORD`, else the first line of `SPCONNECT_PASSWORD_FILE` (refused when group- or
@@ -132,12 +134,7 @@ final class StatusServer: Sendable {
     static func password(environment: [String: String]) -> Secret? {
         if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
         guard let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty else { return nil }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & 0o077 == 0, let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        var text = String(decoding: data, as: UTF8.self)
-        if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r" }) { text = String(text[..<newline]) }
-        return text.isEmpty ? nil : Secret(text)
+        return try? PasswordFile.read(path)
     }
 
     /// The whole command: parse, start, print the URL (first line, flushed), serve until SIGINT/SIGTERM.

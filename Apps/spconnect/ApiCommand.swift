@@ -18,11 +18,11 @@ let apiCommand = Command(
         .flag("anonymous", "no credentials at all (public services)"),
         .flag("password-stdin", "with --basic: read the password from the first line of standard input"),
         .value("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
+        .flag("allow-http-loopback", "with --basic: allow plain http to a loopback address (local services, tests)"),
         .flag("raw", "print the response body exactly as received (no pretty JSON)"),
         profileOption,
-        .flag("insecure", "do not verify TLS certificates, for this run only"),
-        .value("cacert", "FILE", "trust the CA certificates in FILE"),
-        .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx"),
+    ] + connectionOptions + [
+        .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx")
     ]
 ) { arguments in
     let words = try positionals(arguments, "METHOD", "PATH-OR-URL")
@@ -54,8 +54,7 @@ let apiCommand = Command(
             body = Array(data.utf8)
         }
     }
-    let configuration = HTTPClient.Configuration(
-        caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure"))
+    let configuration = clientConfiguration(arguments)
 
     var url: String
     var client: HTTPClient
@@ -66,6 +65,18 @@ let apiCommand = Command(
     if arguments.has("anonymous") || arguments.value("basic") != nil {
         guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
             throw UsageError(description: "with --basic or --anonymous give an absolute http(s) URL")
+        }
+        if arguments.value("basic") != nil {
+            // A password in the clear only to this machine, and only when asked (the same rule as `login`).
+            do {
+                try SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
+                    .checkCredentialTransport(to: target)
+            } catch {
+                throw UsageError(
+                    description: "refusing to send the --basic password over plain http to "
+                        + "\(AuthFlow.Redaction.url(target)): use https (plain http only to a loopback address, with "
+                        + "--allow-http-loopback)")
+            }
         }
         url = target
         client = try HTTPClient(configuration: configuration)
@@ -93,12 +104,17 @@ let apiCommand = Command(
     }
     for (name, value) in headers { requestHeaders.add(name, value) }
 
+    // Reads are retried like the site client's (throttling with `Retry-After` up to 5 minutes); a POST is not
+    // repeated unless the site's write policy would (it never is here: the body's effect is unknown).
+    let retry = site?.readRetry ?? RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300))
+    // The site's digest goes only to the site itself, never to another URL given in full.
+    let toTheSite = site.map { sameOrigin(url, $0.siteURL) } ?? false
     var renewed = false
     while true {
         var request = HTTPRequest(
             method: method, url: url, headers: requestHeaders, body: body.map(HTTPRequest.Body.bytes) ?? .none,
-            auth: auth, redirects: .follow(max: 10))
-        if let site, method != "GET", method != "HEAD",
+            auth: auth, redirects: .follow(max: 10), retry: retry)
+        if let site, toTheSite, method != "GET", method != "HEAD",
             !headers.contains(where: { $0.0.lowercased() == "x-requestdigest" })
         {
             do throws(SharePointError) {
@@ -146,4 +162,11 @@ func prettyJSON(_ body: [UInt8]) -> String? {
     else { return nil }
     guard let value = try? JSONValue.parse(Data(body)) else { return nil }
     return JSONText.pretty(value)
+}
+
+/// Whether two absolute URLs have the same scheme, host and port.
+private func sameOrigin(_ first: String, _ second: String) -> Bool {
+    guard let one = URLComponents(string: first), let other = URLComponents(string: second) else { return false }
+    return one.scheme?.lowercased() == other.scheme?.lowercased() && one.host?.lowercased() == other.host?.lowercased()
+        && (one.port ?? (one.scheme == "https" ? 443 : 80)) == (other.port ?? (other.scheme == "https" ? 443 : 80))
 }

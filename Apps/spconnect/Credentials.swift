@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 import Transport
 
@@ -30,23 +31,13 @@ enum PasswordSource {
                 + "or run on a terminal to be asked")
     }
 
-    /// A password file's first line; refused when the file is readable by group or others.
+    /// A password file's first line (``PasswordFile``: refused when others can read it).
     static func readFile(_ path: String) throws(UsageError) -> Secret {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw UsageError(description: "cannot read the password file \(path): \(String(cString: strerror(errno)))")
+        do {
+            return try PasswordFile.read(path)
+        } catch {
+            throw UsageError(description: error.description)
         }
-        guard info.st_mode & 0o077 == 0 else {
-            throw UsageError(
-                description: "the password file \(path) is readable by others; run 'chmod 600 \(path)' first")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(description: "cannot read the password file \(path)")
-        }
-        var text = String(decoding: data, as: UTF8.self)
-        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-        guard !text.isEmpty else { throw UsageError(description: "the password file \(path) is empty") }
-        return Secret(text)
     }
 }
 

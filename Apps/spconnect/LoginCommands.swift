@@ -25,8 +25,7 @@ let loginCommand = Command(
         profileOption,
         .repeatable("allow-host", "HOST", "also allow sending credentials to HOST"),
         .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
-        .flag("insecure", "do not verify TLS certificates, for this run only"),
-        .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    ] + connectionOptions + [
         .value("trace", "FILE", "write one redacted JSON line per step to FILE"),
         .value("dump-pages", "DIR", "save a redacted copy of a page the engine cannot handle"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
@@ -50,9 +49,7 @@ let loginCommand = Command(
             allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
         staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"),
         loginURL: arguments.value("login-url"))
-    let client = try HTTPClient(
-        configuration: HTTPClient.Configuration(
-            caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))
+    let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
     let collector = SignInTraceCollector()
     let outcome = await SignIn(

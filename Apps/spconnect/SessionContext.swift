@@ -17,11 +17,7 @@ struct SessionContext {
     let renewer: SessionReauthenticator
 
     /// The options every command that uses a session understands.
-    static let options: [OptionSpec] = [
-        profileOption,
-        .flag("insecure", "do not verify TLS certificates, for this run only"),
-        .value("cacert", "FILE", "trust the CA certificates in FILE"),
-    ]
+    static let options: [OptionSpec] = [profileOption] + connectionOptions
 
     /// Opens the profile named by `--profile` (default `default`).
     static func open(_ arguments: ParsedArguments) throws -> SessionContext {
@@ -32,9 +28,7 @@ struct SessionContext {
                 description: "no session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME"
                     + (profile == "default" ? "" : " --profile \(profile)") + "' first")
         }
-        let client = try HTTPClient(
-            configuration: HTTPClient.Configuration(
-                caFile: arguments.value("cacert"), insecureSkipTLSVerification: arguments.has("insecure")))
+        let client = try HTTPClient(configuration: clientConfiguration(arguments))
         try session.install(into: client)
         let user = session.user
         let renewer = SessionReauthenticator(
@@ -61,4 +55,29 @@ func renewalPassword(user: String) -> Secret? {
 /// No saved session for the profile: the user has to sign in first (exit code 11).
 struct SessionMissing: Error, CustomStringConvertible {
     let description: String
+}
+
+/// The connection options of every command that talks to a server.
+let connectionOptions: [OptionSpec] = [
+    .flag("insecure", "do not verify TLS certificates, for this run only"),
+    .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    .value(
+        "user-agent", "TEXT",
+        "the User-Agent to send (default: SPCONNECT_USER_AGENT, else NONISV|SPConnect|spconnect/VERSION)"),
+]
+
+/// The `User-Agent` spconnect sends unless told otherwise: decorated the way SharePoint Online asks of scripted
+/// clients (`NONISV|Company|App/version`), which it throttles less than undecorated traffic.
+let defaultUserAgent = "NONISV|SPConnect|spconnect/\(version)"
+
+/// The HTTP client settings the connection options give: TLS (`--insecure`, `--cacert`) and the `User-Agent`
+/// (`--user-agent`, else `SPCONNECT_USER_AGENT`, else ``defaultUserAgent``; some Conditional Access rules only let
+/// known platforms through).
+func clientConfiguration(
+    _ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
+) -> HTTPClient.Configuration {
+    let agent = arguments.value("user-agent") ?? environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+    return HTTPClient.Configuration(
+        userAgent: agent ?? defaultUserAgent, caFile: arguments.value("cacert"),
+        insecureSkipTLSVerification: arguments.has("insecure"))
 }

@@ -53,16 +53,27 @@ public struct SignInPolicy: Sendable, Equatable {
     /// Checks that a password may be submitted to `action` by a form on `pageURL` with `method`.
     public func checkCredentialSubmission(method: String, action: String, pageURL: String) throws(Refusal) {
         guard method.uppercased() == "POST" else { throw .passwordInURL(action: action) }
-        guard let target = URLParts(action), target.scheme == "https" || target.scheme == "http" else {
-            throw .notHTTP(action: action)
-        }
-        if target.scheme == "http" && !(allowHTTPLoopback && target.isLoopback) {
-            throw .plainHTTP(action: action)
-        }
+        let target = try credentialTarget(action)
         let formHost = URLParts(pageURL)?.host ?? ""
         guard target.host == formHost || allowedHosts.contains(target.host) else {
             throw .foreignHost(action: action, formHost: formHost)
         }
+    }
+
+    /// Checks that credentials may travel to `url` at all: over https, or over plain http to a loopback address
+    /// when ``allowHTTPLoopback`` is set. (For credentials sent outside a sign-in, such as `spconnect api --basic`.)
+    public func checkCredentialTransport(to url: String) throws(Refusal) {
+        _ = try credentialTarget(url)
+    }
+
+    private func credentialTarget(_ url: String) throws(Refusal) -> URLParts {
+        guard let target = URLParts(url), target.scheme == "https" || target.scheme == "http" else {
+            throw .notHTTP(action: url)
+        }
+        if target.scheme == "http" && !(allowHTTPLoopback && target.isLoopback) {
+            throw .plainHTTP(action: url)
+        }
+        return target
     }
 
     /// Checks one hop of the flow (a redirect, refresh, script redirect or form post).

@@ -380,7 +380,9 @@ import Testing
     }
 
     @Test func apiSendsBasicCredentialsFromStandardInputNeverFromArguments() async throws {
+        let agents = HeaderLog()
         let server = try HTTPServer { request in
+            agents.add(request.header("User-Agent") ?? "")
             let expected = "Basic " + Data("bob:s3cret pass".utf8).base64EncodedString()
             guard request.header("Authorization") == expected else {
                 return HTTPServerResponse(status: 401, contentType: "application/json", text: #"{"error":"who?"}"#)
@@ -390,15 +392,31 @@ import Testing
         defer { server.stop() }
         let state = try temporaryDirectory("basic")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let result = try await runSpconnect(
+        // A password over plain http only to loopback, and only when asked: nothing is sent otherwise.
+        let refused = try await runSpconnect(
             ["api", "GET", server.baseURL + "/x", "--basic", "bob", "--password-stdin"], stdin: "s3cret pass\n",
             environment: ["XDG_STATE_HOME": state])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("plain http") && refused.stderr.contains("--allow-http-loopback"))
+        #expect(agents.values.isEmpty)
+        let allowed = [
+            "api", "GET", server.baseURL + "/x", "--basic", "bob", "--password-stdin", "--allow-http-loopback",
+        ]
+        let result = try await runSpconnect(allowed, stdin: "s3cret pass\n", environment: ["XDG_STATE_HOME": state])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "{\n  \"ok\": true\n}\n")
-        let wrong = try await runSpconnect(
-            ["api", "GET", server.baseURL + "/x", "--basic", "bob", "--password-stdin"], stdin: "nope\n",
-            environment: ["XDG_STATE_HOME": state])
+        let wrong = try await runSpconnect(allowed, stdin: "nope\n", environment: ["XDG_STATE_HOME": state])
         #expect(wrong.status == 13)
+        // The User-Agent: decorated by default, then the environment's, then the option's.
+        _ = try await runSpconnect(
+            allowed, stdin: "nope\n", environment: ["XDG_STATE_HOME": state, "SPCONNECT_USER_AGENT": "Nightly/2"])
+        _ = try await runSpconnect(
+            allowed + ["--user-agent", "Mozilla/5.0 (X11; Linux x86_64)"], stdin: "nope\n",
+            environment: ["XDG_STATE_HOME": state, "SPCONNECT_USER_AGENT": "Nightly/2"])
+        let seen = agents.values
+        #expect(seen.count == 4)
+        #expect(seen.prefix(2).allSatisfy { $0.hasPrefix("NONISV|SPConnect|spconnect/") && $0.count > 27 })
+        #expect(seen.suffix(2) == ["Nightly/2", "Mozilla/5.0 (X11; Linux x86_64)"])
     }
 
     @Test func apiUsesTheSavedSessionForSharePointPaths() async throws {
@@ -491,4 +509,14 @@ import Testing
         let text = try await fixture.run(["item", "Tasks", "1", "--as-text", "--output", "json"])
         #expect(text.stdout.contains("\"Author\": \"Alice Example\""))
     }
+}
+
+/// Values a test server saw, in order (its handler runs on the server's threads).
+final class HeaderLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+
+    func add(_ value: String) { lock.withLock { seen.append(value) } }
+
+    var values: [String] { lock.withLock { seen } }
 }

@@ -1,0 +1,68 @@
+public import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A password kept in a file of its own (`--password-file`, `SPCONNECT_PASSWORD_FILE`): its first line.
+///
+/// The file is opened once and every check is made on that open file (`fstat` on the descriptor), so it cannot be
+/// swapped between the check and the read. It must be a regular file that neither group nor others can read, owned
+/// by this user (or by root). Symbolic links are followed, because secret mounts (Kubernetes, systemd credentials)
+/// are made of them; the checks apply to the file they lead to.
+public enum PasswordFile {
+    /// Why a password file was refused; each message says what to do.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// It could not be opened or read.
+        case unreadable(path: String, reason: String)
+        /// It is not a regular file (a directory, a pipe, a device).
+        case notAFile(path: String)
+        /// Group or others may read it.
+        case readableByOthers(path: String)
+        /// Another user owns it.
+        case ownedByAnotherUser(path: String)
+        /// Its first line is empty.
+        case empty(path: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path, let reason): "cannot read the password file \(path): \(reason)"
+            case .notAFile(let path): "the password file \(path) is not a regular file"
+            case .readableByOthers(let path):
+                "the password file \(path) is readable by others; run 'chmod 600 \(path)' first"
+            case .ownedByAnotherUser(let path):
+                "the password file \(path) belongs to another user; keep the password in a file of your own"
+            case .empty(let path): "the password file \(path) is empty"
+            }
+        }
+    }
+
+    /// The first line of the file at `path` (without its line ending), after the checks above.
+    public static func read(_ path: String) throws(Failure) -> Secret {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path) }
+        guard info.st_mode & 0o077 == 0 else { throw .readableByOthers(path: path) }
+        guard info.st_uid == getuid() || info.st_uid == 0 else { throw .ownedByAnotherUser(path: path) }
+
+        // A password is one short line: read at most 64 KiB.
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65_536 {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+            if buffer[..<count].contains(where: { $0 == 0x0A || $0 == 0x0D }) { break }
+        }
+        let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard !line.isEmpty else { throw .empty(path: path) }
+        return Secret(String(decoding: line, as: UTF8.self))
+    }
+}
