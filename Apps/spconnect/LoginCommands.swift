@@ -42,7 +42,8 @@ let loginCommand = Command(
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
     _ = try store.path(for: profile)
-    let password = try PasswordSource.read(arguments, user: user)
+    // An anonymous visit needs no password (and must not prompt for one).
+    let password = flow == .anonymous ? Secret("") : try PasswordSource.read(arguments, user: user)
     let configuration = SignInConfiguration(
         siteURL: site, username: user, password: password, flow: flow,
         policy: SignInPolicy(

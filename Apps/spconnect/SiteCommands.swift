@@ -189,14 +189,22 @@ let itemCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let list = listPath(words[0])
-        let record: Record
+        var record: Record
         if arguments.has("as-text") {
             record = SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
         } else {
             let query = ODataQuery(select: withID(arguments.value("select").map(splitList) ?? []))
             let item = try await site.item(in: list, id: id, query: query)
             record = SharePointRecords.record(item: item)
-            if let etag = item.etag, output.format == .table { output.note("etag: \(etag)") }
+            // The etag for `update --etag`: a note beside a table, SharePoint's own `odata.etag` member otherwise
+            // (no field's internal name has a dot, so it cannot clash).
+            if let etag = item.etag {
+                if output.format == .table {
+                    output.note("etag: \(etag)")
+                } else {
+                    record.fields.append(Presentation.Field("odata.etag", .string(etag)))
+                }
+            }
         }
         output.renderOne(record, columns: RecordSet.inferColumns([record]))
         return .ok

@@ -202,7 +202,11 @@ public struct SignInMachine: Sendable {
 
     private mutating func proofRequest(authentication: Authentication?) -> SignInAction {
         proving = true
-        let url = URLResolution.join(configuration.siteURL, "/_api/web/currentuser?$select=Title,LoginName,Email")
+        // An anonymous visitor has no current user: reading the web proves the site answers without credentials.
+        let path =
+            configuration.flow == .anonymous
+            ? "/_api/web?$select=Title" : "/_api/web/currentuser?$select=Title,LoginName,Email"
+        let url = URLResolution.join(configuration.siteURL, path)
         let request = SignInRequest(
             url: url, headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
             carriesCredentials: authentication != nil, authentication: authentication)
@@ -220,7 +224,8 @@ public struct SignInMachine: Sendable {
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         let user = (object?["d"] as? [String: Any]) ?? object
-        let displayName = (user?["Title"] as? String) ?? (user?["LoginName"] as? String)
+        let displayName =
+            configuration.flow == .anonymous ? nil : (user?["Title"] as? String) ?? (user?["LoginName"] as? String)
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,

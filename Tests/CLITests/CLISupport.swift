@@ -79,8 +79,8 @@ final class CLIFixture {
     let state: String
     let environment: [String: String]
 
-    init(items: Int = 0, signIn: Bool = true) async throws {
-        sim = try Simulator(SimulatorOptions(mode: .entra, items: items))
+    init(mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true) async throws {
+        sim = try Simulator(SimulatorOptions(mode: mode, items: items))
         state = try temporaryDirectory("state")
         environment = ["XDG_STATE_HOME": state, "HOME": state]
         if signIn {

@@ -99,12 +99,18 @@ import Testing
         #expect(stale.status == 9)
         #expect(stale.stderr.contains("etag mismatch"))
         #expect(stale.stderr.contains("HTTP 412"))
+        // The etag a script passes is the one `item` printed.
+        let read = try JSONSerialization.jsonObject(with: item.stdoutBytes) as? [String: Any]
+        let etag = try #require(read?["odata.etag"] as? String)
+        #expect(etag == "\"1\"")
         let current = try await fixture.run([
-            "update", "Tasks", "3", "Title=Changed", "--etag", "\"1\"", "--output", "json",
+            "update", "Tasks", "3", "Title=Changed", "--etag", etag, "--output", "json",
         ])
         #expect(current.status == 0, "\(current.stderr)")
         let after = try await fixture.run(["item", "Tasks", "3", "--select", "Title", "--output", "json"])
         #expect(after.stdout.contains("\"Title\": \"Changed\""))
+        let again = try await fixture.run(["update", "Tasks", "3", "Title=Again", "--etag", etag])
+        #expect(again.status == 9, "the etag read before the change is stale now")
     }
 
     @Test func addThenDeleteAnItem() async throws {
@@ -242,6 +248,18 @@ import Testing
         let none = try await fixture.run(["status"])
         #expect(none.status == 11)
         #expect(none.stderr.contains("Last sign-in: ") && none.stderr.contains(message))
+    }
+
+    /// A public site: no password is asked for (standard input is not read), and the session reads lists.
+    @Test func anonymousLoginNeedsNoPassword() async throws {
+        let fixture = try await CLIFixture(mode: .anonymous, signIn: false)
+        let login = try await fixture.run([
+            "login", "--site", fixture.sim.siteURL, "--user", "visitor", "--flow", "anonymous", "--allow-http-loopback",
+        ])
+        #expect(login.status == 0, "\(login.stderr)")
+        let lists = try await fixture.run(["lists", "--output", "json"])
+        #expect(lists.status == 0, "\(lists.stderr)")
+        #expect(lists.stdout.contains("\"Tasks\""))
     }
 
     @Test func withoutASavedSessionSiteCommandsSayToLogIn() async throws {
