@@ -250,6 +250,32 @@ import Testing
         #expect(none.stderr.contains("Last sign-in: ") && none.stderr.contains(message))
     }
 
+    /// What a script sees when a sign-in needs a person: exit 4 and the reason, exit 7 for a policy refusal; no
+    /// session is saved either way.
+    @Test func loginExitCodesForInterruptsAndRefusals() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        let session = fixture.state + "/spconnect/sessions/default.cookies"
+        let mfa = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", "bob.mfa@contoso.test", "--password-stdin",
+                "--allow-http-loopback",
+            ],
+            stdin: alicePassword + "\n")
+        #expect(mfa.status == 4, "\(mfa.stderr)")
+        #expect(mfa.stderr.lowercased().contains("multi-factor") || mfa.stderr.contains("MFA"), "\(mfa.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: session))
+        // Without --allow-http-loopback the password is not posted over plain http.
+        let passwordPosts = { fixture.sim.requestLog().filter { $0.formFields.contains { $0.value == alicePassword } } }
+        let postedBefore = passwordPosts().count
+        let plain = try await fixture.run(
+            ["login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin"],
+            stdin: alicePassword + "\n")
+        #expect(plain.status == 7, "\(plain.stderr)")
+        #expect(plain.stderr.contains("--allow-http-loopback"))
+        #expect(!FileManager.default.fileExists(atPath: session))
+        #expect(passwordPosts().count == postedBefore)
+    }
+
     /// A public site: no password is asked for (standard input is not read), and the session reads lists.
     @Test func anonymousLoginNeedsNoPassword() async throws {
         let fixture = try await CLIFixture(mode: .anonymous, signIn: false)
