@@ -419,11 +419,7 @@ import Testing
     /// Requests to loopback never go through a proxy, from the configuration or the environment: credentials
     /// allowed over plain http only because they stay on this machine must not reach a proxy.
     @Test func loopbackBypassesEveryProxy() async throws {
-        let proxyRecorder = Recorder()
-        let proxy = try HTTPServer { request in
-            proxyRecorder.record(request)
-            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "via proxy")
-        }
+        let (proxy, proxyRecorder) = try recordingServer { _ in "via proxy" }
         defer { proxy.stop() }
         let target = try HTTPServer(address: "127.0.0.3") { _ in
             HTTPServerResponse(status: 200, contentType: "text/plain", text: "direct")
@@ -446,11 +442,7 @@ import Testing
     }
 
     @Test func bearerTokenProxyAndSinkDestination() async throws {
-        let recorder = Recorder()
-        let server = try HTTPServer { request in
-            recorder.record(request)
-            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "from \(request.target)")
-        }
+        let (server, recorder) = try recordingServer { "from \($0.target)" }
         defer { server.stop() }
         let client = try makeClient { $0.proxy = server.baseURL }
         let chunks = Collected<[UInt8]>()

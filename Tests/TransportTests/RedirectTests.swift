@@ -109,11 +109,7 @@ import Testing
     }
 
     @Test func httpsToHttpWithCredentialsIsRefusedWithoutIsAllowed() async throws {
-        let plainRecorder = Recorder()
-        let plain = try HTTPServer { request in
-            plainRecorder.record(request)
-            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "plain")
-        }
+        let (plain, plainRecorder) = try recordingServer { _ in "plain" }
         defer { plain.stop() }
         let certificate = try await TestCertificate.make()
         let secure = try HTTPServer(tls: (certificate.certificatePEM, certificate.keyPEM)) { _ in
@@ -145,11 +141,7 @@ import Testing
 
     /// A hop to another host carries no credential header given by hand (the jar's cookies are libcurl's to match).
     @Test func crossOriginRedirectDropsEveryCredentialHeader() async throws {
-        let elsewhereRecorder = Recorder()
-        let elsewhere = try HTTPServer(address: "127.0.0.2") { request in
-            elsewhereRecorder.record(request)
-            return HTTPServerResponse(status: 200, contentType: "text/plain", text: "elsewhere")
-        }
+        let (elsewhere, elsewhereRecorder) = try recordingServer(address: "127.0.0.2") { _ in "elsewhere" }
         defer { elsewhere.stop() }
         let startRecorder = Recorder()
         let start = try HTTPServer { request in

@@ -5,6 +5,18 @@ import Testing
 
 @testable import Transport
 
+/// A server on `address` that records every request and answers 200 `text/plain` with `text(request)`.
+func recordingServer(
+    address: String = "127.0.0.1", _ text: @escaping @Sendable (HTTPServerRequest) -> String
+) throws -> (server: HTTPServer, recorder: Recorder) {
+    let recorder = Recorder()
+    let server = try HTTPServer(address: address) { request in
+        recorder.record(request)
+        return HTTPServerResponse(status: 200, contentType: "text/plain", text: text(request))
+    }
+    return (server, recorder)
+}
+
 /// Requests a test server saw, in order (handlers run on connection threads).
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
