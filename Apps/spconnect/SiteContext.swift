@@ -54,7 +54,7 @@ func exitCode(for error: SharePointError) -> ExitCode {
     case .formsAuthRequired, .authenticationRequired: return .signInRequired
     case .accessDenied: return .accessDenied
     case .transport: return .network
-    case .badRequest: return .httpError
+    case .badRequest, .flavorNotAccepted: return .httpError
     case .digestExpired, .server, .unexpectedResponse, .localFile: return .failure
     }
 }

@@ -101,6 +101,9 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case alreadyExists
         /// 400: the request was malformed or an argument was invalid.
         case badRequest
+        /// 406: the server does not speak the JSON flavour asked for (SharePoint 2013 before SP1 knows only
+        /// `odata=verbose`).
+        case flavorNotAccepted
         /// Any other non-success status.
         case server
         /// A 2xx response whose body could not be read as expected (detail in ``SharePointError/message``).
@@ -260,6 +263,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         // Some builds answer a missing `items(ID)` with 400 and the ArgumentException code (spsim answers 404).
         case 400 where addressesItem && code == -2_147_024_809: return .itemNotFound
         case 400: return .badRequest
+        case 406: return .flavorNotAccepted
         default:
             if code == -2_147_024_860 || exception.hasSuffix("SPQueryThrottledException") { return .thresholdExceeded }
             if code == -2_130_575_342 { return .alreadyExists }
@@ -339,6 +343,10 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             text = "An object with that name already exists. Choose another title or use the existing one."
         case .badRequest:
             text = "SharePoint rejected the request as invalid. Check names, paths and query options."
+        case .flavorNotAccepted:
+            text =
+                "This SharePoint does not accept the JSON format asked for (SharePoint 2013 before SP1 speaks only"
+                + " odata=verbose). Run again with --odata verbose."
         case .server:
             text = "SharePoint reported an error."
         case .unexpectedResponse(let detail):

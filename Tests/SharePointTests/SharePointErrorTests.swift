@@ -127,6 +127,15 @@ private func body(_ text: String) -> Data { Data(text.utf8) }
         #expect(error.description.contains("exceeds the list view threshold."))
     }
 
+    /// SharePoint 2013 RTM answers a JSON-light `Accept` with 406 (protocol §6.1): say which option to use.
+    @Test func notAcceptedFlavorNamesTheOption() {
+        let body = Data("The HTTP header ACCEPT is missing or its value is invalid.".utf8)
+        let error = SharePointError(status: 406, headers: [:], body: body, url: "https://sp2013/_api/web")
+        #expect(error.kind == .flavorNotAccepted)
+        #expect(error.description.contains("--odata verbose"))
+        #expect(!error.isRetryable && !error.needsReauthentication)
+    }
+
     @Test(arguments: [
         (429, "120", 120 as Int?), (503, "7", 7), (503, "", nil), (429, "Wed, 21 Oct 2026 07:28:00 GMT", nil),
     ])
