@@ -137,6 +137,20 @@ final class StatusServer: Sendable {
         return try? PasswordFile.read(path)
     }
 
+    /// Why `SPCONNECT_PASSWORD_FILE` cannot be used, when it is named and `SPCONNECT_PASSWORD` is not set: said
+    /// at start, rather than as "no password is available" at the first renewal.
+    static func passwordFileRefusal(environment: [String: String]) -> String? {
+        guard (environment["SPCONNECT_PASSWORD"] ?? "").isEmpty, let path = environment["SPCONNECT_PASSWORD_FILE"],
+            !path.isEmpty
+        else { return nil }
+        do {
+            _ = try PasswordFile.read(path)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// The whole command: parse, start, print the URL (first line, flushed), serve until SIGINT/SIGTERM.
     /// Returns the exit code.
     static func run(arguments: [String]) -> Int32 {
@@ -149,6 +163,10 @@ final class StatusServer: Sendable {
             options = parsed
         } catch {
             FileHandle.standardError.write(Data("spconnect-status: \(error)\n\n\(StatusOptions.usage)\n".utf8))
+            return 2
+        }
+        if let refusal = passwordFileRefusal(environment: ProcessInfo.processInfo.environment) {
+            FileHandle.standardError.write(Data("spconnect-status: \(refusal)\n".utf8))
             return 2
         }
         // Block the signals before any thread starts, so only sigwait below receives them.

@@ -260,6 +260,14 @@ import Transport
         #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path])?.revealedValue() == "p2")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path]) == nil)
+        // The app says so when it starts, with the remedy, instead of "no password" at the first renewal.
+        let refusal = StatusServer.passwordFileRefusal(environment: ["SPCONNECT_PASSWORD_FILE": path])
+        #expect(refusal?.contains("chmod 600") == true)
+        #expect(
+            StatusServer.passwordFileRefusal(environment: ["SPCONNECT_PASSWORD_FILE": path, "SPCONNECT_PASSWORD": "x"])
+                == nil, "the variable comes first, so the file does not matter")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        #expect(StatusServer.passwordFileRefusal(environment: ["SPCONNECT_PASSWORD_FILE": path]) == nil)
         let configuration = StatusServer.sessionConfiguration(StatusOptions(), environment: ["SPCONNECT_PASSWORD": "x"])
         #expect(configuration.canSignIn)
         #expect(!StatusServer.sessionConfiguration(StatusOptions(), environment: [:]).canSignIn)
