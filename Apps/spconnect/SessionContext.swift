@@ -43,7 +43,13 @@ func renewalPassword(user: String) -> Secret? {
     let environment = ProcessInfo.processInfo.environment
     if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
     if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
-        return try? PasswordSource.readFile(path)
+        do {
+            return try PasswordSource.readFile(path)
+        } catch {
+            // Said here: the command's own error only says the session could not be renewed.
+            printError("The session ended and SPCONNECT_PASSWORD_FILE cannot be used: \(error.description)")
+            return nil
+        }
     }
     if isatty(STDIN_FILENO) == 1 {
         printError("The session ended; signing in again.")

@@ -160,6 +160,15 @@ import Testing
         let result = try await fixture.run(["whoami"])
         #expect(result.status == 11)
         #expect(result.stderr.contains("spconnect login"))
+        // A password file others can read is not used, and the reason is given.
+        let passwordFile = fixture.state + "/password"
+        #expect(
+            FileManager.default.createFile(
+                atPath: passwordFile, contents: Data((alicePassword + "\n").utf8),
+                attributes: [.posixPermissions: 0o644]))
+        let refused = try await fixture.run(["whoami"], extra: ["SPCONNECT_PASSWORD_FILE": passwordFile])
+        #expect(refused.status == 11)
+        #expect(refused.stderr.contains("chmod 600"), "\(refused.stderr)")
         // With the password in the environment the session is renewed once and the check passes.
         let renewed = try await fixture.run(
             ["whoami", "--output", "json"], extra: ["SPCONNECT_PASSWORD": alicePassword])
