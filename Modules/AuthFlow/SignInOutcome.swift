@@ -31,7 +31,13 @@ public enum SignInOutcome: Sendable {
             var text = "the identity provider asks for \(kind.explanation)"
             if let pageId { text += " (page \(pageId))" }
             if let message, !message.isEmpty { text += ": \(sentence(message))" }
-            return text + ". Complete it once in a browser, or use an account or flow without it."
+            switch kind {
+            case .federatedSignIn:
+                return text + ". This is not a wrong password: the engine could not follow Entra to the "
+                    + "organisation's sign-in page; run again with --trace FILE to see where it stopped."
+            default:
+                return text + ". Complete it once in a browser, or use an account or flow without it."
+            }
         case .unknownPage(let kind, let url, let dumpPath):
             var text = "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
             text +=
@@ -56,6 +62,9 @@ public enum InteractionKind: String, Sendable, Equatable {
     case passwordChange
     case consent
     case unknownInterrupt
+    /// The account is federated: its organisation's own identity provider signs it in, and the engine could
+    /// not get there (Entra's `AADSTS50107` for a password posted to Entra directly).
+    case federatedSignIn
 
     var explanation: String {
         switch self {
@@ -64,6 +73,7 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .passwordChange: return "a password change"
         case .consent: return "consent to an application"
         case .unknownInterrupt: return "an interaction this engine does not know"
+        case .federatedSignIn: return "a sign-in at the organisation's own identity provider (a federated account)"
         }
     }
 }

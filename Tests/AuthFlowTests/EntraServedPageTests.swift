@@ -1,0 +1,104 @@
+import AuthFlow
+import Foundation
+import HTTPServer
+import Testing
+import Transport
+
+/// Entra's converged pages over real loopback HTTP: a small server serves `$Config` pages shaped like spsim's
+/// and login.microsoftonline.com's, so the engine meets cases the simulator does not model (the federated
+/// identity provider on a host of its own, error pages, rare codes).
+@Suite struct EntraServedPageTests {
+    /// A converged page carrying `config` as its `$Config`.
+    static func converged(_ config: [String: Any]) -> HTTPServerResponse {
+        let json = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HostilePageTests.page(
+            """
+            <!DOCTYPE html><html><head><title>Sign in to your account</title>
+            <script type="text/javascript">//<![CDATA[
+            $Config=\(String(decoding: json, as: UTF8.self));
+            //]]></script></head><body></body></html>
+            """)
+    }
+
+    /// The converged sign-in page, without `urlGetCredentialType` unless `credentialType` names one.
+    static func signInPage(credentialType: String? = nil) -> [String: Any] {
+        var page: [String: Any] = [
+            "pgid": "ConvergedSignIn", "urlPost": "/tenant/login", "sFT": "flow-token-1", "sFTName": "flowToken",
+            "sCtx": "context-1", "canary": "canary-1", "sErrorCode": "50058", "sErrTxt": "",
+        ]
+        if let credentialType { page["urlGetCredentialType"] = credentialType }
+        return page
+    }
+
+    /// A federated account whose identity provider lives on a third host (127.0.0.3), as a company's ADFS does:
+    /// Entra (127.0.0.2) names it in GetCredentialType's answer; the password goes there and nowhere else, and
+    /// the user name and flow token go only to Entra.
+    @Test func federationLeadsToTheOrganisationsOwnHostAndOnlyThereGoesThePassword() async throws {
+        let adfsLog = HostilePageTests.RequestLog()
+        let adfs = try HTTPServer(address: "127.0.0.3") { request in
+            adfsLog.add(request)
+            if request.method == "POST", request.formValue("UserName") == "alice@contoso.test",
+                request.formValue("Password") == HostilePageTests.password
+            {
+                return HostilePageTests.page(
+                    """
+                    <html><body onload="document.forms[0].submit()">
+                    <form method="POST" action="\(request.queryValue("wreply") ?? "")">
+                    <input type="hidden" name="wa" value="wsignin1.0">
+                    <input type="hidden" name="wresult" value="token-for-alice">
+                    <noscript><input type="submit" value="Submit"></noscript></form></body></html>
+                    """)
+            }
+            return HostilePageTests.page(HostilePageTests.loginForm(action: request.target))
+        }
+        defer { adfs.stop() }
+        let adfsURL = adfs.baseURL
+        let world = try HostilePageTests.world { request, siteURL in
+            if request.method == "POST" && request.path == "/common/GetCredentialType" {
+                let reply = FormURLEncodingProbe.encode(siteURL + "/_trust/")
+                return HTTPServerResponse(
+                    status: 200, contentType: "application/json; charset=utf-8",
+                    text: #"{"IfExistsResult":0,"Credentials":{"PrefCredential":4,"FederationRedirectUrl":"\#(adfsURL)"#
+                        + #"/adfs/ls/?wa=wsignin1.0&wreply=\#(reply)"},"EstsProperties":{"DomainType":4}}"#)
+            }
+            return Self.converged(Self.signInPage(credentialType: "/common/GetCredentialType?mkt=en-US"))
+        }
+        defer { world.stop() }
+        let (outcome, trace) = try await HostilePageTests.signIn(world)
+        guard case .signedIn(let session) = outcome else {
+            Issue.record("expected a session, got \(outcome.message)")
+            return
+        }
+        #expect(session.flow == "entra")
+        #expect(world.log.hostsThatSawPassword().isEmpty)
+        #expect(adfsLog.hostsThatSawPassword() == ["127.0.0.3"])
+        // The GetCredentialType question carried the user name and flow token to Entra only.
+        let question = try #require(world.log.all.first { $0.target.hasPrefix("/common/GetCredentialType") })
+        #expect(question.host == "127.0.0.2")
+        #expect(question.body.contains(#""username":"alice@contoso.test""#) && question.body.contains("flow-token-1"))
+        #expect(!adfsLog.all.contains { $0.body.contains("flow-token-1") || $0.target.contains("flow-token-1") })
+        #expect(trace.contains { URLComponents(string: $0.url)?.host == "127.0.0.3" && $0.method == "POST" })
+        #expect(!trace.map(\.jsonLine).joined().contains("flow-token-1"))
+    }
+
+    /// Without `urlGetCredentialType` the password goes to Entra, which refuses it for a federated account.
+    @Test func aFederatedAccountIsNotToldItsPasswordIsWrong() async throws {
+        let world = try HostilePageTests.world { request, _ in
+            guard request.method == "POST" && request.path == "/tenant/login" else {
+                return Self.converged(Self.signInPage())
+            }
+            var page = Self.signInPage()
+            page["sErrorCode"] = "50107"
+            page["sErrTxt"] = "AADSTS50107: The requested federation realm object does not exist."
+            return Self.converged(page)
+        }
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .interactionRequired(.federatedSignIn, _, let message) = outcome else {
+            Issue.record("expected a federated-account outcome, got \(outcome.message)")
+            return
+        }
+        #expect(message?.contains("AADSTS50107") == true)
+        #expect(outcome.message.contains("not a wrong password"))
+    }
+}
