@@ -102,3 +102,48 @@ import Transport
         #expect(outcome.message.contains("not a wrong password"))
     }
 }
+
+extension EntraServedPageTests {
+    /// A world whose Entra-like host shows `first` at `/login` and answers the password post with `answer`.
+    static func world(first: [String: Any] = signInPage(), answer: [String: Any]) throws -> HostilePageTests.World {
+        let (firstPage, answerPage) = (converged(first), converged(answer))
+        return try HostilePageTests.world { request, _ in
+            request.method == "POST" && request.path == "/tenant/login" ? answerPage : firstPage
+        }
+    }
+
+    static let expiredFlowToken = "AADSTS50089: Authentication failed due to flow token expired. Please sign in again."
+
+    /// `ConvergedError` pages have no `urlPost`: their code and text must still reach the outcome, whether the
+    /// page comes first or answers the password, and whether it spells the code as `sErrorCode` or `iErrorCode`.
+    @Test(arguments: [true, false], [true, false])
+    func errorPagesWithoutURLPostKeepTheirCodeAndText(afterPassword: Bool, integerCodeOnly: Bool) async throws {
+        let errorPage: [String: Any] =
+            integerCodeOnly
+            ? ["pgid": "ConvergedError", "iErrorCode": 50089, "strServiceExceptionMessage": Self.expiredFlowToken]
+            : ["pgid": "ConvergedError", "sErrorCode": "50089", "iErrorCode": 50089, "sErrTxt": Self.expiredFlowToken]
+        let world =
+            afterPassword ? try Self.world(answer: errorPage) : try Self.world(first: errorPage, answer: [:])
+        defer { world.stop() }
+        let (outcome, trace) = try await HostilePageTests.signIn(world)
+        #expect(outcome.message.contains(Self.expiredFlowToken.dropLast()), "\(outcome.message)")
+        #expect(outcome.message.contains("50089"))
+        if case .interactionRequired(_, let pageId, _) = outcome { #expect(pageId == "ConvergedError") }
+        #expect(trace.last?.decision == "entra: stop")
+    }
+
+    @Test func anMFAErrorPageWithoutURLPostIsAnMFAInterrupt() async throws {
+        let world = try Self.world(
+            first: [
+                "pgid": "ConvergedError", "sErrorCode": "50076",
+                "sErrTxt": "AADSTS50076: you must use multi-factor authentication to access this resource.",
+            ], answer: [:])
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .interactionRequired(.mfa, "ConvergedError", let message) = outcome else {
+            Issue.record("expected MFA, got \(outcome.message)")
+            return
+        }
+        #expect(message?.contains("AADSTS50076") == true)
+    }
+}

@@ -14,14 +14,24 @@ struct EntraStrategy: SignInStrategy {
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         // Whatever page came, the GetCredentialType question (if one was open) is no longer waiting.
         state.credentialTypeQuestion = nil
-        guard let config = page.config, let urlPost = config["urlPost"], !urlPost.isEmpty else { return nil }
+        guard let config = page.config else { return nil }
         let pgid = config["pgid"] ?? ""
-        let errorText = nonEmpty(config["sErrTxt"]).map(plainText) ?? page.errorText
-        if let code = nonEmpty(config["sErrorCode"]), code != "0", code != "50058" {
+        // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
+        // code only as `iErrorCode` and the text as `strServiceExceptionMessage`.
+        let errorText =
+            (nonEmpty(config["sErrTxt"]) ?? nonEmpty(config["strServiceExceptionMessage"])).map(plainText)
+            ?? page.errorText
+        if let code = nonEmpty(config["sErrorCode"]) ?? nonEmpty(config["iErrorCode"]), code != "0", code != "50058" {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
         }
         if let kind = Self.interaction(forPage: pgid) {
             return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
+        }
+        guard let urlPost = config["urlPost"], !urlPost.isEmpty else {
+            guard pgid.lowercased().contains("error") else { return nil }
+            return .finish(
+                .interactionRequired(
+                    .unknownInterrupt, pageId: pgid, message: errorText ?? "Entra showed an error page without a code"))
         }
         if page.configCompositeKeys.contains("arrUserProofs") && !pgid.lowercased().contains("signin") {
             return .finish(.interactionRequired(.mfa, pageId: pgid, message: errorText))
