@@ -128,8 +128,12 @@ extension EntraServedPageTests {
         let (outcome, trace) = try await HostilePageTests.signIn(world)
         #expect(outcome.message.contains(Self.expiredFlowToken.dropLast()), "\(outcome.message)")
         #expect(outcome.message.contains("50089"))
-        if case .interactionRequired(_, let pageId, _) = outcome { #expect(pageId == "ConvergedError") }
         #expect(trace.last?.decision == "entra: stop")
+        // An expired flow is not a wrong password.
+        guard case .interactionRequired(.identityProviderError, "ConvergedError", _) = outcome else {
+            Issue.record("expected an identity-provider error, got \(outcome.message)")
+            return
+        }
     }
 
     @Test func anMFAErrorPageWithoutURLPostIsAnMFAInterrupt() async throws {
@@ -145,5 +149,50 @@ extension EntraServedPageTests {
             return
         }
         #expect(message?.contains("AADSTS50076") == true)
+    }
+}
+
+extension EntraServedPageTests {
+    static func errorPage(_ code: String, _ text: String) -> [String: Any] {
+        var page = signInPage()
+        page["sErrorCode"] = code
+        page["sErrTxt"] = text
+        return page
+    }
+
+    /// After the password, only the credential codes mean a wrong password; any other code is named as the
+    /// identity provider's error, with its code, and the user is not sent to check the password.
+    @Test(arguments: [
+        ("50020", "AADSTS50020: User account from identity provider does not exist in tenant."),
+        ("50105", "AADSTS50105: The signed in user is not assigned to a role for the application."),
+        ("50011", "AADSTS50011: The redirect URI specified in the request does not match."),
+        ("99999", "Something unexpected happened."),
+    ])
+    func rejectionsThatAreNotAboutThePasswordNameTheirCode(code: String, text: String) async throws {
+        let world = try Self.world(answer: Self.errorPage(code, text))
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .interactionRequired(.identityProviderError, "ConvergedSignIn", let message) = outcome else {
+            Issue.record("\(code): expected an identity-provider error, got \(outcome.message)")
+            return
+        }
+        #expect(message?.contains(code) == true)
+        #expect(message?.contains(text.dropLast()) == true)
+        #expect(outcome.message.contains(code))
+        #expect(outcome.message.contains("not about the password"))
+        #expect(!outcome.message.contains("Check the user name and password"))
+    }
+
+    @Test(arguments: ["50126", "50053", "50057"])
+    func credentialCodesAreStillAWrongPassword(code: String) async throws {
+        let world = try Self.world(
+            answer: Self.errorPage(code, "Your account or password is incorrect. <a href=\"#\">Reset it now.</a>"))
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .invalidCredentials(let message, code) = outcome else {
+            Issue.record("expected invalidCredentials with code \(code), got \(outcome.message)")
+            return
+        }
+        #expect(message == "Your account or password is incorrect. Reset it now.")
     }
 }

@@ -31,7 +31,8 @@ struct EntraStrategy: SignInStrategy {
             guard pgid.lowercased().contains("error") else { return nil }
             return .finish(
                 .interactionRequired(
-                    .unknownInterrupt, pageId: pgid, message: errorText ?? "Entra showed an error page without a code"))
+                    .identityProviderError, pageId: pgid,
+                    message: errorText ?? "Entra showed an error page without a code"))
         }
         if page.configCompositeKeys.contains("arrUserProofs") && !pgid.lowercased().contains("signin") {
             return .finish(.interactionRequired(.mfa, pageId: pgid, message: errorText))
@@ -187,10 +188,18 @@ struct EntraStrategy: SignInStrategy {
             // Entra refuses a password posted to it for a federated account: not a wrong password.
             return .interactionRequired(.federatedSignIn, pageId: pgid, message: text)
         default:
-            return state.passwordSubmitted
-                ? .invalidCredentials(message: text, code: code)
-                : .interactionRequired(.unknownInterrupt, pageId: pgid, message: text)
+            // Not about the password (50020 a guest from another tenant, 50105 not assigned to the application,
+            // 50011 a reply address, 50089 an expired flow, codes not known here): say so, with the code.
+            return .interactionRequired(.identityProviderError, pageId: pgid, message: naming(code, in: text))
         }
+    }
+
+    /// `text`, ending with `(code CODE)` unless it names the code already (`AADSTS50105: ...`).
+    private func naming(_ code: String, in text: String) -> String {
+        guard !text.contains(code) else { return text }
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed + " (code \(code))"
     }
 
     /// Interrupt pages recognised by their `pgid`.
