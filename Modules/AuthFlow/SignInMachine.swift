@@ -232,7 +232,8 @@ public struct SignInMachine: Sendable {
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
                 flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
                 policy: configuration.policy,
-                cookies: response.siteCookies))
+                cookies: response.siteCookies, targetCookies: configuration.targetCookies,
+                staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
     }
 
     private func haveTargetCookies(_ response: SignInResponse) -> Bool {

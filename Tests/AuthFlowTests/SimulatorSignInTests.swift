@@ -16,7 +16,7 @@ import Transport
 
     static func signIn(
         _ simulator: Simulator, user: String, password: String = password, flow: SignInFlow = .auto,
-        staySignedIn: Bool = false, loginURL: String? = nil
+        staySignedIn: Bool = false, loginURL: String? = nil, targetCookies: [String] = []
     ) async throws -> Run {
         let client = try HTTPClient()
         let steps = StepRecorder()
@@ -24,7 +24,8 @@ import Transport
             client: client,
             configuration: SignInConfiguration(
                 siteURL: simulator.siteURL, username: user, password: Secret(password), flow: flow,
-                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn, loginURL: loginURL),
+                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn,
+                targetCookies: targetCookies, loginURL: loginURL),
             options: SignIn.Options(trace: steps.add)
         ).run()
         return Run(outcome: outcome, trace: steps.all, client: client)
