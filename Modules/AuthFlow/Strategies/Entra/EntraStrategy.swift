@@ -2,7 +2,10 @@ import Foundation
 
 /// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
 /// "Stay signed in?" (KMSI), and the interrupts (MFA, Conditional Access, password change, consent).
-/// Posts use the page's own names (`sFTName`, `sCanaryTokenName`) and keep `sCtx` when present.
+/// Posts use the page's own names (`sFTName`, `sCanaryTokenName`) and keep `sCtx` when present. Before the
+/// password it asks `GetCredentialType`, as the page's script does, and follows a federated account to its
+/// organisation's identity provider. Error pages (`ConvergedError`) and `sErrorCode`s become typed outcomes;
+/// only the codes in `credentialErrors` mean a wrong password.
 struct EntraStrategy: SignInStrategy {
     let name = "entra"
 
