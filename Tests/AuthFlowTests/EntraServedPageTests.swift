@@ -196,3 +196,27 @@ extension EntraServedPageTests {
         #expect(message == "Your account or password is incorrect. Reset it now.")
     }
 }
+
+extension EntraServedPageTests {
+    /// The GetCredentialType question carries the user name and flow token, so it goes only where a password
+    /// could: a page naming one on another host is not asked, and the sign-in goes on with `urlPost`.
+    @Test func aCredentialTypeAddressOnAnotherHostIsNotAsked() async throws {
+        let foreignLog = HostilePageTests.RequestLog()
+        let foreign = try HTTPServer(address: "127.0.0.3") { request in
+            foreignLog.add(request)
+            return HTTPServerResponse(status: 200, contentType: "application/json", text: "{}")
+        }
+        defer { foreign.stop() }
+        let world = try Self.world(
+            first: Self.signInPage(credentialType: foreign.baseURL + "/common/GetCredentialType"),
+            answer: Self.errorPage("50126", "Your account or password is incorrect."))
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .invalidCredentials(_, "50126") = outcome else {
+            Issue.record("expected the password post's answer, got \(outcome.message)")
+            return
+        }
+        #expect(foreignLog.all.isEmpty)
+        #expect(world.log.all.contains { $0.target == "/tenant/login" })
+    }
+}
