@@ -280,9 +280,7 @@ actor StatusSession: Reauthenticator {
         let collector = SignInTraceCollector()
         let outcome = await SignIn(
             client: signInClient,
-            configuration: SignInConfiguration(
-                siteURL: session.siteURL, username: session.user, password: password,
-                flow: SignInFlow(rawValue: session.flow) ?? .auto, policy: session.policy),
+            configuration: session.renewalConfiguration(password: password),
             options: SignIn.Options(trace: collector.add)
         ).run()
         var record = SignInRecord(

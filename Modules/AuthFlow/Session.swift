@@ -19,10 +19,17 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public var policy: SignInPolicy
     /// The session's cookies as the jar held them (values are secrets: `Cookie.description` hides them).
     public var cookies: [Cookie]
+    /// The cookies the sign-in waited for (`--cookie`); empty for the flow's default. Reused on renewal.
+    public var targetCookies: [String]
+    /// Whether the sign-in answered "Stay signed in?" with yes (`--stay-signed-in`). Reused on renewal.
+    public var staySignedIn: Bool
+    /// The login service the legacy route used (`--login-url`), when one was given. Reused on renewal.
+    public var loginURL: String?
 
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
-        policy: SignInPolicy = SignInPolicy(), cookies: [Cookie]
+        policy: SignInPolicy = SignInPolicy(), cookies: [Cookie], targetCookies: [String] = [],
+        staySignedIn: Bool = false, loginURL: String? = nil
     ) {
         self.siteURL = siteURL
         self.user = user
@@ -31,6 +38,17 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         self.provedAt = provedAt
         self.policy = policy
         self.cookies = cookies
+        self.targetCookies = targetCookies
+        self.staySignedIn = staySignedIn
+        self.loginURL = loginURL
+    }
+
+    /// The configuration that signs this session's user in again the way they signed in: the same site, flow,
+    /// policy, target cookies, "Stay signed in?" answer and login service, with `password`.
+    public func renewalConfiguration(password: Secret) -> SignInConfiguration {
+        SignInConfiguration(
+            siteURL: siteURL, username: user, password: password, flow: SignInFlow(rawValue: flow) ?? .auto,
+            policy: policy, staySignedIn: staySignedIn, targetCookies: targetCookies, loginURL: loginURL)
     }
 
     /// The earliest expiry among `names` (nil when all are session cookies or none is present).

@@ -2,7 +2,8 @@ import Foundation
 public import Transport
 
 /// Renews a session when the server says it has ended (401, or 403 with `X-Forms_Based_Auth_Required`):
-/// signs in again with the same site, user, flow and policy, puts the new cookies into the client's jar,
+/// signs in again the way the user signed in (``Session/renewalConfiguration(password:)``: site, user, flow, policy, target
+/// cookies, "Stay signed in?" answer, login service), puts the new cookies into the client's jar,
 /// and saves the new session to the store, with a ``SignInRecord`` of the renewal (succeeded or not) beside it.
 ///
 /// An actor: concurrent callers (parallel downloads that all hit the expiry) share one sign-in.
@@ -53,12 +54,9 @@ public actor SessionReauthenticator: Reauthenticator {
     private func renew() async throws -> Bool {
         guard let secret = password() else { return false }
         for cookie in session.cookies { try? client.cookies.remove(cookie) }
-        let flow = SignInFlow(rawValue: session.flow) ?? .auto
         let collector = SignInTraceCollector()
         let outcome = await SignIn(
-            client: client,
-            configuration: SignInConfiguration(
-                siteURL: session.siteURL, username: session.user, password: secret, flow: flow, policy: session.policy),
+            client: client, configuration: session.renewalConfiguration(password: secret),
             options: SignIn.Options(trace: collector.add)
         ).run()
         renewals += 1

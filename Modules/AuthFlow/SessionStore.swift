@@ -8,7 +8,8 @@ import Transport
 /// Saves and loads sessions, one file per profile, as Netscape cookie files that `curl -b FILE` reads.
 ///
 /// The file starts with `# Netscape HTTP Cookie File`, then one comment line carrying the session's
-/// metadata as JSON (site, user, flow, proof time; never a secret), then one line per cookie. Files are
+/// metadata as JSON (site, user, flow, proof time, policy, target cookies, "Stay signed in?" answer,
+/// login service; never a secret), then one line per cookie. Files are
 /// written atomically (a temporary file in the same folder, then `rename`) with mode 0600, in a folder
 /// with mode 0700. A value type; concurrent writers of one profile end with one whole file, never a mix.
 ///
@@ -191,13 +192,18 @@ enum NetscapeCookieFile {
         var provedAt: Double
         var allowedHosts: [String]?
         var allowHTTPLoopback: Bool?
+        // How the user signed in, for renewals; files written before these existed read as the defaults.
+        var targetCookies: [String]?
+        var staySignedIn: Bool?
+        var loginURL: String?
     }
 
     static func render(_ session: Session) -> String {
         let metadata = Metadata(
             site: session.siteURL, user: session.user, displayName: session.displayName, flow: session.flow,
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
-            allowHTTPLoopback: session.policy.allowHTTPLoopback)
+            allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
+            staySignedIn: session.staySignedIn, loginURL: session.loginURL)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -229,7 +235,8 @@ enum NetscapeCookieFile {
             provedAt: Date(timeIntervalSince1970: metadata.provedAt),
             policy: SignInPolicy(
                 allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
-            cookies: cookies)
+            cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
+            loginURL: metadata.loginURL)
     }
 }
 

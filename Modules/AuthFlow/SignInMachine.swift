@@ -143,13 +143,15 @@ public struct SignInMachine: Sendable {
                     kind: "HTTP 401 challenge (\(response.header("WWW-Authenticate") ?? "no scheme")); "
                         + "use --flow ntlm or --flow basic", url: response.url, dumpPath: nil))
         }
-        guard let page = readPage(response) else {
-            record.decision = "not a page"
-            return .finish(.unknownPage(kind: "HTTP \(response.status), not HTML", url: response.url, dumpPath: nil))
-        }
-        record.pageKind = page.kind
+        let page = readPage(response)
+        record.pageKind = page?.kind
         for strategy in strategies {
-            guard let decision = strategy.decide(on: page, state: &state) else { continue }
+            // An answer that is not a page (JSON) goes to the strategy that asked for it, if one did.
+            let decided =
+                if let page { strategy.decide(on: page, state: &state) } else {
+                    strategy.decide(onJSON: response, state: &state)
+                }
+            guard let decision = decided else { continue }
             switch decision {
             case .finish(let outcome):
                 record.decision = "\(strategy.name): stop"
@@ -158,6 +160,10 @@ public struct SignInMachine: Sendable {
                 record.decision = "\(strategy.name): \(note)"
                 return send(request, from: response.url, note: note)
             }
+        }
+        guard let page else {
+            record.decision = "not a page"
+            return .finish(.unknownPage(kind: "HTTP \(response.status), not HTML", url: response.url, dumpPath: nil))
         }
         record.decision = "no strategy recognised the page (\(page.reason))"
         return .finish(.unknownPage(kind: page.kind, url: response.url, dumpPath: nil))
@@ -231,7 +237,8 @@ public struct SignInMachine: Sendable {
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
                 flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
                 policy: configuration.policy,
-                cookies: response.siteCookies))
+                cookies: response.siteCookies, targetCookies: configuration.targetCookies,
+                staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
     }
 
     private func haveTargetCookies(_ response: SignInResponse) -> Bool {

@@ -28,10 +28,21 @@ public enum SignInOutcome: Sendable {
             return "the sign-in was rejected: \(sentence(message))" + (code.map { " (code \($0))" } ?? "")
                 + ". Check the user name and password."
         case .interactionRequired(let kind, let pageId, let message):
-            var text = "the identity provider asks for \(kind.explanation)"
+            var text =
+                kind == .identityProviderError
+                ? "the identity provider stopped the sign-in" : "the identity provider asks for \(kind.explanation)"
             if let pageId { text += " (page \(pageId))" }
             if let message, !message.isEmpty { text += ": \(sentence(message))" }
-            return text + ". Complete it once in a browser, or use an account or flow without it."
+            switch kind {
+            case .identityProviderError:
+                return text + ". This is not about the password: the error says what is wrong, and may need the "
+                    + "tenant's administrator (an invitation, an assignment to the application) or a new sign-in."
+            case .federatedSignIn:
+                return text + ". This is not a wrong password: the engine could not follow Entra to the "
+                    + "organisation's sign-in page; run again with --trace FILE to see where it stopped."
+            default:
+                return text + ". Complete it once in a browser, or use an account or flow without it."
+            }
         case .unknownPage(let kind, let url, let dumpPath):
             var text = "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
             text +=
@@ -56,6 +67,13 @@ public enum InteractionKind: String, Sendable, Equatable {
     case passwordChange
     case consent
     case unknownInterrupt
+    /// The account is federated: its organisation's own identity provider signs it in, and the engine could
+    /// not get there (Entra's `AADSTS50107` for a password posted to Entra directly).
+    case federatedSignIn
+    /// The identity provider stopped the sign-in with an error that is not about the password (a guest from
+    /// another tenant, a user not assigned to the application, a reply address, an expired flow, an unknown
+    /// code); the message carries the provider's text and code.
+    case identityProviderError
 
     var explanation: String {
         switch self {
@@ -64,6 +82,8 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .passwordChange: return "a password change"
         case .consent: return "consent to an application"
         case .unknownInterrupt: return "an interaction this engine does not know"
+        case .federatedSignIn: return "a sign-in at the organisation's own identity provider (a federated account)"
+        case .identityProviderError: return "nothing: it stopped the sign-in with an error"
         }
     }
 }

@@ -120,7 +120,24 @@ import Transport
             }
             #expect(Set(fields.map(\.name)).count == fields.count, "a field is sent twice: \(fields.map(\.name))")
             #expect(!fields.contains { $0.name.lowercased() == "kmsi" }, "an unchecked Kmsi box was sent")
-        case ("aad-config", .send(let request)):
+        case ("aad-config", .send(var request)):
+            if let question = request.rawBody {
+                // The converged page first asks GetCredentialType (user name and flow token, no password); a
+                // managed account's answer brings the password post.
+                #expect(request.method == "POST" && request.carriesCredentials)
+                let text = String(decoding: question.bytes, as: UTF8.self)
+                #expect(text.contains(#""username":"alice@contoso.test""#) && !text.contains(Self.password))
+                let managed = #"{"IfExistsResult":0,"Credentials":{"PrefCredential":1,"FederationRedirectUrl":null}}"#
+                let next = machine.receive(
+                    SignInResponse(
+                        url: request.url, status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+                        location: nil, body: Array(managed.utf8), siteCookies: []))
+                guard case .send(let post) = next else {
+                    Issue.record("no password post after GetCredentialType's answer")
+                    return
+                }
+                request = post
+            }
             #expect(request.purpose == .credentials)
             let names = (request.form ?? []).map(\.name)
             #expect(names.contains("passwd") && names.contains("login"))

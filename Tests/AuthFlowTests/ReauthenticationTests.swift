@@ -49,6 +49,42 @@ import Transport
         #expect(record.steps.contains { $0.host.hasPrefix("127.0.0.2:") })
     }
 
+    /// A session signed in with `--cookie rtFa` and `--stay-signed-in`, saved and loaded by a later process,
+    /// is renewed the same way: the renewal waits for the same cookie and answers "Stay signed in?" with yes.
+    @Test func aRenewalSignsInTheWayTheUserDid() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        let run = try await SimulatorSignInTests.signIn(
+            simulator, user: "alice@contoso.test", staySignedIn: true, targetCookies: ["rtFa"])
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)")
+            return
+        }
+        let directory = NSTemporaryDirectory() + "spconnect-reauth-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = SessionStore(directory: directory)
+        try store.save(session, profile: "p")
+        let saved = try #require(try store.load(profile: "p"))
+        #expect(saved.targetCookies == ["rtFa"] && saved.staySignedIn)
+
+        let client = try HTTPClient()
+        try saved.install(into: client)
+        simulator.expireSessions()
+        #expect(try await Self.web(client, simulator.siteURL) == 403)
+        let renewer = SessionReauthenticator(
+            client: client, session: saved, store: store, profile: "p",
+            password: { Secret(SimulatorSignInTests.password) })
+        #expect(try await renewer.reauthenticate())
+        #expect(try await Self.web(client, simulator.siteURL) == 200)
+        let kmsiAnswers = simulator.requestLog().compactMap { request in
+            request.formFields.first { $0.name == "LoginOptions" && request.path.hasSuffix("/kmsi") }?.value
+        }
+        #expect(kmsiAnswers == ["1", "1"])
+        let renewed = try #require(try store.load(profile: "p"))
+        #expect(renewed.targetCookies == ["rtFa"] && renewed.staySignedIn)
+        #expect(await renewer.current.targetCookies == ["rtFa"])
+    }
+
     @Test func withoutCredentialsTheRenewalDeclinesAndWrongOnesThrow() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .fba))
         defer { simulator.stop() }

@@ -49,6 +49,33 @@ import Transport
         try store.remove(profile: "work")
     }
 
+    /// How the user signed in survives the file; a file written before those fields existed reads as the defaults.
+    @Test func howTheUserSignedInIsKeptAndOldFilesStillRead() throws {
+        let store = SessionStore(directory: directory)
+        var original = session(host: "127.0.0.1")
+        original.targetCookies = ["SPOAuth", "rtFa"]
+        original.staySignedIn = true
+        original.loginURL = "https://login.example.test/extSTS.srf"
+        try store.save(original, profile: "how")
+        let loaded = try #require(try store.load(profile: "how"))
+        #expect(loaded.targetCookies == ["SPOAuth", "rtFa"])
+        #expect(loaded.staySignedIn)
+        #expect(loaded.loginURL == "https://login.example.test/extSTS.srf")
+        #expect(loaded.renewalConfiguration(password: Secret("x")).expectedCookies == ["SPOAuth", "rtFa"])
+
+        let old = """
+            # Netscape HTTP Cookie File
+            # spconnect-session {"allowHTTPLoopback":true,"allowedHosts":[],"flow":"entra","provedAt":1800000000,\
+            "site":"http://127.0.0.1","user":"alice@contoso.test"}
+            #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tFedAuth\tvalue
+
+            """
+        try old.write(toFile: try store.path(for: "old"), atomically: true, encoding: .utf8)
+        let legacy = try #require(try store.load(profile: "old"))
+        #expect(legacy.targetCookies.isEmpty && !legacy.staySignedIn && legacy.loginURL == nil)
+        #expect(legacy.policy.allowHTTPLoopback && legacy.cookies.map(\.name) == ["FedAuth"])
+    }
+
     @Test func refusesProfileNamesThatEscapeTheFolder() {
         let store = SessionStore(directory: directory)
         for name in ["../etc/passwd", "", ".hidden", "a/b", "name with space"] {

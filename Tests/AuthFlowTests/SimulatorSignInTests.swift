@@ -16,7 +16,7 @@ import Transport
 
     static func signIn(
         _ simulator: Simulator, user: String, password: String = password, flow: SignInFlow = .auto,
-        staySignedIn: Bool = false, loginURL: String? = nil
+        staySignedIn: Bool = false, loginURL: String? = nil, targetCookies: [String] = []
     ) async throws -> Run {
         let client = try HTTPClient()
         let steps = StepRecorder()
@@ -24,7 +24,8 @@ import Transport
             client: client,
             configuration: SignInConfiguration(
                 siteURL: simulator.siteURL, username: user, password: Secret(password), flow: flow,
-                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn, loginURL: loginURL),
+                policy: SignInPolicy(allowHTTPLoopback: true), staySignedIn: staySignedIn,
+                targetCookies: targetCookies, loginURL: loginURL),
             options: SignIn.Options(trace: steps.add)
         ).run()
         return Run(outcome: outcome, trace: steps.all, client: client)
@@ -243,5 +244,50 @@ final class StepRecorder: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return steps
+    }
+}
+
+extension SimulatorSignInTests {
+    static let frank = SimulatedUser(
+        email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
+
+    /// A federated account: Entra's `GetCredentialType` names the organisation's ADFS, whose form takes the
+    /// password; its WS-Federation auto-post returns to Entra, which finishes the sign-in.
+    @Test func federatedAccountSignsInAtItsOrganisationsADFS() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: Self.frank.email, password: Self.frank.password)
+        let steps = run.trace.map(\.jsonLine).joined(separator: "\n")
+        guard case .signedIn(let session) = run.outcome else {
+            Issue.record("\(run.outcome.message)\n\(steps)")
+            return
+        }
+        #expect(session.cookies.contains { $0.name == "FedAuth" })
+        #expect(session.flow == "entra")
+        // The password went to ADFS's own form, never to Entra's urlPost.
+        let passwordPaths = simulator.requestLog().filter { request in
+            request.formFields.contains { $0.value == Self.frank.password }
+        }.map(\.path)
+        #expect(passwordPaths == ["/adfs/ls/"])
+        #expect(simulator.requestLog().contains { $0.method == "POST" && $0.path.lowercased() == "/login.srf" })
+        // The trace shows the way: GetCredentialType, then the ADFS page named by Entra, then the form post.
+        #expect(run.trace.contains { $0.decision?.contains("FederationRedirectUrl") == true })
+        #expect(run.trace.contains { $0.method == "GET" && $0.url.contains("/adfs/ls/") })
+        #expect(
+            run.trace.contains {
+                $0.method == "POST" && $0.url.contains("/adfs/ls/") && $0.fieldsSent.contains("Password")
+            })
+        #expect(!steps.contains(Self.frank.password))
+    }
+
+    @Test func federatedAccountWithAWrongPasswordGetsADFSsMessage() async throws {
+        let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
+        defer { simulator.stop() }
+        let run = try await Self.signIn(simulator, user: Self.frank.email, password: "Winter2025?")
+        guard case .invalidCredentials(let message, _) = run.outcome else {
+            Issue.record("expected invalidCredentials, got \(run.outcome.message)")
+            return
+        }
+        #expect(message.contains("Incorrect user ID or password"))
     }
 }

@@ -5,6 +5,12 @@ protocol SignInStrategy: Sendable {
     var name: String { get }
     /// The next move for `page`, or nil when the page is not this strategy's.
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision?
+    /// The next move for an answer that is not a page (JSON) to a request this strategy sent, or nil.
+    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision?
+}
+
+extension SignInStrategy {
+    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? { nil }
 }
 
 /// What a strategy decided.
@@ -21,4 +27,8 @@ struct FlowState: Sendable {
     var interruptsAnswered = 0
     /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
     var detectedFlow: SignInFlow?
+    /// Entra's sign-in page whose `GetCredentialType` question is waiting for its JSON answer.
+    var credentialTypeQuestion: PageFacts?
+    /// `GetCredentialType` was asked once in this sign-in (it is not asked again).
+    var credentialTypeAsked = false
 }

@@ -1,6 +1,11 @@
+import Foundation
+
 /// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
 /// "Stay signed in?" (KMSI), and the interrupts (MFA, Conditional Access, password change, consent).
-/// Posts use the page's own names (`sFTName`, `sCanaryTokenName`) and keep `sCtx` when present.
+/// Posts use the page's own names (`sFTName`, `sCanaryTokenName`) and keep `sCtx` when present. Before the
+/// password it asks `GetCredentialType`, as the page's script does, and follows a federated account to its
+/// organisation's identity provider. Error pages (`ConvergedError`) and `sErrorCode`s become typed outcomes;
+/// only the codes in `credentialErrors` mean a wrong password.
 struct EntraStrategy: SignInStrategy {
     let name = "entra"
 
@@ -10,14 +15,27 @@ struct EntraStrategy: SignInStrategy {
     ]
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
-        guard let config = page.config, let urlPost = config["urlPost"], !urlPost.isEmpty else { return nil }
+        // Whatever page came, the GetCredentialType question (if one was open) is no longer waiting.
+        state.credentialTypeQuestion = nil
+        guard let config = page.config else { return nil }
         let pgid = config["pgid"] ?? ""
-        let errorText = nonEmpty(config["sErrTxt"]).map(plainText) ?? page.errorText
-        if let code = nonEmpty(config["sErrorCode"]), code != "0", code != "50058" {
+        // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
+        // code only as `iErrorCode` and the text as `strServiceExceptionMessage`.
+        let errorText =
+            (nonEmpty(config["sErrTxt"]) ?? nonEmpty(config["strServiceExceptionMessage"])).map(plainText)
+            ?? page.errorText
+        if let code = nonEmpty(config["sErrorCode"]) ?? nonEmpty(config["iErrorCode"]), code != "0", code != "50058" {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
         }
         if let kind = Self.interaction(forPage: pgid) {
             return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
+        }
+        guard let urlPost = config["urlPost"], !urlPost.isEmpty else {
+            guard pgid.lowercased().contains("error") else { return nil }
+            return .finish(
+                .interactionRequired(
+                    .identityProviderError, pageId: pgid,
+                    message: errorText ?? "Entra showed an error page without a code"))
         }
         if page.configCompositeKeys.contains("arrUserProofs") && !pgid.lowercased().contains("signin") {
             return .finish(.interactionRequired(.mfa, pageId: pgid, message: errorText))
@@ -44,6 +62,17 @@ struct EntraStrategy: SignInStrategy {
             return .finish(
                 .invalidCredentials(message: errorText ?? "the sign-in page came back without a message", code: nil))
         }
+        if !state.credentialTypeAsked, let question = credentialTypeRequest(page, config, state) {
+            state.credentialTypeAsked = true
+            state.credentialTypeQuestion = page
+            return .send(question, note: "asked $Config.urlGetCredentialType whether the account is federated")
+        }
+        return postPassword(config, action: action, state: &state)
+    }
+
+    /// The password post to `$Config.urlPost`, as the converged sign-in page sends it.
+    private func postPassword(_ config: [String: String], action: String, state: inout FlowState) -> StrategyDecision {
+        let configuration = state.configuration
         var fields: [(name: String, value: String)] = [
             ("i13", "0"), ("login", configuration.username), ("loginfmt", configuration.username), ("type", "11"),
             ("LoginOptions", "3"), ("passwd", configuration.password.revealedValue()), ("ps", "2"),
@@ -54,6 +83,81 @@ struct EntraStrategy: SignInStrategy {
         return .send(
             SignInRequest(method: "POST", url: action, form: fields, purpose: .credentials, carriesCredentials: true),
             note: "posted credentials to $Config.urlPost with the page's token names")
+    }
+
+    // MARK: - Federated accounts (GetCredentialType)
+
+    /// The `GetCredentialType` call a browser makes before it shows the password field, or nil when the page
+    /// names none, or names one the user name and flow token may not go to (another host, plain http): then
+    /// the password goes to `urlPost` as before and a federated account ends as `.federatedSignIn`.
+    private func credentialTypeRequest(_ page: PageFacts, _ config: [String: String], _ state: FlowState)
+        -> SignInRequest?
+    {
+        guard let address = nonEmpty(config["urlGetCredentialType"]) else { return nil }
+        let url = URLResolution.resolve(address, against: page.url)
+        // The body carries the user name and the flow token: the same rule as a password.
+        guard
+            (try? state.configuration.policy.checkCredentialSubmission(method: "POST", action: url, pageURL: page.url))
+                != nil
+        else { return nil }
+        let body: [String: Any] = [
+            "username": state.configuration.username, "isOtherIdpSupported": true, "checkPhones": false,
+            "isRemoteNGCSupported": false, "isCookieBannerShown": false, "isFidoSupported": false,
+            "originalRequest": config["sCtx"] ?? "", "forceotclogin": false, "isExternalFederationDisallowed": false,
+            "isRemoteConnectSupported": false, "federationFlags": 0, "isSignup": false,
+            "flowToken": config["sFT"] ?? "", "isAccessPassSupported": false,
+        ]
+        guard let bytes = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return nil }
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let canary = nonEmpty(config["apiCanary"]) { headers.append(("canary", canary)) }
+        if let requestId = nonEmpty(config["sessionId"]) { headers.append(("hpgrequestid", requestId)) }
+        if let correlation = nonEmpty(config["correlationId"]) { headers.append(("client-request-id", correlation)) }
+        if let hpgid = nonEmpty(config["hpgid"]) { headers.append(("hpgid", hpgid)) }
+        if let hpgact = nonEmpty(config["hpgact"]) { headers.append(("hpgact", hpgact)) }
+        return SignInRequest(
+            method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)), headers: headers,
+            purpose: .username, carriesCredentials: true)
+    }
+
+    /// The answer to `GetCredentialType`: a federated account goes to its `FederationRedirectUrl` (where the
+    /// forms strategy fills the organisation's own sign-in page, and its WS-Federation auto-post brings the
+    /// browser back); any other account gets the password post. An answer that cannot be read is ignored,
+    /// as the page's script ignores it.
+    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? {
+        guard let page = state.credentialTypeQuestion, var config = page.config, let urlPost = config["urlPost"] else {
+            return nil
+        }
+        state.credentialTypeQuestion = nil
+        let action = URLResolution.resolve(urlPost, against: page.url)
+        let answer =
+            (200...299).contains(response.status)
+            ? (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] : nil
+        guard let answer else { return postPassword(config, action: action, state: &state) }
+        if let flowToken = answer["FlowToken"] as? String, !flowToken.isEmpty { config["sFT"] = flowToken }
+        let credentials = answer["Credentials"] as? [String: Any]
+        let pgid = config["pgid"] ?? ""
+        if let redirect = credentials?["FederationRedirectUrl"] as? String, !redirect.isEmpty {
+            let target = URLResolution.resolve(redirect, against: response.url)
+            guard let parts = URLParts(target), parts.scheme == "https" || parts.scheme == "http" else {
+                return .finish(
+                    .interactionRequired(
+                        .federatedSignIn, pageId: pgid,
+                        message: "Entra names a federation address that is not http(s) (\(Redaction.url(target)))"))
+            }
+            state.detectedFlow = .entra
+            return .send(
+                SignInRequest(url: target, purpose: .redirect),
+                note: "federated account: followed GetCredentialType's FederationRedirectUrl to \(parts.host)")
+        }
+        let domainType = (answer["EstsProperties"] as? [String: Any])?["DomainType"] as? Int
+        let preferred = credentials?["PrefCredential"] as? Int
+        if domainType == 4 || preferred == 4 {
+            return .finish(
+                .interactionRequired(
+                    .federatedSignIn, pageId: pgid,
+                    message: "Entra says the account is federated but names no address to sign in at"))
+        }
+        return postPassword(config, action: action, state: &state)
     }
 
     /// `ctx`, the flow token under `sFTName`, the canary under `sCanaryTokenName`, and `hpgrequestid`.
@@ -83,11 +187,22 @@ struct EntraStrategy: SignInStrategy {
             return .interactionRequired(.conditionalAccess, pageId: pgid, message: text)
         case "65001", "65004", "90094":
             return .interactionRequired(.consent, pageId: pgid, message: text)
+        case "50107":
+            // Entra refuses a password posted to it for a federated account: not a wrong password.
+            return .interactionRequired(.federatedSignIn, pageId: pgid, message: text)
         default:
-            return state.passwordSubmitted
-                ? .invalidCredentials(message: text, code: code)
-                : .interactionRequired(.unknownInterrupt, pageId: pgid, message: text)
+            // Not about the password (50020 a guest from another tenant, 50105 not assigned to the application,
+            // 50011 a reply address, 50089 an expired flow, codes not known here): say so, with the code.
+            return .interactionRequired(.identityProviderError, pageId: pgid, message: naming(code, in: text))
         }
+    }
+
+    /// `text`, ending with `(code CODE)` unless it names the code already (`AADSTS50105: ...`).
+    private func naming(_ code: String, in text: String) -> String {
+        guard !text.contains(code) else { return text }
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed + " (code \(code))"
     }
 
     /// Interrupt pages recognised by their `pgid`.

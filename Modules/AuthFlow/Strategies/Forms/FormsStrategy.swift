@@ -35,7 +35,8 @@ struct FormsStrategy: SignInStrategy {
                 if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
                 let built = form.submission(setting, form.signInSubmitter)
                 state.passwordSubmitted = true
-                state.detectedFlow = Self.flow(of: page, configuration: configuration)
+                // A flow named earlier (Entra sending a federated account here) stays the session's flow.
+                state.detectedFlow = state.detectedFlow ?? Self.flow(of: page, configuration: configuration)
                 return .send(
                     SignInRequest(
                         method: built.method, url: built.url, form: built.fields, purpose: .credentials,
