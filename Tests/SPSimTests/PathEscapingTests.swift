@@ -3,9 +3,62 @@ import SPSim
 import TestSupport
 import Testing
 
-/// File names and paths inside `('…')` literals, sent exactly as a correct client puts them on the wire.
+/// File names with `%`, `#`, `'`, space and `,` round trip through every upload and lookup form, sent exactly as a
+/// correct client puts them on the wire (§6.3): inside a `…Url('…')` / `add(url='…')` literal `'`→`''`,
+/// `%`→`%25`, `#`→`%23`, then the URL is percent-encoded; inside a `…Path(decodedurl='…')` /
+/// `AddUsingPath(decodedurl='…')` literal only `'`→`''`, then the URL is percent-encoded.
 @Suite(.childProcesses) struct PathEscapingTests {
+    /// A name, its wire form inside a `…Url` literal, its wire form inside a `…Path` literal (written by hand).
+    static let names: [(name: String, url: String, path: String)] = [
+        ("50%.txt", "50%2525.txt", "50%25.txt"),
+        ("a#b.txt", "a%2523b.txt", "a%23b.txt"),
+        ("a, b.txt", "a,%20b.txt", "a,%20b.txt"),
+        ("x%25y.txt", "x%252525y.txt", "x%2525y.txt"),
+        ("O'Neil, 100% #1.txt", "O''Neil,%20100%2525%20%25231.txt", "O''Neil,%20100%25%20%231.txt"),
+    ]
+
     static let library = "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents')"
+
+    @Test func namesRoundTripThroughAddAndTheUrlAndPathForms() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let digest = try await client.digest()
+        for (name, url, path) in Self.names {
+            let content = "content of " + name
+            let addedUsingPath = try await client.post(
+                Self.library + "/Files/AddUsingPath(decodedurl='\(path)',overwrite=true)",
+                body: Array(content.utf8), digest: digest)
+            #expect(addedUsingPath.status == 200, "\(name) AddUsingPath")
+            #expect(addedUsingPath.json?["Name"]?.string == name)
+            #expect(addedUsingPath.json?["ServerRelativeUrl"]?.string == "/Shared Documents/" + name)
+
+            let byUrl = try await client.get(
+                "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/\(url)')/$value")
+            #expect(byUrl.status == 200 && byUrl.body == content, "\(name) by Url")
+            let byPath = try await client.get(
+                "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/\(path)')/$value")
+            #expect(byPath.status == 200 && byPath.body == content, "\(name) by Path")
+            let metadata = try await client.get(
+                "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/\(path)')")
+            #expect(metadata.json?["Name"]?.string == name, "\(name) metadata by Path")
+
+            let replaced = "replaced " + name
+            let added = try await client.post(
+                Self.library + "/Files/add(url='\(url)',overwrite=true)", body: Array(replaced.utf8), digest: digest)
+            #expect(added.status == 200, "\(name) add")
+            #expect(added.json?["Name"]?.string == name, "\(name) add")
+            #expect(added.json?["ServerRelativeUrl"]?.string == "/Shared Documents/" + name)
+            let again = try await client.get(
+                "/_api/web/GetFileByServerRelativePath(decodedurl='/Shared%20Documents/\(path)')/$value")
+            #expect(again.body == replaced, "\(name) replaced through add(url=)")
+        }
+        // Every upload landed on one file per name: nothing was stored under a cut-off or half-decoded name.
+        let listing = try await client.get(Self.library + "/Files?$select=Name")
+        let stored = Set((listing.json?["value"]?.array ?? []).compactMap { $0["Name"]?.string })
+        for (name, _, _) in Self.names { #expect(stored.contains(name), "\(name)") }
+        #expect(!stored.contains("'a") && !stored.contains("'O''Neil") && !stored.contains("50%25.txt"))
+    }
 
     /// A comma inside the quoted name does not end the `url` parameter, and the parameter after it still counts.
     @Test func commaInsideTheQuotedNameKeepsTheOtherParameters() async throws {

@@ -348,9 +348,12 @@ extension SimulatorCore {
         case "folders":
             return try routeFolder("/", [Segment(name: "Folders")] + tail, method: method, context: context)
         case "getfolderbyserverrelativeurl", "getfolderbyserverrelativepath":
-            return try routeFolder(next.stringArgument ?? "", tail, method: method, context: context)
+            let url = try serverRelativePath(
+                next.stringArgument ?? "", percentEncoded: next.lower == "getfolderbyserverrelativeurl")
+            return try routeFolder(url, tail, method: method, context: context)
         case "getfilebyserverrelativeurl", "getfilebyserverrelativepath":
-            let url = next.stringArgument ?? ""
+            let url = try serverRelativePath(
+                next.stringArgument ?? "", percentEncoded: next.lower == "getfilebyserverrelativeurl")
             guard let file = fileByURL(url) else {
                 throw RESTError(
                     status: 404, code: "-2130575338, Microsoft.SharePoint.SPException",
@@ -750,14 +753,30 @@ extension SimulatorCore {
 
     // MARK: Files and folders
 
+    /// The file at the server-relative `url` (already decoded and normalized), any case.
     func fileByURL(_ url: String) -> SPFile? {
-        let wanted = normalizedServerRelative(url).lowercased()
+        let wanted = url.lowercased()
         return state.withLock { state in state.files.first { $0.serverRelativeUrl.lowercased() == wanted } }
     }
 
-    /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site.
+    /// The server-relative path named by the literal of a `('…')` argument, after the HTTP layer decoded the request
+    /// path once. The `…Url` forms (`GetFileByServerRelativeUrl('…')`, `Files/add(url='…')`) are percent-decoded
+    /// once more (§6.3: clients send `%` as `%25` and `#` as `%23` inside the literal, then percent-encode the URL);
+    /// the `…Path(decodedurl='…')` forms are the path as is.
+    func serverRelativePath(_ literal: String, percentEncoded: Bool) throws -> String {
+        var text = literal
+        if percentEncoded {
+            guard let decoded = literal.removingPercentEncoding else {
+                throw RESTError.argument("Value does not fall within the expected range.")
+            }
+            text = decoded
+        }
+        return normalizedServerRelative(text)
+    }
+
+    /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site (no decoding).
     func normalizedServerRelative(_ url: String) -> String {
-        var text = url.removingPercentEncoding ?? url
+        var text = url
         if text.lowercased().hasPrefix(siteURL.lowercased()) { text = String(text.dropFirst(siteURL.count)) }
         if !text.hasPrefix("/") { text = "/" + text }
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
@@ -817,10 +836,10 @@ extension SimulatorCore {
             ], deferred: ["Files", "Folders", "ListItemAllFields", "ParentFolder"], context: context, top: top)
     }
 
-    func routeFolder(_ rawURL: String, _ rest: [Segment], method: String, context: RESTContext) throws
+    /// The folder at the server-relative `url` (decoded and normalized).
+    func routeFolder(_ url: String, _ rest: [Segment], method: String, context: RESTContext) throws
         -> HTTPServerResponse
     {
-        let url = normalizedServerRelative(rawURL)
         guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
         else {
             // The web's root folder, or a folder below a list's root folder.
@@ -900,9 +919,19 @@ extension SimulatorCore {
         return jsonResponse(collection(entries, set: "SP.ApiData.Files12", next: nil, context: context), context)
     }
 
+    /// `Files/add(url='…',overwrite=…)` (the name percent-decoded once more, as every `…Url` form) and
+    /// `Files/addusingpath(decodedurl='…',overwrite=…)` (the name as is) into the root folder of `list`.
     func addFile(_ list: SPList, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {
         try requireDigest(context)
-        let name = segment.parameter("url") ?? segment.parameter("decodedUrl") ?? segment.stringArgument ?? ""
+        let name: String
+        if segment.lower == "addusingpath" {
+            name = segment.parameter("decodedurl") ?? ""
+        } else {
+            guard let decoded = (segment.parameter("url") ?? "").removingPercentEncoding else {
+                throw RESTError.argument("Value does not fall within the expected range.")
+            }
+            name = decoded
+        }
         guard !name.isEmpty, !name.contains("/") else { throw RESTError.argument("The file name is not valid.") }
         let overwrite = (segment.parameter("overwrite") ?? "false").lowercased() == "true"
         let bytes = context.request.body
