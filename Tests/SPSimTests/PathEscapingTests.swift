@@ -77,4 +77,31 @@ import Testing
             Self.library + "/Files/add(url='it''s,%20ok.txt',overwrite=true)", body: Array("q".utf8), digest: digest)
         #expect(quoted.json?["Name"]?.string == "it's, ok.txt")
     }
+
+    /// A server-relative path in another site collection (below `/sites/`, `/teams/`, or on another host) is a 400
+    /// ArgumentException in every file and folder form; a missing file inside the site stays a 404.
+    @Test func pathsOutsideTheSiteCollectionAre400() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        for path in [
+            "GetFileByServerRelativeUrl('/sites/other/x.pdf')",
+            "GetFileByServerRelativePath(decodedurl='/sites/other/x.pdf')",
+            "GetFileByServerRelativeUrl('/teams/other/Shared%20Documents/x.pdf')/$value",
+            "GetFolderByServerRelativeUrl('/sites/other/Shared%20Documents')/Files",
+            "GetFolderByServerRelativePath(decodedurl='/sites/other')",
+            "GetFileByServerRelativeUrl('https://other.example/x.pdf')",
+        ] {
+            let answer = try await client.get("/_api/web/" + path)
+            #expect(answer.status == 400, "\(path)")
+            #expect(answer.json?["odata.error"]?["code"]?.string == "-2147024809, System.ArgumentException", "\(path)")
+        }
+        let verbose = try await client.get(
+            "/_api/web/GetFileByServerRelativeUrl('/sites/other/x.pdf')", accept: "application/json;odata=verbose")
+        #expect(verbose.status == 400)
+        #expect(verbose.json?["error"]?["code"]?.string == "-2147024809, System.ArgumentException")
+        let missing = try await client.get("/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/x.pdf')")
+        #expect(missing.status == 404)
+        #expect(missing.json?["odata.error"]?["code"]?.string == "-2130575338, Microsoft.SharePoint.SPException")
+    }
 }

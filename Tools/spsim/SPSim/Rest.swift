@@ -759,10 +759,17 @@ extension SimulatorCore {
         return state.withLock { state in state.files.first { $0.serverRelativeUrl.lowercased() == wanted } }
     }
 
+    /// The site collection's server-relative URL (the simulated site collection is the root one).
+    static let siteServerRelativeURL = "/"
+
+    /// Wildcard managed paths: below the root site collection, `/sites/x`, `/teams/x` and `/personal/x` are other
+    /// site collections.
+    static let managedPaths: Set<String> = ["sites", "teams", "personal"]
+
     /// The server-relative path named by the literal of a `('…')` argument, after the HTTP layer decoded the request
     /// path once. The `…Url` forms (`GetFileByServerRelativeUrl('…')`, `Files/add(url='…')`) are percent-decoded
     /// once more (§6.3: clients send `%` as `%25` and `#` as `%23` inside the literal, then percent-encode the URL);
-    /// the `…Path(decodedurl='…')` forms are the path as is.
+    /// the `…Path(decodedurl='…')` forms are the path as is. A path outside the site collection → 400.
     func serverRelativePath(_ literal: String, percentEncoded: Bool) throws -> String {
         var text = literal
         if percentEncoded {
@@ -771,7 +778,24 @@ extension SimulatorCore {
             }
             text = decoded
         }
-        return normalizedServerRelative(text)
+        let path = normalizedServerRelative(text)
+        guard isInSiteCollection(path) else {
+            throw RESTError.argument("Server relative urls must start with SPWeb.ServerRelativeUrl")
+        }
+        return path
+    }
+
+    /// Whether the normalized server-relative `path` lies in this site collection: it starts with the site's
+    /// server-relative URL and is not below a wildcard managed path (another site collection), nor another host.
+    func isInSiteCollection(_ path: String) -> Bool {
+        let site = Self.siteServerRelativeURL
+        guard path.lowercased() == site.lowercased() || path.lowercased().hasPrefix(site.lowercased()) else {
+            return false
+        }
+        let rest = path.dropFirst(site.count).split(separator: "/", omittingEmptySubsequences: true)
+        if let first = rest.first, first.contains(":") { return false }  // `https://other.example/…`
+        if rest.count >= 2, let first = rest.first, Self.managedPaths.contains(first.lowercased()) { return false }
+        return true
     }
 
     /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site (no decoding).
