@@ -104,4 +104,42 @@ import Testing
         #expect(missing.status == 404)
         #expect(missing.json?["odata.error"]?["code"]?.string == "-2130575338, Microsoft.SharePoint.SPException")
     }
+
+    /// `Files/add` and `Files/AddUsingPath` on a folder below a list's root folder create the file in that folder;
+    /// on a folder that does not exist they are a 404.
+    @Test func addIntoASubFolderCreatesTheFileThere() async throws {
+        let simulator = try startSimulator(.basic)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        let digest = try await client.digest()
+        let forms = "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents/Forms')"
+        let added = try await client.post(
+            forms + "/Files/add(url='in-forms.txt',overwrite=true)", body: Array("forms".utf8), digest: digest)
+        #expect(added.status == 200)
+        #expect(added.json?["ServerRelativeUrl"]?.string == "/Shared Documents/Forms/in-forms.txt")
+        let byPath = try await client.post(
+            "/_api/web/GetFolderByServerRelativePath(decodedurl='/Shared%20Documents/Forms')/Files/AddUsingPath(decodedurl='b%25.txt',overwrite=true)",
+            body: Array("path".utf8), digest: digest)
+        #expect(byPath.json?["ServerRelativeUrl"]?.string == "/Shared Documents/Forms/b%.txt")
+        #expect(
+            try await client.get(
+                "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/Forms/in-forms.txt')/$value"
+            ).body == "forms")
+        let inForms = try await client.get(forms + "/Files?$select=Name")
+        #expect(
+            Set((inForms.json?["value"]?.array ?? []).compactMap { $0["Name"]?.string }) == ["in-forms.txt", "b%.txt"])
+        let atRoot = try await client.get(Self.library + "/Files?$select=Name")
+        #expect(!(atRoot.json?["value"]?.array ?? []).contains { $0["Name"]?.string == "in-forms.txt" })
+
+        let nowhere = try await client.post(
+            "/_api/web/GetFolderByServerRelativeUrl('/Shared%20Documents/Nope')/Files/add(url='x.txt',overwrite=true)",
+            body: Array("x".utf8), digest: digest)
+        #expect(nowhere.status == 404)
+        #expect(nowhere.json?["odata.error"]?["code"]?.string == "-2147024894, System.IO.FileNotFoundException")
+        // The web's root folder holds no files in the simulator: an add there is refused, never a 200 listing.
+        let root = try await client.post(
+            "/_api/web/GetFolderByServerRelativeUrl('/')/Files/add(url='root.txt',overwrite=true)",
+            body: Array("x".utf8), digest: digest)
+        #expect(root.status == 400)
+    }
 }

@@ -870,7 +870,18 @@ extension SimulatorCore {
             guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
             switch rest.first?.lower {
             case "folders": return foldersCollection(folder, context)
-            case "files": return filesCollection(folder, context)
+            case "files":
+                if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
+                    guard
+                        let list = state.withLock({ state in
+                            state.lists.first { $0.subfolderURL.lowercased() == folder.lowercased() }
+                        })
+                    else {
+                        throw RESTError.argument("Files cannot be added to the root folder of this simulated web.")
+                    }
+                    return try addFile(list, folder: folder, sub, context)
+                }
+                return filesCollection(folder, context)
             case let property?:
                 guard folder == "/" else {
                     throw RESTError.invalidQuery("The property '\(property)' does not exist on type 'SP.Folder'.")
@@ -883,7 +894,7 @@ extension SimulatorCore {
         switch next.lower {
         case "files":
             if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
-                return try addFile(list, sub, context)
+                return try addFile(list, folder: list.url, sub, context)
             }
             return filesCollection(list.url, context)
         case "folders":
@@ -944,8 +955,10 @@ extension SimulatorCore {
     }
 
     /// `Files/add(url='…',overwrite=…)` (the name percent-decoded once more, as every `…Url` form) and
-    /// `Files/addusingpath(decodedurl='…',overwrite=…)` (the name as is) into the root folder of `list`.
-    func addFile(_ list: SPList, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {
+    /// `Files/addusingpath(decodedurl='…',overwrite=…)` (the name as is) into `folder` of `list`.
+    func addFile(_ list: SPList, folder: String, _ segment: Segment, _ context: RESTContext) throws
+        -> HTTPServerResponse
+    {
         try requireDigest(context)
         let name: String
         if segment.lower == "addusingpath" {
@@ -962,7 +975,7 @@ extension SimulatorCore {
         let now = nowEpoch()
         let result: SPFile? = state.withLock { state in
             if let index = state.files.firstIndex(where: {
-                $0.folder.lowercased() == list.url.lowercased() && $0.name.lowercased() == name.lowercased()
+                $0.folder.lowercased() == folder.lowercased() && $0.name.lowercased() == name.lowercased()
             }) {
                 guard overwrite else { return nil }
                 state.files[index].content = .bytes(bytes)
@@ -973,7 +986,7 @@ extension SimulatorCore {
             }
             var created: [SPFile] = []
             SiteContent.addFile(
-                to: list, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
+                to: list, folder: folder, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
                 author: spUserId(context.user ?? 0), files: &created)
             guard var file = created.first else { return nil }
             file.uniqueId = Tokens.guid()
@@ -987,7 +1000,7 @@ extension SimulatorCore {
             throw RESTError(
                 status: 400, code: "-2130575257, Microsoft.SharePoint.SPException",
                 message:
-                    "A file with the name \(list.url)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0))."
+                    "A file with the name \(folder)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0))."
             )
         }
         return jsonResponse(fileEntity(result, context, top: true), context)
