@@ -165,9 +165,10 @@ extension SimulatorCore {
         if number < faults.status429 + faults.status503 {
             let status = number < faults.status429 ? 429 : 503
             let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
+            let retryAfter = faults.omitRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
             return HTTPServerResponse(
                 status: status, contentType: "text/plain; charset=utf-8", text: text,
-                headers: [("Retry-After", String(faults.retryAfterSeconds))] + standardHeaders())
+                headers: retryAfter + standardHeaders())
         }
         if number < faults.status429 + faults.status503 + faults.status500 {
             return errorResponse(
