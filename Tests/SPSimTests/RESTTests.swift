@@ -500,6 +500,24 @@ struct RESTClient {
         #expect(statuses[0].header("Retry-After") == "7" && statuses[2].header("Retry-After") == "7")
     }
 
+    /// `noRetryAfter`: the injected 429s and 503s come without `Retry-After`, so a client's own exponential back-off
+    /// is what gets exercised.
+    @Test func throttlingWithoutRetryAfter() async throws {
+        let spec = try FaultSpec(parsing: "status429=1,status503=1,retryAfter=7,noRetryAfter")
+        #expect(try FaultSpec(parsing: "noRetryAfter=false") == FaultSpec())
+        #expect(try FaultSpec(parsing: "noRetryAfter=true") == FaultSpec(parsing: "noRetryAfter"))
+        #expect(try FaultSpec(parsing: "noRetryAfter") != FaultSpec())
+        #expect(throws: FaultSpec.ParseError.self) { try FaultSpec(parsing: "noRetryAfter=maybe") }
+        let simulator = try startSimulator(.basic, faults: spec)
+        defer { simulator.stop() }
+        let client = RESTClient(simulator: simulator)
+        var answers: [Answer] = []
+        for _ in 0..<3 { answers.append(try await client.get("/_api/web")) }
+        #expect(answers.map(\.status) == [429, 503, 200])
+        #expect(answers[0].header("Retry-After") == nil && answers[1].header("Retry-After") == nil)
+        #expect(answers[0].header("SPRequestGuid") != nil)
+    }
+
     @Test func droppedConnectionAndSlowDrip() async throws {
         let simulator = try startSimulator(
             .basic, faults: try FaultSpec(parsing: "drop=/large.bin,dropTimes=1,drip=Welcome.txt,dripDelay=20"))

@@ -33,7 +33,8 @@ struct ManifestFactTests {
     }
 
     @Test func everyJSONFileIsCoveredAndOnlyTheSTSResponseIsNotJSON() {
-        // STS (WS-Trust XML) facts belong to the sign-in engine's parser, not to the REST object model.
+        // STS (WS-Trust XML) facts belong to the sign-in engine's parser, not to the REST object model: they are
+        // asserted by AuthFlowTests/STSCorpusTests with the legacy route's reader.
         let nonJSON = Corpus.entries.filter { $0["format"]?.stringValue != "json" }.compactMap {
             $0["file"]?.stringValue
         }

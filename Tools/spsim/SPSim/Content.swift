@@ -384,13 +384,15 @@ enum SiteContent {
 
     /// Adds a file and its list item to a library.
     static func addFile(
-        to list: SPList, name: String, content: FileContent, seed: UInt64, author: Int, files: inout [SPFile]
+        to list: SPList, folder: String? = nil, name: String, content: FileContent, seed: UInt64, author: Int,
+        files: inout [SPFile]
     ) {
         let id = list.nextId
         list.nextId += 1
         let created = baseEpoch + id * 7200
+        let folder = folder ?? list.url
         let file = SPFile(
-            name: name, folder: list.url, content: content, uniqueId: stableGUID(seed, "file\(list.url)/\(name)"),
+            name: name, folder: folder, content: content, uniqueId: stableGUID(seed, "file\(folder)/\(name)"),
             majorVersion: 1, created: created, modified: created, listId: list.id, itemId: id)
         let baseName = name.split(separator: ".").dropLast().joined(separator: ".")
         list.stored[id] = ListItem(

@@ -102,6 +102,8 @@ public struct FaultSpec: Sendable, Equatable {
     public var status500: Int = 0
     /// Seconds sent in `Retry-After`.
     public var retryAfterSeconds: Int = 1
+    /// The injected 429s and 503s carry no `Retry-After` at all (the client must fall back to its own back-off).
+    public var omitRetryAfter: Bool = false
     /// Responses whose path contains this text are cut off mid-body (connection dropped).
     public var dropPath: String?
     /// How many responses to drop (nil = every matching one).
@@ -123,7 +125,7 @@ public struct FaultSpec: Sendable, Equatable {
         public let description: String
     }
 
-    /// Parses `key=value` pairs separated by commas; `redirectLoop` is a bare flag.
+    /// Parses `key=value` pairs separated by commas; `redirectLoop` and `noRetryAfter` are bare flags.
     public init(parsing spec: String) throws {
         self.init()
         for part in spec.split(separator: ",") {
@@ -136,12 +138,20 @@ public struct FaultSpec: Sendable, Equatable {
                 }
                 return parsed
             }
+            func flag() throws -> Bool {
+                switch value.lowercased() {
+                case "", "1", "true": return true
+                case "0", "false": return false
+                default: throw ParseError(description: "fault '\(key)' is a flag (true or false), got '\(value)'")
+                }
+            }
             switch key.lowercased() {
             case "latency": latencyMilliseconds = try number()
             case "status429", "429": status429 = try number()
             case "status503", "503": status503 = try number()
             case "status500", "500": status500 = try number()
             case "retryafter": retryAfterSeconds = try number()
+            case "noretryafter": omitRetryAfter = try flag()
             case "drop": dropPath = value.isEmpty ? "/" : value
             case "droptimes": dropTimes = try number()
             case "drip": dripPath = value.isEmpty ? "/" : value

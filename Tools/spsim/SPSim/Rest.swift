@@ -34,30 +34,63 @@ struct Segment {
     var argument: String?
     var lower: String { name.lowercased() }
 
-    /// The argument as an OData string literal (`'O''Brien'` → `O'Brien`), also `decodedurl='…'` / `url='…'`.
+    /// The argument as an OData string literal (`'O''Brien'` → `O'Brien`), also `decodedurl='…'` / `url='…'`
+    /// (the first named parameter's literal).
     var stringArgument: String? {
-        guard var text = argument?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let equals = text.firstIndex(of: "="), !text.hasPrefix("'") {
-            text = String(text[text.index(after: equals)...])
-            if let comma = text.range(of: "',") { text = String(text[..<comma.lowerBound]) + "'" }
+        guard let text = argument?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if !text.hasPrefix("'"), let first = Segment.arguments(text).first,
+            let equals = Segment.unquotedIndex(of: "=", in: first)
+        {
+            return Segment.literal(String(first[first.index(after: equals)...]))
         }
+        return Segment.literal(text)
+    }
+
+    /// Named parameters `a=1,b=guid'x',c='x, y'` (commas inside quoted literals do not separate).
+    func parameter(_ wanted: String) -> String? {
+        guard let argument else { return nil }
+        for part in Segment.arguments(argument) {
+            guard let equals = Segment.unquotedIndex(of: "=", in: part) else { continue }
+            let key = part[..<equals].trimmingCharacters(in: .whitespaces)
+            guard key.lowercased() == wanted.lowercased() else { continue }
+            var value = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.lowercased().hasPrefix("guid'") { value = String(value.dropFirst(4)) }
+            return Segment.literal(value) ?? value
+        }
+        return nil
+    }
+
+    /// The text of an OData string literal `'…'` (`''` inside is one quote); nil when `text` is not one.
+    static func literal(_ text: String) -> String? {
+        let text = text.trimmingCharacters(in: .whitespaces)
         guard text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 else { return nil }
         return String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
     }
 
-    /// Named parameters `a=1,b=guid'x'`.
-    func parameter(_ wanted: String) -> String? {
-        guard let argument else { return nil }
-        for part in argument.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pieces.count == 2, pieces[0].lowercased() == wanted.lowercased() {
-                var value = pieces[1]
-                if value.lowercased().hasPrefix("guid'") { value = String(value.dropFirst(4)) }
-                if value.hasPrefix("'"), value.hasSuffix("'"), value.count >= 2 {
-                    value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
-                }
-                return value
+    /// `argument` cut at the commas outside quoted literals (a doubled `''` inside a literal stays inside).
+    static func arguments(_ argument: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var inQuote = false
+        for character in argument {
+            if character == "'" { inQuote.toggle() }
+            if character == ",", !inQuote {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
             }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    /// The first `character` of `text` outside quoted literals.
+    static func unquotedIndex(of character: Character, in text: String) -> String.Index? {
+        var inQuote = false
+        for index in text.indices {
+            if text[index] == "'" { inQuote.toggle() }
+            if text[index] == character, !inQuote { return index }
         }
         return nil
     }
@@ -132,9 +165,10 @@ extension SimulatorCore {
         if number < faults.status429 + faults.status503 {
             let status = number < faults.status429 ? 429 : 503
             let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
+            let retryAfter = faults.omitRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
             return HTTPServerResponse(
                 status: status, contentType: "text/plain; charset=utf-8", text: text,
-                headers: [("Retry-After", String(faults.retryAfterSeconds))] + standardHeaders())
+                headers: retryAfter + standardHeaders())
         }
         if number < faults.status429 + faults.status503 + faults.status500 {
             return errorResponse(
@@ -315,9 +349,12 @@ extension SimulatorCore {
         case "folders":
             return try routeFolder("/", [Segment(name: "Folders")] + tail, method: method, context: context)
         case "getfolderbyserverrelativeurl", "getfolderbyserverrelativepath":
-            return try routeFolder(next.stringArgument ?? "", tail, method: method, context: context)
+            let url = try serverRelativePath(
+                next.stringArgument ?? "", percentEncoded: next.lower == "getfolderbyserverrelativeurl")
+            return try routeFolder(url, tail, method: method, context: context)
         case "getfilebyserverrelativeurl", "getfilebyserverrelativepath":
-            let url = next.stringArgument ?? ""
+            let url = try serverRelativePath(
+                next.stringArgument ?? "", percentEncoded: next.lower == "getfilebyserverrelativeurl")
             guard let file = fileByURL(url) else {
                 throw RESTError(
                     status: 404, code: "-2130575338, Microsoft.SharePoint.SPException",
@@ -717,14 +754,54 @@ extension SimulatorCore {
 
     // MARK: Files and folders
 
+    /// The file at the server-relative `url` (already decoded and normalized), any case.
     func fileByURL(_ url: String) -> SPFile? {
-        let wanted = normalizedServerRelative(url).lowercased()
+        let wanted = url.lowercased()
         return state.withLock { state in state.files.first { $0.serverRelativeUrl.lowercased() == wanted } }
     }
 
-    /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site.
+    /// The site collection's server-relative URL (the simulated site collection is the root one).
+    static let siteServerRelativeURL = "/"
+
+    /// Wildcard managed paths: below the root site collection, `/sites/x`, `/teams/x` and `/personal/x` are other
+    /// site collections.
+    static let managedPaths: Set<String> = ["sites", "teams", "personal"]
+
+    /// The server-relative path named by the literal of a `('…')` argument, after the HTTP layer decoded the request
+    /// path once. The `…Url` forms (`GetFileByServerRelativeUrl('…')`, `Files/add(url='…')`) are percent-decoded
+    /// once more (§6.3: clients send `%` as `%25` and `#` as `%23` inside the literal, then percent-encode the URL);
+    /// the `…Path(decodedurl='…')` forms are the path as is. A path outside the site collection → 400.
+    func serverRelativePath(_ literal: String, percentEncoded: Bool) throws -> String {
+        var text = literal
+        if percentEncoded {
+            guard let decoded = literal.removingPercentEncoding else {
+                throw RESTError.argument("Value does not fall within the expected range.")
+            }
+            text = decoded
+        }
+        let path = normalizedServerRelative(text)
+        guard isInSiteCollection(path) else {
+            throw RESTError.argument("Server relative urls must start with SPWeb.ServerRelativeUrl")
+        }
+        return path
+    }
+
+    /// Whether the normalized server-relative `path` lies in this site collection: it starts with the site's
+    /// server-relative URL and is not below a wildcard managed path (another site collection), nor another host.
+    func isInSiteCollection(_ path: String) -> Bool {
+        let site = Self.siteServerRelativeURL
+        guard path.lowercased() == site.lowercased() || path.lowercased().hasPrefix(site.lowercased()) else {
+            return false
+        }
+        let rest = path.dropFirst(site.count).split(separator: "/", omittingEmptySubsequences: true)
+        if let first = rest.first, first.contains(":") { return false }  // `https://other.example/…`
+        if rest.count >= 2, let first = rest.first, Self.managedPaths.contains(first.lowercased()) { return false }
+        return true
+    }
+
+    /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site (no decoding).
     func normalizedServerRelative(_ url: String) -> String {
-        var text = url.removingPercentEncoding ?? url
+        var text = url
         if text.lowercased().hasPrefix(siteURL.lowercased()) { text = String(text.dropFirst(siteURL.count)) }
         if !text.hasPrefix("/") { text = "/" + text }
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
@@ -784,17 +861,28 @@ extension SimulatorCore {
             ], deferred: ["Files", "Folders", "ListItemAllFields", "ParentFolder"], context: context, top: top)
     }
 
-    func routeFolder(_ rawURL: String, _ rest: [Segment], method: String, context: RESTContext) throws
+    /// The folder at the server-relative `url` (decoded and normalized).
+    func routeFolder(_ url: String, _ rest: [Segment], method: String, context: RESTContext) throws
         -> HTTPServerResponse
     {
-        let url = normalizedServerRelative(rawURL)
         guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
         else {
             // The web's root folder, or a folder below a list's root folder.
             guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
             switch rest.first?.lower {
             case "folders": return foldersCollection(folder, context)
-            case "files": return filesCollection(folder, context)
+            case "files":
+                if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
+                    guard
+                        let list = state.withLock({ state in
+                            state.lists.first { $0.subfolderURL.lowercased() == folder.lowercased() }
+                        })
+                    else {
+                        throw RESTError.argument("Files cannot be added to the root folder of this simulated web.")
+                    }
+                    return try addFile(list, folder: folder, sub, context)
+                }
+                return filesCollection(folder, context)
             case let property?:
                 guard folder == "/" else {
                     throw RESTError.invalidQuery("The property '\(property)' does not exist on type 'SP.Folder'.")
@@ -807,7 +895,7 @@ extension SimulatorCore {
         switch next.lower {
         case "files":
             if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
-                return try addFile(list, sub, context)
+                return try addFile(list, folder: list.url, sub, context)
             }
             return filesCollection(list.url, context)
         case "folders":
@@ -867,16 +955,28 @@ extension SimulatorCore {
         return jsonResponse(collection(entries, set: "SP.ApiData.Files12", next: nil, context: context), context)
     }
 
-    func addFile(_ list: SPList, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {
+    /// `Files/add(url='…',overwrite=…)` (the name percent-decoded once more, as every `…Url` form) and
+    /// `Files/addusingpath(decodedurl='…',overwrite=…)` (the name as is) into `folder` of `list`.
+    func addFile(_ list: SPList, folder: String, _ segment: Segment, _ context: RESTContext) throws
+        -> HTTPServerResponse
+    {
         try requireDigest(context)
-        let name = segment.parameter("url") ?? segment.parameter("decodedUrl") ?? segment.stringArgument ?? ""
+        let name: String
+        if segment.lower == "addusingpath" {
+            name = segment.parameter("decodedurl") ?? ""
+        } else {
+            guard let decoded = (segment.parameter("url") ?? "").removingPercentEncoding else {
+                throw RESTError.argument("Value does not fall within the expected range.")
+            }
+            name = decoded
+        }
         guard !name.isEmpty, !name.contains("/") else { throw RESTError.argument("The file name is not valid.") }
         let overwrite = (segment.parameter("overwrite") ?? "false").lowercased() == "true"
         let bytes = context.request.body
         let now = nowEpoch()
         let result: SPFile? = state.withLock { state in
             if let index = state.files.firstIndex(where: {
-                $0.folder.lowercased() == list.url.lowercased() && $0.name.lowercased() == name.lowercased()
+                $0.folder.lowercased() == folder.lowercased() && $0.name.lowercased() == name.lowercased()
             }) {
                 guard overwrite else { return nil }
                 state.files[index].content = .bytes(bytes)
@@ -887,7 +987,7 @@ extension SimulatorCore {
             }
             var created: [SPFile] = []
             SiteContent.addFile(
-                to: list, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
+                to: list, folder: folder, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
                 author: spUserId(context.user ?? 0), files: &created)
             guard var file = created.first else { return nil }
             file.uniqueId = Tokens.guid()
@@ -901,7 +1001,7 @@ extension SimulatorCore {
             throw RESTError(
                 status: 400, code: "-2130575257, Microsoft.SharePoint.SPException",
                 message:
-                    "A file with the name \(list.url)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0))."
+                    "A file with the name \(folder)/\(name) already exists. It was last modified by \(claimsLogin(context.user ?? 0))."
             )
         }
         return jsonResponse(fileEntity(result, context, top: true), context)

@@ -78,13 +78,14 @@ public final class Simulator: Sendable {
 
     /// The length of the file at `serverRelativeURL` as it would be served now; nil when there is no such file.
     public func fileLength(serverRelativeURL: String) -> Int? {
-        core.fileByURL(serverRelativeURL)?.content.length
+        core.fileByURL(core.normalizedServerRelative(serverRelativeURL))?.content.length
     }
 
     /// Bytes `offset..<offset+count` (cut at the end of the file) of the file at `serverRelativeURL`, exactly as
     /// `…/$value` serves them; generated content is computed for that range only. Nil when there is no such file.
     public func fileBytes(serverRelativeURL: String, offset: Int, count: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0, let file = core.fileByURL(serverRelativeURL) else { return nil }
+        guard offset >= 0, count >= 0, let file = core.fileByURL(core.normalizedServerRelative(serverRelativeURL))
+        else { return nil }
         return file.content.slice(offset, count)
     }
 

@@ -8,8 +8,8 @@ let usage = """
     usage: spsim --mode MODE [--port N] [--idp-port N] [--users FILE] [--items N] [--latency MS]
                  [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
       MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
-      SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,drop=PATH,dropTimes=N,
-            drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,redirectLoop
+      SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
+            dropTimes=N,drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,redirectLoop
 
     """
 
