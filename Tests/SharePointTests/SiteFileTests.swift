@@ -220,6 +220,30 @@ extension SiteClientTests {
             #expect(fixture.logged("finishupload").isEmpty)
         }
 
+        /// Names SharePoint's `…Url('…')` literals decode once more (protocol §6.3): uploaded with `add(url=…)`,
+        /// listed, read back by server-relative URL, in the single request and the chunked paths alike.
+        @Test func namesWithPercentHashQuoteAndCommaRoundTrip() async throws {
+            let fixture = try SiteFixture(mode: .basic)
+            defer { fixture.sim.stop() }
+            let folder = try SiteFixture.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let source = folder + "/source.txt"
+            for (index, name) in ["50%.txt", "a#b.txt", "a, b.txt", "x%25y.txt", "O'Neil, 100% #1.txt"].enumerated() {
+                let content = Data("content \(index) of \(name)\n".utf8)
+                try content.write(to: URL(fileURLWithPath: source))
+                let chunk = index.isMultiple(of: 2) ? 10 << 20 : 8
+                let uploaded = try await fixture.site.upload(
+                    file: source, toFolder: "/Shared Documents", as: name, chunkSize: chunk)
+                #expect(uploaded.name == name)
+                #expect(uploaded.length == Int64(content.count))
+                let back = folder + "/back-\(index)"
+                try await fixture.site.download(serverRelativeURL: "/Shared Documents/" + name, to: back)
+                #expect(FileManager.default.contents(atPath: back) == content, "\(name)")
+                let described = try await fixture.site.file(serverRelativeURL: "/Shared Documents/" + name)
+                #expect(described.name == name)
+            }
+        }
+
         @Test func smallUploadIsOneRequestAndOverwriteIsHonoured() async throws {
             let fixture = try SiteFixture(mode: .basic)
             defer { fixture.sim.stop() }
