@@ -123,9 +123,15 @@ public struct SignInMachine: Sendable {
                 next.url = location
                 next.purpose = .redirect
             }
-            if let authentication = lastRequest?.authentication, sameHost(location, response.url) {
-                next.authentication = authentication
-                next.carriesCredentials = true
+            if let authentication = lastRequest?.authentication {
+                if sameHost(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
+                    next.authentication = authentication
+                    next.carriesCredentials = true
+                } else if next.authentication != nil {
+                    // HTTP authentication stays with its host: a 307/308 elsewhere repeats the request without it.
+                    next.authentication = nil
+                    next.carriesCredentials = next.form != nil || next.rawBody != nil
+                }
             }
             record.decision = "HTTP \(response.status) redirect"
             return send(next, from: response.url, note: record.decision!)
@@ -175,7 +181,7 @@ public struct SignInMachine: Sendable {
             if request.carriesCredentials {
                 try configuration.policy.checkCredentialSubmission(
                     method: request.authentication == nil ? request.method : "POST", action: request.url,
-                    pageURL: request.authentication == nil ? (pageURL ?? request.url) : request.url)
+                    pageURL: pageURL ?? request.url)
             }
         } catch {
             return .finish(.policyRefused(error))
@@ -244,5 +250,9 @@ public struct SignInMachine: Sendable {
 
     private func sameHost(_ first: String, _ second: String) -> Bool {
         URLParts(first)?.host == URLParts(second)?.host
+    }
+
+    private func host(_ url: String) -> String {
+        URLParts(url)?.host ?? ""
     }
 }
