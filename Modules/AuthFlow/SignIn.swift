@@ -119,7 +119,7 @@ public struct SignIn: Sendable {
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
             + Redaction.page(String(decoding: response.body, as: UTF8.self))
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try makePrivateDirectory(directory)
             guard
                 FileManager.default.createFile(
                     atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
@@ -127,6 +127,22 @@ public struct SignIn: Sendable {
             return path
         } catch {
             return nil
+        }
+    }
+
+    /// Creates `directory` readable by its owner only (0700; its missing parents get the default mode), so
+    /// the dumps in it are not listed to others. A directory that already exists is left as it is.
+    private func makePrivateDirectory(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+            return
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != directory {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory])
         }
     }
 }

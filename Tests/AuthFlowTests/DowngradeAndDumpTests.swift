@@ -41,7 +41,9 @@ import Transport
                 """)
         }
         defer { world.stop() }
-        let directory = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = root + "/pages"
         let outcome = await SignIn(
             client: try HTTPClient(),
             configuration: SignInConfiguration(
@@ -59,5 +61,8 @@ import Transport
         #expect(!dumped.contains("STATE-SECRET-42"))
         let mode = try FileManager.default.attributesOfItem(atPath: dumpPath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700)
+        #expect((dumpPath as NSString).deletingLastPathComponent == directory)
     }
 }
