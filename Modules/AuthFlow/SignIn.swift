@@ -18,7 +18,8 @@ public struct SignIn: Sendable {
     public struct Options: Sendable {
         /// Receives each step once it is complete, already redacted (for `--trace FILE`).
         public var trace: (@Sendable (SignInTraceStep) -> Void)?
-        /// Where to save a redacted copy of a page the engine could not handle (for `--dump-pages DIR`).
+        /// Where to save a redacted copy of a page the engine could not handle: an unknown page, an unknown
+        /// interrupt, or the last page of a loop (for `--dump-pages DIR`). The outcome names the file.
         public var dumpPagesDirectory: String?
         /// Largest page the engine reads (default 8 MiB): a bigger answer stops the sign-in.
         public var maxPageBytes: Int
@@ -51,6 +52,8 @@ public struct SignIn: Sendable {
         var machine = SignInMachine(configuration)
         var action = machine.start()
         var lastResponse: SignInResponse?
+        /// The last response with a body: the page a loop last showed, when its final hop was a bare redirect.
+        var lastPage: SignInResponse?
         var emitted = 0
         defer {
             for step in machine.trace.dropFirst(emitted) { options.trace?(step) }
@@ -66,6 +69,7 @@ public struct SignIn: Sendable {
                 url: request.url, status: response.status, headers: response.headers.fields,
                 location: response.redirectLocation, body: response.body, siteCookies: siteCookies())
             lastResponse = observed
+            if !observed.body.isEmpty { lastPage = observed }
             action = machine.receive(observed)
             // Every step but the one just sent is complete: hand those to the trace now.
             let complete = max(emitted, machine.trace.count - (isSend(action) ? 1 : 0))
@@ -73,12 +77,18 @@ public struct SignIn: Sendable {
             emitted = complete
         }
         guard case .finish(let outcome) = action else { return .loop(url: configuration.siteURL, steps: 0) }
-        if case .unknownPage(let kind, let url, nil) = outcome, let directory = options.dumpPagesDirectory,
-            let lastResponse
-        {
+        guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
+        switch outcome {
+        case .unknownPage(let kind, let url, nil):
             return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory))
+        case .interactionRequired(.unknownInterrupt, let pageId, let message, nil):
+            return .interactionRequired(
+                .unknownInterrupt, pageId: pageId, message: message, dumpPath: dump(lastResponse, into: directory))
+        case .loop(let url, let steps, nil):
+            return .loop(url: url, steps: steps, dumpPath: dump(lastPage ?? lastResponse, into: directory))
+        default:
+            return outcome
         }
-        return outcome
     }
 
     private func isSend(_ action: SignInAction) -> Bool {
