@@ -102,7 +102,8 @@ public struct SignIn: Sendable {
             headers.add("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
         }
         let body: HTTPRequest.Body
-        if let form = request.form {
+        if let form = request.form, request.method.uppercased() == "POST" {
+            // A GET form's fields are already in its URL's query (the HTML module's submission rules).
             body = .form(form)
         } else if let raw = request.rawBody {
             headers.set("Content-Type", raw.contentType)

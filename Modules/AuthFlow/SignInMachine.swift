@@ -181,7 +181,7 @@ public struct SignInMachine: Sendable {
             if request.carriesCredentials {
                 try configuration.policy.checkCredentialSubmission(
                     method: request.authentication == nil ? request.method : "POST", action: request.url,
-                    pageURL: pageURL ?? request.url)
+                    pageURL: pageURL ?? request.url, includesPassword: request.purpose != .username)
             }
         } catch {
             return .finish(.policyRefused(error))
