@@ -10,6 +10,19 @@
 enum ControlValueRedaction {
     static let marker = Array("<redacted>".utf8)
 
+    /// The byte sequences the scanner looks for, spelled once (compared case-insensitively).
+    private enum Word {
+        static let input = Array("input".utf8)
+        static let textarea = Array("textarea".utf8)
+        static let escapedLess = Array("\\u003c".utf8)
+        static let escapedGreater = Array("\\u003e".utf8)
+        static let escapedQuotes = [Array("\\u0022".utf8), Array("\\u0027".utf8)]
+        static let textareaClosings = [
+            Array("</textarea".utf8), Array("<\\/textarea".utf8), Array("\\u003c/textarea".utf8),
+            Array("\\u003c\\/textarea".utf8),
+        ]
+    }
+
     /// `text` with the secret-bearing control values replaced by `<redacted>`; `isSecretName` decides by
     /// control name.
     static func redact(_ text: String, isSecretName: @escaping (String) -> Bool) -> String {
@@ -70,20 +83,22 @@ enum ControlValueRedaction {
             var start: Int
             if bytes[index] == UInt8(ascii: "<") {
                 start = index + 1
-            } else if bytes[index] == UInt8(ascii: "\\"), matches("\\u003c", at: index) {
+            } else if bytes[index] == UInt8(ascii: "\\"), matches(Word.escapedLess, at: index) {
                 start = index + 6
             } else {
                 return nil
             }
-            for element in ["input", "textarea"] where matches(element, at: start) {
-                let after = start + element.utf8.count
-                if after >= bytes.count || isSpace(bytes[after])
-                    || [UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "\\")].contains(bytes[after])
-                {
-                    return (element, after)
-                }
+            let element: String
+            if matches(Word.input, at: start) {
+                element = "input"
+            } else if matches(Word.textarea, at: start) {
+                element = "textarea"
+            } else {
+                return nil
             }
-            return nil
+            let after = start + element.utf8.count
+            guard after >= bytes.count || isSpace(bytes[after]) || endsName(bytes[after]) else { return nil }
+            return (element, after)
         }
 
         /// The attributes of a start tag whose name ends at `start`, and the index after the tag's `>`.
@@ -95,10 +110,7 @@ enum ControlValueRedaction {
                 guard index < bytes.count else { break }
                 if let end = tagClose(at: index) { return (attributes, end) }
                 let nameStart = index
-                while index < bytes.count, !isSpace(bytes[index]),
-                    ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "\\")].contains(
-                        bytes[index])
-                {
+                while index < bytes.count, !isSpace(bytes[index]), !endsName(bytes[index]) {
                     index += 1
                 }
                 if index == nameStart {
@@ -128,7 +140,7 @@ enum ControlValueRedaction {
         /// The index after a tag's closing `>` (or JSON-escaped `\u003e`) at `index`.
         func tagClose(at index: Int) -> Int? {
             if bytes[index] == UInt8(ascii: ">") { return index + 1 }
-            if bytes[index] == UInt8(ascii: "\\"), matches("\\u003e", at: index) { return index + 6 }
+            if bytes[index] == UInt8(ascii: "\\"), matches(Word.escapedGreater, at: index) { return index + 6 }
             return nil
         }
 
@@ -139,8 +151,7 @@ enum ControlValueRedaction {
                 if isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") {
                     index += 1
                 } else if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count,
-                    [UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(
-                        bytes[index + 1])
+                    isEscapedSeparator(bytes[index + 1])
                 {
                     index += 2
                 } else {
@@ -154,14 +165,14 @@ enum ControlValueRedaction {
         /// `\u0022`/`\u0027`. The closing quote is the same sequence.
         func quote(at index: Int) -> [UInt8]? {
             guard index < bytes.count else { return nil }
-            let quotes = [UInt8(ascii: "\""), UInt8(ascii: "'")]
-            if quotes.contains(bytes[index]) { return [bytes[index]] }
-            for escaped in ["\\u0022", "\\u0027"] where matches(escaped, at: index) {
-                return Array(bytes[index..<index + 6])
+            if isQuote(bytes[index]) { return [bytes[index]] }
+            guard bytes[index] == UInt8(ascii: "\\") else { return nil }
+            for escaped in Word.escapedQuotes where matches(escaped, at: index) {
+                return Array(bytes[index..<index + escaped.count])
             }
             var end = index
             while end < bytes.count, bytes[end] == UInt8(ascii: "\\") { end += 1 }
-            if end > index, end < bytes.count, quotes.contains(bytes[end]) { return Array(bytes[index...end]) }
+            if end < bytes.count, isQuote(bytes[end]) { return Array(bytes[index...end]) }
             return nil
         }
 
@@ -170,8 +181,7 @@ enum ControlValueRedaction {
             var index = start
             while index < bytes.count {
                 if bytes[index] == UInt8(ascii: "<") || bytes[index] == UInt8(ascii: "\\"),
-                    matches("</textarea", at: index) || matches("<\\/textarea", at: index)
-                        || matches("\\u003c/textarea", at: index) || matches("\\u003c\\/textarea", at: index)
+                    Word.textareaClosings.contains(where: { matches($0, at: index) })
                 {
                     return index
                 }
@@ -193,8 +203,7 @@ enum ControlValueRedaction {
         }
 
         /// Whether `word` (ASCII, compared case-insensitively) is at `index`.
-        func matches(_ word: String, at index: Int) -> Bool {
-            let expected = Array(word.utf8)
+        func matches(_ expected: [UInt8], at index: Int) -> Bool {
             guard index >= 0, index + expected.count <= bytes.count else { return false }
             for offset in expected.indices where lower(bytes[index + offset]) != lower(expected[offset]) {
                 return false
@@ -216,6 +225,22 @@ enum ControlValueRedaction {
 
         func text(_ range: Range<Int>) -> String {
             String(decoding: bytes[range], as: UTF8.self)
+        }
+
+        /// `=`, `>`, `/` or `\\`: the end of an attribute name.
+        func endsName(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "\\")
+        }
+
+        /// The letter after a backslash that makes an escaped separator: `\\/`, `\\n`, `\\t`, `\\r`.
+        func isEscapedSeparator(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "/") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "t")
+                || byte == UInt8(ascii: "r")
+        }
+
+        func isQuote(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
         }
 
         func isSpace(_ byte: UInt8) -> Bool {

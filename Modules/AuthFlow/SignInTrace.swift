@@ -60,7 +60,7 @@ public enum Redaction {
     ]
 
     /// Whether a form field, query parameter or JSON key with this name holds a secret.
-    public static func isSecret(name: String) -> Bool {
+    static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
         return secretNames.contains(lowered) || secretNameFragments.contains { lowered.contains($0) }
     }
