@@ -4,7 +4,8 @@
 ///
 /// It works on the text as served, not on a parsed DOM, so it also sees markup inside script strings:
 /// Entra's `$Config` carries a hidden PPFT input in `sFTTag` with JSON-escaped quotes (`\"`) and
-/// sometimes `\u003c`/`\u003e` for the angle brackets. Quoted values may contain `>`; unquoted values end at
+/// sometimes `\u003c`/`\u003e` for the angle brackets; markup quoted into an attribute or text arrives as
+/// `&lt;input type=&quot;hidden&quot; ...&gt;`. Quoted values may contain `>`; unquoted values end at
 /// white space or `>`. A value whose closing quote never comes runs to the end of the text, as in a browser,
 /// and is blanked to the end.
 enum ControlValueRedaction {
@@ -17,9 +18,12 @@ enum ControlValueRedaction {
         static let escapedLess = Array("\\u003c".utf8)
         static let escapedGreater = Array("\\u003e".utf8)
         static let escapedQuotes = [Array("\\u0022".utf8), Array("\\u0027".utf8)]
+        static let entityLess = Array("&lt;".utf8)
+        static let entityGreater = Array("&gt;".utf8)
+        static let entityQuotes = ["&quot;", "&#34;", "&#x22;", "&#39;", "&#x27;", "&apos;"].map { Array($0.utf8) }
         static let textareaClosings = [
             Array("</textarea".utf8), Array("<\\/textarea".utf8), Array("\\u003c/textarea".utf8),
-            Array("\\u003c\\/textarea".utf8),
+            Array("\\u003c\\/textarea".utf8), Array("&lt;/textarea".utf8),
         ]
     }
 
@@ -85,6 +89,8 @@ enum ControlValueRedaction {
                 start = index + 1
             } else if bytes[index] == UInt8(ascii: "\\"), matches(Word.escapedLess, at: index) {
                 start = index + 6
+            } else if bytes[index] == UInt8(ascii: "&"), matches(Word.entityLess, at: index) {
+                start = index + 4
             } else {
                 return nil
             }
@@ -97,7 +103,10 @@ enum ControlValueRedaction {
                 return nil
             }
             let after = start + element.utf8.count
-            guard after >= bytes.count || isSpace(bytes[after]) || endsName(bytes[after]) else { return nil }
+            guard
+                after >= bytes.count || isSpace(bytes[after]) || endsName(bytes[after])
+                    || bytes[after] == UInt8(ascii: "&")
+            else { return nil }
             return (element, after)
         }
 
@@ -141,6 +150,7 @@ enum ControlValueRedaction {
         func tagClose(at index: Int) -> Int? {
             if bytes[index] == UInt8(ascii: ">") { return index + 1 }
             if bytes[index] == UInt8(ascii: "\\"), matches(Word.escapedGreater, at: index) { return index + 6 }
+            if bytes[index] == UInt8(ascii: "&"), matches(Word.entityGreater, at: index) { return index + 4 }
             return nil
         }
 
@@ -161,11 +171,14 @@ enum ControlValueRedaction {
             return index
         }
 
-        /// The opening quote of a value at `index`: `"` or `'`, escaped with backslashes (`\"`, `\\\"`) or as
-        /// `\u0022`/`\u0027`. The closing quote is the same sequence.
+        /// The opening quote of a value at `index`: `"` or `'`, escaped with backslashes (`\"`, `\\\"`), as
+        /// `\u0022`/`\u0027` or as a character reference (`&quot;`). The closing quote is the same sequence.
         func quote(at index: Int) -> [UInt8]? {
             guard index < bytes.count else { return nil }
             if isQuote(bytes[index]) { return [bytes[index]] }
+            if bytes[index] == UInt8(ascii: "&") {
+                return Word.entityQuotes.first { matches($0, at: index) }
+            }
             guard bytes[index] == UInt8(ascii: "\\") else { return nil }
             for escaped in Word.escapedQuotes where matches(escaped, at: index) {
                 return Array(bytes[index..<index + escaped.count])
@@ -180,7 +193,8 @@ enum ControlValueRedaction {
         func textareaEnd(from start: Int) -> Int {
             var index = start
             while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "<") || bytes[index] == UInt8(ascii: "\\"),
+                if bytes[index] == UInt8(ascii: "<") || bytes[index] == UInt8(ascii: "\\")
+                    || bytes[index] == UInt8(ascii: "&"),
                     Word.textareaClosings.contains(where: { matches($0, at: index) })
                 {
                     return index

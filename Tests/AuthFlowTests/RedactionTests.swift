@@ -31,7 +31,8 @@ import Testing
 
     /// The forms a secret takes on real pages: Entra's `sFTTag` (a hidden PPFT input inside a `$Config` string,
     /// with JSON-escaped quotes and `\u003c`), unquoted attributes, a `>` inside an earlier attribute, a
-    /// `<textarea>` carrying the token, and secret-named controls that are not hidden. (page, secret)
+    /// `<textarea>` carrying the token, markup quoted with character references, and secret-named controls
+    /// that are not hidden. (page, secret)
     static let secretForms: [(String, String)] = [
         (
             #"$Config={"sFTTag":"<input type=\"hidden\" name=\"PPFT\" id=\"i0327\" value=\"Dq!PPFT*SECRET$1\"/>","#
@@ -52,6 +53,11 @@ import Testing
         (#"<TEXTAREA name=SAMLResponse>PHNhbWw+!SECRET*8</TEXTAREA>"#, "PHNhbWw+!SECRET*8"),
         (#"<input type="text" name="code" value="CODE!SECRET*9">"#, "CODE!SECRET*9"),
         (#"<input name="id_token" value='IDT!SECRET*10'>"#, "IDT!SECRET*10"),
+        (
+            #"<div data-html="&lt;input type=&quot;hidden&quot; name=&quot;PPFT&quot; value=&quot;ENT!SECRET*13&quot;&gt;">"#
+                + "</div>", "ENT!SECRET*13"
+        ),
+        (#"<p>&lt;textarea name=wresult&gt;ENTTA!SECRET*14&lt;/textarea&gt;</p>"#, "ENTTA!SECRET*14"),
         (#"{"flowToken":"FT!SECRET*11","sUnauthSessionID":"US!SECRET*12"}"#, "FT!SECRET*11"),
         (#"{"flowToken":"FT!SECRET*11","sUnauthSessionID":"US!SECRET*12"}"#, "US!SECRET*12"),
     ]
