@@ -19,6 +19,8 @@ public struct SignInMachine: Sendable {
     private var lastRequest: SignInRequest?
     private var proving = false
     private var route: (any ScriptedRoute)?
+    /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
+    private var authenticationWithheld: (url: String, host: String)?
     private let strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     private let readPage: @Sendable (SignInResponse) -> PageFacts?
@@ -127,10 +129,11 @@ public struct SignInMachine: Sendable {
                 if sameHost(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
                     next.authentication = authentication
                     next.carriesCredentials = true
-                } else if next.authentication != nil {
+                } else {
                     // HTTP authentication stays with its host: a 307/308 elsewhere repeats the request without it.
                     next.authentication = nil
                     next.carriesCredentials = next.form != nil || next.rawBody != nil
+                    authenticationWithheld = (location, host(response.url))
                 }
             }
             record.decision = "HTTP \(response.status) redirect"
@@ -138,6 +141,13 @@ public struct SignInMachine: Sendable {
         }
         if response.status == 401 {
             record.decision = "HTTP 401"
+            if let withheld = authenticationWithheld, withheld.url == response.url, lastRequest?.authentication == nil {
+                return .finish(
+                    .unknownPage(
+                        kind: "HTTP 401 challenge from \(host(response.url)), which \(withheld.host) redirected to; "
+                            + "the credentials were not sent to another host: if it is yours, allow it with --allow-host",
+                        url: response.url, dumpPath: nil))
+            }
             if lastRequest?.authentication != nil {
                 return .finish(
                     .invalidCredentials(
