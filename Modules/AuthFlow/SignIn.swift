@@ -18,7 +18,8 @@ public struct SignIn: Sendable {
     public struct Options: Sendable {
         /// Receives each step once it is complete, already redacted (for `--trace FILE`).
         public var trace: (@Sendable (SignInTraceStep) -> Void)?
-        /// Where to save a redacted copy of a page the engine could not handle (for `--dump-pages DIR`).
+        /// Where to save a redacted copy of a page the engine could not handle: an unknown page, an unknown
+        /// interrupt, or the last page of a loop (for `--dump-pages DIR`). The outcome names the file.
         public var dumpPagesDirectory: String?
         /// Largest page the engine reads (default 8 MiB): a bigger answer stops the sign-in.
         public var maxPageBytes: Int
@@ -51,6 +52,8 @@ public struct SignIn: Sendable {
         var machine = SignInMachine(configuration)
         var action = machine.start()
         var lastResponse: SignInResponse?
+        /// The last response with a body: the page a loop last showed, when its final hop was a bare redirect.
+        var lastPage: SignInResponse?
         var emitted = 0
         defer {
             for step in machine.trace.dropFirst(emitted) { options.trace?(step) }
@@ -66,6 +69,7 @@ public struct SignIn: Sendable {
                 url: request.url, status: response.status, headers: response.headers.fields,
                 location: response.redirectLocation, body: response.body, siteCookies: siteCookies())
             lastResponse = observed
+            if !observed.body.isEmpty { lastPage = observed }
             action = machine.receive(observed)
             // Every step but the one just sent is complete: hand those to the trace now.
             let complete = max(emitted, machine.trace.count - (isSend(action) ? 1 : 0))
@@ -73,12 +77,18 @@ public struct SignIn: Sendable {
             emitted = complete
         }
         guard case .finish(let outcome) = action else { return .loop(url: configuration.siteURL, steps: 0) }
-        if case .unknownPage(let kind, let url, nil) = outcome, let directory = options.dumpPagesDirectory,
-            let lastResponse
-        {
+        guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
+        switch outcome {
+        case .unknownPage(let kind, let url, nil):
             return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory))
+        case .interactionRequired(.unknownInterrupt, let pageId, let message, nil):
+            return .interactionRequired(
+                .unknownInterrupt, pageId: pageId, message: message, dumpPath: dump(lastResponse, into: directory))
+        case .loop(let url, let steps, nil):
+            return .loop(url: url, steps: steps, dumpPath: dump(lastPage ?? lastResponse, into: directory))
+        default:
+            return outcome
         }
-        return outcome
     }
 
     private func isSend(_ action: SignInAction) -> Bool {
@@ -92,7 +102,8 @@ public struct SignIn: Sendable {
             headers.add("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
         }
         let body: HTTPRequest.Body
-        if let form = request.form {
+        if let form = request.form, request.method.uppercased() == "POST" {
+            // A GET form's fields are already in its URL's query (the HTML module's submission rules).
             body = .form(form)
         } else if let raw = request.rawBody {
             headers.set("Content-Type", raw.contentType)
@@ -119,7 +130,7 @@ public struct SignIn: Sendable {
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
             + Redaction.page(String(decoding: response.body, as: UTF8.self))
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try makePrivateDirectory(directory)
             guard
                 FileManager.default.createFile(
                     atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
@@ -127,6 +138,22 @@ public struct SignIn: Sendable {
             return path
         } catch {
             return nil
+        }
+    }
+
+    /// Creates `directory` readable by its owner only (0700; its missing parents get the default mode), so
+    /// the dumps in it are not listed to others. A directory that already exists is left as it is.
+    private func makePrivateDirectory(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+            return
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != directory {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory])
         }
     }
 }

@@ -19,6 +19,8 @@ public struct SignInMachine: Sendable {
     private var lastRequest: SignInRequest?
     private var proving = false
     private var route: (any ScriptedRoute)?
+    /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
+    private var authenticationWithheld: (url: String, host: String)?
     private let strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     private let readPage: @Sendable (SignInResponse) -> PageFacts?
@@ -123,15 +125,29 @@ public struct SignInMachine: Sendable {
                 next.url = location
                 next.purpose = .redirect
             }
-            if let authentication = lastRequest?.authentication, sameHost(location, response.url) {
-                next.authentication = authentication
-                next.carriesCredentials = true
+            if let authentication = lastRequest?.authentication {
+                if sameHost(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
+                    next.authentication = authentication
+                    next.carriesCredentials = true
+                } else {
+                    // HTTP authentication stays with its host: a 307/308 elsewhere repeats the request without it.
+                    next.authentication = nil
+                    next.carriesCredentials = next.form != nil || next.rawBody != nil
+                    authenticationWithheld = (location, host(response.url))
+                }
             }
             record.decision = "HTTP \(response.status) redirect"
             return send(next, from: response.url, note: record.decision!)
         }
         if response.status == 401 {
             record.decision = "HTTP 401"
+            if let withheld = authenticationWithheld, withheld.url == response.url, lastRequest?.authentication == nil {
+                return .finish(
+                    .unknownPage(
+                        kind: "HTTP 401 challenge from \(host(response.url)), which \(withheld.host) redirected to; "
+                            + "the credentials were not sent to another host: if it is yours, allow it with --allow-host",
+                        url: response.url, dumpPath: nil))
+            }
             if lastRequest?.authentication != nil {
                 return .finish(
                     .invalidCredentials(
@@ -181,7 +197,7 @@ public struct SignInMachine: Sendable {
             if request.carriesCredentials {
                 try configuration.policy.checkCredentialSubmission(
                     method: request.authentication == nil ? request.method : "POST", action: request.url,
-                    pageURL: request.authentication == nil ? (pageURL ?? request.url) : request.url)
+                    pageURL: pageURL ?? request.url, includesPassword: request.purpose != .username)
             }
         } catch {
             return .finish(.policyRefused(error))
@@ -256,5 +272,9 @@ public struct SignInMachine: Sendable {
 
     private func sameHost(_ first: String, _ second: String) -> Bool {
         URLParts(first)?.host == URLParts(second)?.host
+    }
+
+    private func host(_ url: String) -> String {
+        URLParts(url)?.host ?? ""
     }
 }

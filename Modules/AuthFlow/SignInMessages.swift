@@ -65,13 +65,15 @@ public struct SignInRequest: Sendable {
 
     public var method: String
     public var url: String
-    /// Form fields for a POST body (`application/x-www-form-urlencoded`), or nil for no body.
+    /// The form fields sent: a POST sends them as its body (`application/x-www-form-urlencoded`); a GET form
+    /// already has them in `url`'s query and sends no body. Nil for no form.
     public var form: [(name: String, value: String)]?
     /// A raw body (SOAP, JSON) with its content type, or nil.
     public var rawBody: (contentType: String, bytes: [UInt8])?
     public var headers: [(name: String, value: String)]
     public var purpose: Purpose
     /// True when the user name or password is in `form`, `rawBody` or `authentication`: the policy checks where it goes.
+    /// A `.username` request carries the user name only, so the policy lets it use GET.
     public var carriesCredentials: Bool
     /// HTTP authentication libcurl should perform (NTLM, Basic), or nil.
     public var authentication: Authentication?

@@ -8,11 +8,13 @@ public enum SignInOutcome: Sendable {
     /// The identity provider rejected the user name or password; `message` is the page's own text.
     case invalidCredentials(message: String, code: String?)
     /// A person must act (MFA, Conditional Access, a password change, consent, an unknown interrupt).
-    case interactionRequired(InteractionKind, pageId: String?, message: String?)
+    /// For an unknown interrupt, `dumpPath` holds a redacted copy of the page when `--dump-pages` asked for one.
+    case interactionRequired(InteractionKind, pageId: String?, message: String?, dumpPath: String? = nil)
     /// A page the engine does not know how to go on from. `dumpPath` holds a redacted copy when asked.
     case unknownPage(kind: String, url: String, dumpPath: String?)
-    /// The flow went round in circles or took more than the allowed number of steps.
-    case loop(url: String, steps: Int)
+    /// The flow went round in circles or took more than the allowed number of steps. `dumpPath` holds a
+    /// redacted copy of the last page seen when `--dump-pages` asked for one.
+    case loop(url: String, steps: Int, dumpPath: String? = nil)
     /// The sign-in policy stopped a step (password to a foreign host, plain http, a downgrade, ...).
     case policyRefused(SignInPolicy.Refusal)
     /// The network, TLS or HTTP layer failed.
@@ -27,7 +29,7 @@ public enum SignInOutcome: Sendable {
         case .invalidCredentials(let message, let code):
             return "the sign-in was rejected: \(sentence(message))" + (code.map { " (code \($0))" } ?? "")
                 + ". Check the user name and password."
-        case .interactionRequired(let kind, let pageId, let message):
+        case .interactionRequired(let kind, let pageId, let message, let dumpPath):
             var text =
                 kind == .identityProviderError
                 ? "the identity provider stopped the sign-in" : "the identity provider asks for \(kind.explanation)"
@@ -35,23 +37,23 @@ public enum SignInOutcome: Sendable {
             if let message, !message.isEmpty { text += ": \(sentence(message))" }
             switch kind {
             case .identityProviderError:
-                return text + ". This is not about the password: the error says what is wrong, and may need the "
+                text +=
+                    ". This is not about the password: the error says what is wrong, and may need the "
                     + "tenant's administrator (an invitation, an assignment to the application) or a new sign-in."
             case .federatedSignIn:
-                return text + ". This is not a wrong password: the engine could not follow Entra to the "
+                text +=
+                    ". This is not a wrong password: the engine could not follow Entra to the "
                     + "organisation's sign-in page; run again with --trace FILE to see where it stopped."
             default:
-                return text + ". Complete it once in a browser, or use an account or flow without it."
+                text += ". Complete it once in a browser, or use an account or flow without it."
             }
+            return kind == .unknownInterrupt || dumpPath != nil ? text + dumpAdvice(dumpPath) : text
         case .unknownPage(let kind, let url, let dumpPath):
-            var text = "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
-            text +=
-                dumpPath.map { " A redacted copy is in \($0); attach it to a bug report." }
-                ?? " Run again with --dump-pages DIR to save a redacted copy for a bug report."
-            return text
-        case .loop(let url, let steps):
+            return "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
+                + dumpAdvice(dumpPath)
+        case .loop(let url, let steps, let dumpPath):
             return "the sign-in went round in circles (\(steps) steps, last at \(Redaction.url(url))). "
-                + "Check the site URL and flow."
+                + "Check the site URL and flow." + dumpAdvice(dumpPath)
         case .policyRefused(let refusal):
             return refusal.description
         case .transport(let error):
@@ -86,6 +88,12 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .identityProviderError: return "nothing: it stopped the sign-in with an error"
         }
     }
+}
+
+/// Where the redacted copy of the page went, or how to get one.
+private func dumpAdvice(_ dumpPath: String?) -> String {
+    dumpPath.map { " A redacted copy of the page is in \($0); attach it to a bug report." }
+        ?? " Run again with --dump-pages DIR to save a redacted copy for a bug report."
 }
 
 /// `text` without a final full stop, so a message can go on after it.

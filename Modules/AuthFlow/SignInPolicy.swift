@@ -2,7 +2,8 @@ import Foundation
 
 /// Where the sign-in engine may send a password, and how far it may wander. A plain value.
 ///
-/// The rules: credentials go only in a POST body; over https, or plain http to a loopback address when
+/// The rules: a password goes only in a POST body (a user name alone, as in a username-first step, may also
+/// go in a GET form's query); credentials go over https, or plain http to a loopback address when
 /// `allowHTTPLoopback` is set; only to the host that served the form or to a host in `allowedHosts`;
 /// never to a `javascript:` or other non-HTTP action. An https page that leads to http stops the flow.
 public struct SignInPolicy: Sendable, Equatable {
@@ -50,9 +51,13 @@ public struct SignInPolicy: Sendable, Equatable {
         }
     }
 
-    /// Checks that a password may be submitted to `action` by a form on `pageURL` with `method`.
-    public func checkCredentialSubmission(method: String, action: String, pageURL: String) throws(Refusal) {
-        guard method.uppercased() == "POST" else { throw .passwordInURL(action: action) }
+    /// Checks that credentials may be submitted to `action` by a form on `pageURL` with `method`.
+    /// `includesPassword` is false for a submission that carries the user name only (a username-first step):
+    /// that one may use GET; every other rule still applies to it.
+    public func checkCredentialSubmission(
+        method: String, action: String, pageURL: String, includesPassword: Bool = true
+    ) throws(Refusal) {
+        guard method.uppercased() == "POST" || !includesPassword else { throw .passwordInURL(action: action) }
         let target = try credentialTarget(action)
         let formHost = URLParts(pageURL)?.host ?? ""
         guard target.host == formHost || allowedHosts.contains(target.host) else {

@@ -42,24 +42,60 @@ public enum Redaction {
         Transport.Redaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
     }
 
-    /// `page` with hidden and password input values, `$Config` token strings and long opaque tokens redacted,
-    /// so it can be attached to a bug report.
+    /// Form field and query names (lowercased fragments) whose values are secrets: the names Transport's
+    /// trace redaction uses plus the sign-in pages' own (`PPFT`, `flowToken`, `id_token`, `SAMLResponse`, ...).
+    static let secretNameFragments = [
+        "pass", "pwd", "secret", "token", "wresult", "samlresponse", "saml", "canary", "flowtoken", "apikey", "api_key",
+        "ppft", "assertion", "credential",
+    ]
+    /// Whole names (lowercased) that are secret but too short or too common to match as fragments.
+    static let secretNames: Set<String> = [
+        "sig", "code", "key", "wctx", "ctx", "session_state", "state", "sft", "sctx", "otc", "nonce",
+    ]
+    /// `$Config` and other JSON keys whose string values carry tokens or identify a session, besides the
+    /// secret names above.
+    static let tokenConfigKeys: Set<String> = [
+        "sft", "sfttag", "sctx", "canary", "apicanary", "sessionid", "sunauthsessionid", "correlationid", "code",
+        "id_token", "state", "session_state", "urlpost", "urlgetcredentialtype", "spost_username", "serrtxt_login",
+    ]
+
+    /// Whether a form field, query parameter or JSON key with this name holds a secret.
+    static func isSecret(name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretNames.contains(lowered) || secretNameFragments.contains { lowered.contains($0) }
+    }
+
+    /// `page` with secrets redacted, so it can be attached to a bug report: the values of every hidden and
+    /// password input and of any control with a secret name (``isSecret(name:)``), quoted, unquoted or inside
+    /// a script string with JSON-escaped quotes (Entra's `sFTTag`); the content of secret-named `<textarea>`s;
+    /// `$Config` token strings; and long opaque tokens.
     public static func page(_ page: String) -> String {
-        var text = page
-        // value="..." on input elements that are hidden or password, in either attribute order.
-        text = replacing(
-            #"(<input\b[^>]*\btype\s*=\s*["']?(?:hidden|password)["']?[^>]*\bvalue\s*=\s*)("[^"]*"|'[^']*')"#,
-            in: text, with: "$1\"<redacted>\"")
-        text = replacing(
-            #"(<input\b[^>]*\bvalue\s*=\s*)("[^"]*"|'[^']*')([^>]*\btype\s*=\s*["']?(?:hidden|password)\b)"#,
-            in: text, with: "$1\"<redacted>\"$3")
-        // JSON string values of keys that carry tokens ($Config and friends).
-        text = replacing(
-            #"("(?:sFT|sCtx|canary|apiCanary|sessionId|correlationId|code|id_token|state|session_state|urlPost|urlGetCredentialType|sPOST_Username|sErrTxt_login)"\s*:\s*)"(?:[^"\\]|\\.)*""#,
-            in: text, with: "$1\"<redacted>\"")
+        var text = ControlValueRedaction.redact(page, isSecretName: isSecret(name:))
+        // JSON string values of keys that carry tokens ($Config, GetCredentialType answers and friends).
+        text = replacingJSONStrings(in: text) { key in
+            tokenConfigKeys.contains(key.lowercased()) || isSecret(name: key)
+        }
         // Any remaining opaque run of 64+ token characters (JWTs, SAML in text).
         text = replacing(#"[A-Za-z0-9+/=_\-.]{64,}"#, in: text, with: "<redacted>")
         return text
+    }
+
+    /// `text` with the string value of every `"key": "value"` pair whose key `isSecretKey` accepts replaced.
+    private static func replacingJSONStrings(in text: String, where isSecretKey: (String) -> Bool) -> String {
+        guard
+            let expression = try? NSRegularExpression(
+                pattern: #"("([A-Za-z0-9_$\-]+)"\s*:\s*)"(?:[^"\\]|\\.)*""#, options: [])
+        else { return text }
+        var result = ""
+        var copied = text.startIndex
+        for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let whole = Range(match.range, in: text), let prefix = Range(match.range(at: 1), in: text),
+                let key = Range(match.range(at: 2), in: text), isSecretKey(String(text[key]))
+            else { continue }
+            result += text[copied..<whole.lowerBound] + text[prefix] + "\"<redacted>\""
+            copied = whole.upperBound
+        }
+        return result + text[copied...]
     }
 
     private static func replacing(_ pattern: String, in text: String, with template: String) -> String {

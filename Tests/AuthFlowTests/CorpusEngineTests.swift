@@ -145,7 +145,7 @@ import Transport
         case ("kmsi", .send(let request)):
             #expect(request.purpose == .interrupt)
             #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")
-        case ("mfa", .finish(.interactionRequired(let kind, _, _))):
+        case ("mfa", .finish(.interactionRequired(let kind, _, _, _))):
             #expect(kind == .mfa)
         case ("auto-post", .send(let request)):
             #expect(request.purpose == .autoPost)

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import HTTPServer
 import Testing
 import Transport
 
@@ -41,7 +42,9 @@ import Transport
                 """)
         }
         defer { world.stop() }
-        let directory = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = root + "/pages"
         let outcome = await SignIn(
             client: try HTTPClient(),
             configuration: SignInConfiguration(
@@ -59,5 +62,88 @@ import Transport
         #expect(!dumped.contains("STATE-SECRET-42"))
         let mode = try FileManager.default.attributesOfItem(atPath: dumpPath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700)
+        #expect((dumpPath as NSString).deletingLastPathComponent == directory)
+    }
+
+    /// An Entra page whose `pgid` the engine does not know, carrying tokens in `$Config` and in `sFTTag`.
+    static let newInterrupt = #"""
+        <html><head><title>Something new</title></head><body><script>
+        //<![CDATA[
+        $Config={"pgid":"ConvergedNewThing","urlPost":"/common/newthing","sFT":"FT-SECRET-77",
+        "sCtx":"CTX-SECRET-78","sFTTag":"<input type=\"hidden\" name=\"PPFT\" value=\"PPFT!SECRET*79\"/>"};
+        //]]>
+        </script></body></html>
+        """#
+
+    static func run(_ world: HostilePageTests.World, dumpingInto directory: String?) async throws -> SignInOutcome {
+        await SignIn(
+            client: try HTTPClient(),
+            configuration: SignInConfiguration(
+                siteURL: world.site.baseURL, username: "alice@contoso.test", password: Secret("pw-123456"),
+                policy: SignInPolicy(allowHTTPLoopback: true)),
+            options: SignIn.Options(dumpPagesDirectory: directory)
+        ).run()
+    }
+
+    /// `--dump-pages` on an unknown Entra interrupt: the page is saved redacted and the message says where;
+    /// without the option the message says how to get a copy.
+    @Test func unknownInterruptIsDumpedRedacted() async throws {
+        let world = try HostilePageTests.world { _, _ in HostilePageTests.page(Self.newInterrupt) }
+        defer { world.stop() }
+        let plain = try await Self.run(world, dumpingInto: nil)
+        guard case .interactionRequired(.unknownInterrupt, "ConvergedNewThing", _, nil) = plain else {
+            Issue.record("expected an unknown interrupt, got \(plain.message)")
+            return
+        }
+        #expect(plain.message.contains("--dump-pages"))
+
+        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outcome = try await Self.run(world, dumpingInto: root)
+        guard case .interactionRequired(.unknownInterrupt, _, _, let dumpPath?) = outcome else {
+            Issue.record("expected an unknown interrupt with a dump, got \(outcome.message)")
+            return
+        }
+        #expect(outcome.message.contains(dumpPath))
+        let dumped = try String(contentsOfFile: dumpPath, encoding: .utf8)
+        #expect(dumped.contains("ConvergedNewThing"))
+        for secret in ["FT-SECRET-77", "CTX-SECRET-78", "PPFT!SECRET*79"] {
+            #expect(!dumped.contains(secret), "\(secret) leaked into the dump")
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: dumpPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    /// `--dump-pages` on a loop: the last page seen is saved redacted and the message says where.
+    @Test func loopIsDumpedRedacted() async throws {
+        let world = try HostilePageTests.world { request, _ in
+            HostilePageTests.page(
+                """
+                <html><head><title>Hop \(request.path)</title>
+                <meta http-equiv="refresh" content="0;url=\(request.path == "/a" ? "/b" : "/a")"></head>
+                <body><form><input type="hidden" name="wctx" value="LOOP!SECRET*80"></form></body></html>
+                """)
+        }
+        defer { world.stop() }
+        let plain = try await Self.run(world, dumpingInto: nil)
+        guard case .loop(_, _, nil) = plain else {
+            Issue.record("expected a loop, got \(plain.message)")
+            return
+        }
+        #expect(plain.message.contains("--dump-pages"))
+
+        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outcome = try await Self.run(world, dumpingInto: root)
+        guard case .loop(_, _, let dumpPath?) = outcome else {
+            Issue.record("expected a loop with a dump, got \(outcome.message)")
+            return
+        }
+        #expect(outcome.message.contains(dumpPath))
+        let dumped = try String(contentsOfFile: dumpPath, encoding: .utf8)
+        #expect(dumped.contains("<title>Hop /"))
+        #expect(!dumped.contains("LOOP!SECRET*80"))
     }
 }

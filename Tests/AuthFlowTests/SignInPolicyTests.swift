@@ -27,6 +27,26 @@ import Testing
         }
     }
 
+    /// A user name alone may go in a GET query; the other rules still hold for it, and a password never may.
+    @Test func aUsernameOnlySubmissionMayUseGetButNothingElseChanges() throws {
+        let policy = SignInPolicy()
+        try policy.checkCredentialSubmission(
+            method: "GET", action: "https://login.contoso.test/next", pageURL: page, includesPassword: false)
+        #expect(throws: SignInPolicy.Refusal.passwordInURL(action: "https://login.contoso.test/next")) {
+            try policy.checkCredentialSubmission(
+                method: "GET", action: "https://login.contoso.test/next", pageURL: page)
+        }
+        #expect(throws: SignInPolicy.Refusal.plainHTTP(action: "http://login.contoso.test/next")) {
+            try policy.checkCredentialSubmission(
+                method: "GET", action: "http://login.contoso.test/next", pageURL: page, includesPassword: false)
+        }
+        let foreign = SignInPolicy.Refusal.foreignHost(action: "https://evil.test/next", formHost: "login.contoso.test")
+        #expect(throws: foreign) {
+            try policy.checkCredentialSubmission(
+                method: "GET", action: "https://evil.test/next", pageURL: page, includesPassword: false)
+        }
+    }
+
     @Test func allowedHostsOpenOneMoreDestination() throws {
         let policy = SignInPolicy(allowedHosts: ["STS.contoso.test"])
         try policy.checkCredentialSubmission(method: "POST", action: "https://sts.contoso.test/x", pageURL: page)

@@ -1,0 +1,91 @@
+import AuthFlow
+import Foundation
+import HTTPServer
+import Testing
+import Transport
+
+/// HTTP authentication (NTLM, Basic) must not follow a redirect to another host: a 307/308 repeats the
+/// request, but its credentials stay with the host they were meant for unless `--allow-host` names the target.
+@Suite struct RedirectCredentialTests {
+    /// Authorization headers (nil when absent) each request to the foreign server carried.
+    final class AuthorizationLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: [String?] = []
+        func add(_ value: String?) {
+            lock.lock()
+            seen.append(value)
+            lock.unlock()
+        }
+        var all: [String?] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen
+        }
+    }
+
+    /// A site on 127.0.0.1 whose Windows sign-in entry answers `status` to `/steal` on 127.0.0.2, which
+    /// challenges for NTLM (so a client holding credentials would send them) and records what it got.
+    static func signIn(status: Int, allowedHosts: Set<String> = []) async throws -> (SignInOutcome, [String?]) {
+        let log = AuthorizationLog()
+        let foreign = try HTTPServer(address: "127.0.0.2") { request in
+            log.add(request.header("Authorization"))
+            return HTTPServerResponse(status: 401, headers: [("WWW-Authenticate", "NTLM")])
+        }
+        defer { foreign.stop() }
+        let stealURL = foreign.baseURL + "/steal"
+        let site = try HTTPServer(address: "127.0.0.1") { _ in
+            HTTPServerResponse(status: status, headers: [("Location", stealURL)])
+        }
+        defer { site.stop() }
+        let outcome = await SignIn(
+            client: try HTTPClient(),
+            configuration: SignInConfiguration(
+                siteURL: site.baseURL, username: "CONTOSO\\alice", password: Secret("Hunter2-Pa55!"), flow: .ntlm,
+                policy: SignInPolicy(allowedHosts: allowedHosts, allowHTTPLoopback: true))
+        ).run()
+        return (outcome, log.all)
+    }
+
+    @Test(arguments: [307, 308, 302])
+    func ntlmCredentialsDoNotFollowARedirectToAnotherHost(status: Int) async throws {
+        let (outcome, seen) = try await Self.signIn(status: status)
+        #expect(!seen.isEmpty, "the redirect was not followed: \(outcome.message)")
+        let carried = seen.compactMap { $0 }.count
+        #expect(carried == 0, "the foreign host received \(carried) Authorization headers")
+        #expect(outcome.message.contains("--allow-host"), "\(outcome.message)")
+    }
+
+    /// The same redirect to a host named by `--allow-host` keeps the credentials: the foreign server above
+    /// does see them when they are sent, so the test before this one can fail.
+    @Test func anAllowedHostStillReceivesThem() async throws {
+        let (_, seen) = try await Self.signIn(status: 307, allowedHosts: ["127.0.0.2"])
+        #expect(seen.contains { $0?.hasPrefix("NTLM ") == true })
+    }
+
+    /// Without I/O: the request after a 307 to another host has no authentication and is not marked as
+    /// carrying credentials; after a 307 on the same host it keeps both.
+    @Test func theMachineDropsAuthenticationOnAForeignHop() {
+        for (target, keeps) in [("http://127.0.0.2:9/steal", false), ("http://127.0.0.1:8/_windows/next", true)] {
+            var machine = SignInMachine(
+                SignInConfiguration(
+                    siteURL: "http://127.0.0.1:8", username: "alice", password: Secret("pw-123456"), flow: .ntlm,
+                    policy: SignInPolicy(allowHTTPLoopback: true)))
+            guard case .send(let first) = machine.start() else {
+                Issue.record("no first request")
+                return
+            }
+            #expect(first.authentication != nil)
+            let action = machine.receive(
+                SignInResponse(
+                    url: first.url, status: 307, headers: [("Location", target)], location: target, body: [],
+                    siteCookies: []))
+            guard case .send(let next) = action else {
+                Issue.record("expected the redirect to be followed, got \(action)")
+                return
+            }
+            #expect(next.url == target)
+            #expect((next.authentication != nil) == keeps, "\(target)")
+            #expect(next.carriesCredentials == keeps, "\(target)")
+        }
+    }
+}
