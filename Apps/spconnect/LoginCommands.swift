@@ -27,7 +27,9 @@ let loginCommand = Command(
         .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
     ] + connectionOptions + [
         .value("trace", "FILE", "write one redacted JSON line per step to FILE"),
-        .value("dump-pages", "DIR", "save a redacted copy of a page the engine cannot handle"),
+        .value(
+            "dump-pages", "DIR",
+            "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
         .repeatable("cookie", "NAME", "the cookie(s) that mean signed in (default FedAuth, plus rtFa online)"),
         .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),

@@ -42,16 +42,12 @@ public enum Redaction {
         Transport.Redaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
     }
 
-    /// Form field and query names (lowercased fragments) whose values are secrets: the names Transport's
-    /// trace redaction uses plus the sign-in pages' own (`PPFT`, `flowToken`, `id_token`, `SAMLResponse`, ...).
-    static let secretNameFragments = [
-        "pass", "pwd", "secret", "token", "wresult", "samlresponse", "saml", "canary", "flowtoken", "apikey", "api_key",
-        "ppft", "assertion", "credential",
-    ]
-    /// Whole names (lowercased) that are secret but too short or too common to match as fragments.
-    static let secretNames: Set<String> = [
-        "sig", "code", "key", "wctx", "ctx", "session_state", "state", "sft", "sctx", "otc", "nonce",
-    ]
+    /// Form field and query names (lowercased fragments) whose values are secrets on sign-in pages, besides the
+    /// ones Transport's trace redaction knows (passwords, tokens, `wresult`, `SAMLResponse`, `flowToken`, ...).
+    static let signInSecretFragments = ["saml", "ppft", "assertion", "credential"]
+    /// Whole names (lowercased) that are secret on sign-in pages but too short or too common to match as
+    /// fragments, besides Transport's (`code`, `ctx`, `wctx`, ...).
+    static let signInSecretNames: Set<String> = ["state", "sft", "sctx", "otc", "nonce"]
     /// `$Config` and other JSON keys whose string values carry tokens or identify a session, besides the
     /// secret names above.
     static let tokenConfigKeys: Set<String> = [
@@ -62,7 +58,8 @@ public enum Redaction {
     /// Whether a form field, query parameter or JSON key with this name holds a secret.
     static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
-        return secretNames.contains(lowered) || secretNameFragments.contains { lowered.contains($0) }
+        return Transport.Redaction.isSecret(name: name) || signInSecretNames.contains(lowered)
+            || signInSecretFragments.contains { lowered.contains($0) }
     }
 
     /// `page` with secrets redacted, so it can be attached to a bug report: the values of every hidden and

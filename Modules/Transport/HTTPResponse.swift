@@ -139,8 +139,9 @@ package enum Redaction {
     /// Whole names (lowercased) that are secret but too short to match as fragments.
     static let secretNames: Set<String> = ["sig", "code", "key", "wctx", "ctx", "session_state"]
 
-    /// Whether a form field or query parameter with this name holds a secret.
-    static func isSecret(name: String) -> Bool {
+    /// Whether a form field or query parameter with this name holds a secret (AuthFlow adds the sign-in pages'
+    /// own names to these).
+    package static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
         return secretNames.contains(lowered) || secretFragments.contains { lowered.contains($0) }
     }
