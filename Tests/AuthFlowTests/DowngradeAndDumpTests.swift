@@ -45,13 +45,7 @@ import Transport
         let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let directory = root + "/pages"
-        let outcome = await SignIn(
-            client: try HTTPClient(),
-            configuration: SignInConfiguration(
-                siteURL: world.site.baseURL, username: "alice@contoso.test", password: Secret("pw-123456"),
-                policy: SignInPolicy(allowHTTPLoopback: true)),
-            options: SignIn.Options(dumpPagesDirectory: directory)
-        ).run()
+        let outcome = try await Self.run(world, dumpingInto: directory)
         guard case .unknownPage(_, _, let dumpPath?) = outcome else {
             Issue.record("expected an unknown page with a dump, got \(outcome.message)")
             return
@@ -77,6 +71,31 @@ import Transport
         </script></body></html>
         """#
 
+    /// What the two runs of ``runWithAndWithoutDumping(_:dumpPath:)`` gave.
+    struct Dump {
+        var plain: SignInOutcome
+        var text: String
+        var mode: Int?
+    }
+
+    /// Signs in without `--dump-pages` (the message must say how to get a copy), then with it into a fresh
+    /// directory (the message must name the copy). `dumpPath` reads the outcome: nil when it is not the kind
+    /// expected, else its dump path. Returns the first outcome and the copy's text and mode.
+    static func runWithAndWithoutDumping(
+        _ world: HostilePageTests.World, dumpPath: (SignInOutcome) -> String??
+    ) async throws -> Dump {
+        let plain = try await run(world, dumpingInto: nil)
+        #expect(try #require(dumpPath(plain), "unexpected outcome: \(plain.message)") == nil)
+        #expect(plain.message.contains("--dump-pages"))
+        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outcome = try await run(world, dumpingInto: root)
+        let path = try #require(dumpPath(outcome) ?? nil, "expected a dump, got \(outcome.message)")
+        #expect(outcome.message.contains(path))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        return Dump(plain: plain, text: try String(contentsOfFile: path, encoding: .utf8), mode: mode)
+    }
+
     static func run(_ world: HostilePageTests.World, dumpingInto directory: String?) async throws -> SignInOutcome {
         await SignIn(
             client: try HTTPClient(),
@@ -92,28 +111,19 @@ import Transport
     @Test func unknownInterruptIsDumpedRedacted() async throws {
         let world = try HostilePageTests.world { _, _ in HostilePageTests.page(Self.newInterrupt) }
         defer { world.stop() }
-        let plain = try await Self.run(world, dumpingInto: nil)
-        guard case .interactionRequired(.unknownInterrupt, "ConvergedNewThing", _, nil) = plain else {
-            Issue.record("expected an unknown interrupt, got \(plain.message)")
+        let dump = try await Self.runWithAndWithoutDumping(world) { outcome in
+            guard case .interactionRequired(.unknownInterrupt, _, _, let dumpPath) = outcome else { return nil }
+            return .some(dumpPath)
+        }
+        guard case .interactionRequired(_, "ConvergedNewThing", _, _) = dump.plain else {
+            Issue.record("expected the ConvergedNewThing page, got \(dump.plain.message)")
             return
         }
-        #expect(plain.message.contains("--dump-pages"))
-
-        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let outcome = try await Self.run(world, dumpingInto: root)
-        guard case .interactionRequired(.unknownInterrupt, _, _, let dumpPath?) = outcome else {
-            Issue.record("expected an unknown interrupt with a dump, got \(outcome.message)")
-            return
-        }
-        #expect(outcome.message.contains(dumpPath))
-        let dumped = try String(contentsOfFile: dumpPath, encoding: .utf8)
-        #expect(dumped.contains("ConvergedNewThing"))
+        #expect(dump.text.contains("ConvergedNewThing"))
         for secret in ["FT-SECRET-77", "CTX-SECRET-78", "PPFT!SECRET*79"] {
-            #expect(!dumped.contains(secret), "\(secret) leaked into the dump")
+            #expect(!dump.text.contains(secret), "\(secret) leaked into the dump")
         }
-        let mode = try FileManager.default.attributesOfItem(atPath: dumpPath)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
+        #expect(dump.mode == 0o600)
     }
 
     /// `--dump-pages` on a loop: the last page seen is saved redacted and the message says where.
@@ -127,22 +137,11 @@ import Transport
                 """)
         }
         defer { world.stop() }
-        let plain = try await Self.run(world, dumpingInto: nil)
-        guard case .loop(_, _, nil) = plain else {
-            Issue.record("expected a loop, got \(plain.message)")
-            return
+        let dump = try await Self.runWithAndWithoutDumping(world) { outcome in
+            guard case .loop(_, _, let dumpPath) = outcome else { return nil }
+            return .some(dumpPath)
         }
-        #expect(plain.message.contains("--dump-pages"))
-
-        let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let outcome = try await Self.run(world, dumpingInto: root)
-        guard case .loop(_, _, let dumpPath?) = outcome else {
-            Issue.record("expected a loop with a dump, got \(outcome.message)")
-            return
-        }
-        #expect(outcome.message.contains(dumpPath))
-        let dumped = try String(contentsOfFile: dumpPath, encoding: .utf8)
+        let dumped = dump.text
         #expect(dumped.contains("<title>Hop /"))
         #expect(!dumped.contains("LOOP!SECRET*80"))
     }
