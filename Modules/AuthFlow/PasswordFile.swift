@@ -7,15 +7,16 @@ public import Transport
 /// A password kept in a file of its own (`--password-file`, `SPCONNECT_PASSWORD_FILE`): its first line.
 ///
 /// The file is opened once and every check is made on that open file (`fstat` on the descriptor), so it cannot be
-/// swapped between the check and the read. It must be a regular file that neither group nor others can read, owned
-/// by this user (or by root). Symbolic links are followed, because secret mounts (Kubernetes, systemd credentials)
-/// are made of them; the checks apply to the file they lead to.
+/// swapped between the check and the read. It must be a regular file or a pipe (`--password-file <(pass show sp)`)
+/// that neither group nor others can read, owned by this user or by root (any owner when running as root).
+/// Symbolic links are followed, because secret mounts (Kubernetes, systemd credentials) are made of them; the
+/// checks apply to the file they lead to. A named pipe nobody writes to is refused instead of waited on.
 public enum PasswordFile {
     /// Why a password file was refused; each message says what to do.
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// It could not be opened or read.
         case unreadable(path: String, reason: String)
-        /// It is not a regular file (a directory, a pipe, a device).
+        /// It is neither a regular file nor a pipe (a directory, a device, a socket).
         case notAFile(path: String)
         /// Group or others may read it.
         case readableByOthers(path: String)
@@ -27,7 +28,7 @@ public enum PasswordFile {
         public var description: String {
             switch self {
             case .unreadable(let path, let reason): "cannot read the password file \(path): \(reason)"
-            case .notAFile(let path): "the password file \(path) is not a regular file"
+            case .notAFile(let path): "the password file \(path) is not a regular file or a pipe"
             case .readableByOthers(let path):
                 "the password file \(path) is readable by others; run 'chmod 600 \(path)' first"
             case .ownedByAnotherUser(let path):
@@ -39,16 +40,24 @@ public enum PasswordFile {
 
     /// The first line of the file at `path` (without its line ending), after the checks above.
     public static func read(_ path: String) throws(Failure) -> Secret {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        // Non-blocking only for the open: opening a named pipe with no writer would otherwise wait forever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFIFO else { throw .notAFile(path: path) }
         guard info.st_mode & 0o077 == 0 else { throw .readableByOthers(path: path) }
-        guard info.st_uid == getuid() || info.st_uid == 0 else { throw .ownedByAnotherUser(path: path) }
+        let me = geteuid()
+        guard me == 0 || info.st_uid == me || info.st_uid == 0 else { throw .ownedByAnotherUser(path: path) }
+        if kind == S_IFIFO {
+            // A pipe is read as it comes (process substitution writes after the open); a named pipe with no
+            // writer at all reads as empty below.
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
 
         // A password is one short line: read at most 64 KiB.
         var bytes: [UInt8] = []

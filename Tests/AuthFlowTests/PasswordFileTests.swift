@@ -2,6 +2,10 @@ import AuthFlow
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The password file rules, on real files: first line only, private to its owner, a regular file, never empty.
 @Suite struct PasswordFileTests {
     let directory = NSTemporaryDirectory() + "spconnect-password-\(UUID().uuidString)"
@@ -24,6 +28,26 @@ import Testing
         let link = directory + "/link"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         #expect(try PasswordFile.read(link).revealedValue() == "s3cret pass")
+    }
+
+    /// `--password-file <(pass show sp)`: the shell hands over the read end of a pipe as `/dev/fd/N`.
+    @Test func aPipeIsReadAsItComes() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let text = Array("from a pipe\nnot this\n".utf8)
+        #expect(Glibc.write(ends[1], text, text.count) == text.count)
+        close(ends[1])
+        #expect(try PasswordFile.read("/dev/fd/\(ends[0])").revealedValue() == "from a pipe")
+    }
+
+    /// A named pipe nobody writes to is refused at once, not waited on.
+    @Test(.timeLimit(.minutes(1))) func aNamedPipeWithoutAWriterIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: PasswordFile.Failure.empty(path: path)) { try PasswordFile.read(path) }
     }
 
     @Test func refusalsSayWhatToDo() throws {
