@@ -30,6 +30,55 @@ import Transport
         return page
     }
 
+    /// GetCredentialType answering with an HTML error: the answer cannot be read, so the password goes to Entra's
+    /// own `urlPost`, as the page's script would send it (here rejected, to end the run).
+    @Test func anUnreadableCredentialTypeAnswerFallsBackToThePasswordPost() async throws {
+        let world = try HostilePageTests.world { request, _ in
+            if request.path == "/common/GetCredentialType" {
+                return HTTPServerResponse(status: 500, contentType: "text/html", text: "<html><body>Oops</body></html>")
+            }
+            if request.method == "POST" && request.path == "/tenant/login" {
+                var page = Self.signInPage()
+                page["sErrorCode"] = "50126"
+                page["sErrTxt"] = "Your account or password is incorrect."
+                return Self.converged(page)
+            }
+            return Self.converged(Self.signInPage(credentialType: "/common/GetCredentialType"))
+        }
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        guard case .invalidCredentials(_, "50126") = outcome else {
+            Issue.record("expected the password post and its rejection, got \(outcome.message)")
+            return
+        }
+        #expect(world.log.all.contains { $0.target == "/tenant/login" })
+    }
+
+    /// JSON reached through a redirect to another origin is not GetCredentialType's answer: its
+    /// `FederationRedirectUrl` is not followed.
+    @Test func anAnswerFromAnotherOriginIsNotFollowed() async throws {
+        let elsewhere = HostilePageTests.RequestLog()
+        let other = try HTTPServer(address: "127.0.0.3") { request in
+            elsewhere.add(request)
+            return HTTPServerResponse(
+                status: 200, contentType: "application/json",
+                text: #"{"Credentials":{"FederationRedirectUrl":"http://127.0.0.3/evil"}}"#)
+        }
+        defer { other.stop() }
+        let otherURL = other.baseURL
+        let world = try HostilePageTests.world { request, _ in
+            if request.path == "/common/GetCredentialType" {
+                return HTTPServerResponse(status: 302, headers: [("Location", otherURL + "/answer")])
+            }
+            return Self.converged(Self.signInPage(credentialType: "/common/GetCredentialType"))
+        }
+        defer { world.stop() }
+        let (outcome, _) = try await HostilePageTests.signIn(world)
+        if case .signedIn = outcome { Issue.record("signed in through a foreign answer") }
+        #expect(!elsewhere.all.contains { $0.target.hasPrefix("/evil") })
+        #expect(elsewhere.hostsThatSawPassword().isEmpty && world.log.hostsThatSawPassword().isEmpty)
+    }
+
     /// A federated account whose identity provider lives on a third host (127.0.0.3), as a company's ADFS does:
     /// Entra (127.0.0.2) names it in GetCredentialType's answer; the password goes there and nowhere else, and
     /// the user name and flow token go only to Entra.

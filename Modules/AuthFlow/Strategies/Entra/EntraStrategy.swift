@@ -15,16 +15,23 @@ struct EntraStrategy: SignInStrategy {
     ]
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
-        // Whatever page came, the GetCredentialType question (if one was open) is no longer waiting.
+        // A page where the GetCredentialType answer was awaited (an HTML error from the service, a proxy's page)
+        // is an answer that cannot be read: as the page's script would, go on with the password post.
+        if let question = state.credentialTypeQuestion, page.config == nil {
+            return unreadableAnswer(to: question, state: &state)
+        }
         state.credentialTypeQuestion = nil
         guard let config = page.config else { return nil }
         let pgid = config["pgid"] ?? ""
         // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
-        // code only as `iErrorCode` and the text as `strServiceExceptionMessage`.
+        // code only as `iErrorCode` (read only on such pages) and the text as `strServiceExceptionMessage`.
         let errorText =
             (nonEmpty(config["sErrTxt"]) ?? nonEmpty(config["strServiceExceptionMessage"])).map(plainText)
             ?? page.errorText
-        if let code = nonEmpty(config["sErrorCode"]) ?? nonEmpty(config["iErrorCode"]), code != "0", code != "50058" {
+        let isErrorPage = nonEmpty(config["urlPost"]) == nil || pgid.lowercased().contains("error")
+        if let code = nonEmpty(config["sErrorCode"]) ?? (isErrorPage ? nonEmpty(config["iErrorCode"]) : nil),
+            code != "0", code != "50058"
+        {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
         }
         if let kind = Self.interaction(forPage: pgid) {
@@ -87,6 +94,13 @@ struct EntraStrategy: SignInStrategy {
 
     // MARK: - Federated accounts (GetCredentialType)
 
+    /// The password post after a GetCredentialType answer that was not JSON.
+    private func unreadableAnswer(to question: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        state.credentialTypeQuestion = nil
+        guard let config = question.config, let urlPost = nonEmpty(config["urlPost"]) else { return nil }
+        return postPassword(config, action: URLResolution.resolve(urlPost, against: question.url), state: &state)
+    }
+
     /// The `GetCredentialType` call a browser makes before it shows the password field, or nil when the page
     /// names none, or names one the user name and flow token may not go to (another host, plain http): then
     /// the password goes to `urlPost` as before and a federated account ends as `.federatedSignIn`.
@@ -128,6 +142,9 @@ struct EntraStrategy: SignInStrategy {
             return nil
         }
         state.credentialTypeQuestion = nil
+        // Only the service asked may answer: JSON reached through a redirect to another origin is not its answer.
+        let asked = URLResolution.resolve(config["urlGetCredentialType"] ?? "", against: page.url)
+        guard URLParts(response.url) == URLParts(asked) else { return nil }
         let action = URLResolution.resolve(urlPost, against: page.url)
         let answer =
             (200...299).contains(response.status)
