@@ -106,9 +106,9 @@ let apiCommand = Command(
 
     // Reads are retried like the site client's (throttling with `Retry-After` up to 5 minutes); a POST is not
     // repeated unless the site's write policy would (it never is here: the body's effect is unknown).
-    let retry = site?.readRetry ?? RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300))
+    let retry = site?.readRetry ?? SharePointSite.defaultReadRetry
     // The site's digest goes only to the site itself, never to another URL given in full.
-    let toTheSite = site.map { sameOrigin(url, $0.siteURL) } ?? false
+    let toTheSite = site.map { HTTPClient.isSameOrigin(url, $0.siteURL) } ?? false
     var renewed = false
     while true {
         var request = HTTPRequest(
@@ -162,11 +162,4 @@ func prettyJSON(_ body: [UInt8]) -> String? {
     else { return nil }
     guard let value = try? JSONValue.parse(Data(body)) else { return nil }
     return JSONText.pretty(value)
-}
-
-/// Whether two absolute URLs have the same scheme, host and port.
-private func sameOrigin(_ first: String, _ second: String) -> Bool {
-    guard let one = URLComponents(string: first), let other = URLComponents(string: second) else { return false }
-    return one.scheme?.lowercased() == other.scheme?.lowercased() && one.host?.lowercased() == other.host?.lowercased()
-        && (one.port ?? (one.scheme == "https" ? 443 : 80)) == (other.port ?? (other.scheme == "https" ? 443 : 80))
 }

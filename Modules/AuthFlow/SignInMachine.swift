@@ -126,7 +126,7 @@ public struct SignInMachine: Sendable {
                 next.purpose = .redirect
             }
             if let authentication = lastRequest?.authentication {
-                if sameHost(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
+                if sameOrigin(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
                     next.authentication = authentication
                     next.carriesCredentials = true
                 } else {
@@ -270,8 +270,9 @@ public struct SignInMachine: Sendable {
         }
     }
 
-    private func sameHost(_ first: String, _ second: String) -> Bool {
-        URLParts(first)?.host == URLParts(second)?.host
+    /// Same scheme, host and port: HTTP authentication stays within one origin, as in Transport.
+    private func sameOrigin(_ first: String, _ second: String) -> Bool {
+        HTTPClient.isSameOrigin(first, second)
     }
 
     private func host(_ url: String) -> String {

@@ -48,6 +48,10 @@ public final class SharePointSite: Sendable {
         var refreshAt: ContinuousClock.Instant
     }
 
+    /// Reads' retries unless told otherwise: 6 attempts, `Retry-After` honoured up to 5 minutes (SharePoint Online
+    /// asks clients to wait what it says, which can be minutes, and to stop after a handful of tries).
+    public static let defaultReadRetry = RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300))
+
     /// Binds a client to a site.
     ///
     /// - Parameters:
@@ -63,7 +67,7 @@ public final class SharePointSite: Sendable {
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
         reauthenticator: (any Reauthenticator)? = nil,
-        readRetry: RetryPolicy = RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300)),
+        readRetry: RetryPolicy = SharePointSite.defaultReadRetry,
         writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
         digestRefreshMargin: Duration = .seconds(60)
     ) {

@@ -101,6 +101,13 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// Whether two absolute URLs have the same origin: scheme, host and port (the scheme's default when none is
+    /// written), as libcurl parses them. Credentials given for one origin stay within it.
+    public static func isSameOrigin(_ first: String, _ second: String) -> Bool {
+        guard let one = CurlURL(first), let other = CurlURL(second) else { return false }
+        return one.origin == other.origin
+    }
+
     /// The request for the next hop, with browser rules; throws for https→http with credentials.
     static func redirected(_ request: HTTPRequest, status: Int, to location: String) throws(TransportError)
         -> HTTPRequest
@@ -167,7 +174,8 @@ public final class HTTPClient: Sendable {
 
     /// Loopback addresses, which never go through a proxy: a sign-in to a local simulator or tunnel must not hand
     /// its credentials, allowed over plain http only because they stay on this machine, to a proxy.
-    static let loopbackNoProxy = "localhost,127.0.0.0/8,::1"
+    /// (`127.0.0.1` is named as well as the range: libcurl before 7.86 does not read CIDR ranges.)
+    static let loopbackNoProxy = "localhost,127.0.0.1,127.0.0.0/8,::1"
 
     /// The `NOPROXY` list: the configured one, or else the environment's `no_proxy` / `NO_PROXY` (which libcurl
     /// reads only when the option is unset), always followed by ``loopbackNoProxy``.

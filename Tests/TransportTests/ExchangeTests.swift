@@ -431,13 +431,13 @@ import Testing
         #expect(response.text == "direct")
         #expect(proxyRecorder.count == 0)
 
-        #expect(HTTPClient.noProxyList(configured: nil, environment: [:]) == "localhost,127.0.0.0/8,::1")
+        #expect(HTTPClient.noProxyList(configured: nil, environment: [:]) == "localhost,127.0.0.1,127.0.0.0/8,::1")
         #expect(
             HTTPClient.noProxyList(configured: nil, environment: ["no_proxy": ".corp.example,"])
-                == ".corp.example,localhost,127.0.0.0/8,::1")
+                == ".corp.example,localhost,127.0.0.1,127.0.0.0/8,::1")
         #expect(
             HTTPClient.noProxyList(configured: "intranet", environment: ["NO_PROXY": "x"])
-                == "intranet,localhost,127.0.0.0/8,::1")
+                == "intranet,localhost,127.0.0.1,127.0.0.0/8,::1")
         #expect(HTTPClient.noProxyList(configured: nil, environment: ["NO_PROXY": "*"]) == "*")
     }
 

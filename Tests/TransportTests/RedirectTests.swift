@@ -177,6 +177,14 @@ import Testing
         #expect(!HTTPRequest(url: "https://a.example/x", headers: ["Accept": "*/*"]).carriesCredentials)
     }
 
+    @Test func originsCompareSchemeHostAndPort() {
+        #expect(HTTPClient.isSameOrigin("https://A.example/x", "https://a.example:443/y?z"))
+        #expect(!HTTPClient.isSameOrigin("https://a.example/", "https://a.example:8443/"))
+        #expect(!HTTPClient.isSameOrigin("https://a.example/", "http://a.example/"))
+        #expect(!HTTPClient.isSameOrigin("https://a.example/", "https://b.example/"))
+        #expect(!HTTPClient.isSameOrigin("not a url", "https://a.example/"))
+    }
+
     @Test func crossOriginHopDropsCredentials() throws {
         let request = HTTPRequest(
             url: "https://a.example/x", headers: ["Authorization": "Bearer t", "Accept": "*/*"],
