@@ -5,11 +5,30 @@ import Synchronization
 
 /// A folder or file path from the command line as a server-relative URL: kept when it starts with `/`, else
 /// taken as relative to the site (`Shared Documents/a.txt` on `/sites/team` → `/sites/team/Shared Documents/a.txt`).
-func serverRelative(_ path: String, site: SharePointSite) -> String {
+/// What a browser shows is accepted too: a whole `https://…` address gives its path, and a path written with
+/// `%20`-style escapes and no space (`/sites/team/Shared%20Documents`) is decoded once. A name that really
+/// contains `%` followed by two hex digits is then written with `%25` (or with a space elsewhere in it).
+func serverRelative(_ argument: String, site: SharePointSite) -> String {
+    let path = pathAsWritten(argument)
     if path.hasPrefix("/") { return path }
     var base = URL(string: site.siteURL)?.path ?? ""
     while base.hasSuffix("/") { base.removeLast() }
     return base + "/" + path
+}
+
+/// The path a command-line word names: a whole `http(s)://` address gives its (decoded) path; a word with
+/// `%HH` escapes and no space is decoded once; anything else is taken as written.
+func pathAsWritten(_ word: String) -> String {
+    let lowered = word.lowercased()
+    if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
+        return URLComponents(string: word)?.path ?? word
+    }
+    if !word.contains(" "), word.range(of: "%[0-9A-Fa-f]{2}", options: .regularExpression) != nil,
+        let decoded = word.removingPercentEncoding
+    {
+        return decoded
+    }
+    return word
 }
 
 /// `spconnect ls FOLDER`: the folders and files directly in a folder.
@@ -44,8 +63,9 @@ enum DownloadTarget {
         var index = 0
         while index < words.count {
             let word = words[index]
-            if word.hasPrefix("/") {
-                targets.append(.url(word))
+            let path = pathAsWritten(word)
+            if path.hasPrefix("/") {
+                targets.append(.url(path))
                 index += 1
                 continue
             }

@@ -334,6 +334,24 @@ import Testing
 
         let listing = try await fixture.run(["ls", "Shared Documents", "--output", "csv"])
         #expect(listing.stdout.contains("file,random.bin,200000,"))
+        // As a browser shows them: an escaped path, and a whole address.
+        for pasted in ["/Shared%20Documents", fixture.sim.siteURL + "/Shared%20Documents/"] {
+            let again = try await fixture.run(["ls", pasted, "--output", "csv"])
+            #expect(again.stdout.contains("file,random.bin,200000,"), "\(pasted): \(again.stderr)")
+        }
+        // A name with a literal % and # goes up and down unchanged.
+        let odd = folder + "/50% #1.bin"
+        try Data(bytes.prefix(100)).write(to: URL(fileURLWithPath: odd))
+        #expect(try await fixture.run(["upload", odd, "--to", "Shared Documents"]).status == 0)
+        let oddDownload = try await fixture.run(["download", "/Shared Documents/50% #1.bin", "--to", into])
+        #expect(oddDownload.status == 0, "\(oddDownload.stderr)")
+        #expect(FileManager.default.contents(atPath: into + "/50% #1.bin") == Data(bytes.prefix(100)))
+        // A file's address copied from a browser downloads too.
+        try FileManager.default.createDirectory(atPath: into + "/again", withIntermediateDirectories: true)
+        let pastedFile = fixture.sim.siteURL + "/Shared%20Documents/random.bin"
+        let byAddress = try await fixture.run(["download", pastedFile, "--to", into + "/again"])
+        #expect(byAddress.status == 0, "\(byAddress.stderr)")
+        #expect(FileManager.default.contents(atPath: into + "/again/random.bin") == Data(bytes))
     }
 
     /// `download <server-relative-url> --to DIR` of the 50 MiB generated file: the file in DIR is byte-identical to
