@@ -103,7 +103,7 @@ public struct FaultSpec: Sendable, Equatable {
     /// Seconds sent in `Retry-After`.
     public var retryAfterSeconds: Int = 1
     /// The injected 429s and 503s carry no `Retry-After` at all (the client must fall back to its own back-off).
-    public var omitRetryAfter: Bool = false
+    public var noRetryAfter: Bool = false
     /// Responses whose path contains this text are cut off mid-body (connection dropped).
     public var dropPath: String?
     /// How many responses to drop (nil = every matching one).
@@ -151,7 +151,7 @@ public struct FaultSpec: Sendable, Equatable {
             case "status503", "503": status503 = try number()
             case "status500", "500": status500 = try number()
             case "retryafter": retryAfterSeconds = try number()
-            case "noretryafter": omitRetryAfter = try flag()
+            case "noretryafter": noRetryAfter = try flag()
             case "drop": dropPath = value.isEmpty ? "/" : value
             case "droptimes": dropTimes = try number()
             case "drip": dripPath = value.isEmpty ? "/" : value

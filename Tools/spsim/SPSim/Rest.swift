@@ -165,7 +165,7 @@ extension SimulatorCore {
         if number < faults.status429 + faults.status503 {
             let status = number < faults.status429 ? 429 : 503
             let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
-            let retryAfter = faults.omitRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
+            let retryAfter = faults.noRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
             return HTTPServerResponse(
                 status: status, contentType: "text/plain; charset=utf-8", text: text,
                 headers: retryAfter + standardHeaders())
