@@ -93,6 +93,20 @@ extension SiteClientTests {
             #expect(fixture.sim.requestLog().allSatisfy { $0.status != 403 }, "refreshed before the server refused it")
         }
 
+        /// 503s without `Retry-After`: the client's own exponential back-off, then the answer.
+        @Test func throttlingWithoutRetryAfterBacksOffAndSucceeds() async throws {
+            let faults = try FaultSpec(parsing: "status503=2,noRetryAfter")
+            let fixture = try SiteFixture(
+                mode: .anonymous, faults: faults,
+                readRetry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200)))
+            defer { fixture.sim.stop() }
+            let start = ContinuousClock.now
+            #expect(try await fixture.site.web().title == "SPSim Team")
+            #expect(fixture.logged("/_api/web").map(\.status) == [503, 503, 200])
+            // Half of 200 ms, then half of 400 ms, at least (the jitter).
+            #expect(ContinuousClock.now - start >= .milliseconds(300))
+        }
+
         /// 429 with Retry-After: reads are retried by Transport, then surfaced as throttled; a non-repeatable
         /// write (add item) is not repeated; a safe write (MERGE with IF-MATCH) is.
         @Test func throttlingHonoursRetryAfter() async throws {
