@@ -65,13 +65,30 @@ public enum Redaction {
     /// `page` with secrets redacted, so it can be attached to a bug report: the values of every hidden and
     /// password input and of any control with a secret name (``isSecret(name:)``), quoted, unquoted or inside
     /// a script string with JSON-escaped quotes (Entra's `sFTTag`); the content of secret-named `<textarea>`s;
-    /// `$Config` token strings; and long opaque tokens.
+    /// `$Config` token strings; query values in URLs anywhere on the page, except the harmless names `url(_:)`
+    /// keeps; the `content` of `<meta>` tags named like a token (`csrf-token`); and long opaque tokens.
     public static func page(_ page: String) -> String {
         var text = ControlValueRedaction.redact(page, isSecretName: isSecret(name:))
         // JSON string values of keys that carry tokens ($Config, GetCredentialType answers and friends).
         text = replacingJSONStrings(in: text) { key in
             tokenConfigKeys.contains(key.lowercased()) || isSecret(name: key)
         }
+        // Query values in links, form actions and script strings (`?code=…&amp;state=…`).
+        text = replacingGroup(
+            2, of: #"(?:[?&]|&amp;)([A-Za-z0-9_.\-]+)=([^&"'\s<>#\\]+)"#, in: text
+        ) { groups in
+            !harmlessQueryNames.contains(groups[1].lowercased())
+        }
+        // `<meta name="csrf-token" content="…">` and the like.
+        text = replacingGroup(
+            3, of: #"(<meta\b[^>]*?\b(?:name|property)\s*=\s*["']?([^"'\s>]*)[^>]*?\bcontent\s*=\s*["']?)([^"'>]*)"#,
+            in: text
+        ) { groups in isTokenMetaName(groups[2]) }
+        text = replacingGroup(
+            2,
+            of: #"(<meta\b[^>]*?\bcontent\s*=\s*["']?)([^"'>]*)["']?[^>]*?\b(?:name|property)\s*=\s*["']?([^"'\s>/]*)"#,
+            in: text
+        ) { groups in isTokenMetaName(groups[3]) }
         // Any remaining opaque run of 64+ token characters (JWTs, SAML in text).
         text = replacing(#"[A-Za-z0-9+/=_\-.]{64,}"#, in: text, with: "<redacted>")
         return text
@@ -91,6 +108,34 @@ public enum Redaction {
             else { continue }
             result += text[copied..<whole.lowerBound] + text[prefix] + "\"<redacted>\""
             copied = whole.upperBound
+        }
+        return result + text[copied...]
+    }
+
+    /// Whether a `<meta>` tag with this `name` (or `property`) carries a token in its `content`.
+    private static func isTokenMetaName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.contains("csrf") || lowered.contains("xsrf") || isSecret(name: lowered)
+    }
+
+    /// `text` with capture group `group` of each match of `pattern` replaced by `<redacted>` when `when` accepts
+    /// the match's groups (index 0 is the whole match). Groups are numbered among the pattern's own.
+    private static func replacingGroup(
+        _ group: Int, of pattern: String, in text: String, when: ([String]) -> Bool
+    ) -> String {
+        guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
+            return text
+        }
+        var result = ""
+        var copied = text.startIndex
+        for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let groups = (0..<match.numberOfRanges).map { index in
+                Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+            }
+            guard let target = Range(match.range(at: group), in: text), target.lowerBound >= copied, when(groups)
+            else { continue }
+            result += text[copied..<target.lowerBound] + "<redacted>"
+            copied = target.upperBound
         }
         return result + text[copied...]
     }

@@ -60,6 +60,11 @@ import Testing
         (#"<p>&lt;textarea name=wresult&gt;ENTTA!SECRET*14&lt;/textarea&gt;</p>"#, "ENTTA!SECRET*14"),
         (#"{"flowToken":"FT!SECRET*11","sUnauthSessionID":"US!SECRET*12"}"#, "FT!SECRET*11"),
         (#"{"flowToken":"FT!SECRET*11","sUnauthSessionID":"US!SECRET*12"}"#, "US!SECRET*12"),
+        (#"<a href="/cb?code=CODE!SECRET*15&amp;state=ST!SECRET*16">next</a>"#, "CODE!SECRET*15"),
+        (#"<a href="/cb?code=CODE!SECRET*15&amp;state=ST!SECRET*16">next</a>"#, "ST!SECRET*16"),
+        (#"<form action="https://idp.example/login?client-request-id=RQ!SECRET*18&wa=wsignin1.0">"#, "RQ!SECRET*18"),
+        (#"<meta name="csrf-token" content="CSRF!SECRET*17">"#, "CSRF!SECRET*17"),
+        (#"<meta content='XS!SECRET*19' name='x-xsrf-token'/>"#, "XS!SECRET*19"),
     ]
 
     @Test(arguments: secretForms)
@@ -74,10 +79,14 @@ import Testing
         let page = #"""
             <input type="text" name="loginfmt" value="alice@contoso.test"><textarea name="comment">keep me</textarea>
             <input type=hidden name=wa value=SECRET><p>Sign in to Contoso</p>
+            <form action="/adfs/ls/?wa=wsignin1.0&amp;mkt=en-US"><meta name="viewport" content="width=device-width">
             <script>$Config={"pgid":"ConvergedSignIn","sFTTag":"<input type=\"hidden\" value=\"x\"/>"};</script>
             """#
         let redacted = Redaction.page(page)
-        for kept in ["alice@contoso.test", "keep me", "Sign in to Contoso", #""pgid":"ConvergedSignIn""#, "name=wa"] {
+        for kept in [
+            "alice@contoso.test", "keep me", "Sign in to Contoso", #""pgid":"ConvergedSignIn""#, "name=wa",
+            "?wa=wsignin1.0&amp;mkt=en-US", "width=device-width",
+        ] {
             #expect(redacted.contains(kept), "\(kept) lost: \(redacted)")
         }
         #expect(!redacted.contains("value=SECRET"))
