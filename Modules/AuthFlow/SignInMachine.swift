@@ -133,6 +133,7 @@ public struct SignInMachine: Sendable {
                     // HTTP authentication stays with its host: a 307/308 elsewhere repeats the request without it.
                     next.authentication = nil
                     next.carriesCredentials = next.form != nil || next.rawBody != nil
+                    next.carriesPassword = next.carriesPassword && next.carriesCredentials
                     authenticationWithheld = (location, host(response.url))
                 }
             }
@@ -197,7 +198,7 @@ public struct SignInMachine: Sendable {
             if request.carriesCredentials {
                 try configuration.policy.checkCredentialSubmission(
                     method: request.authentication == nil ? request.method : "POST", action: request.url,
-                    pageURL: pageURL ?? request.url, includesPassword: request.purpose != .username)
+                    pageURL: pageURL ?? request.url, includesPassword: request.carriesPassword)
             }
         } catch {
             return .finish(.policyRefused(error))

@@ -73,8 +73,10 @@ public struct SignInRequest: Sendable {
     public var headers: [(name: String, value: String)]
     public var purpose: Purpose
     /// True when the user name or password is in `form`, `rawBody` or `authentication`: the policy checks where it goes.
-    /// A `.username` request carries the user name only, so the policy lets it use GET.
     public var carriesCredentials: Bool
+    /// True when the password itself is in it (not only the user name, as in a username-first step or Entra's
+    /// `GetCredentialType` question): such a request must be a POST. Kept when a 307/308 repeats the request.
+    public var carriesPassword: Bool
     /// HTTP authentication libcurl should perform (NTLM, Basic), or nil.
     public var authentication: Authentication?
 
@@ -90,6 +92,7 @@ public struct SignInRequest: Sendable {
         self.headers = headers
         self.purpose = purpose
         self.carriesCredentials = carriesCredentials
+        self.carriesPassword = carriesCredentials && purpose != .username
         self.authentication = authentication
     }
 }

@@ -30,6 +30,10 @@ import Transport
             switch (request.method, request.path) {
             case ("GET", "/login"):
                 return HostilePageTests.page(first)
+            case ("GET", "/hop"):
+                // A 307 keeps the method: the user-name step is repeated at /next.
+                return HTTPServerResponse(
+                    status: 307, headers: [("Location", "/next" + request.target.dropFirst("/hop".count))])
             case (_, "/next"):
                 seen.add(request)
                 return HostilePageTests.page(HostilePageTests.loginForm(action: "/password"))
@@ -86,5 +90,16 @@ import Transport
                 """)
         #expect(step?.queryValue("loginfmt") == "alice@contoso.test")
         #expect(step?.queryValue("ctx") == "step-1")
+    }
+
+    /// A 307 answering the user-name step repeats it; it still carries no password, so it is not refused.
+    @Test func aUsernameStepRepeatedByA307IsStillAUsernameStep() async throws {
+        let step = try await Self.getStep(
+            first: """
+                <html><head><title>Sign in</title></head><body>
+                <form method="get" action="/hop"><input type="email" name="loginfmt">
+                <input type="submit" value="Next"></form></body></html>
+                """)
+        #expect(step?.queryValue("loginfmt") == "alice@contoso.test")
     }
 }
