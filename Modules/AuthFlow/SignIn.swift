@@ -121,24 +121,36 @@ public struct SignIn: Sendable {
         (try? client.cookies.cookies(for: configuration.siteURL + "/")) ?? []
     }
 
-    /// Saves a redacted copy of a page; returns its path, or nil when it could not be written.
+    /// Saves a redacted copy of a page in a new file (`spconnect-SECONDS-HOST.html`, then `-2`, `-3`, ... when
+    /// that name is taken: an earlier dump is never overwritten); returns its path, or nil when it could not be
+    /// written.
     private func dump(_ response: SignInResponse, into directory: String) -> String? {
         let host = URLComponents(string: response.url)?.host ?? "page"
         let stamp = Int(Date().timeIntervalSince1970)
-        let path = directory + "/spconnect-\(stamp)-\(host).html"
         let text =
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
             + Redaction.page(String(decoding: response.body, as: UTF8.self))
         do {
             try makePrivateDirectory(directory)
-            guard
-                FileManager.default.createFile(
-                    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-            else { return nil }
-            return path
         } catch {
             return nil
         }
+        for attempt in 1...100 {
+            let path = directory + "/spconnect-\(stamp)-\(host)" + (attempt == 1 ? "" : "-\(attempt)") + ".html"
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor < 0 {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            do {
+                try handle.write(contentsOf: Data(text.utf8))
+                return path
+            } catch {
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Creates `directory` readable by its owner only (0700; its missing parents get the default mode), so

@@ -61,6 +61,27 @@ import Transport
         #expect((dumpPath as NSString).deletingLastPathComponent == directory)
     }
 
+    /// A dump never replaces an earlier one, even of the same host in the same second: the names it would take
+    /// are all taken here beforehand, and each must still hold what it held.
+    @Test func anEarlierDumpIsNeverOverwritten() async throws {
+        let world = try HostilePageTests.world { _, _ in HostilePageTests.page("<html><p>Unknown</p></html>") }
+        defer { world.stop() }
+        let directory = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let now = Int(Date().timeIntervalSince1970)
+        let taken = (now...(now + 30)).map { directory + "/spconnect-\($0)-127.0.0.2.html" }
+        for path in taken { #expect(FileManager.default.createFile(atPath: path, contents: Data("earlier".utf8))) }
+        let outcome = try await Self.run(world, dumpingInto: directory)
+        guard case .unknownPage(_, _, let dumpPath?) = outcome else {
+            Issue.record("expected an unknown page with a dump, got \(outcome.message)")
+            return
+        }
+        #expect(!taken.contains(dumpPath))
+        #expect(try String(contentsOfFile: dumpPath, encoding: .utf8).contains("Unknown"))
+        for path in taken { #expect(FileManager.default.contents(atPath: path) == Data("earlier".utf8)) }
+    }
+
     /// An Entra page whose `pgid` the engine does not know, carrying tokens in `$Config` and in `sFTTag`.
     static let newInterrupt = #"""
         <html><head><title>Something new</title></head><body><script>
