@@ -125,7 +125,10 @@ public struct SignInMachine: Sendable {
                 next.url = location
                 next.purpose = .redirect
             }
-            if let authentication = lastRequest?.authentication {
+            let authentication =
+                lastRequest?.authentication
+                ?? (lastRequest?.purpose == .providerChoice ? state.providerAuthentication : nil)
+            if let authentication {
                 if sameOrigin(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
                     next.authentication = authentication
                     next.carriesCredentials = true
