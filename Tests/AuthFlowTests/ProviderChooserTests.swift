@@ -57,7 +57,9 @@ import Transport
     /// A site on 127.0.0.1 whose chooser offers `options`; Windows leads to `/_windows/default.aspx`, which
     /// runs an NTLM handshake and sets FedAuth for alice's Type 3; any other choice leads to the IdP on
     /// 127.0.0.2, whose login form posts a token back to `/_trust/`.
-    static func run(options: [(String, String)]) async throws -> (SignInOutcome, Hostile.RequestLog) {
+    static func run(options: [(String, String)], user: String = "CONTOSO\\alice") async throws -> (
+        SignInOutcome, Hostile.RequestLog
+    ) {
         let log = Hostile.RequestLog()
         let siteURL = TextBox()
         let idp = try HTTPServer(address: "127.0.0.2") { request in
@@ -83,12 +85,14 @@ import Transport
                 let next = choice == "Windows" ? "/_windows/default.aspx?" + returnQuery : idpURL + "/login"
                 return HTTPServerResponse(status: 302, headers: [("Location", next)])
             case "/_windows/default.aspx":
-                if ntlmUser(authorization)?.lowercased().hasSuffix("alice") == true {
+                let user = ntlmUser(authorization)
+                if user?.lowercased().hasSuffix("alice") == true {
                     return HTTPServerResponse(
                         status: 302,
                         headers: [("Set-Cookie", "FedAuth=signed-in-alice; Path=/; HttpOnly"), ("Location", "/")])
                 }
-                let challenge = authorization?.hasPrefix("NTLM ") == true ? ntlmChallenge : "NTLM"
+                // A Type 1 gets the challenge; no header, or a refused Type 3, gets a fresh "NTLM".
+                let challenge = authorization?.hasPrefix("NTLM ") == true && user == nil ? ntlmChallenge : "NTLM"
                 return HTTPServerResponse(status: 401, headers: [("WWW-Authenticate", challenge)])
             case "/_trust/":
                 guard request.formValue("wresult") == "token-for-alice" else { return HTTPServerResponse(status: 403) }
@@ -108,7 +112,7 @@ import Transport
         let outcome = await SignIn(
             client: try HTTPClient(),
             configuration: SignInConfiguration(
-                siteURL: site.baseURL, username: "CONTOSO\\alice", password: Secret(Hostile.password), flow: .auto,
+                siteURL: site.baseURL, username: user, password: Secret(Hostile.password), flow: .auto,
                 policy: SignInPolicy(allowHTTPLoopback: true))
         ).run()
         return (outcome, log)
@@ -126,6 +130,17 @@ import Transport
         #expect(log.hostsThatSawPassword().isEmpty)
         #expect(!log.all.contains { $0.host == "127.0.0.2" })
         #expect(log.all.contains { $0.target.hasPrefix("/_windows/") })
+    }
+
+    /// Windows chosen by `auto` and refused (the site answers the Type 3 with another 401): the outcome is
+    /// invalid credentials, as with `--flow ntlm`, not a challenge the engine did not know how to answer.
+    @Test func aRefusedWindowsChoiceIsInvalidCredentials() async throws {
+        let (outcome, _) = try await Self.run(
+            options: [("Windows", "Windows Authentication"), ("ADFS", "ADFS")], user: "CONTOSO\\mallory")
+        guard case .invalidCredentials = outcome else {
+            Issue.record("expected invalid credentials, got \(outcome.message)")
+            return
+        }
     }
 
     /// Only a trusted provider: `auto` chooses it and signs in with its login form.
