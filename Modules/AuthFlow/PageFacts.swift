@@ -13,14 +13,42 @@ struct PageFacts: Sendable {
     var config: [String: String]?
     /// Names of `$Config` keys whose values are arrays or objects (e.g. `arrUserProofs`).
     var configCompositeKeys: Set<String>
-    /// A meta refresh target outside `<noscript>`, absolute.
-    var refreshURL: String?
+    /// The refresh a browser would act on: the HTTP `Refresh` header when the response has one (a browser
+    /// sees it before the document, and a meta refresh after it is ignored), else the first meta refresh
+    /// outside `<noscript>`.
+    var refresh: Refresh?
     /// A script redirect target, absolute.
     var scriptRedirectURL: String?
     /// The index of a form that submits itself (script, onload or noscript button).
     var autoSubmitFormIndex: Int?
     /// Visible error text on the page.
     var errorText: String?
+
+    /// A page's own refresh: its absolute target, its delay in seconds, and whether the header said it.
+    struct Refresh: Sendable, Equatable {
+        var url: String
+        var delay: Double
+        var fromHeader: Bool
+
+        /// Where it comes from, for traces and messages.
+        var source: String { fromHeader ? "Refresh header" : "meta refresh" }
+        /// The delay as a person writes it: "0 s", "300 s", "2.5 s".
+        var delayText: String {
+            (delay == delay.rounded() && delay < 1e9 ? String(Int(delay)) : String(delay)) + " s"
+        }
+        /// Whether the engine follows it: only a short delay, as a person watching the page would see it move on.
+        var isFollowed: Bool { delay <= Self.longestFollowedDelay }
+
+        /// The longest delay followed (seconds). Interstitials ("Working…", "you are being signed in") move on
+        /// at 0 to 5 s; a session-timeout or keep-alive page refreshes after minutes to its logout page, which a
+        /// browser only reaches if nobody acts, so following it at once would sign the user out.
+        static let longestFollowedDelay: Double = 10
+    }
+
+    /// The target of the refresh when the engine follows it (a short delay), absolute.
+    var refreshURL: String? {
+        refresh.flatMap { $0.isFollowed ? $0.url : nil }
+    }
 
     /// The first form with a password field, else the first with a username field.
     var credentialForm: PageForm? {

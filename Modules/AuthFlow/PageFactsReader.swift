@@ -29,19 +29,25 @@ enum PageFactsReader {
             }
             config = values
         }
-        var refresh: String?
         var scriptRedirect: String?
-        switch classification.navigation {
-        case .metaRefresh(let url, _): refresh = url
-        case .scriptRedirect(let url): scriptRedirect = url
-        case nil: break
-        }
+        if case .scriptRedirect(let url) = classification.navigation { scriptRedirect = url }
+        let refresh =
+            headerRefresh(response)
+            ?? page.metaRefresh.map { PageFacts.Refresh(url: $0.url, delay: $0.delay, fromHeader: false) }
         return PageFacts(
             url: response.url, status: response.status, kind: classification.kind.rawValue,
             reason: classification.reason, title: page.title ?? "", forms: page.forms.map(facts),
             config: config, configCompositeKeys: composite,
-            refreshURL: refresh ?? page.metaRefresh?.url, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
+            refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
             autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText)
+    }
+
+    /// The HTTP `Refresh` header, resolved against the response's URL (it comes before any `<base>`).
+    static func headerRefresh(_ response: SignInResponse) -> PageFacts.Refresh? {
+        guard let value = response.header("Refresh"),
+            let parsed = MetaRefresh(refresh: value, baseURL: response.url)
+        else { return nil }
+        return PageFacts.Refresh(url: parsed.url, delay: parsed.delay, fromHeader: true)
     }
 
     private static func facts(_ form: HTMLForm) -> PageForm {

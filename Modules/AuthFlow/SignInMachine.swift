@@ -125,7 +125,10 @@ public struct SignInMachine: Sendable {
                 next.url = location
                 next.purpose = .redirect
             }
-            if let authentication = lastRequest?.authentication {
+            let authentication =
+                lastRequest?.authentication
+                ?? (lastRequest?.purpose == .providerChoice ? state.providerAuthentication : nil)
+            if let authentication {
                 if sameOrigin(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
                     next.authentication = authentication
                     next.carriesCredentials = true
@@ -179,6 +182,12 @@ public struct SignInMachine: Sendable {
             }
         }
         guard let page else {
+            // A response that is no page (empty, or not HTML) can still move on with a `Refresh` header.
+            if let refresh = PageFactsReader.headerRefresh(response), refresh.isFollowed {
+                record.decision = "\(refresh.source) after \(refresh.delayText)"
+                return send(
+                    SignInRequest(url: refresh.url, purpose: .refresh), from: response.url, note: record.decision!)
+            }
             record.decision = "not a page"
             return .finish(.unknownPage(kind: "HTTP \(response.status), not HTML", url: response.url, dumpPath: nil))
         }

@@ -27,6 +27,15 @@ public struct MetaRefresh: Sendable, Equatable {
     }
 }
 
+extension MetaRefresh {
+    /// Parses a refresh value against `baseURL`: a meta tag's `content` or the HTTP `Refresh` response
+    /// header, which share one syntax ("5; url='…'"; no URL means the page itself). Nil when it does not parse.
+    public init?(refresh content: String, baseURL: String) {
+        guard let parsed = PageReader.parseRefresh(content, baseURL: baseURL) else { return nil }
+        self = parsed
+    }
+}
+
 /// A self-submitting form and what triggers it.
 public struct SelfSubmit: Sendable, Equatable {
     /// What makes the form submit.

@@ -1,3 +1,5 @@
+import Transport
+
 /// One way of reading a sign-in page. Strategies are asked in order; the first that recognises the page
 /// decides. They share the HTML module's form rules through `PageForm.submission`.
 protocol SignInStrategy: Sendable {
@@ -31,4 +33,7 @@ struct FlowState: Sendable {
     var credentialTypeQuestion: PageFacts?
     /// `GetCredentialType` was asked once in this sign-in (it is not asked again).
     var credentialTypeAsked = false
+    /// HTTP authentication the provider chooser's choice needs (NTLM after choosing Windows): the machine
+    /// gives it to the redirect that answers the post-back, on the same host only.
+    var providerAuthentication: Authentication?
 }

@@ -1,5 +1,9 @@
 /// SharePoint's provider chooser (`/_login/default.aspx`): a drop-down of sign-in providers posted back
-/// with `__EVENTTARGET`. Picks Forms for `fba`/`forms`/`auto`, Windows for `ntlm`, a trusted provider for `adfs`.
+/// with `__EVENTTARGET`. Picks Forms for `fba`/`forms`, Windows for `ntlm`, a trusted provider for `adfs`;
+/// `auto` takes what the farm offers, in this order: Forms (the password goes into SharePoint's own form),
+/// else Windows when there is a user name and password (NTLM proves the password to the site itself and never
+/// sends it), else the trusted provider when it is the only other choice. Several trusted providers and no
+/// Forms or Windows: it stops and names them rather than guess (`--flow adfs` takes the first).
 struct ProviderChooserStrategy: SignInStrategy {
     let name = "provider-chooser"
 
@@ -7,7 +11,7 @@ struct ProviderChooserStrategy: SignInStrategy {
         guard page.credentialForm == nil else { return nil }
         for form in page.forms {
             for select in form.selects where select.name.lowercased().contains("logonselector") {
-                guard let option = choose(from: select.options, flow: state.configuration.flow) else {
+                guard let option = choose(from: select.options, configuration: state.configuration) else {
                     let names = select.options.map(\.label).joined(separator: ", ")
                     return .finish(
                         .interactionRequired(
@@ -16,6 +20,15 @@ struct ProviderChooserStrategy: SignInStrategy {
                 }
                 guard state.interruptsAnswered < 3 else { return .finish(.loop(url: page.url, steps: 3)) }
                 state.interruptsAnswered += 1
+                let configuration = state.configuration
+                if Self.isWindows(option) {
+                    // The post-back answers with a redirect to /_windows/, whose challenge needs NTLM: the machine
+                    // gives it to that redirect (same host only), as the `ntlm` flow's first request has it.
+                    state.providerAuthentication = .ntlm(user: configuration.username, password: configuration.password)
+                    if configuration.flow == .auto { state.detectedFlow = .ntlm }
+                } else if !Self.isForms(option), configuration.flow == .auto {
+                    state.detectedFlow = state.detectedFlow ?? .adfs
+                }
                 let built = form.submission([select.name: option.value, "__EVENTTARGET": select.name], nil)
                 return .send(
                     SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .providerChoice),
@@ -25,20 +38,30 @@ struct ProviderChooserStrategy: SignInStrategy {
         return nil
     }
 
-    private func choose(from options: [(value: String, label: String)], flow: SignInFlow) -> (
+    static func isWindows(_ option: (value: String, label: String)) -> Bool {
+        option.value.lowercased().contains("windows") || option.label.lowercased().contains("windows")
+    }
+
+    static func isForms(_ option: (value: String, label: String)) -> Bool {
+        option.value.lowercased().contains("forms") || option.label.lowercased().contains("forms")
+    }
+
+    private func choose(from options: [(value: String, label: String)], configuration: SignInConfiguration) -> (
         value: String, label: String
     )? {
         let usable = options.filter { !$0.value.isEmpty }
-        func matching(_ word: String) -> (value: String, label: String)? {
-            usable.first { $0.value.lowercased().contains(word) || $0.label.lowercased().contains(word) }
-        }
-        switch flow {
-        case .ntlm: return matching("windows")
-        case .adfs:
-            return usable.first {
-                !$0.value.lowercased().contains("windows") && !$0.value.lowercased().contains("forms")
-            }
-        default: return matching("forms")
+        let windows = usable.first(where: Self.isWindows)
+        let forms = usable.first(where: Self.isForms)
+        let trusted = usable.filter { !Self.isWindows($0) && !Self.isForms($0) }
+        switch configuration.flow {
+        case .ntlm: return windows
+        case .adfs: return trusted.first
+        case .auto:
+            if let forms { return forms }
+            let hasCredentials = !configuration.username.isEmpty && !configuration.password.revealedValue().isEmpty
+            if hasCredentials, let windows { return windows }
+            return trusted.count == 1 ? trusted[0] : nil
+        default: return forms
         }
     }
 }

@@ -70,11 +70,22 @@ struct FormsStrategy: SignInStrategy {
                 SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .autoPost),
                 note: "form \(form.label) submits itself")
         }
-        if let refresh = page.refreshURL {
-            return .send(SignInRequest(url: refresh, purpose: .refresh), note: "meta refresh")
+        if let refresh = page.refresh, refresh.isFollowed {
+            return .send(
+                SignInRequest(url: refresh.url, purpose: .refresh), note: "\(refresh.source) after \(refresh.delayText)"
+            )
         }
         if let target = page.scriptRedirectURL {
             return .send(SignInRequest(url: target, purpose: .scriptRedirect), note: "script redirect")
+        }
+        if let refresh = page.refresh {
+            // A browser would wait minutes here and then land on a timeout or logout page: not a sign-in step.
+            return .finish(
+                .unknownPage(
+                    kind: "\(page.kind) page whose \(refresh.source) moves on only after \(refresh.delayText) (to "
+                        + "\(Redaction.url(refresh.url))); not followed: a delay over "
+                        + "\(Int(PageFacts.Refresh.longestFollowedDelay)) s is a timeout, not a sign-in step",
+                    url: page.url, dumpPath: nil))
         }
         return nil
     }
