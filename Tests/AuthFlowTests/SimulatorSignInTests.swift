@@ -251,8 +251,9 @@ extension SimulatorSignInTests {
     static let frank = SimulatedUser(
         email: "frank@fabrikam.test", password: "Autumn2026!", displayName: "Frank Federated", federated: true)
 
-    /// A federated account: Entra's `GetCredentialType` names the organisation's ADFS, whose form takes the
-    /// password; its WS-Federation auto-post returns to Entra, which finishes the sign-in.
+    /// A federated account: Entra's `GetCredentialType` names the organisation's ADFS, on a host of its own
+    /// (127.0.0.3), whose form takes the password; its WS-Federation auto-post returns to Entra (127.0.0.2), which
+    /// finishes the sign-in.
     @Test func federatedAccountSignsInAtItsOrganisationsADFS() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra, users: .defaults + [Self.frank]))
         defer { simulator.stop() }
@@ -264,18 +265,28 @@ extension SimulatorSignInTests {
         }
         #expect(session.cookies.contains { $0.name == "FedAuth" })
         #expect(session.flow == "entra")
-        // The password went to ADFS's own form, never to Entra's urlPost.
-        let passwordPaths = simulator.requestLog().filter { request in
-            request.formFields.contains { $0.value == Self.frank.password }
-        }.map(\.path)
-        #expect(passwordPaths == ["/adfs/ls/"])
-        #expect(simulator.requestLog().contains { $0.method == "POST" && $0.path.lowercased() == "/login.srf" })
+        let log = simulator.requestLog()
+        // The password went to ADFS's own form on the organisation's host, and nowhere else: not to Entra.
+        let withPassword = log.filter { request in
+            request.formFields.contains { $0.value == Self.frank.password } || request.query.contains("Autumn2026")
+        }
+        #expect(withPassword.map(\.host) == ["127.0.0.3"])
+        #expect(withPassword.map(\.path) == ["/adfs/ls/"])
+        // The user name question (GetCredentialType, with the flow token) and every flow-token post went to Entra
+        // only; the organisation's host was asked for its sign-in page and nothing else.
+        let question = log.filter { $0.path.lowercased().hasSuffix("/getcredentialtype") }
+        #expect(!question.isEmpty && question.allSatisfy { $0.host == "127.0.0.2" })
+        let flowTokenPosts = log.filter { $0.formFields.contains { $0.name == "flowToken" } }
+        #expect(!flowTokenPosts.isEmpty && flowTokenPosts.allSatisfy { $0.host == "127.0.0.2" })
+        #expect(log.filter { $0.host == "127.0.0.3" }.allSatisfy { $0.path.lowercased() == "/adfs/ls/" })
+        #expect(log.contains { $0.method == "POST" && $0.path.lowercased() == "/login.srf" && $0.host == "127.0.0.2" })
         // The trace shows the way: GetCredentialType, then the ADFS page named by Entra, then the form post.
         #expect(run.trace.contains { $0.decision?.contains("FederationRedirectUrl") == true })
         #expect(run.trace.contains { $0.method == "GET" && $0.url.contains("/adfs/ls/") })
         #expect(
             run.trace.contains {
-                $0.method == "POST" && $0.url.contains("/adfs/ls/") && $0.fieldsSent.contains("Password")
+                $0.method == "POST" && URLComponents(string: $0.url)?.host == "127.0.0.3"
+                    && $0.url.contains("/adfs/ls/") && $0.fieldsSent.contains("Password")
             })
         #expect(!steps.contains(Self.frank.password))
     }

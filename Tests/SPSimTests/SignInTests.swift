@@ -117,6 +117,7 @@ import Testing
         defer { simulator.stop() }
         #expect(simulator.siteURL.hasPrefix("https://127.0.0.1:"))
         #expect(simulator.identityProviderURL.hasPrefix("https://127.0.0.2:"))
+        #expect(simulator.federationURL.hasPrefix("https://127.0.0.3:"))
         let pem = try #require(simulator.certificatePEM)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spsim-ca-\(UUID().uuidString).pem")
         try Data(pem.utf8).write(to: file)
@@ -124,6 +125,8 @@ import Testing
         let browser = Browser()
         browser.common = ["--cacert", file.path]
         #expect(try await Drivers.entraSignIn(simulator, browser).status == 200)
+        // The certificate covers the federated ADFS host too (the relying-party check answers 400).
+        #expect(try await browser.request(simulator.federationURL + "/adfs/ls/").status == 400)
         let jar = try String(contentsOfFile: browser.jar, encoding: .utf8)
         #expect(jar.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tTRUE\t0\tFedAuth"))  // secure flag set
     }
@@ -235,6 +238,7 @@ import Testing
         let browser = Browser()
         let (page, url) = try await Drivers.adfsLoginPage(simulator, browser)
         #expect(url.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?wa=wsignin1.0&wtrealm="))
+        #expect(simulator.federationURL == simulator.identityProviderURL, "ADFS mode keeps ADFS on 127.0.0.2")
         #expect(page.body.contains("id=\"loginForm\"") && page.body.contains("id=\"options\""))
         #expect(page.body.contains("<span id=\"submitButton\""))
         let web = try await Drivers.adfsSignIn(simulator, browser)
@@ -499,11 +503,18 @@ import Testing
             page.config["urlGetCredentialType"]?.string ?? "", headers: ["Content-Type: application/json"],
             body: [UInt8](body))
         let redirect = try #require(credentialType.json?["Credentials"]?["FederationRedirectUrl"]?.string)
-        #expect(redirect.hasPrefix(simulator.identityProviderURL + "/adfs/ls/?"))
+        // The organisation's ADFS is a host of its own (127.0.0.3), not Entra's (127.0.0.2).
+        #expect(simulator.federationURL.hasPrefix("http://127.0.0.3:"))
+        #expect(redirect.hasPrefix(simulator.federationURL + "/adfs/ls/?"))
+        let query = String(redirect.drop { $0 != "?" })
+        #expect(try await browser.request(simulator.identityProviderURL + "/adfs/ls/" + query).status == 404)
         // A password posted to Entra directly is refused for a federated user.
         let direct = try await Drivers.entraPostCredentials(
             browser, page, user: "frank@fabrikam.test", password: "Autumn2026!")
         #expect(direct.config["sErrorCode"]?.string == "50107")
+        let question = simulator.requestLog().filter { $0.path.lowercased() == "/common/getcredentialtype" }
+        #expect(question.map(\.host) == ["127.0.0.2"])
+        simulator.clearRequestLog()
 
         let (adfs, adfsURL) = try await Drivers.follow(browser, redirect)
         var form = try #require(SimpleForm(html: adfs.body, selector: "id=\"loginForm\""))
@@ -512,6 +523,10 @@ import Testing
         let (autoPost, postURL) = try await Drivers.submit(browser, form, pageURL: adfsURL)
         let wsfed = try #require(SimpleForm(html: autoPost.body))
         #expect(wsfed.action == simulator.identityProviderURL + "/login.srf")
+        // Through ADFS the password reached only the organisation's host, which served nothing but its page.
+        let log = simulator.requestLog()
+        #expect(log.filter { $0.formFields.contains { $0.value == "Autumn2026!" } }.map(\.host) == ["127.0.0.3"])
+        #expect(log.filter { $0.host == "127.0.0.3" }.allSatisfy { $0.path.lowercased() == "/adfs/ls/" })
         let (kmsi, kmsiPageURL) = try await Drivers.submit(browser, wsfed, pageURL: postURL)
         let config = try #require(entraConfig(kmsi.body))
         #expect(config["pgid"]?.string == "KmsiInterrupt")
@@ -537,6 +552,9 @@ import Testing
             simulator.identityProviderURL + "/GetUserRealm.srf?xml=1", form: [("login", "frank@fabrikam.test")])
         #expect(realm.body.contains("<NameSpaceType>Federated</NameSpaceType>"))
         let sts = try #require(captures("<STSAuthURL>([^<]+)</STSAuthURL>", in: realm.body).first?.first)
+        // Only `entra` mode gives ADFS a host of its own; here it stays on the identity provider.
+        #expect(simulator.federationURL == simulator.identityProviderURL)
+        #expect(htmlUnescape(sts).hasPrefix(simulator.identityProviderURL + "/adfs/services/trust/"))
         let envelope = """
             <s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:u="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action><o:Security s:mustUnderstand="1" xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><o:UsernameToken><o:Username>frank@fabrikam.test</o:Username><o:Password>Autumn2026!</o:Password></o:UsernameToken></o:Security></s:Header><s:Body><t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust"><wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy"><a:EndpointReference><a:Address>urn:federation:MicrosoftOnline</a:Address></a:EndpointReference></wsp:AppliesTo><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType><t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType></t:RequestSecurityToken></s:Body></s:Envelope>
             """

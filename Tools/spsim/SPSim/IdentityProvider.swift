@@ -1,7 +1,8 @@
 import Foundation
 import HTTPServer
 
-/// The identity-provider host (127.0.0.2): Entra-like pages, ADFS, and the legacy STS.
+/// The identity-provider host (127.0.0.2): Entra-like pages, ADFS (`adfs` and `legacy-spo` modes), and the legacy
+/// STS; and the federated organisation's ADFS host (127.0.0.3, `entra` mode).
 extension SimulatorCore {
     func handleIdentityProvider(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let lower = request.path.lowercased()
@@ -16,14 +17,9 @@ extension SimulatorCore {
         if lower == "/extsts.srf" { return extSTS(request) }
         if lower == "/login.srf", isOnline, request.method == "POST" { return entraFederationReturn(request) }
         if lower.hasPrefix("/adfs/") {
-            guard options.mode == .adfs || isOnline else { return notFound() }
-            if lower == "/adfs/ls" || lower == "/adfs/ls/" { return adfsPassive(request) }
-            if lower.hasPrefix("/adfs/services/trust/13/usernamemixed")
-                || lower.hasPrefix("/adfs/services/trust/2005/usernamemixed")
-            {
-                return adfsUsernameMixed(request)
-            }
-            return notFound()
+            // In `entra` mode ADFS is the federated organisation's own host (`handleFederation`), not Entra's.
+            guard options.mode == .adfs || options.mode == .legacySPO else { return notFound() }
+            return adfs(request)
         }
         guard isOnline else { return notFound() }
         if parts.count == 3, parts[1] == "oauth2", parts[2] == "authorize" { return entraAuthorize(request) }
@@ -440,6 +436,23 @@ extension SimulatorCore {
         return html(200, body, headers: extraHeaders)
     }
 
+    /// The federated organisation's host (127.0.0.3, `entra` mode only): its ADFS and nothing else.
+    func handleFederation(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        request.path.lowercased().hasPrefix("/adfs/") ? adfs(request) : notFound()
+    }
+
+    /// `/adfs/ls/` (passive WS-Federation) and the WS-Trust `usernamemixed` endpoints.
+    func adfs(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let lower = request.path.lowercased()
+        if lower == "/adfs/ls" || lower == "/adfs/ls/" { return adfsPassive(request) }
+        if lower.hasPrefix("/adfs/services/trust/13/usernamemixed")
+            || lower.hasPrefix("/adfs/services/trust/2005/usernamemixed")
+        {
+            return adfsUsernameMixed(request)
+        }
+        return notFound()
+    }
+
     /// `POST /common/GetCredentialType` (JSON).
     func entraCredentialType(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let body = parseJSONObject(request.body) ?? [:]
@@ -449,7 +462,7 @@ extension SimulatorCore {
         let federated = index.map { users[$0].federated } ?? false
         let ctx = body["originalRequest"] as? String ?? ""
         let federationURL =
-            identityProviderURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
+            self.federationURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
             + "&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
             + percentEncode("LoginOptions=3&estsredirect=2&estsrequest=" + ctx) + "&username=" + percentEncode(username)
         let json = JSON.object([
@@ -545,9 +558,9 @@ extension SimulatorCore {
         let federated = inDomain.contains { $0.federated }
         let kind = federated ? "Federated" : known ? "Managed" : "Unknown"
         let authURL =
-            identityProviderURL + "/adfs/ls/?username=" + percentEncode(login)
+            federationURL + "/adfs/ls/?username=" + percentEncode(login)
             + "&wa=wsignin1.0&wtrealm=urn%3afederation%3aMicrosoftOnline&wctx="
-        let stsURL = identityProviderURL + "/adfs/services/trust/2005/usernamemixed"
+        let stsURL = federationURL + "/adfs/services/trust/2005/usernamemixed"
         let wantsXML = request.queryValue("xml") == "1" || request.formValue("xml") == "1"
         if wantsXML {
             var text =
@@ -649,7 +662,7 @@ extension SimulatorCore {
 
     func adfsLoginPage(_ request: HTTPServerRequest, error: String?, userName: String) -> HTTPServerResponse {
         let action = "/adfs/ls/?" + request.rawQuery
-        let optionsAction = identityProviderURL + "/adfs/ls/?" + request.rawQuery
+        let optionsAction = federationURL + "/adfs/ls/?" + request.rawQuery
         let errorStyle = error == nil ? " style=\"display: none;\"" : ""
         let text = """
             <!DOCTYPE html>
@@ -766,8 +779,9 @@ extension SimulatorCore {
         state.withLock { $0.assertions[id] = user }
         let now = nowEpoch()
         let email = xmlEscape(users[user].email)
+        let issuer = "http://" + (options.mode == .entra ? "127.0.0.3" : "127.0.0.2") + "/adfs/services/trust"
         return
-            "<saml:Assertion MajorVersion=\"1\" MinorVersion=\"1\" AssertionID=\"\(id)\" Issuer=\"http://127.0.0.2/adfs/services/trust\" IssueInstant=\"\(CivilTime(now).iso)\" xmlns:saml=\"urn:oasis:names:tc:SAML:1.0:assertion\"><saml:Conditions NotBefore=\"\(CivilTime(now).iso)\" NotOnOrAfter=\"\(CivilTime(now + 3600).iso)\"><saml:AudienceRestrictionCondition><saml:Audience>\(realm)</saml:Audience></saml:AudienceRestrictionCondition></saml:Conditions><saml:AttributeStatement><saml:Subject><saml:SubjectConfirmation><saml:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:bearer</saml:ConfirmationMethod></saml:SubjectConfirmation></saml:Subject><saml:Attribute AttributeName=\"emailaddress\" AttributeNamespace=\"http://schemas.xmlsoap.org/ws/2005/05/identity/claims\"><saml:AttributeValue>\(email)</saml:AttributeValue></saml:Attribute></saml:AttributeStatement><saml:AuthenticationStatement AuthenticationMethod=\"urn:oasis:names:tc:SAML:1.0:am:password\" AuthenticationInstant=\"\(CivilTime(now).iso)\"><saml:Subject><saml:SubjectConfirmation><saml:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:bearer</saml:ConfirmationMethod></saml:SubjectConfirmation></saml:Subject></saml:AuthenticationStatement><ds:Signature xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"><ds:SignatureValue>\(Tokens.random(bytes: 64))</ds:SignatureValue></ds:Signature></saml:Assertion>"
+            "<saml:Assertion MajorVersion=\"1\" MinorVersion=\"1\" AssertionID=\"\(id)\" Issuer=\"\(issuer)\" IssueInstant=\"\(CivilTime(now).iso)\" xmlns:saml=\"urn:oasis:names:tc:SAML:1.0:assertion\"><saml:Conditions NotBefore=\"\(CivilTime(now).iso)\" NotOnOrAfter=\"\(CivilTime(now + 3600).iso)\"><saml:AudienceRestrictionCondition><saml:Audience>\(realm)</saml:Audience></saml:AudienceRestrictionCondition></saml:Conditions><saml:AttributeStatement><saml:Subject><saml:SubjectConfirmation><saml:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:bearer</saml:ConfirmationMethod></saml:SubjectConfirmation></saml:Subject><saml:Attribute AttributeName=\"emailaddress\" AttributeNamespace=\"http://schemas.xmlsoap.org/ws/2005/05/identity/claims\"><saml:AttributeValue>\(email)</saml:AttributeValue></saml:Attribute></saml:AttributeStatement><saml:AuthenticationStatement AuthenticationMethod=\"urn:oasis:names:tc:SAML:1.0:am:password\" AuthenticationInstant=\"\(CivilTime(now).iso)\"><saml:Subject><saml:SubjectConfirmation><saml:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:bearer</saml:ConfirmationMethod></saml:SubjectConfirmation></saml:Subject></saml:AuthenticationStatement><ds:Signature xmlns:ds=\"http://www.w3.org/2000/09/xmldsig#\"><ds:SignatureValue>\(Tokens.random(bytes: 64))</ds:SignatureValue></ds:Signature></saml:Assertion>"
     }
 
     /// WS-Trust 1.3 `usernamemixed`: SAML assertion for a UsernameToken.

@@ -172,6 +172,8 @@ public struct SimulatorOptions: Sendable {
     public var port: UInt16 = 0
     /// Identity-provider port on 127.0.0.2 (0 = any free port).
     public var idpPort: UInt16 = 0
+    /// Port of federated users' ADFS on 127.0.0.3, started in `entra` mode only (0 = any free port).
+    public var federationPort: UInt16 = 0
     public var users: [SimulatedUser] = .defaults
     /// Rows in the generated list "Big" (generated lazily from the seed).
     public var items: Int = 0
@@ -188,7 +190,7 @@ public struct SimulatorOptions: Sendable {
     public init(
         mode: SignInMode, port: UInt16 = 0, idpPort: UInt16 = 0, users: [SimulatedUser] = .defaults, items: Int = 0,
         latencyMilliseconds: Int = 0, faults: FaultSpec = FaultSpec(), tls: Bool = false, seed: UInt64 = 2026,
-        legacyRefused: Bool = false
+        legacyRefused: Bool = false, federationPort: UInt16 = 0
     ) {
         self.mode = mode
         self.port = port
@@ -200,6 +202,7 @@ public struct SimulatorOptions: Sendable {
         self.tls = tls
         self.seed = seed
         self.legacyRefused = legacyRefused
+        self.federationPort = federationPort
     }
 }
 
@@ -212,7 +215,8 @@ public struct LoggedField: Sendable, Equatable {
 /// One request either server received, for tests to assert on (where did the password go?).
 public struct LoggedRequest: Sendable {
     public let method: String
-    /// `127.0.0.1` (SharePoint) or `127.0.0.2` (identity provider).
+    /// `127.0.0.1` (SharePoint), `127.0.0.2` (identity provider) or `127.0.0.3` (federated users' ADFS, `entra`
+    /// mode only).
     public let host: String
     /// Decoded path.
     public let path: String

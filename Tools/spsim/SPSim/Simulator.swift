@@ -1,37 +1,53 @@
 import Foundation
 import HTTPServer
 
-/// A SharePoint site (127.0.0.1) and its identity provider (127.0.0.2), served over real loopback HTTP.
+/// A SharePoint site (127.0.0.1) and its identity provider (127.0.0.2), served over real loopback HTTP; in `entra`
+/// mode also the ADFS of federated users' own organisation (127.0.0.3).
 ///
 /// Thread-safety: all methods may be called from any thread; requests are handled on the servers'
 /// per-connection threads and share state under one lock.
 public final class Simulator: Sendable {
     let core: SimulatorCore
     private let servers: [HTTPServer]
-    /// The self-signed certificate (PEM) both servers present when `tls` is on; trust it in clients
-    /// (it covers IP SANs 127.0.0.1 and 127.0.0.2).
+    /// The self-signed certificate (PEM) every server presents when `tls` is on; trust it in clients
+    /// (it covers IP SANs 127.0.0.1, 127.0.0.2 and 127.0.0.3).
     public let certificatePEM: String?
 
-    /// Starts both servers. Throws when a port is taken or TLS material cannot be made. Quick without `tls`; with it,
+    /// Starts the servers. Throws when a port is taken or TLS material cannot be made. Quick without `tls`; with it,
     /// blocks the calling thread while `/usr/bin/openssl` makes a key and certificate (a fraction of a second).
     public init(_ options: SimulatorOptions) throws {
         let core = SimulatorCore(options: options)
         let tls = options.tls ? try TLSMaterial.selfSigned() : nil
         let site = try HTTPServer(address: "127.0.0.1", port: options.port, tls: tls) { request in
-            core.handle(request, identityProvider: false)
+            core.handle(request, host: .site)
         }
         let idp: HTTPServer
+        var federation: HTTPServer?
         do {
             idp = try HTTPServer(address: "127.0.0.2", port: options.idpPort, tls: tls) { request in
-                core.handle(request, identityProvider: true)
+                core.handle(request, host: .identityProvider)
+            }
+            // Only Entra sends federated users elsewhere; every other mode keeps ADFS (if any) on 127.0.0.2.
+            if options.mode == .entra {
+                do {
+                    federation = try HTTPServer(address: "127.0.0.3", port: options.federationPort, tls: tls) {
+                        request in
+                        core.handle(request, host: .federation)
+                    }
+                } catch {
+                    idp.stop()
+                    throw error
+                }
             }
         } catch {
             site.stop()
             throw error
         }
-        core.configure(siteURL: site.baseURL, identityProviderURL: idp.baseURL)
+        core.configure(
+            siteURL: site.baseURL, identityProviderURL: idp.baseURL,
+            federationURL: federation?.baseURL ?? idp.baseURL)
         self.core = core
-        self.servers = [site, idp]
+        self.servers = [site, idp] + (federation.map { [$0] } ?? [])
         self.certificatePEM = tls?.certificatePEM
     }
 
@@ -39,6 +55,10 @@ public final class Simulator: Sendable {
     public var siteURL: String { core.siteURL }
     /// The identity provider's base URL, e.g. `http://127.0.0.2:40124`.
     public var identityProviderURL: String { core.identityProviderURL }
+    /// The base URL of the ADFS that federated users sign in at: in `entra` mode their organisation's own host,
+    /// e.g. `http://127.0.0.3:40125`, named by GetCredentialType's `FederationRedirectUrl` (and GetUserRealm's
+    /// `AuthURL`); in every other mode the identity provider's URL (ADFS, where there is one, lives there).
+    public var federationURL: String { core.federationURL }
     /// The simulated Entra tenant id (a GUID from the seed), as in `{idp}/{tenant}/oauth2/authorize`.
     public var tenantId: String { core.tenantId }
     /// The ADFS relying-party realm of the site (`urn:sharepoint:spsim`).
@@ -46,7 +66,7 @@ public final class Simulator: Sendable {
     /// The sign-in mode the simulator was started with.
     public var mode: SignInMode { core.options.mode }
 
-    /// Stops both servers and returns once no handler runs any more. **Blocks the calling thread** until then (a
+    /// Stops every server and returns once no handler runs any more. **Blocks the calling thread** until then (a
     /// request with simulated latency or a dripping body finishes first): from async code use `await stop()`.
     /// Calling it twice, or from several threads, is harmless.
     public func stop() {
@@ -108,7 +128,7 @@ enum TLSMaterial {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,IP:127.0.0.2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,IP:127.0.0.2,IP:127.0.0.3",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -141,6 +161,7 @@ struct EntraFlow {
 struct SimulatorState {
     var siteURL = ""
     var identityProviderURL = ""
+    var federationURL = ""
     var lists: [SPList] = []
     var files: [SPFile] = []
     var sessions: [String: SPSession] = [:]
@@ -171,7 +192,17 @@ struct SimulatorState {
     var dropped = 0
 }
 
-/// The shared brain of both servers.
+/// Which server a request reached.
+enum SimulatedHost {
+    /// 127.0.0.1: SharePoint.
+    case site
+    /// 127.0.0.2: Entra (or, in `adfs` mode, ADFS; the legacy STS).
+    case identityProvider
+    /// 127.0.0.3 (`entra` mode only): the ADFS of federated users' organisation.
+    case federation
+}
+
+/// The shared brain of all servers.
 final class SimulatorCore: @unchecked Sendable {
     let options: SimulatorOptions
     let state = Locked(SimulatorState())
@@ -197,15 +228,17 @@ final class SimulatorCore: @unchecked Sendable {
         }
     }
 
-    func configure(siteURL: String, identityProviderURL: String) {
+    func configure(siteURL: String, identityProviderURL: String, federationURL: String) {
         state.withLock {
             $0.siteURL = siteURL
             $0.identityProviderURL = identityProviderURL
+            $0.federationURL = federationURL
         }
     }
 
     var siteURL: String { state.withLock { $0.siteURL } }
     var identityProviderURL: String { state.withLock { $0.identityProviderURL } }
+    var federationURL: String { state.withLock { $0.federationURL } }
     var isTLS: Bool { options.tls }
     var sessionLifetime: Int { options.faults.cookieLifetimeSeconds ?? 36000 }
 
@@ -228,11 +261,15 @@ final class SimulatorCore: @unchecked Sendable {
 
     // MARK: Dispatch
 
-    func handle(_ request: HTTPServerRequest, identityProvider: Bool) -> HTTPServerResponse {
+    func handle(_ request: HTTPServerRequest, host: SimulatedHost) -> HTTPServerResponse {
         let delay = options.latencyMilliseconds + options.faults.latencyMilliseconds
         if delay > 0 { usleep(UInt32(min(delay, 60000)) * 1000) }
-        var response =
-            identityProvider ? handleIdentityProvider(request) : handleSharePoint(request)
+        var response: HTTPServerResponse
+        switch host {
+        case .site: response = handleSharePoint(request)
+        case .identityProvider: response = handleIdentityProvider(request)
+        case .federation: response = handleFederation(request)
+        }
         response = applyBodyFaults(response, path: request.path)
         record(request, status: response.status)
         return response

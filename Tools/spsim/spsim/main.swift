@@ -1,12 +1,12 @@
 import Foundation
 import SPSim
 
-/// `spsim --mode MODE [--port N] [--idp-port N] [--users FILE] [--items N] [--latency MS] [--faults SPEC] [--tls]`
+/// `spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N] [--latency MS] [--faults SPEC] [--tls]`
 /// Prints the site URL as the first line of stdout and serves until SIGINT/SIGTERM or stdin closes.
 
 let usage = """
-    usage: spsim --mode MODE [--port N] [--idp-port N] [--users FILE] [--items N] [--latency MS]
-                 [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
+    usage: spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N]
+                 [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
       MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
       SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
             dropTimes=N,drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,redirectLoop
@@ -43,6 +43,7 @@ while !arguments.isEmpty {
         mode = parsed
     case "--port": options.port = number(flag, as: UInt16.self)
     case "--idp-port": options.idpPort = number(flag, as: UInt16.self)
+    case "--federation-port": options.federationPort = number(flag, as: UInt16.self)
     case "--users":
         let path = value(flag)
         do { options.users = try [SimulatedUser].load(jsonFile: path) } catch {
@@ -79,9 +80,13 @@ if let pem = simulator.certificatePEM {
         FileHandle.standardError.write(Data("spsim: certificate written to \(path)\n".utf8))
     }
 }
+// In `entra` mode federated users' ADFS has its own host (127.0.0.3); elsewhere it is the identity provider's.
+let federation =
+    simulator.federationURL == simulator.identityProviderURL ? "" : ", federated ADFS \(simulator.federationURL)"
 FileHandle.standardError.write(
-    Data("spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\n".utf8)
-)
+    Data(
+        "spsim \(SPSimInfo.version): mode \(mode.rawValue), identity provider \(simulator.identityProviderURL)\(federation)\n"
+            .utf8))
 
 @MainActor func shutdown() {
     simulator.stop()
