@@ -13,21 +13,29 @@ import Transport
 
     /// An https page whose form posts to plain http is refused even where http to loopback is allowed.
     @Test func httpActionFromAnHTTPSPageIsADowngrade() {
-        var machine = SignInMachine(
-            SignInConfiguration(
-                siteURL: "https://127.0.0.1:8443", username: "alice@contoso.test", password: Secret("pw-123456"),
-                policy: SignInPolicy(allowHTTPLoopback: true)))
-        _ = machine.start()
-        let action = machine.receive(
-            SignInResponse(
-                url: "https://127.0.0.2:8443/login", status: 200, headers: [("Content-Type", "text/html")],
-                location: nil, body: Array(Self.form.utf8), siteCookies: []))
+        let action = Self.firstMove(onHTTPSPage: "https://127.0.0.2:8443/login", body: Self.form)
         guard case .finish(.policyRefused(.downgrade(let from, let to))) = action else {
             Issue.record("expected a downgrade refusal, got \(action)")
             return
         }
         #expect(from == "https://127.0.0.2:8443/login")
         #expect(to == "http://127.0.0.2:8080/post")
+    }
+
+    /// The machine's move on one https page (`extraHeaders` besides `Content-Type: text/html`), for a sign-in to
+    /// an https site where http to loopback is allowed: no I/O, as there is no https test server.
+    static func firstMove(onHTTPSPage url: String, extraHeaders: [(String, String)] = [], body: String)
+        -> SignInAction
+    {
+        var machine = SignInMachine(
+            SignInConfiguration(
+                siteURL: "https://127.0.0.1:8443", username: "alice@contoso.test", password: Secret("pw-123456"),
+                policy: SignInPolicy(allowHTTPLoopback: true)))
+        _ = machine.start()
+        return machine.receive(
+            SignInResponse(
+                url: url, status: 200, headers: [("Content-Type", "text/html")] + extraHeaders, location: nil,
+                body: Array(body.utf8), siteCookies: []))
     }
 
     /// `--dump-pages`: an unknown page is saved with its secrets redacted, and the outcome names the file.

@@ -90,16 +90,10 @@ import Transport
     /// An https page's `Refresh` header to plain http is a downgrade, refused even where http to loopback is
     /// allowed (no I/O: there is no https test server).
     @Test func refreshHeaderToPlainHTTPIsADowngrade() {
-        var machine = SignInMachine(
-            SignInConfiguration(
-                siteURL: "https://127.0.0.1:8443", username: "alice@contoso.test", password: Secret("pw-123456"),
-                policy: SignInPolicy(allowHTTPLoopback: true)))
-        _ = machine.start()
-        let action = machine.receive(
-            SignInResponse(
-                url: "https://127.0.0.2:8443/wait", status: 200,
-                headers: [("Content-Type", "text/html"), ("Refresh", "0; url=http://127.0.0.2:8080/next")],
-                location: nil, body: Array("<html><body>Please wait</body></html>".utf8), siteCookies: []))
+        let action = DowngradeAndDumpTests.firstMove(
+            onHTTPSPage: "https://127.0.0.2:8443/wait",
+            extraHeaders: [("Refresh", "0; url=http://127.0.0.2:8080/next")],
+            body: "<html><body>Please wait</body></html>")
         guard case .finish(.policyRefused(.downgrade(_, let to))) = action else {
             Issue.record("expected a downgrade refusal, got \(action)")
             return
