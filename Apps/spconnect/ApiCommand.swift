@@ -104,8 +104,8 @@ let apiCommand = Command(
     }
     for (name, value) in headers { requestHeaders.add(name, value) }
 
-    // Reads are retried like the site client's (throttling with `Retry-After` up to 5 minutes); a POST is not
-    // repeated unless the site's write policy would (it never is here: the body's effect is unknown).
+    // Throttled reads are retried like the site client's (`Retry-After` honoured up to 5 minutes); a POST or
+    // any other non-idempotent call is never repeated, as its effect is unknown.
     let retry = site?.readRetry ?? SharePointSite.defaultReadRetry
     // The site's digest goes only to the site itself, never to another URL given in full.
     let toTheSite = site.map { HTTPClient.isSameOrigin(url, $0.siteURL) } ?? false
