@@ -65,11 +65,14 @@ public final class HTTPClient: Sendable {
     public let cookies: CookieJar
     private let share: CurlShare
     private let loop: MultiLoop
+    /// The `NOPROXY` list of every transfer, worked out once (``noProxyList(configured:environment:)``).
+    private let noProxy: String
 
     /// Creates a session and starts its transfer thread.
     /// - Throws: `TransportError` when libcurl cannot start (out of memory, broken installation).
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         self.configuration = configuration
+        noProxy = Self.noProxyList(configured: configuration.noProxy)
         share = try CurlShare()
         cookies = try CookieJar(share: share)
         loop = try MultiLoop()
@@ -251,7 +254,7 @@ public final class HTTPClient: Sendable {
         if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = configuration.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
         if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
-        try easy.set(CURLOPT_NOPROXY, Self.noProxyList(configured: configuration.noProxy))
+        try easy.set(CURLOPT_NOPROXY, noProxy)
         if !configuration.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: configuration.resolve) }
 
         switch request.auth {
