@@ -153,10 +153,16 @@ public struct SignInMachine: Sendable {
                         url: response.url, dumpPath: nil))
             }
             if lastRequest?.authentication != nil {
+                let flow = (state.detectedFlow ?? configuration.flow).rawValue
+                // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
+                // another provider rather than have a wrong password.
+                let chosen =
+                    configuration.flow == .auto
+                    ? "; Windows was chosen at the provider chooser: if the account signs in with another provider, "
+                        + "run again with --flow adfs or --flow forms" : ""
                 return .finish(
                     .invalidCredentials(
-                        message: "the server refused the \(configuration.flow.rawValue) credentials (HTTP 401)",
-                        code: "401"))
+                        message: "the server refused the \(flow) credentials (HTTP 401)\(chosen)", code: "401"))
             }
             return .finish(
                 .unknownPage(

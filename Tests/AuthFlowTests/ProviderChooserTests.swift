@@ -137,10 +137,12 @@ import Transport
     @Test func aRefusedWindowsChoiceIsInvalidCredentials() async throws {
         let (outcome, _) = try await Self.run(
             options: [("Windows", "Windows Authentication"), ("ADFS", "ADFS")], user: "CONTOSO\\mallory")
-        guard case .invalidCredentials = outcome else {
+        guard case .invalidCredentials(let message, _) = outcome else {
             Issue.record("expected invalid credentials, got \(outcome.message)")
             return
         }
+        // It names what was tried, and the way out when the account is not a Windows one.
+        #expect(message.contains("ntlm") && message.contains("--flow adfs"), "\(message)")
     }
 
     /// Only a trusted provider: `auto` chooses it and signs in with its login form.
@@ -150,6 +152,19 @@ import Transport
             Issue.record("expected a session, got \(outcome.message)")
             return
         }
+        #expect(log.hostsThatSawPassword() == ["127.0.0.2"])
+    }
+
+    /// A trusted provider whose name says "Windows" is a trusted provider, not the built-in Windows choice: no
+    /// NTLM is tried, and its own sign-in page gets the password.
+    @Test func aTrustedProviderNamedWindowsIsNotWindows() async throws {
+        let (outcome, log) = try await Self.run(options: [("Contoso Windows SSO", "Contoso Windows SSO")])
+        guard case .signedIn(let session) = outcome else {
+            Issue.record("expected a session, got \(outcome.message)")
+            return
+        }
+        #expect(session.flow == "adfs", "a renewal must go to the trusted provider, not to /_windows/")
+        #expect(!log.all.contains { $0.target.hasPrefix("/_windows/") })
         #expect(log.hostsThatSawPassword() == ["127.0.0.2"])
     }
 

@@ -12,7 +12,7 @@ struct ProviderChooserStrategy: SignInStrategy {
         for form in page.forms {
             for select in form.selects where select.name.lowercased().contains("logonselector") {
                 guard let option = choose(from: select.options, configuration: state.configuration) else {
-                    let names = select.options.map(\.label).joined(separator: ", ")
+                    let names = select.options.filter { !$0.value.isEmpty }.map(\.label).joined(separator: ", ")
                     return .finish(
                         .interactionRequired(
                             .unknownInterrupt, pageId: "provider chooser",
@@ -38,12 +38,21 @@ struct ProviderChooserStrategy: SignInStrategy {
         return nil
     }
 
+    /// The built-in Windows choice: value `Windows` (protocol §5.4), or labelled `Windows Authentication`. A trusted
+    /// provider's value is its own name, which may well contain "Windows" ("Contoso Windows SSO"): it is not this.
     static func isWindows(_ option: (value: String, label: String)) -> Bool {
-        option.value.lowercased().contains("windows") || option.label.lowercased().contains("windows")
+        isBuiltIn(option, "windows")
     }
 
+    /// The built-in Forms choice: value `Forms`, or labelled `Forms Authentication`.
     static func isForms(_ option: (value: String, label: String)) -> Bool {
-        option.value.lowercased().contains("forms") || option.label.lowercased().contains("forms")
+        isBuiltIn(option, "forms")
+    }
+
+    private static func isBuiltIn(_ option: (value: String, label: String), _ name: String) -> Bool {
+        let value = option.value.trimmingCharacters(in: .whitespaces).lowercased()
+        let label = option.label.trimmingCharacters(in: .whitespaces).lowercased()
+        return value == name || label == name + " authentication"
     }
 
     private func choose(from options: [(value: String, label: String)], configuration: SignInConfiguration) -> (
