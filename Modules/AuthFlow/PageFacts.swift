@@ -45,11 +45,6 @@ struct PageFacts: Sendable {
         static let longestFollowedDelay: Double = 10
     }
 
-    /// The target of the refresh when the engine follows it (a short delay), absolute.
-    var refreshURL: String? {
-        refresh.flatMap { $0.isFollowed ? $0.url : nil }
-    }
-
     /// The first form with a password field, else the first with a username field.
     var credentialForm: PageForm? {
         forms.first { $0.passwordField != nil } ?? forms.first { $0.usernameField != nil }
