@@ -107,5 +107,6 @@ final class CLIFixture {
     func normalised(_ text: String) -> String {
         text.replacingOccurrences(of: sim.siteURL, with: "http://SITE")
             .replacingOccurrences(of: sim.identityProviderURL, with: "http://IDP")
+            .replacingOccurrences(of: sim.federationURL, with: "http://FEDERATION")
     }
 }
