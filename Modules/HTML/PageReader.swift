@@ -219,11 +219,19 @@ struct PageReader {
     /// Parses a refresh `content` value ("5; url='…'"), per the HTML shared declarative refresh steps.
     static func parseRefresh(_ content: String, baseURL: String) -> MetaRefresh? {
         var rest = Substring(content.trimmingASCIIWhitespace())
-        let digits = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard !digits.isEmpty, let delay = Double(digits.hasPrefix(".") ? "0" + digits : String(digits)) else {
+        // The time is the leading whole number; digits and dots after it are skipped ("1.5.2" waits 1 s), and
+        // anything else right after ("1e3") makes the whole value invalid, as in browsers.
+        let whole = rest.prefix { $0.isASCII && $0.isNumber }
+        rest = rest.dropFirst(whole.count)
+        let skipped = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard !whole.isEmpty || !skipped.isEmpty else { return nil }
+        rest = rest.dropFirst(skipped.count)
+        if let next = rest.first,
+            !(next == ";" || next == "," || next == " " || next == "\t" || next == "\n" || next == "\r")
+        {
             return nil
         }
-        rest = rest.dropFirst(digits.count)
+        let delay = whole.isEmpty ? 0 : Double(whole) ?? .infinity
         rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         if rest.first == ";" || rest.first == "," { rest = rest.dropFirst() }
         rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }

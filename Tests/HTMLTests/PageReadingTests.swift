@@ -74,6 +74,9 @@ struct PageReadingTests {
             ("3", 3.0, "https://example.test/dir/page.html?q=1"),
             ("1, url=\"rel\"", 1.0, "https://example.test/dir/rel"),
             ("0; https://bare.test/", 0.0, "https://bare.test/"),
+            // The whole seconds count; digits and dots after them are skipped, as in browsers.
+            ("1.5.2; url=/x", 1.0, "https://example.test/x"),
+            (".5;url=/y", 0.0, "https://example.test/y"),
         ])
     func refresh(content: String, delay: Double, url: String) throws {
         let page = try readPage("<head><meta http-equiv='Refresh' content='\(content.replacingQuotes())'></head>")
@@ -88,6 +91,9 @@ struct PageReadingTests {
             try readPage("<head><noscript><meta http-equiv=refresh content='0; url=/jsdisabled'></noscript></head>")
                 .metaRefresh == nil)
         #expect(try readPage("<meta http-equiv=refresh content='soon'>").metaRefresh == nil)
+        // Anything but a separator right after the number makes the value invalid ("1e3" is not 1 s to "e3").
+        #expect(try readPage("<meta http-equiv=refresh content='1e3'>").metaRefresh == nil)
+        #expect(try readPage("<meta http-equiv=refresh content='2x; url=/z'>").metaRefresh == nil)
     }
 
     @Test(
