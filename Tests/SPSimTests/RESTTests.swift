@@ -579,6 +579,20 @@ struct RESTClient {
         return limit.rlim_cur >= 4_096
     }()
 
+    /// `--federation-port` outside entra mode names something that does not exist: refused with the reason.
+    @Test func federationPortOutsideEntraIsAUsageError() async throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let binary = root.appendingPathComponent(".build/debug/spsim")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { return }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--mode", "fba", "--federation-port", "5000"]
+        process.standardError = FileHandle.nullDevice
+        _ = try await runCollectingOutput(process)
+        #expect(process.terminationStatus == 2)
+    }
+
     /// Also with every descriptor number below 1,100 taken before spsim starts (by the shell that execs it), so
     /// its sockets are numbered above 1,024: libmicrohttpd must poll() them, as select() cannot watch them (it
     /// then refused to start, or reset connections, in a test process with that many files open). In a child, so

@@ -69,6 +69,11 @@ while !arguments.isEmpty {
 
 guard let mode else { fail("--mode is required\n\(usage)") }
 options.mode = mode
+if mode != .entra, options.federationPort != 0 {
+    fail(
+        "--federation-port applies to --mode entra only (federated users' ADFS); in \(mode.rawValue) mode there is none"
+    )
+}
 
 let simulator: Simulator
 do { simulator = try Simulator(options) } catch { fail("cannot start: \(error)") }
