@@ -75,10 +75,7 @@ public struct SessionStore: Sendable {
     /// The session saved for `profile`, or nil when there is none.
     public func load(profile: String) throws(StoreError) -> Session? {
         let path = try path(for: profile)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, reason: "cannot read it")
-        }
+        guard let data = try contents(of: path) else { return nil }
         do {
             return try NetscapeCookieFile.parse(String(decoding: data, as: UTF8.self))
         } catch {
@@ -114,10 +111,7 @@ public struct SessionStore: Sendable {
     /// The profile's last sign-in record, or nil when none was saved.
     public func lastSignIn(profile: String) throws(StoreError) -> SignInRecord? {
         let path = try lastSignInPath(for: profile)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, reason: "cannot read it")
-        }
+        guard let data = try contents(of: path) else { return nil }
         do {
             return try SignInRecordFile.parse(data)
         } catch {
@@ -137,6 +131,15 @@ public struct SessionStore: Sendable {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// The bytes of the file at `path`, or nil when there is no such file.
+    private func contents(of path: String) throws(StoreError) -> Data? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, reason: "cannot read it")
+        }
+        return data
     }
 
     private func makeDirectory() throws(StoreError) {
