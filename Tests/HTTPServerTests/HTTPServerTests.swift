@@ -109,7 +109,10 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
         let octets = address.split(separator: ".").compactMap { UInt8($0) }
         let hexAddress = octets.reversed().map { String(format: "%02X", $0) }.joined()
         let local = hexAddress + ":" + String(format: "%04X", port)
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        // Read to the end in chunks: a /proc file reports size 0, and reading it by its size stops early.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp"))
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         return table.split(separator: "\n").dropFirst().contains { line in
             let fields = line.split(separator: " ")
             return fields.count > 3 && fields[1] == local && fields[3] == "0A"
