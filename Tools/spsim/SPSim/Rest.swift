@@ -772,18 +772,19 @@ extension SimulatorCore {
     /// once more (§6.3: clients send `%` as `%25` and `#` as `%23` inside the literal, then percent-encode the URL);
     /// the `…Path(decodedurl='…')` forms are the path as is. A path outside the site collection → 400.
     func serverRelativePath(_ literal: String, percentEncoded: Bool) throws -> String {
-        var text = literal
-        if percentEncoded {
-            guard let decoded = literal.removingPercentEncoding else {
-                throw RESTError.argument("Value does not fall within the expected range.")
-            }
-            text = decoded
-        }
-        let path = normalizedServerRelative(text)
+        let path = normalizedServerRelative(percentEncoded ? try decodedURLLiteral(literal) : literal)
         guard isInSiteCollection(path) else {
             throw RESTError.argument("Server relative urls must start with SPWeb.ServerRelativeUrl")
         }
         return path
+    }
+
+    /// A `…Url` literal decoded the once more SharePoint decodes it (§6.3); one that does not decode → 400.
+    func decodedURLLiteral(_ literal: String) throws -> String {
+        guard let decoded = literal.removingPercentEncoding else {
+            throw RESTError.argument("Value does not fall within the expected range.")
+        }
+        return decoded
     }
 
     /// Whether the normalized server-relative `path` lies in this site collection: it starts with the site's
@@ -965,10 +966,7 @@ extension SimulatorCore {
         if segment.lower == "addusingpath" {
             name = segment.parameter("decodedurl") ?? ""
         } else {
-            guard let decoded = (segment.parameter("url") ?? "").removingPercentEncoding else {
-                throw RESTError.argument("Value does not fall within the expected range.")
-            }
-            name = decoded
+            name = try decodedURLLiteral(segment.parameter("url") ?? "")
         }
         guard !name.isEmpty, !name.contains("/") else { throw RESTError.argument("The file name is not valid.") }
         let overwrite = (segment.parameter("overwrite") ?? "false").lowercased() == "true"
