@@ -28,6 +28,9 @@ public struct SessionStore: Sendable {
         /// The last sign-in record (``SessionStore/lastSignInPath(for:)``) cannot be read; the session is not
         /// affected.
         case unreadableSignInRecord(path: String, reason: String)
+        /// The sessions folder or a file in it is not safe to use: another user could have written it (owner,
+        /// mode, symbolic link). Nothing was read from it and nothing was sent anywhere.
+        case untrusted(path: String, reason: String, fix: String)
 
         public var description: String {
             switch self {
@@ -40,6 +43,8 @@ public struct SessionStore: Sendable {
             case .unreadableSignInRecord(let path, let reason):
                 return "the last sign-in record \(path) cannot be read (\(reason)); it is only a summary: the next "
                     + "sign-in replaces it, or delete it."
+            case .untrusted(let path, let reason, let fix):
+                return "refusing to use \(path): \(reason); \(fix)."
             }
         }
     }
@@ -69,6 +74,7 @@ public struct SessionStore: Sendable {
     public func save(_ session: Session, profile: String) throws(StoreError) {
         let path = try path(for: profile)
         try makeDirectory()
+        PrivateFiles.removeStaleTemporaries(of: path)
         try writeAtomically(Array(NetscapeCookieFile.render(session).utf8), to: path)
     }
 
@@ -105,6 +111,7 @@ public struct SessionStore: Sendable {
     public func saveLastSignIn(_ record: SignInRecord, profile: String) throws(StoreError) {
         let path = try lastSignInPath(for: profile)
         try makeDirectory()
+        PrivateFiles.removeStaleTemporaries(of: path)
         try writeAtomically(Array(SignInRecordFile.render(record).utf8), to: path)
     }
 
@@ -133,22 +140,36 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// The bytes of the file at `path`, or nil when there is no such file.
+    /// The bytes of the file at `path`, or nil when there is no such file; only from a trusted folder and a
+    /// trusted file (``PrivateFiles``).
     private func contents(of path: String) throws(StoreError) -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, reason: "cannot read it")
+        try checkDirectory()
+        do {
+            return try PrivateFiles.contents(of: path).map { Data($0) }
+        } catch {
+            throw .untrusted(path: path, reason: error.reason, fix: error.fix)
         }
-        return data
     }
 
-    private func makeDirectory() throws(StoreError) {
+    private func checkDirectory() throws(StoreError) {
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFiles.checkDirectory(directory)
         } catch {
-            throw .io(path: directory, reason: "cannot create the folder (\(error.localizedDescription))")
+            throw .untrusted(path: directory, reason: error.reason, fix: error.fix)
         }
+    }
+
+    /// Creates the folder (mode 0700) when it is missing, then checks that it may be trusted.
+    private func makeDirectory() throws(StoreError) {
+        if !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .io(path: directory, reason: "cannot create the folder (\(error.localizedDescription))")
+            }
+        }
+        try checkDirectory()
     }
 
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {

@@ -71,6 +71,7 @@ import Transport
 
             """
         try old.write(toFile: try store.path(for: "old"), atomically: true, encoding: .utf8)
+        chmod(try store.path(for: "old"), 0o600)
         let legacy = try #require(try store.load(profile: "old"))
         #expect(legacy.targetCookies.isEmpty && !legacy.staySignedIn && legacy.loginURL == nil)
         #expect(legacy.policy.allowHTTPLoopback && legacy.cookies.map(\.name) == ["FedAuth"])
@@ -88,6 +89,7 @@ import Transport
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = try store.path(for: "broken")
         try "# Netscape HTTP Cookie File\nnot a cookie line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
         #expect {
             _ = try store.load(profile: "broken")
         } throws: { error in
