@@ -125,11 +125,11 @@ let apiCommand = Command(
             }
         }
         let response: HTTPResponse
-        do {
+        do throws(TransportError) {
             response = try await client.execute(request)
         } catch {
             printError("spconnect api: \(error)")
-            return .network
+            return exitCode(for: SharePointError(transport: error))
         }
         let sessionEnded =
             response.status == 401 || (response.status == 403 && response.headers["X-Forms_Based_Auth_Required"] != nil)

@@ -23,7 +23,9 @@ let loginCommand = Command(
         .flag("password-stdin", "read the password from the first line of standard input"),
         .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
         profileOption,
-        .repeatable("allow-host", "HOST", "also allow sending credentials to HOST"),
+        .repeatable(
+            "allow-host", "HOST[:PORT]",
+            "also allow sending credentials to HOST (on port 443, or PORT); the form's own host and port always may"),
         .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
     ] + connectionOptions + [
         .value("trace", "FILE", "write one redacted JSON line per step to FILE"),

@@ -28,7 +28,9 @@ struct SessionContext {
                 description: "no session for profile '\(profile)'. Run 'spconnect login --site URL --user NAME"
                     + (profile == "default" ? "" : " --profile \(profile)") + "' first")
         }
-        let client = try HTTPClient(configuration: clientConfiguration(arguments))
+        var configuration = clientConfiguration(arguments)
+        configuration.plainHTTP = .forSession(of: session.siteURL)
+        let client = try HTTPClient(configuration: configuration)
         try session.install(into: client)
         let user = session.user
         let renewer = SessionReauthenticator(

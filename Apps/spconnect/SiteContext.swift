@@ -53,6 +53,7 @@ func exitCode(for error: SharePointError) -> ExitCode {
     case .throttled, .thresholdExceeded: return .throttled
     case .formsAuthRequired, .authenticationRequired: return .signInRequired
     case .accessDenied: return .accessDenied
+    case .transport(.plainHTTPRefused), .transport(.insecureRedirect): return .policyRefused
     case .transport: return .network
     case .badRequest, .flavorNotAccepted: return .httpError
     case .digestExpired, .server, .unexpectedResponse, .localFile: return .failure

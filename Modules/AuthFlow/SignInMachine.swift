@@ -129,7 +129,7 @@ public struct SignInMachine: Sendable {
                 lastRequest?.authentication
                 ?? (lastRequest?.purpose == .providerChoice ? state.providerAuthentication : nil)
             if let authentication {
-                if sameOrigin(location, response.url) || configuration.policy.allowedHosts.contains(host(location)) {
+                if configuration.policy.mayShareCredentials(from: response.url, to: location) {
                     next.authentication = authentication
                     next.carriesCredentials = true
                 } else {
@@ -284,11 +284,6 @@ public struct SignInMachine: Sendable {
         response.headers.filter { $0.name.lowercased() == "set-cookie" }.compactMap { header in
             header.value.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
         }
-    }
-
-    /// Same scheme, host and port: HTTP authentication stays within one origin, as in Transport.
-    private func sameOrigin(_ first: String, _ second: String) -> Bool {
-        HTTPClient.isSameOrigin(first, second)
     }
 
     private func host(_ url: String) -> String {

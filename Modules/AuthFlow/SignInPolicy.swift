@@ -1,13 +1,16 @@
 import Foundation
+import Transport
 
 /// Where the sign-in engine may send a password, and how far it may wander. A plain value.
 ///
 /// The rules: a password goes only in a POST body (a user name alone, as in a username-first step, may also
 /// go in a GET form's query); credentials go over https, or plain http to a loopback address when
-/// `allowHTTPLoopback` is set; only to the host that served the form or to a host in `allowedHosts`;
-/// never to a `javascript:` or other non-HTTP action. An https page that leads to http stops the flow.
+/// `allowHTTPLoopback` is set; only to the origin (scheme, host, port) that served the form or to an origin
+/// `allowedHosts` names; never to a `javascript:` or other non-HTTP action. An https page that leads to http
+/// stops the flow.
 public struct SignInPolicy: Sendable, Equatable {
-    /// Extra hosts (lowercase, no port) that may receive credentials, from `--allow-host`.
+    /// Extra destinations that may receive credentials, from `--allow-host`, lowercased: `HOST` (that host on
+    /// the scheme's default port, 443 for https) or `HOST:PORT` (`[::1]:8443` for an IPv6 address).
     public var allowedHosts: Set<String>
     /// Allow plain http to loopback addresses (127.0.0.0/8, ::1, localhost): for simulators and tests.
     public var allowHTTPLoopback: Bool
@@ -59,10 +62,22 @@ public struct SignInPolicy: Sendable, Equatable {
     ) throws(Refusal) {
         guard method.uppercased() == "POST" || !includesPassword else { throw .passwordInURL(action: action) }
         let target = try credentialTarget(action)
-        let formHost = URLParts(pageURL)?.host ?? ""
-        guard target.host == formHost || allowedHosts.contains(target.host) else {
-            throw .foreignHost(action: action, formHost: formHost)
+        guard let form = URLParts(pageURL), form.origin == target.origin || allows(target) else {
+            throw .foreignHost(action: action, formHost: URLParts(pageURL)?.displayAuthority ?? "")
         }
+    }
+
+    /// Whether credentials given for `origin` (an absolute URL) may also go to `url`: the same origin, or one
+    /// `allowedHosts` names. (For redirects of requests that carry HTTP authentication.)
+    public func mayShareCredentials(from origin: String, to url: String) -> Bool {
+        guard let target = URLParts(url) else { return false }
+        return URLParts(origin)?.origin == target.origin || allows(target)
+    }
+
+    /// Whether `allowedHosts` names the target's host and port (a bare host means the scheme's default port).
+    private func allows(_ target: URLParts) -> Bool {
+        allowedHosts.contains(target.authority)
+            || (target.port == target.defaultPort && allowedHosts.contains(target.bracketedHost))
     }
 
     /// Checks that credentials may travel to `url` at all: over https, or over plain http to a loopback address
@@ -88,10 +103,12 @@ public struct SignInPolicy: Sendable, Equatable {
     }
 }
 
-/// The scheme and host of an absolute URL, lowercased, for policy decisions.
+/// The scheme, host and port of an absolute URL, lowercased, for policy decisions.
 struct URLParts: Equatable {
     let scheme: String
     let host: String
+    /// The port written in the URL, else the scheme's default.
+    let port: Int
 
     init?(_ text: String) {
         guard let components = URLComponents(string: text), let scheme = components.scheme else { return nil }
@@ -99,12 +116,24 @@ struct URLParts: Equatable {
         var host = (components.host ?? "").lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.host = host
+        self.port = components.port ?? (self.scheme == "https" ? 443 : self.scheme == "http" ? 80 : 0)
     }
 
-    /// 127.0.0.0/8, ::1 or localhost.
-    var isLoopback: Bool {
-        if host == "localhost" || host == "::1" { return true }
-        let octets = host.split(separator: ".")
-        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
-    }
+    /// 443 for https, 80 for http.
+    var defaultPort: Int { scheme == "https" ? 443 : scheme == "http" ? 80 : 0 }
+
+    /// The host as written in an authority: IPv6 addresses in brackets.
+    var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
+
+    /// `HOST:PORT`, the form `--allow-host` takes.
+    var authority: String { "\(bracketedHost):\(port)" }
+
+    /// The host, with its port when that is not the scheme's default: how a message names a place.
+    var displayAuthority: String { port == defaultPort ? bracketedHost : authority }
+
+    /// What makes two URLs one origin.
+    var origin: String { "\(scheme)://\(authority)" }
+
+    /// 127.0.0.0/8, ::1 or localhost (Transport's rule).
+    var isLoopback: Bool { PlainHTTPRule.isLoopback(host) }
 }

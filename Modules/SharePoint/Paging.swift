@@ -6,7 +6,9 @@ import Transport
 /// The first page is the URL built from the path and query; each following page is the previous page's
 /// ``Page/nextLink`` (`d.__next` or `odata.nextLink`) requested exactly as the server wrote it, never rebuilt.
 /// Iteration stops after the page without a next link, and ends after the first error. Only the current page is
-/// held (two with ``readingAhead()``), so memory stays flat whatever the collection size.
+/// held (two with ``readingAhead()``), so memory stays flat whatever the collection size (the URLs already read
+/// are remembered, one string per page, so a next link that leads back to any of them ends the listing with an
+/// error instead of a loop).
 ///
 /// A value: iterating it twice sends the requests twice. `Sendable`; each iterator belongs to one task.
 public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
@@ -55,9 +57,18 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         let readsAhead: Bool
         /// With `readsAhead`: the page after the one last returned, already requested.
         var ahead: PageRequest<Item>?
+        /// Every page URL of this listing requested so far: a next link back to one of them is a cycle.
+        var visited: Set<String> = []
+        /// A cycle found in the last page's next link: thrown by the call after the one that returned that page,
+        /// so its items are not lost.
+        var cycle: SharePointError?
 
         /// The next page, or nil after the last one.
         public mutating func next() async throws(SharePointError) -> Page<Item>? {
+            if let cycle {
+                self.cycle = nil
+                throw cycle
+            }
             let url: String
             let response: HTTPResponse
             if let ahead {
@@ -71,19 +82,22 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
             } else {
                 return nil
             }
+            visited.insert(url)
             // Reading ahead: the next page is requested before this one is decoded, from its link found with the
             // items skipped over, so the server builds it while this side decodes and the caller handles this one.
             var early: PageRequest<Item>?
-            if readsAhead, let link = Page<Item>.peekNextLink(bytes: response.body), link != url {
+            if readsAhead, let link = Page<Item>.peekNextLink(bytes: response.body), !visited.contains(link) {
                 early = PageRequest(url: link, site: site)
             }
             let page = try Self.decode(response, from: url)
             if let link = page.nextLink {
-                guard link != url else {
-                    throw SharePointError(unexpectedResponse: "the next link repeats the page just read: \(link)")
-                        .at(url)
-                }
-                if readsAhead {
+                if visited.contains(link) {
+                    let which = link == url ? "the page just read" : "a page read earlier in this listing"
+                    cycle = SharePointError(
+                        unexpectedResponse: "the next link leads back to \(which) (\(link)), so the listing would "
+                            + "never end; stopped after \(visited.count) page(s)"
+                    ).at(url)
+                } else if readsAhead {
                     // The peek is only a hint: the decoded link decides (a request for another URL is dropped).
                     ahead = early?.url == link ? early : PageRequest(url: link, site: site)
                 } else {

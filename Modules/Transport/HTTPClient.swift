@@ -38,13 +38,17 @@ public final class HTTPClient: Sendable {
         /// Receives one redacted record per transfer (retries and redirect hops included), on the task that
         /// made the request, before `execute` returns or throws; nil records nothing.
         public var trace: (@Sendable (TraceRecord) -> Void)?
+        /// Where plain http may be used (default: anywhere). A client carrying a session made over https sets
+        /// ``PlainHTTPRule/never``, so no request, redirect hop or next link sends its cookies in clear, whether or
+        /// not the server marked them `Secure`.
+        public var plainHTTP: PlainHTTPRule
 
         /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
         public init(
             userAgent: String? = "SPConnect", caFile: String? = nil, caDirectory: String? = nil,
             insecureSkipTLSVerification: Bool = false, proxy: String? = nil, noProxy: String? = nil,
             resolve: [String] = [], retry: RetryPolicy = RetryPolicy(), maxBodySize: Int = 64 << 20,
-            trace: (@Sendable (TraceRecord) -> Void)? = nil
+            trace: (@Sendable (TraceRecord) -> Void)? = nil, plainHTTP: PlainHTTPRule = .anywhere
         ) {
             self.userAgent = userAgent
             self.caFile = caFile
@@ -56,6 +60,7 @@ public final class HTTPClient: Sendable {
             self.retry = retry
             self.maxBodySize = maxBodySize
             self.trace = trace
+            self.plainHTTP = plainHTTP
         }
     }
 
@@ -89,6 +94,7 @@ public final class HTTPClient: Sendable {
         var chain = [request.url]
         var hops = 0
         while true {
+            try checkPlainHTTP(current.url, first: request.url)
             let response = try await exchange(current, chain: chain)
             guard case .follow(let maxHops) = request.redirects, let location = response.redirectLocation,
                 [301, 302, 303, 307, 308].contains(response.status)
@@ -102,6 +108,16 @@ public final class HTTPClient: Sendable {
             current = try Self.redirected(current, status: response.status, to: location)
             chain.append(location)
         }
+    }
+
+    /// Throws `.plainHTTPRefused` when ``Configuration/plainHTTP`` forbids sending a request to `url`.
+    private func checkPlainHTTP(_ url: String, first: String) throws(TransportError) {
+        guard let parsed = CurlURL(url), parsed.scheme == "http", !configuration.plainHTTP.allows(host: parsed.host)
+        else { return }
+        let hop = url == first ? "" : " (reached from \(Redaction.url(first)))"
+        throw TransportError(
+            kind: .plainHTTPRefused, detail: "", url: url,
+            message: "refusing to send a request to plain http (\(Redaction.url(url)))\(hop)")
     }
 
     /// Whether two absolute URLs have the same origin: scheme, host and port (the scheme's default when none is

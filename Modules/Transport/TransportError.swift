@@ -20,6 +20,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case redirectLimit
         /// A redirect from https to http while the request carried credentials.
         case insecureRedirect
+        /// A request, redirect hop or next link to plain http that the client's ``PlainHTTPRule`` forbids: the
+        /// session was made over https, so its cookies and credentials must not travel in clear. Nothing was sent.
+        case plainHTTPRefused
         /// The connection broke mid-exchange (reset, empty reply, short body).
         case network
         /// The server spoke something that is not valid HTTP, or a proxy failed.
@@ -62,6 +65,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .cancelled: break
         case .redirectLimit: text += " The server is probably redirecting in a loop."
         case .insecureRedirect: text += " Refusing to send credentials over plain http; use an https URL."
+        case .plainHTTPRefused:
+            text += " The session was made over https and its cookies are never sent in clear; use the https address."
         case .network: text += " The connection broke; retrying may help."
         case .protocol: text += " The server or proxy sent an unexpected reply."
         case .io: text += " Check the file path, permissions and free space."

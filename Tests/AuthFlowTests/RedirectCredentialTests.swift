@@ -25,7 +25,11 @@ import Transport
 
     /// A site on 127.0.0.1 whose Windows sign-in entry answers `status` to `/steal` on 127.0.0.2, which
     /// challenges for NTLM (so a client holding credentials would send them) and records what it got.
-    static func signIn(status: Int, allowedHosts: Set<String> = []) async throws -> (SignInOutcome, [String?]) {
+    /// `allowForeign` names the foreign server's `HOST:PORT` with `--allow-host`; `allowHostOnly` names its host
+    /// alone (which means the default port, so it must not help).
+    static func signIn(status: Int, allowForeign: Bool = false, allowHostOnly: Bool = false) async throws -> (
+        SignInOutcome, [String?]
+    ) {
         let log = AuthorizationLog()
         let foreign = try HTTPServer(address: "127.0.0.2") { request in
             log.add(request.header("Authorization"))
@@ -33,6 +37,8 @@ import Transport
         }
         defer { foreign.stop() }
         let stealURL = foreign.baseURL + "/steal"
+        let allowedHosts: Set<String> =
+            allowForeign ? ["127.0.0.2:\(foreign.port)"] : allowHostOnly ? ["127.0.0.2"] : []
         let site = try HTTPServer(address: "127.0.0.1") { _ in
             HTTPServerResponse(status: status, headers: [("Location", stealURL)])
         }
@@ -58,8 +64,16 @@ import Transport
     /// The same redirect to a host named by `--allow-host` keeps the credentials: the foreign server above
     /// does see them when they are sent, so the test before this one can fail.
     @Test func anAllowedHostStillReceivesThem() async throws {
-        let (_, seen) = try await Self.signIn(status: 307, allowedHosts: ["127.0.0.2"])
+        let (_, seen) = try await Self.signIn(status: 307, allowForeign: true)
         #expect(seen.contains { $0?.hasPrefix("NTLM ") == true })
+    }
+
+    /// The credential rule is per origin: `--allow-host 127.0.0.2` allows that host on its default port only, not
+    /// the port the foreign server listens on.
+    @Test func aBareAllowedHostDoesNotOpenOtherPorts() async throws {
+        let (outcome, seen) = try await Self.signIn(status: 307, allowHostOnly: true)
+        #expect(!seen.isEmpty, "the redirect was not followed: \(outcome.message)")
+        #expect(seen.compactMap { $0 }.isEmpty, "another port of an allowed host received the credentials")
     }
 
     /// Without I/O: the request after a 307 to another host has no authentication and is not marked as

@@ -55,6 +55,29 @@ import Testing
         }
     }
 
+    /// Origin = scheme, host and port: a form's own host on another port is another destination, and
+    /// `--allow-host HOST:PORT` names exactly one.
+    @Test func theCredentialRuleIsPerOrigin() throws {
+        let policy = SignInPolicy()
+        #expect(throws: SignInPolicy.Refusal.self) {
+            try policy.checkCredentialSubmission(
+                method: "POST", action: "https://login.contoso.test:8443/x", pageURL: page)
+        }
+        try policy.checkCredentialSubmission(method: "POST", action: "https://login.contoso.test:443/x", pageURL: page)
+        let withPort = SignInPolicy(allowedHosts: ["login.contoso.test:8443", "[::1]:9443"])
+        try withPort.checkCredentialSubmission(
+            method: "POST", action: "https://login.contoso.test:8443/x", pageURL: page)
+        #expect(throws: SignInPolicy.Refusal.self) {
+            try withPort.checkCredentialSubmission(
+                method: "POST", action: "https://login.contoso.test:9443/x", pageURL: page)
+        }
+        #expect(withPort.mayShareCredentials(from: page, to: "https://[::1]:9443/y"))
+        #expect(!withPort.mayShareCredentials(from: page, to: "https://[::1]/y"))
+        #expect(
+            !SignInPolicy(allowedHosts: ["sts.contoso.test"]).mayShareCredentials(
+                from: page, to: "https://sts.contoso.test:8443/"))
+    }
+
     @Test func plainHTTPOnlyToLoopbackAndOnlyWhenAllowed() throws {
         let loopbackPage = "http://127.0.0.2:8080/login"
         #expect(throws: SignInPolicy.Refusal.plainHTTP(action: "http://127.0.0.2:8080/post")) {

@@ -109,26 +109,3 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (output: S
     let data = try await runCollectingOutput(process)
     return (String(decoding: data, as: UTF8.self), process.terminationStatus)
 }
-
-/// A self-signed certificate for 127.0.0.1 made with the openssl command, and its files.
-struct TestCertificate {
-    let certificatePEM: String
-    let keyPEM: String
-    let certificatePath: String
-
-    static func make() async throws -> TestCertificate {
-        let directory = try temporaryDirectory()
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let result = try await run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
-            ])
-        #expect(result.status == 0)
-        return TestCertificate(
-            certificatePEM: try String(contentsOfFile: cert, encoding: .utf8),
-            keyPEM: try String(contentsOfFile: key, encoding: .utf8), certificatePath: cert)
-    }
-}
