@@ -49,6 +49,13 @@ final class StatusApp: Sendable {
     func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
         var response = route(request)
         let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+        // Pages quote servers (errors, titles, sign-in messages): a server may echo the password or a cookie.
+        if contentType.hasPrefix("text/html") || contentType.hasPrefix("application/json"),
+            case .bytes(let body) = response.body
+        {
+            let scrubber = blockingAwait { await self.session.secretScrubber() }
+            response.body = .bytes(Array(scrubber.scrub(String(decoding: body, as: UTF8.self)).utf8))
+        }
         var policy = StatusPages.headerContentSecurityPolicy
         if contentType.hasPrefix("image/") { policy += "; sandbox" }
         response.headers += [

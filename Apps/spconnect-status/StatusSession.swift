@@ -179,6 +179,14 @@ actor StatusSession: Reauthenticator {
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 
+    /// The secrets a page must never show: the password (when one is configured) and the jar's cookie values.
+    func secretScrubber() -> SecretScrubber {
+        var scrubber = SecretScrubber(secrets: configuration.password().map { [$0] } ?? [])
+        let cookies = (try? client.cookies.all()) ?? []
+        scrubber.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength)
+        return scrubber
+    }
+
     // MARK: Loading the saved session
 
     /// Reads the profile's session file again; installs its cookies when it changed (a login elsewhere).

@@ -47,11 +47,6 @@ struct Command: Sendable {
     }
 }
 
-/// Writes a line to standard error.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
 /// `text` followed by spaces up to `width` characters (at least one space).
 func padded(_ text: String, to width: Int) -> String {
     text + String(repeating: " ", count: max(1, width - text.count))

@@ -10,6 +10,12 @@ import Transport
 /// when group- or world-readable), `SPCONNECT_PASSWORD`, then a no-echo prompt when stdin is a terminal.
 enum PasswordSource {
     static func read(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
+        let secret = try obtain(arguments, user: user)
+        ErrorOutput.remember(secret)
+        return secret
+    }
+
+    private static func obtain(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
         if arguments.has("password-stdin") {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                 throw UsageError(description: "--password-stdin was given but standard input had no password line")

@@ -32,6 +32,7 @@ struct SessionContext {
         configuration.plainHTTP = .forSession(of: session.siteURL)
         let client = try HTTPClient(configuration: configuration)
         try session.install(into: client)
+        ErrorOutput.remember(cookies: session.cookies)
         let user = session.user
         let renewer = SessionReauthenticator(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
@@ -40,8 +41,14 @@ struct SessionContext {
     }
 }
 
-/// The password for a renewal, when one is available without argv.
+/// The password for a renewal, when one is available without argv (remembered by ``ErrorOutput``).
 func renewalPassword(user: String) -> Secret? {
+    let secret = renewalPasswordSource(user: user)
+    if let secret { ErrorOutput.remember(secret) }
+    return secret
+}
+
+private func renewalPasswordSource(user: String) -> Secret? {
     let environment = ProcessInfo.processInfo.environment
     if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
     if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {

@@ -56,14 +56,15 @@ public struct SignIn: Sendable {
         var lastPage: SignInResponse?
         var emitted = 0
         defer {
-            for step in machine.trace.dropFirst(emitted) { options.trace?(step) }
+            let scrubber = secretScrubber()
+            for step in machine.trace.dropFirst(emitted) { options.trace?(step.scrubbed(by: scrubber)) }
         }
         while case .send(let request) = action {
             let response: HTTPResponse
             do {
                 response = try await client.execute(httpRequest(for: request))
             } catch {
-                return .transport(error)
+                return SignInOutcome.transport(error).scrubbed(by: secretScrubber())
             }
             let observed = SignInResponse(
                 url: request.url, status: response.status, headers: response.headers.fields,
@@ -73,10 +74,15 @@ public struct SignIn: Sendable {
             action = machine.receive(observed)
             // Every step but the one just sent is complete: hand those to the trace now.
             let complete = max(emitted, machine.trace.count - (isSend(action) ? 1 : 0))
-            for step in machine.trace[emitted..<complete] { options.trace?(step) }
+            if complete > emitted {
+                let scrubber = secretScrubber()
+                for step in machine.trace[emitted..<complete] { options.trace?(step.scrubbed(by: scrubber)) }
+            }
             emitted = complete
         }
-        guard case .finish(let outcome) = action else { return .loop(url: configuration.siteURL, steps: 0) }
+        guard case .finish(let finished) = action else { return .loop(url: configuration.siteURL, steps: 0) }
+        // A server may echo the password or a cookie into its page, and so into the outcome's message.
+        let outcome = finished.scrubbed(by: secretScrubber())
         guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
         switch outcome {
         case .unknownPage(let kind, let url, nil):
@@ -116,6 +122,15 @@ public struct SignIn: Sendable {
             timeouts: options.timeouts, redirects: .manual, responseBody: .memory(limit: options.maxPageBytes))
     }
 
+    /// The secrets of this sign-in known now, to be removed by value from whatever it reports: the password and
+    /// every cookie value in the client's jar.
+    private func secretScrubber() -> SecretScrubber {
+        var scrubber = SecretScrubber(secrets: [configuration.password])
+        let cookies = (try? client.cookies.all()) ?? []
+        scrubber.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength)
+        return scrubber
+    }
+
     /// The cookies the jar would send to the site's URL now.
     private func siteCookies() -> [Cookie] {
         (try? client.cookies.cookies(for: configuration.siteURL + "/")) ?? []
@@ -129,7 +144,7 @@ public struct SignIn: Sendable {
         let stamp = Int(Date().timeIntervalSince1970)
         let text =
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
-            + Redaction.page(String(decoding: response.body, as: UTF8.self))
+            + secretScrubber().scrub(Redaction.page(String(decoding: response.body, as: UTF8.self)))
         do {
             try makePrivateDirectory(directory)
         } catch {

@@ -102,3 +102,63 @@ private func sentence(_ text: String) -> String {
     while trimmed.hasSuffix(".") { trimmed.removeLast() }
     return trimmed
 }
+
+extension SignInOutcome {
+    /// The same outcome with `scrubber`'s secrets removed from every text that came from a server (page
+    /// messages, names, URLs, libcurl's detail).
+    func scrubbed(by scrubber: SecretScrubber) -> SignInOutcome {
+        guard !scrubber.isEmpty else { return self }
+        let scrub = scrubber.scrub
+        switch self {
+        case .signedIn(var session):
+            session.displayName = session.displayName.map(scrub)
+            return .signedIn(session)
+        case .invalidCredentials(let message, let code):
+            return .invalidCredentials(message: scrub(message), code: code.map(scrub))
+        case .interactionRequired(let kind, let pageId, let message, let dumpPath):
+            return .interactionRequired(
+                kind, pageId: pageId.map(scrub), message: message.map(scrub), dumpPath: dumpPath)
+        case .unknownPage(let kind, let url, let dumpPath):
+            return .unknownPage(kind: scrub(kind), url: scrub(url), dumpPath: dumpPath)
+        case .loop(let url, let steps, let dumpPath):
+            return .loop(url: scrub(url), steps: steps, dumpPath: dumpPath)
+        case .policyRefused(let refusal):
+            return .policyRefused(refusal.scrubbed(by: scrubber))
+        case .transport(let error):
+            return .transport(
+                TransportError(
+                    kind: error.kind, detail: scrub(error.detail), url: error.url.map(scrub),
+                    message: scrub(error.message)))
+        }
+    }
+}
+
+extension SignInPolicy.Refusal {
+    /// The same refusal with `scrubber`'s secrets removed from its URLs and hosts.
+    func scrubbed(by scrubber: SecretScrubber) -> SignInPolicy.Refusal {
+        let scrub = scrubber.scrub
+        switch self {
+        case .passwordInURL(let action): return .passwordInURL(action: scrub(action))
+        case .notHTTP(let action): return .notHTTP(action: scrub(action))
+        case .plainHTTP(let action): return .plainHTTP(action: scrub(action))
+        case .foreignHost(let action, let formHost):
+            return .foreignHost(action: scrub(action), formHost: scrub(formHost))
+        case .downgrade(let from, let to): return .downgrade(from: scrub(from), to: scrub(to))
+        }
+    }
+}
+
+extension SignInTraceStep {
+    /// The same step with `scrubber`'s secrets removed from its texts.
+    func scrubbed(by scrubber: SecretScrubber) -> SignInTraceStep {
+        guard !scrubber.isEmpty else { return self }
+        var step = self
+        step.url = scrubber.scrub(url)
+        step.purpose = scrubber.scrub(purpose)
+        step.pageKind = pageKind.map(scrubber.scrub)
+        step.decision = decision.map(scrubber.scrub)
+        step.cookiesSet = cookiesSet.map(scrubber.scrub)
+        step.fieldsSent = fieldsSent.map(scrubber.scrub)
+        return step
+    }
+}

@@ -67,6 +67,37 @@ public enum TerminalText {
         return String(scalars)
     }
 
+    /// `text` with every control character shown as an escape, for messages and logs that may quote a server:
+    /// CR as `\r`, ESC as `\x1b`, other C0 controls and DEL as `\xNN`, C1 controls (CSI U+009B) and the
+    /// bidirectional overrides and isolates as `\u{NNNN}`. Tab and LF stay when `keepLineBreaks` (a text whose
+    /// own layout has several lines), else become `\t` and `\n`. So a server's text cannot clear the screen, move
+    /// the cursor or forge a line of its own.
+    public static func escapingControls(_ text: String, keepLineBreaks: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: needsReplacement) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09 where keepLineBreaks, 0x0A where keepLineBreaks: result.unicodeScalars.append(scalar)
+            case 0x09: result += "\\t"
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case 0..<0x20, 0x7F: result += "\\x" + hex(scalar.value, digits: 2)
+            default:
+                if needsReplacement(scalar) {
+                    result += "\\u{" + hex(scalar.value, digits: 4) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
     private static func needsReplacement(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (value >= 0x7F && value < 0xA0) || (value >= 0x2028 && value <= 0x202E)

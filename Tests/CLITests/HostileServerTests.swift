@@ -155,6 +155,24 @@ import Testing
         #expect(plain.all.isEmpty, "plain http received \(plain.all.map(\.target))")
     }
 
+    /// A SharePoint error that quotes the session cookie and carries terminal escapes is shown with the cookie
+    /// removed and the escapes visible as text, on one line.
+    @Test func aServerMessageCannotEchoTheCookieOrDriveTheTerminal() async throws {
+        let site = try await SecureSite { _ in
+            HTTPServerResponse(
+                status: 500, contentType: "application/json;odata=nometadata",
+                text: #"{"odata.error":{"code":"-2146232832, Microsoft.SharePoint.SPException","message":"#
+                    + #"{"lang":"en-US","value":"Bad cookie session-cookie-value\u001b[2J\rspconnect: all good\n"}}}"#)
+        }
+        defer { site.stop() }
+        let result = try await site.run(["web"])
+        #expect(result.status != 0)
+        #expect(!result.stderr.contains("session-cookie-value"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1b}") && !result.stderr.contains("\r"), "\(result.stderr)")
+        #expect(result.stderr.contains("\\x1b[2J\\rspconnect: all good"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "a line was forged: \(result.stderr)")
+    }
+
     /// A listing whose next links go A → B → A stops at the first repeat with an error, having printed each item
     /// once and asked for each page once.
     @Test func aNextLinkCycleEndsTheListingWithoutDuplicates() async throws {

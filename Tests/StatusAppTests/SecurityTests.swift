@@ -52,6 +52,44 @@ import Transport
 
     static let hostilePicture = "\"><img src=x onerror=alert(3)>.png"
 
+    /// A list item that quotes the session's own cookie (a server echoing it back) is shown without it.
+    @Test func aPageNeverShowsTheSessionsCookieValue() async throws {
+        let fixture = try await StatusFixture()
+        defer { fixture.stop() }
+        let fedAuth = try #require(fixture.session.cookies.first { $0.value.count >= 8 }?.value)
+        let client = try HTTPClient()
+        try fixture.session.install(into: client)
+        let site = fixture.simulator.siteURL
+        let context = try await client.execute(
+            HTTPRequest(
+                method: "POST", url: site + "/_api/contextinfo",
+                headers: ["Accept": "application/json;odata=nometadata"]))
+        let digest = try #require(
+            (try JSONSerialization.jsonObject(with: Data(context.body)) as? [String: Any])?["FormDigestValue"]
+                as? String)
+        let headers: HTTPHeaders = [
+            "Accept": "application/json;odata=nometadata", "Content-Type": "application/json;odata=nometadata",
+            "X-RequestDigest": digest,
+        ]
+        let listBody = try JSONSerialization.data(withJSONObject: ["Title": "Echo", "BaseTemplate": 100])
+        let list = try await client.execute(
+            HTTPRequest(
+                method: "POST", url: site + "/_api/web/lists", headers: headers, body: .bytes([UInt8](listBody))))
+        #expect(list.status == 201)
+        let itemBody = try JSONSerialization.data(withJSONObject: ["Title": "echo " + fedAuth + " end"])
+        let item = try await client.execute(
+            HTTPRequest(
+                method: "POST", url: site + "/_api/web/lists/getbytitle('Echo')/items", headers: headers,
+                body: .bytes([UInt8](itemBody))))
+        #expect(item.status == 201)
+        let page = try await fixture.get("/lists/Echo")
+        #expect(page.status == 200)
+        #expect(
+            page.text.contains("echo &lt;redacted&gt; end") || page.text.contains("echo <redacted> end"),
+            "\(page.text.prefix(300))")
+        #expect(!page.text.contains(fedAuth))
+    }
+
     @Test func hostileTitlesAndValuesAreShownAsText() async throws {
         let fixture = try await StatusFixture()
         defer { fixture.stop() }
