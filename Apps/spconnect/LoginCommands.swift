@@ -63,7 +63,8 @@ let loginCommand = Command(
             trace: { step in
                 traceWriter?.write(step)
                 collector.add(step)
-            }, dumpPagesDirectory: arguments.value("dump-pages"))
+            }, dumpPagesDirectory: arguments.value("dump-pages"),
+            deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120))
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")

@@ -76,6 +76,7 @@ struct SessionMissing: Error, CustomStringConvertible {
 let connectionOptions: [OptionSpec] = [
     .flag("insecure", "do not verify TLS certificates, for this run only"),
     .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    timeoutOption,
     .value(
         "user-agent", "TEXT",
         "the User-Agent to send (default: SPCONNECT_USER_AGENT, else NONISV|SPConnect|spconnect/VERSION)"),

@@ -33,7 +33,7 @@ func overview() -> String {
 func main() async -> ExitCode {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let first = arguments.first else {
-        printError(overview())
+        printPartial(overview() + "\n")
         return .usage
     }
     arguments.removeFirst()
@@ -60,7 +60,8 @@ func main() async -> ExitCode {
 func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
         let parsed = try ParsedArguments(arguments, specs: command.options, command: command.name)
-        return try await command.run(parsed)
+        guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
+        return try await withDeadline(seconds, command: command.name) { try await command.run(parsed) }
     } catch let error as UsageError {
         printError("spconnect \(command.name): \(error.description)")
         return .usage

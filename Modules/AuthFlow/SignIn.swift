@@ -25,15 +25,19 @@ public struct SignIn: Sendable {
         public var maxPageBytes: Int
         /// Timeouts of each exchange.
         public var timeouts: HTTPTimeouts
+        /// The longest the whole sign-in may take (default 120 s; nil: no limit). Each exchange gets what is left
+        /// as its total limit, so a server trickling its pages cannot hold the sign-in open.
+        public var deadline: Duration?
 
         public init(
             trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
-            maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts()
+            maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120)
         ) {
             self.trace = trace
             self.dumpPagesDirectory = dumpPagesDirectory
             self.maxPageBytes = maxPageBytes
             self.timeouts = timeouts
+            self.deadline = deadline
         }
     }
 
@@ -59,10 +63,22 @@ public struct SignIn: Sendable {
             let scrubber = secretScrubber()
             for step in machine.trace.dropFirst(emitted) { options.trace?(step.scrubbed(by: scrubber)) }
         }
+        let started = ContinuousClock.now
         while case .send(let request) = action {
+            var exchange = httpRequest(for: request)
+            if let deadline = options.deadline {
+                let left = deadline - (ContinuousClock.now - started)
+                guard left > .zero else {
+                    return .transport(
+                        TransportError(
+                            kind: .timeout, detail: "", url: request.url,
+                            message: "the sign-in took longer than \(deadline.components.seconds) s and was stopped"))
+                }
+                exchange.timeouts.total = min(exchange.timeouts.total ?? left, left)
+            }
             let response: HTTPResponse
             do {
-                response = try await client.execute(httpRequest(for: request))
+                response = try await client.execute(exchange)
             } catch {
                 return SignInOutcome.transport(error).scrubbed(by: secretScrubber())
             }

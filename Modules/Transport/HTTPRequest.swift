@@ -133,10 +133,11 @@ public struct HTTPTimeouts: Sendable, Equatable {
     /// See `lowSpeedLimit`.
     public var lowSpeedTime: Duration?
 
-    /// Defaults: 30 s to connect, no total limit, abort below 1 byte/s for 120 s.
+    /// Defaults: 15 s to connect, no total limit, abort when the transfer stalls (below 16 bytes/s for 30 s: a
+    /// server trickling a page a byte at a time counts as stalled).
     public init(
-        connect: Duration? = .seconds(30), total: Duration? = nil, lowSpeedLimit: Int = 1,
-        lowSpeedTime: Duration? = .seconds(120)
+        connect: Duration? = .seconds(15), total: Duration? = nil, lowSpeedLimit: Int = 16,
+        lowSpeedTime: Duration? = .seconds(30)
     ) {
         self.connect = connect
         self.total = total

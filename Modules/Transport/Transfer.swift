@@ -47,6 +47,11 @@ final class Transfer: @unchecked Sendable {
     private var allResponseHeaders: [(name: String, value: String)] = []
     private var sentHeaderLines: [String] = []
     private var discarding = false
+    /// Bytes of response headers received so far (all hops of this transfer), against ``maximumHeaderBytes``.
+    private var headerBytes = 0
+    /// The most response-header bytes one transfer accepts (libcurl itself refuses a single header line over
+    /// 100 KB): a server sending endless headers is stopped with its own message.
+    static let maximumHeaderBytes = 256 << 10
     private var body: [UInt8] = []
     private var failure: TransportError?
     private var lastProgress: TransferProgress?
@@ -126,6 +131,11 @@ final class Transfer: @unchecked Sendable {
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        headerBytes += bytes.count
+        guard headerBytes <= Self.maximumHeaderBytes else {
+            failure = headersTooLarge(detail: "more than \(Self.maximumHeaderBytes >> 10) KB of headers")
+            return 0
+        }
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " ")
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ", maxSplits: 2)
@@ -191,6 +201,19 @@ final class Transfer: @unchecked Sendable {
         for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
             sentHeaderLines.append(String(line))
         }
+    }
+
+    private func headersTooLarge(detail: String) -> TransportError {
+        Self.headersTooLarge(url: url, detail: detail)
+    }
+
+    /// The server's response headers are too large to read (one line over libcurl's 100 KB, or all of them over
+    /// ``maximumHeaderBytes``).
+    static func headersTooLarge(url: String, detail: String) -> TransportError {
+        TransportError(
+            kind: .headersTooLarge, detail: detail, url: url,
+            message: "the response headers from \(CurlURL(url)?.host ?? Redaction.url(url)) are too large to read; "
+                + "the server or a proxy in between is misbehaving")
     }
 
     private func tooLarge(limit: Int) -> TransportError {
@@ -266,6 +289,10 @@ final class Transfer: @unchecked Sendable {
             (kind, message) = (.tls, "TLS with host \(host) failed")
         case CURLE_ABORTED_BY_CALLBACK:
             (kind, message) = (.cancelled, "the request was cancelled")
+        case CURLE_OUT_OF_MEMORY:
+            // What libcurl (7.x) answers to a header line over its 100 KB limit: in practice a server sending a
+            // giant header, not a machine out of memory.
+            return headersTooLarge(url: url, detail: "a header line over libcurl's 100 KB limit")
         case CURLE_READ_ERROR, CURLE_WRITE_ERROR, CURLE_FILE_COULDNT_READ_FILE:
             (kind, message) = (.io, "local I/O failed during the request to \(host)")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT,

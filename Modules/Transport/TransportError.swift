@@ -14,6 +14,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case timeout
         /// The response body passed the configured size cap.
         case tooLarge
+        /// The response headers passed libcurl's or the client's size limit.
+        case headersTooLarge
         /// The calling task was cancelled.
         case cancelled
         /// More redirects than `RedirectPolicy.follow(max:)` allows.
@@ -62,6 +64,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case .tls: text += " Pass a CA file, or --insecure for one run."
         case .timeout: text += " The server is slow or unreachable; retry later or raise the timeout."
         case .tooLarge: text += " Stream the body to a file instead, or raise the size limit."
+        case .headersTooLarge: text += " Nothing was read from it; check the URL, or ask the site's administrator."
         case .cancelled: break
         case .redirectLimit: text += " The server is probably redirecting in a loop."
         case .insecureRedirect: text += " Refusing to send credentials over plain http; use an https URL."

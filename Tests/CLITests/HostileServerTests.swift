@@ -173,6 +173,32 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "a line was forged: \(result.stderr)")
     }
 
+    /// `--timeout` bounds the whole command: a server that answers two bytes at a time ends it with exit 6 and a
+    /// sentence naming the option.
+    @Test func timeoutStopsACommandAgainstATricklingServer() async throws {
+        let site = try await SecureSite { _ in
+            let body = Array(#"{"Title":"slow","Url":"https://127.0.0.1/"}"#.utf8)
+            let sent = Mutex(0)
+            return HTTPServerResponse(
+                status: 200, headers: [("Content-Type", "application/json;odata=nometadata")],
+                body: .stream(length: body.count) {
+                    let start = sent.withLock { position in
+                        defer { position += 2 }
+                        return position
+                    }
+                    guard start < body.count else { return .end }
+                    Thread.sleep(forTimeInterval: 0.5)
+                    return .data(Array(body[start..<min(start + 2, body.count)]))
+                })
+        }
+        defer { site.stop() }
+        let result = try await site.run(["web", "--timeout", "1"])
+        #expect(result.status == 6, "\(result.stderr)")
+        #expect(result.stderr.contains("--timeout"), "\(result.stderr)")
+        let bad = try await site.run(["web", "--timeout", "soon"])
+        #expect(bad.status == 2)
+    }
+
     /// A listing whose next links go A → B → A stops at the first repeat with an error, having printed each item
     /// once and asked for each page once.
     @Test func aNextLinkCycleEndsTheListingWithoutDuplicates() async throws {
