@@ -83,6 +83,25 @@ enum DownloadTarget {
     }
 }
 
+/// `urls` without repeats, checked before anything is transferred: two different files that would be saved under
+/// one name in `directory` are a usage error naming both (one would silently replace the other).
+func distinctDestinations(_ urls: [String], in directory: String) throws(UsageError) -> [String] {
+    var seen: Set<String> = []
+    var byName: [String: String] = [:]
+    var distinct: [String] = []
+    for url in urls where seen.insert(url).inserted {
+        let name = URL(fileURLWithPath: url).lastPathComponent
+        if let earlier = byName[name] {
+            throw UsageError(
+                description: "\(earlier) and \(url) would both be saved as '\(name)' in \(directory); nothing was "
+                    + "downloaded. Download them in separate runs with different --to folders")
+        }
+        byName[name] = url
+        distinct.append(url)
+    }
+    return distinct
+}
+
 /// `spconnect download`: files to a local folder, several at a time.
 let downloadCommand = Command(
     name: "download",
@@ -119,6 +138,7 @@ let downloadCommand = Command(
                 urls.append(fileRef)
             }
         }
+        urls = try distinctDestinations(urls, in: directory)
         let transfers = TransferTotals(count: urls.count)
         let bar = TransferBar(
             label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",

@@ -403,6 +403,31 @@ import Testing
         #expect(try await fixture.run(["download", "/Photos/none.png", "--to", into]).status == 8)
     }
 
+    /// Two different files with one name are refused before anything is transferred (one would replace the
+    /// other); the same file named twice is fetched once.
+    @Test func downloadNeverSavesTwoFilesUnderOneName() async throws {
+        let fixture = try await CLIFixture()
+        let into = try temporaryDirectory("same-name")
+        defer { try? FileManager.default.removeItem(atPath: into) }
+        let upload = try await fixture.run(["upload", Self.localFile(named: "sea.png"), "--to", "/Shared Documents"])
+        #expect(upload.status == 0, "\(upload.stderr)")
+        let clash = try await fixture.run(["download", "/Photos/sea.png", "/Shared Documents/sea.png", "--to", into])
+        #expect(clash.status == 2, "\(clash.stderr)")
+        #expect(clash.stderr.contains("would both be saved as 'sea.png'"), "\(clash.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: into).isEmpty, "a file was written")
+        let twice = try await fixture.run(["download", "/Photos/sea.png", "Photos", "2", "--to", into])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: into) == ["sea.png"])
+    }
+
+    /// A small local file with `name`, in a fresh folder.
+    static func localFile(named name: String) throws -> String {
+        let folder = try temporaryDirectory("local")
+        let path = folder + "/" + name
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("local copy".utf8)))
+        return path
+    }
+
     // MARK: api
 
     @Test func apiCallsAServiceThatPicksItsMethodFromAHeader() async throws {
