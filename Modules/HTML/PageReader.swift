@@ -83,6 +83,9 @@ struct PageReader {
         }
         let aligned = rawNames == tracked.map(\.name)
         let treeForms = tracked.filter { $0.name == "form" }
+        // Index lookups by identity, so reading stays linear in the number of forms.
+        var formIndex: [ObjectIdentifier: Int] = [:]
+        for (index, form) in treeForms.enumerated() { formIndex[ObjectIdentifier(form)] = index }
 
         var ignoredForms = Array(repeating: false, count: treeForms.count)
         var pointerOwner: [ObjectIdentifier: Int] = [:]  // control → index into treeForms
@@ -95,7 +98,7 @@ struct PageReader {
         } else {
             for element in tracked where element.name != "form" {
                 if let form = element.ancestors.first(where: { $0.name == "form" }),
-                    let index = treeForms.firstIndex(where: { $0 === form })
+                    let index = formIndex[ObjectIdentifier(form)]
                 {
                     pointerOwner[ObjectIdentifier(element)] = index
                 }
@@ -105,8 +108,7 @@ struct PageReader {
         // The first element with each id (ignored nested forms do not exist for a browser).
         var firstByID: [String: DOMNode] = [:]
         for element in elements {
-            if element.name == "form", let index = treeForms.firstIndex(where: { $0 === element }), ignoredForms[index]
-            {
+            if element.name == "form", let index = formIndex[ObjectIdentifier(element)], ignoredForms[index] {
                 continue
             }
             if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
@@ -117,7 +119,7 @@ struct PageReader {
             var owner: Int?
             if let formID = element.attribute("form") {
                 if let target = firstByID[formID], target.name == "form" {
-                    owner = treeForms.firstIndex { $0 === target }
+                    owner = formIndex[ObjectIdentifier(target)]
                 }
             } else {
                 owner = pointerOwner[ObjectIdentifier(element)]

@@ -20,6 +20,12 @@ func syntheticSignInPage(scale: Int) -> [UInt8] {
     return Array(("<script>" + script + "</script>" + controls).utf8)
 }
 
+/// A page of `count` small forms (a text input and a submit each), as a hostile or generated page might be.
+func manyFormsPage(count: Int) -> [UInt8] {
+    let form = "<form action=/search method=get><input name=q><input type=submit value=Go></form>\n"
+    return Array(("<html><body>" + String(repeating: form, count: count) + "</body></html>").utf8)
+}
+
 /// The best wall time, in seconds, of `runs` calls of `body`.
 func bestSeconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
     var best = Double.infinity
@@ -47,6 +53,20 @@ func pageReadingReport(runs: Int) throws -> [String] {
     }
     if let small = seconds[1], let large = seconds[8], small > 0 {
         lines.append("  x8 / x1 time ratio: \(fixed(large / small)) (8 is linear, 64 quadratic)")
+    }
+
+    var formSeconds: [Int: Double] = [:]
+    for count in [4_000, 32_000] {
+        let bytes = manyFormsPage(count: count)
+        formSeconds[count] = try bestSeconds(runs: runs) {
+            let page = try HTMLPage(bytes: bytes, url: url)
+            guard page.forms.count == count else { fail("the many-forms page did not give \(count) forms") }
+        }
+        lines.append(
+            "  \(count) forms: \(bytes.count / 1024) KiB in \(fixed((formSeconds[count] ?? 0) * 1000, 2)) ms")
+    }
+    if let small = formSeconds[4_000], let large = formSeconds[32_000], small > 0 {
+        lines.append("  32,000 / 4,000 forms time ratio: \(fixed(large / small)) (8 is linear, 64 quadratic)")
     }
 
     let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
