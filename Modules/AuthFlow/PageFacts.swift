@@ -1,12 +1,15 @@
+import HTML
+
 /// What the sign-in machine knows about one page, read by the HTML module. Internal to AuthFlow so the
 /// strategies depend on one small shape, whatever the parser offers.
 struct PageFacts: Sendable {
     var url: String
     var status: Int
-    /// The classifier's kind (`credential-form`, `auto-post`, `aad-config`, `kmsi`, `mfa`, `error`, `refresh`,
-    /// `script-redirect`, `other`) and its reason.
-    var kind: String
+    /// The classifier's kind, the form it is about, its reason and the signals behind it.
+    var kind: PageKind
+    var formIndex: Int?
     var reason: String
+    var signals: [String]
     var title: String
     var forms: [PageForm]
     /// `$Config` top-level values as text (numbers and booleans spelled as JSON), when the page has one.
@@ -45,10 +48,19 @@ struct PageFacts: Sendable {
         static let longestFollowedDelay: Double = 10
     }
 
-    /// The first form with a password field, else the first with a username field.
+    /// The sign-in form the classifier chose, on pages that ask for the user name and/or password (or that
+    /// show an error on such a form). Nil on every other page: the engine never fills a form that is not a
+    /// sign-in form (error reports, feedback, search, consent).
     var credentialForm: PageForm? {
-        forms.first { $0.passwordField != nil } ?? forms.first { $0.usernameField != nil }
+        guard [.credentialForm, .usernameStep, .passwordStep, .error].contains(kind), let formIndex,
+            let form = forms.first(where: { $0.index == formIndex }),
+            form.passwordField != nil || form.usernameField != nil
+        else { return nil }
+        return form
     }
+
+    /// The form the classifier chose, whatever the kind.
+    var chosenForm: PageForm? { formIndex.flatMap { index in forms.first { $0.index == index } } }
 }
 
 /// One form on a page, with the HTML module's submission rules behind `submission`.
@@ -82,6 +94,12 @@ struct PageForm: Sendable {
         @Sendable (_ setting: [String: String], _ clicking: Int?) -> (
             method: String, url: String, fields: [(name: String, value: String)]
         )
+
+    /// Whether a person reads `submitter` as "continue" (next, proceed, OK, later… in the lexicon's languages).
+    static func isContinue(_ submitter: Submitter) -> Bool {
+        SignInLexicon.says(
+            .continue, in: [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " "))
+    }
 
     /// How traces name the form: `#id`, or its position.
     var label: String { id.map { "#\($0)" } ?? "#\(index)" }

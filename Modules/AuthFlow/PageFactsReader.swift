@@ -35,8 +35,9 @@ enum PageFactsReader {
             headerRefresh(response)
             ?? page.metaRefresh.map { PageFacts.Refresh(url: $0.url, delay: $0.delay, fromHeader: false) }
         return PageFacts(
-            url: response.url, status: response.status, kind: classification.kind.rawValue,
-            reason: classification.reason, title: page.title ?? "", forms: page.forms.map(facts),
+            url: response.url, status: response.status, kind: classification.kind,
+            formIndex: classification.formIndex, reason: classification.reason, signals: classification.signals,
+            title: page.title ?? "", forms: page.forms.map(facts),
             config: config, configCompositeKeys: composite,
             refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
             autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText)

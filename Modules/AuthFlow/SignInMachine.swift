@@ -170,7 +170,7 @@ public struct SignInMachine: Sendable {
                         + "use --flow ntlm or --flow basic", url: response.url, dumpPath: nil))
         }
         let page = readPage(response)
-        record.pageKind = page?.kind
+        record.pageKind = page?.kind.rawValue
         for strategy in strategies {
             // An answer that is not a page (JSON) goes to the strategy that asked for it, if one did.
             let decided =
@@ -198,7 +198,7 @@ public struct SignInMachine: Sendable {
             return .finish(.unknownPage(kind: "HTTP \(response.status), not HTML", url: response.url, dumpPath: nil))
         }
         record.decision = "no strategy recognised the page (\(page.reason))"
-        return .finish(.unknownPage(kind: page.kind, url: response.url, dumpPath: nil))
+        return .finish(.unknownPage(kind: page.kind.rawValue, url: response.url, dumpPath: nil))
     }
 
     // MARK: - Steps

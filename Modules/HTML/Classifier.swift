@@ -1,20 +1,46 @@
-/// The kinds of sign-in page, named as the shared corpus manifest names them.
+/// The kinds of sign-in page, each decided from generic signals (see ``PageClassifier``).
+///
+/// ``manifestName`` gives the coarser name the shared corpus manifest uses (`credential-form`, `auto-post`,
+/// `aad-config`, `kmsi`, `mfa`, `error`, `other`).
 public enum PageKind: String, Sendable, Equatable, CaseIterable {
-    /// A form asking for a password (maybe with a username), or a username-only first step.
+    /// A form asking for the user name and the password.
     case credentialForm = "credential-form"
-    /// A form of hidden fields the page submits by itself (SAML/WS-Fed/OIDC form_post).
+    /// An identifier-first step: the user name (or e-mail) only.
+    case usernameStep = "username-step"
+    /// A password-only step (the user name was given on an earlier page).
+    case passwordStep = "password-step"
+    /// A form of hidden fields the page submits by itself (SAML / WS-Fed / OIDC form_post).
     case autoPost = "auto-post"
-    /// An Entra ID page driven by `$Config` (with `urlPost`), no usable HTML form.
+    /// A page driven by a script configuration (`$Config`, `ServerData`) with a `urlPost`, no usable form.
     case aadConfig = "aad-config"
-    /// Entra ID's "stay signed in?" interrupt.
+    /// "Stay signed in?".
     case kmsi
-    /// A second-factor step: one-time-code input, push/factor choice, or `$Config` of a TFA page.
-    case mfa
-    /// A sign-in page that carries an error message.
+    /// A form asking for a one-time code (TOTP, SMS, token, PIN+token).
+    case oneTimeCode = "one-time-code"
+    /// A second factor with nothing to type: push approval or number matching, a security key (WebAuthn), a
+    /// choice of device or method.
+    case secondFactor = "second-factor"
+    /// A page saying the sign-in (or the value just sent) failed.
     case error
-    /// Anything else; `PageClassification.navigation` tells whether the page moves on by itself
-    /// (meta refresh, script redirect).
+    /// A forced password change, or a password that has expired: new-password fields.
+    case passwordChange = "password-change"
+    /// "Your password expires in N days": a notice with a way to continue.
+    case passwordExpiring = "password-expiring"
+    /// Nothing to act on but the page's own navigation (meta refresh, script redirect), or nothing at all.
     case other
+
+    /// The corpus manifest's name for this kind.
+    public var manifestName: String {
+        switch self {
+        case .credentialForm, .usernameStep, .passwordStep: "credential-form"
+        case .autoPost: "auto-post"
+        case .aadConfig: "aad-config"
+        case .kmsi: "kmsi"
+        case .oneTimeCode, .secondFactor: "mfa"
+        case .error: "error"
+        case .passwordChange, .passwordExpiring, .other: "other"
+        }
+    }
 }
 
 /// Where a page sends the browser by itself.
@@ -23,68 +49,34 @@ public enum PageNavigation: Sendable, Equatable {
     case scriptRedirect(url: String)
 }
 
-/// A page's kind, the form to act on, and a short human reason for the decision.
+/// A page's kind, the form to act on, the signals behind the decision and a short human reason.
 public struct PageClassification: Sendable, Equatable {
-    /// The page kind (the manifest's names).
+    /// The page kind.
     public let kind: PageKind
     /// Index into `HTMLPage.forms` of the form the decision is about.
     public let formIndex: Int?
     /// Why: one short sentence naming the structural evidence.
     public let reason: String
+    /// The generic signals that decided it, in the order they were weighed (`autocomplete=one-time-code`,
+    /// `aria-invalid=true`, `protocol fields SAMLResponse`…).
+    public let signals: [String]
     /// The page's own navigation (followed by a browser without user action), if any.
     public let navigation: PageNavigation?
 }
 
-extension FormControl {
-    /// A one-time-code input: `autocomplete=one-time-code`, or a visible text-like input whose name or id
-    /// says otp/totp/passcode/code/pin (numeric `inputmode` alone is not enough).
-    public var isCodeField: Bool {
-        guard element == "input", isTextLike, type != "password" || autocomplete == "one-time-code" else {
-            return false
-        }
-        if autocomplete == "one-time-code" { return true }
-        let codeWords: Set<String> = [
-            "otp", "totp", "hotp", "passcode", "code", "pin", "otc", "mfa", "tfa", "2fa", "token", "oathcode",
-            "verificationcode", "smscode",
-        ]
-        return [name ?? "", id ?? ""].contains { FormControl.words(in: $0).contains { codeWords.contains($0) } }
-    }
-
-    /// Splits an identifier into lower-case words at punctuation and camelCase boundaries.
-    static func words(in identifier: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var previousLower = false
-        for character in identifier {
-            if !(character.isLetter || character.isNumber) {
-                if !current.isEmpty { words.append(current.lowercased()) }
-                current = ""
-                previousLower = false
-                continue
-            }
-            if character.isUppercase && previousLower {
-                words.append(current.lowercased())
-                current = ""
-            }
-            current.append(character)
-            previousLower = character.isLowercase || character.isNumber
-        }
-        if !current.isEmpty { words.append(current.lowercased()) }
-        return words
-    }
-}
-
-/// Classifies pages by what they contain, not by vendor strings.
+/// Classifies pages by what they contain: HTML semantics, field roles, the protocols' fields, and the words a
+/// page shows (``SignInLexicon``), never a vendor's element ids or one page's wording.
 public enum PageClassifier {
-    /// `$Config` page ids of second-factor steps.
+    /// `$Config` page ids of second-factor steps (Entra ID's protocol, not a page's wording).
     static let mfaPageIDs: Set<String> = [
         "ConvergedTFA", "ConvergedProofUpRedirect", "ConvergedProofs", "ConvergedProofUp", "ConvergedChangePassword",
     ]
 
-    /// Classifies a page. Order of evidence: `$Config` (KMSI, second factor, error, plain), a second-factor
-    /// choice without a code field, a hidden-only self-submitting form, a one-time-code form, a password form
-    /// (error when the page shows an error message), a username-only form, then navigation or nothing. Pure; safe
-    /// from any thread.
+    /// Classifies a page. The order of evidence: a script configuration (`$Config`: KMSI, second factor, error,
+    /// plain), a password-change form, a second-factor step with no code to type, a hidden-only self-submitting
+    /// form, a one-time-code form (an error when its field is marked invalid), a password form (an error when the
+    /// page shows one), a username-only step, an error page, a password-expiry notice, then navigation or nothing.
+    /// Pure; safe from any thread.
     public static func classify(_ page: HTMLPage) -> PageClassification {
         let navigation: PageNavigation? =
             if let refresh = page.metaRefresh {
@@ -94,44 +86,55 @@ public enum PageClassifier {
             } else {
                 nil
             }
-        func result(_ kind: PageKind, _ form: Int?, _ reason: String) -> PageClassification {
-            PageClassification(kind: kind, formIndex: form, reason: reason, navigation: navigation)
+        func result(_ kind: PageKind, _ form: Int?, _ reason: String, _ signals: [String]) -> PageClassification {
+            PageClassification(kind: kind, formIndex: form, reason: reason, signals: signals, navigation: navigation)
+        }
+        let errorSignal = page.errorText.map { "error text shown" + ($0.isEmpty ? "" : ": \($0)") }
+
+        // 1. Script-configured pages (Entra's $Config, Microsoft account's ServerData).
+        if let config = page.aadConfig, let urlPost = config.urlPost {
+            let pgid = config.pgid ?? "?"
+            if pgid == "KmsiInterrupt" {
+                return result(
+                    .kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost",
+                    ["$Config pgid KmsiInterrupt"])
+            }
+            if mfaPageIDs.contains(pgid) || (!config.proofMethods.isEmpty && config.raw["urlBeginAuth"] != nil) {
+                let methods =
+                    config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
+                return result(
+                    .secondFactor, nil, "$Config page id \(pgid) asks for a second factor\(methods)",
+                    ["$Config pgid \(pgid)", "$Config proofs"])
+            }
+            if let text = config.errorText, !text.trimmingASCIIWhitespace().isEmpty {
+                let code = config.errorCode.map { ", code \($0)" } ?? ""
+                return result(
+                    .error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt\(code))", ["$Config sErrTxt"]
+                )
+            }
+            return result(
+                .aadConfig, nil, "script configuration with urlPost \(urlPost) (page id \(pgid))", ["urlPost"])
         }
 
         let passwordForm = page.forms.first { $0.passwordField != nil }
         let codeForm = page.forms.first { $0.codeField != nil && $0.passwordField == nil }
 
-        // 1. Entra ID $Config pages.
-        if let config = page.aadConfig, let urlPost = config.urlPost {
-            let pgid = config.pgid ?? "?"
-            if pgid == "KmsiInterrupt" {
-                return result(
-                    .kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost")
-            }
-            if mfaPageIDs.contains(pgid) || (!config.proofMethods.isEmpty && config.raw["urlBeginAuth"] != nil) {
-                let methods =
-                    config.proofMethods.isEmpty ? "" : " (" + config.proofMethods.joined(separator: ", ") + ")"
-                return result(.mfa, nil, "$Config page id \(pgid) asks for a second factor\(methods)")
-            }
-            if let text = config.errorText, !text.trimmingASCIIWhitespace().isEmpty {
-                let code = config.errorCode.map { ", code \($0)" } ?? ""
-                return result(.error, nil, "$Config (page id \(pgid)) carries an error text (sErrTxt\(code))")
-            }
-            return result(.aadConfig, nil, "$Config object with urlPost \(urlPost) (page id \(pgid))")
-        }
-
-        // 2. A second-factor step without a code field (push, call, an MFA adapter), even if it posts itself
-        //    (adapters poll by re-posting their form): nothing a headless client can answer.
-        if passwordForm == nil, codeForm == nil,
-            let form = page.forms.first(where: { $0.secondFactorChoice != nil }),
-            let choice = form.secondFactorChoice
-        {
+        // 2. A password change: new-password fields (old, new, repeat).
+        if let form = page.forms.first(where: { !$0.newPasswordFields.isEmpty }) {
+            let names = form.newPasswordFields.compactMap(\.name).joined(separator: ", ")
             return result(
-                .mfa, form.index,
-                "form \(form.index) is a second-factor step (\(choice.name ?? "")=\(choice.value)) with no code field")
+                .passwordChange, form.index, "form \(form.index) asks for a new password (\(names))",
+                ["new-password fields: \(names)"] + (errorSignal.map { [$0] } ?? []))
         }
 
-        // 3. A form of hidden fields the page submits by itself.
+        // 3. A second factor with nothing to type (push, number matching, security key, a choice of methods).
+        if passwordForm == nil, codeForm == nil, let (form, signals) = secondFactorWithoutCode(page) {
+            return result(
+                .secondFactor, form, "a second-factor step with no code to type (\(signals.joined(separator: "; ")))",
+                signals)
+        }
+
+        // 4. A form of hidden fields the page submits by itself.
         if passwordForm == nil, let submit = page.selfSubmit, page.forms[submit.formIndex].hasOnlyHiddenFields {
             let form = page.forms[submit.formIndex]
             let how =
@@ -139,52 +142,145 @@ public enum PageClassifier {
                 case .script: "an inline script submits it"
                 case .bodyOnload: "body onload submits it"
                 case .noscriptButton: "its only submit button sits in <noscript>"
+                case .protocolFields: "it carries \(form.protocolFieldNames.joined(separator: ", ")) to post on"
                 }
+            let fields = form.hiddenFields.compactMap(\.name).joined(separator: ", ")
             return result(
-                .autoPost, form.index,
-                "form \(form.index) has only hidden fields (\(form.hiddenFields.compactMap(\.name).joined(separator: ", "))) and \(how)"
-            )
+                .autoPost, form.index, "form \(form.index) has only hidden fields (\(fields)) and \(how)",
+                ["hidden-only form", "trigger: \(submit.trigger.rawValue)"]
+                    + (form.carriesProtocolMessage
+                        ? ["protocol fields: \(form.protocolFieldNames.joined(separator: ", "))"] : []))
         }
 
-        // 4. A one-time code asked for without a password.
+        // 5. A one-time code asked for without a password; marked invalid, the code was rejected.
         if passwordForm == nil, let form = codeForm, let field = form.codeField {
-            return result(.mfa, form.index, "form \(form.index) asks for a one-time code in \"\(field.name ?? "")\"")
+            let signal = "code field \"\(field.name ?? "")\": \(field.roleAndSignal?.signal ?? "")"
+            if field.ariaInvalid, let error = page.errorText {
+                return result(
+                    .error, form.index, "the one-time code in \"\(field.name ?? "")\" was rejected: \(error)",
+                    [signal, "aria-invalid=true"] + (errorSignal.map { [$0] } ?? []))
+            }
+            return result(
+                .oneTimeCode, form.index, "form \(form.index) asks for a one-time code in \"\(field.name ?? "")\"",
+                [signal])
         }
 
-        // 5. Password forms (an error message makes it an error page).
-        if let form = passwordForm {
-            let fields = [form.usernameField?.name, form.passwordField?.name].compactMap { $0 }
-                .map { "\"\($0)\"" }.joined(separator: " and ")
+        // 6. Password forms (an error message makes it an error page).
+        if let form = passwordForm, let password = form.passwordField {
+            let user = form.usernameField
+            let fields = [user?.name, password.name].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " and ")
+            var signals = ["password field \"\(password.name ?? "")\": \(password.roleAndSignal?.signal ?? "")"]
+            if let user {
+                signals.append(
+                    "user field \"\(user.name ?? "")\": \(user.roleAndSignal?.signal ?? "the only text input before the password")"
+                )
+            }
             if let error = page.errorText {
                 return result(
-                    .error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)")
+                    .error, form.index, "login form \(form.index) (\(fields)) with an error message: \(error)",
+                    signals + (errorSignal.map { [$0] } ?? []))
             }
-            return result(.credentialForm, form.index, "form \(form.index) has a password input: \(fields)")
+            if user == nil {
+                return result(
+                    .passwordStep, form.index, "form \(form.index) asks for the password only (\(fields))", signals)
+            }
+            return result(.credentialForm, form.index, "form \(form.index) has a password input: \(fields)", signals)
         }
 
-        // 6. A username-only first step.
-        if let form = page.forms.first(where: { $0.usernameField != nil }), let field = form.usernameField {
+        // 7. A username-only first step: a form that looks like one (not a search, no text area).
+        if let form = page.forms.first(where: { $0.usernameField != nil && !$0.looksLikeSearch && !$0.hasTextArea }),
+            let field = form.usernameField
+        {
+            let signal = "user field \"\(field.name ?? "")\": \(field.roleAndSignal?.signal ?? "")"
             if let error = page.errorText {
-                return result(.error, form.index, "username form \(form.index) with an error message: \(error)")
+                return result(
+                    .error, form.index, "username form \(form.index) with an error message: \(error)",
+                    [signal] + (errorSignal.map { [$0] } ?? []))
             }
             return result(
-                .credentialForm, form.index,
-                "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)")
+                .usernameStep, form.index,
+                "form \(form.index) asks for a username in \"\(field.name ?? "")\" (first step)",
+                [signal])
         }
 
-        // 7. Navigation or nothing recognisable (an error message without a sign-in form is only reported).
-        let shown = page.errorText.map { "; the page shows an error: \($0)" } ?? ""
+        // 8. An error page: an error message and no sign-in form to act on.
+        if let error = page.errorText {
+            let form = page.forms.first?.index
+            return result(
+                .error, form, "no sign-in form; the page shows an error: \(error)", errorSignal.map { [$0] } ?? [])
+        }
+
+        // 9. A password-expiry notice with a way on.
+        if let (form, signal) = passwordExpiryNotice(page) {
+            return result(
+                .passwordExpiring, form, "a notice that the password expires, with a way to continue", [signal])
+        }
+
+        // 10. Navigation or nothing recognisable.
         switch navigation {
         case .metaRefresh(let url, let delay):
-            return result(.other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s" + shown)
+            return result(
+                .other, nil, "no sign-in form; a meta refresh moves on to \(url) after \(delay)s", ["meta refresh"])
         case .scriptRedirect(let url):
-            return result(.other, nil, "no sign-in form; a script redirects to \(url)" + shown)
-        case nil where !shown.isEmpty:
-            return result(.other, nil, "no sign-in form" + shown)
+            return result(.other, nil, "no sign-in form; a script redirects to \(url)", ["script redirect"])
         case nil:
             return result(
                 .other, nil,
-                page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form")
+                page.forms.isEmpty ? "no form and no redirect" : "no password, code, username or self-submitting form",
+                [])
         }
+    }
+
+    // MARK: Second factors without a code
+
+    /// A second factor the page waits for or offers a choice of, with its signals; nil otherwise.
+    static func secondFactorWithoutCode(_ page: HTMLPage) -> (form: Int?, signals: [String])? {
+        // A form naming a second factor (Duo's factor choice, an ADFS MFA adapter's AuthMethod).
+        if let form = page.forms.first(where: { $0.secondFactorChoice != nil }), let choice = form.secondFactorChoice {
+            return (form.index, ["second-factor choice \(choice.name ?? "")=\(choice.value)"])
+        }
+        let scripts = page.scripts.joined(separator: "\n")
+        // WebAuthn: the page asks the browser for a credential (a security key or passkey).
+        if scripts.contains("navigator.credentials.get") || scripts.contains("PublicKeyCredential") {
+            return (page.forms.first?.index, ["WebAuthn (navigator.credentials)"])
+        }
+        // A choice of methods or devices: several submitters of one name, labelled with methods.
+        for form in page.forms {
+            let byName = Dictionary(grouping: form.submitButtons.filter { $0.name != nil }, by: { $0.name ?? "" })
+            for (name, buttons) in byName where buttons.count >= 2 && Set(buttons.map(\.value)).count >= 2 {
+                let labels = buttons.map { [$0.label ?? "", $0.value].joined(separator: " ") }
+                let saysMethod = labels.filter { label in
+                    [.code, .device, .approve, .verify].contains { SignInLexicon.says($0, in: label) }
+                        || label.lowercased().contains("sms") || label.lowercased().contains("key")
+                }
+                if saysMethod.count >= 2 {
+                    return (form.index, ["\(buttons.count) submitters named \(name), one per method"])
+                }
+            }
+        }
+        // A push / number-matching wait: the page tells the user to approve on a device, and offers no field.
+        let text = page.visibleText
+        let approves = SignInLexicon.says(.approve, in: text) && SignInLexicon.says(.device, in: text)
+        let nothingToType = page.forms.allSatisfy { form in
+            !form.controls.contains { $0.isTextLike && $0.type != "password" && !$0.disabled }
+        }
+        if approves && nothingToType && !page.forms.isEmpty {
+            return (page.forms.first?.index, ["asks to approve on a device; nothing to type"])
+        }
+        return nil
+    }
+
+    // MARK: Password expiry
+
+    /// "Your password expires in N days" with a form to continue: the notice and its form.
+    static func passwordExpiryNotice(_ page: HTMLPage) -> (form: Int?, signal: String)? {
+        let texts =
+            page.headings + [page.title ?? ""] + page.visibleText.split(separator: "\n").prefix(20).map(String.init)
+        guard texts.contains(where: { SignInLexicon.says(.expired, in: $0) && SignInLexicon.says(.password, in: $0) })
+        else { return nil }
+        let form = page.forms.first { form in
+            form.submitButtons.contains { SignInLexicon.says(.continue, in: ($0.label ?? "") + " " + $0.value) }
+        }
+        return form.map { ($0.index, "the page says the password expires; a continue button") }
     }
 }

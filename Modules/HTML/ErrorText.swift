@@ -1,58 +1,143 @@
-/// Finds visible error messages: elements with `role=alert`, or whose id or a class names an error
-/// (`errorText`, `error`, `alert`, `input-error…`, `…-error`, `contactAdminMessage`…). Only text a
-/// scripting browser shows counts: nothing inside script/style/noscript/template, nothing hidden by an
-/// inline `display:none`/`visibility:hidden` or the `hidden` attribute.
+/// Finds the error messages a page shows, by structure and in any language:
+///
+/// 1. **Error containers**: `role=alert`, `aria-live=assertive`, or an id or class whose words name an error
+///    (`error`, `errors`, `alert`, `errorText`, `ErrorTextLabel`, `input-error…`, `…-error`, `pf-m-error`,
+///    `contactAdminMessage`…). The innermost containers speak (an outer "error panel" holding several messages
+///    gives each message, not its buttons); links and buttons inside are not part of the message.
+/// 2. **An error heading**: a heading (`h1`–`h6`, `role=heading`, or an element whose id or class says title,
+///    header or heading) whose text is an error word of ``SignInLexicon`` ("Error", "Fehler", "Błąd",
+///    "Unhandled exception"…). Its message is the emphasised text right under it (`<strong>`, `<b>`, `<em>`),
+///    else the prose blocks that follow, up to the next heading, control, or a line that introduces a value
+///    ("Reference number:").
+///
+/// Only text a scripting browser shows counts: nothing inside script/style/noscript/template, nothing hidden by
+/// an inline `display:none`/`visibility:hidden`, `hidden`, `aria-hidden=true`, or a tooltip/popover class
+/// (shown only on demand).
 enum ErrorTextReader {
     static func messages(in root: DOMNode) -> [String] {
         var messages: [String] = []
+        func add(_ text: String) {
+            if !text.isEmpty && !messages.contains(text) { messages.append(text) }
+        }
         func visit(_ node: DOMNode) {
-            guard node.kind == .element else { return }
-            if ["script", "style", "noscript", "template", "head", "title", "option", "select", "textarea"].contains(
-                node.name) || isHidden(node)
-            {
-                return
-            }
+            guard node.kind == .element, !isSkipped(node) else { return }
             if isErrorContainer(node) {
-                let text = visibleText(of: node).collapsingWhitespace()
-                if !text.isEmpty {
-                    if !messages.contains(text) { messages.append(text) }
-                    return  // the outermost container speaks for its descendants
+                let inner = innerContainers(of: node)
+                if inner.isEmpty {
+                    add(visibleText(of: node).collapsingWhitespace())
+                } else {
+                    for container in inner { add(visibleText(of: container).collapsingWhitespace()) }
                 }
+                return
             }
             for child in node.children { visit(child) }
         }
         visit(root)
+        if messages.isEmpty, let message = messageUnderErrorHeading(in: root) { add(message) }
         return messages
     }
 
+    // MARK: Containers
+
     static func isErrorContainer(_ node: DOMNode) -> Bool {
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
-        let names = ([node.attribute("id") ?? ""] + node.classTokens).map { $0.lowercased() }
+        if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
+        let names = [node.attribute("id") ?? ""] + node.classTokens
         return names.contains { name in
             guard !name.isEmpty else { return false }
-            if name.hasPrefix("input-error") { return true }
-            let words = name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
-            return words.contains { word in
-                word == "error" || word == "errors" || word == "alert" || word == "errortext"
-                    || word == "errormessage" || word == "errormsg" || word == "contactadminmessage"
+            let lowered = name.lowercased()
+            if lowered.hasPrefix("input-error") || errorNames.contains(lowered) { return true }
+            return SignInLexicon.tokens(of: name).contains { errorNames.contains($0) }
+        }
+    }
+
+    /// Id and class words (and whole names) that mark an error container.
+    static let errorNames: Set<String> = [
+        "error", "errors", "alert", "errortext", "errormessage", "errormsg", "contactadminmessage", "errorlabel",
+        "danger", "invalid",
+    ]
+
+    /// The error containers inside `node` that hold text, outermost of each nested group (not `node` itself).
+    private static func innerContainers(of node: DOMNode) -> [DOMNode] {
+        var found: [DOMNode] = []
+        func walk(_ current: DOMNode) {
+            for child in current.children where child.kind == .element && !isSkipped(child) {
+                if isErrorContainer(child), !visibleText(of: child).collapsingWhitespace().isEmpty {
+                    found.append(child)
+                } else {
+                    walk(child)
+                }
             }
         }
+        walk(node)
+        return found
+    }
+
+    // MARK: Error headings
+
+    /// The message under the first heading that names an error, if any.
+    private static func messageUnderErrorHeading(in root: DOMNode) -> String? {
+        let blocks = TextBlocks(root: root).blocks
+        guard let headingIndex = blocks.firstIndex(where: { $0.isHeading && isErrorHeading($0.text) }) else {
+            return nil
+        }
+        var collected: [String] = []
+        for block in blocks[(headingIndex + 1)...] {
+            if block.isHeading || block.isControl { break }
+            if block.text.isEmpty { continue }
+            if block.isEmphasised && collected.isEmpty { return block.text }
+            if block.text.hasSuffix(":") || block.leadingEmphasis.hasSuffix(":") || isLabelValueLine(block.text) {
+                break
+            }
+            collected.append(block.text)
+        }
+        return collected.isEmpty ? nil : collected.joined(separator: " ")
+    }
+
+    /// "Reference number: f9b1…", "Correlation ID: 42": a short label, a colon, a short value (not prose).
+    static func isLabelValueLine(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        let label = text[..<colon]
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let labelWords = label.split(separator: " ")
+        return !labelWords.isEmpty && labelWords.count <= 4 && !label.contains(where: { ".!?".contains($0) })
+            && !value.isEmpty && value.split(separator: " ").count <= 3
+    }
+
+    /// A short heading that is an error word ("Error", "Błąd", "Unhandled exception", "Sign-in failed").
+    static func isErrorHeading(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "-" })
+        return !text.isEmpty && words.count <= 4 && !text.contains("?") && SignInLexicon.says(.error, in: text)
+    }
+
+    // MARK: Visibility
+
+    /// Elements whose content no one sees on load.
+    static func isSkipped(_ node: DOMNode) -> Bool {
+        ["script", "style", "noscript", "template", "head", "title", "option", "select", "textarea"].contains(node.name)
+            || isHidden(node)
     }
 
     /// Elements that do not break a line of text.
     static let inlineElements: Set<String> = [
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small",
-        "span", "strong", "sub", "sup", "time", "u", "var",
+        "span", "strong", "sub", "sup", "time", "u", "var", "label",
     ]
 
     static func isHidden(_ node: DOMNode) -> Bool {
         if node.hasAttribute("hidden") { return true }
         if node.attribute("aria-hidden")?.lowercased() == "true" { return true }
+        if node.name == "input", node.attribute("type")?.lowercased() == "hidden" { return true }
         let style = (node.attribute("style") ?? "").lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\n" }
-        return style.contains("display:none") || style.contains("visibility:hidden")
+        if style.contains("display:none") || style.contains("visibility:hidden") { return true }
+        return node.classTokens.contains { token in
+            SignInLexicon.tokens(of: token).contains { $0 == "tooltip" || $0 == "popover" }
+        }
     }
 
-    private static func visibleText(of node: DOMNode) -> String {
+    /// The text of `node` a person reads as its message: visible text, without links and buttons (actions
+    /// beside a message, not part of it).
+    static func visibleText(of node: DOMNode) -> String {
         var text = ""
         func walk(_ current: DOMNode) {
             for child in current.children {
@@ -60,7 +145,7 @@ enum ErrorTextReader {
                 case .text: text += child.text
                 case .comment: break
                 case .element:
-                    if ["script", "style", "noscript", "template"].contains(child.name) || isHidden(child) { continue }
+                    if isSkipped(child) || ["a", "button"].contains(child.name) { continue }
                     let inline = inlineElements.contains(child.name)
                     if !inline { text += " " }
                     walk(child)
@@ -70,5 +155,84 @@ enum ErrorTextReader {
         }
         walk(node)
         return text
+    }
+}
+
+/// A page as a reader sees it: its visible text cut into blocks (each run of text between block-level
+/// boundaries), with whether the block is a heading, a form control, or wholly emphasised.
+struct TextBlocks {
+    struct Block {
+        var text: String
+        var isHeading: Bool
+        var isControl: Bool
+        var isEmphasised: Bool
+        /// The emphasised text the block starts with ("Reference number:" of a label-value line).
+        var leadingEmphasis: String = ""
+    }
+
+    private(set) var blocks: [Block] = []
+    private var current = ""
+    private var currentHeading = false
+    private var emphasisedText = ""
+    private var plainText = ""
+    /// The emphasised text seen before any plain text in the current block.
+    private var leadingEmphasis = ""
+
+    init(root: DOMNode) {
+        walk(root, heading: false, emphasised: false)
+        flush()
+    }
+
+    /// Headings by element or by name (`ctl00_PageTitleLabel`, `class="header"`).
+    static func isHeading(_ node: DOMNode) -> Bool {
+        if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(node.name) { return true }
+        if node.attribute("role")?.lowercased() == "heading" { return true }
+        let names = [node.attribute("id") ?? ""] + node.classTokens
+        return names.contains { name in
+            SignInLexicon.tokens(of: name).contains { ["title", "header", "heading", "headline"].contains($0) }
+        }
+    }
+
+    private mutating func flush() {
+        let text = current.collapsingWhitespace()
+        if !text.isEmpty {
+            let emphasised = !emphasisedText.collapsingWhitespace().isEmpty && plainText.collapsingWhitespace().isEmpty
+            blocks.append(
+                Block(
+                    text: text, isHeading: currentHeading, isControl: false, isEmphasised: emphasised,
+                    leadingEmphasis: leadingEmphasis.collapsingWhitespace()))
+        }
+        current = ""
+        currentHeading = false
+        emphasisedText = ""
+        plainText = ""
+        leadingEmphasis = ""
+    }
+
+    private mutating func walk(_ node: DOMNode, heading: Bool, emphasised: Bool) {
+        for child in node.children {
+            switch child.kind {
+            case .text:
+                current += child.text
+                if emphasised { emphasisedText += child.text } else { plainText += child.text }
+                if emphasised && plainText.collapsingWhitespace().isEmpty { leadingEmphasis += child.text }
+                if heading { currentHeading = true }
+            case .comment:
+                break
+            case .element:
+                if ErrorTextReader.isSkipped(child) { continue }
+                if ["input", "button", "select", "textarea"].contains(child.name) {
+                    flush()
+                    blocks.append(Block(text: "", isHeading: false, isControl: true, isEmphasised: false))
+                    continue
+                }
+                let inline = ErrorTextReader.inlineElements.contains(child.name) && !Self.isHeading(child)
+                if !inline { flush() }
+                let isHeadingHere = heading || Self.isHeading(child)
+                walk(
+                    child, heading: isHeadingHere, emphasised: emphasised || ["strong", "b", "em"].contains(child.name))
+                if !inline { flush() }
+            }
+        }
     }
 }

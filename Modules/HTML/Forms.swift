@@ -83,6 +83,15 @@ public struct FormControl: Sendable, Equatable {
     public let formEnctype: String?
     /// Position in the owning form's control list (tree order).
     public let index: Int
+    /// What the page calls the control, whitespace collapsed and joined with " | ": its `<label>` (by `for` or
+    /// wrapping), `aria-label`, `aria-labelledby` text, `placeholder` and `title`. Nil when it has none.
+    public let labelText: String?
+    /// The `maxlength` attribute, when it is a number.
+    public let maxLength: Int?
+    /// The `pattern` attribute.
+    public let pattern: String?
+    /// `aria-invalid="true"`: the page marks the value as rejected (after a failed post).
+    public let ariaInvalid: Bool
 
     /// The value a browser sends for text-like controls, hidden inputs, buttons and textareas: the value
     /// attribute or the empty string; `on` for checkboxes and radio buttons without one.
@@ -181,6 +190,8 @@ public struct HTMLForm: Sendable, Equatable {
     public let baseURL: String
     /// The controls this form owns, in tree order.
     public let controls: [FormControl]
+    /// The form is, or sits in, a `role=search` landmark.
+    public let isSearchLandmark: Bool
 
     /// The absolute URL the form posts to when no submitter overrides it: an absent or empty action means
     /// the document URL; a relative one resolves against the base URL. Nil when it cannot be resolved.
@@ -197,33 +208,6 @@ public struct HTMLForm: Sendable, Equatable {
 
     /// Every submit control of the form (`input type=submit|image`, `button` of type submit).
     public var submitButtons: [FormControl] { controls.filter(\.isSubmitButton) }
-
-    /// The first password input.
-    public var passwordField: FormControl? {
-        controls.first { $0.element == "input" && $0.type == "password" && !($0.name ?? "").isEmpty }
-    }
-
-    /// The username input: type email, or a text input whose name, id or autocomplete says
-    /// user/login/email/upn/account. Never a hidden field.
-    public var usernameField: FormControl? {
-        let candidates = controls.filter { $0.isTextLike && $0.type != "password" && !($0.name ?? "").isEmpty }
-        if let email = candidates.first(where: { $0.type == "email" }) { return email }
-        let words = ["user", "login", "email", "upn", "account", "mail"]
-        return candidates.first { control in
-            guard ["text", "email", "search", "tel", "url"].contains(control.type) else { return false }
-            if let autocomplete = control.autocomplete, autocomplete.contains("username") || autocomplete == "email" {
-                return true
-            }
-            if control.isCodeField { return false }
-            let haystack = [(control.name ?? ""), (control.id ?? "")].joined(separator: " ").lowercased()
-            return words.contains { haystack.contains($0) }
-        }
-    }
-
-    /// The one-time-code input of a second-factor form, if any.
-    public var codeField: FormControl? {
-        controls.first { $0.isCodeField && !($0.name ?? "").isEmpty && !$0.disabled }
-    }
 
     /// The control naming a second factor in a form that asks for no code: Duo's `factor` choice (push, call),
     /// or an ADFS `AuthMethod` that is not a first-factor method (an MFA adapter's step). Nil otherwise.

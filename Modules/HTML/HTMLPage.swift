@@ -47,6 +47,10 @@ public struct SelfSubmit: Sendable, Equatable {
         /// The form's only submit control sits in `<noscript>` and the form has only hidden fields: the page
         /// expects a script to submit it.
         case noscriptButton = "noscript-button"
+        /// Nothing on the page submits it, but it is a hidden-only form carrying a protocol's message (SAML
+        /// `SAMLResponse`/`SAMLRequest`, WS-Federation `wresult`, an OAuth/OIDC `form_post` response): such a
+        /// form exists only to be posted on, by an external script or a person clicking.
+        case protocolFields = "protocol-fields"
     }
 
     /// Index of the form in `HTMLPage.forms`.
@@ -120,8 +124,14 @@ public struct HTMLPage: Sendable {
     /// Visible error messages (role=alert, error ids/classes, `$Config.sErrTxt`), in document order.
     public let errorMessages: [String]
 
-    /// The error messages joined by a space; nil when there is none.
-    public var errorText: String? { errorMessages.isEmpty ? nil : errorMessages.joined(separator: " ") }
+    /// The visible headings, in document order (`h1`–`h6`, `role=heading`, elements named title/header).
+    public let headings: [String]
+    /// The visible text of the page, blocks joined by newlines (at most 16 KiB): for signals in the words a
+    /// page shows ("approve on your phone", "your password has expired").
+    public let visibleText: String
+
+    /// The first error message (the one a person reads first); nil when there is none.
+    public var errorText: String? { errorMessages.first }
 
     /// Reads a page.
     /// - Parameters:
@@ -159,7 +169,7 @@ public struct HTMLPage: Sendable {
     init(
         url: String, baseHref: String?, baseURL: String, title: String?, forms: [HTMLForm], metaRefresh: MetaRefresh?,
         scripts: [String], scriptSources: [String], scriptRedirect: String?, selfSubmit: SelfSubmit?,
-        aadConfig: AADConfig?, errorMessages: [String]
+        aadConfig: AADConfig?, errorMessages: [String], headings: [String] = [], visibleText: String = ""
     ) {
         self.url = url
         self.baseHref = baseHref
@@ -173,6 +183,8 @@ public struct HTMLPage: Sendable {
         self.selfSubmit = selfSubmit
         self.aadConfig = aadConfig
         self.errorMessages = errorMessages
+        self.headings = headings
+        self.visibleText = visibleText
     }
 
     /// What kind of sign-in page this is, and why.

@@ -43,10 +43,16 @@ struct PageReader {
             errors.append(text)
         }
 
+        let blocks = TextBlocks(root: root).blocks
+        let headings = blocks.filter { $0.isHeading && !$0.text.isEmpty }.map(\.text)
+        var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
+        if visibleText.utf8.count > 16 << 10 { visibleText = String(visibleText.utf8.prefix(16 << 10)) ?? "" }
+
         return HTMLPage(
             url: url, baseHref: baseHref, baseURL: baseURL, title: title, forms: forms, metaRefresh: metaRefresh,
             scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
-            selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors)
+            selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, headings: headings,
+            visibleText: visibleText)
     }
 
     /// Whether the raw-markup scan lines up with libxml2's tree for these bytes (ownership then follows the
@@ -114,6 +120,14 @@ struct PageReader {
             if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
         }
 
+        var labelsByID: [String: [String]] = [:]
+        for element in elements where element.name == "label" {
+            if let target = element.attribute("for"), !target.isEmpty {
+                labelsByID[target, default: []].append(element.textContent.collapsingWhitespace())
+            }
+        }
+        let naming = ControlNaming(labelsByID: labelsByID, elementsByID: firstByID)
+
         var controlsByForm: [[DOMNode]] = Array(repeating: [], count: treeForms.count)
         for element in tracked where element.name != "form" {
             var owner: Int?
@@ -129,19 +143,48 @@ struct PageReader {
 
         var forms: [HTMLForm] = []
         for (treeIndex, formElement) in treeForms.enumerated() where !ignoredForms[treeIndex] {
-            let controls = controlsByForm[treeIndex].enumerated().map { makeControl($0.element, index: $0.offset) }
+            let controls = controlsByForm[treeIndex].enumerated().map {
+                makeControl($0.element, index: $0.offset, naming: naming)
+            }
+            let searchLandmark = ([formElement] + formElement.ancestors).contains {
+                $0.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "search"
+            }
             forms.append(
                 HTMLForm(
                     index: forms.count, id: formElement.attribute("id"), name: formElement.attribute("name"),
                     action: formElement.attribute("action"), method: FormMethod.parse(formElement.attribute("method")),
                     enctype: FormEnctype.parse(formElement.attribute("enctype")),
-                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls)
+                    onSubmit: formElement.attribute("onsubmit"), documentURL: url, baseURL: baseURL, controls: controls,
+                    isSearchLandmark: searchLandmark)
             )
         }
         return forms
     }
 
-    private func makeControl(_ element: DOMNode, index: Int) -> FormControl {
+    /// What names a control: `<label for>` texts by id, and elements by id for `aria-labelledby`.
+    struct ControlNaming {
+        let labelsByID: [String: [String]]
+        let elementsByID: [String: DOMNode]
+
+        /// The label texts of `element`, joined with " | ", or nil.
+        func labelText(of element: DOMNode) -> String? {
+            var texts: [String] = []
+            if let id = element.attribute("id"), let labels = labelsByID[id] { texts += labels }
+            if let wrapping = element.ancestors.first(where: { $0.name == "label" }) {
+                texts.append(wrapping.textContent.collapsingWhitespace())
+            }
+            for name in ["aria-label", "placeholder", "title"] {
+                if let value = element.attribute(name) { texts.append(value.collapsingWhitespace()) }
+            }
+            for id in (element.attribute("aria-labelledby") ?? "").split(separator: " ") {
+                if let node = elementsByID[String(id)] { texts.append(node.textContent.collapsingWhitespace()) }
+            }
+            let kept = texts.filter { !$0.isEmpty }
+            return kept.isEmpty ? nil : kept.joined(separator: " | ")
+        }
+    }
+
+    private func makeControl(_ element: DOMNode, index: Int, naming: ControlNaming) -> FormControl {
         var type: String
         var options: [SelectOption] = []
         var valueAttribute = element.attribute("value")
@@ -153,7 +196,7 @@ struct PageReader {
         case "button":
             let declared = element.attribute("type")?.trimmingASCIIWhitespace().lowercased() ?? "submit"
             type = ["submit", "reset", "button"].contains(declared) ? declared : "submit"
-            label = element.textContent.collapsingWhitespace()
+            label = Self.buttonLabel(element)
         case "select":
             let multiple = element.hasAttribute("multiple")
             type = multiple ? "select-multiple" : "select-one"
@@ -176,7 +219,43 @@ struct PageReader {
             autocomplete: element.attribute("autocomplete")?.trimmingASCIIWhitespace().lowercased(),
             inputMode: element.attribute("inputmode")?.trimmingASCIIWhitespace().lowercased(),
             insideNoscript: element.hasAncestor(named: "noscript"), formAction: element.attribute("formaction"),
-            formMethod: element.attribute("formmethod"), formEnctype: element.attribute("formenctype"), index: index)
+            formMethod: element.attribute("formmethod"), formEnctype: element.attribute("formenctype"), index: index,
+            labelText: naming.labelText(of: element),
+            maxLength: Int(element.attribute("maxlength")?.trimmingASCIIWhitespace() ?? ""),
+            pattern: element.attribute("pattern"),
+            ariaInvalid: element.attribute("aria-invalid")?.trimmingASCIIWhitespace().lowercased() == "true")
+    }
+
+    /// What a person reads as a button's name. A rich button (an icon, a title, a description) is named by its
+    /// first inline element holding text of its own, with that element's inline content (a description in a
+    /// sibling, or a block below, is not the name); a plain one by its first visible line.
+    static func buttonLabel(_ button: DOMNode) -> String {
+        func ownText(_ node: DOMNode) -> Bool {
+            node.children.contains { $0.kind == .text && !$0.text.trimmingASCIIWhitespace().isEmpty }
+        }
+        func inlineText(_ node: DOMNode) -> String {
+            node.children.map { child in
+                switch child.kind {
+                case .text: child.text
+                case .comment: ""
+                case .element:
+                    ErrorTextReader.isSkipped(child) || !ErrorTextReader.inlineElements.contains(child.name)
+                        ? "" : inlineText(child)
+                }
+            }.joined()
+        }
+        func firstTitled(_ node: DOMNode) -> DOMNode? {
+            for child in node.children where child.kind == .element && !ErrorTextReader.isSkipped(child) {
+                if ErrorTextReader.inlineElements.contains(child.name), ownText(child) { return child }
+                if let found = firstTitled(child) { return found }
+            }
+            return nil
+        }
+        if let titled = firstTitled(button) {
+            let text = inlineText(titled).collapsingWhitespace()
+            if !text.isEmpty { return text }
+        }
+        return TextBlocks(root: button).blocks.first { !$0.text.isEmpty }?.text ?? ""
     }
 
     /// Disabled itself, or inside a disabled `<fieldset>` but not inside that fieldset's first `<legend>`.
@@ -292,6 +371,9 @@ struct PageReader {
             if !buttons.isEmpty, buttons.allSatisfy(\.insideNoscript) {
                 return SelfSubmit(formIndex: form.index, trigger: .noscriptButton)
             }
+        }
+        if let form = forms.first(where: { $0.hasOnlyHiddenFields && $0.carriesProtocolMessage }) {
+            return SelfSubmit(formIndex: form.index, trigger: .protocolFields)
         }
         return nil
     }

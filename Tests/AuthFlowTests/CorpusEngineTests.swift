@@ -15,7 +15,15 @@ import Transport
         let password_field: String?
         let hidden_fields: [String: HiddenValue]?
         let error_text: String?
+        let redirect: Redirect?
         var testDescription: String { file }
+
+        struct Redirect: Decodable, Sendable {
+            let target: String?
+        }
+
+        /// The manifest names a user name or password field: the sign-in form itself.
+        var hasCredentialFields: Bool { username_field != nil || password_field != nil }
     }
 
     /// A manifest hidden value: exact, a truncated prefix with the full length, or several values.
@@ -104,6 +112,15 @@ import Transport
         var machine = Self.machine()
         let action = machine.receive(try Self.response(entry))
         switch (entry.kind, action) {
+        case ("error", .finish(.interactionRequired(let kind, _, let message, _))) where !entry.hasCredentialFields:
+            // An error page with no sign-in form: the identity provider stopped (a refused code is a second
+            // factor the engine cannot answer); its own words are the message.
+            #expect(kind == .identityProviderError || kind == .mfa)
+            #expect(message?.contains(entry.error_text ?? "?") == true, "\(message ?? "")")
+        case ("other", .finish(.unknownPage)) where entry.redirect == nil,
+            ("other", .finish(.interactionRequired(.passwordChange, _, _, _))):
+            // Nothing to do on the page (or a password change it asks for): a clear stop, never a filled form.
+            break
         case ("credential-form", .send(let request)), ("error", .send(let request)):
             #expect(request.purpose == .credentials || request.purpose == .username)
             #expect(request.method == "POST")
@@ -159,8 +176,9 @@ import Transport
         }
     }
 
-    /// A page with an error that comes back after the password was sent ends the sign-in with the page's text.
-    @Test(arguments: entries.filter { $0.kind == "error" })
+    /// A sign-in form with an error that comes back after the password was sent ends the sign-in with the page's
+    /// text as a rejection (exit 3); an error page without a sign-in form is the identity provider stopping (4).
+    @Test(arguments: entries.filter { $0.kind == "error" && $0.hasCredentialFields })
     func errorAfterPasswordIsInvalidCredentials(_ entry: Entry) throws {
         var machine = Self.machine()
         let page = try Self.response(entry)
@@ -171,6 +189,20 @@ import Transport
             return
         }
         #expect(message == entry.error_text)
+    }
+
+    @Test(arguments: entries.filter { $0.kind == "error" && !$0.hasCredentialFields })
+    func errorPageAfterPasswordIsTheIdentityProviderStopping(_ entry: Entry) throws {
+        var machine = Self.machine()
+        let credentials = try #require(Self.entries.first { $0.kind == "credential-form" && $0.password_field != nil })
+        _ = machine.receive(try Self.response(credentials))
+        let after = machine.receive(try Self.response(entry))
+        guard case .finish(.interactionRequired(let kind, _, let message, _)) = after else {
+            Issue.record("\(entry.file): expected the identity provider to stop the sign-in, got \(after)")
+            return
+        }
+        #expect(kind == .identityProviderError || kind == .mfa)
+        #expect(message?.contains(entry.error_text ?? "?") == true)
     }
 
     @Test func traceHoldsNoPassword() throws {

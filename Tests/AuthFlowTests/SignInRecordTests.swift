@@ -68,6 +68,7 @@ import Transport
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "{\"at\": 1}".write(toFile: try store.lastSignInPath(for: "broken"), atomically: true, encoding: .utf8)
         let path = try store.lastSignInPath(for: "broken")
+        chmod(path, 0o600)
         #expect {
             _ = try store.lastSignIn(profile: "broken")
         } throws: { error in
@@ -91,6 +92,7 @@ import Transport
         #expect(try store.lastSignIn(profile: "work")?.source == "spconnect login")
         let older = #"{"at":"2026-11-28T10:00:00.000Z","message":"Signed in.","steps":[],"succeeded":true}"#
         try older.write(toFile: try store.lastSignInPath(for: "work"), atomically: true, encoding: .utf8)
+        chmod(try store.lastSignInPath(for: "work"), 0o600)
         let read = try #require(try store.lastSignIn(profile: "work"))
         #expect(read.source == nil && read.succeeded && read.message == "Signed in.")
     }

@@ -209,6 +209,7 @@ import Testing
 
         // A damaged record is said as such; the session is still shown and the command still succeeds.
         try "{\"at\": 1}".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
         let damaged = try await fixture.run(["status"])
         #expect(damaged.status == 0)
         #expect(damaged.stdout.contains("user:     "))

@@ -31,11 +31,12 @@ struct ClassifierTests {
         #expect(form.usernameField?.name == expected)
     }
 
-    @Test("a username-only first step is a credential form")
+    @Test("a username-only first step is a username step (a credential form in the manifest's words)")
     func usernameFirstStep() throws {
         let result = try classify(
             "<form><input type=hidden name=ctx value=1><input name=username><button>Next</button></form>")
-        #expect(result.kind == .credentialForm)
+        #expect(result.kind == .usernameStep)
+        #expect(result.kind.manifestName == "credential-form")
         #expect(result.reason.contains("username"))
         #expect(try classify("<form><input type=hidden name=username value=a><input name=city></form>").kind == .other)
     }
@@ -48,7 +49,7 @@ struct ClassifierTests {
         ])
     func mfaInputs(markup: String) throws {
         let result = try classify("<form method=post><input type=hidden name=state value=1>\(markup)</form>")
-        #expect(result.kind == .mfa)
+        #expect(result.kind == .oneTimeCode)
         #expect(result.formIndex == 0)
     }
 
@@ -56,12 +57,12 @@ struct ClassifierTests {
     func configKinds() throws {
         func config(_ body: String) throws -> PageClassification { try classify("<script>$Config=\(body);</script>") }
         #expect(try config(#"{"pgid":"KmsiInterrupt","urlPost":"/kmsi"}"#).kind == .kmsi)
-        #expect(try config(#"{"pgid":"ConvergedTFA","urlPost":"/tfa"}"#).kind == .mfa)
+        #expect(try config(#"{"pgid":"ConvergedTFA","urlPost":"/tfa"}"#).kind == .secondFactor)
         #expect(
             try config(
                 #"{"pgid":"Other","urlPost":"/p","urlBeginAuth":"/b","arrUserProofs":[{"authMethodId":"PhoneAppNotification"}]}"#
             )
-            .kind == .mfa)
+            .kind == .secondFactor)
         #expect(
             try config(#"{"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50058","sErrTxt":""}"#).kind
                 == .aadConfig)
@@ -89,7 +90,7 @@ struct ClassifierTests {
         #expect(nothing.navigation == nil)
         #expect(nothing.reason == "no form and no redirect")
         let failure = try classify("<div class=alert>Service unavailable</div>")
-        #expect(failure.kind == .other)
+        #expect(failure.kind == .error)
         #expect(failure.reason == "no sign-in form; the page shows an error: Service unavailable")
     }
 }
@@ -105,7 +106,7 @@ struct SecondFactorChoiceTests {
         let page = try readPage(html, url: "https://api-1.duosecurity.test/frame/prompt")
         #expect(page.forms.allSatisfy { $0.codeField == nil }, "the passcode inputs are gone")
         let result = page.classification
-        #expect(result.kind == .mfa)
+        #expect(result.kind == .secondFactor)
         #expect(result.formIndex == 0)
         #expect(result.reason.contains("factor=Duo Push"))
     }
@@ -121,7 +122,7 @@ struct SecondFactorChoiceTests {
             <script>setTimeout(function () { document.forms[0].submit(); }, 5000);</script>
             """
         let result = try readPage(html, url: "https://sts.contoso.test/adfs/ls/").classification
-        #expect(result.kind == .mfa)
+        #expect(result.kind == .secondFactor)
         #expect(result.reason.contains("AuthMethod=AzureMfaAuthentication"))
     }
 
@@ -132,6 +133,6 @@ struct SecondFactorChoiceTests {
         #"<form method=post><input type=hidden name=AuthMethod value=WindowsAuthentication><input type=hidden name=Context value=c></form><script>document.forms[0].submit()</script>"#,
     ])
     func firstFactorsAndEmptyChoicesAreNot(html: String) throws {
-        #expect(try readPage(html).classification.kind != .mfa)
+        #expect(try readPage(html).classification.kind.manifestName != "mfa")
     }
 }

@@ -244,10 +244,26 @@ struct PageReadingTests {
             ("<noscript><div class=error>Enable JavaScript</div></noscript>", nil),
             ("<div class=error><script>var e = 'x';</script></div>", nil),
             ("<div class=errorless>Fine</div><div id=terror>Not one</div>", nil),
-            ("<div class=error>One</div><div role=alert>Two</div><div role=alert>One</div>", "One Two"),
+            ("<div class=error>One</div><div role=alert>Two</div><div role=alert>One</div>", "One"),
+            ("<div class=error-panel><span class=error-text>Bad user.</span><a href=/>Back</a></div>", "Bad user."),
+            (
+                "<h2>Error</h2><p><strong>Incorrect username or password</strong></p><p>Try again.</p>",
+                "Incorrect username or password"
+            ),
+            (
+                "<div class=title>\n Błąd </div><div><span>Wystąpił problem.</span></div><div>Spróbuj ponownie.</div>"
+                    + "<div><b>Numer:</b> 123</div>", "Wystąpił problem. Spróbuj ponownie."
+            ),
+            ("<h2>Having problems signing in?</h2><p>Call us.</p>", nil),
+            ("<div class='field tooltip-text type-alert'>Please fill out this field.</div>", nil),
         ])
     func errorText(html: String, expected: String?) throws {
         #expect(try readPage(html).errorText == expected)
+    }
+
+    @Test func everyErrorMessageIsKeptInOrder() throws {
+        let page = try readPage("<div class=error>One</div><div role=alert>Two</div><div role=alert>One</div>")
+        #expect(page.errorMessages == ["One", "Two"])
     }
 }
 

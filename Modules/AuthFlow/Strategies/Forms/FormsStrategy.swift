@@ -1,8 +1,9 @@
 import Foundation
 
-/// Any identity provider's plain HTML pages: credential forms (and username-first steps), pages that
-/// submit themselves, meta refreshes, script redirects, error and second-factor pages. ADFS, FBA
-/// sign-in pages, Keycloak, Shibboleth, PingFederate and the like all come through here.
+/// Any identity provider's plain HTML pages, by the kind the HTML module's classifier gave them: credential
+/// forms, username-first and password-only steps, pages that submit themselves, meta refreshes, script
+/// redirects, error pages, second factors, password changes and expiry notices. ADFS, FBA sign-in pages,
+/// Keycloak, Shibboleth, SimpleSAMLphp, PingFederate and the like all come through here.
 struct FormsStrategy: SignInStrategy {
     let name = "forms"
 
@@ -18,53 +19,143 @@ struct FormsStrategy: SignInStrategy {
     }
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        switch page.kind {
+        case .oneTimeCode, .secondFactor:
+            return .finish(.interactionRequired(.mfa, pageId: page.title, message: Self.secondFactorWords(page)))
+        case .passwordChange:
+            return .finish(
+                .interactionRequired(
+                    .passwordChange, pageId: page.title, message: page.errorText ?? "it asks for a new password"))
+        case .passwordExpiring:
+            return continuePastNotice(page, state: state)
+        case .error:
+            if page.credentialForm != nil, !state.passwordSubmitted, !state.usernameSubmitted {
+                // An error shown on the first rendering of a sign-in form (an expired session, say): sign in.
+                return fill(page, state: &state)
+            }
+            return .finish(Self.errorOutcome(page, state: state))
+        case .credentialForm, .passwordStep, .usernameStep:
+            return fill(page, state: &state)
+        case .autoPost:
+            return autoPost(page)
+        case .aadConfig, .kmsi:
+            return nil
+        case .other:
+            return navigate(page)
+        }
+    }
+
+    // MARK: Sign-in forms
+
+    /// Fills the chosen sign-in form: user name and password, or the user name alone; the same form back after
+    /// the password (or the user name) went means it was not accepted.
+    private func fill(_ page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         let configuration = state.configuration
-        if page.kind == "mfa" {
-            return .finish(.interactionRequired(.mfa, pageId: page.title, message: page.errorText))
-        }
-        if let form = page.credentialForm {
-            if form.passwordFieldCount > 1 {
-                return .finish(.interactionRequired(.passwordChange, pageId: page.title, message: page.errorText))
-            }
-            if let passwordField = form.passwordField {
-                if state.passwordSubmitted {
-                    let message = page.errorText ?? "the sign-in form came back without a message"
-                    return .finish(.invalidCredentials(message: message, code: nil))
-                }
-                var setting = [passwordField: configuration.password.revealedValue()]
-                if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
-                let built = form.submission(setting, form.signInSubmitter)
-                state.passwordSubmitted = true
-                // A flow named earlier (Entra sending a federated account here) stays the session's flow.
-                state.detectedFlow = state.detectedFlow ?? Self.flow(of: page, configuration: configuration)
-                return .send(
-                    SignInRequest(
-                        method: built.method, url: built.url, form: built.fields, purpose: .credentials,
-                        carriesCredentials: true),
-                    note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)")
-            }
-            if let usernameField = form.usernameField {
-                if state.usernameSubmitted {
-                    let message = page.errorText ?? "the user name was not accepted"
-                    return .finish(.invalidCredentials(message: message, code: nil))
-                }
-                let built = form.submission([usernameField: configuration.username], form.signInSubmitter)
-                state.usernameSubmitted = true
-                return .send(
-                    SignInRequest(
-                        method: built.method, url: built.url, form: built.fields, purpose: .username,
-                        carriesCredentials: true),
-                    note: "username-first step: filled \(usernameField) in form \(form.label)")
-            }
-        }
-        if page.kind == "error" {
-            let message = page.errorText ?? page.title
-            if state.passwordSubmitted || state.usernameSubmitted {
+        guard let form = page.credentialForm else { return navigate(page) }
+        if let passwordField = form.passwordField {
+            if state.passwordSubmitted {
+                let message = page.errorText ?? "the sign-in form came back without a message"
                 return .finish(.invalidCredentials(message: message, code: nil))
             }
-            return .finish(.interactionRequired(.unknownInterrupt, pageId: page.title, message: message))
+            var setting = [passwordField: configuration.password.revealedValue()]
+            if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
+            let built = form.submission(setting, form.signInSubmitter)
+            state.passwordSubmitted = true
+            // A flow named earlier (Entra sending a federated account here) stays the session's flow.
+            state.detectedFlow = state.detectedFlow ?? Self.flow(of: page, configuration: configuration)
+            return .send(
+                SignInRequest(
+                    method: built.method, url: built.url, form: built.fields, purpose: .credentials,
+                    carriesCredentials: true),
+                note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)")
         }
-        if let index = page.autoSubmitFormIndex, let form = page.forms.first(where: { $0.index == index }) {
+        guard let usernameField = form.usernameField else { return navigate(page) }
+        if state.usernameSubmitted || state.passwordSubmitted {
+            let message = page.errorText ?? "the user name was not accepted"
+            return .finish(.invalidCredentials(message: message, code: nil))
+        }
+        let built = form.submission([usernameField: configuration.username], form.signInSubmitter)
+        state.usernameSubmitted = true
+        return .send(
+            SignInRequest(
+                method: built.method, url: built.url, form: built.fields, purpose: .username, carriesCredentials: true),
+            note: "username-first step: filled \(usernameField) in form \(form.label)")
+    }
+
+    // MARK: Errors
+
+    /// How an error page ends the sign-in: the sign-in form back with a message after the credentials went is a
+    /// rejection (3); a code field marked invalid is a second factor the engine cannot answer (4); any other error
+    /// page is the identity provider stopping the sign-in (4), with its own words.
+    static func errorOutcome(_ page: PageFacts, state: FlowState) -> SignInOutcome {
+        let message = page.errorText ?? page.title
+        if page.credentialForm != nil {
+            return .invalidCredentials(message: message, code: nil)
+        }
+        if page.signals.contains("aria-invalid=true") {
+            return .interactionRequired(.mfa, pageId: page.title, message: "the one-time code was refused: \(message)")
+        }
+        return .interactionRequired(.identityProviderError, pageId: page.title, message: message)
+    }
+
+    /// What a second-factor page asks, in the user's words.
+    static func secondFactorWords(_ page: PageFacts) -> String {
+        let signals = page.signals.joined(separator: " ")
+        var text: String
+        if page.kind == .oneTimeCode {
+            text = "it asks for a one-time code"
+        } else if signals.contains("WebAuthn") {
+            text = "it asks for a security key or passkey"
+        } else if signals.contains("one per method") {
+            text = "it offers a choice of second-factor methods"
+        } else if signals.contains("approve on a device") {
+            text = "it waits for an approval on your device (push or number matching)"
+        } else {
+            text = "it asks for a second factor"
+        }
+        if let error = page.errorText { text += " (\(error))" }
+        return text
+    }
+
+    // MARK: Pages that move on
+
+    /// A hidden-only form the page submits by itself (or that exists only to be posted on): submitted as a
+    /// browser would, clicking its one submit control when it has exactly one.
+    private func autoPost(_ page: PageFacts) -> StrategyDecision? {
+        guard let index = page.autoSubmitFormIndex ?? page.formIndex,
+            let form = page.forms.first(where: { $0.index == index })
+        else { return navigate(page) }
+        let built = form.submission([:], form.submitters.count == 1 ? 0 : nil)
+        return .send(
+            SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .autoPost),
+            note: "form \(form.label) submits itself (\(page.signals.joined(separator: ", ")))")
+    }
+
+    /// "Your password expires in N days": continues, when the form carries nothing secret and stays on the
+    /// page's own host; else the user has to look.
+    private func continuePastNotice(_ page: PageFacts, state: FlowState) -> StrategyDecision? {
+        guard let form = page.chosenForm, form.passwordField == nil,
+            let button = form.submitters.firstIndex(where: { PageForm.isContinue($0) })
+        else {
+            return .finish(.interactionRequired(.passwordChange, pageId: page.title, message: page.errorText))
+        }
+        let built = form.submission([:], button)
+        guard URLParts(built.url)?.host == URLParts(page.url)?.host else {
+            return .finish(
+                .interactionRequired(
+                    .unknownInterrupt, pageId: page.title,
+                    message: "a password-expiry notice whose continue button leads to another host"))
+        }
+        return .send(
+            SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .interrupt),
+            note: "password-expiry notice: continued with \(form.submitters[button].label)")
+    }
+
+    /// The page's own navigation: a short refresh, a script redirect; a long refresh is a timeout page.
+    private func navigate(_ page: PageFacts) -> StrategyDecision? {
+        if let index = page.autoSubmitFormIndex, let form = page.forms.first(where: { $0.index == index }),
+            page.kind == .other
+        {
             let built = form.submission([:], nil)
             return .send(
                 SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .autoPost),
@@ -82,8 +173,8 @@ struct FormsStrategy: SignInStrategy {
             // A browser would wait minutes here and then land on a timeout or logout page: not a sign-in step.
             return .finish(
                 .unknownPage(
-                    kind: "\(page.kind) page whose \(refresh.source) moves on only after \(refresh.delayText) (to "
-                        + "\(Redaction.url(refresh.url))); not followed: a delay over "
+                    kind: "\(page.kind.rawValue) page whose \(refresh.source) moves on only after "
+                        + "\(refresh.delayText) (to \(Redaction.url(refresh.url))); not followed: a delay over "
                         + "\(Int(PageFacts.Refresh.longestFollowedDelay)) s is a timeout, not a sign-in step",
                     url: page.url, dumpPath: nil))
         }

@@ -1,0 +1,134 @@
+/// What a sign-in field asks for, decided from generic signals: the `autocomplete` token, the input type,
+/// `inputmode`/`maxlength`/`pattern` of a short code, and the words of its name, id and labels
+/// (``SignInLexicon``). A password-type input whose name or label says code is a code field, never the password.
+public enum FieldRole: String, Sendable, Equatable, CaseIterable {
+    /// The user name or e-mail address.
+    case username
+    /// The account's current password.
+    case password
+    /// A new password (or its confirmation) on a password-change form.
+    case newPassword = "new-password"
+    /// A one-time code: TOTP, SMS, e-mail, token, PIN+token.
+    case oneTimeCode = "one-time-code"
+}
+
+extension FormControl {
+    /// The role of this control in a sign-in, or nil for anything else (search boxes, checkboxes, buttons).
+    public var role: FieldRole? { roleAndSignal?.role }
+
+    /// The role and the signal that decided it (for `inspect` and traces).
+    public var roleAndSignal: (role: FieldRole, signal: String)? {
+        guard isTextLike, !(name ?? "").isEmpty, type != "search" else { return nil }
+        let tokens = Set((autocomplete ?? "").split(separator: " ").map(String.init))
+        if tokens.contains("one-time-code") { return (.oneTimeCode, "autocomplete=one-time-code") }
+        if tokens.contains("new-password") { return (.newPassword, "autocomplete=new-password") }
+        let identifiers = [name ?? "", id ?? ""].joined(separator: " ")
+        let labels = labelText ?? ""
+        let saysCode = SignInLexicon.says(.code, in: identifiers) || SignInLexicon.says(.code, in: labels)
+        let saysPassword =
+            SignInLexicon.says(.password, in: identifiers) || SignInLexicon.says(.password, in: labels)
+        if type == "password" {
+            let codeByName = SignInLexicon.says(.code, in: identifiers)
+            let codeByLabel = SignInLexicon.says(.code, in: labels) && !SignInLexicon.says(.password, in: labels)
+            if codeByName || codeByLabel {
+                return (.oneTimeCode, "a password-type input named or labelled as a code")
+            }
+            if tokens.contains("current-password") { return (.password, "autocomplete=current-password") }
+            if SignInLexicon.says(.newPassword, in: identifiers) || SignInLexicon.says(.newPassword, in: labels) {
+                return (.newPassword, "a password input named or labelled new/confirm")
+            }
+            return (.password, "input type=password")
+        }
+        if tokens.contains("username") { return (.username, "autocomplete=username") }
+        if tokens.contains("email") || type == "email" { return (.username, "an e-mail input") }
+        if saysCode && !saysPassword { return (.oneTimeCode, "an input named or labelled as a code") }
+        if isShortNumericEntry { return (.oneTimeCode, "a short numeric entry (inputmode/pattern/maxlength)") }
+        if ["text", "tel", "url"].contains(type),
+            SignInLexicon.says(.user, in: identifiers) || SignInLexicon.says(.user, in: labels)
+        {
+            return (.username, "an input named or labelled as the user name")
+        }
+        return nil
+    }
+
+    /// A numeric entry of code length: `inputmode=numeric` or a digits-only `pattern`, with a `maxlength`
+    /// of 4 to 10. (Numeric input mode alone is not enough: phone numbers and PINs of other kinds use it too.)
+    var isShortNumericEntry: Bool {
+        let numeric =
+            inputMode == "numeric" || inputMode == "decimal"
+            || (pattern.map { $0.contains("0-9") || $0.contains("\\d") } ?? false) || type == "number"
+        guard numeric, let maxLength else { return false }
+        return (4...10).contains(maxLength)
+    }
+}
+
+extension HTMLForm {
+    /// The controls with a sign-in role, in tree order (enabled ones only).
+    public var roledControls: [(control: FormControl, role: FieldRole)] {
+        controls.compactMap { control in
+            guard !control.disabled, let role = control.role else { return nil }
+            return (control, role)
+        }
+    }
+
+    /// The current-password input of a sign-in form; nil on a password-change form (one with new-password
+    /// inputs: its "old password" is not where the sign-in password goes).
+    public var passwordField: FormControl? {
+        let roles = roledControls
+        guard !roles.contains(where: { $0.role == .newPassword }) else { return nil }
+        return roles.first { $0.role == .password }?.control
+    }
+
+    /// The new-password inputs (and confirmations) of a password-change form.
+    public var newPasswordFields: [FormControl] { roledControls.filter { $0.role == .newPassword }.map(\.control) }
+
+    /// The user-name input: one with the username role; on a form with a password input, else the only
+    /// visible text input before it (the classic "user ID + password" pair, whatever its name).
+    public var usernameField: FormControl? {
+        let roles = roledControls
+        if let user = roles.first(where: { $0.role == .username }) { return user.control }
+        // The pair without a recognisable name: not when the user name is already carried hidden (a password
+        // step beside some other field), and never a search box.
+        guard let password = passwordField,
+            !hiddenFields.contains(where: { SignInLexicon.says(.user, in: $0.name ?? "") })
+        else { return nil }
+        let before = controls.filter {
+            $0.index < password.index && $0.isTextLike && $0.type != "password" && !$0.disabled
+                && !($0.name ?? "").isEmpty && $0.role == nil
+                && !["q", "query", "search", "s"].contains(($0.name ?? "").lowercased())
+        }
+        return before.count == 1 ? before[0] : nil
+    }
+
+    /// The one-time-code input, if any.
+    public var codeField: FormControl? { roledControls.first { $0.role == .oneTimeCode }?.control }
+
+    /// Whether the form is a search box (`role=search`, a search input, or a GET form whose only input is
+    /// `q`/`query`/`search`): never given a user name.
+    public var looksLikeSearch: Bool {
+        if isSearchLandmark { return true }
+        if controls.contains(where: { $0.type == "search" }) { return true }
+        let visible = controls.filter { $0.isTextLike }
+        return method == .get && visible.count == 1
+            && ["q", "query", "search", "s", "keyword", "keywords"].contains((visible[0].name ?? "").lowercased())
+    }
+
+    /// Whether a person would have to write more than a name here (a `<textarea>`: feedback, error reports).
+    public var hasTextArea: Bool { controls.contains { $0.type == "textarea" && !$0.disabled } }
+}
+
+extension HTMLForm {
+    /// The hidden fields of a protocol's message: SAML (`SAMLResponse`, `SAMLRequest`), WS-Federation
+    /// (`wresult`), OAuth/OIDC `form_post` (`id_token`, `access_token`, or `code`/`error` with `state`).
+    public var protocolFieldNames: [String] {
+        let names = Set(hiddenFields.compactMap(\.name))
+        var found = ["SAMLResponse", "SAMLRequest", "wresult", "id_token", "access_token"].filter(names.contains)
+        if !names.isDisjoint(with: ["state", "session_state"]) {
+            found += ["code", "error"].filter(names.contains)
+        }
+        return found
+    }
+
+    /// Whether the form carries a protocol's message (``protocolFieldNames`` is not empty).
+    public var carriesProtocolMessage: Bool { !protocolFieldNames.isEmpty }
+}

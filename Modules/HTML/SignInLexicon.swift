@@ -1,0 +1,117 @@
+/// The words sign-in pages use for what they ask, in several languages: a small, closed list per concept,
+/// matched against field names, ids, labels and headings. Words are compared whole (after splitting an
+/// identifier at punctuation and camelCase boundaries); words of scripts written without spaces (Japanese,
+/// Chinese) are matched inside the text.
+///
+/// Languages: English, German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian, Japanese.
+/// Adding a word here is how the reader learns a language; never a page's id.
+public enum SignInLexicon {
+    /// What a field is called.
+    public enum Concept: CaseIterable, Sendable {
+        case user, password, code, newPassword, error, expired, verify, approve, device, `continue`
+    }
+
+    /// The whole words of each concept (lower case).
+    static let words: [Concept: Set<String>] = [
+        .user: [
+            "user", "username", "userid", "login", "loginname", "logon", "email", "mail", "upn", "account",
+            "identifier", "subject", "benutzer", "benutzername", "kennung", "nutzer", "utilisateur", "identifiant",
+            "courriel", "usuario", "correo", "utente", "usuário", "gebruiker", "gebruikersnaam", "użytkownik",
+            "użytkownika", "пользователь", "логин", "почта",
+        ],
+        .password: [
+            "password", "passwd", "pwd", "pass", "passphrase", "kennwort", "passwort", "motdepasse", "mdp",
+            "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło", "haslo", "пароль",
+        ],
+        .code: [
+            "otp", "totp", "hotp", "passcode", "code", "pin", "otc", "mfa", "tfa", "2fa", "token", "oathcode",
+            "verificationcode", "smscode", "securid", "authenticator", "tan", "einmalcode", "einmalpasswort",
+            "bestätigungscode", "sicherheitscode", "código", "codigo", "kod", "код",
+        ],
+        .newPassword: [
+            "new", "newpassword", "confirm", "confirmation", "repeat", "repeated", "retype", "again", "verify",
+            "neu", "neues", "wiederholen", "bestätigen", "nouveau", "nouvel", "confirmer", "nuevo", "nueva",
+            "confirmar", "repetir", "nuovo", "nowe", "nowy", "powtórz", "новый", "подтвердите",
+        ],
+        .error: [
+            "error", "errors", "exception", "failed", "failure", "problem", "fehler", "fehlgeschlagen", "erreur",
+            "échec", "fallo", "errore", "erro", "fout", "błąd", "ошибка",
+        ],
+        .expired: [
+            "expired", "expires", "expire", "expiring", "abgelaufen", "läuft", "expiré", "expirera", "caducado",
+            "caduca", "expirado", "scaduta", "verlopen", "wygasło", "wygaśnie", "истек", "истёк", "истекает",
+        ],
+        .verify: ["verify", "verification", "confirm", "prüfen", "bestätigen", "vérifier", "verificar", "weryfikacja"],
+        .approve: [
+            "approve", "approval", "push", "notification", "prompt", "tap", "genehmigen", "bestätigen", "approuver",
+            "aprobar", "zatwierdź", "подтвердите",
+        ],
+        .device: [
+            "device", "phone", "gerät", "telefon", "appareil", "téléphone", "dispositivo", "teléfono", "urządzenie",
+        ],
+        .continue: [
+            "continue", "next", "proceed", "ok", "skip", "later", "weiter", "fortfahren", "später", "continuer",
+            "suivant", "ignorer", "continuar", "siguiente", "omitir", "dalej", "pomiń", "продолжить", "далее",
+        ],
+    ]
+
+    /// Phrases of scripts without spaces, matched inside the text.
+    static let embedded: [Concept: [String]] = [
+        .user: ["ユーザー", "ユーザ名", "メールアドレス", "用户名", "帳號"],
+        .password: ["パスワード", "密码", "密碼"],
+        .code: ["確認コード", "認証コード", "ワンタイム", "验证码", "驗證碼"],
+        .newPassword: ["新しいパスワード", "確認用", "新密码"],
+        .error: ["エラー", "错误", "錯誤"],
+        .expired: ["有効期限", "期限切れ", "过期"],
+        .approve: ["承認"],
+        .device: ["デバイス", "端末"],
+        .continue: ["続行", "次へ", "继续"],
+    ]
+
+    /// Stems found inside a word of an identifier (`loginfmt`, `txtUsername1`, `j_password`, `otpcode`).
+    static let stems: [Concept: [String]] = [
+        .user: ["user", "login", "logon", "email"],
+        .password: ["passw", "kennw", "passwd"],
+        .code: [
+            "passcode", "totp", "otpcode", "onetimecode", "verificationcode", "securitycode", "authcode", "smscode",
+        ],
+    ]
+
+    /// Whether `text` (an identifier or a label) says `concept`.
+    public static func says(_ concept: Concept, in text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        let set = words[concept] ?? []
+        let tokens = tokens(of: text)
+        if tokens.contains(where: set.contains) { return true }
+        if let stems = stems[concept], tokens.contains(where: { token in stems.contains { token.contains($0) } }) {
+            return true
+        }
+        return (embedded[concept] ?? []).contains { text.contains($0) }
+    }
+
+    /// Lower-case words of `text`, split at anything not a letter or digit and at camelCase boundaries
+    /// (`UserNameInput` → user, name, input; `passcodeField` → passcode, field), plus the joined form of
+    /// adjacent pairs (`user`,`name` → `username`), so both spellings match.
+    static func tokens(of text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousLower = false
+        for character in text {
+            if !(character.isLetter || character.isNumber) {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase && previousLower {
+                words.append(current.lowercased())
+                current = ""
+            }
+            current.append(character)
+            previousLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        guard words.count > 1 else { return words }
+        return words + zip(words, words.dropFirst()).map { $0 + $1 }
+    }
+}
