@@ -25,11 +25,13 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public var staySignedIn: Bool
     /// The login service the legacy route used (`--login-url`), when one was given. Reused on renewal.
     public var loginURL: String?
+    /// For a session of any web page (not SharePoint): the URL that proves it (`--proof-url`). Nil for SharePoint.
+    public var proofURL: String?
 
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
         policy: SignInPolicy = SignInPolicy(), cookies: [Cookie], targetCookies: [String] = [],
-        staySignedIn: Bool = false, loginURL: String? = nil
+        staySignedIn: Bool = false, loginURL: String? = nil, proofURL: String? = nil
     ) {
         self.siteURL = siteURL
         self.user = user
@@ -41,6 +43,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         self.targetCookies = targetCookies
         self.staySignedIn = staySignedIn
         self.loginURL = loginURL
+        self.proofURL = proofURL
     }
 
     /// The configuration that signs this session's user in again the way they signed in: the same site, flow,
@@ -48,7 +51,8 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public func renewalConfiguration(password: Secret) -> SignInConfiguration {
         SignInConfiguration(
             siteURL: siteURL, username: user, password: password, flow: SignInFlow(rawValue: flow) ?? .auto,
-            policy: policy, staySignedIn: staySignedIn, targetCookies: targetCookies, loginURL: loginURL)
+            policy: policy, staySignedIn: staySignedIn, targetCookies: targetCookies, loginURL: loginURL,
+            target: proofURL.map { .web(proofURL: $0) } ?? .sharePoint)
     }
 
     /// The earliest expiry among `names` (nil when all are session cookies or none is present).

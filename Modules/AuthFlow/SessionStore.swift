@@ -220,6 +220,7 @@ enum NetscapeCookieFile {
         var targetCookies: [String]?
         var staySignedIn: Bool?
         var loginURL: String?
+        var proofURL: String?
     }
 
     static func render(_ session: Session) -> String {
@@ -227,7 +228,7 @@ enum NetscapeCookieFile {
             site: session.siteURL, user: session.user, displayName: session.displayName, flow: session.flow,
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
             allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
-            staySignedIn: session.staySignedIn, loginURL: session.loginURL)
+            staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -260,7 +261,7 @@ enum NetscapeCookieFile {
             policy: SignInPolicy(
                 allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
             cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
-            loginURL: metadata.loginURL)
+            loginURL: metadata.loginURL, proofURL: metadata.proofURL)
     }
 }
 

@@ -25,14 +25,18 @@ public struct SignIn: Sendable {
         public var maxPageBytes: Int
         /// Timeouts of each exchange.
         public var timeouts: HTTPTimeouts
+        /// The browser headers added to every request (`Accept`, `Accept-Language`, `Referer`, `Origin`).
+        public var browser: BrowserHeaders
         /// The longest the whole sign-in may take (default 120 s; nil: no limit). Each exchange gets what is left
         /// as its total limit, so a server trickling its pages cannot hold the sign-in open.
         public var deadline: Duration?
 
         public init(
             trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
-            maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120)
+            maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120),
+            browser: BrowserHeaders = BrowserHeaders()
         ) {
+            self.browser = browser
             self.trace = trace
             self.dumpPagesDirectory = dumpPagesDirectory
             self.maxPageBytes = maxPageBytes
@@ -120,8 +124,10 @@ public struct SignIn: Sendable {
 
     private func httpRequest(for request: SignInRequest) -> HTTPRequest {
         var headers = HTTPHeaders(request.headers)
-        if !headers.contains("Accept") {
-            headers.add("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+        for (name, value) in options.browser.headers(
+            method: request.method, url: request.url, referrer: request.referrer, existing: request.headers.map(\.name))
+        {
+            headers.add(name, value)
         }
         let body: HTTPRequest.Body
         if let form = request.form, request.method.uppercased() == "POST" {
@@ -149,7 +155,8 @@ public struct SignIn: Sendable {
 
     /// The cookies the jar would send to the site's URL now.
     private func siteCookies() -> [Cookie] {
-        (try? client.cookies.cookies(for: configuration.siteURL + "/")) ?? []
+        let url = configuration.target.proofURL ?? configuration.siteURL + "/"
+        return (try? client.cookies.cookies(for: url)) ?? []
     }
 
     /// Saves a redacted copy of a page in a new file (`spconnect-SECONDS-HOST.html`, then `-2`, `-3`, ... when

@@ -1,4 +1,5 @@
 import Foundation
+import HTML
 import Transport
 
 /// The headless sign-in engine as a sans-I/O state machine: it says which request to send, is told what
@@ -18,6 +19,15 @@ public struct SignInMachine: Sendable {
     private var visits: [String: Int] = [:]
     private var lastRequest: SignInRequest?
     private var proving = false
+    /// Requests that moved the sign-in on (credentials, a user name, an auto-post, an interrupt's answer).
+    private var submissions = 0
+    /// `submissions` when the proof was last tried: a cookie seen again triggers no new proof until the sign-in
+    /// moved on (a cookie set before the sign-in happened, as some service providers do, is not a session).
+    private var proofTriedAt: Int?
+    /// Same-origin redirects followed by the current proof.
+    private var proofHops = 0
+    /// Cookie names the target's host set during this sign-in (a web target without `--cookie`).
+    private var targetHostCookies: [String] = []
     private var route: (any ScriptedRoute)?
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
     private var authenticationWithheld: (url: String, host: String)?
@@ -45,6 +55,9 @@ public struct SignInMachine: Sendable {
     public mutating func start() -> SignInAction {
         let site = configuration.siteURL
         let request: SignInRequest
+        if case .web = configuration.target {
+            return send(SignInRequest(url: site, purpose: .start), note: "start at the target page")
+        }
         switch configuration.flow {
         case .fba:
             request = SignInRequest(
@@ -91,15 +104,28 @@ public struct SignInMachine: Sendable {
         record.cookiesSet = setCookieNames(response)
         defer { if trace.indices.contains(index) { trace[index] = record } }
 
+        noteTargetHostCookies(response)
         if proving {
-            let outcome = proofOutcome(response)
+            proving = false
             record.decision = "proof: HTTP \(response.status)"
-            return .finish(outcome)
-        }
-        if haveTargetCookies(response) {
+            switch proofVerdict(response) {
+            case .proven:
+                return .finish(proofOutcome(response))
+            case .failed:
+                return .finish(proofOutcome(response))
+            case .follow(let location):
+                proofHops += 1
+                record.decision = "proof: HTTP \(response.status) to the same origin"
+                return proofRequest(authentication: lastRequest?.authentication, url: location)
+            case .signInGoesOn:
+                // The proof was sent to a sign-in page: the sign-in continues from there.
+                record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
+            }
+        } else if proofTriedAt != submissions, shouldProve(response) {
             record.decision = "session cookies present: prove them"
-            let authentication = lastRequest?.authentication
-            return proofRequest(authentication: authentication)
+            proofTriedAt = submissions
+            proofHops = 0
+            return proofRequest(authentication: lastRequest?.authentication)
         }
         if var active = route, let decision = active.next(after: response) {
             route = active
@@ -204,6 +230,12 @@ public struct SignInMachine: Sendable {
     // MARK: - Steps
 
     private mutating func send(_ request: SignInRequest, from pageURL: String? = nil, note: String) -> SignInAction {
+        var request = request
+        if request.purpose == .redirect {
+            request.referrer = lastRequest?.referrer
+        } else if request.purpose != .proof && request.purpose != .start {
+            request.referrer = request.referrer ?? pageURL
+        }
         steps += 1
         if steps > configuration.policy.maxSteps {
             return .finish(.loop(url: request.url, steps: steps - 1))
@@ -224,6 +256,9 @@ public struct SignInMachine: Sendable {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request
+        if [.credentials, .username, .autoPost, .interrupt, .providerChoice].contains(request.purpose) {
+            submissions += 1
+        }
         trace.append(
             SignInTraceStep(
                 step: trace.count, method: request.method, url: Redaction.url(request.url), purpose: note,
@@ -238,27 +273,75 @@ public struct SignInMachine: Sendable {
         return send(first, note: "\(scripted.name): first call")
     }
 
-    private mutating func proofRequest(authentication: Authentication?) -> SignInAction {
+    private mutating func proofRequest(authentication: Authentication?, url: String? = nil) -> SignInAction {
         proving = true
-        // An anonymous visitor has no current user: reading the web proves the site answers without credentials.
-        let path =
-            configuration.flow == .anonymous
-            ? "/_api/web?$select=Title" : "/_api/web/currentuser?$select=Title,LoginName,Email"
-        let url = URLResolution.join(configuration.siteURL, path)
-        let request = SignInRequest(
-            url: url, headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
-            carriesCredentials: authentication != nil, authentication: authentication)
+        let request: SignInRequest
+        if let proofURL = configuration.target.proofURL {
+            request = SignInRequest(
+                url: url ?? proofURL, purpose: .proof, carriesCredentials: authentication != nil,
+                authentication: authentication)
+        } else {
+            // An anonymous visitor has no current user: reading the web proves the site answers without credentials.
+            let path =
+                configuration.flow == .anonymous
+                ? "/_api/web?$select=Title" : "/_api/web/currentuser?$select=Title,LoginName,Email"
+            request = SignInRequest(
+                url: url ?? URLResolution.join(configuration.siteURL, path),
+                headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
+                carriesCredentials: authentication != nil, authentication: authentication)
+        }
         return send(request, note: "prove the session with a signed-in request")
     }
 
+    /// What a proof's answer says.
+    private enum ProofVerdict {
+        case proven, failed
+        case follow(String)
+        case signInGoesOn
+    }
+
+    /// A 2xx on the target's own origin proves the session (for a web page: unless it is itself a sign-in page);
+    /// a redirect to the same origin is followed (at most 5); a redirect elsewhere, or a sign-in page, means the
+    /// sign-in has not happened yet and goes on (bounded by the step limit); anything else failed.
+    private func proofVerdict(_ response: SignInResponse) -> ProofVerdict {
+        if (300...399).contains(response.status), let location = response.location {
+            if URLParts(location)?.origin == URLParts(response.url)?.origin {
+                return proofHops < 5 ? .follow(location) : .failed
+            }
+            return .signInGoesOn
+        }
+        guard (200...299).contains(response.status) else {
+            let formsAuth = response.status == 403 && response.header("X-Forms_Based_Auth_Required") != nil
+            return formsAuth && submissions == 0 ? .signInGoesOn : .failed
+        }
+        guard configuration.target.proofURL != nil else { return .proven }
+        let signInKinds: [PageKind] = [
+            .credentialForm, .usernameStep, .passwordStep, .autoPost, .aadConfig, .kmsi, .oneTimeCode,
+            .secondFactor, .passwordChange, .passwordExpiring, .error,
+        ]
+        if let page = readPage(response), signInKinds.contains(page.kind) || page.refresh?.isFollowed == true {
+            return .signInGoesOn
+        }
+        return .proven
+    }
+
     private func proofOutcome(_ response: SignInResponse) -> SignInOutcome {
-        guard response.status == 200 else {
+        guard (200...299).contains(response.status) else {
             if response.status == 401 && lastRequest?.authentication != nil {
                 return .invalidCredentials(message: "the site refused the credentials (HTTP 401)", code: "401")
             }
             return .unknownPage(
                 kind: "the proof request answered HTTP \(response.status): the cookies did not sign in",
                 url: response.url, dumpPath: nil)
+        }
+        let flow = (state.detectedFlow ?? configuration.flow).rawValue
+        if let proofURL = configuration.target.proofURL {
+            let wanted = configuration.targetCookies.isEmpty ? targetHostCookies : configuration.targetCookies
+            return .signedIn(
+                Session(
+                    siteURL: configuration.siteURL, user: configuration.username, displayName: nil, flow: flow,
+                    provedAt: Date(), policy: configuration.policy, cookies: response.siteCookies,
+                    targetCookies: wanted, staySignedIn: configuration.staySignedIn, proofURL: proofURL))
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         let user = (object?["d"] as? [String: Any]) ?? object
@@ -267,17 +350,32 @@ public struct SignInMachine: Sendable {
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
-                flow: (state.detectedFlow ?? configuration.flow).rawValue, provedAt: Date(),
-                policy: configuration.policy,
+                flow: flow, provedAt: Date(), policy: configuration.policy,
                 cookies: response.siteCookies, targetCookies: configuration.targetCookies,
                 staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
+    }
+
+    /// Whether to try the proof now: the target cookies are present (names or globs); for a web target without
+    /// `--cookie`, once the sign-in moved on and the target's own host answers 2xx, having set cookies.
+    private func shouldProve(_ response: SignInResponse) -> Bool {
+        if case .web(let proofURL) = configuration.target, configuration.targetCookies.isEmpty {
+            return submissions > 0 && !targetHostCookies.isEmpty && (200...299).contains(response.status)
+                && URLParts(response.url)?.origin == URLParts(proofURL)?.origin
+        }
+        return haveTargetCookies(response)
+    }
+
+    /// Remembers the names of cookies the target's host sets.
+    private mutating func noteTargetHostCookies(_ response: SignInResponse) {
+        guard let proofURL = configuration.target.proofURL, URLParts(response.url)?.host == URLParts(proofURL)?.host
+        else { return }
+        for name in setCookieNames(response) where !targetHostCookies.contains(name) { targetHostCookies.append(name) }
     }
 
     private func haveTargetCookies(_ response: SignInResponse) -> Bool {
         let expected = configuration.expectedCookies
         guard !expected.isEmpty else { return false }
-        let present = Set(response.siteCookies.map(\.name))
-        return expected.allSatisfy { present.contains($0) }
+        return CookiePatterns.allMatched(expected, by: response.siteCookies.map(\.name))
     }
 
     private func setCookieNames(_ response: SignInResponse) -> [String] {

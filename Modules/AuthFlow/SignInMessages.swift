@@ -25,15 +25,19 @@ public struct SignInConfiguration: Sendable {
     public var targetCookies: [String]
     /// The login service of the legacy route (`--flow legacy-spo`); nil picks it from the site's cloud.
     public var loginURL: String?
+    /// What the sign-in is for: a SharePoint site (the default), or any web page (`siteURL` is then where the
+    /// sign-in starts, kept as given).
+    public var target: SignInTarget
 
     public init(
         siteURL: String, username: String, password: Secret, flow: SignInFlow = .auto,
         policy: SignInPolicy = SignInPolicy(), staySignedIn: Bool = false, targetCookies: [String] = [],
-        loginURL: String? = nil
+        loginURL: String? = nil, target: SignInTarget = .sharePoint
     ) {
         var site = siteURL
-        while site.hasSuffix("/") { site.removeLast() }
+        if target == .sharePoint { while site.hasSuffix("/") { site.removeLast() } }
         self.siteURL = site
+        self.target = target
         self.username = username
         self.password = password
         self.flow = flow
@@ -43,9 +47,22 @@ public struct SignInConfiguration: Sendable {
         self.loginURL = loginURL
     }
 
-    /// The cookies the engine waits for.
+    /// A sign-in to any web page behind single sign-on: start at `url`, prove with `proofURL` (default `url`).
+    /// `cookies` are the names or shell globs that mean signed in; empty means the cookies the target's host sets
+    /// during the sign-in.
+    public static func web(
+        url: String, username: String, password: Secret, cookies: [String] = [], proofURL: String? = nil,
+        policy: SignInPolicy = SignInPolicy(), staySignedIn: Bool = false
+    ) -> SignInConfiguration {
+        SignInConfiguration(
+            siteURL: url, username: username, password: password, flow: .auto, policy: policy,
+            staySignedIn: staySignedIn, targetCookies: cookies, target: .web(proofURL: proofURL ?? url))
+    }
+
+    /// The cookies (names or globs) the engine waits for before it tries the proof.
     public var expectedCookies: [String] {
         if !targetCookies.isEmpty { return targetCookies }
+        if case .web = target { return [] }
         switch flow {
         case .basic, .anonymous: return []
         default:
@@ -79,6 +96,9 @@ public struct SignInRequest: Sendable {
     public var carriesPassword: Bool
     /// HTTP authentication libcurl should perform (NTLM, Basic), or nil.
     public var authentication: Authentication?
+    /// The page this request was sent from (a form, link, refresh or script on it), for `Referer` and `Origin`;
+    /// nil for the first request and the proof. A redirect keeps the referrer of the request it redirects.
+    public var referrer: String?
 
     init(
         method: String = "GET", url: String, form: [(name: String, value: String)]? = nil,

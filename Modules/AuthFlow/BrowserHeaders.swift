@@ -1,0 +1,70 @@
+import Foundation
+
+/// The headers a browser adds to a sign-in's requests, which some servers require: `Accept` for navigations,
+/// `Accept-Language`, and `Origin` and `Referer` on form posts. Django's CSRF check refuses an https POST
+/// without a `Referer`; some OIDC relying parties answer 401 to a request that does not accept HTML.
+///
+/// `Referer` follows the policy browsers use by default, strict-origin-when-cross-origin: the full page URL
+/// (without its fragment) to the same origin, the origin alone to another, nothing from https to http. A page
+/// URL whose query holds a code, token or SAML message is cut to its origin wherever it goes. A plain value.
+public struct BrowserHeaders: Sendable, Equatable {
+    /// `Accept` sent on navigations (not on the proof's JSON request or a service call that sets its own).
+    public var accept: String
+    /// `Accept-Language`; nil sends none.
+    public var acceptLanguage: String?
+    /// Whether `Referer` and `Origin` are sent at all.
+    public var sendsReferrer: Bool
+
+    /// Browser-like defaults: HTML first, `en-US,en;q=0.9`, referrers on.
+    public init(
+        accept: String = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        acceptLanguage: String? = "en-US,en;q=0.9", sendsReferrer: Bool = true
+    ) {
+        self.accept = accept
+        self.acceptLanguage = acceptLanguage
+        self.sendsReferrer = sendsReferrer
+    }
+
+    /// Query parameter names whose values must never travel in a `Referer`.
+    static let secretQueryNames: Set<String> = [
+        "code", "token", "id_token", "access_token", "refresh_token", "samlresponse", "samlrequest", "wresult",
+        "ticket", "session_state", "otp", "password", "pwd",
+    ]
+
+    /// The headers to add to a request for `url` with `method`, sent from the page at `referrer` (nil: typed in
+    /// or a redirect's start), leaving any header the request already has.
+    func headers(method: String, url: String, referrer: String?, existing: [String]) -> [(String, String)] {
+        let present = Set(existing.map { $0.lowercased() })
+        var added: [(String, String)] = []
+        if !present.contains("accept") { added.append(("Accept", accept)) }
+        if let acceptLanguage, !present.contains("accept-language") {
+            added.append(("Accept-Language", acceptLanguage))
+        }
+        guard sendsReferrer, let referrer, let from = URLParts(referrer), let to = URLParts(url) else { return added }
+        if from.scheme == "https" && to.scheme == "http" { return added }
+        if !present.contains("referer"), let value = Self.referer(of: referrer, sameOrigin: from.origin == to.origin) {
+            added.append(("Referer", value))
+        }
+        if method.uppercased() == "POST" && !present.contains("origin") {
+            added.append(("Origin", Self.serializedOrigin(from)))
+        }
+        return added
+    }
+
+    /// The `Referer` value for a page: its URL without the fragment to the same origin (unless its query holds a
+    /// secret), else its origin followed by `/`.
+    static func referer(of page: String, sameOrigin: Bool) -> String? {
+        guard var components = URLComponents(string: page), let parts = URLParts(page) else { return nil }
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        let secret = (components.queryItems ?? []).contains { secretQueryNames.contains($0.name.lowercased()) }
+        if sameOrigin && !secret, let text = components.string { return text }
+        return serializedOrigin(parts) + "/"
+    }
+
+    /// `scheme://host[:port]`, the port only when not the scheme's default.
+    static func serializedOrigin(_ parts: URLParts) -> String {
+        "\(parts.scheme)://\(parts.displayAuthority)"
+    }
+}
