@@ -13,9 +13,11 @@ let profileOption = OptionSpec.value("profile", "NAME", "session profile (defaul
 let loginCommand = Command(
     name: "login",
     summary: "Sign in to a SharePoint site without a browser and save the session (a curl-readable cookie file).",
-    synopsis: "--site URL --user NAME [options]",
+    synopsis: "(--site URL | --url URL) --user NAME [options]",
     options: [
         .value("site", "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
+        .value("url", "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
+        .value("proof-url", "URL", "with --url: the page that proves the session (default: --url)"),
         .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
         .value(
             "flow", "FLOW",
@@ -33,15 +35,29 @@ let loginCommand = Command(
             "dump-pages", "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
-        .repeatable("cookie", "NAME", "the cookie(s) that mean signed in (default FedAuth, plus rtFa online)"),
+        .repeatable(
+            "cookie", "PATTERN",
+            "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
+                + "with --url the cookies the page's host sets"),
         .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
     ]
 ) { arguments in
-    guard let site = arguments.value("site"), let user = arguments.value("user") else {
-        throw UsageError(description: "--site URL and --user NAME are required")
+    let webURL = arguments.value("url")
+    guard let site = arguments.value("site") ?? webURL, let user = arguments.value("user") else {
+        throw UsageError(
+            description: "--site URL (a SharePoint site) or --url URL (any web page), and --user NAME are required")
+    }
+    guard arguments.value("site") == nil || webURL == nil else {
+        throw UsageError(description: "give --site (SharePoint) or --url (any web page), not both")
+    }
+    guard arguments.value("proof-url") == nil || webURL != nil else {
+        throw UsageError(description: "--proof-url goes with --url; a SharePoint site is proven by its current user")
     }
     guard let flow = SignInFlow(rawValue: arguments.value("flow") ?? "auto") else {
         throw UsageError(description: "unknown flow '\(arguments.value("flow") ?? "")'; see --help for the list")
+    }
+    guard webURL == nil || flow == .auto else {
+        throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
     }
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
@@ -53,7 +69,8 @@ let loginCommand = Command(
         policy: SignInPolicy(
             allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
         staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"),
-        loginURL: arguments.value("login-url"))
+        loginURL: arguments.value("login-url"),
+        target: webURL.map { .web(proofURL: arguments.value("proof-url") ?? $0) } ?? .sharePoint)
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
     let collector = SignInTraceCollector()
@@ -158,7 +175,13 @@ let statusCommand = Command(
         return .signInRequired
     }
     print("profile:  \(profile)")
-    print("site:     \(session.siteURL)")
+    if let proofURL = session.proofURL {
+        print("page:     \(session.siteURL)")
+        if proofURL != session.siteURL { print("proof:    \(proofURL)") }
+        if !session.targetCookies.isEmpty { print("session:  \(session.targetCookies.joined(separator: ", "))") }
+    } else {
+        print("site:     \(session.siteURL)")
+    }
     print("user:     \(session.displayName.map { "\($0) (\(session.user))" } ?? session.user)")
     print("flow:     \(session.flow)")
     print("proved:   \(ISO8601DateFormatter().string(from: session.provedAt))")

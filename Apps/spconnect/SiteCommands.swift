@@ -10,8 +10,12 @@ let whoamiCommand = Command(
 ) { arguments in
     try await withSiteErrors("whoami") {
         _ = try positionals(arguments)
+        let session = try SessionContext.open(arguments)
+        if let proofURL = session.session.proofURL {
+            return try await webWhoami(arguments, context: session, proofURL: proofURL)
+        }
         let output = try Output(arguments)
-        let context = try SiteContext.open(arguments)
+        let context = try SiteContext.open(arguments, session: session)
         let user = try await context.site.currentUser()
         output.renderOne(SharePointRecords.record(user: user), columns: SharePointRecords.userColumns)
         output.note("Signed in at \(context.site.siteURL) (profile '\(context.session.profile)').")

@@ -18,7 +18,11 @@ struct SiteContext {
         ]
 
     static func open(_ arguments: ParsedArguments) throws -> SiteContext {
-        let session = try SessionContext.open(arguments)
+        try open(arguments, session: try SessionContext.open(arguments))
+    }
+
+    /// The site client over a session already opened.
+    static func open(_ arguments: ParsedArguments, session: SessionContext) throws -> SiteContext {
         var flavor = ODataFlavor.noMetadata
         if let name = arguments.value("odata") {
             guard let chosen = ODataFlavor(rawValue: name.lowercased()) else {

@@ -16,7 +16,7 @@ let commands: [Command] = [
     },
     loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
     itemsCommand, itemCommand, lsCommand, downloadCommand, uploadCommand, addCommand, updateCommand, deleteCommand,
-    apiCommand, demoCommand, inspectCommand,
+    apiCommand, cookiesCommand, demoCommand, inspectCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.

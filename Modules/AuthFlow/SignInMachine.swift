@@ -122,9 +122,16 @@ public struct SignInMachine: Sendable {
                 record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
             }
         } else if proofTriedAt != submissions, shouldProve(response) {
-            record.decision = "session cookies present: prove them"
             proofTriedAt = submissions
             proofHops = 0
+            // The sign-in landed on the proof page itself: this answer is the proof.
+            if let proofURL = configuration.target.proofURL, response.url == proofURL,
+                case .proven = proofVerdict(response)
+            {
+                record.decision = "signed in: the target page answered HTTP \(response.status) with the session"
+                return .finish(proofOutcome(response))
+            }
+            record.decision = "session cookies present: prove them"
             return proofRequest(authentication: lastRequest?.authentication)
         }
         if var active = route, let decision = active.next(after: response) {
@@ -252,7 +259,7 @@ public struct SignInMachine: Sendable {
         }
         let key = request.method + " " + request.url
         visits[key, default: 0] += 1
-        if visits[key]! > 2 && request.form == nil {
+        if visits[key]! > 2 && request.form == nil && request.purpose != .proof {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request

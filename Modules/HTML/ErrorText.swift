@@ -75,14 +75,21 @@ enum ErrorTextReader {
 
     // MARK: Error headings
 
-    /// The message under the first heading that names an error, if any.
+    /// The message under the first heading that names an error and has one (a page may repeat its error
+    /// heading, in a banner and above the content), if any.
     private static func messageUnderErrorHeading(in root: DOMNode) -> String? {
         let blocks = TextBlocks(root: root).blocks
-        guard let headingIndex = blocks.firstIndex(where: { $0.isHeading && isErrorHeading($0.text) }) else {
-            return nil
+        for (index, heading) in blocks.enumerated() where heading.isHeading && isErrorHeading(heading.text) {
+            if let message = message(after: index, in: blocks) { return message }
         }
+        return nil
+    }
+
+    /// The emphasised line right after the heading at `index`, else the prose blocks up to the next heading,
+    /// control or "label: value" line.
+    private static func message(after index: Int, in blocks: [TextBlocks.Block]) -> String? {
         var collected: [String] = []
-        for block in blocks[(headingIndex + 1)...] {
+        for block in blocks[(index + 1)...] {
             if block.isHeading || block.isControl { break }
             if block.text.isEmpty { continue }
             if block.isEmphasised && collected.isEmpty { return block.text }

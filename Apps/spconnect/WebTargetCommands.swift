@@ -1,0 +1,106 @@
+import AuthFlow
+import Foundation
+import HTML
+import JSON
+import Presentation
+import Transport
+
+/// `spconnect cookies`: the saved session for other tools (curl, wget, httpie, rclone), only the cookies a URL
+/// would get.
+let cookiesCommand = Command(
+    name: "cookies",
+    summary: "Print the saved session's cookies for another tool: a Cookie header, a Netscape file, or JSON.",
+    synopsis: "[--profile NAME] [--format header|netscape|json] [--url URL]",
+    options: [
+        profileOption,
+        .value("format", "FORMAT", "header (default: 'Cookie: a=b; c=d'), netscape (curl -b FILE) or json"),
+        .value("url", "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
+    ]
+) { arguments in
+    _ = try positionals(arguments)
+    let profile = arguments.value("profile") ?? "default"
+    guard let session = try SessionStore().load(profile: profile) else {
+        throw SessionMissing(description: "no session for profile '\(profile)'; sign in first with 'spconnect login'")
+    }
+    let format = arguments.value("format") ?? "header"
+    guard ["header", "netscape", "json"].contains(format) else {
+        throw UsageError(description: "unknown --format '\(format)'; use header, netscape or json")
+    }
+    let url = arguments.value("url") ?? session.proofURL ?? session.siteURL + "/"
+    guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+        throw UsageError(description: "--url \(url) is not an absolute http(s) URL")
+    }
+    // libcurl's own matching (domain, path, Secure) decides which cookies the URL would carry.
+    let client = try HTTPClient()
+    try session.install(into: client)
+    let cookies = try client.cookies.cookies(for: url)
+    ErrorOutput.remember(cookies: cookies)
+    let sink = FileDescriptorSink.standardOutput()
+    switch format {
+    case "netscape":
+        let lines =
+            ["# Netscape HTTP Cookie File", "# cookies of spconnect profile '\(profile)' for \(url)"]
+            + cookies.map(\.netscapeLine)
+        sink.write(lines.joined(separator: "\n") + "\n")
+    case "json":
+        let values: [JSONValue] = cookies.map { cookie in
+            .object([
+                ("name", .string(cookie.name)), ("value", .string(cookie.value)), ("domain", .string(cookie.domain)),
+                ("path", .string(cookie.path)), ("secure", .bool(cookie.secure)), ("httpOnly", .bool(cookie.httpOnly)),
+                ("expires", cookie.expires.map { .integer(Int64($0.timeIntervalSince1970)) } ?? .null),
+            ])
+        }
+        sink.write(JSONValue.array(values).serialized(options: .prettyPrinted) + "\n")
+    default:
+        guard !cookies.isEmpty else {
+            printError("spconnect cookies: the session holds no cookie that \(Redaction.url(url)) would get")
+            return .notFound
+        }
+        sink.write("Cookie: " + cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") + "\n")
+    }
+    sink.flush()
+    return .ok
+}
+
+/// `whoami` for a session of any web page: the proof URL is asked again with the session; 2xx on its origin that
+/// is not a sign-in page means signed in. A session that ended is renewed once when a password is at hand.
+func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: String) async throws -> ExitCode {
+    let output = try Output(arguments)
+    var renewed = false
+    while true {
+        let response: HTTPResponse
+        do {
+            response = try await context.client.execute(
+                HTTPRequest(
+                    url: proofURL, headers: ["Accept": BrowserHeaders().accept], redirects: .follow(max: 5)))
+        } catch {
+            printError("spconnect whoami: \(error)")
+            return .network
+        }
+        let sameOrigin = HTTPClient.isSameOrigin(response.url, proofURL)
+        let page = try? HTMLPage(bytes: response.body, url: response.url)
+        let signInPage = page.map { ![.other].contains($0.classification.kind) } ?? false
+        if (200...299).contains(response.status), sameOrigin, !signInPage {
+            output.renderOne(
+                Record([
+                    Field("user", .string(context.session.user)), Field("url", .string(proofURL)),
+                    Field("status", .int(response.status)), Field("flow", .string(context.session.flow)),
+                ]),
+                columns: [
+                    Column("user", title: "User"), Column("url", title: "URL"), Column("status", title: "Status"),
+                    Column("flow", title: "Flow"),
+                ])
+            output.note("Signed in at \(proofURL) (profile '\(context.profile)').")
+            return .ok
+        }
+        if !renewed, (try? await context.renewer.reauthenticate()) == true {
+            renewed = true
+            continue
+        }
+        printError(
+            "spconnect whoami: the session no longer opens \(Redaction.url(proofURL)) (HTTP \(response.status)"
+                + (sameOrigin ? "" : ", sent to \(Redaction.url(response.url))")
+                + "); sign in again with 'spconnect login --url \(proofURL) --user \(context.session.user)'")
+        return .signInRequired
+    }
+}
