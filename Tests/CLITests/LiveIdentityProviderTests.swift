@@ -1,0 +1,194 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `spconnect login --url` against real identity-provider software, not our simulator: SimpleSAMLphp as a SAML IdP
+/// and a second SimpleSAMLphp as the service provider protecting a page, under Apache on 127.0.0.21/22 over https
+/// (Tests/LiveIdP). The world is installed (apt, when missing), started once for this test run on a free port
+/// and stopped by PID when the run ends. Skipped, saying why, only where it cannot be installed.
+@Suite(.serialized, .enabled(if: LiveIdentityProvider.shared.isAvailable, LiveIdentityProvider.shared.skipComment))
+struct LiveIdentityProviderTests {
+    let world = LiveIdentityProvider.shared
+
+    /// Every secret the runs typed; none may come back in any output.
+    static let passwords = ["alice-pass-1", "wrong-pass-7", "nobody-pass-9", "broken-pass-3"]
+
+    /// Runs `spconnect login --url PROTECTED` for `user` with `password` in a fresh state folder.
+    func login(_ user: String, _ password: String, extra: [String] = []) async throws -> (RunResult, String) {
+        let state = try temporaryDirectory("live")
+        let result = try await runSpconnect(
+            [
+                "login", "--url", world.protectedURL, "--user", user, "--password-stdin", "--cacert", world.caFile,
+                "--trace", state + "/trace.jsonl", "--dump-pages", state + "/dumps",
+            ] + extra, stdin: password + "\n", environment: ["XDG_STATE_HOME": state, "HOME": state])
+        return (result, state)
+    }
+
+    /// The texts of every file under `folder`.
+    func texts(under folder: String) -> [(String, String)] {
+        let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
+        return paths.compactMap { name in
+            FileManager.default.contents(atPath: folder + "/" + name).map {
+                (name, String(decoding: $0, as: UTF8.self))
+            }
+        }
+    }
+
+    func expectNoPassword(_ result: RunResult, state: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let places = [("stdout", result.stdout), ("stderr", result.stderr)] + texts(under: state)
+        for (place, text) in places {
+            for password in Self.passwords where text.contains(password) {
+                Issue.record("\(place) holds a password", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func theRightPasswordSignsInAndCurlOpensTheProtectedPageWithTheSession() async throws {
+        let (result, state) = try await login("alice", "alice-pass-1")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 0, "\(result.stderr)")
+        expectNoPassword(result, state: state)
+        let session = state + "/spconnect/sessions/default.cookies"
+        let page = try await runProgram(
+            "/usr/bin/curl", ["-s", "--cacert", world.caFile, "-b", session, world.protectedURL])
+        #expect(page.contains("Hello, alice"), "curl -b with the saved session: \(page.prefix(200))")
+        // Without the session the page sends curl to the identity provider.
+        let anonymous = try await runProgram(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                "--cacert", world.caFile, world.protectedURL,
+            ])
+        #expect(anonymous == "302")
+
+        let environment = ["XDG_STATE_HOME": state, "HOME": state]
+        let whoami = try await runSpconnect(["whoami", "--cacert", world.caFile], environment: environment)
+        #expect(whoami.status == 0, "\(whoami.stderr)")
+        #expect(whoami.stdout.contains("\"user\": \"alice\""), "\(whoami.stdout)")
+        let header = try await runSpconnect(["cookies", "--format", "header"], environment: environment)
+        #expect(header.status == 0 && header.stdout.hasPrefix("Cookie: "), "\(header.stderr)")
+        let viaHeader = try await runProgram(
+            "/usr/bin/curl",
+            ["-s", "--cacert", world.caFile, "-H", header.stdout.trimmingCharacters(in: .newlines), world.protectedURL])
+        #expect(viaHeader.contains("Hello, alice"))
+    }
+
+    @Test(arguments: [("alice", "wrong-pass-7"), ("nobody", "nobody-pass-9")])
+    func aWrongPasswordOrUnknownUserIsRejectedWithTheIdentityProvidersWords(user: String, password: String)
+        async throws
+    {
+        let (result, state) = try await login(user, password)
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("Incorrect username or password"), "\(result.stderr)")
+        expectNoPassword(result, state: state)
+    }
+
+    @Test func anIdentityProviderFailureAfterTheRightPasswordEndsAsItsOwnError() async throws {
+        let (result, state) = try await login("broken", "broken-pass-3")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(result.stderr.contains("An unhandled exception was thrown"), "\(result.stderr)")
+        #expect(result.stderr.contains("identity provider stopped"), "\(result.stderr)")
+        expectNoPassword(result, state: state)
+    }
+}
+
+/// Runs a program and returns its standard output.
+func runProgram(_ path: String, _ arguments: [String]) async throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardError = FileHandle.nullDevice
+    return String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+}
+
+/// The live world of Tests/LiveIdP for this test process: installed when missing, started on first use, stopped
+/// by PID when the process exits.
+final class LiveIdentityProvider: Sendable {
+    static let shared = LiveIdentityProvider()
+
+    let directory: String
+    let port: Int
+    /// Why the world is not there, or nil when it runs.
+    let failure: String?
+
+    var isAvailable: Bool { failure == nil }
+    var skipComment: Comment { Comment(rawValue: failure ?? "") }
+    var protectedURL: String { "https://127.0.0.22:\(port)/protected/" }
+    var caFile: String { directory + "/ca.pem" }
+
+    static let script: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent("Tests/LiveIdP/liveidp.sh").path
+    }()
+
+    private init() {
+        directory = NSTemporaryDirectory() + "spc-liveidp-" + UUID().uuidString
+        port = 20_000 + Int(getpid() % 20_000)
+        failure = Self.prepare(directory: directory, port: port)
+        if failure == nil,
+            let text = try? String(contentsOfFile: directory + "/run/httpd.pid", encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            // Stopped by its PID when the test process ends (Apache's master stops its workers on TERM).
+            LiveIdentityProvider.apachePID = pid
+            atexit {
+                if LiveIdentityProvider.apachePID > 0 { kill(LiveIdentityProvider.apachePID, SIGTERM) }
+            }
+        }
+    }
+
+    /// The Apache master started for this process (0: none).
+    nonisolated(unsafe) static var apachePID: pid_t = 0
+
+    /// Installs (when packages are missing and apt can be used) and starts the world; the reason it cannot, or nil.
+    private static func prepare(directory: String, port: Int) -> String? {
+        let installed =
+            FileManager.default.fileExists(atPath: "/usr/share/simplesamlphp/www/_include.php")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/apache2")
+        if !installed {
+            let canInstall =
+                FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
+                && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
+            guard canInstall else {
+                return "SimpleSAMLphp and Apache are not installed and apt-get cannot be used here "
+                    + "(run Tests/LiveIdP/liveidp.sh install)"
+            }
+            guard shell([script, "install"], environment: [:]) == 0 else {
+                return "Tests/LiveIdP/liveidp.sh install failed"
+            }
+        }
+        let status = shell([script, "start", directory], environment: ["LIVEIDP_PORT": String(port)])
+        return status == 0 ? nil : "Tests/LiveIdP/liveidp.sh start failed (exit \(status)) on port \(port)"
+    }
+
+    /// Runs a command to its end and returns its exit status: synchronously (once, before the suite), with
+    /// posix_spawn and waitpid, as Foundation's `waitUntilExit` can wait forever off the main run loop.
+    private static func shell(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let argv = (["/bin/bash"] + arguments).map { strdup($0) } + [nil]
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return -1 }
+        }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+}
