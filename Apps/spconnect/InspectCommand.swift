@@ -67,7 +67,9 @@ func inspectionReport(_ page: HTMLPage) -> JSONValue {
 
     var report: [String: JSONValue] = [
         "url": .string(page.url),
-        "kind": .string(classification.kind.rawValue),
+        "kind": .string(classification.kind.manifestName),
+        "page_kind": .string(classification.kind.rawValue),
+        "signals": .array(classification.signals.map(JSONValue.string)),
         "reason": .string(classification.reason),
         "title": optional(page.title),
         "base_href": optional(page.baseHref),
@@ -129,6 +131,10 @@ private func formReport(_ form: HTMLForm) -> JSONValue {
         if control.disabled { field["disabled"] = .bool(true) }
         if control.insideNoscript { field["inside_noscript"] = .bool(true) }
         if let label = control.label { field["label"] = .string(label) }
+        if let (role, signal) = control.roleAndSignal {
+            field["role"] = .string(role.rawValue)
+            field["role_signal"] = .string(signal)
+        }
         return object(field)
     }
     return object([

@@ -33,6 +33,7 @@ func note(_ message: String) {
 var largest = 100_000
 var runs = 1
 var pagesOnly = false
+var manifestDirectory: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
@@ -47,10 +48,16 @@ while !arguments.isEmpty {
         runs = value
     case "--pages":
         pagesOnly = true
+    case "--manifest":
+        guard let directory = arguments.first else { fail("--manifest needs a folder with a manifest.json") }
+        arguments.removeFirst()
+        manifestDirectory = directory
     case "--help", "-h":
         print(
             "usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)] [--pages]"
+                + " [--manifest DIR]"
         )
+        print("  --pages --manifest DIR scores the page reader on DIR's pages against DIR/manifest.json")
         print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift),")
         print("  then reads sign-in pages (PageReading.swift); --pages measures only the page reading")
         exit(0)
@@ -58,6 +65,10 @@ while !arguments.isEmpty {
     }
 }
 let sizes = largest > 10_000 ? [10_000, largest] : [largest]
+if let manifestDirectory {
+    for line in try pageScoreReport(directory: manifestDirectory) { print(line) }
+    exit(0)
+}
 if pagesOnly {
     for line in try pageReadingReport(runs: max(runs, 5)) { print(line) }
     exit(0)
