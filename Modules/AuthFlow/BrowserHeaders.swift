@@ -32,8 +32,8 @@ public struct BrowserHeaders: Sendable, Equatable {
     ]
 
     /// The headers to add to a request for `url` with `method`, sent from the page at `referrer` (nil: typed in
-    /// or a redirect's start), leaving any header the request already has.
-    func headers(method: String, url: String, referrer: String?, existing: [String]) -> [(String, String)] {
+    /// or a redirect's start), leaving any header the request already has (`existing` names).
+    public func headers(method: String, url: String, referrer: String?, existing: [String]) -> [(String, String)] {
         let present = Set(existing.map { $0.lowercased() })
         var added: [(String, String)] = []
         if !present.contains("accept") { added.append(("Accept", accept)) }

@@ -27,6 +27,10 @@ enum PageFactsReader {
                 case .null: break
                 }
             }
+            // The flow token may only sit inside an input tag in a string (`sFTTag`, as on Microsoft account
+            // pages): the strategies read it as `sFT` under `sFTName` either way.
+            if values["sFT"] == nil, let token = page.aadConfig?.flowToken { values["sFT"] = token }
+            if values["sFTName"] == nil, let name = page.aadConfig?.flowTokenName { values["sFTName"] = name }
             config = values
         }
         var scriptRedirect: String?

@@ -216,7 +216,13 @@ public enum PageClassifier {
                 .passwordExpiring, form, "a notice that the password expires, with a way to continue", [signal])
         }
 
-        // 10. Navigation or nothing recognisable.
+        // 10. A second factor to set up first: no field to fill, and the page speaks of enrolling one.
+        if let signal = secondFactorEnrolment(page) {
+            return result(
+                .secondFactor, page.forms.first?.index, "the page asks to set up a second factor first", [signal])
+        }
+
+        // 11. Navigation or nothing recognisable.
         switch navigation {
         case .metaRefresh(let url, let delay):
             return result(
@@ -268,6 +274,20 @@ public enum PageClassifier {
             return (page.forms.first?.index, ["asks to approve on a device; nothing to type"])
         }
         return nil
+    }
+
+    /// "Set up two-factor authentication to continue": a page with nothing to type whose headings or first lines
+    /// name a second factor and setting it up.
+    static func secondFactorEnrolment(_ page: HTMLPage) -> String? {
+        guard page.metaRefresh == nil, page.scriptRedirect == nil,
+            page.forms.allSatisfy({ form in !form.controls.contains { $0.isTextLike && !$0.disabled } })
+        else { return nil }
+        let lines =
+            page.headings + [page.title ?? ""] + page.visibleText.split(separator: "\n").prefix(12).map(String.init)
+        guard
+            lines.contains(where: { SignInLexicon.says(.secondFactor, in: $0) && SignInLexicon.says(.enroll, in: $0) })
+        else { return nil }
+        return "asks to set up a second factor (no field to fill)"
     }
 
     // MARK: Password expiry

@@ -9,6 +9,10 @@ public enum SignInLexicon {
     /// What a field is called.
     public enum Concept: CaseIterable, Sendable {
         case user, password, code, newPassword, error, expired, verify, approve, device, `continue`
+        /// A second factor by name (MFA, two-factor, 2-step verification, authenticator).
+        case secondFactor
+        /// Setting something up: enrol, register, configure.
+        case enroll
     }
 
     /// The whole words of each concept (lower case).
@@ -53,6 +57,16 @@ public enum SignInLexicon {
             "continue", "next", "proceed", "ok", "skip", "later", "weiter", "fortfahren", "später", "continuer",
             "suivant", "ignorer", "continuar", "siguiente", "omitir", "dalej", "pomiń", "продолжить", "далее",
         ],
+        .secondFactor: [
+            "mfa", "2fa", "tfa", "twofactor", "multifactor", "2step", "twostep", "authenticator", "zweifaktor",
+            "zweistufige", "doublefacteur", "doubleauthentification", "dosfactores", "dwuetapowa", "dwuskładnikowe",
+            "двухфакторная",
+        ],
+        .enroll: [
+            "enroll", "enrol", "enrolment", "enrollment", "register", "registration", "setup", "configure", "activate",
+            "einrichten", "registrieren", "aktivieren", "configurer", "enregistrer", "activer", "configurar",
+            "registrar", "activar", "skonfiguruj", "zarejestruj", "włącz", "настроить", "зарегистрировать",
+        ],
     ]
 
     /// Phrases of scripts without spaces, matched inside the text.
@@ -66,6 +80,8 @@ public enum SignInLexicon {
         .approve: ["承認"],
         .device: ["デバイス", "端末"],
         .continue: ["続行", "次へ", "继续"],
+        .secondFactor: ["二段階認証", "多要素認証", "双重验证"],
+        .enroll: ["登録", "設定", "注册"],
     ]
 
     /// Stems found inside a word of an identifier (`loginfmt`, `txtUsername1`, `j_password`, `otpcode`).

@@ -158,7 +158,8 @@ import Transport
             #expect(request.purpose == .credentials)
             let names = (request.form ?? []).map(\.name)
             #expect(names.contains("passwd") && names.contains("login"))
-            #expect(names.contains("flowToken") || names.contains("ctx"))
+            // The flow token under the page's own name (flowToken on Entra, PPFT on a Microsoft account), or ctx.
+            #expect(names.contains("flowToken") || names.contains("ctx") || names.contains("PPFT"), "\(names)")
         case ("kmsi", .send(let request)):
             #expect(request.purpose == .interrupt)
             #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")

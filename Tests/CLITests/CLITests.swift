@@ -404,6 +404,34 @@ import Testing
         #expect(try await fixture.run(["download", "/Photos/none.png", "--to", into]).status == 8)
     }
 
+    /// `--url` (any page) and `--site` (SharePoint) are two forms of login; mixing them is a usage error that says
+    /// which to give, and `cookies` prints only what a URL would get, in each format.
+    @Test func loginTargetsAndTheCookiesCommand() async throws {
+        let fixture = try await CLIFixture()
+        let both = try await fixture.run([
+            "login", "--site", fixture.sim.siteURL, "--url", fixture.sim.siteURL, "--user", "a",
+        ])
+        #expect(both.status == 2 && both.stderr.contains("not both"), "\(both.stderr)")
+        let proof = try await fixture.run([
+            "login", "--site", fixture.sim.siteURL, "--proof-url", "https://x.test/", "--user", "a",
+        ])
+        #expect(proof.status == 2 && proof.stderr.contains("--proof-url goes with --url"), "\(proof.stderr)")
+        let flow = try await fixture.run(["login", "--url", fixture.sim.siteURL, "--flow", "ntlm", "--user", "a"])
+        #expect(flow.status == 2, "\(flow.stderr)")
+
+        let header = try await fixture.run(["cookies"])
+        #expect(header.status == 0, "\(header.stderr)")
+        #expect(header.stdout.hasPrefix("Cookie: ") && header.stdout.contains("FedAuth="), "\(header.stdout)")
+        let json = try await fixture.run(["cookies", "--format", "json"])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.contains { $0["name"] as? String == "FedAuth" && ($0["value"] as? String)?.isEmpty == false })
+        let netscape = try await fixture.run(["cookies", "--format", "netscape"])
+        #expect(netscape.stdout.hasPrefix("# Netscape HTTP Cookie File"))
+        let elsewhere = try await fixture.run(["cookies", "--url", "http://127.0.0.9:1/"])
+        #expect(elsewhere.status == 8, "no cookie of the site goes to another host: \(elsewhere.stdout)")
+        #expect(try await fixture.run(["cookies", "--format", "xml"]).status == 2)
+    }
+
     /// Two different files with one name are refused before anything is transferred (one would replace the
     /// other); the same file named twice is fetched once.
     @Test func downloadNeverSavesTwoFilesUnderOneName() async throws {

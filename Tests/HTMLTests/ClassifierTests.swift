@@ -97,6 +97,24 @@ struct ClassifierTests {
 
 @Suite("Classifier: second factors without a code field")
 struct SecondFactorChoiceTests {
+    /// A page with only a link to enrol a second factor is a second factor (exit 4), in several languages; a page
+    /// that merely mentions an authenticator app is not.
+    @Test(arguments: [
+        "<h1>Set up two-factor authentication</h1><p>Your organisation requires it.</p><a href=/enroll>Start</a>",
+        "<h2>Zwei-Faktor-Authentifizierung einrichten</h2><a href=/setup>Weiter</a>",
+        "<h1>Configurer la double authentification</h1><a href=/setup>Continuer</a>",
+        "<h1>多要素認証の登録</h1><a href=/mfa>次へ</a>",
+    ])
+    func enrolmentPagesAreSecondFactors(html: String) throws {
+        let result = try readPage(html).classification
+        #expect(result.kind == .secondFactor, "\(result.reason)")
+        #expect(result.signals.contains { $0.contains("set up a second factor") })
+    }
+
+    @Test func mentioningAnAuthenticatorIsNotEnrolment() throws {
+        #expect(try readPage("<h1>Welcome</h1><p>Download our authenticator app.</p>").classification.kind == .other)
+    }
+
     /// Duo's prompt for a user whose only factor is push: the real page with its passcode inputs taken out.
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func duoPushOnlyPromptIsMFA() throws {

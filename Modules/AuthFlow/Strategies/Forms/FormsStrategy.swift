@@ -108,6 +108,8 @@ struct FormsStrategy: SignInStrategy {
             text = "it asks for a security key or passkey"
         } else if signals.contains("one per method") {
             text = "it offers a choice of second-factor methods"
+        } else if signals.contains("set up a second factor") {
+            text = "it asks you to set up a second factor first (do it once in a browser)"
         } else if signals.contains("approve on a device") {
             text = "it waits for an approval on your device (push or number matching)"
         } else {
