@@ -24,7 +24,9 @@ enum ErrorTextReader {
             if isErrorContainer(node) {
                 let inner = innerContainers(of: node)
                 if inner.isEmpty {
-                    add(visibleText(of: node).collapsingWhitespace())
+                    let text = visibleText(of: node).collapsingWhitespace()
+                    // An empty alert a script fills from a code in the markup: the code is all there is to say.
+                    add(text.isEmpty ? messageCode(of: node).map { "IdP message code \($0)" } ?? "" : text)
                 } else {
                     for container in inner { add(visibleText(of: container).collapsingWhitespace()) }
                 }
@@ -38,6 +40,22 @@ enum ErrorTextReader {
     }
 
     // MARK: Containers
+
+    /// The code an empty error container carries for a script to turn into words: a `data-*` attribute whose
+    /// name says code, error or message (`data-error-code="5"`, `data-msg="bad_password"`), short and not blank.
+    static func messageCode(of node: DOMNode) -> String? {
+        for (name, value) in node.attributes where name.hasPrefix("data-") {
+            let words = SignInLexicon.tokens(of: String(name.dropFirst(5)))
+            guard words.contains(where: { ["code", "error", "message", "msg", "err", "reason"].contains($0) }) else {
+                continue
+            }
+            let trimmed = value.trimmingASCIIWhitespace()
+            if !trimmed.isEmpty, trimmed.count <= 40, !["0", "false", "none", "null"].contains(trimmed.lowercased()) {
+                return trimmed
+            }
+        }
+        return nil
+    }
 
     static func isErrorContainer(_ node: DOMNode) -> Bool {
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }

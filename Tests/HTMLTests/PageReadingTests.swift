@@ -256,6 +256,8 @@ struct PageReadingTests {
             ),
             ("<h2>Having problems signing in?</h2><p>Call us.</p>", nil),
             ("<div class='field tooltip-text type-alert'>Please fill out this field.</div>", nil),
+            ("<div role=alert data-error-code=5></div><script>show(5)</script>", "IdP message code 5"),
+            ("<p class=error data-code=0></p>", nil),
         ])
     func errorText(html: String, expected: String?) throws {
         #expect(try readPage(html).errorText == expected)
