@@ -65,19 +65,32 @@ public struct SelfSubmit: Sendable, Equatable {
     }
 }
 
-/// Entra ID's `$Config` object, with accessors for the keys sign-in needs. Values are as on the page.
+/// Entra ID's `$Config` object (or Microsoft account's `ServerData`, or another script object literal that
+/// carries `urlPost`), with accessors for the keys sign-in needs. Values are as on the page.
 public struct AADConfig: Sendable, Equatable {
     /// The whole decoded object.
     public let raw: JSONValue
+
+    /// Wraps a decoded configuration object.
+    init(raw: JSONValue) {
+        self.raw = raw
+    }
 
     /// The page id (`ConvergedSignIn`, `KmsiInterrupt`, `ConvergedTFA`…).
     public var pgid: String? { raw["pgid"]?.stringValue }
     /// Where the page posts (`urlPost`).
     public var urlPost: String? { raw["urlPost"]?.stringValue }
-    /// The name the flow token (`sFT`) is posted under (`sFTName`).
-    public var flowTokenName: String? { raw["sFTName"]?.stringValue }
-    /// The flow token (`sFT`). A secret: never log it.
-    public var flowToken: String? { raw["sFT"]?.stringValue }
+    /// The name the flow token is posted under: `sFTName`, else the `name` of the hidden input in `sFTTag`
+    /// (Microsoft account pages post it as `PPFT`).
+    public var flowTokenName: String? {
+        raw["sFTName"]?.stringValue ?? flowTokenInput.flatMap { ScriptReading.inputAttributes(in: $0).name }
+    }
+    /// The flow token: `sFT`, else the `value` of the hidden input in `sFTTag`. A secret: never log it.
+    public var flowToken: String? {
+        raw["sFT"]?.stringValue ?? flowTokenInput.flatMap { ScriptReading.inputAttributes(in: $0).value }
+    }
+    /// The markup of the hidden flow-token input (`sFTTag`), when the page carries one.
+    private var flowTokenInput: String? { raw["sFTTag"]?.stringValue }
     /// The request context (`sCtx`), absent on some interrupts.
     public var context: String? { raw["sCtx"]?.stringValue }
     /// The canary (`canary`). A secret: never log it.

@@ -32,7 +32,9 @@ struct PageReader {
         }
         let onload = elements.first { $0.name == "body" }?.attribute("onload")
         let invoked = Self.invocationCheck(code: javaScripts + [onload].compactMap { $0 })
-        let scriptRedirect = javaScripts.lazy.compactMap { ScriptReading.redirectTarget(in: $0, isInvoked: invoked) }
+        // Scripts first, then `<body onload>` (`onload="location.href='…'"` is a load-time redirect too).
+        let scriptRedirect = (javaScripts + [onload].compactMap { $0 }).lazy
+            .compactMap { ScriptReading.redirectTarget(in: $0, isInvoked: invoked) }
             .first.flatMap { URLResolver.resolve($0, against: baseURL) }
 
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
@@ -335,34 +337,22 @@ struct PageReader {
     /// A check whether a named function is called or referenced anywhere in `code` (page scripts and the
     /// body's onload), other than in its own declaration.
     static func invocationCheck(code: [String]) -> (String) -> Bool {
-        let cache = InvocationCache()
-        return { name in
-            if let known = cache.answers[name] { return known }
-            let answer = code.contains { ScriptReading.references(name, in: $0) }
-            cache.answers[name] = answer
-            return answer
-        }
+        let references = ScriptReferences(code: code)
+        return { references.contains($0) }
     }
 
     private func findSelfSubmit(
         forms: [HTMLForm], javaScripts: [String], onload: String?, invoked: (String) -> Bool
     ) -> SelfSubmit? {
-        func form(for reference: FormReference) -> Int? {
-            switch reference {
-            case .index(let index): index < forms.count ? index : nil
-            case .name(let name): forms.first { $0.name == name || $0.id == name }?.index
-            case .id(let id): forms.first { $0.id == id }?.index
-            }
-        }
         for script in javaScripts {
-            if let reference = ScriptReading.submittedForm(in: script, isInvoked: invoked),
-                let index = form(for: reference)
+            if let submission = ScriptReading.submission(in: script, isInvoked: invoked),
+                let index = ScriptReading.formIndex(of: submission, in: forms)
             {
                 return SelfSubmit(formIndex: index, trigger: .script)
             }
         }
-        if let onload, let reference = ScriptReading.submittedForm(in: onload, isInvoked: invoked),
-            let index = form(for: reference)
+        if let onload, let submission = ScriptReading.submission(in: onload, isInvoked: invoked),
+            let index = ScriptReading.formIndex(of: submission, in: forms)
         {
             return SelfSubmit(formIndex: index, trigger: .bodyOnload)
         }
@@ -377,9 +367,4 @@ struct PageReader {
         }
         return nil
     }
-}
-
-/// Memoised answers of `PageReader.invocationCheck` (one page read, one thread).
-private final class InvocationCache {
-    var answers: [String: Bool] = [:]
 }

@@ -10,76 +10,68 @@ public enum FormReference: Sendable, Equatable {
     case id(String)
 }
 
-/// Reading the few script idioms sign-in pages use, without running any script.
+/// Reading the few script idioms sign-in pages use, without running any script: navigations, self-submissions
+/// and configuration objects. Each reader is one linear pass over the script's tokens (`ScriptLexer`), so a
+/// string, a comment or a regular expression that merely contains `location=` or `submit()` is never taken
+/// for code. Only what runs when the page loads counts (see `ScriptScanner` for the rules).
 enum ScriptReading {
-    /// The first location assignment or `location.replace/assign` call with a string literal, as written
-    /// (JavaScript escapes decoded), ignoring those inside named function declarations that `isInvoked`
-    /// says nothing calls.
+    /// The first navigation the script performs on load: an assignment of a string literal to the window's
+    /// `location` or `location.href` (`window.`, `self.`, `top.`, `parent.`, `document.` prefixes allowed), or
+    /// `location.replace/assign` with a string literal, as written (JavaScript escapes decoded, literals joined
+    /// by `+` joined). A literal followed by more expression (`'…?u=' + x`) is not the target, and `javascript:`
+    /// targets are not navigations. `isInvoked` tells whether a named function is called somewhere on the page.
     static func redirectTarget(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> String? {
-        guard script.contains("location") else { return nil }
-        let patterns: [Regex<(Substring, Substring?, Substring?)>] = [
-            // window.location = '…', location.href = "…", document.location.href='…', top.location = …
-            #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=(?!=)\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
-            // location.replace('…'), window.location.assign("…"), location.href.replace is not a navigation
-            #/(?:^|[^\w$.])(?:(?:window|document|top|self|parent)\s*\.\s*)?location\s*\.\s*(?:replace|assign)\s*\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/#,
-        ]
-        let bodies = declaredFunctionBodies(in: script)
-        var best: (offset: Int, target: String)?
-        for pattern in patterns {
-            for match in script.matches(of: pattern) {
-                let offset = script.utf8.distance(from: script.utf8.startIndex, to: match.range.lowerBound)
-                if isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked) { continue }
-                guard let literal = match.output.1 ?? match.output.2 else { continue }
-                if best == nil || offset < best!.offset { best = (offset, unescapeJavaScript(String(literal))) }
-                break
+        ScriptStrings.withBytes(script) { bytes -> String? in
+            guard ScriptStrings.contains(bytes, "location") else { return nil }
+            var scanner = ScriptScanner(bytes: bytes, target: .redirects)
+            scanner.run()
+            return scanner.firstRunning(isInvoked: isInvoked) { found -> String? in
+                guard case .redirect(let target) = found else { return nil }
+                let scheme = target.trimmingASCIIWhitespace().prefix(11).lowercased()
+                return scheme == "javascript:" ? nil : target
             }
         }
-        return best?.target
     }
 
-    /// The form a script (or an `onload` attribute) submits by itself, ignoring calls inside named
-    /// function declarations that `isInvoked` says nothing calls (those run only on a user action).
+    /// The form a script (or an `onload` attribute) submits by itself on load: `submit()` or `requestSubmit()` on
+    /// `document.forms[N]`, `document.forms['name']`, `document.forms.name`, `document.name`,
+    /// `document.getElementById('id')`, `document.querySelector('#id')` or `$('#id')`.
     static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
-        guard script.contains("submit") else { return nil }
-        let bodies = declaredFunctionBodies(in: script)
-        func allowed(_ range: Range<String.Index>) -> Bool {
-            let offset = script.utf8.distance(from: script.utf8.startIndex, to: range.lowerBound)
-            return !isInsideUncalledFunction(offset, bodies: bodies, isInvoked: isInvoked)
+        ScriptStrings.withBytes(script) { bytes -> FormReference? in
+            guard ScriptStrings.contains(bytes, "ubmit") else { return nil }
+            var scanner = ScriptScanner(bytes: bytes, target: .submissions)
+            scanner.run()
+            return scanner.firstRunning(isInvoked: isInvoked) { found -> FormReference? in
+                guard case .submission(.form(let reference)) = found else { return nil }
+                return reference
+            }
         }
-        var found: [(Int, FormReference)] = []
-        func record(_ range: Range<String.Index>, _ reference: FormReference) {
-            guard allowed(range) else { return }
-            found.append((script.utf8.distance(from: script.utf8.startIndex, to: range.lowerBound), reference))
-        }
-        for match in script.matches(of: #/document\s*\.\s*forms\s*\[\s*(\d+)\s*\]\s*\.\s*submit\s*\(\s*\)/#) {
-            if let index = Int(match.output.1) { record(match.range, .index(index)) }
-        }
-        for match in script.matches(
-            of: #/document\s*\.\s*forms\s*\[\s*(?:'([^'\n]*)'|"([^"\n]*)")\s*\]\s*\.\s*submit\s*\(\s*\)/#)
-        {
-            if let name = match.output.1 ?? match.output.2 { record(match.range, .name(String(name))) }
-        }
-        for match in script.matches(of: #/document\s*\.\s*forms\s*\.\s*([A-Za-z_$][\w$]*)\s*\.\s*submit\s*\(\s*\)/#) {
-            record(match.range, .name(String(match.output.1)))
-        }
-        for match in script.matches(
-            of: #/document\s*\.\s*getElementById\s*\(\s*(?:'([^'\n]*)'|"([^"\n]*)")\s*\)\s*\.\s*submit\s*\(\s*\)/#)
-        {
-            if let id = match.output.1 ?? match.output.2 { record(match.range, .id(String(id))) }
-        }
-        for match in script.matches(of: #/document\s*\.\s*([A-Za-z_$][\w$]*)\s*\.\s*submit\s*\(\s*\)/#)
-        where match.output.1 != "forms" {
-            record(match.range, .name(String(match.output.1)))
-        }
-        return found.min { $0.0 < $1.0 }?.1
     }
 
-    /// Whether `offset` lies in the body of a declared function nothing calls. `isInvoked` is asked only
-    /// for the functions around `offset` (it may be costly on large scripts).
-    private static func isInsideUncalledFunction(
-        _ offset: Int, bodies: [(name: String, body: Range<Int>)], isInvoked: (String) -> Bool
-    ) -> Bool {
-        bodies.contains { $0.body.contains(offset) && !isInvoked($0.name) }
+    /// Like `submittedForm(in:isInvoked:)`, and also `click()` on an element found by id
+    /// (`document.getElementById('id').click()`): the first of either that runs on load.
+    static func submission(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> ScriptSubmission? {
+        ScriptStrings.withBytes(script) { bytes -> ScriptSubmission? in
+            guard ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click") else { return nil }
+            var scanner = ScriptScanner(bytes: bytes, target: .submissions)
+            scanner.run()
+            return scanner.firstRunning(isInvoked: isInvoked) { found -> ScriptSubmission? in
+                guard case .submission(let submission) = found else { return nil }
+                return submission
+            }
+        }
+    }
+
+    /// The index in `forms` of the form a submission submits: by index, by name or id (`document.forms.x` and
+    /// `document.x` find a form by either), or the form owning the submit button clicked. Nil when none matches.
+    static func formIndex(of submission: ScriptSubmission, in forms: [HTMLForm]) -> Int? {
+        switch submission {
+        case .form(.index(let index)): return index >= 0 && index < forms.count ? index : nil
+        case .form(.name(let name)): return forms.first { $0.name == name || $0.id == name }?.index
+        case .form(.id(let id)): return forms.first { $0.id == id }?.index
+        case .click(let id):
+            return forms.first { form in form.controls.contains { $0.id == id && $0.isSubmitButton } }?.index
+        }
     }
 
     /// The names and byte-offset ranges (UTF-8) of the bodies of `function name(…) { … }` declarations.
@@ -198,89 +190,181 @@ enum ScriptReading {
         return bytes.count
     }
 
-    /// Decodes JavaScript string escapes (`\'`, `\"`, `\\`, `\/`, `\n`, `\xHH`, `\uHHHH`, `\u{…}`).
+    /// Decodes JavaScript string escapes (`\\'`, `\\n`, `\\xHH`, `\\uHHHH` with surrogate pairs, `\\u{…}`…).
     static func unescapeJavaScript(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        let scalars = Array(text.unicodeScalars)
-        var result = ""
-        var index = 0
-        func hex(_ from: Int, _ count: Int) -> UInt32? {
-            guard from + count <= scalars.count else { return nil }
-            var digits = ""
-            digits.unicodeScalars.append(contentsOf: scalars[from..<from + count])
-            return UInt32(digits, radix: 16)
-        }
-        while index < scalars.count {
-            let scalar = scalars[index]
-            guard scalar == "\\", index + 1 < scalars.count else {
-                result.unicodeScalars.append(scalar)
-                index += 1
-                continue
-            }
-            let escape = scalars[index + 1]
-            index += 2
-            switch escape {
-            case "n": result += "\n"
-            case "r": result += "\r"
-            case "t": result += "\t"
-            case "x":
-                if let code = hex(index, 2), let value = Unicode.Scalar(code) {
-                    result.unicodeScalars.append(value)
-                    index += 2
-                } else {
-                    result += "x"
-                }
-            case "u":
-                if index < scalars.count, scalars[index] == "{",
-                    let close = scalars[index...].firstIndex(of: "}"),
-                    let code = hex(index + 1, close - index - 1), let value = Unicode.Scalar(code)
-                {
-                    result.unicodeScalars.append(value)
-                    index = close + 1
-                } else if let code = hex(index, 4), let value = Unicode.Scalar(code) {
-                    result.unicodeScalars.append(value)
-                    index += 4
-                } else {
-                    result += "u"
-                }
-            default: result.unicodeScalars.append(escape)
-            }
-        }
-        return result
+        ScriptStrings.withBytes(text) { ScriptStrings.decode($0, from: 0, to: $0.count) }
     }
 
-    /// The object literal assigned to `$Config` (`$Config = {…};`), decoded as JSON.
+    /// The configuration object a sign-in page's script assigns, decoded (`ScriptObjectLiteral`; JSON is read as
+    /// JSON), repeated member names collapsed as JavaScript does: Entra ID's `$Config = {…}` first; else
+    /// Microsoft account's `ServerData = {…}`; else the first object literal assigned to a variable or a window
+    /// property (`var x = {…}`, `window.x = {…}`) that carries a string `urlPost` (where the page posts).
     static func config(in script: String) -> JSONValue? {
-        let bytes = Array(script.utf8)
-        let marker = Array("$Config".utf8)
+        ScriptStrings.withBytes(script) { bytes -> JSONValue? in
+            if ScriptStrings.contains(bytes, "$Config"),
+                let config = firstAssignedObject(
+                    in: bytes, reads: { name, _ in ScriptWords.equals(bytes, name, "$Config") ? true : nil })
+            {
+                return config
+            }
+            let hasServerData = ScriptStrings.contains(bytes, "ServerData")
+            guard hasServerData || ScriptStrings.contains(bytes, "urlPost") else { return nil }
+            var posting: JSONValue?
+            let serverData = firstAssignedObject(
+                in: bytes,
+                reads: { name, onWindow in
+                    guard onWindow else { return nil }
+                    if hasServerData && ScriptWords.equals(bytes, name, "ServerData") { return true }
+                    return posting == nil ? false : nil
+                },
+                inspect: { object in
+                    if object["urlPost"]?.stringValue != nil { posting = object }
+                })
+            return serverData ?? posting
+        }
+    }
+
+    /// The first object literal assigned to a name (`x = {…}`, `var x = {…}`, `a.x = {…}`) that `reads` takes:
+    /// given the name and whether it is a variable or a window property (`window.x`), it answers nil (do not
+    /// read), true (read: that is the answer) or false (read and hand the object to `inspect`, then go on).
+    /// Repeated names are collapsed. Scanning goes on after each literal read (or where reading stopped), so each
+    /// byte is read at most twice.
+    private static func firstAssignedObject(
+        in bytes: UnsafeBufferPointer<UInt8>, reads: (ScriptToken, Bool) -> Bool?,
+        inspect: (JSONValue) -> Void = { _ in }
+    ) -> JSONValue? {
+        var lexer = ScriptLexer(bytes: bytes)
+        var recent = (ScriptToken.none, ScriptToken.none, ScriptToken.none, ScriptToken.none, ScriptToken.none)
+        while true {
+            let token = lexer.next()
+            if token.kind == .end { return nil }
+            if token.isPunctuator(UInt8(ascii: "{")) && recent.0.isPunctuator(UInt8(ascii: "="))
+                && recent.1.kind == .identifier
+            {
+                let onWindow =
+                    !recent.2.isPunctuator(UInt8(ascii: "."))
+                    || (ScriptWords.isAny(bytes, recent.3, ScriptWords.windowsAndGlobal)
+                        && !recent.4.isPunctuator(UInt8(ascii: ".")))
+                if let answer = reads(recent.1, onWindow) {
+                    let (value, end) = ScriptObjectLiteral.read(bytes, at: token.start)
+                    if let value, value.objectValue != nil {
+                        let object = lastValueWins(value)
+                        if answer { return object }
+                        inspect(object)
+                    }
+                    lexer = ScriptLexer(bytes: bytes, from: end)
+                    recent = (.none, .none, .none, .none, .none)
+                    continue
+                }
+            }
+            recent = (token, recent.0, recent.1, recent.2, recent.3)
+        }
+    }
+
+    /// The `name` and `value` attributes of the first `<input …>` in `markup` (entities decoded): how Microsoft
+    /// sign-in pages carry the flow token in `sFTTag`.
+    static func inputAttributes(in markup: String) -> (name: String?, value: String?) {
+        let bytes = Array(markup.utf8)
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+        }
+        let open = Array("<input".utf8)
         var index = 0
-        while index + marker.count <= bytes.count {
-            guard Array(bytes[index..<index + marker.count]) == marker else {
+        var found = false
+        while index + open.count <= bytes.count {
+            if bytes[index] == open[0], (1..<open.count).allSatisfy({ lower(bytes[index + $0]) == open[$0] }),
+                index + open.count == bytes.count || isSpace(bytes[index + open.count])
+                    || bytes[index + open.count] == UInt8(ascii: "/")
+            {
+                found = true
+                index += open.count
+                break
+            }
+            index += 1
+        }
+        guard found else { return (nil, nil) }
+        var name: String?
+        var value: String?
+        while index < bytes.count && bytes[index] != UInt8(ascii: ">") {
+            if isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") {
                 index += 1
                 continue
             }
-            var cursor = index + marker.count
-            while cursor < bytes.count,
-                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
-            { cursor += 1 }
-            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "="),
-                cursor + 1 < bytes.count, bytes[cursor + 1] != UInt8(ascii: "=")
-            else {
-                index += marker.count
+            let nameStart = index
+            index += 1  // an attribute name may start with `=`
+            while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
+                bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/")
+            {
+                index += 1
+            }
+            let attribute = String(decoding: bytes[nameStart..<index].map(lower), as: UTF8.self)
+            while index < bytes.count && isSpace(bytes[index]) { index += 1 }
+            var attributeValue = ""
+            if index < bytes.count && bytes[index] == UInt8(ascii: "=") {
+                index += 1
+                while index < bytes.count && isSpace(bytes[index]) { index += 1 }
+                let valueStart: Int
+                let valueEnd: Int
+                if index < bytes.count && (bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'")) {
+                    let quote = bytes[index]
+                    valueStart = index + 1
+                    var end = valueStart
+                    while end < bytes.count && bytes[end] != quote { end += 1 }
+                    valueEnd = end
+                    index = min(end + 1, bytes.count)
+                } else {
+                    valueStart = index
+                    while index < bytes.count && !isSpace(bytes[index]) && bytes[index] != UInt8(ascii: ">") {
+                        index += 1
+                    }
+                    valueEnd = index
+                }
+                attributeValue = decodeEntities(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+            }
+            if attribute == "name" && name == nil { name = attributeValue }
+            if attribute == "value" && value == nil { value = attributeValue }
+        }
+        return (name, value)
+    }
+
+    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` and numeric character references decoded.
+    static func decodeEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let after = rest[rest.index(after: ampersand)...]
+            guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
+                result += "&"
+                rest = after
                 continue
             }
-            cursor += 1
-            while cursor < bytes.count,
-                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
-            { cursor += 1 }
-            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{"), let end = matchingBrace(bytes, from: cursor),
-                let value = try? JSONValue.parse(bytes: Array(bytes[cursor...end]))
-            {
-                return lastValueWins(value)
+            let entity = after[..<semicolon]
+            var replacement: String?
+            switch entity {
+            case "amp": replacement = "&"
+            case "lt": replacement = "<"
+            case "gt": replacement = ">"
+            case "quot": replacement = "\""
+            case "apos": replacement = "'"
+            default:
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                    replacement = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
+                } else if entity.hasPrefix("#") {
+                    replacement = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) }
+                }
             }
-            index = cursor
+            if let replacement {
+                result += replacement
+                rest = after[after.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = after
+            }
         }
-        return nil
+        return result + rest
     }
 
     /// `value` with repeated member names collapsed as JavaScript does for an object literal: the last value wins,

@@ -10,7 +10,9 @@ import Testing
 /// and a second SimpleSAMLphp as the service provider protecting a page, under Apache on 127.0.0.21/22 over https
 /// (Tests/LiveIdP). The world is installed (apt, when missing), started once for this test run on a free port
 /// and stopped by PID when the run ends. Skipped, saying why, only where it cannot be installed.
-@Suite(.serialized, .enabled(if: LiveIdentityProvider.shared.isAvailable, LiveIdentityProvider.shared.skipComment))
+@Suite(
+    .serialized, .enabled(if: LiveIdentityProvider.canRun, LiveIdentityProvider.cannotRunComment),
+    LiveIdentityProvider.World())
 struct LiveIdentityProviderTests {
     let world = LiveIdentityProvider.shared
 
@@ -107,18 +109,13 @@ func runProgram(_ path: String, _ arguments: [String]) async throws -> String {
     return String(decoding: try await runCollectingOutput(process), as: UTF8.self)
 }
 
-/// The live world of Tests/LiveIdP for this test process: installed when missing, started on first use, stopped
-/// by PID when the process exits.
+/// The live world of Tests/LiveIdP for this test process: installed when missing, started when the suite starts
+/// (on a port of its own), stopped by PID (the script's `stop`) when the suite ends.
 final class LiveIdentityProvider: Sendable {
     static let shared = LiveIdentityProvider()
 
     let directory: String
     let port: Int
-    /// Why the world is not there, or nil when it runs.
-    let failure: String?
-
-    var isAvailable: Bool { failure == nil }
-    var skipComment: Comment { Comment(rawValue: failure ?? "") }
     var protectedURL: String { "https://127.0.0.22:\(port)/protected/" }
     var caFile: String { directory + "/ca.pem" }
 
@@ -131,49 +128,67 @@ final class LiveIdentityProvider: Sendable {
     private init() {
         directory = NSTemporaryDirectory() + "spc-liveidp-" + UUID().uuidString
         port = 20_000 + Int(getpid() % 20_000)
-        failure = Self.prepare(directory: directory, port: port)
-        if failure == nil,
-            let text = try? String(contentsOfFile: directory + "/run/httpd.pid", encoding: .utf8),
-            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        {
-            // Stopped by its PID when the test process ends (Apache's master stops its workers on TERM).
-            LiveIdentityProvider.apachePID = pid
-            atexit {
-                if LiveIdentityProvider.apachePID > 0 { kill(LiveIdentityProvider.apachePID, SIGTERM) }
-            }
-        }
     }
 
-    /// The Apache master started for this process (0: none).
-    nonisolated(unsafe) static var apachePID: pid_t = 0
-
-    /// Installs (when packages are missing and apt can be used) and starts the world; the reason it cannot, or nil.
-    private static func prepare(directory: String, port: Int) -> String? {
-        let installed =
-            FileManager.default.fileExists(atPath: "/usr/share/simplesamlphp/www/_include.php")
+    /// Installed already, or installable here (apt-get, as root or with sudo). Starts nothing.
+    static var canRun: Bool { isInstalled || canInstall }
+    static var cannotRunComment: Comment {
+        "SimpleSAMLphp and Apache are not installed and apt-get cannot be used here (run Tests/LiveIdP/liveidp.sh install)"
+    }
+    private static var isInstalled: Bool {
+        FileManager.default.fileExists(atPath: "/usr/share/simplesamlphp/www/_include.php")
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/apache2")
-        if !installed {
-            let canInstall =
-                FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
-                && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
-            guard canInstall else {
-                return "SimpleSAMLphp and Apache are not installed and apt-get cannot be used here "
-                    + "(run Tests/LiveIdP/liveidp.sh install)"
-            }
-            guard shell([script, "install"], environment: [:]) == 0 else {
-                return "Tests/LiveIdP/liveidp.sh install failed"
-            }
-        }
-        let status = shell([script, "start", directory], environment: ["LIVEIDP_PORT": String(port)])
-        return status == 0 ? nil : "Tests/LiveIdP/liveidp.sh start failed (exit \(status)) on port \(port)"
+    }
+    private static var canInstall: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
+            && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
     }
 
-    /// Runs a command to its end and returns its exit status: synchronously (once, before the suite), with
-    /// posix_spawn and waitpid, as Foundation's `waitUntilExit` can wait forever off the main run loop.
-    private static func shell(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let argv = (["/bin/bash"] + arguments).map { strdup($0) } + [nil]
+    /// Runs the suite inside the world: installs and starts it first, stops it after, whatever happened.
+    struct World: SuiteTrait, TestScoping {
+        var isRecursive: Bool { false }
+
+        func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            let world = LiveIdentityProvider.shared
+            if !LiveIdentityProvider.isInstalled {
+                let installed = try await LiveIdentityProvider.run([LiveIdentityProvider.script, "install"])
+                try #require(installed == 0, "Tests/LiveIdP/liveidp.sh install failed")
+            }
+            let started = try await LiveIdentityProvider.run(
+                [LiveIdentityProvider.script, "start", world.directory],
+                environment: ["LIVEIDP_PORT": String(world.port)])
+            let stop = [LiveIdentityProvider.script, "stop", world.directory]
+            guard started == 0 else {
+                _ = try? await LiveIdentityProvider.run(stop)
+                Issue.record("Tests/LiveIdP/liveidp.sh start failed (exit \(started)) on port \(world.port)")
+                return
+            }
+            do {
+                try await function()
+            } catch {
+                _ = try? await LiveIdentityProvider.run(stop)
+                throw error
+            }
+            // Stopped by its PID (the script waits until Apache is gone).
+            _ = try await LiveIdentityProvider.run(stop)
+        }
+    }
+
+    /// Runs a command to its end and returns its exit status, waiting on a thread of its own (not the cooperative
+    /// pool). posix_spawn and waitpid, not Foundation's Process: the script starts a daemon (Apache) that keeps
+    /// inherited descriptors, and Process then never reports the script's exit.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Int32 {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: spawnAndWait(arguments, environment: merged)) }
+        }
+    }
+
+    private static func spawnAndWait(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let argv = (["/bin/bash"] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
@@ -181,6 +196,7 @@ final class LiveIdentityProvider: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0

@@ -582,7 +582,15 @@ cmd_stop() {
         kill -KILL "$pid" 2>/dev/null || true
         sleep 0.5
     fi
-    # children of a prefork master leave with it; wait for the ports to be free
+    # Workers can outlive their master (finishing a keep-alive connection): stop those by PID too.
+    local worker
+    for worker in $(pgrep -f -- "$dir/httpd.conf" || true); do kill -TERM "$worker" 2>/dev/null || true; done
+    for i in $(seq 1 20); do
+        pgrep -f -- "$dir/httpd.conf" >/dev/null || break
+        sleep 0.1
+    done
+    for worker in $(pgrep -f -- "$dir/httpd.conf" || true); do kill -KILL "$worker" 2>/dev/null || true; done
+    # wait for the ports to be free
     if [ -f "$dir/liveidp.env" ]; then
         load_env "$dir"
         for i in $(seq 1 50); do

@@ -1,0 +1,168 @@
+/// Bytes of scripts and JavaScript string literals, without Foundation.
+enum ScriptStrings {
+    /// Calls `body` with the UTF-8 bytes of `text` (no copy for native strings).
+    static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    /// Whether `needle` (ASCII) occurs in `bytes`.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0, bytes.count >= count else { return count == 0 }
+        let pattern = needle.utf8Start
+        let first = pattern[0]
+        var index = 0
+        let last = bytes.count - count
+        while index <= last {
+            if bytes[index] == first {
+                var offset = 1
+                while offset < count && bytes[index + offset] == pattern[offset] { offset += 1 }
+                if offset == count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The value of the string literal `token` (quotes removed, escapes decoded); for a template piece, its text.
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ token: ScriptToken) -> String {
+        var start = token.start + 1
+        var end = token.end
+        if token.kind == .template {
+            if token.code == 1 { end -= 2 } else if token.terminated { end -= 1 }
+        } else if token.terminated {
+            end -= 1
+        }
+        start = min(start, token.end)
+        end = max(start, end)
+        return decode(bytes, from: start, to: end)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: UInt32(byte - 0x30)
+        case 0x41...0x46: UInt32(byte - 0x41 + 10)
+        case 0x61...0x66: UInt32(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+
+    private static func appendScalar(_ value: UInt32, to output: inout [UInt8]) {
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        output.append(contentsOf: UTF8.encode(scalar)!)
+    }
+
+    /// Decodes the JavaScript escapes of the string literal text `bytes[from..<to]`: `\n \r \t \b \f \v \0`,
+    /// `\xHH`, `\uHHHH` (surrogate pairs joined, a lone surrogate becomes U+FFFD), `\u{H…}`, legacy octal,
+    /// line continuations; any other escaped character stands for itself.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> String {
+        var index = from
+        var hasEscape = false
+        while index < to {
+            if bytes[index] == UInt8(ascii: "\\") {
+                hasEscape = true
+                break
+            }
+            index += 1
+        }
+        guard hasEscape else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(to - from)
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<index]))
+        func byte(_ offset: Int) -> UInt8 { offset < to ? bytes[offset] : 0 }
+        func hex(_ offset: Int, _ count: Int) -> UInt32? {
+            guard offset + count <= to else { return nil }
+            var value: UInt32 = 0
+            for position in offset..<offset + count {
+                guard let digit = hexValue(bytes[position]) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        /// A `\uHHHH` or `\u{…}` escape at `offset` (the backslash): the code unit or point and the length.
+        func unicodeEscape(_ offset: Int) -> (UInt32, Int)? {
+            guard byte(offset) == UInt8(ascii: "\\"), byte(offset + 1) == UInt8(ascii: "u") else { return nil }
+            if byte(offset + 2) == UInt8(ascii: "{") {
+                var position = offset + 3
+                var value: UInt32 = 0
+                while position < to, position < offset + 12, let digit = hexValue(bytes[position]) {
+                    value = value << 4 | digit
+                    position += 1
+                }
+                guard position > offset + 3, byte(position) == UInt8(ascii: "}"), value <= 0x10FFFF else { return nil }
+                return (value, position + 1 - offset)
+            }
+            return hex(offset + 2, 4).map { ($0, 6) }
+        }
+        while index < to {
+            let current = bytes[index]
+            guard current == UInt8(ascii: "\\") else {
+                output.append(current)
+                index += 1
+                continue
+            }
+            let escape = byte(index + 1)
+            switch escape {
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "v"): output.append(0x0B)
+            case 0x0A:
+                break
+            case 0x0D:
+                if byte(index + 2) == 0x0A { index += 1 }
+            case 0xE2 where byte(index + 2) == 0x80 && (byte(index + 3) == 0xA8 || byte(index + 3) == 0xA9):
+                index += 2
+            case UInt8(ascii: "x"):
+                if let value = hex(index + 2, 2) {
+                    appendScalar(value, to: &output)
+                    index += 4
+                    continue
+                }
+                output.append(escape)
+            case UInt8(ascii: "u"):
+                guard let (unit, length) = unicodeEscape(index) else {
+                    output.append(escape)
+                    break
+                }
+                if length == 6 && unit >= 0xD800 && unit <= 0xDBFF, let (low, lowLength) = unicodeEscape(index + 6),
+                    lowLength == 6, low >= 0xDC00 && low <= 0xDFFF
+                {
+                    appendScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &output)
+                    index += 12
+                    continue
+                }
+                appendScalar(unit, to: &output)
+                index += length
+                continue
+            case 0x30...0x37:
+                var value = UInt32(escape - 0x30)
+                var length = 2
+                while length < 4, case let digit = byte(index + length), digit >= 0x30 && digit <= 0x37,
+                    value * 8 + UInt32(digit - 0x30) <= 0xFF
+                {
+                    value = value * 8 + UInt32(digit - 0x30)
+                    length += 1
+                }
+                appendScalar(value, to: &output)
+                index += length
+                continue
+            case 0:
+                if index + 1 >= to {
+                    index += 1
+                    continue
+                }
+                output.append(0)
+            default:
+                output.append(escape)
+            }
+            index += 2
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
