@@ -59,6 +59,12 @@ struct PageFacts: Sendable {
         return form
     }
 
+    /// The code field of the chosen form, on a one-time-code page (or a code page showing the refusal).
+    var codeField: String? { chosenForm?.codeField }
+
+    /// What the page calls its code field (label or placeholder), for a prompt.
+    var codeLabel: String? { chosenForm?.codeLabel }
+
     /// The form the classifier chose, whatever the kind.
     var chosenForm: PageForm? { formIndex.flatMap { index in forms.first { $0.index == index } } }
 }
@@ -82,6 +88,9 @@ struct PageForm: Sendable {
     var method: String
     var usernameField: String?
     var passwordField: String?
+    /// The one-time-code input and what the page calls it.
+    var codeField: String?
+    var codeLabel: String?
     /// How many password inputs the form has (two or three mean "choose a new password").
     var passwordFieldCount: Int
     /// Names of all fields the form would send (for traces).

@@ -61,7 +61,8 @@ enum PageFactsReader {
         return PageForm(
             index: form.index, id: form.id, action: form.actionURL ?? form.documentURL,
             method: form.method.rawValue.uppercased(), usernameField: form.usernameField?.name,
-            passwordField: form.passwordField?.name, passwordFieldCount: passwordCount,
+            passwordField: form.passwordField?.name, codeField: form.codeField?.name,
+            codeLabel: form.codeField?.labelText, passwordFieldCount: passwordCount,
             fieldNames: form.controls.compactMap(\.name),
             submitters: buttons.map { PageForm.Submitter(name: $0.name, value: $0.value, label: $0.label ?? "") },
             selects: form.controls.filter { $0.element == "select" && $0.name != nil }.map { control in

@@ -19,6 +19,8 @@ public actor SessionReauthenticator: Reauthenticator {
     private let store: SessionStore?
     private let profile: String?
     private let password: @Sendable () -> Secret?
+    /// Where a renewal's one-time codes come from, if anywhere.
+    private let oneTimeCode: OneTimeCodeSource?
     private let recordSource: String
     private var running: Task<Bool, any Error>?
     /// How many sign-ins this object ran (for diagnostics and tests).
@@ -30,8 +32,10 @@ public actor SessionReauthenticator: Reauthenticator {
     ///   - recordSource: the ``SignInRecord/source`` of the renewals' records (who renewed the session).
     public init(
         client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
-        recordSource: String = "renewal", password: @escaping @Sendable () -> Secret?
+        recordSource: String = "renewal", password: @escaping @Sendable () -> Secret?,
+        oneTimeCode: OneTimeCodeSource? = nil
     ) {
+        self.oneTimeCode = oneTimeCode
         self.client = client
         self.session = session
         self.store = store
@@ -57,7 +61,7 @@ public actor SessionReauthenticator: Reauthenticator {
         let collector = SignInTraceCollector()
         let outcome = await SignIn(
             client: client, configuration: session.renewalConfiguration(password: secret),
-            options: SignIn.Options(trace: collector.add)
+            options: SignIn.Options(trace: collector.add, oneTimeCode: oneTimeCode)
         ).run()
         renewals += 1
         // A status page shows how the last sign-in went; failing to keep the summary does not fail the renewal.

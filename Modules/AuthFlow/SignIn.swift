@@ -25,6 +25,9 @@ public struct SignIn: Sendable {
         public var maxPageBytes: Int
         /// Timeouts of each exchange.
         public var timeouts: HTTPTimeouts
+        /// Where one-time codes come from (nil: none, a code page then ends the sign-in with exit 4). Codes it
+        /// gives are removed by value from every trace, record, dump and message.
+        public var oneTimeCode: OneTimeCodeSource?
         /// The browser headers added to every request (`Accept`, `Accept-Language`, `Referer`, `Origin`).
         public var browser: BrowserHeaders
         /// The longest the whole sign-in may take (default 120 s; nil: no limit). Each exchange gets what is left
@@ -34,9 +37,10 @@ public struct SignIn: Sendable {
         public init(
             trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
             maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120),
-            browser: BrowserHeaders = BrowserHeaders()
+            browser: BrowserHeaders = BrowserHeaders(), oneTimeCode: OneTimeCodeSource? = nil
         ) {
             self.browser = browser
+            self.oneTimeCode = oneTimeCode
             self.trace = trace
             self.dumpPagesDirectory = dumpPagesDirectory
             self.maxPageBytes = maxPageBytes
@@ -63,12 +67,24 @@ public struct SignIn: Sendable {
         /// The last response with a body: the page a loop last showed, when its final hop was a bare redirect.
         var lastPage: SignInResponse?
         var emitted = 0
+        /// The one-time codes given so far: secrets like the password.
+        var codes: [Secret] = []
         defer {
-            let scrubber = secretScrubber()
+            let scrubber = secretScrubber(codes)
             for step in machine.trace.dropFirst(emitted) { options.trace?(step.scrubbed(by: scrubber)) }
         }
         let started = ContinuousClock.now
-        while case .send(let request) = action {
+        loop: while true {
+            let request: SignInRequest
+            switch action {
+            case .finish: break loop
+            case .needCode(let asked):
+                let code = await options.oneTimeCode?(asked)
+                if let code { codes.append(code) }
+                action = machine.provide(code: code)
+                continue loop
+            case .send(let next): request = next
+            }
             var exchange = httpRequest(for: request)
             if let deadline = options.deadline {
                 let left = deadline - (ContinuousClock.now - started)
@@ -84,7 +100,7 @@ public struct SignIn: Sendable {
             do {
                 response = try await client.execute(exchange)
             } catch {
-                return SignInOutcome.transport(error).scrubbed(by: secretScrubber())
+                return SignInOutcome.transport(error).scrubbed(by: secretScrubber(codes))
             }
             let observed = SignInResponse(
                 url: request.url, status: response.status, headers: response.headers.fields,
@@ -95,23 +111,27 @@ public struct SignIn: Sendable {
             // Every step but the one just sent is complete: hand those to the trace now.
             let complete = max(emitted, machine.trace.count - (isSend(action) ? 1 : 0))
             if complete > emitted {
-                let scrubber = secretScrubber()
+                let scrubber = secretScrubber(codes)
                 for step in machine.trace[emitted..<complete] { options.trace?(step.scrubbed(by: scrubber)) }
             }
             emitted = complete
         }
         guard case .finish(let finished) = action else { return .loop(url: configuration.siteURL, steps: 0) }
+        _ = lastPage
         // A server may echo the password or a cookie into its page, and so into the outcome's message.
-        let outcome = finished.scrubbed(by: secretScrubber())
+        let scrubber = secretScrubber(codes)
+        let outcome = finished.scrubbed(by: scrubber)
         guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
         switch outcome {
         case .unknownPage(let kind, let url, nil):
-            return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory))
+            return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory, scrubber: scrubber))
         case .interactionRequired(.unknownInterrupt, let pageId, let message, nil):
             return .interactionRequired(
-                .unknownInterrupt, pageId: pageId, message: message, dumpPath: dump(lastResponse, into: directory))
+                .unknownInterrupt, pageId: pageId, message: message,
+                dumpPath: dump(lastResponse, into: directory, scrubber: scrubber))
         case .loop(let url, let steps, nil):
-            return .loop(url: url, steps: steps, dumpPath: dump(lastPage ?? lastResponse, into: directory))
+            return .loop(
+                url: url, steps: steps, dumpPath: dump(lastPage ?? lastResponse, into: directory, scrubber: scrubber))
         default:
             return outcome
         }
@@ -144,10 +164,10 @@ public struct SignIn: Sendable {
             timeouts: options.timeouts, redirects: .manual, responseBody: .memory(limit: options.maxPageBytes))
     }
 
-    /// The secrets of this sign-in known now, to be removed by value from whatever it reports: the password and
-    /// every cookie value in the client's jar.
-    private func secretScrubber() -> SecretScrubber {
-        var scrubber = SecretScrubber(secrets: [configuration.password])
+    /// The secrets of this sign-in known now, to be removed by value from whatever it reports: the password, the
+    /// one-time codes given, and every cookie value in the client's jar.
+    private func secretScrubber(_ codes: [Secret] = []) -> SecretScrubber {
+        var scrubber = SecretScrubber(secrets: [configuration.password] + codes)
         let cookies = (try? client.cookies.all()) ?? []
         scrubber.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength)
         return scrubber
@@ -162,12 +182,12 @@ public struct SignIn: Sendable {
     /// Saves a redacted copy of a page in a new file (`spconnect-SECONDS-HOST.html`, then `-2`, `-3`, ... when
     /// that name is taken: an earlier dump is never overwritten); returns its path, or nil when it could not be
     /// written.
-    private func dump(_ response: SignInResponse, into directory: String) -> String? {
+    private func dump(_ response: SignInResponse, into directory: String, scrubber: SecretScrubber) -> String? {
         let host = URLComponents(string: response.url)?.host ?? "page"
         let stamp = Int(Date().timeIntervalSince1970)
         let text =
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"
-            + secretScrubber().scrub(Redaction.page(String(decoding: response.body, as: UTF8.self)))
+            + scrubber.scrub(Redaction.page(String(decoding: response.body, as: UTF8.self)))
         do {
             try makePrivateDirectory(directory)
         } catch {

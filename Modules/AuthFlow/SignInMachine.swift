@@ -1,6 +1,6 @@
 import Foundation
 import HTML
-import Transport
+public import Transport
 
 /// The headless sign-in engine as a sans-I/O state machine: it says which request to send, is told what
 /// came back, and decides the next move, until the session cookies are in the jar and proven, or a typed
@@ -28,6 +28,8 @@ public struct SignInMachine: Sendable {
     private var proofHops = 0
     /// Cookie names the target's host set during this sign-in (a web target without `--cookie`).
     private var targetHostCookies: [String] = []
+    /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
+    private var pendingCode: PendingCode?
     private var route: (any ScriptedRoute)?
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
     private var authenticationWithheld: (url: String, host: String)?
@@ -140,6 +142,10 @@ public struct SignInMachine: Sendable {
             case .finish(let outcome):
                 record.decision = "\(active.name): stop"
                 return .finish(outcome)
+            case .askCode(let pending):
+                record.decision = "\(active.name): ask for a one-time code"
+                pendingCode = pending
+                return .needCode(pending.request)
             case .send(let request, let note):
                 record.decision = "\(active.name): \(note)"
                 do {
@@ -215,6 +221,10 @@ public struct SignInMachine: Sendable {
             case .finish(let outcome):
                 record.decision = "\(strategy.name): stop"
                 return .finish(outcome)
+            case .askCode(let pending):
+                record.decision = "\(strategy.name): ask for a one-time code (attempt \(pending.request.attempt))"
+                pendingCode = pending
+                return .needCode(pending.request)
             case .send(let request, let note):
                 record.decision = "\(strategy.name): \(note)"
                 return send(request, from: response.url, note: note)
@@ -232,6 +242,30 @@ public struct SignInMachine: Sendable {
         }
         record.decision = "no strategy recognised the page (\(page.reason))"
         return .finish(.unknownPage(kind: page.kind.rawValue, url: response.url, dumpPath: nil))
+    }
+
+    /// Answers a ``SignInAction/needCode(_:)``: fills the code page's form with `code` and submits it, or, with
+    /// no code, ends the sign-in as an interaction that says how to give one.
+    public mutating func provide(code: Secret?) -> SignInAction {
+        guard let pending = pendingCode else { return .finish(.loop(url: configuration.siteURL, steps: steps)) }
+        pendingCode = nil
+        guard let code, !code.revealedValue().isEmpty, let field = pending.form.codeField else {
+            return .finish(
+                .interactionRequired(
+                    .mfa, pageId: nil,
+                    message: "it asks for a one-time code in \"\(pending.request.fieldName)\" and no code source was "
+                        + "given (--otp-command CMD, or run at a terminal to be asked)"))
+        }
+        let built = pending.form.submission([field: code.revealedValue()], pending.form.signInSubmitter)
+        state.codesSubmitted += 1
+        var request = SignInRequest(
+            method: built.method, url: built.url, form: built.fields, purpose: .oneTimeCode, carriesCredentials: true)
+        request.carriesPassword = true
+        return send(
+            request, from: pending.pageURL,
+            note:
+                "filled the one-time code in \(field) of form \(pending.form.label) (attempt \(pending.request.attempt))"
+        )
     }
 
     // MARK: - Steps
@@ -263,7 +297,7 @@ public struct SignInMachine: Sendable {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request
-        if [.credentials, .username, .autoPost, .interrupt, .providerChoice].contains(request.purpose) {
+        if [.credentials, .username, .autoPost, .interrupt, .providerChoice, .oneTimeCode].contains(request.purpose) {
             submissions += 1
         }
         trace.append(

@@ -77,7 +77,7 @@ public struct SignInRequest: Sendable {
     /// Why the machine sends this request (for traces and tests).
     public enum Purpose: String, Sendable {
         case start, redirect, refresh, scriptRedirect, autoPost, username, credentials, interrupt, providerChoice
-        case proof
+        case proof, oneTimeCode
     }
 
     public var method: String
@@ -160,4 +160,6 @@ public struct SignInResponse: Sendable {
 public enum SignInAction: Sendable {
     case send(SignInRequest)
     case finish(SignInOutcome)
+    /// A page asks for a one-time code: answer with ``SignInMachine/provide(code:)``.
+    case needCode(OneTimeCodeRequest)
 }

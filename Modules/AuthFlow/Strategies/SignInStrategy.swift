@@ -19,6 +19,8 @@ extension SignInStrategy {
 enum StrategyDecision {
     case send(SignInRequest, note: String)
     case finish(SignInOutcome)
+    /// Ask the driver for a one-time code, then fill the pending form with it.
+    case askCode(PendingCode)
 }
 
 /// What the machine remembers across pages of one sign-in.
@@ -26,6 +28,8 @@ struct FlowState: Sendable {
     let configuration: SignInConfiguration
     var usernameSubmitted = false
     var passwordSubmitted = false
+    /// One-time codes sent so far (a code page shown again means the last was refused).
+    var codesSubmitted = 0
     var interruptsAnswered = 0
     /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
     var detectedFlow: SignInFlow?

@@ -20,7 +20,9 @@ struct FormsStrategy: SignInStrategy {
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         switch page.kind {
-        case .oneTimeCode, .secondFactor:
+        case .oneTimeCode:
+            return askCode(page, state: &state)
+        case .secondFactor:
             return .finish(.interactionRequired(.mfa, pageId: page.title, message: Self.secondFactorWords(page)))
         case .passwordChange:
             return .finish(
@@ -29,6 +31,10 @@ struct FormsStrategy: SignInStrategy {
         case .passwordExpiring:
             return continuePastNotice(page, state: state)
         case .error:
+            // A code page showing the refusal of the last code: ask again (up to the attempt limit).
+            if page.signals.contains("aria-invalid=true"), page.codeField != nil, state.codesSubmitted > 0 {
+                return askCode(page, state: &state)
+            }
             if page.credentialForm != nil, !state.passwordSubmitted, !state.usernameSubmitted {
                 // An error shown on the first rendering of a sign-in form (an expired session, say): sign in.
                 return fill(page, state: &state)
@@ -93,6 +99,9 @@ struct FormsStrategy: SignInStrategy {
             return .invalidCredentials(message: message, code: nil)
         }
         if page.signals.contains("aria-invalid=true") {
+            if state.codesSubmitted > 0 {
+                return .invalidCredentials(message: "the one-time code was refused: \(message)", code: nil)
+            }
             return .interactionRequired(.mfa, pageId: page.title, message: "the one-time code was refused: \(message)")
         }
         return .interactionRequired(.identityProviderError, pageId: page.title, message: message)

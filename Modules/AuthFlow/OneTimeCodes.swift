@@ -1,0 +1,58 @@
+import Foundation
+public import Transport
+
+/// What the engine asks its driver for when a page wants a one-time code (TOTP, SMS, e-mail, token): the page,
+/// the field, what the page calls it, and which attempt this is (a code page shown again after a code means the
+/// code was refused). The answer comes back through ``SignInMachine/provide(code:)``.
+public struct OneTimeCodeRequest: Sendable, Equatable {
+    /// The page asking (query values redacted).
+    public var pageURL: String
+    /// The code field's name.
+    public var fieldName: String
+    /// The field's label, placeholder or the page's message, for a prompt.
+    public var label: String?
+    /// 1 for the first code of this sign-in, 2 after one was refused, …
+    public var attempt: Int
+
+    /// Makes a request (tests, custom drivers).
+    public init(pageURL: String, fieldName: String, label: String?, attempt: Int) {
+        self.pageURL = pageURL
+        self.fieldName = fieldName
+        self.label = label
+        self.attempt = attempt
+    }
+}
+
+/// Where one-time codes come from for a sign-in: asked once per code page, never stored, never traced.
+/// Nil answers mean "no code": the sign-in then ends as an interaction (exit 4) that says how to give one.
+public typealias OneTimeCodeSource = @Sendable (OneTimeCodeRequest) async -> Secret?
+
+/// A code page waiting for its code: the form to fill and the request made of it.
+struct PendingCode: Sendable {
+    var request: OneTimeCodeRequest
+    var form: PageForm
+    var pageURL: String
+}
+
+extension FormsStrategy {
+    /// The most codes one sign-in sends before it calls them refused.
+    static let maximumCodeAttempts = 3
+
+    /// A one-time-code page: asks the driver for a code (the first time, or again after the last was refused),
+    /// or gives up after ``maximumCodeAttempts``.
+    func askCode(_ page: PageFacts, state: inout FlowState) -> StrategyDecision {
+        guard let form = page.chosenForm, let field = page.codeField else {
+            return .finish(.interactionRequired(.mfa, pageId: page.title, message: Self.secondFactorWords(page)))
+        }
+        if state.codesSubmitted >= Self.maximumCodeAttempts {
+            return .finish(
+                .invalidCredentials(
+                    message: "the one-time code was refused \(state.codesSubmitted) times"
+                        + (page.errorText.map { " (\($0))" } ?? ""), code: nil))
+        }
+        let request = OneTimeCodeRequest(
+            pageURL: Redaction.url(page.url), fieldName: field, label: page.errorText ?? page.codeLabel,
+            attempt: state.codesSubmitted + 1)
+        return .askCode(PendingCode(request: request, form: form, pageURL: page.url))
+    }
+}
