@@ -19,9 +19,7 @@ let loginCommand = Command(
         .value("url", "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
         .value("proof-url", "URL", "with --url: the page that proves the session (default: --url)"),
         .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
-        .value(
-            "flow", "FLOW",
-            "auto (default), entra, adfs, adfs-ws-trust, fba, fba-soap, forms, ntlm, basic, anonymous, legacy-spo"),
+        .value("flow", "FLOW", "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
         .flag("password-stdin", "read the password from the first line of standard input"),
         .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
         profileOption,

@@ -45,52 +45,25 @@ public struct SignInMachine: Sendable {
         self.configuration = configuration
         self.state = FlowState(configuration: configuration)
         self.readPage = readPage
-        switch configuration.flow {
-        case .entra: strategies = [EntraStrategy(), FormsStrategy()]
-        case .adfs, .forms: strategies = [ProviderChooserStrategy(), FormsStrategy()]
-        case .fba: strategies = [ProviderChooserStrategy(), FormsStrategy()]
-        default: strategies = [EntraStrategy(), ProviderChooserStrategy(), FormsStrategy()]
-        }
+        strategies = FlowRegistry.row(configuration.flow).strategies
     }
 
     /// The first request: the flow's entry point on the site.
     public mutating func start() -> SignInAction {
-        let site = configuration.siteURL
-        let request: SignInRequest
         if case .web = configuration.target {
-            return send(SignInRequest(url: site, purpose: .start), note: "start at the target page")
+            return send(SignInRequest(url: configuration.siteURL, purpose: .start), note: "start at the target page")
         }
-        switch configuration.flow {
-        case .fba:
-            request = SignInRequest(
-                url: URLResolution.join(
-                    site,
-                    "/_forms/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F&Source=%2F"),
-                purpose: .start)
-        case .ntlm:
-            request = SignInRequest(
-                url: URLResolution.join(
-                    site,
-                    "/_windows/default.aspx?ReturnUrl=%2f_layouts%2f15%2fAuthenticate.aspx%3fSource%3d%252F&Source=%2F"),
-                headers: [("X-FORMS_BASED_AUTH_ACCEPTED", "f")], purpose: .start, carriesCredentials: true,
-                authentication: .ntlm(user: configuration.username, password: configuration.password))
-        case .basic:
-            return proofRequest(authentication: .basic(user: configuration.username, password: configuration.password))
-        case .anonymous:
-            return proofRequest(authentication: nil)
-        case .legacySPO:
-            return start(route: LegacySPO(configuration: configuration))
-        case .fbaSOAP:
-            return start(route: FBAWebService(configuration: configuration))
-        case .adfsWSTrust:
-            route = ADFSWSTrust(configuration: configuration)
-            request = SignInRequest(
-                url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
-        default:
-            request = SignInRequest(
-                url: URLResolution.join(site, "/_layouts/15/Authenticate.aspx?Source=%2F"), purpose: .start)
+        switch FlowRegistry.row(configuration.flow).entry(configuration) {
+        case .proof(let authentication):
+            return proofRequest(authentication: authentication)
+        case .route(let scripted, first: nil):
+            return start(route: scripted)
+        case .route(let scripted, first: let request?):
+            route = scripted
+            return send(request, note: "start at the \(configuration.flow.rawValue) entry point")
+        case .request(let request):
+            return send(request, note: "start at the \(configuration.flow.rawValue) entry point")
         }
-        return send(request, note: "start at the \(configuration.flow.rawValue) entry point")
     }
 
     /// Feeds what came back for the last request; returns the next move.
@@ -307,7 +280,7 @@ public struct SignInMachine: Sendable {
         return .send(request)
     }
 
-    private mutating func start(route scripted: some ScriptedRoute) -> SignInAction {
+    private mutating func start(route scripted: any ScriptedRoute) -> SignInAction {
         var scripted = scripted
         guard let first = scripted.start() else { return .finish(.loop(url: configuration.siteURL, steps: 0)) }
         route = scripted

@@ -13,6 +13,7 @@ import Transport
         let action: String?
         let username_field: String?
         let password_field: String?
+        let code_field: String?
         let hidden_fields: [String: HiddenValue]?
         let error_text: String?
         let redirect: Redirect?
@@ -169,6 +170,10 @@ import Transport
             #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")
         case ("mfa", .finish(.interactionRequired(let kind, _, _, _))):
             #expect(kind == .mfa)
+        case ("mfa", .needCode(let request)):
+            // A one-time-code page: the engine asks its driver for a code for the manifest's code field.
+            #expect(request.fieldName == entry.code_field, "\(request)")
+            #expect(request.attempt == 1)
         case ("auto-post", .send(let request)):
             #expect(request.purpose == .autoPost)
             #expect(!request.carriesCredentials)

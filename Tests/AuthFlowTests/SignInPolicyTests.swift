@@ -105,3 +105,13 @@ import Testing
         #expect(message.contains("--allow-host"))
     }
 }
+
+/// The flow registry has one row per flow, and the help names each.
+@Suite struct FlowRegistryTests {
+    @Test func everyFlowHasARowAndAHelpLine() {
+        for flow in SignInFlow.allCases {
+            #expect(SignInFlow.helpLines.contains { $0.hasPrefix(flow.rawValue + ": ") }, "\(flow)")
+        }
+        #expect(SignInFlow.helpLines.count == SignInFlow.allCases.count)
+    }
+}
