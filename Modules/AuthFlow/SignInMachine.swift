@@ -14,28 +14,28 @@ public struct SignInMachine: Sendable {
     /// Every step so far, with secrets redacted.
     public private(set) var trace: [SignInTraceStep] = []
 
-    private var state: FlowState
+    var state: FlowState
     private var steps = 0
     private var visits: [String: Int] = [:]
-    private var lastRequest: SignInRequest?
-    private var proving = false
+    var lastRequest: SignInRequest?
+    var proving = false
     /// Requests that moved the sign-in on (credentials, a user name, an auto-post, an interrupt's answer).
-    private var submissions = 0
+    var submissions = 0
     /// `submissions` when the proof was last tried: a cookie seen again triggers no new proof until the sign-in
     /// moved on (a cookie set before the sign-in happened, as some service providers do, is not a session).
-    private var proofTriedAt: Int?
+    var proofTriedAt: Int?
     /// Same-origin redirects followed by the current proof.
-    private var proofHops = 0
+    var proofHops = 0
     /// Cookie names the target's host set during this sign-in (a web target without `--cookie`).
-    private var targetHostCookies: [String] = []
+    var targetHostCookies: [String] = []
     /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
     private var pendingCode: PendingCode?
     private var route: (any ScriptedRoute)?
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
     private var authenticationWithheld: (url: String, host: String)?
-    private let strategies: [any SignInStrategy]
+    let strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
-    private let readPage: @Sendable (SignInResponse) -> PageFacts?
+    let readPage: @Sendable (SignInResponse) -> PageFacts?
 
     public init(_ configuration: SignInConfiguration) {
         self.init(configuration, readPage: PageFactsReader.read)
@@ -243,7 +243,7 @@ public struct SignInMachine: Sendable {
 
     // MARK: - Steps
 
-    private mutating func send(_ request: SignInRequest, from pageURL: String? = nil, note: String) -> SignInAction {
+    mutating func send(_ request: SignInRequest, from pageURL: String? = nil, note: String) -> SignInAction {
         var request = request
         if request.purpose == .redirect {
             request.referrer = lastRequest?.referrer
@@ -287,112 +287,7 @@ public struct SignInMachine: Sendable {
         return send(first, note: "\(scripted.name): first call")
     }
 
-    private mutating func proofRequest(authentication: Authentication?, url: String? = nil) -> SignInAction {
-        proving = true
-        let request: SignInRequest
-        if let proofURL = configuration.target.proofURL {
-            request = SignInRequest(
-                url: url ?? proofURL, purpose: .proof, carriesCredentials: authentication != nil,
-                authentication: authentication)
-        } else {
-            // An anonymous visitor has no current user: reading the web proves the site answers without credentials.
-            let path =
-                configuration.flow == .anonymous
-                ? "/_api/web?$select=Title" : "/_api/web/currentuser?$select=Title,LoginName,Email"
-            request = SignInRequest(
-                url: url ?? URLResolution.join(configuration.siteURL, path),
-                headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
-                carriesCredentials: authentication != nil, authentication: authentication)
-        }
-        return send(request, note: "prove the session with a signed-in request")
-    }
-
-    /// What a proof's answer says.
-    private enum ProofVerdict {
-        case proven, failed
-        case follow(String)
-        case signInGoesOn
-    }
-
-    /// A 2xx on the target's own origin proves the session (for a web page: unless it is itself a sign-in page);
-    /// a redirect to the same origin is followed (at most 5); a redirect elsewhere, or a sign-in page, means the
-    /// sign-in has not happened yet and goes on (bounded by the step limit); anything else failed.
-    private func proofVerdict(_ response: SignInResponse) -> ProofVerdict {
-        if (300...399).contains(response.status), let location = response.location {
-            if URLParts(location)?.origin == URLParts(response.url)?.origin {
-                return proofHops < 5 ? .follow(location) : .failed
-            }
-            return .signInGoesOn
-        }
-        guard (200...299).contains(response.status) else {
-            let formsAuth = response.status == 403 && response.header("X-Forms_Based_Auth_Required") != nil
-            return formsAuth && submissions == 0 ? .signInGoesOn : .failed
-        }
-        guard configuration.target.proofURL != nil else { return .proven }
-        let signInKinds: [PageKind] = [
-            .credentialForm, .usernameStep, .passwordStep, .autoPost, .aadConfig, .kmsi, .oneTimeCode,
-            .secondFactor, .passwordChange, .passwordExpiring, .error,
-        ]
-        if let page = readPage(response), signInKinds.contains(page.kind) || page.refresh?.isFollowed == true {
-            return .signInGoesOn
-        }
-        return .proven
-    }
-
-    private func proofOutcome(_ response: SignInResponse) -> SignInOutcome {
-        guard (200...299).contains(response.status) else {
-            if response.status == 401 && lastRequest?.authentication != nil {
-                return .invalidCredentials(message: "the site refused the credentials (HTTP 401)", code: "401")
-            }
-            return .unknownPage(
-                kind: "the proof request answered HTTP \(response.status): the cookies did not sign in",
-                url: response.url, dumpPath: nil)
-        }
-        let flow = (state.detectedFlow ?? configuration.flow).rawValue
-        if let proofURL = configuration.target.proofURL {
-            let wanted = configuration.targetCookies.isEmpty ? targetHostCookies : configuration.targetCookies
-            return .signedIn(
-                Session(
-                    siteURL: configuration.siteURL, user: configuration.username, displayName: nil, flow: flow,
-                    provedAt: Date(), policy: configuration.policy, cookies: response.siteCookies,
-                    targetCookies: wanted, staySignedIn: configuration.staySignedIn, proofURL: proofURL))
-        }
-        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-        let user = (object?["d"] as? [String: Any]) ?? object
-        let displayName =
-            configuration.flow == .anonymous ? nil : (user?["Title"] as? String) ?? (user?["LoginName"] as? String)
-        return .signedIn(
-            Session(
-                siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
-                flow: flow, provedAt: Date(), policy: configuration.policy,
-                cookies: response.siteCookies, targetCookies: configuration.targetCookies,
-                staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
-    }
-
-    /// Whether to try the proof now: the target cookies are present (names or globs); for a web target without
-    /// `--cookie`, once the sign-in moved on and the target's own host answers 2xx, having set cookies.
-    private func shouldProve(_ response: SignInResponse) -> Bool {
-        if case .web(let proofURL) = configuration.target, configuration.targetCookies.isEmpty {
-            return submissions > 0 && !targetHostCookies.isEmpty && (200...299).contains(response.status)
-                && URLParts(response.url)?.origin == URLParts(proofURL)?.origin
-        }
-        return haveTargetCookies(response)
-    }
-
-    /// Remembers the names of cookies the target's host sets.
-    private mutating func noteTargetHostCookies(_ response: SignInResponse) {
-        guard let proofURL = configuration.target.proofURL, URLParts(response.url)?.host == URLParts(proofURL)?.host
-        else { return }
-        for name in setCookieNames(response) where !targetHostCookies.contains(name) { targetHostCookies.append(name) }
-    }
-
-    private func haveTargetCookies(_ response: SignInResponse) -> Bool {
-        let expected = configuration.expectedCookies
-        guard !expected.isEmpty else { return false }
-        return CookiePatterns.allMatched(expected, by: response.siteCookies.map(\.name))
-    }
-
-    private func setCookieNames(_ response: SignInResponse) -> [String] {
+    func setCookieNames(_ response: SignInResponse) -> [String] {
         response.headers.filter { $0.name.lowercased() == "set-cookie" }.compactMap { header in
             header.value.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
         }
