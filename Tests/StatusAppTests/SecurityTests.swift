@@ -13,8 +13,8 @@ import Transport
     static let hostileList = "<script>alert(1)</script>"
     static let hostileItem = "\"><img src=x onerror=alert(2)>"
 
-    /// Writes hostile content through the simulator's REST endpoints with alice's session.
-    static func addHostileContent(_ fixture: StatusFixture) async throws {
+    /// A client with alice's session, the site URL, and the headers of a write (with a fresh request digest).
+    static func writer(_ fixture: StatusFixture) async throws -> (HTTPClient, String, HTTPHeaders) {
         let client = try HTTPClient()
         try fixture.session.install(into: client)
         let site = fixture.simulator.siteURL
@@ -29,6 +29,12 @@ import Transport
             "Accept": "application/json;odata=nometadata", "Content-Type": "application/json;odata=nometadata",
             "X-RequestDigest": digest,
         ]
+        return (client, site, headers)
+    }
+
+    /// Writes hostile content through the simulator's REST endpoints with alice's session.
+    static func addHostileContent(_ fixture: StatusFixture) async throws {
+        let (client, site, headers) = try await Self.writer(fixture)
         let listBody = try JSONSerialization.data(withJSONObject: ["Title": hostileList, "BaseTemplate": 100])
         let list = try await client.execute(
             HTTPRequest(
@@ -57,20 +63,7 @@ import Transport
         let fixture = try await StatusFixture()
         defer { fixture.stop() }
         let fedAuth = try #require(fixture.session.cookies.first { $0.value.count >= 8 }?.value)
-        let client = try HTTPClient()
-        try fixture.session.install(into: client)
-        let site = fixture.simulator.siteURL
-        let context = try await client.execute(
-            HTTPRequest(
-                method: "POST", url: site + "/_api/contextinfo",
-                headers: ["Accept": "application/json;odata=nometadata"]))
-        let digest = try #require(
-            (try JSONSerialization.jsonObject(with: Data(context.body)) as? [String: Any])?["FormDigestValue"]
-                as? String)
-        let headers: HTTPHeaders = [
-            "Accept": "application/json;odata=nometadata", "Content-Type": "application/json;odata=nometadata",
-            "X-RequestDigest": digest,
-        ]
+        let (client, site, headers) = try await Self.writer(fixture)
         let listBody = try JSONSerialization.data(withJSONObject: ["Title": "Echo", "BaseTemplate": 100])
         let list = try await client.execute(
             HTTPRequest(

@@ -20,27 +20,14 @@ public final class RawResponder: @unchecked Sendable {
 
     /// Listens on a fresh port of 127.0.0.1 and starts answering with `response`.
     public init(response: [UInt8]) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RefusingPortError(call: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        var actual = sockaddr_in()
-        var actualLength = length
-        let named = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &actualLength) }
-        }
-        guard bound == 0, named == 0, listen(descriptor, 16) == 0 else {
+        let (descriptor, port) = try LoopbackSocket.bound()
+        guard listen(descriptor, 16) == 0 else {
             let code = errno
             close(descriptor)
-            throw RefusingPortError(call: "bind/listen", code: code)
+            throw RefusingPortError(call: "listen", code: code)
         }
         self.descriptor = descriptor
-        self.port = UInt16(bigEndian: actual.sin_port)
+        self.port = port
         let done = self.done
         thread = Thread {
             while true {

@@ -13,6 +13,19 @@ public final class RefusingPort: @unchecked Sendable {
 
     /// Binds a fresh port on 127.0.0.1.
     public init() throws {
+        (descriptor, port) = try LoopbackSocket.bound()
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    deinit { close(descriptor) }
+}
+
+/// A TCP socket bound to a fresh port of 127.0.0.1 (not listening yet).
+enum LoopbackSocket {
+    /// The descriptor and its port; throws the failing call's errno.
+    static func bound() throws -> (descriptor: Int32, port: UInt16) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RefusingPortError(call: "socket", code: errno) }
         var address = sockaddr_in()
@@ -25,23 +38,15 @@ public final class RefusingPort: @unchecked Sendable {
         var actual = sockaddr_in()
         var actualLength = length
         let named = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getsockname(descriptor, $0, &actualLength)
-            }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &actualLength) }
         }
         guard bound == 0, named == 0 else {
             let code = errno
             close(descriptor)
             throw RefusingPortError(call: bound == 0 ? "getsockname" : "bind", code: code)
         }
-        self.descriptor = descriptor
-        self.port = UInt16(bigEndian: actual.sin_port)
+        return (descriptor, UInt16(bigEndian: actual.sin_port))
     }
-
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
-
-    deinit { close(descriptor) }
 }
 
 /// A system call failed while a ``RefusingPort`` was being set up.
