@@ -50,7 +50,17 @@ final class DOMNode {
         return result
     }
 
-    func hasAncestor(named name: String) -> Bool { ancestors.contains { $0.kind == .element && $0.name == name } }
+    func hasAncestor(named name: String) -> Bool { nearestAncestor(named: name) != nil }
+
+    /// The nearest ancestor element called `name`, walking up without building the ancestor list.
+    func nearestAncestor(named name: String) -> DOMNode? {
+        var current = parent
+        while let node = current {
+            if node.kind == .element && node.name == name { return node }
+            current = node.parent
+        }
+        return nil
+    }
 
     /// All descendants in document (tree) order, not including `self`.
     var descendants: [DOMNode] {

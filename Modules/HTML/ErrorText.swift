@@ -14,7 +14,7 @@
 /// an inline `display:none`/`visibility:hidden`, `hidden`, `aria-hidden=true`, or a tooltip/popover class
 /// (shown only on demand).
 enum ErrorTextReader {
-    static func messages(in root: DOMNode) -> [String] {
+    static func messages(in root: DOMNode, blocks: [TextBlocks.Block]) -> [String] {
         var messages: [String] = []
         func add(_ text: String) {
             if !text.isEmpty && !messages.contains(text) { messages.append(text) }
@@ -35,7 +35,7 @@ enum ErrorTextReader {
             for child in node.children { visit(child) }
         }
         visit(root)
-        if messages.isEmpty, let message = messageUnderErrorHeading(in: root) { add(message) }
+        if messages.isEmpty, let message = messageUnderErrorHeading(in: blocks) { add(message) }
         return messages
     }
 
@@ -95,8 +95,7 @@ enum ErrorTextReader {
 
     /// The message under the first heading that names an error and has one (a page may repeat its error
     /// heading, in a banner and above the content), if any.
-    private static func messageUnderErrorHeading(in root: DOMNode) -> String? {
-        let blocks = TextBlocks(root: root).blocks
+    private static func messageUnderErrorHeading(in blocks: [TextBlocks.Block]) -> String? {
         for (index, heading) in blocks.enumerated() where heading.isHeading && isErrorHeading(heading.text) {
             if let message = message(after: index, in: blocks) { return message }
         }
@@ -155,6 +154,10 @@ enum ErrorTextReader {
         if node.name == "input", node.attribute("type")?.lowercased() == "hidden" { return true }
         let style = (node.attribute("style") ?? "").lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\n" }
         if style.contains("display:none") || style.contains("visibility:hidden") { return true }
+        // A cheap look at the class text first: most elements name no tooltip at all.
+        guard let classes = node.attribute("class")?.lowercased(),
+            classes.contains("tooltip") || classes.contains("popover")
+        else { return false }
         return node.classTokens.contains { token in
             SignInLexicon.tokens(of: token).contains { $0 == "tooltip" || $0 == "popover" }
         }

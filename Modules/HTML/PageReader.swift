@@ -40,12 +40,12 @@ struct PageReader {
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
         let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
 
-        var errors = ErrorTextReader.messages(in: root)
+        let blocks = TextBlocks(root: root).blocks
+        var errors = ErrorTextReader.messages(in: root, blocks: blocks)
         if let text = aadConfig?.errorText?.collapsingWhitespace(), !text.isEmpty, !errors.contains(text) {
             errors.append(text)
         }
 
-        let blocks = TextBlocks(root: root).blocks
         let headings = blocks.filter { $0.isHeading && !$0.text.isEmpty }.map(\.text)
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
         if visibleText.utf8.count > 16 << 10 { visibleText = String(visibleText.utf8.prefix(16 << 10)) ?? "" }
@@ -172,7 +172,7 @@ struct PageReader {
         func labelText(of element: DOMNode) -> String? {
             var texts: [String] = []
             if let id = element.attribute("id"), let labels = labelsByID[id] { texts += labels }
-            if let wrapping = element.ancestors.first(where: { $0.name == "label" }) {
+            if let wrapping = element.nearestAncestor(named: "label") {
                 texts.append(wrapping.textContent.collapsingWhitespace())
             }
             for name in ["aria-label", "placeholder", "title"] {
@@ -264,12 +264,15 @@ struct PageReader {
     static func isDisabled(_ element: DOMNode) -> Bool {
         if element.hasAttribute("disabled") { return true }
         var child = element
-        for ancestor in element.ancestors {
-            if ancestor.name == "fieldset", ancestor.hasAttribute("disabled") {
-                let firstLegend = ancestor.children.first { $0.kind == .element && $0.name == "legend" }
+        var current = element.nearestAncestor(named: "fieldset")
+        while let fieldset = current {
+            if fieldset.hasAttribute("disabled") {
+                // The child of the fieldset on the way up: inside its first legend, the control stays enabled.
+                while let parent = child.parent, parent !== fieldset { child = parent }
+                let firstLegend = fieldset.children.first { $0.kind == .element && $0.name == "legend" }
                 if !(firstLegend === child) { return true }
             }
-            child = ancestor
+            current = fieldset.nearestAncestor(named: "fieldset")
         }
         return false
     }
