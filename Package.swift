@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
+        /// OpenSSL's libcrypto: HMAC and digests (for one-time passwords).
+        .systemLibrary(
+            name: "CCrypto", path: "Modules/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// Typed, non-variadic wrappers (prefix `spc_`) for curl setopt/getinfo, MHD start, xmlFree.
         .target(name: "CShims", dependencies: ["CCurl", "CLibXML2", "CMicroHTTPD"], path: "Modules/CShims"),
 
@@ -46,6 +49,8 @@ let package = Package(
         .target(name: "JSON", path: "Modules/JSON"),
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
         .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
+        /// HMAC and time-based one-time passwords (RFC 6238) over libcrypto.
+        .target(name: "Cryptography", dependencies: ["CCrypto"], path: "Modules/Cryptography"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
         .target(name: "HTML", dependencies: ["CLibXML2", "CShims", "JSON"], path: "Modules/HTML"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
@@ -70,7 +75,10 @@ let package = Package(
 
         /// The `spconnect` command-line tool.
         .executableTarget(
-            name: "spconnect", dependencies: ["Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON"],
+            name: "spconnect",
+            dependencies: [
+                "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON", "Cryptography",
+            ],
             path: "Apps/spconnect"),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
@@ -100,6 +108,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], path: "Tests/CryptographyTests"),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(

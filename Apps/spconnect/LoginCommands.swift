@@ -33,7 +33,7 @@ let loginCommand = Command(
             "dump-pages", "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
-        OneTimeCodeSources.option,
+        OneTimeCodeSources.option, OneTimeCodeSources.secretFileOption,
         .repeatable(
             "cookie", "PATTERN",
             "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
@@ -81,7 +81,7 @@ let loginCommand = Command(
                 collector.add(step)
             }, dumpPagesDirectory: arguments.value("dump-pages"),
             deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
-            oneTimeCode: OneTimeCodeSources.source(arguments))
+            oneTimeCode: try OneTimeCodeSources.source(arguments))
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")

@@ -36,7 +36,7 @@ struct SessionContext {
         let user = session.user
         let renewer = SessionReauthenticator(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
-            password: { renewalPassword(user: user) }, oneTimeCode: OneTimeCodeSources.source(arguments))
+            password: { renewalPassword(user: user) }, oneTimeCode: try OneTimeCodeSources.source(arguments))
         return SessionContext(profile: profile, store: store, session: session, client: client, renewer: renewer)
     }
 }

@@ -4,6 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `spconnect login --otp-command CMD` against a page that asks for a one-time code after the password: the
 /// command's first line is the code; a refused code fails with exit 3; no source in a job is exit 4 naming the
 /// option; the code appears in no output.
@@ -15,7 +19,9 @@ import Testing
     }
 
     /// A page on 127.0.0.1 behind a sign-in on 127.0.0.2 that asks for `code` after the password `pw-Ab12!`.
-    static func world(_ received: Received) throws -> (HTTPServer, HTTPServer) {
+    static func world(_ received: Received, accepts: @escaping @Sendable (String) -> Bool = { $0 == code }) throws
+        -> (HTTPServer, HTTPServer)
+    {
         let idp = try HTTPServer(address: "127.0.0.2") { request in
             func page(_ text: String) -> HTTPServerResponse {
                 HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", text: text)
@@ -23,7 +29,7 @@ import Testing
             let next = request.formValue("next") ?? request.queryValue("next") ?? ""
             if request.method == "POST", request.path == "/code" {
                 received.codes.withLock { $0.append(request.formValue("code") ?? "") }
-                guard request.formValue("code") == Self.code else {
+                guard accepts(request.formValue("code") ?? "") else {
                     return page(
                         "<p role=alert>Wrong code</p><form method=post action=/code><input name=code "
                             + "autocomplete=one-time-code aria-invalid=true><input type=hidden name=next value='\(next)'></form>"
@@ -82,6 +88,51 @@ import Testing
             #expect(!text.contains(Self.code), "\(name) holds the code")
         }
         #expect(!result.stderr.contains(Self.code) && !result.stdout.contains(Self.code))
+    }
+
+    /// `--totp-secret-file`: the built-in generator's code is what `oathtool --totp` gives for the same secret now;
+    /// a secret file others may read is refused before anything is sent.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/oathtool"), "oathtool not installed"))
+    func aTOTPSecretFileAnswersTheCodePage() async throws {
+        let secret = "JBSWY3DPEHPK3PXP"
+        let received = Received()
+        let (site, idp) = try Self.world(received) { code in
+            // The server's own check, with oathtool: this window or the one before (clock skew).
+            for offset in [0, -30] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
+                process.arguments = [
+                    "--totp", "--base32", "--now", "@\(Int(Date().timeIntervalSince1970) + offset)", secret,
+                ]
+                let output = Pipe()
+                process.standardOutput = output
+                try? process.run()
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                if String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == code {
+                    return true
+                }
+            }
+            return false
+        }
+        defer {
+            site.stop()
+            idp.stop()
+        }
+        let folder = try temporaryDirectory("totp")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/secret"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8)))
+        chmod(file, 0o644)
+        let (open, openState) = try await login(site: site, ["--totp-secret-file", file])
+        defer { try? FileManager.default.removeItem(atPath: openState) }
+        #expect(open.status == 2 && received.codes.withLock { $0 }.isEmpty, "\(open.stderr)")
+        chmod(file, 0o600)
+        let (result, state) = try await login(site: site, ["--totp-secret-file", file])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(received.codes.withLock { $0 }.count == 1)
+        #expect(!result.stderr.contains(secret))
     }
 
     @Test func aWrongCodeIsExit3AndNoSourceIsExit4() async throws {
