@@ -283,6 +283,10 @@ enum SignInRecordFile {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
+            // ICU crashes (SIGFPE) on a fraction of 35 digits or more: only a sane time reaches the formatter.
+            guard text.utf8.count <= 40, text.utf8.allSatisfy({ $0 < 0x80 }) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 time")
+            }
             guard
                 let date = formatter(fractional: true).date(from: text)
                     ?? formatter(fractional: false).date(from: text)

@@ -71,8 +71,9 @@ public enum URLResolver {
                 scheme: r.scheme?.lowercased(), authority: r.authority, path: removeDotSegments(r.path), query: r.query,
                 fragment: r.fragment)
         } else {
-            let b = components(of: clean(base))
+            var b = components(of: clean(base))
             guard b.scheme != nil else { return nil }
+            b.scheme = b.scheme?.lowercased()  // as an absolute reference's is: resolving a result again keeps it
             if r.authority != nil {
                 target = Components(
                     scheme: b.scheme, authority: r.authority, path: removeDotSegments(r.path), query: r.query,

@@ -151,7 +151,9 @@ enum CellText {
     /// `date` as ISO 8601 in UTC: `2026-11-29T12:05:09Z`, with milliseconds when there are any.
     static func iso8601(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        let totalMilliseconds = Int64((interval * 1000).rounded())
+        // Clamped: a date beyond ±2^63 ms (no SharePoint date, but a Cell can hold one) must not trap.
+        let scaled = (interval * 1000).rounded()
+        let totalMilliseconds = scaled >= 9.2e18 ? Int64.max : scaled <= -9.2e18 ? Int64.min : Int64(scaled)
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {

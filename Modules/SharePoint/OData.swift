@@ -152,8 +152,25 @@ public enum OData {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// Whether the `_` at `index` would start a well-formed escape in the *encoded* text: `_x`, 4 or 8 ASCII hex
+    /// digits, then an `_` or a character the encoding turns into an escape (which starts with `_`), as in
+    /// `_x0041` + `é` → `_x0041_x00e9_`.
     private static func looksLikeEscape(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        escape(in: scalars, at: index) != nil
+        func isASCIIHexDigit(_ scalar: Unicode.Scalar) -> Bool {
+            ("0"..."9").contains(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
+        }
+        for width in [4, 8] {
+            let end = index + 2 + width
+            guard end < scalars.count, scalars[index + 1] == "x",
+                scalars[(index + 2)..<end].allSatisfy(isASCIIHexDigit)
+            else { continue }
+            let next = scalars[end].value
+            let nextIsKept =
+                (next >= 0x41 && next <= 0x5A) || (next >= 0x61 && next <= 0x7A) || (next >= 0x30 && next <= 0x39)
+            let digits = String(String.UnicodeScalarView(scalars[(index + 2)..<end]))
+            if !nextIsKept, let value = UInt32(digits, radix: 16), Unicode.Scalar(value) != nil { return true }
+        }
+        return false
     }
 
     /// A well-formed escape at `index`: its scalar and its length in scalars.

@@ -323,11 +323,15 @@ extension JSONValue {
 /// SharePoint's ISO-8601 dates.
 public enum ODataDate {
     /// Parses `2024-03-29T17:55:08Z`, `2021-10-04T07:41:04.663` (zone-less means UTC), offsets like
-    /// `+02:00`, and verbose's legacy `/Date(1700000000000)/`. Returns `nil` for anything else.
+    /// `+02:00`, and verbose's legacy `/Date(1700000000000)/` (milliseconds within JavaScript's date range,
+    /// ±8.64e15). Returns `nil` for anything else.
     public static func parse(_ text: String) -> Date? {
         if text.hasPrefix("/Date("), text.hasSuffix(")/") {
             let inner = text.dropFirst(6).dropLast(2).prefix { $0 == "-" || $0.isNumber }
-            return Int64(inner).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            // Beyond JavaScript's range no date was meant, and near Int64's ends the seconds overflow where they
+            // are turned back into whole milliseconds (ISO 8601 text, Int64 seconds).
+            guard let milliseconds = Int64(inner), milliseconds.magnitude <= 8_640_000_000_000_000 else { return nil }
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         }
         let chars = Array(text.utf8)
         func number(_ from: Int, _ length: Int) -> Int? {

@@ -214,7 +214,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         }
         if let rawCode {
             let parts = rawCode.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            code = Int(parts[0])
+            code = parts.first.flatMap { Int($0) }
             if parts.count == 2, !parts[1].isEmpty {
                 exceptionName = parts[1]
             } else if code == nil {

@@ -40,7 +40,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// `name=<redacted>; Domain=...`: the value is never printed.
     public var description: String {
         "\(name)=<redacted>; Domain=\(hostOnly ? "" : ".")\(domain); Path=\(path)"
-            + (expires.map { "; Expires=\(Int64($0.timeIntervalSince1970))" } ?? "") + (secure ? "; Secure" : "")
+            + (expires.map { "; Expires=\(Self.epochSeconds($0))" } ?? "") + (secure ? "; Secure" : "")
             + (httpOnly ? "; HttpOnly" : "")
     }
 
@@ -60,7 +60,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// The cookie as one line of a Netscape cookie file (the format `curl -b FILE` reads).
     public var netscapeLine: String {
         let domainField = (httpOnly ? "#HttpOnly_" : "") + (hostOnly ? "" : ".") + domain
-        let expiry = expires.map { max(Int64($0.timeIntervalSince1970), 1) } ?? 0
+        let expiry = expires.map { max(Self.epochSeconds($0), 1) } ?? 0
         return [
             domainField, hostOnly ? "FALSE" : "TRUE", path, secure ? "TRUE" : "FALSE", String(expiry), name, value,
         ].joined(separator: "\t")
@@ -135,5 +135,16 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         self.init(
             name: name, value: value, domain: domain ?? host, hostOnly: domain == nil, path: path ?? defaultPath,
             expires: expires, secure: secure, httpOnly: httpOnly)
+    }
+}
+
+extension Cookie {
+    /// Whole seconds since 1970, clamped to Int64 (curl writes 9223372036854775807 for "never expires", which a
+    /// Double rounds just past Int64's range).
+    static func epochSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        if seconds >= 9.2e18 { return Int64.max }
+        if seconds <= -9.2e18 { return Int64.min }
+        return Int64(seconds)
     }
 }
