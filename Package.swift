@@ -102,6 +102,32 @@ let package = Package(
         .executableTarget(
             name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML"], path: "Tools/bench"),
 
+        // MARK: Fuzzing (libFuzzer targets; built and run by Tools/fuzz/run, see docs/fuzzing.md)
+
+        /// libFuzzer's `LLVMFuzzerRunDriver`, declared for Swift (the fuzz targets' `@main` starts the fuzzer).
+        .target(name: "CFuzzerDriver", path: "Tools/fuzz/CFuzzerDriver"),
+        /// What every fuzz target shares: the libFuzzer or replay entry, oracle failures, input slicing.
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Tools/fuzz/FuzzSupport"),
+        /// Page reading as AuthFlow does it, then every form's submissions (urlencoded bodies decoded back).
+        .executableTarget(name: "fuzz-html", dependencies: ["FuzzSupport", "HTML"], path: "Tools/fuzz/html"),
+        /// `$Config` extraction and the other script readers (redirects, self-submits, function bodies).
+        .executableTarget(
+            name: "fuzz-config", dependencies: ["FuzzSupport", "HTML", "JSON"], path: "Tools/fuzz/config"),
+        /// The JSON parser: parse, write, parse again; the streaming and skipping parses against the plain one.
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "JSON"], path: "Tools/fuzz/json"),
+        /// OData pages in every flavour: streamed decode against the tree decode, error bodies, names, dates.
+        .executableTarget(
+            name: "fuzz-odata", dependencies: ["FuzzSupport", "SharePoint", "JSON"], path: "Tools/fuzz/odata"),
+        /// The session (Netscape cookie) file and the last sign-in record: parse, render, parse again.
+        .executableTarget(
+            name: "fuzz-session", dependencies: ["FuzzSupport", "AuthFlow", "Transport"], path: "Tools/fuzz/session"),
+        /// URL resolution (HTML's RFC 3986 resolver, AuthFlow's Foundation one), refresh values, percent-encoding.
+        .executableTarget(
+            name: "fuzz-url", dependencies: ["FuzzSupport", "HTML", "AuthFlow"], path: "Tools/fuzz/url"),
+        /// The CSV writer on fuzzed records, its output read back as RFC 4180.
+        .executableTarget(
+            name: "fuzz-csv", dependencies: ["FuzzSupport", "Presentation", "JSON"], path: "Tools/fuzz/csv"),
+
         // MARK: Tests (one target per module)
 
         /// Helpers shared by the test targets (child processes awaited without blocking the pool).
