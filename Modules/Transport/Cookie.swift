@@ -79,6 +79,11 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         if text.hasSuffix("\r") { text = text.dropLast() }
         let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 7 || fields.count == 6, let expiry = Int64(fields[4]) else { return nil }
+        // Control characters (NUL, CR, LF, DEL…) are in no valid cookie (RFC 6265 §4.1.1) and would not survive a
+        // rewrite of the file: such a line is malformed.
+        guard !fields.contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } }) else {
+            return nil
+        }
         let domain = fields[0]
         self.init(
             name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain,

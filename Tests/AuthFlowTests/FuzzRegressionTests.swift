@@ -49,4 +49,28 @@ struct SessionFuzzRegressionTests {
         let loaded = try #require(try store.load(profile: "work"))
         #expect(loaded.cookies.map(\.name) == ["FedAuth"])
     }
+
+    /// fuzz-session, in a 30 s CI run: a cookie line whose name holds control characters (NUL, U+0001) read back
+    /// differently after the session was saved. Such a line is malformed (RFC 6265 allows no CTLs): the file is
+    /// corrupt, not a session.
+    @Test func aCookieLineWithControlCharactersIsMalformed() throws {
+        #expect(Cookie(netscapeLine: "contoso.test\tFALSE\t/\tTRUE\t1900000000\tF\u{1}\u{0}x\tv") == nil)
+        #expect(Cookie(netscapeLine: "contoso.test\tFALSE\t/\tTRUE\t1900000000\tFedAuth\tv\u{7f}") == nil)
+        #expect(Cookie(netscapeLine: "contoso.test\tFALSE\t/\tTRUE\t1900000000\tFedAuth\tv")?.name == "FedAuth")
+        let store = SessionStore(directory: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = try store.path(for: "work")
+        let text =
+            "# Netscape HTTP Cookie File\n# spconnect-session {\"flow\":\"adfs\",\"provedAt\":1,\"site\":"
+            + "\"https://contoso.test\",\"user\":\"alice\"}\ncontoso.test\tFALSE\t/\tTRUE\t0\tF\u{1}\u{0}\tv\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        #expect {
+            try store.load(profile: "work")
+        } throws: { error in
+            guard case .corrupt = error as? SessionStore.StoreError else { return false }
+            return true
+        }
+    }
 }
