@@ -84,6 +84,10 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         guard !fields.contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } }) else {
             return nil
         }
+        // Nor bytes that were not UTF-8 (read as U+FFFD), nor a name that is not an ASCII token.
+        guard !fields.contains(where: { $0.unicodeScalars.contains { $0.value == 0xfffd } }),
+            fields[5].unicodeScalars.allSatisfy({ $0.isASCII })
+        else { return nil }
         let domain = fields[0]
         self.init(
             name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain,
