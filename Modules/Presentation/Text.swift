@@ -153,7 +153,8 @@ enum CellText {
         let interval = date.timeIntervalSince1970
         // Clamped: a date beyond ±2^63 ms (no SharePoint date, but a Cell can hold one) must not trap.
         let scaled = (interval * 1000).rounded()
-        let totalMilliseconds = scaled >= 9.2e18 ? Int64.max : scaled <= -9.2e18 ? Int64.min : Int64(scaled)
+        let totalMilliseconds =
+            scaled >= Double(Int64.max) ? Int64.max : scaled < Double(Int64.min) ? Int64.min : Int64(scaled)
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {

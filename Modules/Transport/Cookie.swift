@@ -152,8 +152,9 @@ extension Cookie {
     /// Double rounds just past Int64's range).
     static func epochSeconds(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        if seconds >= 9.2e18 { return Int64.max }
-        if seconds <= -9.2e18 { return Int64.min }
+        // 2^63 (Double(Int64.max) rounds up to it) and beyond overflow; everything below converts exactly.
+        if seconds >= Double(Int64.max) { return Int64.max }
+        if seconds < Double(Int64.min) { return Int64.min }
         return Int64(seconds)
     }
 }

@@ -48,6 +48,12 @@ struct SessionFuzzRegressionTests {
         try store.save(session, profile: "work")
         let loaded = try #require(try store.load(profile: "work"))
         #expect(loaded.cookies.map(\.name) == ["FedAuth"])
+        // fuzz-session, a long run: an expiry just under Int64.max (9.2e18 s) is no overflow and keeps its date.
+        let near = try #require(Cookie(netscapeLine: "m\tFALSE\t/\tFALSE\t9200000000119841433\trtFa\tx"))
+        try store.save(
+            Session(siteURL: "https://contoso.test", user: "a", flow: "adfs", provedAt: Date(), cookies: [near]),
+            profile: "near")
+        #expect(try store.load(profile: "near")?.cookies.first?.expires == near.expires)
     }
 
     /// fuzz-session, in a 30 s CI run: a cookie line whose name holds control characters (NUL, U+0001) read back
