@@ -79,7 +79,7 @@ func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: 
         }
         let sameOrigin = HTTPClient.isSameOrigin(response.url, proofURL)
         let page = try? HTMLPage(bytes: response.body, url: response.url)
-        let signInPage = page.map { ![.other].contains($0.classification.kind) } ?? false
+        let signInPage = page.map { $0.classification.kind != .other } ?? false
         if (200...299).contains(response.status), sameOrigin, !signInPage {
             output.renderOne(
                 Record([

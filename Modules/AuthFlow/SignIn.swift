@@ -117,7 +117,6 @@ public struct SignIn: Sendable {
             emitted = complete
         }
         guard case .finish(let finished) = action else { return .loop(url: configuration.siteURL, steps: 0) }
-        _ = lastPage
         // A server may echo the password or a cookie into its page, and so into the outcome's message.
         let scrubber = secretScrubber(codes)
         let outcome = finished.scrubbed(by: scrubber)

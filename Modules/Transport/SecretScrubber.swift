@@ -41,13 +41,6 @@ public struct SecretScrubber: Sendable, Equatable {
         spellings = all.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
     }
 
-    /// This scrubber and `other`'s values together.
-    public func merging(_ other: SecretScrubber) -> SecretScrubber {
-        var merged = self
-        merged.add(other.spellings)
-        return merged
-    }
-
     /// `text` with every spelling of every secret replaced by ``marker``.
     public func scrub(_ text: String) -> String {
         guard !spellings.isEmpty, !text.isEmpty else { return text }
