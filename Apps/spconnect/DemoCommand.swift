@@ -49,7 +49,7 @@ let demoCommand = Command(
         say(line)
     }
     guard case .signedIn(let session) = outcome else {
-        printError("spconnect demo: the sign-in failed: \(outcome.message)")
+        printError("spconnect demo: the sign-in failed: \(outcome.cliMessage)")
         return exitCode(for: outcome)
     }
     let store = SessionStore(directory: temporary + "/sessions")

@@ -85,6 +85,7 @@ let loginCommand = Command(
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
+    record.message = outcome.cliMessage
     if case .signedIn(let session) = outcome {
         do {
             try store.save(session, profile: profile)
@@ -99,7 +100,7 @@ let loginCommand = Command(
         return .ok
     }
     saveLastSignIn(record, store: store, profile: profile)
-    printError("spconnect login: " + outcome.message)
+    printError("spconnect login: " + outcome.cliMessage)
     return exitCode(for: outcome)
 }
 

@@ -78,7 +78,7 @@ enum FlowRegistry {
             flow: .anonymous, summary: "a public site, no sign-in", strategies: pageStrategies,
             entry: { _ in .proof(nil) }),
         Row(
-            flow: .legacySPO, summary: "the retired IDCRL route (with --login-url for another login service)",
+            flow: .legacySPO, summary: "the retired IDCRL route (or another login service, named by the login URL)",
             strategies: pageStrategies, entry: { .route(LegacySPO(configuration: $0), first: nil) }),
         Row(
             flow: .fbaSOAP, summary: "SharePoint's authentication.asmx forms web service", strategies: pageStrategies,

@@ -56,3 +56,29 @@ extension FormsStrategy {
         return .askCode(PendingCode(request: request, form: form, pageURL: page.url))
     }
 }
+
+extension SignInMachine {
+    /// Answers a ``SignInAction/needCode(_:)``: fills the code page's form with `code` and submits it, or, with
+    /// no code, ends the sign-in as an interaction that says how to give one.
+    public mutating func provide(code: Secret?) -> SignInAction {
+        guard let pending = pendingCode else { return .finish(.loop(url: configuration.siteURL, steps: steps)) }
+        pendingCode = nil
+        guard let code, !code.revealedValue().isEmpty, let field = pending.form.codeField else {
+            return .finish(
+                .interactionRequired(
+                    .mfa, pageId: nil,
+                    message: "it asks for a one-time code in \"\(pending.request.fieldName)\" and no code source was "
+                        + "given", hints: [.giveOneTimeCodeSource]))
+        }
+        let built = pending.form.submission([field: code.revealedValue()], pending.form.signInSubmitter)
+        state.codesSubmitted += 1
+        var request = SignInRequest(
+            method: built.method, url: built.url, form: built.fields, purpose: .oneTimeCode, carriesCredentials: true)
+        request.carriesPassword = true
+        return send(
+            request, from: pending.pageURL,
+            note:
+                "filled the one-time code in \(field) of form \(pending.form.label) (attempt \(pending.request.attempt))"
+        )
+    }
+}

@@ -12,10 +12,8 @@ struct PageFacts: Sendable {
     var signals: [String]
     var title: String
     var forms: [PageForm]
-    /// `$Config` top-level values as text (numbers and booleans spelled as JSON), when the page has one.
-    var config: [String: String]?
-    /// Names of `$Config` keys whose values are arrays or objects (e.g. `arrUserProofs`).
-    var configCompositeKeys: Set<String>
+    /// The page's script configuration (`$Config`, `ServerData`) as the JSON it is, when the page has one.
+    var config: AADConfig?
     /// The refresh a browser would act on: the HTTP `Refresh` header when the response has one (a browser
     /// sees it before the document, and a meta refresh after it is ignored), else the first meta refresh
     /// outside `<noscript>`.

@@ -12,27 +12,6 @@ enum PageFactsReader {
             return nil
         }
         let classification = page.classification
-        var config: [String: String]?
-        var composite: Set<String> = []
-        if let members = page.aadConfig?.raw.objectValue {
-            var values: [String: String] = [:]
-            for (key, value) in members {
-                switch value {
-                case .string(let text): values[key] = text
-                case .integer(let number): values[key] = String(number)
-                case .double(let number):
-                    values[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
-                case .bool(let flag): values[key] = flag ? "true" : "false"
-                case .array, .object: composite.insert(key)
-                case .null: break
-                }
-            }
-            // The flow token may only sit inside an input tag in a string (`sFTTag`, as on Microsoft account
-            // pages): the strategies read it as `sFT` under `sFTName` either way.
-            if values["sFT"] == nil, let token = page.aadConfig?.flowToken { values["sFT"] = token }
-            if values["sFTName"] == nil, let name = page.aadConfig?.flowTokenName { values["sFTName"] = name }
-            config = values
-        }
         var scriptRedirect: String?
         if case .scriptRedirect(let url) = classification.navigation { scriptRedirect = url }
         let refresh =
@@ -42,7 +21,7 @@ enum PageFactsReader {
             url: response.url, status: response.status, kind: classification.kind,
             formIndex: classification.formIndex, reason: classification.reason, signals: classification.signals,
             title: page.title ?? "", forms: page.forms.map(facts),
-            config: config, configCompositeKeys: composite,
+            config: page.aadConfig,
             refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
             autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText)
     }

@@ -25,6 +25,7 @@ public enum PasswordFile {
         /// Its first line is empty.
         case empty(path: String)
 
+        /// What went wrong with the file and how to fix it.
         public var description: String {
             switch self {
             case .unreadable(let path, let reason): "cannot read the password file \(path): \(reason)"

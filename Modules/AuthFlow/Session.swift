@@ -28,6 +28,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// For a session of any web page (not SharePoint): the URL that proves it (`--proof-url`). Nil for SharePoint.
     public var proofURL: String?
 
+    /// A session from its parts (a sign-in makes one; tests and stores rebuild one).
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
         policy: SignInPolicy = SignInPolicy(), cookies: [Cookie], targetCookies: [String] = [],
@@ -75,6 +76,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         for cookie in cookies { try client.cookies.add(cookie) }
     }
 
+    /// The session in one line, without any cookie value.
     public var description: String {
         let names = cookies.map(\.name).joined(separator: ", ")
         return "Session(\(user) at \(siteURL) via \(flow); cookies: \(names))"

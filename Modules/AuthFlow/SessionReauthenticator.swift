@@ -10,7 +10,9 @@ public import Transport
 public actor SessionReauthenticator: Reauthenticator {
     /// Errors of a renewal that was tried and failed.
     public struct Failure: Error, CustomStringConvertible {
+        /// How the renewal's sign-in ended.
         public let outcome: SignInOutcome
+        /// The renewal's failure in one sentence.
         public var description: String { "the session ended and signing in again failed: " + outcome.message }
     }
 
@@ -47,6 +49,8 @@ public actor SessionReauthenticator: Reauthenticator {
     /// The current session (renewed ones included).
     public var current: Session { session }
 
+    /// Signs in again (one sign-in for concurrent callers); true when a new session is in the jar, false when no
+    /// password is available; throws ``Failure`` when the sign-in failed.
     public func reauthenticate() async throws -> Bool {
         if let running { return try await running.value }
         let task = Task { try await renew() }

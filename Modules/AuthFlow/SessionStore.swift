@@ -32,6 +32,7 @@ public struct SessionStore: Sendable {
         /// mode, symbolic link). Nothing was read from it and nothing was sent anywhere.
         case untrusted(path: String, reason: String, fix: String)
 
+        /// What went wrong, naming the file, and what to do about it.
         public var description: String {
             switch self {
             case .invalidProfileName(let name):

@@ -34,6 +34,7 @@ public struct SignIn: Sendable {
         /// as its total limit, so a server trickling its pages cannot hold the sign-in open.
         public var deadline: Duration?
 
+        /// Options for one sign-in; every one has a default.
         public init(
             trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
             maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120),
@@ -49,10 +50,14 @@ public struct SignIn: Sendable {
         }
     }
 
+    /// The client the exchanges go through; its cookie jar receives the session.
     public let client: HTTPClient
+    /// What to sign in to, as whom, and under which policy.
     public let configuration: SignInConfiguration
+    /// How to run it: trace, dumps, limits, code source, deadline.
     public let options: Options
 
+    /// A sign-in of `configuration` through `client`; ``run()`` performs it.
     public init(client: HTTPClient, configuration: SignInConfiguration, options: Options = Options()) {
         self.client = client
         self.configuration = configuration
@@ -122,12 +127,13 @@ public struct SignIn: Sendable {
         let outcome = finished.scrubbed(by: scrubber)
         guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
         switch outcome {
-        case .unknownPage(let kind, let url, nil):
-            return .unknownPage(kind: kind, url: url, dumpPath: dump(lastResponse, into: directory, scrubber: scrubber))
-        case .interactionRequired(.unknownInterrupt, let pageId, let message, nil):
+        case .unknownPage(let kind, let url, nil, let hints):
+            return .unknownPage(
+                kind: kind, url: url, dumpPath: dump(lastResponse, into: directory, scrubber: scrubber), hints: hints)
+        case .interactionRequired(.unknownInterrupt, let pageId, let message, nil, let hints):
             return .interactionRequired(
                 .unknownInterrupt, pageId: pageId, message: message,
-                dumpPath: dump(lastResponse, into: directory, scrubber: scrubber))
+                dumpPath: dump(lastResponse, into: directory, scrubber: scrubber), hints: hints)
         case .loop(let url, let steps, nil):
             return .loop(
                 url: url, steps: steps, dumpPath: dump(lastPage ?? lastResponse, into: directory, scrubber: scrubber))

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import HTML
-public import Transport
+import Transport
 
 /// The headless sign-in engine as a sans-I/O state machine: it says which request to send, is told what
 /// came back, and decides the next move, until the session cookies are in the jar and proven, or a typed
@@ -15,7 +15,8 @@ public struct SignInMachine: Sendable {
     public private(set) var trace: [SignInTraceStep] = []
 
     var state: FlowState
-    private var steps = 0
+    /// Requests sent so far.
+    private(set) var steps = 0
     private var visits: [String: Int] = [:]
     var lastRequest: SignInRequest?
     var proving = false
@@ -29,22 +30,30 @@ public struct SignInMachine: Sendable {
     /// Cookie names the target's host set during this sign-in (a web target without `--cookie`).
     var targetHostCookies: [String] = []
     /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
-    private var pendingCode: PendingCode?
-    private var route: (any ScriptedRoute)?
+    var pendingCode: PendingCode?
+    var route: (any ScriptedRoute)?
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
-    private var authenticationWithheld: (url: String, host: String)?
-    let strategies: [any SignInStrategy]
+    var authenticationWithheld: (url: String, host: String)?
+    var strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     let readPage: @Sendable (SignInResponse) -> PageFacts?
+    /// The wall clock, read once, when a proven session gets its time (``Session/provedAt``).
+    let now: @Sendable () -> Date
 
-    public init(_ configuration: SignInConfiguration) {
-        self.init(configuration, readPage: PageFactsReader.read)
+    /// A machine for one sign-in with `configuration`. `now` is the clock the session's time comes from (the
+    /// system's by default; a test or a replay passes its own, so the machine depends on nothing outside it).
+    public init(_ configuration: SignInConfiguration, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(configuration, readPage: PageFactsReader.read, now: now)
     }
 
-    init(_ configuration: SignInConfiguration, readPage: @escaping @Sendable (SignInResponse) -> PageFacts?) {
+    init(
+        _ configuration: SignInConfiguration, readPage: @escaping @Sendable (SignInResponse) -> PageFacts?,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.configuration = configuration
         self.state = FlowState(configuration: configuration)
         self.readPage = readPage
+        self.now = now
         strategies = FlowRegistry.row(configuration.flow).strategies
     }
 
@@ -66,7 +75,9 @@ public struct SignInMachine: Sendable {
         }
     }
 
-    /// Feeds what came back for the last request; returns the next move.
+    /// Feeds what came back for the last request; returns the next move. Each concern has its turn, in the order a
+    /// browser meets them: the proof of the session, a scripted route's own exchange, a redirect, an HTTP
+    /// authentication challenge, and last the page itself.
     public mutating func receive(_ response: SignInResponse) -> SignInAction {
         let index = trace.count - 1
         var record =
@@ -80,126 +91,59 @@ public struct SignInMachine: Sendable {
         defer { if trace.indices.contains(index) { trace[index] = record } }
 
         noteTargetHostCookies(response)
-        if proving {
-            proving = false
-            record.decision = "proof: HTTP \(response.status)"
-            switch proofVerdict(response) {
-            case .proven:
-                return .finish(proofOutcome(response))
-            case .failed:
-                return .finish(proofOutcome(response))
-            case .follow(let location):
-                proofHops += 1
-                record.decision = "proof: HTTP \(response.status) to the same origin"
-                return proofRequest(authentication: lastRequest?.authentication, url: location)
-            case .signInGoesOn:
-                // The proof was sent to a sign-in page: the sign-in continues from there.
-                record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
+        if let action = proofStep(response, record: &record) { return action }
+        if let action = routeStep(response, record: &record) { return action }
+        if let action = redirectStep(response, record: &record) { return action }
+        if let action = challengeStep(response, record: &record) { return action }
+        return pageStep(response, record: &record)
+    }
+
+    /// A scripted route's move: it sees every answer first, and its calls go to the host it names.
+    private mutating func routeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
+        guard var active = route, let decision = active.next(after: response) else { return nil }
+        route = active
+        switch decision {
+        case .finish(let outcome):
+            record.decision = "\(active.name): stop"
+            return .finish(outcome)
+        case .askCode(let pending):
+            record.decision = "\(active.name): ask for a one-time code"
+            pendingCode = pending
+            return .needCode(pending.request)
+        case .send(let request, let note):
+            record.decision = "\(active.name): \(note)"
+            do {
+                try configuration.policy.checkHop(from: response.url, to: request.url)
+            } catch {
+                return .finish(.policyRefused(error))
             }
-        } else if proofTriedAt != submissions, shouldProve(response) {
-            proofTriedAt = submissions
-            proofHops = 0
-            // The sign-in landed on the proof page itself: this answer is the proof.
-            if let proofURL = configuration.target.proofURL, response.url == proofURL,
-                case .proven = proofVerdict(response)
-            {
-                record.decision = "signed in: the target page answered HTTP \(response.status) with the session"
-                return .finish(proofOutcome(response))
-            }
-            record.decision = "session cookies present: prove them"
-            return proofRequest(authentication: lastRequest?.authentication)
+            // A route's service call is its own "form": its credentials go to the host it calls.
+            return send(request, from: request.url, note: note)
         }
-        if var active = route, let decision = active.next(after: response) {
-            route = active
-            switch decision {
-            case .finish(let outcome):
-                record.decision = "\(active.name): stop"
-                return .finish(outcome)
-            case .askCode(let pending):
-                record.decision = "\(active.name): ask for a one-time code"
-                pendingCode = pending
-                return .needCode(pending.request)
-            case .send(let request, let note):
-                record.decision = "\(active.name): \(note)"
-                do {
-                    try configuration.policy.checkHop(from: response.url, to: request.url)
-                } catch {
-                    return .finish(.policyRefused(error))
-                }
-                // A route's service call is its own "form": its credentials go to the host it calls.
-                return send(request, from: request.url, note: note)
-            }
-        }
-        if (300...399).contains(response.status), let location = response.location {
-            var next = SignInRequest(url: location, purpose: .redirect)
-            if response.status == 307 || response.status == 308, let last = lastRequest {
-                next = last
-                next.url = location
-                next.purpose = .redirect
-            }
-            let authentication =
-                lastRequest?.authentication
-                ?? (lastRequest?.purpose == .providerChoice ? state.providerAuthentication : nil)
-            if let authentication {
-                if configuration.policy.mayShareCredentials(from: response.url, to: location) {
-                    next.authentication = authentication
-                    next.carriesCredentials = true
-                } else {
-                    // HTTP authentication stays with its host: a 307/308 elsewhere repeats the request without it.
-                    next.authentication = nil
-                    next.carriesCredentials = next.form != nil || next.rawBody != nil
-                    next.carriesPassword = next.carriesPassword && next.carriesCredentials
-                    authenticationWithheld = (location, host(response.url))
-                }
-            }
-            record.decision = "HTTP \(response.status) redirect"
-            return send(next, from: response.url, note: record.decision!)
-        }
-        if response.status == 401 {
-            record.decision = "HTTP 401"
-            if let withheld = authenticationWithheld, withheld.url == response.url, lastRequest?.authentication == nil {
-                return .finish(
-                    .unknownPage(
-                        kind: "HTTP 401 challenge from \(host(response.url)), which \(withheld.host) redirected to; "
-                            + "the credentials were not sent to another host: if it is yours, allow it with --allow-host",
-                        url: response.url, dumpPath: nil))
-            }
-            if lastRequest?.authentication != nil {
-                let flow = (state.detectedFlow ?? configuration.flow).rawValue
-                // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
-                // another provider rather than have a wrong password.
-                let chosen =
-                    configuration.flow == .auto
-                    ? "; Windows was chosen at the provider chooser: if the account signs in with another provider, "
-                        + "run again with --flow adfs or --flow forms" : ""
-                return .finish(
-                    .invalidCredentials(
-                        message: "the server refused the \(flow) credentials (HTTP 401)\(chosen)", code: "401"))
-            }
-            return .finish(
-                .unknownPage(
-                    kind: "HTTP 401 challenge (\(response.header("WWW-Authenticate") ?? "no scheme")); "
-                        + "use --flow ntlm or --flow basic", url: response.url, dumpPath: nil))
-        }
+    }
+
+    /// The page's move: the strategies are asked in order, and the first that recognises the page decides.
+    private mutating func pageStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction {
         let page = readPage(response)
         record.pageKind = page?.kind.rawValue
-        for strategy in strategies {
+        for index in strategies.indices {
             // An answer that is not a page (JSON) goes to the strategy that asked for it, if one did.
             let decided =
-                if let page { strategy.decide(on: page, state: &state) } else {
-                    strategy.decide(onJSON: response, state: &state)
+                if let page { strategies[index].decide(on: page, state: &state) } else {
+                    strategies[index].decide(onJSON: response, state: &state)
                 }
             guard let decision = decided else { continue }
+            let name = strategies[index].name
             switch decision {
             case .finish(let outcome):
-                record.decision = "\(strategy.name): stop"
+                record.decision = "\(name): stop"
                 return .finish(outcome)
             case .askCode(let pending):
-                record.decision = "\(strategy.name): ask for a one-time code (attempt \(pending.request.attempt))"
+                record.decision = "\(name): ask for a one-time code (attempt \(pending.request.attempt))"
                 pendingCode = pending
                 return .needCode(pending.request)
             case .send(let request, let note):
-                record.decision = "\(strategy.name): \(note)"
+                record.decision = "\(name): \(note)"
                 return send(request, from: response.url, note: note)
             }
         }
@@ -215,30 +159,6 @@ public struct SignInMachine: Sendable {
         }
         record.decision = "no strategy recognised the page (\(page.reason))"
         return .finish(.unknownPage(kind: page.kind.rawValue, url: response.url, dumpPath: nil))
-    }
-
-    /// Answers a ``SignInAction/needCode(_:)``: fills the code page's form with `code` and submits it, or, with
-    /// no code, ends the sign-in as an interaction that says how to give one.
-    public mutating func provide(code: Secret?) -> SignInAction {
-        guard let pending = pendingCode else { return .finish(.loop(url: configuration.siteURL, steps: steps)) }
-        pendingCode = nil
-        guard let code, !code.revealedValue().isEmpty, let field = pending.form.codeField else {
-            return .finish(
-                .interactionRequired(
-                    .mfa, pageId: nil,
-                    message: "it asks for a one-time code in \"\(pending.request.fieldName)\" and no code source was "
-                        + "given (--otp-command CMD, or run at a terminal to be asked)"))
-        }
-        let built = pending.form.submission([field: code.revealedValue()], pending.form.signInSubmitter)
-        state.codesSubmitted += 1
-        var request = SignInRequest(
-            method: built.method, url: built.url, form: built.fields, purpose: .oneTimeCode, carriesCredentials: true)
-        request.carriesPassword = true
-        return send(
-            request, from: pending.pageURL,
-            note:
-                "filled the one-time code in \(field) of form \(pending.form.label) (attempt \(pending.request.attempt))"
-        )
     }
 
     // MARK: - Steps
@@ -293,7 +213,7 @@ public struct SignInMachine: Sendable {
         }
     }
 
-    private func host(_ url: String) -> String {
+    func host(_ url: String) -> String {
         URLParts(url)?.host ?? ""
     }
 }

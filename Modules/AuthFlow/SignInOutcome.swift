@@ -8,20 +8,25 @@ public enum SignInOutcome: Sendable {
     /// The identity provider rejected the user name or password; `message` is the page's own text.
     case invalidCredentials(message: String, code: String?)
     /// A person must act (MFA, Conditional Access, a password change, consent, an unknown interrupt).
-    /// For an unknown interrupt, `dumpPath` holds a redacted copy of the page when `--dump-pages` asked for one.
-    case interactionRequired(InteractionKind, pageId: String?, message: String?, dumpPath: String? = nil)
-    /// A page the engine does not know how to go on from. `dumpPath` holds a redacted copy when asked.
-    case unknownPage(kind: String, url: String, dumpPath: String?)
+    /// For an unknown interrupt, `dumpPath` holds a redacted copy of the page when ``SignIn/Options/dumpPagesDirectory``
+    /// asked for one; `hints` says what the user could change (see ``SignInOutcome/hints``, which adds the
+    /// hints every such outcome has).
+    case interactionRequired(
+        InteractionKind, pageId: String?, message: String?, dumpPath: String? = nil, hints: [SignInHint] = [])
+    /// A page the engine does not know how to go on from. `dumpPath` holds a redacted copy when asked; `hints`
+    /// says what the user could change.
+    case unknownPage(kind: String, url: String, dumpPath: String?, hints: [SignInHint] = [])
     /// The flow went round in circles or took more than the allowed number of steps. `dumpPath` holds a
-    /// redacted copy of the last page seen when `--dump-pages` asked for one.
+    /// redacted copy of the last page seen when ``SignIn/Options/dumpPagesDirectory`` asked for one.
     case loop(url: String, steps: Int, dumpPath: String? = nil)
     /// The sign-in policy stopped a step (password to a foreign host, plain http, a downgrade, ...).
     case policyRefused(SignInPolicy.Refusal)
     /// The network, TLS or HTTP layer failed.
     case transport(TransportError)
 
-    /// A one-paragraph explanation a user can act on. URLs in it have their query values redacted (see
-    /// ``Redaction/url(_:)``), so it may be printed, logged or saved as it is.
+    /// A one-paragraph explanation of what happened. URLs in it have their query values redacted (see
+    /// ``Redaction/url(_:)``), so it may be printed, logged or saved as it is. It names no front end's options:
+    /// what the user could change is in ``hints``, for the front end to word.
     public var message: String {
         switch self {
         case .signedIn(let session):
@@ -29,7 +34,7 @@ public enum SignInOutcome: Sendable {
         case .invalidCredentials(let message, let code):
             return "the sign-in was rejected: \(sentence(message))" + (code.map { " (code \($0))" } ?? "")
                 + ". Check the user name and password."
-        case .interactionRequired(let kind, let pageId, let message, let dumpPath):
+        case .interactionRequired(let kind, let pageId, let message, let dumpPath, _):
             var text =
                 kind == .identityProviderError
                 ? "the identity provider stopped the sign-in" : "the identity provider asks for \(kind.explanation)"
@@ -43,12 +48,12 @@ public enum SignInOutcome: Sendable {
             case .federatedSignIn:
                 text +=
                     ". This is not a wrong password: the engine could not follow Entra to the "
-                    + "organisation's sign-in page; run again with --trace FILE to see where it stopped."
+                    + "organisation's sign-in page."
             default:
                 text += ". Complete it once in a browser, or use an account or flow without it."
             }
-            return kind == .unknownInterrupt || dumpPath != nil ? text + dumpAdvice(dumpPath) : text
-        case .unknownPage(let kind, let url, let dumpPath):
+            return text + dumpAdvice(dumpPath)
+        case .unknownPage(let kind, let url, let dumpPath, _):
             return "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
                 + dumpAdvice(dumpPath)
         case .loop(let url, let steps, let dumpPath):
@@ -90,10 +95,9 @@ public enum InteractionKind: String, Sendable, Equatable {
     }
 }
 
-/// Where the redacted copy of the page went, or how to get one.
+/// Where the redacted copy of the page went, when one was saved.
 private func dumpAdvice(_ dumpPath: String?) -> String {
-    dumpPath.map { " A redacted copy of the page is in \($0); attach it to a bug report." }
-        ?? " Run again with --dump-pages DIR to save a redacted copy for a bug report."
+    dumpPath.map { " A redacted copy of the page is in \($0); attach it to a bug report." } ?? ""
 }
 
 /// `text` without a final full stop, so a message can go on after it.
@@ -115,11 +119,13 @@ extension SignInOutcome {
             return .signedIn(session)
         case .invalidCredentials(let message, let code):
             return .invalidCredentials(message: scrub(message), code: code.map(scrub))
-        case .interactionRequired(let kind, let pageId, let message, let dumpPath):
+        case .interactionRequired(let kind, let pageId, let message, let dumpPath, let hints):
             return .interactionRequired(
-                kind, pageId: pageId.map(scrub), message: message.map(scrub), dumpPath: dumpPath)
-        case .unknownPage(let kind, let url, let dumpPath):
-            return .unknownPage(kind: scrub(kind), url: scrub(url), dumpPath: dumpPath)
+                kind, pageId: pageId.map(scrub), message: message.map(scrub), dumpPath: dumpPath,
+                hints: hints.map { $0.scrubbed(by: scrubber) })
+        case .unknownPage(let kind, let url, let dumpPath, let hints):
+            return .unknownPage(
+                kind: scrub(kind), url: scrub(url), dumpPath: dumpPath, hints: hints.map { $0.scrubbed(by: scrubber) })
         case .loop(let url, let steps, let dumpPath):
             return .loop(url: scrub(url), steps: steps, dumpPath: dumpPath)
         case .policyRefused(let refusal):
@@ -130,6 +136,14 @@ extension SignInOutcome {
                     kind: error.kind, detail: scrub(error.detail), url: error.url.map(scrub),
                     message: scrub(error.message)))
         }
+    }
+}
+
+extension SignInHint {
+    /// The same hint with `scrubber`'s secrets removed from the host it names.
+    func scrubbed(by scrubber: SecretScrubber) -> SignInHint {
+        guard case .allowHost(let host) = self else { return self }
+        return .allowHost(scrubber.scrub(host))
     }
 }
 

@@ -17,6 +17,7 @@ public struct SignInPolicy: Sendable, Equatable {
     /// The most exchanges one sign-in may take before it is called a loop.
     public var maxSteps: Int
 
+    /// The default policy: credentials to the form's own origin over https only, at most `maxSteps` exchanges.
     public init(allowedHosts: Set<String> = [], allowHTTPLoopback: Bool = false, maxSteps: Int = 30) {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.allowHTTPLoopback = allowHTTPLoopback
@@ -32,6 +33,7 @@ public struct SignInPolicy: Sendable, Equatable {
         case foreignHost(action: String, formHost: String)
         case downgrade(from: String, to: String)
 
+        /// What was refused and why, with URLs redacted.
         public var description: String {
             switch self {
             case .passwordInURL(let action):
@@ -42,11 +44,11 @@ public struct SignInPolicy: Sendable, Equatable {
             case .plainHTTP(let action):
                 return
                     "the sign-in form posts the password over plain http (\(Redaction.url(action))); refused. "
-                    + "Only loopback addresses may use http, and only with --allow-http-loopback."
+                    + "Only loopback addresses may use http, and only when that is allowed."
             case .foreignHost(let action, let formHost):
                 return
                     "the sign-in form on \(formHost) posts the password to another host "
-                    + "(\(Redaction.url(action))); refused. If that host is yours, allow it with --allow-host."
+                    + "(\(Redaction.url(action))); refused."
             case .downgrade(let from, let to):
                 return "the sign-in went from https to plain http (\(Redaction.url(from)) → \(Redaction.url(to))); "
                     + "stopped."

@@ -4,6 +4,38 @@ import Transport
 
 /// Signed in means proven: when to try the proof, what its answer says, and the session it gives.
 extension SignInMachine {
+    /// The proof's turn in ``receive(_:)``: the answer to a proof request, or target cookies that call for one.
+    /// Nil lets the sign-in go on (the proof landed on a sign-in page, or there is nothing to prove yet).
+    mutating func proofStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
+        if proving {
+            proving = false
+            record.decision = "proof: HTTP \(response.status)"
+            switch proofVerdict(response) {
+            case .proven, .failed:
+                return .finish(proofOutcome(response))
+            case .follow(let location):
+                proofHops += 1
+                record.decision = "proof: HTTP \(response.status) to the same origin"
+                return proofRequest(authentication: lastRequest?.authentication, url: location)
+            case .signInGoesOn:
+                // The proof was sent to a sign-in page: the sign-in continues from there.
+                record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
+                return nil
+            }
+        }
+        guard proofTriedAt != submissions, shouldProve(response) else { return nil }
+        proofTriedAt = submissions
+        proofHops = 0
+        // The sign-in landed on the proof page itself: this answer is the proof.
+        if let proofURL = configuration.target.proofURL, response.url == proofURL, case .proven = proofVerdict(response)
+        {
+            record.decision = "signed in: the target page answered HTTP \(response.status) with the session"
+            return .finish(proofOutcome(response))
+        }
+        record.decision = "session cookies present: prove them"
+        return proofRequest(authentication: lastRequest?.authentication)
+    }
+
     mutating func proofRequest(authentication: Authentication?, url: String? = nil) -> SignInAction {
         proving = true
         let request: SignInRequest
@@ -71,7 +103,7 @@ extension SignInMachine {
             return .signedIn(
                 Session(
                     siteURL: configuration.siteURL, user: configuration.username, displayName: nil, flow: flow,
-                    provedAt: Date(), policy: configuration.policy, cookies: response.siteCookies,
+                    provedAt: now(), policy: configuration.policy, cookies: response.siteCookies,
                     targetCookies: wanted, staySignedIn: configuration.staySignedIn, proofURL: proofURL))
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
@@ -81,7 +113,7 @@ extension SignInMachine {
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,
-                flow: flow, provedAt: Date(), policy: configuration.policy,
+                flow: flow, provedAt: now(), policy: configuration.policy,
                 cookies: response.siteCookies, targetCookies: configuration.targetCookies,
                 staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
     }

@@ -3,12 +3,15 @@ import Transport
 
 /// One step of a sign-in as the trace records it: never a secret, only names, kinds and hosts.
 public struct SignInTraceStep: Sendable, Equatable, Codable {
+    /// The step number, from 0 for the first request.
     public var step: Int
+    /// The HTTP method.
     public var method: String
     /// The URL with query values redacted except a few harmless names (`wa`, `Source`, `ReturnUrl`, ...).
     public var url: String
     /// Why the engine sent this request.
     public var purpose: String
+    /// The HTTP status of the answer, once it came.
     public var status: Int?
     /// The page kind the engine saw (`credential-form`, `auto-post`, `aad-config`, ...), when it read a page.
     public var pageKind: String?

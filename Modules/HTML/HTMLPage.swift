@@ -105,6 +105,38 @@ public struct AADConfig: Sendable, Equatable {
     public var proofMethods: [String] {
         raw["arrUserProofs"]?.arrayValue?.compactMap { $0["authMethodId"]?.stringValue } ?? []
     }
+
+    /// The member `key` as text: a string as written, a number or Boolean in its JSON spelling; nil when the key
+    /// is missing, null, an empty string, an array or an object.
+    public func text(_ key: String) -> String? {
+        switch raw[key] {
+        case .string(let text)?: return text.isEmpty ? nil : text
+        case .integer(let number)?: return String(number)
+        case .double(let number)?:
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        case .bool(let flag)?: return flag ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// Whether the member `key` is an array or an object (`arrUserProofs`, say).
+    public func isComposite(_ key: String) -> Bool {
+        switch raw[key] {
+        case .array?, .object?: return true
+        default: return false
+        }
+    }
+
+    /// The same configuration with the flow token `sFT` replaced (a service call answered with a newer one).
+    public func replacingFlowToken(with token: String) -> AADConfig {
+        guard case .object(var members) = raw else { return self }
+        if let index = members.firstIndex(where: { $0.0 == "sFT" }) {
+            members[index].1 = .string(token)
+        } else {
+            members.append(("sFT", .string(token)))
+        }
+        return AADConfig(raw: .object(members))
+    }
 }
 
 /// A page read offline: everything the sign-in engine needs, as plain values. Built once from the bytes

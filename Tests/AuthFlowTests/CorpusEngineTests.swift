@@ -117,13 +117,13 @@ import Transport
         var machine = Self.machine()
         let action = machine.receive(try Self.response(entry))
         switch (entry.kind, action) {
-        case ("error", .finish(.interactionRequired(let kind, _, let message, _))) where !entry.hasCredentialFields:
+        case ("error", .finish(.interactionRequired(let kind, _, let message, _, _))) where !entry.hasCredentialFields:
             // An error page with no sign-in form: the identity provider stopped (a refused code is a second
             // factor the engine cannot answer); its own words are the message.
             #expect(kind == .identityProviderError || kind == .mfa)
             #expect(message?.contains(entry.error_text ?? "?") == true, "\(message ?? "")")
         case ("other", .finish(.unknownPage)) where entry.redirect == nil,
-            ("other", .finish(.interactionRequired(.passwordChange, _, _, _))):
+            ("other", .finish(.interactionRequired(.passwordChange, _, _, _, _))):
             // Nothing to do on the page (or a password change it asks for): a clear stop, never a filled form.
             break
         case ("credential-form", .send(let request)), ("error", .send(let request)):
@@ -168,7 +168,7 @@ import Transport
         case ("kmsi", .send(let request)):
             #expect(request.purpose == .interrupt)
             #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")
-        case ("mfa", .finish(.interactionRequired(let kind, _, _, _))):
+        case ("mfa", .finish(.interactionRequired(let kind, _, _, _, _))):
             #expect(kind == .mfa)
         case ("mfa", .needCode(let request)):
             // A one-time-code page: the engine asks its driver for a code for the manifest's code field.
@@ -211,7 +211,7 @@ import Transport
         let credentials = try #require(Self.entries.first { $0.kind == "credential-form" && $0.password_field != nil })
         _ = machine.receive(try Self.response(credentials))
         let after = machine.receive(try Self.response(entry))
-        guard case .finish(.interactionRequired(let kind, _, let message, _)) = after else {
+        guard case .finish(.interactionRequired(let kind, _, let message, _, _)) = after else {
             Issue.record("\(entry.file): expected the identity provider to stop the sign-in, got \(after)")
             return
         }

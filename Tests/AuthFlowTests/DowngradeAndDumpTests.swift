@@ -54,7 +54,7 @@ import Transport
         defer { try? FileManager.default.removeItem(atPath: root) }
         let directory = root + "/pages"
         let outcome = try await Self.run(world, dumpingInto: directory)
-        guard case .unknownPage(_, _, let dumpPath?) = outcome else {
+        guard case .unknownPage(_, _, let dumpPath?, _) = outcome else {
             Issue.record("expected an unknown page with a dump, got \(outcome.message)")
             return
         }
@@ -81,7 +81,7 @@ import Transport
         let taken = (now...(now + 30)).map { directory + "/spconnect-\($0)-127.0.0.2.html" }
         for path in taken { #expect(FileManager.default.createFile(atPath: path, contents: Data("earlier".utf8))) }
         let outcome = try await Self.run(world, dumpingInto: directory)
-        guard case .unknownPage(_, _, let dumpPath?) = outcome else {
+        guard case .unknownPage(_, _, let dumpPath?, _) = outcome else {
             Issue.record("expected an unknown page with a dump, got \(outcome.message)")
             return
         }
@@ -115,7 +115,8 @@ import Transport
     ) async throws -> Dump {
         let plain = try await run(world, dumpingInto: nil)
         #expect(try #require(dumpPath(plain), "unexpected outcome: \(plain.message)") == nil)
-        #expect(plain.message.contains("--dump-pages"))
+        #expect(plain.hints.contains(.savePages), "\(plain.hints)")
+        #expect(!plain.message.contains("--"), "the engine's message names a CLI option: \(plain.message)")
         let root = NSTemporaryDirectory() + "spconnect-dump-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let outcome = try await run(world, dumpingInto: root)
@@ -141,10 +142,10 @@ import Transport
         let world = try HostilePageTests.world { _, _ in HostilePageTests.page(Self.newInterrupt) }
         defer { world.stop() }
         let dump = try await Self.runWithAndWithoutDumping(world) { outcome in
-            guard case .interactionRequired(.unknownInterrupt, _, _, let dumpPath) = outcome else { return nil }
+            guard case .interactionRequired(.unknownInterrupt, _, _, let dumpPath, _) = outcome else { return nil }
             return .some(dumpPath)
         }
-        guard case .interactionRequired(_, "ConvergedNewThing", _, _) = dump.plain else {
+        guard case .interactionRequired(_, "ConvergedNewThing", _, _, _) = dump.plain else {
             Issue.record("expected the ConvergedNewThing page, got \(dump.plain.message)")
             return
         }

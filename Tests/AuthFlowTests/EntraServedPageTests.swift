@@ -143,7 +143,7 @@ import Transport
         }
         defer { world.stop() }
         let (outcome, _) = try await HostilePageTests.signIn(world)
-        guard case .interactionRequired(.federatedSignIn, _, let message, _) = outcome else {
+        guard case .interactionRequired(.federatedSignIn, _, let message, _, _) = outcome else {
             Issue.record("expected a federated-account outcome, got \(outcome.message)")
             return
         }
@@ -179,7 +179,7 @@ extension EntraServedPageTests {
         #expect(outcome.message.contains("50089"))
         #expect(trace.last?.decision == "entra: stop")
         // An expired flow is not a wrong password.
-        guard case .interactionRequired(.identityProviderError, "ConvergedError", _, _) = outcome else {
+        guard case .interactionRequired(.identityProviderError, "ConvergedError", _, _, _) = outcome else {
             Issue.record("expected an identity-provider error, got \(outcome.message)")
             return
         }
@@ -193,7 +193,7 @@ extension EntraServedPageTests {
             ], answer: [:])
         defer { world.stop() }
         let (outcome, _) = try await HostilePageTests.signIn(world)
-        guard case .interactionRequired(.mfa, "ConvergedError", let message, _) = outcome else {
+        guard case .interactionRequired(.mfa, "ConvergedError", let message, _, _) = outcome else {
             Issue.record("expected MFA, got \(outcome.message)")
             return
         }
@@ -221,7 +221,7 @@ extension EntraServedPageTests {
         let world = try Self.world(answer: Self.errorPage(code, text))
         defer { world.stop() }
         let (outcome, _) = try await HostilePageTests.signIn(world)
-        guard case .interactionRequired(.identityProviderError, "ConvergedSignIn", let message, _) = outcome else {
+        guard case .interactionRequired(.identityProviderError, "ConvergedSignIn", let message, _, _) = outcome else {
             Issue.record("\(code): expected an identity-provider error, got \(outcome.message)")
             return
         }

@@ -142,10 +142,11 @@ import Transport
         #expect(!refused.message.contains("000000"))
 
         let (none, _) = try await world.signIn(codes: nil)
-        guard case .interactionRequired(.mfa, _, let why, _) = none else {
+        guard case .interactionRequired(.mfa, _, let why, _, _) = none else {
             Issue.record("expected an interaction, got \(none.message)")
             return
         }
-        #expect(why?.contains("--otp-command") == true, "\(why ?? "")")
+        #expect(why?.contains("no code source was given") == true, "\(why ?? "")")
+        #expect(none.hints == [.giveOneTimeCodeSource], "\(none.hints)")
     }
 }

@@ -142,7 +142,7 @@ import Transport
             return
         }
         // It names what was tried, and the way out when the account is not a Windows one.
-        #expect(message.contains("ntlm") && message.contains("--flow adfs"), "\(message)")
+        #expect(message.contains("ntlm") && message.contains("the adfs or forms flow"), "\(message)")
     }
 
     /// Only a trusted provider: `auto` chooses it and signs in with its login form.
@@ -178,7 +178,7 @@ import Transport
     /// Two trusted providers and nothing else: no guess; the outcome names both.
     @Test func severalTrustedProvidersAreNotGuessed() async throws {
         let (outcome, log) = try await Self.run(options: [("ADFS", "Contoso ADFS"), ("Okta", "Fabrikam Okta")])
-        guard case .interactionRequired(_, _, let message, _) = outcome else {
+        guard case .interactionRequired(_, _, let message, _, _) = outcome else {
             Issue.record("expected interaction required, got \(outcome.message)")
             return
         }

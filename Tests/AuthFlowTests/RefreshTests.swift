@@ -127,7 +127,7 @@ import Transport
         defer { world.stop() }
         let (outcome, _) = try await Hostile.signIn(world)
         #expect(!Self.requested(world, "/timeout"))
-        guard case .unknownPage(let kind, _, _) = outcome else {
+        guard case .unknownPage(let kind, _, _, _) = outcome else {
             Issue.record("expected an unknown page, got \(outcome.message)")
             return
         }

@@ -100,9 +100,12 @@ import Testing
         }
     }
 
-    @Test func refusalMessagesNameTheRemedy() {
-        let message = SignInPolicy.Refusal.foreignHost(action: "https://x.test/", formHost: "login.test").description
-        #expect(message.contains("--allow-host"))
+    @Test func refusalsNameTheRemedyAsATypedHint() {
+        let refusal = SignInPolicy.Refusal.foreignHost(action: "https://x.test:8443/", formHost: "login.test")
+        #expect(refusal.hints == [.allowHost("x.test:8443")])
+        #expect(SignInOutcome.policyRefused(refusal).hints == [.allowHost("x.test:8443")])
+        #expect(SignInPolicy.Refusal.plainHTTP(action: "http://x.test/").hints == [.allowPlainHTTPOnLoopback])
+        #expect(!refusal.description.contains("--"), "a CLI option in the engine's words: \(refusal.description)")
     }
 }
 

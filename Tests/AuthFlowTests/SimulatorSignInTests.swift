@@ -84,7 +84,7 @@ extension SimulatorSignInTests {
         let simulator = try Simulator(SimulatorOptions(mode: .entra))
         defer { simulator.stop() }
         let run = try await Self.signIn(simulator, user: user)
-        guard case .interactionRequired(let kind, let pageId, _, _) = run.outcome else {
+        guard case .interactionRequired(let kind, let pageId, _, _, _) = run.outcome else {
             Issue.record("\(user): expected interactionRequired, got \(run.outcome.message)")
             return
         }
@@ -186,7 +186,7 @@ extension SimulatorSignInTests {
         #expect(code == "50126")
         let mfa = try await Self.signIn(
             simulator, user: "bob.mfa@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
-        guard case .interactionRequired(.mfa, _, _, _) = mfa.outcome else {
+        guard case .interactionRequired(.mfa, _, _, _, _) = mfa.outcome else {
             Issue.record("expected MFA, got \(mfa.outcome.message)")
             return
         }
@@ -199,11 +199,12 @@ extension SimulatorSignInTests {
         defer { simulator.stop() }
         let run = try await Self.signIn(
             simulator, user: "alice@contoso.test", flow: .legacySPO, loginURL: simulator.identityProviderURL)
-        guard case .unknownPage(let kind, _, _) = run.outcome else {
+        guard case .unknownPage(let kind, _, _, _) = run.outcome else {
             Issue.record("expected a refusal, got \(run.outcome.message)")
             return
         }
-        #expect(kind.contains("--flow entra"))
+        #expect(kind.contains("browser route"), "\(kind)")
+        #expect(run.outcome.hints.contains(.tryFlows([.entra])), "\(run.outcome.hints)")
     }
 }
 

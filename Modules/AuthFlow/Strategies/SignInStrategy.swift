@@ -2,17 +2,21 @@ import Transport
 
 /// One way of reading a sign-in page. Strategies are asked in order; the first that recognises the page
 /// decides. They share the HTML module's form rules through `PageForm.submission`.
+///
+/// A strategy is a value the machine keeps for the whole sign-in: what only it needs to remember (a question it
+/// asked and waits an answer for) is its own stored state, changed by its `mutating` decisions. What every
+/// strategy reads (was the password sent, which flow took it) is the sign-in's ``FlowState``.
 protocol SignInStrategy: Sendable {
     /// A short name for traces.
     var name: String { get }
     /// The next move for `page`, or nil when the page is not this strategy's.
-    func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision?
+    mutating func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision?
     /// The next move for an answer that is not a page (JSON) to a request this strategy sent, or nil.
-    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision?
+    mutating func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision?
 }
 
 extension SignInStrategy {
-    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? { nil }
+    mutating func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? { nil }
 }
 
 /// What a strategy decided.
@@ -23,7 +27,9 @@ enum StrategyDecision {
     case askCode(PendingCode)
 }
 
-/// What the machine remembers across pages of one sign-in.
+/// What the sign-in as a whole has done so far, shared by every strategy: the sign-in's own state, which the
+/// page rules read ("after the password went, the same form back means a wrong password"). A strategy's private
+/// memory lives in the strategy.
 struct FlowState: Sendable {
     let configuration: SignInConfiguration
     var usernameSubmitted = false
@@ -33,11 +39,4 @@ struct FlowState: Sendable {
     var interruptsAnswered = 0
     /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
     var detectedFlow: SignInFlow?
-    /// Entra's sign-in page whose `GetCredentialType` question is waiting for its JSON answer.
-    var credentialTypeQuestion: PageFacts?
-    /// `GetCredentialType` was asked once in this sign-in (it is not asked again).
-    var credentialTypeAsked = false
-    /// HTTP authentication the provider chooser's choice needs (NTLM after choosing Windows): the machine
-    /// gives it to the redirect that answers the post-back, on the same host only.
-    var providerAuthentication: Authentication?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTML
 
 /// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
 /// "Stay signed in?" (KMSI), and the interrupts (MFA, Conditional Access, password change, consent).
@@ -8,28 +9,32 @@ import Foundation
 /// only the codes in `credentialErrors` mean a wrong password.
 struct EntraStrategy: SignInStrategy {
     let name = "entra"
+    /// The sign-in page whose `GetCredentialType` question waits for its JSON answer.
+    private var credentialTypeQuestion: PageFacts?
+    /// `GetCredentialType` was asked once in this sign-in (it is not asked again).
+    private var credentialTypeAsked = false
 
     /// `sErrorCode` values that mean the user name or password was wrong (or the account cannot sign in).
     static let credentialErrors: Set<String> = [
         "50126", "50034", "50053", "50056", "50057", "50059", "50128", "80014", "81010",
     ]
 
-    func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+    mutating func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         // A page where the GetCredentialType answer was awaited (an HTML error from the service, a proxy's page)
         // is an answer that cannot be read: as the page's script would, go on with the password post.
-        if let question = state.credentialTypeQuestion, page.config == nil {
+        if let question = credentialTypeQuestion, page.config == nil {
             return unreadableAnswer(to: question, state: &state)
         }
-        state.credentialTypeQuestion = nil
+        credentialTypeQuestion = nil
         guard let config = page.config else { return nil }
-        let pgid = config["pgid"] ?? ""
+        let pgid = config.text("pgid") ?? ""
         // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
         // code only as `iErrorCode` (read only on such pages) and the text as `strServiceExceptionMessage`.
         let errorText =
-            (nonEmpty(config["sErrTxt"]) ?? nonEmpty(config["strServiceExceptionMessage"])).map(plainText)
+            (config.text("sErrTxt") ?? config.text("strServiceExceptionMessage")).map(plainText)
             ?? page.errorText
-        let isErrorPage = nonEmpty(config["urlPost"]) == nil || pgid.lowercased().contains("error")
-        if let code = nonEmpty(config["sErrorCode"]) ?? (isErrorPage ? nonEmpty(config["iErrorCode"]) : nil),
+        let isErrorPage = config.text("urlPost") == nil || pgid.lowercased().contains("error")
+        if let code = config.text("sErrorCode") ?? (isErrorPage ? config.text("iErrorCode") : nil),
             code != "0", code != "50058"
         {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
@@ -37,14 +42,14 @@ struct EntraStrategy: SignInStrategy {
         if let kind = Self.interaction(forPage: pgid) {
             return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
         }
-        guard let urlPost = config["urlPost"], !urlPost.isEmpty else {
+        guard let urlPost = config.text("urlPost"), !urlPost.isEmpty else {
             guard pgid.lowercased().contains("error") else { return nil }
             return .finish(
                 .interactionRequired(
                     .identityProviderError, pageId: pgid,
                     message: errorText ?? "Entra showed an error page without a code"))
         }
-        if page.configCompositeKeys.contains("arrUserProofs") && !pgid.lowercased().contains("signin") {
+        if config.isComposite("arrUserProofs") && !pgid.lowercased().contains("signin") {
             return .finish(.interactionRequired(.mfa, pageId: pgid, message: errorText))
         }
         let action = URLResolution.resolve(urlPost, against: page.url)
@@ -69,16 +74,16 @@ struct EntraStrategy: SignInStrategy {
             return .finish(
                 .invalidCredentials(message: errorText ?? "the sign-in page came back without a message", code: nil))
         }
-        if !state.credentialTypeAsked, let question = credentialTypeRequest(page, config, state) {
-            state.credentialTypeAsked = true
-            state.credentialTypeQuestion = page
+        if !credentialTypeAsked, let question = credentialTypeRequest(page, config, state) {
+            credentialTypeAsked = true
+            credentialTypeQuestion = page
             return .send(question, note: "asked $Config.urlGetCredentialType whether the account is federated")
         }
         return postPassword(config, action: action, state: &state)
     }
 
     /// The password post to `$Config.urlPost`, as the converged sign-in page sends it.
-    private func postPassword(_ config: [String: String], action: String, state: inout FlowState) -> StrategyDecision {
+    private func postPassword(_ config: AADConfig, action: String, state: inout FlowState) -> StrategyDecision {
         let configuration = state.configuration
         var fields: [(name: String, value: String)] = [
             ("i13", "0"), ("login", configuration.username), ("loginfmt", configuration.username), ("type", "11"),
@@ -95,19 +100,19 @@ struct EntraStrategy: SignInStrategy {
     // MARK: - Federated accounts (GetCredentialType)
 
     /// The password post after a GetCredentialType answer that was not JSON.
-    private func unreadableAnswer(to question: PageFacts, state: inout FlowState) -> StrategyDecision? {
-        state.credentialTypeQuestion = nil
-        guard let config = question.config, let urlPost = nonEmpty(config["urlPost"]) else { return nil }
+    private mutating func unreadableAnswer(to question: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        credentialTypeQuestion = nil
+        guard let config = question.config, let urlPost = config.text("urlPost") else { return nil }
         return postPassword(config, action: URLResolution.resolve(urlPost, against: question.url), state: &state)
     }
 
     /// The `GetCredentialType` call a browser makes before it shows the password field, or nil when the page
     /// names none, or names one the user name and flow token may not go to (another host, plain http): then
     /// the password goes to `urlPost` as before and a federated account ends as `.federatedSignIn`.
-    private func credentialTypeRequest(_ page: PageFacts, _ config: [String: String], _ state: FlowState)
+    private func credentialTypeRequest(_ page: PageFacts, _ config: AADConfig, _ state: FlowState)
         -> SignInRequest?
     {
-        guard let address = nonEmpty(config["urlGetCredentialType"]) else { return nil }
+        guard let address = config.text("urlGetCredentialType") else { return nil }
         let url = URLResolution.resolve(address, against: page.url)
         // The body carries the user name and the flow token: the same rule as a password.
         guard
@@ -117,17 +122,18 @@ struct EntraStrategy: SignInStrategy {
         let body: [String: Any] = [
             "username": state.configuration.username, "isOtherIdpSupported": true, "checkPhones": false,
             "isRemoteNGCSupported": false, "isCookieBannerShown": false, "isFidoSupported": false,
-            "originalRequest": config["sCtx"] ?? "", "forceotclogin": false, "isExternalFederationDisallowed": false,
+            "originalRequest": config.text("sCtx") ?? "", "forceotclogin": false,
+            "isExternalFederationDisallowed": false,
             "isRemoteConnectSupported": false, "federationFlags": 0, "isSignup": false,
-            "flowToken": config["sFT"] ?? "", "isAccessPassSupported": false,
+            "flowToken": config.flowToken ?? "", "isAccessPassSupported": false,
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return nil }
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
-        if let canary = nonEmpty(config["apiCanary"]) { headers.append(("canary", canary)) }
-        if let requestId = nonEmpty(config["sessionId"]) { headers.append(("hpgrequestid", requestId)) }
-        if let correlation = nonEmpty(config["correlationId"]) { headers.append(("client-request-id", correlation)) }
-        if let hpgid = nonEmpty(config["hpgid"]) { headers.append(("hpgid", hpgid)) }
-        if let hpgact = nonEmpty(config["hpgact"]) { headers.append(("hpgact", hpgact)) }
+        if let canary = config.text("apiCanary") { headers.append(("canary", canary)) }
+        if let requestId = config.text("sessionId") { headers.append(("hpgrequestid", requestId)) }
+        if let correlation = config.text("correlationId") { headers.append(("client-request-id", correlation)) }
+        if let hpgid = config.text("hpgid") { headers.append(("hpgid", hpgid)) }
+        if let hpgact = config.text("hpgact") { headers.append(("hpgact", hpgact)) }
         return SignInRequest(
             method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)), headers: headers,
             purpose: .username, carriesCredentials: true)
@@ -137,22 +143,24 @@ struct EntraStrategy: SignInStrategy {
     /// forms strategy fills the organisation's own sign-in page, and its WS-Federation auto-post brings the
     /// browser back); any other account gets the password post. An answer that cannot be read is ignored,
     /// as the page's script ignores it.
-    func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? {
-        guard let page = state.credentialTypeQuestion, var config = page.config, let urlPost = config["urlPost"] else {
+    mutating func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? {
+        guard let page = credentialTypeQuestion, var config = page.config, let urlPost = config.text("urlPost") else {
             return nil
         }
-        state.credentialTypeQuestion = nil
+        credentialTypeQuestion = nil
         // Only the service asked may answer: JSON reached through a redirect to another origin is not its answer.
-        let asked = URLResolution.resolve(config["urlGetCredentialType"] ?? "", against: page.url)
+        let asked = URLResolution.resolve(config.text("urlGetCredentialType") ?? "", against: page.url)
         guard URLParts(response.url) == URLParts(asked) else { return nil }
         let action = URLResolution.resolve(urlPost, against: page.url)
         let answer =
             (200...299).contains(response.status)
             ? (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] : nil
         guard let answer else { return postPassword(config, action: action, state: &state) }
-        if let flowToken = answer["FlowToken"] as? String, !flowToken.isEmpty { config["sFT"] = flowToken }
+        if let flowToken = answer["FlowToken"] as? String, !flowToken.isEmpty {
+            config = config.replacingFlowToken(with: flowToken)
+        }
         let credentials = answer["Credentials"] as? [String: Any]
-        let pgid = config["pgid"] ?? ""
+        let pgid = config.text("pgid") ?? ""
         if let redirect = credentials?["FederationRedirectUrl"] as? String, !redirect.isEmpty {
             let target = URLResolution.resolve(redirect, against: response.url)
             guard let parts = URLParts(target), parts.scheme == "https" || parts.scheme == "http" else {
@@ -178,16 +186,16 @@ struct EntraStrategy: SignInStrategy {
     }
 
     /// `ctx`, the flow token under `sFTName`, the canary under `sCanaryTokenName`, and `hpgrequestid`.
-    private func tokens(_ config: [String: String]) -> [(name: String, value: String)] {
+    private func tokens(_ config: AADConfig) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
-        if let context = nonEmpty(config["sCtx"]) { fields.append(("ctx", context)) }
-        if let flowToken = nonEmpty(config["sFT"]) {
-            fields.append((nonEmpty(config["sFTName"]) ?? "flowToken", flowToken))
+        if let context = config.text("sCtx") { fields.append(("ctx", context)) }
+        if let flowToken = config.flowToken.flatMap(nonEmpty) {
+            fields.append((config.flowTokenName ?? "flowToken", flowToken))
         }
-        if let canary = nonEmpty(config["canary"]) {
-            fields.append((nonEmpty(config["sCanaryTokenName"]) ?? "canary", canary))
+        if let canary = config.text("canary") {
+            fields.append((config.text("sCanaryTokenName") ?? "canary", canary))
         }
-        if let requestId = nonEmpty(config["sessionId"]) { fields.append(("hpgrequestid", requestId)) }
+        if let requestId = config.text("sessionId") { fields.append(("hpgrequestid", requestId)) }
         return fields
     }
 

@@ -34,8 +34,8 @@ struct FBAWebService: ScriptedRoute {
         case "NotInFormsAuthenticationMode":
             return .finish(
                 .unknownPage(
-                    kind: "the site does not use forms authentication (NotInFormsAuthenticationMode); "
-                        + "try --flow auto", url: response.url, dumpPath: nil))
+                    kind: "the site does not use forms authentication (NotInFormsAuthenticationMode)",
+                    url: response.url, dumpPath: nil, hints: [.tryFlows([.auto])]))
         default:
             let fault = SOAPText.element("faultstring", in: body).map(SOAPText.unescape)
             return .finish(

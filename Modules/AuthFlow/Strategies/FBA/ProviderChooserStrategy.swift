@@ -21,18 +21,19 @@ struct ProviderChooserStrategy: SignInStrategy {
                 guard state.interruptsAnswered < 3 else { return .finish(.loop(url: page.url, steps: 3)) }
                 state.interruptsAnswered += 1
                 let configuration = state.configuration
+                let built = form.submission([select.name: option.value, "__EVENTTARGET": select.name], nil)
+                var request = SignInRequest(
+                    method: built.method, url: built.url, form: built.fields, purpose: .providerChoice)
                 if Self.isWindows(option) {
                     // The post-back answers with a redirect to /_windows/, whose challenge needs NTLM: the machine
                     // gives it to that redirect (same host only), as the `ntlm` flow's first request has it.
-                    state.providerAuthentication = .ntlm(user: configuration.username, password: configuration.password)
+                    request.redirectAuthentication = .ntlm(
+                        user: configuration.username, password: configuration.password)
                     if configuration.flow == .auto { state.detectedFlow = .ntlm }
                 } else if !Self.isForms(option), configuration.flow == .auto {
                     state.detectedFlow = state.detectedFlow ?? .adfs
                 }
-                let built = form.submission([select.name: option.value, "__EVENTTARGET": select.name], nil)
-                return .send(
-                    SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .providerChoice),
-                    note: "chose provider '\(option.label)'")
+                return .send(request, note: "chose provider '\(option.label)'")
             }
         }
         return nil

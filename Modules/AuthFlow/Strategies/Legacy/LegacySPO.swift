@@ -58,7 +58,7 @@ struct LegacySPO: ScriptedRoute {
                 return .finish(
                     .unknownPage(
                         kind: "federated realm: the legacy route would need the federation server's WS-Trust "
-                            + "endpoint; use --flow entra or --flow adfs", url: response.url, dumpPath: nil))
+                            + "endpoint", url: response.url, dumpPath: nil, hints: [.tryFlows([.entra, .adfs])]))
             default:
                 return .finish(
                     .invalidCredentials(message: "no such account or realm for \(configuration.username)", code: nil))
@@ -80,7 +80,8 @@ struct LegacySPO: ScriptedRoute {
                 return .finish(
                     .unknownPage(
                         kind: "SharePoint refused the legacy (IDCRL) sign-in, as SharePoint Online does since "
-                            + "May 2026; use the browser flow (--flow entra)", url: response.url, dumpPath: nil))
+                            + "May 2026: the browser route signs in instead", url: response.url, dumpPath: nil,
+                        hints: [.tryFlows([.entra])]))
             }
             return nil
         }

@@ -1,0 +1,26 @@
+import AuthFlow
+
+/// The engine's hints worded as `spconnect`'s own options: AuthFlow says what could change (a host to allow, a
+/// flow to try), the CLI says which flag changes it.
+extension SignInHint {
+    /// One sentence naming the option that acts on the hint.
+    var cliAdvice: String {
+        switch self {
+        case .allowHost(let host): return "If \(host) is yours, allow it with --allow-host \(host)."
+        case .tryFlows(let flows):
+            return "Run again with " + flows.map { "--flow \($0.rawValue)" }.joined(separator: " or ") + "."
+        case .savePages: return "Run again with --dump-pages DIR to save a redacted copy for a bug report."
+        case .recordTrace: return "Run again with --trace FILE to see where it stopped."
+        case .giveOneTimeCodeSource:
+            return "Give a code source: --otp-command CMD or --totp-secret-file FILE, or run at a terminal to be asked."
+        case .allowPlainHTTPOnLoopback: return "Plain http to a loopback address needs --allow-http-loopback."
+        }
+    }
+}
+
+extension SignInOutcome {
+    /// The outcome's message followed by its hints as `spconnect` options: what `login` prints and records.
+    var cliMessage: String {
+        ([message] + hints.map(\.cliAdvice)).joined(separator: " ")
+    }
+}
