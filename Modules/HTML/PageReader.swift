@@ -33,9 +33,11 @@ struct PageReader {
         let onload = elements.first { $0.name == "body" }?.attribute("onload")
         let invoked = Self.invocationCheck(code: javaScripts + [onload].compactMap { $0 })
         // Scripts first, then `<body onload>` (`onload="location.href='…'"` is a load-time redirect too).
-        let scriptRedirect = (javaScripts + [onload].compactMap { $0 }).lazy
+        let scriptRedirect =
+            (javaScripts + [onload].compactMap { $0 }).lazy
             .compactMap { ScriptReading.redirectTarget(in: $0, isInvoked: invoked) }
             .first.flatMap { URLResolver.resolve($0, against: baseURL) }
+            ?? (forms.isEmpty ? contentLoad(javaScripts, elements: elements, baseURL: baseURL, invoked: invoked) : nil)
 
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
         let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
@@ -55,6 +57,33 @@ struct PageReader {
             scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
             selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, headings: headings,
             visibleText: visibleText)
+    }
+
+    /// A page with no form whose script, on load, fills an empty element of the page with another URL's content
+    /// (`getToContent('/login?…', 'content')`, `$('#content').load('/login?…')`): what the person sees is that URL's
+    /// page, so the engine reads it as a navigation there. Only a URL of the page's own origin counts (a script may
+    /// load content only from there unless the other server allows it), and only into an element that exists and
+    /// is empty (a container waiting for the content, not one already showing something).
+    private func contentLoad(_ scripts: [String], elements: [DOMNode], baseURL: String, invoked: (String) -> Bool)
+        -> String?
+    {
+        let emptyIDs = Set(
+            elements.filter { element in
+                element.children.allSatisfy { $0.kind != .element && $0.textContent.trimmingASCIIWhitespace().isEmpty }
+            }.compactMap { $0.attribute("id") })
+        guard !emptyIDs.isEmpty, let origin = URLResolver.origin(of: baseURL) else { return nil }
+        for script in scripts where script.contains("(") {
+            for (first, second) in ScriptReading.contentLoads(in: script, isInvoked: invoked) {
+                let address = emptyIDs.contains(second) ? first : emptyIDs.contains(first) ? second : nil
+                // A URL, not a message: no white space, and a path or a query in it.
+                guard let address, !address.contains(where: \.isWhitespace),
+                    address.contains("/") || address.contains("?"), let url = URLResolver.resolve(address, against: baseURL),
+                    URLResolver.origin(of: url) == origin
+                else { continue }
+                return url
+            }
+        }
+        return nil
     }
 
     /// Whether the raw-markup scan lines up with libxml2's tree for these bytes (ownership then follows the

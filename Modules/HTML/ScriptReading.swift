@@ -33,6 +33,19 @@ enum ScriptReading {
         }
     }
 
+    /// The pairs of string literals a script hands, on load, to a call that loads content into an element
+    /// (`f('url', 'id')`, `$('#id').load('url')`), in order; the page tells the element from the URL.
+    static func contentLoads(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> [(String, String)] {
+        ScriptStrings.withBytes(script) { bytes -> [(String, String)] in
+            var scanner = ScriptScanner(bytes: bytes, target: .contentLoads)
+            scanner.run()
+            return scanner.running(isInvoked: isInvoked) { found -> (String, String)? in
+                guard case .contentLoad(let first, let second) = found else { return nil }
+                return (first, second)
+            }
+        }
+    }
+
     /// The form a script (or an `onload` attribute) submits by itself on load: `submit()` or `requestSubmit()` on
     /// `document.forms[N]`, `document.forms['name']`, `document.forms.name`, `document.name`,
     /// `document.getElementById('id')`, `document.querySelector('#id')` or `$('#id')`.

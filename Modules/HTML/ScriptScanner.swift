@@ -27,6 +27,8 @@ enum ScriptSubmission: Sendable, Equatable {
 struct ScriptScanner {
     enum Target {
         case redirects, submissions
+        /// Loads of a URL's content into an element: `f('url', 'id')`, `$('#id').load('url')`.
+        case contentLoads
         /// The names referred to in each scope (see `ScriptReferences`).
         case references
     }
@@ -34,6 +36,9 @@ struct ScriptScanner {
     enum Found {
         case redirect(String)
         case submission(ScriptSubmission)
+        /// Two string literals handed to a call that loads content: one names the element, one the URL (which is
+        /// which the page decides, knowing its element ids).
+        case contentLoad(String, String)
     }
 
     struct Candidate {
@@ -160,6 +165,12 @@ struct ScriptScanner {
 
     /// The first candidate `pick` accepts whose code runs on load.
     func firstRunning<Value>(isInvoked: (String) -> Bool, _ pick: (Found) -> Value?) -> Value? {
+        running(isInvoked: isInvoked, limit: 1, pick).first
+    }
+
+    /// The candidates `pick` accepts whose code runs on load, in order, at most `limit`.
+    func running<Value>(isInvoked: (String) -> Bool, limit: Int = .max, _ pick: (Found) -> Value?) -> [Value] {
+        var values: [Value] = []
         var state = [UInt8](repeating: 0, count: scopes.count)  // 0 unknown, 1 runs, 2 does not
         var chain: [Int] = []
         func runs(_ scope: Int) -> Bool {
@@ -182,11 +193,11 @@ struct ScriptScanner {
             }
             return running
         }
-        for candidate in candidates {
+        for candidate in candidates where values.count < limit {
             guard let value = pick(candidate.found) else { continue }
-            if runs(candidate.scope) { return value }
+            if runs(candidate.scope) { values.append(value) }
         }
-        return nil
+        return values
     }
 
     // MARK: Scanning
@@ -286,6 +297,7 @@ struct ScriptScanner {
             case UInt8(ascii: "{"):
                 openBrace()
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if target == .contentLoads && token.code == UInt8(ascii: ")") { checkContentLoad() }
                 close(token)
             case UInt8(ascii: ","):
                 endExpressionArrows(atDepth: frames.count)
@@ -786,6 +798,34 @@ struct ScriptScanner {
             }
         }
         candidates.append(Candidate(scope: pending.scope, found: .redirect(pending.text)))
+    }
+
+    // MARK: Content loads
+
+    /// At a `)`: a call of exactly two string literals (`getToContent('/login?id=…', 'content')`), or jQuery's
+    /// `$('#id').load('url')`. Which literal is the element and which the URL is left to the page.
+    private mutating func checkContentLoad() {
+        func isString(_ token: ScriptToken) -> Bool { token.kind == .string && token.terminated }
+        if isString(back(1)), back(2).isPunctuator(UInt8(ascii: ",")), isString(back(3)),
+            back(4).isPunctuator(UInt8(ascii: "(")), back(5).kind == .identifier, !ScriptWords.isReserved(bytes, back(5))
+        {
+            candidates.append(
+                Candidate(
+                    scope: currentScope,
+                    found: .contentLoad(ScriptStrings.value(bytes, back(3)), ScriptStrings.value(bytes, back(1)))))
+            return
+        }
+        if isString(back(1)), back(2).isPunctuator(UInt8(ascii: "(")), word(back(3), "load"),
+            back(4).isPunctuator(UInt8(ascii: ".")), back(5).isPunctuator(UInt8(ascii: ")")), isString(back(6)),
+            back(7).isPunctuator(UInt8(ascii: "(")), word(back(8), "$") || word(back(8), "jQuery")
+        {
+            let selector = ScriptStrings.value(bytes, back(6))
+            guard selector.hasPrefix("#") else { return }
+            candidates.append(
+                Candidate(
+                    scope: currentScope,
+                    found: .contentLoad(String(selector.dropFirst()), ScriptStrings.value(bytes, back(1)))))
+        }
     }
 
     // MARK: Submissions

@@ -60,6 +60,16 @@ public enum URLResolver {
         return Components(scheme: scheme, authority: authority, path: String(rest), query: query, fragment: fragment)
     }
 
+    /// `scheme://host[:port]` of an absolute http(s) URL, lowercased, without user information; nil otherwise.
+    static func origin(of url: String) -> String? {
+        let parts = components(of: url)
+        guard let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var authority = parts.authority?.lowercased(), !authority.isEmpty
+        else { return nil }
+        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+        return scheme + "://" + authority
+    }
+
     /// Resolves `reference` against the absolute `base` (RFC 3986 section 5.2.2, strict parser).
     /// Returns nil when the result has no scheme (the base was not absolute and the reference is relative).
     public static func resolve(_ reference: String, against base: String) -> String? {

@@ -26,15 +26,7 @@ struct CorpusTests {
 
         if let redirect = entry["redirect"]?["target"]?.stringValue {
             let expected = URLResolver.resolve(redirect, against: Self.pageURL)
-            if (entry["redirect"]?["how"]?.stringValue ?? "").contains("content load") {
-                // A content load into an element by a function the page does not define (no navigation a browser
-                // performs): not followed by any generic rule we trust yet; see docs/auth-flows.md.
-                withKnownIssue("a script's content load is not read as a redirect") {
-                    #expect(page.scriptRedirect == expected)
-                }
-            } else {
-                #expect(page.scriptRedirect == expected)
-            }
+            #expect(page.scriptRedirect == expected)
         } else {
             #expect(page.scriptRedirect == nil)
         }
