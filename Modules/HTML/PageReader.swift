@@ -77,7 +77,8 @@ struct PageReader {
                 let address = emptyIDs.contains(second) ? first : emptyIDs.contains(first) ? second : nil
                 // A URL, not a message: no white space, and a path or a query in it.
                 guard let address, !address.contains(where: \.isWhitespace),
-                    address.contains("/") || address.contains("?"), let url = URLResolver.resolve(address, against: baseURL),
+                    address.contains("/") || address.contains("?"),
+                    let url = URLResolver.resolve(address, against: baseURL),
                     URLResolver.origin(of: url) == origin
                 else { continue }
                 return url

@@ -807,7 +807,8 @@ struct ScriptScanner {
     private mutating func checkContentLoad() {
         func isString(_ token: ScriptToken) -> Bool { token.kind == .string && token.terminated }
         if isString(back(1)), back(2).isPunctuator(UInt8(ascii: ",")), isString(back(3)),
-            back(4).isPunctuator(UInt8(ascii: "(")), back(5).kind == .identifier, !ScriptWords.isReserved(bytes, back(5))
+            back(4).isPunctuator(UInt8(ascii: "(")), back(5).kind == .identifier,
+            !ScriptWords.isReserved(bytes, back(5))
         {
             candidates.append(
                 Candidate(
