@@ -18,7 +18,10 @@ final class DOMNode {
     /// Text of text and comment nodes.
     let text: String
     private(set) var children: [DOMNode] = []
-    private(set) weak var parent: DOMNode?
+    /// The parent element or document. `unowned`: the parent owns its children, and every node lives exactly as
+    /// long as the tree's root (a `weak` reference would give each node a side table, which doubled the cost of
+    /// every retain and release while a page is read).
+    private(set) unowned var parent: DOMNode?
 
     init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind
@@ -79,9 +82,28 @@ final class DOMNode {
     var textContent: String {
         if kind != .element { return kind == .text ? text : "" }
         var result = ""
-        for node in descendants where node.kind == .text { result += node.text }
+        appendText(to: &result)
         return result
     }
+
+    /// Appends the text of the descendant text nodes, in order, without listing the descendants first.
+    private func appendText(to result: inout String) {
+        for child in children {
+            switch child.kind {
+            case .text: result += child.text
+            case .element: child.appendText(to: &result)
+            case .comment: break
+            }
+        }
+    }
+
+    /// The lexicon's words of the element's id and of each of its classes (``SignInLexicon/tokens(of:)`` of each),
+    /// worked out once per node: several page rules ask for them on every element.
+    lazy var nameWords: [String] = {
+        var names = classTokens
+        if let id = attribute("id"), !id.isEmpty { names.insert(id, at: 0) }
+        return names.flatMap(SignInLexicon.tokens(of:))
+    }()
 
     /// Space-separated tokens of the `class` attribute.
     var classTokens: [String] {

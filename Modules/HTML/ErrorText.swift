@@ -60,13 +60,14 @@ enum ErrorTextReader {
     static func isErrorContainer(_ node: DOMNode) -> Bool {
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
+        guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
         let names = [node.attribute("id") ?? ""] + node.classTokens
-        return names.contains { name in
+        let namesAnError = names.contains { name in
             guard !name.isEmpty else { return false }
             let lowered = name.lowercased()
-            if lowered.hasPrefix("input-error") || errorNames.contains(lowered) { return true }
-            return SignInLexicon.tokens(of: name).contains { errorNames.contains($0) }
+            return lowered.hasPrefix("input-error") || errorNames.contains(lowered)
         }
+        return namesAnError || node.nameWords.contains { errorNames.contains($0) }
     }
 
     /// Id and class words (and whole names) that mark an error container.
@@ -149,15 +150,26 @@ enum ErrorTextReader {
     ]
 
     static func isHidden(_ node: DOMNode) -> Bool {
-        if node.hasAttribute("hidden") { return true }
-        if node.attribute("aria-hidden")?.lowercased() == "true" { return true }
-        if node.name == "input", node.attribute("type")?.lowercased() == "hidden" { return true }
-        let style = (node.attribute("style") ?? "").lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\n" }
-        if style.contains("display:none") || style.contains("visibility:hidden") { return true }
-        // A cheap look at the class text first: most elements name no tooltip at all.
-        guard let classes = node.attribute("class")?.lowercased(),
-            classes.contains("tooltip") || classes.contains("popover")
-        else { return false }
+        // One pass over the attributes, comparing bytes: this runs for every element of every page.
+        var namesTooltip = false
+        for (name, value) in node.attributes {
+            switch name {
+            case "hidden": return true
+            case "aria-hidden": if ASCIIText.equalsIgnoringCase(value, "true") { return true }
+            case "type": if node.name == "input" && ASCIIText.equalsIgnoringCase(value, "hidden") { return true }
+            case "style":
+                let squeezed = value.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\n" }
+                if ASCIIText.contains(squeezed, "display:none") || ASCIIText.contains(squeezed, "visibility:hidden") {
+                    return true
+                }
+            case "class":
+                // A cheap look at the class text first: most elements name no tooltip at all.
+                namesTooltip = ASCIIText.containsIgnoringCase(value, "tooltip")
+                    || ASCIIText.containsIgnoringCase(value, "popover")
+            default: break
+            }
+        }
+        guard namesTooltip else { return false }
         return node.classTokens.contains { token in
             SignInLexicon.tokens(of: token).contains { $0 == "tooltip" || $0 == "popover" }
         }
@@ -215,10 +227,7 @@ struct TextBlocks {
     static func isHeading(_ node: DOMNode) -> Bool {
         if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(node.name) { return true }
         if node.attribute("role")?.lowercased() == "heading" { return true }
-        let names = [node.attribute("id") ?? ""] + node.classTokens
-        return names.contains { name in
-            SignInLexicon.tokens(of: name).contains { ["title", "header", "heading", "headline"].contains($0) }
-        }
+        return node.nameWords.contains { ["title", "header", "heading", "headline"].contains($0) }
     }
 
     private mutating func flush() {

@@ -377,6 +377,8 @@ struct PageReader {
     private func findSelfSubmit(
         forms: [HTMLForm], javaScripts: [String], onload: String?, invoked: (String) -> Bool
     ) -> SelfSubmit? {
+        // Every way a page submits itself names one of its forms: a page without one needs no script read.
+        guard !forms.isEmpty else { return nil }
         for script in javaScripts {
             if let submission = ScriptReading.submission(in: script, isInvoked: invoked),
                 let index = ScriptReading.formIndex(of: submission, in: forms)

@@ -109,6 +109,7 @@ public enum SignInLexicon {
     /// (`UserNameInput` → user, name, input; `passcodeField` → passcode, field), plus the joined form of
     /// adjacent pairs (`user`,`name` → `username`), so both spellings match.
     static func tokens(of text: String) -> [String] {
+        if let ascii = asciiTokens(of: text) { return ascii }
         var words: [String] = []
         var current = ""
         var previousLower = false
@@ -127,6 +128,42 @@ public enum SignInLexicon {
             previousLower = character.isLowercase || character.isNumber
         }
         if !current.isEmpty { words.append(current.lowercased()) }
+        return withJoinedPairs(words)
+    }
+
+    /// `tokens(of:)` for ASCII text, on bytes (most ids, names and classes): the same words without asking Unicode
+    /// for each character's properties. Nil when the text has a non-ASCII byte.
+    private static func asciiTokens(of text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var words: [String] = []
+            var current: [UInt8] = []
+            var previousLower = false
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                let isUpper = byte >= 0x41 && byte <= 0x5A
+                let isLower = byte >= 0x61 && byte <= 0x7A
+                let isDigit = byte >= 0x30 && byte <= 0x39
+                guard isUpper || isLower || isDigit else {
+                    if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+                    current.removeAll(keepingCapacity: true)
+                    previousLower = false
+                    continue
+                }
+                if isUpper && previousLower {
+                    words.append(String(decoding: current, as: UTF8.self))
+                    current.removeAll(keepingCapacity: true)
+                }
+                current.append(isUpper ? byte + 0x20 : byte)
+                previousLower = isLower || isDigit
+            }
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            return withJoinedPairs(words)
+        }
+    }
+
+    /// `words` followed by each adjacent pair joined (`user`, `name` → `username`).
+    private static func withJoinedPairs(_ words: [String]) -> [String] {
         guard words.count > 1 else { return words }
         return words + zip(words, words.dropFirst()).map { $0 + $1 }
     }

@@ -1,0 +1,39 @@
+/// Byte-level comparisons for the ASCII words the page rules look for in attribute values (`hidden`,
+/// `display:none`, `tooltip`): the same answers as lower-casing and `contains`, without Foundation's string search
+/// or Unicode case mapping on every element of a page.
+enum ASCIIText {
+    /// Whether `text` is `word` (lower-case ASCII) in any letter case.
+    static func equalsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
+        text.utf8.count == word.utf8CodeUnitCount && containsIgnoringCase(text, word)
+    }
+
+    /// Whether `text` contains `word` (lower-case ASCII), in any ASCII letter case.
+    static func containsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
+        search(text, word) { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+    }
+
+    /// Whether `text` contains `word` exactly.
+    static func contains(_ text: String, _ word: StaticString) -> Bool {
+        search(text, word) { $0 }
+    }
+
+    private static func search(_ text: String, _ word: StaticString, _ fold: (UInt8) -> UInt8) -> Bool {
+        let needleCount = word.utf8CodeUnitCount
+        return word.withUTF8Buffer { needle -> Bool in
+            guard needleCount > 0 else { return true }
+            var copy = text
+            return copy.withUTF8 { haystack -> Bool in
+                guard haystack.count >= needleCount else { return false }
+                for start in 0...(haystack.count - needleCount) {
+                    var matched = true
+                    for offset in 0..<needleCount where fold(haystack[start + offset]) != needle[offset] {
+                        matched = false
+                        break
+                    }
+                    if matched { return true }
+                }
+                return false
+            }
+        }
+    }
+}
