@@ -164,7 +164,8 @@ enum ErrorTextReader {
                 }
             case "class":
                 // A cheap look at the class text first: most elements name no tooltip at all.
-                namesTooltip = ASCIIText.containsIgnoringCase(value, "tooltip")
+                namesTooltip =
+                    ASCIIText.containsIgnoringCase(value, "tooltip")
                     || ASCIIText.containsIgnoringCase(value, "popover")
             default: break
             }
