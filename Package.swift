@@ -91,7 +91,7 @@ let package = Package(
 
         /// SharePoint + identity-provider simulator, as a library the tests start in-process.
         .target(
-            name: "SPSim", dependencies: ["HTTPServer"], path: "Tools/spsim/SPSim"),
+            name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim"),
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
 

@@ -33,6 +33,9 @@ let loginCommand = Command(
             "dump-pages", "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
+        .value(
+            "mfa-method", "METHOD",
+            "answer a second factor with push, totp, sms or voice (default: the account's default method)"),
         OneTimeCodeSources.option, OneTimeCodeSources.secretFileOption,
         .repeatable(
             "cookie", "PATTERN",
@@ -58,6 +61,12 @@ let loginCommand = Command(
     guard webURL == nil || flow == .auto else {
         throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
     }
+    let secondFactor = try arguments.value("mfa-method").map { name throws(UsageError) in
+        guard let method = SecondFactorMethod(rawValue: name.lowercased()) else {
+            throw UsageError(description: "unknown --mfa-method '\(name)'; use push, totp, sms or voice")
+        }
+        return method
+    }
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
     _ = try store.path(for: profile)
@@ -69,7 +78,8 @@ let loginCommand = Command(
             allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
         staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"),
         loginURL: arguments.value("login-url"),
-        target: webURL.map { .web(proofURL: arguments.value("proof-url") ?? $0) } ?? .sharePoint)
+        target: webURL.map { .web(proofURL: arguments.value("proof-url") ?? $0) } ?? .sharePoint,
+        secondFactorMethod: secondFactor)
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
     let collector = SignInTraceCollector()
@@ -81,7 +91,8 @@ let loginCommand = Command(
                 collector.add(step)
             }, dumpPagesDirectory: arguments.value("dump-pages"),
             deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
-            oneTimeCode: try OneTimeCodeSources.source(arguments))
+            oneTimeCode: try OneTimeCodeSources.source(arguments),
+            notice: { printError("spconnect: " + $0) })
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
@@ -118,7 +129,7 @@ func exitCode(for outcome: SignInOutcome) -> ExitCode {
     switch outcome {
     case .signedIn: return .ok
     case .invalidCredentials: return .invalidCredentials
-    case .interactionRequired: return .interactionRequired
+    case .interactionRequired, .secondFactorFailed: return .interactionRequired
     case .unknownPage, .loop: return .unknownPage
     case .policyRefused: return .policyRefused
     case .transport: return .network

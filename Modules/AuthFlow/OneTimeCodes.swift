@@ -27,11 +27,45 @@ public struct OneTimeCodeRequest: Sendable, Equatable {
 /// Nil answers mean "no code": the sign-in then ends as an interaction (exit 4) that says how to give one.
 public typealias OneTimeCodeSource = @Sendable (OneTimeCodeRequest) async -> Secret?
 
-/// A code page waiting for its code: the form to fill and the request made of it.
+/// A question for a one-time code waiting for its answer: what was asked, where, and how the code goes back (a
+/// page's form filled and submitted, or a second-factor service's call).
 struct PendingCode: Sendable {
     var request: OneTimeCodeRequest
-    var form: PageForm
     var pageURL: String
+    /// What the sign-in says when no code comes (which methods the page offers, what would answer them).
+    var withoutCode: SignInOutcome
+    /// The request that carries `code`, and the trace's note for it; nil when the code cannot be sent.
+    var answer: @Sendable (_ code: String) -> (request: SignInRequest, note: String)?
+
+    /// A code page's form: the code goes into its code field and the form is submitted with its sign-in button.
+    init(request: OneTimeCodeRequest, form: PageForm, pageURL: String) {
+        self.request = request
+        self.pageURL = pageURL
+        self.withoutCode = .interactionRequired(
+            .mfa, pageId: nil,
+            message: "it asks for a one-time code in \"\(request.fieldName)\" and no code source was given",
+            hints: [.giveOneTimeCodeSource])
+        self.answer = { code in
+            guard let field = form.codeField else { return nil }
+            let built = form.submission([field: code], form.signInSubmitter)
+            var sent = SignInRequest(
+                method: built.method, url: built.url, form: built.fields, purpose: .oneTimeCode,
+                carriesCredentials: true)
+            sent.carriesPassword = true
+            return (sent, "filled the one-time code in \(field) of form \(form.label) (attempt \(request.attempt))")
+        }
+    }
+
+    /// Any other way of sending the code back.
+    init(
+        request: OneTimeCodeRequest, pageURL: String, withoutCode: SignInOutcome,
+        answer: @escaping @Sendable (_ code: String) -> (request: SignInRequest, note: String)?
+    ) {
+        self.request = request
+        self.pageURL = pageURL
+        self.withoutCode = withoutCode
+        self.answer = answer
+    }
 }
 
 extension FormsStrategy {
@@ -63,22 +97,10 @@ extension SignInMachine {
     public mutating func provide(code: Secret?) -> SignInAction {
         guard let pending = pendingCode else { return .finish(.loop(url: configuration.siteURL, steps: steps)) }
         pendingCode = nil
-        guard let code, !code.revealedValue().isEmpty, let field = pending.form.codeField else {
-            return .finish(
-                .interactionRequired(
-                    .mfa, pageId: nil,
-                    message: "it asks for a one-time code in \"\(pending.request.fieldName)\" and no code source was "
-                        + "given", hints: [.giveOneTimeCodeSource]))
+        guard let code, !code.revealedValue().isEmpty, let answer = pending.answer(code.revealedValue()) else {
+            return .finish(pending.withoutCode)
         }
-        let built = pending.form.submission([field: code.revealedValue()], pending.form.signInSubmitter)
         state.codesSubmitted += 1
-        var request = SignInRequest(
-            method: built.method, url: built.url, form: built.fields, purpose: .oneTimeCode, carriesCredentials: true)
-        request.carriesPassword = true
-        return send(
-            request, from: pending.pageURL,
-            note:
-                "filled the one-time code in \(field) of form \(pending.form.label) (attempt \(pending.request.attempt))"
-        )
+        return send(answer.request, from: pending.pageURL, note: answer.note)
     }
 }

@@ -30,6 +30,9 @@ public struct SignIn: Sendable {
         public var oneTimeCode: OneTimeCodeSource?
         /// The browser headers added to every request (`Accept`, `Accept-Language`, `Referer`, `Origin`).
         public var browser: BrowserHeaders
+        /// Receives what the person must know or do while the sign-in waits on them ("Approve the sign-in on your
+        /// phone: enter 42"); nil drops it. Called on the sign-in's task, never with a secret.
+        public var notice: (@Sendable (String) -> Void)?
         /// The longest the whole sign-in may take (default 120 s; nil: no limit). Each exchange gets what is left
         /// as its total limit, so a server trickling its pages cannot hold the sign-in open.
         public var deadline: Duration?
@@ -38,8 +41,10 @@ public struct SignIn: Sendable {
         public init(
             trace: (@Sendable (SignInTraceStep) -> Void)? = nil, dumpPagesDirectory: String? = nil,
             maxPageBytes: Int = 8 << 20, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Duration? = .seconds(120),
-            browser: BrowserHeaders = BrowserHeaders(), oneTimeCode: OneTimeCodeSource? = nil
+            browser: BrowserHeaders = BrowserHeaders(), oneTimeCode: OneTimeCodeSource? = nil,
+            notice: (@Sendable (String) -> Void)? = nil
         ) {
+            self.notice = notice
             self.browser = browser
             self.oneTimeCode = oneTimeCode
             self.trace = trace
@@ -89,6 +94,11 @@ public struct SignIn: Sendable {
                 action = machine.provide(code: code)
                 continue loop
             case .send(let next): request = next
+            }
+            if let notice = request.notice { options.notice?(notice) }
+            if let delay = request.delay, delay > .zero {
+                let left = options.deadline.map { $0 - (ContinuousClock.now - started) } ?? delay
+                try? await Task.sleep(for: min(delay, max(left, .zero)))
             }
             var exchange = httpRequest(for: request)
             if let deadline = options.deadline {

@@ -19,6 +19,8 @@ public struct SignInConfiguration: Sendable {
     public var targetCookies: [String]
     /// The login service of the legacy route (`--flow legacy-spo`); nil picks it from the site's cloud.
     public var loginURL: String?
+    /// The second factor to answer with when the identity provider asks for one; nil takes the account's default.
+    public var secondFactorMethod: SecondFactorMethod?
     /// What the sign-in is for: a SharePoint site (the default), or any web page (`siteURL` is then where the
     /// sign-in starts, kept as given).
     public var target: SignInTarget
@@ -27,8 +29,9 @@ public struct SignInConfiguration: Sendable {
     public init(
         siteURL: String, username: String, password: Secret, flow: SignInFlow = .auto,
         policy: SignInPolicy = SignInPolicy(), staySignedIn: Bool = false, targetCookies: [String] = [],
-        loginURL: String? = nil, target: SignInTarget = .sharePoint
+        loginURL: String? = nil, target: SignInTarget = .sharePoint, secondFactorMethod: SecondFactorMethod? = nil
     ) {
+        self.secondFactorMethod = secondFactorMethod
         var site = siteURL
         if target == .sharePoint { while site.hasSuffix("/") { site.removeLast() } }
         self.siteURL = site

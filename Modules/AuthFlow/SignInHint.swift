@@ -15,6 +15,8 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
     case giveOneTimeCodeSource
     /// Allow plain http, to a loopback address only (``SignInPolicy/allowHTTPLoopback``).
     case allowPlainHTTPOnLoopback
+    /// Answer the second factor with one of these methods instead (``SignInConfiguration/secondFactorMethod``).
+    case chooseSecondFactorMethod([SecondFactorMethod])
 
     /// The hint in words that name no front end's options.
     public var description: String {
@@ -26,6 +28,8 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
         case .recordTrace: return "record the sign-in's steps to see where it stopped."
         case .giveOneTimeCodeSource: return "give a source of one-time codes."
         case .allowPlainHTTPOnLoopback: return "only loopback addresses may use plain http, and only when allowed."
+        case .chooseSecondFactorMethod(let methods):
+            return "answer the second factor with " + methods.map(\.rawValue).joined(separator: " or ") + "."
         }
     }
 }
@@ -47,6 +51,8 @@ extension SignInOutcome {
             return dumpPath == nil ? hints + [.savePages] : hints
         case .loop(_, _, let dumpPath):
             return dumpPath == nil ? [.savePages] : []
+        case .secondFactorFailed(let failure):
+            return failure.hints
         case .policyRefused(let refusal):
             return refusal.hints
         }

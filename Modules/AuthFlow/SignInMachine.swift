@@ -170,7 +170,8 @@ public struct SignInMachine: Sendable {
         } else if request.purpose != .proof && request.purpose != .start {
             request.referrer = request.referrer ?? pageURL
         }
-        steps += 1
+        // A second factor's polls are bounded by its own limit (the page's timeout), not by the step limit.
+        if request.delay == nil { steps += 1 }
         if steps > configuration.policy.maxSteps {
             return .finish(.loop(url: request.url, steps: steps - 1))
         }
@@ -186,11 +187,14 @@ public struct SignInMachine: Sendable {
         }
         let key = request.method + " " + request.url
         visits[key, default: 0] += 1
-        if visits[key]! > 2 && request.form == nil && request.purpose != .proof {
+        // A second factor's calls repeat by design (polls, codes) and are bounded by its own limits.
+        if visits[key]! > 2 && request.form == nil && request.purpose != .proof && request.purpose != .secondFactor {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request
-        if [.credentials, .username, .autoPost, .interrupt, .providerChoice, .oneTimeCode].contains(request.purpose) {
+        if [.credentials, .username, .autoPost, .interrupt, .providerChoice, .oneTimeCode, .secondFactor].contains(
+            request.purpose)
+        {
             submissions += 1
         }
         trace.append(

@@ -19,6 +19,8 @@ public enum SignInOutcome: Sendable {
     /// The flow went round in circles or took more than the allowed number of steps. `dumpPath` holds a
     /// redacted copy of the last page seen when ``SignIn/Options/dumpPagesDirectory`` asked for one.
     case loop(url: String, steps: Int, dumpPath: String? = nil)
+    /// A second factor was asked for and did not complete (denied, timed out, wrong code, blocked, not offered).
+    case secondFactorFailed(SecondFactorFailure)
     /// The sign-in policy stopped a step (password to a foreign host, plain http, a downgrade, ...).
     case policyRefused(SignInPolicy.Refusal)
     /// The network, TLS or HTTP layer failed.
@@ -59,6 +61,8 @@ public enum SignInOutcome: Sendable {
         case .loop(let url, let steps, let dumpPath):
             return "the sign-in went round in circles (\(steps) steps, last at \(Redaction.url(url))). "
                 + "Check the site URL and flow." + dumpAdvice(dumpPath)
+        case .secondFactorFailed(let failure):
+            return failure.message
         case .policyRefused(let refusal):
             return refusal.description
         case .transport(let error):
@@ -128,6 +132,8 @@ extension SignInOutcome {
                 kind: scrub(kind), url: scrub(url), dumpPath: dumpPath, hints: hints.map { $0.scrubbed(by: scrubber) })
         case .loop(let url, let steps, let dumpPath):
             return .loop(url: scrub(url), steps: steps, dumpPath: dumpPath)
+        case .secondFactorFailed(let failure):
+            return .secondFactorFailed(failure.scrubbed(by: scrub))
         case .policyRefused(let refusal):
             return .policyRefused(refusal.scrubbed(by: scrubber))
         case .transport(let error):

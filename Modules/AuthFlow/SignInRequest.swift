@@ -6,6 +6,8 @@ public struct SignInRequest: Sendable {
     public enum Purpose: String, Sendable {
         case start, redirect, refresh, scriptRedirect, autoPost, username, credentials, interrupt, providerChoice
         case proof, oneTimeCode
+        /// A call of a second-factor service (Entra's BeginAuth, EndAuth), or its final post.
+        case secondFactor
     }
 
     /// The HTTP method (`GET`, `POST`).
@@ -31,6 +33,11 @@ public struct SignInRequest: Sendable {
     /// HTTP authentication for the redirect that answers this request, on the same host only, when this request
     /// itself goes without it (a provider chooser's Windows choice: its post-back leads to an NTLM challenge).
     public var redirectAuthentication: Authentication?
+    /// How long to wait before sending it (a second factor's poll at the page's interval); nil: at once.
+    public var delay: Duration?
+    /// What to tell the person at the terminal before it goes ("Approve the sign-in on your phone: enter 42"), for
+    /// ``SignIn/Options/notice``; never a secret.
+    public var notice: String?
     /// The page this request was sent from (a form, link, refresh or script on it), for `Referer` and `Origin`;
     /// nil for the first request and the proof. A redirect keeps the referrer of the request it redirects.
     public var referrer: String?

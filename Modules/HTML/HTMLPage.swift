@@ -106,6 +106,29 @@ public struct AADConfig: Sendable, Equatable {
         raw["arrUserProofs"]?.arrayValue?.compactMap { $0["authMethodId"]?.stringValue } ?? []
     }
 
+    /// The `authMethodId` of the proof marked `isDefault` in `arrUserProofs`, if one is.
+    public var defaultProofMethod: String? {
+        raw["arrUserProofs"]?.arrayValue?.first { $0["isDefault"]?.boolValue == true }?["authMethodId"]?.stringValue
+    }
+
+    /// The seconds between polls for `method` in `oPerAuthPollingInterval`, when the page gives them.
+    public func pollingInterval(for method: String) -> Double? {
+        switch raw["oPerAuthPollingInterval"]?[method] {
+        case .double(let seconds)?: return seconds
+        case .integer(let seconds)?: return Double(seconds)
+        default: return nil
+        }
+    }
+
+    /// The member `key` as a number, when it is one.
+    public func number(_ key: String) -> Double? {
+        switch raw[key] {
+        case .double(let value)?: return value
+        case .integer(let value)?: return Double(value)
+        default: return nil
+        }
+    }
+
     /// The member `key` as text: a string as written, a number or Boolean in its JSON spelling; nil when the key
     /// is missing, null, an empty string, an array or an object.
     public func text(_ key: String) -> String? {

@@ -167,6 +167,13 @@ import Transport
             #expect(request.form?.first { $0.name == "LoginOptions" }?.value == "3")
         case ("mfa", .finish(.interactionRequired(let kind, _, _, _, _))):
             #expect(kind == .mfa)
+        case ("mfa", .send(let request)) where request.purpose == .secondFactor:
+            // Entra's ConvergedTFA: BeginAuth for the account's default method (else the first it can answer).
+            let body = (try? JSONSerialization.jsonObject(with: Data(request.rawBody?.bytes ?? []))) as? [String: Any]
+            let page = try HTMLPage(bytes: try Self.response(entry).body, url: "https://id.example.com/")
+            let expected = page.aadConfig?.defaultProofMethod ?? page.aadConfig?.proofMethods.first
+            #expect(body?["Method"] as? String == "BeginAuth")
+            #expect(body?["AuthMethodId"] as? String == expected, "\(body ?? [:])")
         case ("mfa", .needCode(let request)):
             // A one-time-code page: the engine asks its driver for a code for the manifest's code field.
             #expect(request.fieldName == entry.code_field, "\(request)")

@@ -79,8 +79,13 @@ final class CLIFixture {
     let state: String
     let environment: [String: String]
 
-    init(mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true) async throws {
-        sim = try Simulator(SimulatorOptions(mode: mode, items: items))
+    init(
+        mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
+        entraSessions: EntraSessionOptions = EntraSessionOptions()
+    ) async throws {
+        var options = SimulatorOptions(mode: mode, users: users, items: items)
+        options.entraSessions = entraSessions
+        sim = try Simulator(options)
         state = try temporaryDirectory("state")
         environment = ["XDG_STATE_HOME": state, "HOME": state]
         if signIn {

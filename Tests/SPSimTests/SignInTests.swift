@@ -159,7 +159,8 @@ import Testing
                 "Method": "EndAuth", "Ctx": ctx, "FlowToken": begin?["FlowToken"]?.string ?? "",
                 "AuthMethodId": "OneWaySMS", "AdditionalAuthData": "000000",
             ])
-        #expect(wrong?["Success"] == .bool(false) && wrong?["ResultValue"]?.string == "OathCodeIncorrect")
+        #expect(wrong?["Success"] == .bool(false) && wrong?["ResultValue"]?.string == "SMSAuthFailedWrongCodeEntered")
+        #expect(wrong?["Retry"] == .bool(true))
         let end = try await sas(
             tfa.config["urlEndAuth"]?.string ?? "",
             [

@@ -184,9 +184,7 @@ extension SimulatorCore {
             nonce: request.queryValue("nonce") ?? "")
         // Single sign-on: a live ESTSAUTH session skips the password.
         let cookies = request.cookies
-        if let value = cookies["ESTSAUTHPERSISTENT"] ?? cookies["ESTSAUTH"],
-            let user = state.withLock({ $0.idpSessions[value] })
-        {
+        if let user = liveIdentityProviderSession(cookies) {
             return formPostPage(flow: flow, user: user, extraHeaders: [])
         }
         return signInPage(flow)
@@ -226,6 +224,7 @@ extension SimulatorCore {
         guard users[index].password == password else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50126", username: login)
         }
+        state.withLock { $0.passwordSignIns[users[index].email.lowercased(), default: 0] += 1 }
         if users[index].federated {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50107", username: login)
         }
@@ -235,33 +234,7 @@ extension SimulatorCore {
     /// The page after a successful first factor: MFA, Conditional Access, password change, or KMSI.
     func afterPassword(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
         let user = users[index]
-        if user.mfa {
-            let next = advance(flow, stage: "mfa", user: index)
-            var config = baseConfig(
-                pgid: "ConvergedTFA", flow: next, urlPost: "/common/SAS/ProcessAuth", hpgid: 1114, hpgact: 2202)
-            config += [
-                ("urlBeginAuth", .string(identityProviderURL + "/common/SAS/BeginAuth")),
-                ("urlEndAuth", .string(identityProviderURL + "/common/SAS/EndAuth")),
-                ("sPOST_Username", .string(user.email)),
-                (
-                    "arrUserProofs",
-                    .array([
-                        .object([
-                            ("authMethodId", .string("PhoneAppNotification")),
-                            ("data", .string("PhoneAppNotification")),
-                            ("display", .string("+XX XXX XXXX X42")), ("isDefault", .bool(true)),
-                            ("isLocationAware", .bool(false)),
-                        ]),
-                        .object([
-                            ("authMethodId", .string("OneWaySMS")), ("data", .string("OneWaySMS")),
-                            ("display", .string("+XX XXX XXXX X42")), ("isDefault", .bool(false)),
-                            ("isLocationAware", .bool(false)),
-                        ]),
-                    ])
-                ),
-            ]
-            return html(200, convergedPage(pgid: "ConvergedTFA", config: config))
-        }
+        if user.mfa { return secondFactorPage(flow, index) }
         if user.conditionalAccess {
             let next = advance(flow, stage: "proofup", user: index)
             var config = baseConfig(
@@ -304,86 +277,6 @@ extension SimulatorCore {
         return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
     }
 
-    // MARK: MFA (ConvergedTFA): BeginAuth / EndAuth JSON, then ProcessAuth; the one-time code is 123456.
-
-    static let mfaCode = "123456"
-
-    func sasResponse(_ members: [(String, JSON)]) -> HTTPServerResponse {
-        HTTPServerResponse(
-            status: 200, contentType: "application/json; charset=utf-8", text: JSON.object(members).serialized())
-    }
-
-    /// The flow for a SAS JSON call: `Ctx` + `FlowToken` in the JSON body must match.
-    func sasFlow(_ body: [String: Any], stages: [String]) -> EntraFlow? {
-        let ctx = body["Ctx"] as? String ?? body["ctx"] as? String ?? ""
-        let token = body["FlowToken"] as? String ?? body["flowToken"] as? String ?? ""
-        guard let flow = state.withLock({ $0.flows[ctx] }), stages.contains(flow.stage), flow.flowToken == token
-        else { return nil }
-        return flow
-    }
-
-    func sasFailure(_ message: String) -> HTTPServerResponse {
-        sasResponse([
-            ("Success", .bool(false)), ("ResultValue", .string("AuthenticationThrottled")),
-            ("Message", .string(message)),
-            ("ErrCode", .int(500121)), ("Retry", .bool(false)),
-        ])
-    }
-
-    func entraBeginAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let body = parseJSONObject(request.body) ?? [:]
-        guard let flow = sasFlow(body, stages: ["mfa"]) else {
-            return sasFailure("Flow token or context is not valid.")
-        }
-        let next = advance(flow, stage: "mfa", user: flow.user)
-        return sasResponse([
-            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null),
-            ("AuthMethodId", .string(body["AuthMethodId"] as? String ?? "OneWaySMS")), ("ErrCode", .int(0)),
-            ("Retry", .bool(false)), ("IsNonRetriableError", .bool(false)), ("Entropy", .int(0)),
-            ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)), ("SessionId", .string(Tokens.guid())),
-            ("CorrelationId", .string(Tokens.guid())), ("Timestamp", .string(CivilTime(nowEpoch()).iso)),
-        ])
-    }
-
-    func entraEndAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let body = parseJSONObject(request.body) ?? [:]
-        guard let flow = sasFlow(body, stages: ["mfa"]) else {
-            return sasFailure("Flow token or context is not valid.")
-        }
-        let code = body["AdditionalAuthData"] as? String ?? ""
-        guard code == SimulatorCore.mfaCode else {
-            let next = advance(flow, stage: "mfa", user: flow.user)
-            return sasResponse([
-                ("Success", .bool(false)), ("ResultValue", .string("OathCodeIncorrect")),
-                ("Message", .string("You didn't enter the expected verification code. Please try again.")),
-                ("ErrCode", .int(0)), ("Retry", .bool(true)), ("FlowToken", .string(next.flowToken)),
-                ("Ctx", .string(next.ctx)),
-            ])
-        }
-        let next = advance(flow, stage: "mfadone", user: flow.user)
-        return sasResponse([
-            ("Success", .bool(true)), ("ResultValue", .string("Success")), ("Message", .null), ("ErrCode", .int(0)),
-            ("Retry", .bool(false)), ("FlowToken", .string(next.flowToken)), ("Ctx", .string(next.ctx)),
-        ])
-    }
-
-    /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `canary`, `mfaAuthMethod`) → KMSI.
-    func entraProcessAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let ctx = request.formValue("request") ?? request.formValue("ctx") ?? ""
-        guard let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "mfadone",
-            request.formValue("flowToken") == flow.flowToken, let user = flow.user
-        else {
-            return entraError(
-                "50076",
-                "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
-            )
-        }
-        let next = advance(flow, stage: "kmsi", user: user)
-        var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
-        config += [("sPOST_Username", .string(users[user].email))]
-        return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
-    }
-
     /// Interrupt pages the simulator does not complete (MFA, proof-up, password change).
     func entraDeadEnd(_ request: HTTPServerRequest) -> HTTPServerResponse {
         entraError(
@@ -398,16 +291,8 @@ extension SimulatorCore {
             return entraError(
                 "50089", "AADSTS50089: Authentication failed due to flow token expired. Please sign in again.")
         }
-        let persistent = request.formValue("LoginOptions") == "1"
-        let value = Tokens.random(bytes: 64)
-        state.withLock {
-            $0.idpSessions[value] = user
-            $0.flows[flow.ctx] = nil
-        }
-        let idpCookie =
-            persistent
-            ? cookie("ESTSAUTHPERSISTENT", value, expires: nowEpoch() + 90 * 86400)
-            : cookie("ESTSAUTH", value)
+        state.withLock { $0.flows[flow.ctx] = nil }
+        let idpCookie = identityProviderSessionCookie(user: user, persistent: request.formValue("LoginOptions") == "1")
         return formPostPage(flow: flow, user: user, extraHeaders: [idpCookie])
     }
 

@@ -33,10 +33,12 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
     /// Entra: the user's domain is federated; `GetCredentialType` returns a `FederationRedirectUrl` to the
     /// simulated ADFS on the identity-provider host, which posts back to `/login.srf`.
     public var federated: Bool
+    /// How the user's second factor behaves on the `ConvergedTFA` page (with `mfa`).
+    public var secondFactor: SecondFactorProfile
 
     public init(
         email: String, password: String, displayName: String, mfa: Bool = false, conditionalAccess: Bool = false,
-        passwordChange: Bool = false, federated: Bool = false
+        passwordChange: Bool = false, federated: Bool = false, secondFactor: SecondFactorProfile = SecondFactorProfile()
     ) {
         self.email = email
         self.password = password
@@ -45,10 +47,11 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         self.conditionalAccess = conditionalAccess
         self.passwordChange = passwordChange
         self.federated = federated
+        self.secondFactor = secondFactor
     }
 
     enum CodingKeys: String, CodingKey {
-        case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated
+        case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated, secondFactor
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +65,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         conditionalAccess = try container.decodeIfPresent(Bool.self, forKey: .conditionalAccess) ?? false
         passwordChange = try container.decodeIfPresent(Bool.self, forKey: .passwordChange) ?? false
         federated = try container.decodeIfPresent(Bool.self, forKey: .federated) ?? false
+        secondFactor = try container.decodeIfPresent(SecondFactorProfile.self, forKey: .secondFactor) ?? .init()
     }
 
     /// Part before `@` (the FBA / Windows account name).
@@ -186,6 +190,8 @@ public struct SimulatorOptions: Sendable {
     public var seed: UInt64 = 2026
     /// `legacy-spo` answers like SharePoint Online since May 2026: the IDCRL route is refused.
     public var legacyRefused: Bool = false
+    /// Entra's second-factor timing and its single-sign-on cookies' lifetimes.
+    public var entraSessions: EntraSessionOptions = EntraSessionOptions()
 
     public init(
         mode: SignInMode, port: UInt16 = 0, idpPort: UInt16 = 0, users: [SimulatedUser] = .defaults, items: Int = 0,

@@ -155,6 +155,8 @@ struct EntraFlow {
     var nonce: String
     var user: Int?
     var stage: String
+    /// The second-factor exchange under way on this flow (BeginAuth to ProcessAuth).
+    var secondFactor: SecondFactorExchange?
 }
 
 /// Mutable simulator state (guarded by `SimulatorCore.state`).
@@ -170,8 +172,10 @@ struct SimulatorState {
     var codes: [String: (user: Int, idToken: String)] = [:]
     /// OIDC state → Source path
     var oidcStates: [String: String] = [:]
-    /// ESTSAUTH cookie → user (single sign-on at the IdP)
-    var idpSessions: [String: Int] = [:]
+    /// ESTSAUTH / ESTSAUTHPERSISTENT cookie value → user and expiry (single sign-on at the IdP)
+    var idpSessions: [String: (user: Int, expires: Int)] = [:]
+    /// Password posts Entra accepted, per user e-mail (lower-cased): the sign-ins that needed a password.
+    var passwordSignIns: [String: Int] = [:]
     /// SAML assertion id → user
     var assertions: [String: Int] = [:]
     /// legacy compact token → user

@@ -13,6 +13,8 @@ struct EntraStrategy: SignInStrategy {
     private var credentialTypeQuestion: PageFacts?
     /// `GetCredentialType` was asked once in this sign-in (it is not asked again).
     private var credentialTypeAsked = false
+    /// The second factor under way on a `ConvergedTFA` page, waiting for its service's JSON answers.
+    private var secondFactor: EntraSecondFactor?
 
     /// `sErrorCode` values that mean the user name or password was wrong (or the account cannot sign in).
     static let credentialErrors: Set<String> = [
@@ -26,6 +28,7 @@ struct EntraStrategy: SignInStrategy {
             return unreadableAnswer(to: question, state: &state)
         }
         credentialTypeQuestion = nil
+        secondFactor = nil
         guard let config = page.config else { return nil }
         let pgid = config.text("pgid") ?? ""
         // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
@@ -38,6 +41,10 @@ struct EntraStrategy: SignInStrategy {
             code != "0", code != "50058"
         {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
+        }
+        if pgid.lowercased().contains("tfa"), let started = EntraSecondFactor.start(on: page, state: state) {
+            secondFactor = started.exchange
+            return started.decision
         }
         if let kind = Self.interaction(forPage: pgid) {
             return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
@@ -144,6 +151,11 @@ struct EntraStrategy: SignInStrategy {
     /// browser back); any other account gets the password post. An answer that cannot be read is ignored,
     /// as the page's script ignores it.
     mutating func decide(onJSON response: SignInResponse, state: inout FlowState) -> StrategyDecision? {
+        if var exchange = secondFactor {
+            let decision = exchange.receive(response, state: &state)
+            secondFactor = exchange
+            return decision
+        }
         guard let page = credentialTypeQuestion, var config = page.config, let urlPost = config.text("urlPost") else {
             return nil
         }
