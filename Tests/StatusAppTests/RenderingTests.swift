@@ -2,6 +2,8 @@ import Foundation
 import Presentation
 import Testing
 
+@testable import spconnect_status
+
 /// The renderers alone, with hostile text in every field a server or identity provider controls.
 @Suite struct RenderingTests {
     static let hostile = "<script>alert(1)</script>\"'&"
