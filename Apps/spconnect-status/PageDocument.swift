@@ -40,17 +40,26 @@ enum StatusPages {
             .gallery figure{margin:0;border:1px solid var(--line);border-radius:.5rem;padding:.5rem}
             .gallery img{display:block;width:100%;height:8rem;object-fit:contain;image-rendering:pixelated}
             .gallery figcaption{font-size:.9rem;overflow-wrap:anywhere}
-            .pager{display:flex;gap:1rem;margin:1rem 0}
-            th{white-space:nowrap}th,td{overflow-wrap:break-word}form,.table-wrap{margin:0 0 1rem}
+            .gallery a{display:block}
+            .pager{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem 1.5rem;margin:1rem 0}
+            main{max-width:90rem}
+            p,dl.facts,.state,ol.trace{max-width:60rem}
+            th{white-space:nowrap}form,.table-wrap{margin:0 0 1rem}
+            table{width:auto;min-width:100%}
+            td{white-space:nowrap;overflow-wrap:normal}
+            td.text{white-space:normal;overflow-wrap:break-word;min-width:12rem;max-width:36rem}
+            .summary{margin:-.5rem 0 1rem}
             .when{display:block;font-size:.85rem}
+            .detail{font-size:.85rem;margin:.25rem 0 0}
             """
 
     /// A complete document: like ``HTMLPage/render(title:body:stylesheet:language:)`` but with the status app's
-    /// policy (images from the app itself are allowed, for the gallery) and stylesheet.
-    static func document(title: String, body: [HTMLNode]) -> String {
+    /// policy (images from the app itself are allowed, for the gallery) and stylesheet; `refreshSeconds` adds a
+    /// meta refresh (no JavaScript).
+    static func document(title: String, body: [HTMLNode], refreshSeconds: Int? = nil) -> String {
         HTMLPage.render(
             title: title, body: body, stylesheet: stylesheet, contentSecurityPolicy: contentSecurityPolicy,
-            referrerPolicy: "no-referrer")
+            referrerPolicy: "no-referrer", refreshSeconds: refreshSeconds)
     }
 
     /// The navigation bar; `current` is the path of the page shown.
@@ -58,7 +67,7 @@ enum StatusPages {
         var entries: [(String, String, String)] = [
             ("/", "Session", links.href("/")), ("/lists", "Lists", links.href("/lists")),
         ]
-        entries += pictureLibraries.map { ("/photos/" + $0, "Photos: " + $0, links.photos($0)) }
+        entries += pictureLibraries.map { ("/photos/" + $0, $0, links.photos($0)) }
         entries.append(("/status.json", "JSON", links.href("/status.json")))
         return .element(
             "nav", [],

@@ -19,9 +19,17 @@ extension StatusPages {
             return path + "?" + pairs.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
         }
 
-        /// The page of a list: `/lists/<title>`.
-        func list(_ title: String, after: Int? = nil) -> String {
-            href("/lists/" + encode(title), after.map { [("after", String($0))] } ?? [])
+        /// A page of a list: `/lists/<title>`, starting after item `after` (`?after=`), numbered `page` (`&page=`).
+        func list(_ title: String, after: Int? = nil, page: Int? = nil) -> String {
+            var query: [(String, String)] = []
+            if let after { query.append(("after", String(after))) }
+            if let page, page > 1 { query.append(("page", String(page))) }
+            return href("/lists/" + encode(title), query)
+        }
+
+        /// A file downloaded through the app with the session: `/download?url=<server-relative URL>`.
+        func download(_ serverRelativeURL: String) -> String {
+            href("/download", [("url", serverRelativeURL)])
         }
 
         /// The gallery of a picture library: `/photos/<title>`.

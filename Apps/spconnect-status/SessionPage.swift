@@ -108,7 +108,8 @@ extension StatusPages {
     }
 
     /// `/`: the session's state, facts, cookies, the last proof and sign-in, and the sign-in button.
-    static func sessionPage(_ facts: SessionFacts, links: Links, now: Date) -> String {
+    /// `refreshSeconds` (`--refresh`) makes the page reload itself with a meta refresh.
+    static func sessionPage(_ facts: SessionFacts, links: Links, now: Date, refreshSeconds: Int? = nil) -> String {
         var body: [HTMLNode] = [navigation(links, current: "/"), .element("h1", text: "SharePoint session")]
         switch facts.health {
         case .healthy:
@@ -199,10 +200,9 @@ extension StatusPages {
                         "To sign in from this page, start the app with SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE set;"
                         + " or run 'spconnect login' and reload."))
         }
-        body.append(
-            .element(
-                "p", [HTMLAttribute("class", "muted")], text: "Checked " + dateText(now) + ". Reload to check again."))
-        return document(title: "SPConnect status", body: body)
+        let again = refreshSeconds.map { "This page reloads every \($0) s." } ?? "Reload to check again."
+        body.append(.element("p", [HTMLAttribute("class", "muted")], text: "Checked " + dateText(now) + ". " + again))
+        return document(title: "SPConnect status", body: body, refreshSeconds: refreshSeconds)
     }
 
     /// The facts as JSON for monitors: `healthy`, `state` (`signed-in` or the unhealthy code), `reason`, the
