@@ -48,6 +48,7 @@ enum StatusPages {
             table{width:auto;min-width:100%}
             td{white-space:nowrap;overflow-wrap:normal}
             td.text{white-space:normal;overflow-wrap:break-word;min-width:12rem;max-width:36rem}
+            @media (max-width:30rem){td.text{min-width:8rem}}
             .summary{margin:-.5rem 0 1rem}
             .when{display:block;font-size:.85rem}
             .detail{font-size:.85rem;margin:.25rem 0 0}
