@@ -70,15 +70,7 @@ final class Downloads: Sendable {
                 scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F
                     ? Character(scalar) : "_"
             })
-        let encoded = name.utf8.map { byte -> String in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                return String(UnicodeScalar(byte))
-            default: return String(format: "%%%02X", byte)
-            }
-        }.joined()
+        let encoded = StatusPages.Links().encode(name)
         return "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(encoded)"
     }
 }
@@ -119,7 +111,7 @@ final class StreamedFile: @unchecked Sendable {
 
     private func closeOnce() {
         lock.withLock {
-            if !closed { close(descriptor) }
+            if !closed && descriptor >= 0 { close(descriptor) }
             closed = true
         }
     }

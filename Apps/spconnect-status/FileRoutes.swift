@@ -65,30 +65,31 @@ extension StatusApp {
         return Array(photos.prefix(galleryLimit))
     }
 
-    /// The site's server-relative path, or why there is none.
-    private func sitePath() -> Result<String, StatusFailure> {
+    /// The `url` query value when `check` accepts it for the site's server-relative path; else why not (no session,
+    /// or `refusal`).
+    private func siteURL(
+        _ request: HTTPServerRequest, refusal: StatusFailure, check: (String, String) -> String?
+    ) -> Result<String, StatusFailure> {
         let session = self.session
-        guard let path = blockingAwait({ await session.siteServerRelativePath() }) else {
+        guard let sitePath = blockingAwait({ await session.siteServerRelativePath() }) else {
             return .failure(
                 StatusFailure(
                     status: 503, title: "Not signed in",
                     message: "There is no saved session to fetch files with. Run spconnect login, then reload."))
         }
-        return .success(path)
+        guard let url = request.queryValue("url").flatMap({ check($0, sitePath) }) else { return .failure(refusal) }
+        return .success(url)
     }
 
     /// One picture, fetched with the session and kept in memory (``ThumbnailCache``).
     func thumbnail(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let sitePath: String
-        switch self.sitePath() {
-        case .success(let path): sitePath = path
+        let refusal = StatusFailure(
+            status: 400, title: "Not a picture of this site",
+            message: "Only pictures at the site's own server-relative URLs are shown.")
+        let url: String
+        switch siteURL(request, refusal: refusal, check: { ThumbnailCache.validate($0, sitePath: $1) }) {
+        case .success(let checked): url = checked
         case .failure(let failure): return self.failure(failure)
-        }
-        guard let url = request.queryValue("url").flatMap({ ThumbnailCache.validate($0, sitePath: sitePath) }) else {
-            return failure(
-                StatusFailure(
-                    status: 400, title: "Not a picture of this site",
-                    message: "Only pictures at the site's own server-relative URLs are shown."))
         }
         let thumbnails = self.thumbnails
         let result: Result<ThumbnailCache.Picture, StatusFailure> = withSite { site in
@@ -106,16 +107,13 @@ extension StatusApp {
 
     /// One file of the site, downloaded with the session and streamed to the browser (``Downloads``).
     func download(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let sitePath: String
-        switch self.sitePath() {
-        case .success(let path): sitePath = path
+        let refusal = StatusFailure(
+            status: 400, title: "Not a file of this site",
+            message: "Only files at the site's own server-relative URLs can be downloaded through the app.")
+        let url: String
+        switch siteURL(request, refusal: refusal, check: { Downloads.siteFile($0, sitePath: $1) }) {
+        case .success(let checked): url = checked
         case .failure(let failure): return self.failure(failure)
-        }
-        guard let url = request.queryValue("url").flatMap({ Downloads.siteFile($0, sitePath: sitePath) }) else {
-            return failure(
-                StatusFailure(
-                    status: 400, title: "Not a file of this site",
-                    message: "Only files at the site's own server-relative URLs can be downloaded through the app."))
         }
         let downloads = self.downloads
         switch withSite({ site in await downloads.response(for: url, site: site) }) {
