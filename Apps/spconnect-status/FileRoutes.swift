@@ -65,61 +65,55 @@ extension StatusApp {
         return Array(photos.prefix(galleryLimit))
     }
 
-    /// The `url` query value when `check` accepts it for the site's server-relative path; else why not (no session,
-    /// or `refusal`).
-    private func siteURL(
-        _ request: HTTPServerRequest, refusal: StatusFailure, check: (String, String) -> String?
-    ) -> Result<String, StatusFailure> {
+    /// Answers a request for one file of the site named by its `url` query value: refused with `refusal` unless
+    /// `check` accepts it for the site's server-relative path, else `produce`d with the site client.
+    private func siteFile(
+        _ request: HTTPServerRequest, refusal: StatusFailure, check: (String, String) -> String?,
+        produce: @escaping @Sendable (String, SharePointSite) async -> Result<HTTPServerResponse, StatusFailure>
+    ) -> HTTPServerResponse {
         let session = self.session
         guard let sitePath = blockingAwait({ await session.siteServerRelativePath() }) else {
-            return .failure(
+            return failure(
                 StatusFailure(
                     status: 503, title: "Not signed in",
                     message: "There is no saved session to fetch files with. Run spconnect login, then reload."))
         }
-        guard let url = request.queryValue("url").flatMap({ check($0, sitePath) }) else { return .failure(refusal) }
-        return .success(url)
+        guard let url = request.queryValue("url").flatMap({ check($0, sitePath) }) else { return failure(refusal) }
+        switch withSite({ site in await produce(url, site) }) {
+        case .success(let response): return response
+        case .failure(let failure): return self.failure(failure)
+        }
     }
 
     /// One picture, fetched with the session and kept in memory (``ThumbnailCache``).
     func thumbnail(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let refusal = StatusFailure(
-            status: 400, title: "Not a picture of this site",
-            message: "Only pictures at the site's own server-relative URLs are shown.")
-        let url: String
-        switch siteURL(request, refusal: refusal, check: { ThumbnailCache.validate($0, sitePath: $1) }) {
-        case .success(let checked): url = checked
-        case .failure(let failure): return self.failure(failure)
-        }
         let thumbnails = self.thumbnails
-        let result: Result<ThumbnailCache.Picture, StatusFailure> = withSite { site in
-            await thumbnails.picture(url, site: site)
-        }
-        switch result {
-        case .success(let picture):
-            return HTTPServerResponse(
-                status: 200,
-                headers: [("Content-Type", picture.contentType), ("Cache-Control", "private, max-age=300")],
-                body: .bytes(picture.bytes))
-        case .failure(let failure): return self.failure(failure)
-        }
+        return siteFile(
+            request,
+            refusal: StatusFailure(
+                status: 400, title: "Not a picture of this site",
+                message: "Only pictures at the site's own server-relative URLs are shown."),
+            check: { ThumbnailCache.validate($0, sitePath: $1) },
+            produce: { url, site in
+                await thumbnails.picture(url, site: site).map { picture in
+                    HTTPServerResponse(
+                        status: 200,
+                        headers: [("Content-Type", picture.contentType), ("Cache-Control", "private, max-age=300")],
+                        body: .bytes(picture.bytes))
+                }
+            })
     }
 
     /// One file of the site, downloaded with the session and streamed to the browser (``Downloads``).
     func download(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let refusal = StatusFailure(
-            status: 400, title: "Not a file of this site",
-            message: "Only files at the site's own server-relative URLs can be downloaded through the app.")
-        let url: String
-        switch siteURL(request, refusal: refusal, check: { Downloads.siteFile($0, sitePath: $1) }) {
-        case .success(let checked): url = checked
-        case .failure(let failure): return self.failure(failure)
-        }
         let downloads = self.downloads
-        switch withSite({ site in await downloads.response(for: url, site: site) }) {
-        case .success(let response): return response
-        case .failure(let failure): return self.failure(failure)
-        }
+        return siteFile(
+            request,
+            refusal: StatusFailure(
+                status: 400, title: "Not a file of this site",
+                message: "Only files at the site's own server-relative URLs can be downloaded through the app."),
+            check: { Downloads.siteFile($0, sitePath: $1) },
+            produce: { url, site in await downloads.response(for: url, site: site) })
     }
 
     static func isPicture(_ name: String) -> Bool {
