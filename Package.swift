@@ -68,8 +68,8 @@ let package = Package(
 
         // MARK: Presentation
 
-        /// View models and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
-        .target(name: "Presentation", dependencies: ["SharePoint", "AuthFlow", "JSON"], path: "Modules/Presentation"),
+        /// Records and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
+        .target(name: "Presentation", dependencies: ["SharePoint", "JSON"], path: "Modules/Presentation"),
 
         // MARK: Apps
 
@@ -84,7 +84,7 @@ let package = Package(
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
             name: "spconnect-status",
-            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation"],
+            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON"],
             path: "Apps/spconnect-status"),
 
         // MARK: Tools (never imported by Modules)

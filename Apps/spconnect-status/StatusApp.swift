@@ -20,19 +20,29 @@ final class StatusApp: Sendable {
     /// Host names (without port) the app answers to; others are refused, so a page of another site cannot
     /// reach the app through a DNS name rebound to 127.0.0.1. Nil accepts any name (the access token guards).
     let hostNames: Set<String>?
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
 
     /// Items per page on `/lists/NAME`.
     let pageSize: Int
+    /// The columns `--columns` asks for (internal or display names), or nil for each list's default view.
+    let columns: [String]?
+    /// `--refresh`: the session page reloads itself after this many seconds; nil for never.
+    let refreshSeconds: Int?
+    /// Downloads through the app (`/download`).
+    let downloads: Downloads
     /// Most pictures shown in one gallery.
     static let galleryLimit = 200
 
     init(
         session: StatusSession, accessToken: String?, hostNames: Set<String>?,
         thumbnails: ThumbnailCache = ThumbnailCache(),
-        csrfToken: String = randomToken(), pageSize: Int = 30, now: @escaping @Sendable () -> Date = { Date() }
+        csrfToken: String = randomToken(), pageSize: Int = 30, columns: [String]? = nil, refreshSeconds: Int? = nil,
+        downloads: Downloads = Downloads(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.pageSize = pageSize
+        self.columns = columns
+        self.refreshSeconds = refreshSeconds
+        self.downloads = downloads
         self.session = session
         self.accessToken = accessToken
         self.hostNames = hostNames
@@ -57,7 +67,8 @@ final class StatusApp: Sendable {
             response.body = .bytes(Array(scrubber.scrub(String(decoding: body, as: UTF8.self)).utf8))
         }
         var policy = StatusPages.headerContentSecurityPolicy
-        if contentType.hasPrefix("image/") { policy += "; sandbox" }
+        // Pictures and downloads are not pages: opened directly, nothing in them (an SVG's script) may run.
+        if !contentType.hasPrefix("text/html") && !contentType.hasPrefix("application/json") { policy += "; sandbox" }
         response.headers += [
             ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
@@ -86,7 +97,8 @@ final class StatusApp: Sendable {
         let path = request.path
         switch (request.method, path) {
         case ("GET", "/"), ("HEAD", "/"):
-            return html(200, StatusPages.sessionPage(facts(), links: links, now: clock()))
+            return html(
+                200, StatusPages.sessionPage(facts(), links: links, now: clock(), refreshSeconds: refreshSeconds))
         case ("GET", "/status.json"):
             let facts = facts()
             return HTTPServerResponse(
@@ -98,9 +110,12 @@ final class StatusApp: Sendable {
             return listsPage()
         case ("GET", "/thumb"):
             return thumbnail(request)
+        case ("GET", "/download"):
+            return download(request)
         case ("GET", _) where path.hasPrefix("/lists/") && path.count > "/lists/".count:
             return itemsPage(
-                String(path.dropFirst("/lists/".count)), after: request.queryValue("after").flatMap { Int($0) })
+                String(path.dropFirst("/lists/".count)), after: request.queryValue("after").flatMap { Int($0) },
+                page: request.queryValue("page").flatMap { Int($0) })
         case ("GET", _) where path.hasPrefix("/photos/") && path.count > "/photos/".count:
             return galleryPage(String(path.dropFirst("/photos/".count)))
         case (let method, _) where !["GET", "HEAD", "POST"].contains(method):
@@ -152,162 +167,27 @@ final class StatusApp: Sendable {
         return nil
     }
 
-    private func listsPage() -> HTTPServerResponse {
-        let session = self.session
-        let result: Result<[StatusPages.ListRow], StatusFailure> = blockingAwait {
-            switch await session.site() {
-            case .failure(let failure): return .failure(failure)
-            case .success(let site):
-                do throws(SharePointError) {
-                    let lists = try await site.lists()
-                    return .success(
-                        lists.map { list in
-                            StatusPages.ListRow(
-                                title: list.title, itemCount: list.itemCount, lastModified: list.lastItemModifiedDate,
-                                isPictureLibrary: list.baseTemplate == 109)
-                        })
-                } catch {
-                    return .failure(Self.failure(error, what: "The lists could not be read"))
-                }
-            }
-        }
-        switch result {
-        case .success(let rows): return html(200, StatusPages.listsPage(rows, links: links, now: clock()))
-        case .failure(let failure): return self.failure(failure)
-        }
-    }
-
-    private func itemsPage(_ title: String, after: Int?) -> HTTPServerResponse {
-        let session = self.session
-        let pageSize = self.pageSize
-        let result: Result<StatusPages.ItemsPage, StatusFailure> = blockingAwait {
-            switch await session.site() {
-            case .failure(let failure): return .failure(failure)
-            case .success(let site):
-                do throws(SharePointError) {
-                    let list = try await site.list(title: title)
-                    let columns = ItemTable.columns(try await site.fields(of: .title(list.title)))
-                    var query = ODataQuery(top: pageSize, expand: [ItemTable.expand])
-                    query.orderBy = [ODataQuery.Order("ID")]
-                    if let after { query.skipToken = ODataQuery.pagedSkipToken(afterID: after) }
-                    var pages = site.items(in: .title(list.title), query: query).makeAsyncIterator()
-                    let page = try await pages.next()
-                    let items = page?.items ?? []
-                    let records = ItemTable.recordSet(items, columns: columns)
-                    let next = page?.nextLink != nil ? items.last?.id : nil
-                    return .success(
-                        StatusPages.ItemsPage(
-                            listTitle: list.title, items: records, nextAfter: next, isContinuation: after != nil))
-                } catch {
-                    return .failure(Self.failure(error, what: "The list could not be read"))
-                }
-            }
-        }
-        switch result {
-        case .success(let page): return html(200, StatusPages.itemsPage(page, links: links))
-        case .failure(let failure): return self.failure(failure)
-        }
-    }
-
-    private func galleryPage(_ title: String) -> HTTPServerResponse {
-        let session = self.session
-        let result: Result<(String, [StatusPages.Photo]), StatusFailure> = blockingAwait {
-            switch await session.site() {
-            case .failure(let failure): return .failure(failure)
-            case .success(let site):
-                do throws(SharePointError) {
-                    let list = try await site.list(title: title)
-                    // The library's folders, from its files' FileRef (a library has no item for its root folder).
-                    var query = ODataQuery(select: ["ID", "FileRef"], top: Self.galleryLimit)
-                    query.orderBy = [ODataQuery.Order("ID")]
-                    var pages = site.items(in: .title(list.title), query: query).makeAsyncIterator()
-                    let items = try await pages.next()?.items ?? []
-                    var folders: [String] = []
-                    for item in items {
-                        // SharePoint names it FileRef; spsim (a Lookup-typed field there) FileRefId.
-                        guard case .string(let fileRef)? = item["FileRef"] ?? item["FileRefId"],
-                            let slash = fileRef.lastIndex(of: "/")
-                        else { continue }
-                        let folder = String(fileRef[..<slash])
-                        if !folders.contains(folder) { folders.append(folder) }
-                    }
-                    var photos: [StatusPages.Photo] = []
-                    for folder in folders where photos.count < Self.galleryLimit {
-                        for file in try await site.files(inFolder: folder) where Self.isPicture(file.name) {
-                            let title = (file.title?.isEmpty == false ? file.title : nil) ?? file.name
-                            photos.append(
-                                StatusPages.Photo(
-                                    title: title, serverRelativeURL: file.serverRelativeUrl, size: file.length,
-                                    created: file.timeCreated))
-                        }
-                    }
-                    return .success((list.title, Array(photos.prefix(Self.galleryLimit))))
-                } catch {
-                    return .failure(Self.failure(error, what: "The library could not be read"))
-                }
-            }
-        }
-        switch result {
-        case .success(let (library, photos)):
-            return html(200, StatusPages.galleryPage(library: library, photos: photos, links: links))
-        case .failure(let failure): return self.failure(failure)
-        }
-    }
-
-    private func thumbnail(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let session = self.session
-        let thumbnails = self.thumbnails
-        let sitePath = blockingAwait { await session.siteServerRelativePath() }
-        guard let sitePath else {
-            return failure(StatusFailure(status: 503, title: "Not signed in", message: "No saved session."))
-        }
-        guard let url = request.queryValue("url").flatMap({ ThumbnailCache.validate($0, sitePath: sitePath) }) else {
-            return failure(
-                StatusFailure(
-                    status: 400, title: "Not a picture of this site",
-                    message: "Only pictures at the site's own server-relative URLs are shown."))
-        }
-        let result: Result<ThumbnailCache.Picture, StatusFailure> = blockingAwait {
-            switch await session.site() {
-            case .failure(let failure): return .failure(failure)
-            case .success(let site): return await thumbnails.picture(url, site: site)
-            }
-        }
-        switch result {
-        case .success(let picture):
-            return HTTPServerResponse(
-                status: 200,
-                headers: [("Content-Type", picture.contentType), ("Cache-Control", "private, max-age=300")],
-                body: .bytes(picture.bytes))
-        case .failure(let failure): return self.failure(failure)
-        }
-    }
-
-    static func isPicture(_ name: String) -> Bool {
-        guard let dot = name.lastIndex(of: ".") else { return false }
-        return ThumbnailCache.pictureExtensions.contains(name[name.index(after: dot)...].lowercased())
-    }
-
     // MARK: Helpers
 
-    private func html(_ status: Int, _ text: String) -> HTTPServerResponse {
+    func html(_ status: Int, _ text: String) -> HTTPServerResponse {
         HTTPServerResponse(status: status, contentType: "text/html; charset=utf-8", text: text)
     }
 
-    private func failure(_ failure: StatusFailure) -> HTTPServerResponse {
-        html(failure.status, StatusPages.errorPage(title: failure.title, message: failure.message, links: links))
+    func failure(_ failure: StatusFailure) -> HTTPServerResponse {
+        html(failure.status, StatusPages.errorPage(failure, links: links))
     }
 
-    /// A SharePoint failure as a page: 404 for what does not exist, 503 for a session that ended, else 502.
-    static func failure(_ error: SharePointError, what: String) -> StatusFailure {
-        let status: Int
-        switch error.kind {
-        case .listNotFound, .itemNotFound, .fileNotFound, .notFound: status = 404
-        case .authenticationRequired, .formsAuthRequired: status = 503
-        case .accessDenied: status = 403
-        default: status = 502
+    /// Runs `body` with the site client (or fails with why there is none), from a server thread.
+    func withSite<T: Sendable>(
+        _ body: @escaping @Sendable (SharePointSite) async -> Result<T, StatusFailure>
+    ) -> Result<T, StatusFailure> {
+        let session = self.session
+        return blockingAwait {
+            switch await session.site() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let site): return await body(site)
+            }
         }
-        return StatusFailure(status: status, title: what, message: error.description)
     }
 
     /// The host name of a `Host` header value, lower-cased, without the port (`[::1]:80` → `[::1]`).

@@ -15,9 +15,14 @@ struct StatusOptions: Equatable {
     var allowRemote = false
     var insecure = false
     var caFile: String?
+    /// `--columns`: the columns of every list page that has them (internal or display names), in order.
+    var columns: [String]?
+    /// `--refresh`: the session page reloads itself every so many seconds (off by default).
+    var refreshSeconds: Int?
 
     static let usage = """
         usage: spconnect-status [--profile P] [--port N] [--bind ADDRESS [--allow-remote]] [--insecure] [--cacert FILE]
+                                [--columns A,B,...] [--refresh SECONDS]
 
         Serves a small status page of the profile's saved SharePoint session on http://127.0.0.1:PORT
         (the session, its cookies' expiry, lists, picture galleries, /status.json for monitors), until
@@ -29,6 +34,9 @@ struct StatusOptions: Equatable {
           --allow-remote    allow an address beyond loopback; a random access token is then required in the URL
           --insecure        do not verify TLS certificates of SharePoint
           --cacert FILE     trust the CA certificates in FILE
+          --columns A,B     show these columns on list pages (internal or display names; a list without any of
+                            them shows its default view's columns, as every list does without this option)
+          --refresh SECONDS reload the session page every SECONDS (5-86400; default: never)
 
         Set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE (mode 0600) to offer "Sign in again" and to renew
         the session when it ends.
@@ -65,6 +73,20 @@ struct StatusOptions: Equatable {
             case "--allow-remote": options.allowRemote = true
             case "--insecure": options.insecure = true
             case "--cacert": options.caFile = try value(argument)
+            case "--columns":
+                let names = try value(argument).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
+                guard !names.isEmpty else {
+                    throw UsageError(description: "--columns needs field names separated by commas, e.g. Title,Status")
+                }
+                options.columns = names
+            case "--refresh":
+                let text = try value(argument)
+                guard let seconds = Int(text), (5...86400).contains(seconds) else {
+                    throw UsageError(description: "--refresh needs a number of seconds from 5 to 86400, not '\(text)'")
+                }
+                options.refreshSeconds = seconds
             default: throw UsageError(description: "unknown argument '\(argument)'")
             }
             index += 1
@@ -93,7 +115,9 @@ final class StatusServer: Sendable {
         // On loopback the Host header is checked (DNS rebinding); beyond it the access token is the guard, and
         // the machine may be reached by any of its names.
         let hostNames: Set<String>? = isLoopback ? ["127.0.0.1", "localhost", options.bind] : nil
-        let app = StatusApp(session: session, accessToken: token, hostNames: hostNames)
+        let app = StatusApp(
+            session: session, accessToken: token, hostNames: hostNames, columns: options.columns,
+            refreshSeconds: options.refreshSeconds)
         let server = try HTTPServer(address: options.bind, port: options.port, allowNonLoopback: options.allowRemote) {
             request in app.handle(request)
         }

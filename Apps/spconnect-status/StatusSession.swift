@@ -40,7 +40,9 @@ actor StatusSession: Reauthenticator {
     }
 
     let configuration: Configuration
-    private let client: HTTPClient
+    /// The client holding the session's cookies; made again when a session of another site (another plain-http
+    /// rule) is adopted.
+    private var client: HTTPClient
     private var session: Session?
     private var loadFailure: String?
     private var siteClient: SharePointSite?
@@ -51,7 +53,24 @@ actor StatusSession: Reauthenticator {
 
     init(_ configuration: Configuration) throws(TransportError) {
         self.configuration = configuration
-        self.client = try HTTPClient(configuration: configuration.clientConfiguration)
+        var clientConfiguration = configuration.clientConfiguration
+        clientConfiguration.plainHTTP = .never
+        self.client = try HTTPClient(configuration: clientConfiguration)
+    }
+
+    /// Reads' retries: a page someone waits for answers at once rather than after a minute of backoff (the CLI's
+    /// 6 attempts take 8 to 15 s for a site that refuses connections); the per-request timeouts are the CLI's
+    /// (Transport's defaults: 15 s to connect, 30 s of a stalled transfer). A reload tries again.
+    static let readRetry = RetryPolicy(
+        maxAttempts: 2, baseDelay: .milliseconds(200), maxDelay: .seconds(1), maxRetryAfter: .seconds(5))
+
+    /// The client settings for a session of `siteURL`: the app's TLS options and the CLI's plain-http rule
+    /// (``PlainHTTPRule/forSession(of:)``: a session made over https is never sent over plain http, not even by a
+    /// redirect or a next link).
+    func clientConfiguration(forSite siteURL: String) -> HTTPClient.Configuration {
+        var clientConfiguration = configuration.clientConfiguration
+        clientConfiguration.plainHTTP = .forSession(of: siteURL)
+        return clientConfiguration
     }
 
     // MARK: Facts
@@ -145,7 +164,8 @@ actor StatusSession: Reauthenticator {
         } catch {
             let latency = Self.milliseconds(ContinuousClock.now - started)
             return Proof(
-                fact: StatusPages.ProofFact(at: at, latencyMilliseconds: latency, failure: error.description),
+                fact: StatusPages.ProofFact(
+                    at: at, latencyMilliseconds: latency, failure: Self.proofFailure(error)),
                 health: health(for: error), validUntil: validUntil)
         }
     }
@@ -166,12 +186,19 @@ actor StatusSession: Reauthenticator {
             return .unhealthy(
                 code: "session-gone", reason: "SharePoint no longer accepts the session's cookies. " + advice)
         case .transport:
-            return .unhealthy(code: "unreachable", reason: error.description)
+            return .unhealthy(code: "unreachable", reason: StatusFailure(error, doing: "prove the session").sentence)
         case .accessDenied:
-            return .unhealthy(code: "access-denied", reason: error.description)
+            return .unhealthy(
+                code: "access-denied", reason: StatusFailure(error, doing: "read the site").sentence)
         default:
-            return .unhealthy(code: "error", reason: error.description)
+            return .unhealthy(code: "error", reason: StatusFailure(error, doing: "prove the session").sentence)
         }
+    }
+
+    /// What the session page says after "the proof request failed": the failure's heading and its code line.
+    static func proofFailure(_ error: SharePointError) -> String {
+        let failure = StatusFailure(error, doing: "prove the session")
+        return failure.title + (failure.detail.map { " (" + $0 + ")" } ?? "")
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
@@ -216,13 +243,25 @@ actor StatusSession: Reauthenticator {
             siteClient = nil
             return
         }
+        let rule = PlainHTTPRule.forSession(of: new.siteURL)
+        if client.configuration.plainHTTP != rule {
+            do {
+                client = try HTTPClient(configuration: clientConfiguration(forSite: new.siteURL))
+                siteClient = nil
+            } catch {
+                loadFailure = "no HTTP client could be made for the session: \(error.description)"
+                siteClient = nil
+                return
+            }
+        }
         do {
             try new.install(into: client)
         } catch {
             loadFailure = "the session's cookies could not be used: \(error.description)"
         }
-        if siteClient?.siteURL != Self.trimmed(new.siteURL) {
-            siteClient = SharePointSite(client: client, siteURL: new.siteURL, reauthenticator: self)
+        if siteClient?.siteURL != Self.trimmed(new.siteURL) || siteClient?.client !== client {
+            siteClient = SharePointSite(
+                client: client, siteURL: new.siteURL, reauthenticator: self, readRetry: Self.readRetry)
         }
     }
 
@@ -278,7 +317,7 @@ actor StatusSession: Reauthenticator {
         // A fresh client: a failed sign-in leaves the working cookies alone.
         let signInClient: HTTPClient
         do {
-            signInClient = try HTTPClient(configuration: configuration.clientConfiguration)
+            signInClient = try HTTPClient(configuration: clientConfiguration(forSite: session.siteURL))
         } catch {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false, message: error.description, steps: [],
@@ -314,11 +353,4 @@ actor StatusSession: Reauthenticator {
         lastSignIn = record
         try? configuration.store.saveLastSignIn(record, profile: configuration.profile)
     }
-}
-
-/// A request that could not be answered, with the HTTP status and the page's heading and sentence.
-struct StatusFailure: Error, Sendable {
-    var status: Int
-    var title: String
-    var message: String
 }

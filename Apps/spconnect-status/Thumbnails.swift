@@ -25,38 +25,21 @@ final class ThumbnailCache: @unchecked Sendable {
     private var entries: [String: Picture] = [:]
     private var order: [String] = []
     private var total = 0
-    private let directory: String
+    private let scratch = ScratchFolder(prefix: "spconnect-status")
 
     init(maxFileBytes: Int = 8 << 20, capacity: Int = 48 << 20) {
         self.maxFileBytes = maxFileBytes
         self.capacity = capacity
-        var template = Array((NSTemporaryDirectory() + "/spconnect-status-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        self.directory =
-            made.map { String(cString: $0) } ?? (NSTemporaryDirectory() + "/spconnect-status-" + UUID().uuidString)
-        if made == nil {
-            try? FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// Extensions of the pictures the app serves.
     static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"]
 
-    /// `url` when it is a server-relative URL inside the site (`sitePath` is `/` or `/sites/team`) naming a
-    /// picture file, else nil: no scheme, no host (`//`), no backslash, no `.`/`..` segment, no query or
-    /// fragment, no control character.
+    /// `url` when it is a server-relative URL of a file inside the site (``Downloads/siteFile(_:sitePath:)``)
+    /// naming a picture file, else nil.
     static func validate(_ url: String, sitePath: String) -> String? {
-        guard url.hasPrefix("/"), !url.hasPrefix("//"), !url.contains("\\"), !url.contains("?"), !url.contains("#"),
-            url.count <= 1024, !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else { return nil }
-        let segments = url.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard !segments.contains(where: { $0 == "." || $0 == ".." || $0.isEmpty }) else { return nil }
-        let base = sitePath.hasSuffix("/") ? sitePath : sitePath + "/"
-        guard url.lowercased().hasPrefix(base.lowercased()) else { return nil }
-        let name = segments.last.map(String.init) ?? ""
+        guard let url = Downloads.siteFile(url, sitePath: sitePath) else { return nil }
+        let name = String(url.split(separator: "/").last ?? "")
         guard let dot = name.lastIndex(of: "."),
             pictureExtensions.contains(name[name.index(after: dot)...].lowercased())
         else { return nil }
@@ -90,7 +73,7 @@ final class ThumbnailCache: @unchecked Sendable {
     func picture(_ serverRelativeURL: String, site: SharePointSite) async -> Result<Picture, StatusFailure> {
         let key = serverRelativeURL.lowercased()
         if let cached = lock.withLock({ entries[key] }) { return .success(cached) }
-        let path = directory + "/" + UUID().uuidString
+        let path = scratch.path + "/" + UUID().uuidString
         defer { unlink(path) }
         do {
             let size = try await site.download(serverRelativeURL: serverRelativeURL, to: path)
@@ -101,11 +84,13 @@ final class ThumbnailCache: @unchecked Sendable {
                         message: "The file is \(size) bytes; pictures up to \(maxFileBytes) bytes are shown."))
             }
         } catch {
-            let status = error.status == 404 ? 404 : 502
-            return .failure(StatusFailure(status: status, title: "Picture not available", message: error.description))
+            return .failure(StatusFailure(error, doing: "fetch the picture"))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(StatusFailure(status: 500, title: "Picture not available", message: "cannot read it"))
+            return .failure(
+                StatusFailure(
+                    status: 500, title: "The picture cannot be read",
+                    message: "The app's temporary folder may be full; free some space and reload."))
         }
         let bytes = [UInt8](data)
         guard let type = Self.sniff(bytes) else {

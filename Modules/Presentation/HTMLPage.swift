@@ -37,9 +37,11 @@ public enum HTMLPage {
     ///   - language: the `lang` attribute.
     ///   - contentSecurityPolicy: the page's policy (default: no scripts, no external assets, inline styles).
     ///   - referrerPolicy: a `<meta name="referrer">` value, or nil for none.
+    ///   - refreshSeconds: a `<meta http-equiv="refresh">` reloading the page after that many seconds, or nil.
     public static func render(
         title: String, body: [HTMLNode], stylesheet: String = defaultStylesheet, language: String = "en",
-        contentSecurityPolicy: String = "default-src 'none'; style-src 'unsafe-inline'", referrerPolicy: String? = nil
+        contentSecurityPolicy: String = "default-src 'none'; style-src 'unsafe-inline'", referrerPolicy: String? = nil,
+        refreshSeconds: Int? = nil
     ) -> String {
         let head = HTMLNode.element(
             "head", [],
@@ -61,6 +63,9 @@ public enum HTMLPage {
             ]
                 + (referrerPolicy.map {
                     [.element("meta", [HTMLAttribute("name", "referrer"), HTMLAttribute("content", $0)])]
+                } ?? [])
+                + (refreshSeconds.map {
+                    [.element("meta", [HTMLAttribute("http-equiv", "refresh"), HTMLAttribute("content", String($0))])]
                 } ?? [])
                 + [
                     .element("title", text: title),

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Terminal text helpers: display width, safe cell text, truncation.
 ///
@@ -128,10 +128,10 @@ public enum TerminalText {
     }
 }
 
-/// Plain-text forms of cell values shared by the renderers.
-enum CellText {
+/// Plain-text forms of cell values shared by the renderers (and, within the package, the apps' own pages).
+package enum CellText {
     /// The text of a cell for tables and CSV; `nil` for `null`.
-    static func plain(_ cell: Cell) -> String? {
+    package static func plain(_ cell: Cell) -> String? {
         switch cell {
         case .string(let value): return value
         case .int(let value): return String(value)
@@ -149,7 +149,7 @@ enum CellText {
     }
 
     /// `date` as ISO 8601 in UTC: `2026-11-29T12:05:09Z`, with milliseconds when there are any.
-    static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         // Clamped: a date beyond ±2^63 ms (no SharePoint date, but a Cell can hold one) must not trap.
         let scaled = (interval * 1000).rounded()

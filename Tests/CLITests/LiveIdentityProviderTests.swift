@@ -176,35 +176,10 @@ final class LiveIdentityProvider: Sendable {
         }
     }
 
-    /// Runs a command to its end and returns its exit status, waiting on a thread of its own (not the cooperative
-    /// pool). posix_spawn and waitpid, not Foundation's Process: the script starts a daemon (Apache) that keeps
-    /// inherited descriptors, and Process then never reports the script's exit.
+    /// Runs a command with bash to its end and returns its exit status (``spawnToExit(_:_:environment:standardOutput:timeout:)``:
+    /// posix_spawn and waitpid, since the script starts a daemon, Apache, that keeps inherited descriptors).
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Int32 {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: spawnAndWait(arguments, environment: merged)) }
-        }
-    }
-
-    private static func spawnAndWait(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let argv = (["/bin/bash"] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return -1 }
-        }
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return await spawnToExit("/bin/bash", arguments, environment: merged)
     }
 }

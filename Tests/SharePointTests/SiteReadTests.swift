@@ -59,6 +59,21 @@ extension SiteClientTests {
         }
 
         @Test(arguments: [ODataFlavor.noMetadata, .verbose])
+        func defaultViewFields(flavor: ODataFlavor) async throws {
+            let fixture = try SiteFixture(mode: .basic, flavor: flavor)
+            defer { fixture.sim.stop() }
+            let tasks = try await fixture.site.defaultViewFields(of: .title("Tasks"))
+            #expect(tasks.first == "Checkmark")
+            #expect(tasks.contains("LinkTitle") && tasks.last == "Editor")
+            let documents = try await fixture.site.defaultViewFields(of: .title("Documents"))
+            #expect(documents == ["DocIcon", "LinkFilename", "Modified", "Editor"])
+            #expect(fixture.logged("/DefaultView/ViewFields").count == 2)
+            await #expect(throws: SharePointError.self) {
+                try await fixture.site.defaultViewFields(of: .title("No such list"))
+            }
+        }
+
+        @Test(arguments: [ODataFlavor.noMetadata, .verbose])
         func itemsDecodeWithEtagsAndText(flavor: ODataFlavor) async throws {
             let fixture = try SiteFixture(mode: .anonymous, flavor: flavor)
             defer { fixture.sim.stop() }

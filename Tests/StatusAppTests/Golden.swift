@@ -84,10 +84,11 @@ enum Golden {
         <nav>
         <a href="/">Session</a>
         <a href="/lists" aria-current="page">Lists</a>
-        <a href="/photos/Photos">Photos: Photos</a>
+        <a href="/photos/Photos">Photos</a>
         <a href="/status.json">JSON</a>
         </nav>
         <h1>Lists</h1>
+        <p class="muted summary">6 lists</p>
         <div class="table-wrap">
         <table>
         <thead>
@@ -185,77 +186,85 @@ enum Golden {
         <a href="/status.json">JSON</a>
         </nav>
         <h1>Tasks</h1>
+        <p class="muted summary">20 items · showing 1–5</p>
         <div class="table-wrap">
         <table>
         <thead>
         <tr>
-        <th class="num">ID</th>
-        <th>Title</th>
-        <th>Priority</th>
-        <th>Due Date</th>
-        <th>Status</th>
-        <th>Completed</th>
-        <th>Assigned To</th>
-        <th>Modified</th>
+        <th class="num" scope="col">ID</th>
+        <th class="text" scope="col">Title</th>
+        <th class="num" scope="col">Priority</th>
+        <th scope="col">Status</th>
+        <th scope="col">Due Date</th>
+        <th scope="col">Completed</th>
+        <th scope="col">Assigned To</th>
+        <th scope="col">Modified</th>
+        <th scope="col">Modified By</th>
         </tr>
         </thead>
         <tbody>
         <tr>
         <td class="num">1</td>
-        <td>Plan the kickoff</td>
-        <td>3</td>
-        <td>1/12/2026 9:00 AM</td>
+        <td class="text">Plan the kickoff</td>
+        <td class="num">3</td>
         <td>Deferred</td>
+        <td>1/12/2026 9:00 AM</td>
         <td>No</td>
         <td>Carol Conditional</td>
         <td>1/5/2026 10:00 AM</td>
+        <td>Alice Example</td>
         </tr>
         <tr>
         <td class="num">2</td>
-        <td>Review budget</td>
-        <td>1</td>
-        <td>1/13/2026 9:00 AM</td>
+        <td class="text">Review budget</td>
+        <td class="num">1</td>
         <td>Completed</td>
+        <td>1/13/2026 9:00 AM</td>
         <td>Yes</td>
         <td>Dave Expired</td>
         <td>1/6/2026 10:00 AM</td>
+        <td>Alice Example</td>
         </tr>
         <tr>
         <td class="num">3</td>
-        <td>Order new laptops</td>
-        <td>2</td>
-        <td>1/14/2026 9:00 AM</td>
+        <td class="text">Order new laptops</td>
+        <td class="num">2</td>
         <td>Completed</td>
+        <td>1/14/2026 9:00 AM</td>
         <td>Yes</td>
         <td>Alice Example</td>
         <td>1/7/2026 10:00 AM</td>
+        <td>Alice Example</td>
         </tr>
         <tr>
         <td class="num">4</td>
-        <td>Update the wiki</td>
-        <td>2</td>
-        <td>1/15/2026 9:00 AM</td>
+        <td class="text">Update the wiki</td>
+        <td class="num">2</td>
         <td>Completed</td>
+        <td>1/15/2026 9:00 AM</td>
         <td>Yes</td>
         <td>Alice Example</td>
         <td>1/8/2026 10:00 AM</td>
+        <td>Alice Example</td>
         </tr>
         <tr>
         <td class="num">5</td>
-        <td>Fix the printer</td>
-        <td>2</td>
-        <td>1/16/2026 9:00 AM</td>
+        <td class="text">Fix the printer</td>
+        <td class="num">2</td>
         <td>Not Started</td>
+        <td>1/16/2026 9:00 AM</td>
         <td>No</td>
         <td>Bob Mfa</td>
         <td>1/9/2026 10:00 AM</td>
+        <td>Alice Example</td>
         </tr>
         </tbody>
         </table>
         </div>
-        <div class="pager">
-        <a href="/lists/Tasks?after=5" rel="next">Next page</a>
-        </div>
+        <nav class="pager" aria-label="pages">
+        <span class="muted">Page 1 of 4</span>
+        <a href="/lists/Tasks?after=5&amp;page=2" rel="next">Next page →</a>
+        </nav>
         </main>
         </body>
         </html>
@@ -277,48 +286,58 @@ enum Golden {
         <nav>
         <a href="/">Session</a>
         <a href="/lists">Lists</a>
-        <a href="/photos/Photos" aria-current="page">Photos: Photos</a>
+        <a href="/photos/Photos" aria-current="page">Photos</a>
         <a href="/status.json">JSON</a>
         </nav>
         <h1>Photos</h1>
+        <p class="muted summary">4 pictures · <a href="/lists/Photos">as a list</a>
+        </p>
         <ul class="gallery">
         <li>
         <figure>
-        <img src="/thumb?url=%2FPhotos%2Fsunset.png" alt="sunset.png" loading="lazy">
+        <a href="/thumb?url=%2FPhotos%2Fsunset.png" title="Open the full picture">
+        <img src="/thumb?url=%2FPhotos%2Fsunset.png" alt="sunset.png" loading="lazy" width="32" height="24">
+        </a>
         <figcaption>
         <strong>sunset.png</strong>
         <br>
-        <span class="muted">2.4 KB · 2026-01-05 11:00 UTC</span>
+        <span class="muted">32 × 24 px · 2.4 KB · 2026-01-05 11:00 UTC</span>
         </figcaption>
         </figure>
         </li>
         <li>
         <figure>
-        <img src="/thumb?url=%2FPhotos%2Fsea.png" alt="sea.png" loading="lazy">
+        <a href="/thumb?url=%2FPhotos%2Fsea.png" title="Open the full picture">
+        <img src="/thumb?url=%2FPhotos%2Fsea.png" alt="sea.png" loading="lazy" width="24" height="24">
+        </a>
         <figcaption>
         <strong>sea.png</strong>
         <br>
-        <span class="muted">1.8 KB · 2026-01-05 13:00 UTC</span>
+        <span class="muted">24 × 24 px · 1.8 KB · 2026-01-05 13:00 UTC</span>
         </figcaption>
         </figure>
         </li>
         <li>
         <figure>
-        <img src="/thumb?url=%2FPhotos%2Fchecker.png" alt="checker.png" loading="lazy">
+        <a href="/thumb?url=%2FPhotos%2Fchecker.png" title="Open the full picture">
+        <img src="/thumb?url=%2FPhotos%2Fchecker.png" alt="checker.png" loading="lazy" width="16" height="16">
+        </a>
         <figcaption>
         <strong>checker.png</strong>
         <br>
-        <span class="muted">852 B · 2026-01-05 15:00 UTC</span>
+        <span class="muted">16 × 16 px · 852 B · 2026-01-05 15:00 UTC</span>
         </figcaption>
         </figure>
         </li>
         <li>
         <figure>
-        <img src="/thumb?url=%2FPhotos%2Flogo.svg" alt="logo.svg" loading="lazy">
+        <a href="/thumb?url=%2FPhotos%2Flogo.svg" title="Open the full picture">
+        <img src="/thumb?url=%2FPhotos%2Flogo.svg" alt="logo.svg" loading="lazy" width="64" height="64">
+        </a>
         <figcaption>
         <strong>logo.svg</strong>
         <br>
-        <span class="muted">245 B · 2026-01-05 17:00 UTC</span>
+        <span class="muted">64 × 64 px · 245 B · 2026-01-05 17:00 UTC</span>
         </figcaption>
         </figure>
         </li>
@@ -369,7 +388,7 @@ enum Golden {
         </dl>
         <h2>Last proof request</h2>
         <p>
-        <code>GET /_api/web/currentuser</code> failed in N ms, sent just now: Not signed in or the session has expired: sign in again with `spconnect login` (login page: http://127.0.0.1:PORT/_forms/default.aspx?ReturnUrl=/_layouts/15/error.aspx&amp;Source=%2f_api%2fweb%2fcurrentuser). (HTTP 403, -2147024891, System.UnauthorizedAccessException, http://127.0.0.1:PORT/_api/web/currentuser): Access denied. You do not have permission to perform this action or access this resource.</p>
+        <code>GET /_api/web/currentuser</code> failed in N ms, sent just now: The session has ended (HTTP 403 · -2147024891, System.UnauthorizedAccessException)</p>
         <h2>Cookies</h2>
         <div class="table-wrap">
         <table>

@@ -2,6 +2,8 @@ import Foundation
 import Presentation
 import Testing
 
+@testable import spconnect_status
+
 /// The renderers alone, with hostile text in every field a server or identity provider controls.
 @Suite struct RenderingTests {
     static let hostile = "<script>alert(1)</script>\"'&"
@@ -60,8 +62,13 @@ import Testing
         #expect(!gallery.contains("<script"))
         #expect(gallery.contains("src=\"/thumb?url=%2FP%2Fa.png&amp;token=t%26k\""))
         #expect(gallery.contains("2.0 KB"))
-        let error = StatusPages.errorPage(title: Self.hostile, message: Self.hostile, links: links)
+        let error = StatusPages.errorPage(
+            StatusFailure(
+                status: 502, title: Self.hostile, message: Self.hostile, detail: Self.hostile,
+                onward: StatusFailure.Onward(label: Self.hostile, path: "/lists/x")),
+            links: links)
         #expect(!error.contains("<script"))
+        #expect(error.contains("href=\"/lists/x?token=t%26k\""))
         #expect(error.contains("<meta http-equiv=\"Content-Security-Policy\""))
     }
 }

@@ -102,7 +102,7 @@ import Transport
         #expect(!list.text.contains("<script"))
 
         let tasks = try await fixture.get("/lists/Tasks?after=20")
-        #expect(tasks.text.contains("<td>&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</td>"))
+        #expect(tasks.text.contains("<td class=\"text\">&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</td>"))
         #expect(!tasks.text.contains("<img src=x"))
 
         let gallery = try await fixture.get("/photos/Photos")
@@ -278,6 +278,12 @@ import Transport
         #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--port", "http"]) }
         #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--password", "x"]) }
         #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--profile"]) }
+        #expect(try StatusOptions.parse(["--columns", "Title, Due Date,,"])?.columns == ["Title", "Due Date"])
+        #expect(try StatusOptions.parse(["--refresh=60"])?.refreshSeconds == 60)
+        #expect(try StatusOptions.parse([])?.refreshSeconds == nil, "off by default")
+        for refused in [["--refresh", "2"], ["--refresh", "soon"], ["--columns", ","]] {
+            #expect(throws: StatusOptions.UsageError.self, "\(refused)") { try StatusOptions.parse(refused) }
+        }
     }
 
     @Test func passwordComesFromTheEnvironmentOnly() throws {

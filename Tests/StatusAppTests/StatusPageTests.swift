@@ -37,26 +37,69 @@ import Transport
         let first = try await fixture.get("/lists/Tasks")
         #expect(first.status == 200)
         expectGolden(fixture.normalised(first.text), Golden.tasks, name: "tasks")
-        #expect(first.text.contains("href=\"/lists/Tasks?after=5\""))
+        #expect(first.text.contains("20 items · showing 1–5"))
+        #expect(first.text.contains("Page 1 of 4"))
+        #expect(first.text.contains("<a href=\"/lists/Tasks?after=5&amp;page=2\" rel=\"next\">"))
+        #expect(!first.text.contains("rel=\"prev\""))
+        // The default view's columns, Modified By included; Priority is a number, right-aligned.
+        #expect(first.text.contains("<th scope=\"col\">Modified By</th>"))
+        #expect(first.text.contains("<th class=\"num\" scope=\"col\">Priority</th>"))
 
-        let second = try await fixture.get("/lists/Tasks?after=5")
+        let second = try await fixture.get("/lists/Tasks?after=5&page=2")
         #expect(second.status == 200)
         #expect(second.text.contains("<td class=\"num\">6</td>"))
         #expect(!second.text.contains("<td class=\"num\">5</td>"))
-        #expect(second.text.contains("First page"))
-        #expect(second.text.contains("href=\"/lists/Tasks?after=10\""))
+        #expect(second.text.contains("20 items · showing 6–10"))
+        #expect(second.text.contains("Page 2 of 4"))
+        #expect(second.text.contains("<a href=\"/lists/Tasks\" rel=\"prev\">"), "back to the first page")
+        #expect(second.text.contains("<a href=\"/lists/Tasks?after=10&amp;page=3\" rel=\"next\">"))
 
-        let last = try await fixture.get("/lists/Tasks?after=15")
+        let third = try await fixture.get("/lists/Tasks?after=10&page=3")
+        #expect(third.text.contains("<a href=\"/lists/Tasks?after=5&amp;page=2\" rel=\"prev\">"))
+        #expect(third.text.contains("Page 3 of 4"))
+
+        let last = try await fixture.get("/lists/Tasks?after=15&page=4")
         #expect(last.text.contains("<td class=\"num\">20</td>"))
-        #expect(!last.text.contains("Next page"))
+        #expect(last.text.contains("Page 4 of 4"))
+        #expect(!last.text.contains("rel=\"next\""))
+        #expect(last.text.contains("<a href=\"/lists/Tasks?after=10&amp;page=3\" rel=\"prev\">"))
 
-        let library = try await fixture.get("/lists/Photos")
-        #expect(library.text.contains("<th>Name</th>"))
-        #expect(library.text.contains("<td>sunset.png</td>"))
+        // A hand-made link: the page number is not known, the previous page still is.
+        let handMade = try await fixture.get("/lists/Tasks?after=7")
+        #expect(handMade.text.contains("<td class=\"num\">8</td>"))
+        #expect(!handMade.text.contains("Page "))
+        #expect(handMade.text.contains("<a href=\"/lists/Tasks?after=2\" rel=\"prev\">"))
+    }
 
-        let missing = try await fixture.get("/lists/No%20such%20list")
-        #expect(missing.status == 404)
-        #expect(missing.text.contains("The list could not be read"))
+    @Test func aLibraryShowsNamesThatDownloadAndSizes() async throws {
+        let fixture = try await StatusFixture()
+        defer { fixture.stop() }
+        let library = try await fixture.get("/lists/Documents")
+        #expect(library.status == 200)
+        #expect(library.text.contains("<th class=\"text\" scope=\"col\">Name</th>"))
+        #expect(library.text.contains("<th class=\"num\" scope=\"col\">Size</th>"))
+        #expect(!library.text.contains(">Title</th>"), "the default view of a library has no Title column")
+        #expect(
+            library.text.contains(
+                "<td class=\"text\"><a href=\"/download?url=%2FShared%20Documents%2FWelcome.txt\">Welcome.txt</a></td>"
+            ))
+        #expect(library.text.contains("<td class=\"num\">32 B</td>"), "Welcome.txt is 32 bytes")
+        let pictures = try await fixture.get("/lists/Photos")
+        #expect(pictures.text.contains(">Picture Width</th>"))
+        #expect(pictures.text.contains(">sunset.png</a></td>"))
+    }
+
+    @Test func columnsCanBeChosen() async throws {
+        let fixture = try await StatusFixture(columns: ["Due Date", "title", "Nope"])
+        defer { fixture.stop() }
+        let tasks = try await fixture.get("/lists/Tasks")
+        let headers = tasks.text.components(separatedBy: "</th>").dropLast().compactMap {
+            $0.split(separator: ">").last.map(String.init)
+        }
+        #expect(headers == ["ID", "Due Date", "Title"])
+        // A list without any of them keeps its default view.
+        let projects = try await fixture.get("/lists/Projects")
+        #expect(projects.text.contains(">Title</th>"))
     }
 
     @Test func galleryPageIsGolden() async throws {

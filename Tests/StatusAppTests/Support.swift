@@ -29,8 +29,13 @@ final class StatusFixture: Sendable {
     ///   - withPassword: whether the app has credentials (as with `SPCONNECT_PASSWORD`).
     ///   - password: the password it has (a wrong one makes its sign-ins fail).
     ///   - pageSize: items per list page.
+    ///   - columns: as `--columns`; refreshSeconds: as `--refresh`.
+    ///   - clientConfiguration: the app's client settings (TLS trust for a test's https server).
+    ///   - saving: changes the saved session before the app reads it (another site URL, say).
     init(
-        mode: SignInMode = .adfs, withPassword: Bool = false, password: String = alicePassword, pageSize: Int = 5
+        mode: SignInMode = .adfs, withPassword: Bool = false, password: String = alicePassword, pageSize: Int = 5,
+        columns: [String]? = nil, refreshSeconds: Int? = nil, clientConfiguration: HTTPClient.Configuration = .init(),
+        saving edit: (inout Session) -> Void = { _ in }
     ) async throws {
         var faults = FaultSpec()
         faults.cookieLifetimeSeconds = 8 * 3600
@@ -46,18 +51,20 @@ final class StatusFixture: Sendable {
             await simulator.stop()
             throw FixtureError(description: "sign-in failed: \(outcome.message)")
         }
-        self.session = session
+        var saved = session
+        edit(&saved)
+        self.session = saved
         storeDirectory = NSTemporaryDirectory() + "spc-status-" + UUID().uuidString
         let store = SessionStore(directory: storeDirectory)
-        try store.save(session, profile: "test")
+        try store.save(saved, profile: "test")
         let statusSession = try StatusSession(
             StatusSession.Configuration(
                 profile: "test", store: store, password: { withPassword ? Secret(password) : nil },
-                canSignIn: withPassword, clientConfiguration: HTTPClient.Configuration(), proofCacheSeconds: 0,
+                canSignIn: withPassword, clientConfiguration: clientConfiguration, proofCacheSeconds: 0,
                 now: { StatusFixture.now }))
         let app = StatusApp(
             session: statusSession, accessToken: nil, hostNames: ["127.0.0.1", "localhost"], csrfToken: "csrf-token-1",
-            pageSize: pageSize, now: { StatusFixture.now })
+            pageSize: pageSize, columns: columns, refreshSeconds: refreshSeconds, now: { StatusFixture.now })
         self.app = app
         server = try HTTPServer { request in app.handle(request) }
         browser = try HTTPClient()

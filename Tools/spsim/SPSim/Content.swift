@@ -129,6 +129,9 @@ final class SPList: @unchecked Sendable {
     var nextId = 1
     /// The default content type id of the list's items (on every item of a page: computed once).
     let contentTypeId: String
+    /// The internal names of the default view's columns (`…/DefaultView/ViewFields`), as a new list's "All
+    /// Items" (`LinkTitle`) or "All Documents" (`DocIcon`, `LinkFilename`, `Modified`, `Editor`) has them.
+    var defaultViewFields: [String]
 
     init(
         id: String, title: String, baseTemplate: Int, url: String, fields: [FieldDef], created: Int,
@@ -150,6 +153,7 @@ final class SPList: @unchecked Sendable {
         self.description = description
         let hex = id.filter { $0 != "-" }.uppercased()
         self.contentTypeId = isLibrary ? "0x010100" + hex.prefix(16) : "0x0100" + hex.prefix(32)
+        self.defaultViewFields = isLibrary ? ["DocIcon", "LinkFilename", "Modified", "Editor"] : ["LinkTitle"]
     }
 
     var isLibrary: Bool { baseTemplate == 101 || baseTemplate == 109 }
@@ -296,6 +300,7 @@ enum SiteContent {
             photos.stored[photos.nextId - 1]?.values["ImageWidth"] = .number(Double(width))
             photos.stored[photos.nextId - 1]?.values["ImageHeight"] = .number(Double(height))
         }
+        photos.defaultViewFields = ["DocIcon", "LinkFilename", "ImageWidth", "ImageHeight", "Modified", "Editor"]
         lists.append(photos)
 
         // Tasks (mixed field types)
@@ -333,6 +338,9 @@ enum SiteContent {
                 guid: stableGUID(seed, "item/Tasks/\(id)"))
         }
         tasks.nextId = taskTitles.count + 1
+        tasks.defaultViewFields = [
+            "Checkmark", "LinkTitle", "Priority", "Status", "DueDate", "Completed", "AssignedTo", "Modified", "Editor",
+        ]
         lists.append(tasks)
 
         // Two small generic lists (one with an underscore, to show _x005f_ escaping).
@@ -365,6 +373,7 @@ enum SiteContent {
                     field(seed, "Big", "When", "When", "DateTime", 4),
                 ], created: baseEpoch)
         big.generatedCount = bigItems
+        big.defaultViewFields = ["LinkTitle", "Number", "Category", "When"]
         big.nextId = bigItems + 1
         let categories = ["Red", "Green", "Blue", "Amber"]
         big.generator = { id in

@@ -719,11 +719,41 @@ extension SimulatorCore {
             return try routeItem(list, id: id, tail, method: method, context: context)
         case "rootfolder":
             return try routeFolder(list.url, tail, method: method, context: context)
+        case "defaultview":
+            return try defaultView(list, tail, context: context)
         default:
             throw RESTError.invalidQuery(
                 "The property '\(next.name)' does not exist on type 'SP.List'. Make sure to only use property names that are defined by the type."
             )
         }
+    }
+
+    /// `…/DefaultView` (the view's name and URL) and `…/DefaultView/ViewFields` (its columns' internal names).
+    func defaultView(_ list: SPList, _ rest: [Segment], context: RESTContext) throws -> HTTPServerResponse {
+        let (fields, url) = state.withLock { _ in (list.defaultViewFields, list.url) }
+        let path = "Web/Lists(guid'\(list.id)')/DefaultView"
+        guard let next = rest.first else {
+            let page = url + (list.isLibrary ? "/Forms/AllItems.aspx" : "/AllItems.aspx")
+            return jsonResponse(
+                entity(
+                    type: "SP.View", path: path, set: "SP.View",
+                    props: [
+                        ("Id", .string(stableGUID(options.seed, "view" + list.id))), ("DefaultView", .bool(true)),
+                        ("Title", .string(list.isLibrary ? "All Documents" : "All Items")),
+                        ("ServerRelativeUrl", .string(page)),
+                    ], deferred: ["ViewFields"], context: context, top: true), context)
+        }
+        guard next.lower == "viewfields", rest.count == 1 else {
+            throw RESTError.invalidQuery(
+                "The property '\(next.name)' does not exist on type 'SP.View'. Make sure to only use property names that are defined by the type."
+            )
+        }
+        let schema = "<FieldRefs>" + fields.map { "<FieldRef Name=\"\($0)\" />" }.joined() + "</FieldRefs>"
+        return jsonResponse(
+            entity(
+                type: "SP.ViewFieldCollection", path: path + "/ViewFields", set: "SP.ViewFieldCollection",
+                props: [("Items", stringCollection(fields, context)), ("SchemaXml", .string(schema))], deferred: [],
+                context: context, top: true), context)
     }
 
     func fieldEntity(_ field: FieldDef, _ list: SPList, _ context: RESTContext, top: Bool) -> JSON {

@@ -1,0 +1,78 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `executable` with `arguments` to its end and returns its exit status (-1 when it could not be started or
+/// was killed), waiting on a thread of its own, not the cooperative pool. posix_spawn and waitpid, not
+/// Foundation's Process: a child that starts a daemon (Apache) or helpers of its own (Chromium) keeps inherited
+/// descriptors, and Process then never reports the exit.
+///
+/// - Parameters:
+///   - environment: the child's whole environment.
+///   - standardOutput: a file that receives standard output (created or truncated), else `/dev/null`.
+///   - timeout: the child is killed (SIGKILL, by its PID) when it runs longer.
+public func spawnToExit(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    standardOutput: String? = nil, timeout: Duration? = nil
+) async -> Int32 {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(
+                returning: spawnAndWait(
+                    executable, arguments, environment: environment, standardOutput: standardOutput,
+                    timeout: timeout))
+        }
+    }
+}
+
+private func spawnAndWait(
+    _ executable: String, _ arguments: [String], environment: [String: String], standardOutput: String?,
+    timeout: Duration?
+) -> Int32 {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+        &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else { return -1 }
+    let exited = Exited()
+    if let timeout {
+        let (seconds, attoseconds) = timeout.components
+        let child = pid
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            exited.killUnlessExited(child)
+        }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        if errno != EINTR { break }
+    }
+    exited.markExited()
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+}
+
+/// Whether the child was reaped, so a late timeout never signals a PID the system has reused.
+private final class Exited: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func markExited() { lock.withLock { done = true } }
+
+    func killUnlessExited(_ pid: pid_t) {
+        lock.withLock {
+            if !done { kill(pid, SIGKILL) }
+        }
+    }
+}
