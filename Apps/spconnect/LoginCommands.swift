@@ -201,8 +201,27 @@ let statusCommand = Command(
         let expiry = cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? "end of session"
         print("cookie:   \(cookie.name) (\(cookie.domain), expires \(expiry))")
     }
+    print("lifetime: " + sessionLifetimes(session))
     if let lastSignIn { print("sign-in:  \(lastSignIn)") }
     return .ok
+}
+
+/// "SharePoint session until …, identity-provider session until … (renews without a password)": how long the
+/// site's cookies last, and how long a renewal needs no password.
+func sessionLifetimes(_ session: Session) -> String {
+    let format = ISO8601DateFormatter()
+    let site =
+        session.cookies.compactMap(\.expires).min().map { "until " + format.string(from: $0) }
+        ?? "until the site ends it"
+    let what = session.proofURL == nil ? "SharePoint session" : "site session"
+    guard !session.identityProviderCookies.isEmpty else {
+        return "\(what) \(site); no identity-provider session kept (renewals need the password; "
+            + "sign in with --stay-signed-in to keep one)"
+    }
+    let provider =
+        session.identityProviderExpiry.map { "until " + format.string(from: $0) }
+        ?? "until the identity provider ends it"
+    return "\(what) \(site), identity-provider session \(provider) (renews without a password)"
 }
 
 /// A `--trace` file: created with mode 0600, one JSON line per step, flushed as it goes.

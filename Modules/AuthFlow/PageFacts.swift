@@ -89,6 +89,8 @@ struct PageForm: Sendable {
     /// The one-time-code input and what the page calls it.
     var codeField: String?
     var codeLabel: String?
+    /// The "remember me" / "keep me signed in" checkbox and the value it sends when checked.
+    var staySignedInField: (name: String, value: String)?
     /// How many password inputs the form has (two or three mean "choose a new password").
     var passwordFieldCount: Int
     /// Names of all fields the form would send (for traces).

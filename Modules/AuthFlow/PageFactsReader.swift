@@ -41,7 +41,9 @@ enum PageFactsReader {
             index: form.index, id: form.id, action: form.actionURL ?? form.documentURL,
             method: form.method.rawValue.uppercased(), usernameField: form.usernameField?.name,
             passwordField: form.passwordField?.name, codeField: form.codeField?.name,
-            codeLabel: form.codeField?.labelText, passwordFieldCount: passwordCount,
+            codeLabel: form.codeField?.labelText,
+            staySignedInField: form.staySignedInCheckbox.flatMap { box in box.name.map { ($0, box.value) } },
+            passwordFieldCount: passwordCount,
             fieldNames: form.controls.compactMap(\.name),
             submitters: buttons.map { PageForm.Submitter(name: $0.name, value: $0.value, label: $0.label ?? "") },
             selects: form.controls.filter { $0.element == "select" && $0.name != nil }.map { control in

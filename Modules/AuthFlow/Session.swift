@@ -27,6 +27,10 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public var loginURL: String?
     /// For a session of any web page (not SharePoint): the URL that proves it (`--proof-url`). Nil for SharePoint.
     public var proofURL: String?
+    /// The identity provider's own single-sign-on cookies (Entra's `ESTSAUTHPERSISTENT`, a SAML IdP's session),
+    /// kept when the user chose to stay signed in: a renewal replays the sign-in with them and no password, as a
+    /// browser does, for as long as the identity provider honours them. Never sent to the site.
+    public var identityProviderCookies: [Cookie] = []
 
     /// A session from its parts (a sign-in makes one; tests and stores rebuild one).
     public init(
@@ -74,6 +78,17 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// Puts the session's cookies into `client`'s jar, so its requests carry the session.
     public func install(into client: HTTPClient) throws(TransportError) {
         for cookie in cookies { try client.cookies.add(cookie) }
+    }
+
+    /// Puts the identity provider's cookies into `client`'s jar, for a renewal without a password.
+    public func installIdentityProviderCookies(into client: HTTPClient) throws(TransportError) {
+        for cookie in identityProviderCookies { try client.cookies.add(cookie) }
+    }
+
+    /// Until when the identity provider's session lets a renewal in without a password: the latest expiry of its
+    /// persistent cookies; nil when it has none (no cookies, or only cookies that end with the "browser").
+    public var identityProviderExpiry: Date? {
+        identityProviderCookies.compactMap(\.expires).max()
     }
 
     /// The session in one line, without any cookie value.

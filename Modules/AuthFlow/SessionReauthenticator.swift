@@ -60,25 +60,58 @@ public actor SessionReauthenticator: Reauthenticator {
     }
 
     private func renew() async throws -> Bool {
-        guard let secret = password() else { return false }
+        // One renewal per profile at a time, across processes: who waited takes the session the first one saved.
+        let lock: RenewalLock? =
+            if let store, let profile { await RenewalLock.acquire(profile: profile, in: store) } else { nil }
+        defer { withExtendedLifetime(lock) {} }
+        if let store, let profile, let saved = try? store.load(profile: profile), saved.provedAt > session.provedAt,
+            saved.siteURL == session.siteURL
+        {
+            for cookie in session.cookies { try? client.cookies.remove(cookie) }
+            try saved.install(into: client)
+            session = saved
+            return true
+        }
         for cookie in session.cookies { try? client.cookies.remove(cookie) }
+        // First as a browser would: the identity provider's own session, and no password at all.
+        if !session.identityProviderCookies.isEmpty {
+            try? session.installIdentityProviderCookies(into: client)
+            var silent = session.renewalConfiguration(password: Secret(""))
+            silent.silent = true
+            switch try await signIn(silent) {
+            case .signedIn: return true
+            case .interactionRequired(.credentialsNeeded, _, _, _, _): break
+            case let other: throw Failure(outcome: other)
+            }
+        }
+        guard let secret = password() else { return false }
+        switch try await signIn(session.renewalConfiguration(password: secret)) {
+        case .signedIn: return true
+        case let other: throw Failure(outcome: other)
+        }
+    }
+
+    /// Runs one sign-in; keeps its record and, when it succeeded, the new session (in memory and in the store).
+    private func signIn(_ configuration: SignInConfiguration) async throws -> SignInOutcome {
         let collector = SignInTraceCollector()
         let outcome = await SignIn(
-            client: client, configuration: session.renewalConfiguration(password: secret),
+            client: client, configuration: configuration,
             options: SignIn.Options(trace: collector.add, oneTimeCode: oneTimeCode)
         ).run()
         renewals += 1
         // A status page shows how the last sign-in went; failing to keep the summary does not fail the renewal.
-        let record = SignInRecord(outcome: outcome, trace: collector.steps, source: recordSource)
+        let record = SignInRecord(
+            outcome: outcome, trace: collector.steps,
+            source: recordSource + (configuration.silent ? " (identity-provider session)" : ""))
         guard case .signedIn(let renewed) = outcome else {
             if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
-            throw Failure(outcome: outcome)
+            return outcome
         }
         session = renewed
         if let store, let profile {
             try store.save(renewed, profile: profile)
             try? store.saveLastSignIn(record, profile: profile)
         }
-        return true
+        return outcome
     }
 }

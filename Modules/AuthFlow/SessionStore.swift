@@ -161,7 +161,7 @@ public struct SessionStore: Sendable {
     }
 
     /// Creates the folder (mode 0700) when it is missing, then checks that it may be trusted.
-    private func makeDirectory() throws(StoreError) {
+    func makeDirectory() throws(StoreError) {
         if !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(
@@ -204,6 +204,8 @@ public struct SessionStore: Sendable {
 enum NetscapeCookieFile {
     static let header = "# Netscape HTTP Cookie File"
     static let metadataPrefix = "# spconnect-session "
+    /// Each identity-provider cookie is a comment line to curl (which never sends it), after this prefix.
+    static let identityProviderPrefix = "#spconnect-idp "
 
     struct ParseError: Error {
         let reason: String
@@ -236,17 +238,32 @@ enum NetscapeCookieFile {
         let json = (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var lines = [header, metadataPrefix + json, "# This file holds secrets: keep it private (mode 0600).", ""]
         lines += session.cookies.map(\.netscapeLine)
+        if !session.identityProviderCookies.isEmpty {
+            lines += [
+                "", "# The identity provider's own session, for renewals without a password (--stay-signed-in);",
+                "# commented out, so curl never sends these.",
+            ]
+            lines += session.identityProviderCookies.map { identityProviderPrefix + $0.netscapeLine }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
     static func parse(_ text: String) throws(ParseError) -> Session {
         var metadata: Metadata?
         var cookies: [Cookie] = []
+        var identityProviderCookies: [Cookie] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
             if line.hasPrefix(metadataPrefix) {
                 let json = Data(line.dropFirst(metadataPrefix.count).utf8)
                 metadata = try? JSONDecoder().decode(Metadata.self, from: json)
+                continue
+            }
+            if line.hasPrefix(identityProviderPrefix) {
+                guard let cookie = Cookie(netscapeLine: String(line.dropFirst(identityProviderPrefix.count))) else {
+                    throw ParseError(reason: "an identity-provider cookie line does not have the 7 fields")
+                }
+                identityProviderCookies.append(cookie)
                 continue
             }
             if line.hasPrefix("#") && !line.hasPrefix("#HttpOnly_") { continue }
@@ -256,13 +273,15 @@ enum NetscapeCookieFile {
             cookies.append(cookie)
         }
         guard let metadata else { throw ParseError(reason: "the spconnect-session line is missing") }
-        return Session(
+        var session = Session(
             siteURL: metadata.site, user: metadata.user, displayName: metadata.displayName, flow: metadata.flow,
             provedAt: Date(timeIntervalSince1970: metadata.provedAt),
             policy: SignInPolicy(
                 allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
             cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
             loginURL: metadata.loginURL, proofURL: metadata.proofURL)
+        session.identityProviderCookies = identityProviderCookies
+        return session
     }
 }
 

@@ -134,7 +134,11 @@ public struct SignIn: Sendable {
         guard case .finish(let finished) = action else { return .loop(url: configuration.siteURL, steps: 0) }
         // A server may echo the password or a cookie into its page, and so into the outcome's message.
         let scrubber = secretScrubber(codes)
-        let outcome = finished.scrubbed(by: scrubber)
+        var outcome = finished.scrubbed(by: scrubber)
+        if case .signedIn(var session) = outcome, configuration.staySignedIn {
+            session.identityProviderCookies = identityProviderCookies(besides: session)
+            outcome = .signedIn(session)
+        }
         guard let directory = options.dumpPagesDirectory, let lastResponse else { return outcome }
         switch outcome {
         case .unknownPage(let kind, let url, nil, let hints):
@@ -189,6 +193,15 @@ public struct SignIn: Sendable {
     }
 
     /// The cookies the jar would send to the site's URL now.
+    /// The jar's cookies that are not the site's (or the web target's host's): the identity providers' own.
+    private func identityProviderCookies(besides session: Session) -> [Cookie] {
+        let host = URLComponents(string: configuration.target.proofURL ?? configuration.siteURL)?.host?.lowercased()
+        return ((try? client.cookies.all()) ?? []).filter { cookie in
+            cookie.domain != host && !(host?.hasSuffix("." + cookie.domain) ?? false)
+                && !session.cookies.contains { $0.name == cookie.name && $0.domain == cookie.domain }
+        }
+    }
+
     private func siteCookies() -> [Cookie] {
         let url = configuration.target.proofURL ?? configuration.siteURL + "/"
         return (try? client.cookies.cookies(for: url)) ?? []

@@ -19,6 +19,9 @@ public struct SignInConfiguration: Sendable {
     public var targetCookies: [String]
     /// The login service of the legacy route (`--flow legacy-spo`); nil picks it from the site's cloud.
     public var loginURL: String?
+    /// A renewal from the identity provider's own session: no credential is sent; the first page that asks for one
+    /// ends the sign-in as ``InteractionKind/credentialsNeeded``.
+    public var silent = false
     /// The second factor to answer with when the identity provider asks for one; nil takes the account's default.
     public var secondFactorMethod: SecondFactorMethod?
     /// What the sign-in is for: a SharePoint site (the default), or any web page (`siteURL` is then where the

@@ -175,6 +175,12 @@ public struct SignInMachine: Sendable {
         if steps > configuration.policy.maxSteps {
             return .finish(.loop(url: request.url, steps: steps - 1))
         }
+        if configuration.silent && request.carriesCredentials && request.purpose != .proof {
+            return .finish(
+                .interactionRequired(
+                    .credentialsNeeded, pageId: nil,
+                    message: "its own session no longer signs the user in without the password"))
+        }
         do {
             if let pageURL { try configuration.policy.checkHop(from: pageURL, to: request.url) }
             if request.carriesCredentials {

@@ -85,6 +85,9 @@ public enum InteractionKind: String, Sendable, Equatable {
     /// another tenant, a user not assigned to the application, a reply address, an expired flow, an unknown
     /// code); the message carries the provider's text and code.
     case identityProviderError
+    /// A renewal without a password (``SignInConfiguration/silent``) reached a page that asks for credentials:
+    /// the identity provider's own session has ended.
+    case credentialsNeeded
 
     var explanation: String {
         switch self {
@@ -95,6 +98,7 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .unknownInterrupt: return "an interaction this engine does not know"
         case .federatedSignIn: return "a sign-in at the organisation's own identity provider (a federated account)"
         case .identityProviderError: return "nothing: it stopped the sign-in with an error"
+        case .credentialsNeeded: return "the password again"
         }
     }
 }

@@ -103,6 +103,17 @@ extension HTMLForm {
     /// The one-time-code input, if any.
     public var codeField: FormControl? { roledControls.first { $0.role == .oneTimeCode }?.control }
 
+    /// The "remember me" / "keep me signed in" checkbox of a sign-in form: a checkbox whose name, id or label says
+    /// so, and not "remember my user name" (which keeps a name, not a session).
+    public var staySignedInCheckbox: FormControl? {
+        controls.first { control in
+            guard control.type == "checkbox", !control.disabled, control.name != nil else { return false }
+            let words = [control.name, control.id, control.labelText].compactMap { $0 }
+            return words.contains { SignInLexicon.says(.staySignedIn, in: $0) }
+                && !words.contains { SignInLexicon.says(.user, in: $0) }
+        }
+    }
+
     /// Whether the form is a search box (`role=search`, a search input, or a GET form whose only input is
     /// `q`/`query`/`search`): never given a user name.
     public var looksLikeSearch: Bool {

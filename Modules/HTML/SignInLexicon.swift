@@ -13,6 +13,8 @@ public enum SignInLexicon {
         case secondFactor
         /// Setting something up: enrol, register, configure.
         case enroll
+        /// Staying signed in: remember me, keep me signed in, a persistent session.
+        case staySignedIn
     }
 
     /// The whole words of each concept (lower case).
@@ -67,6 +69,11 @@ public enum SignInLexicon {
             "einrichten", "registrieren", "aktivieren", "configurer", "enregistrer", "activer", "configurar",
             "registrar", "activar", "skonfiguruj", "zarejestruj", "włącz", "настроить", "зарегистрировать",
         ],
+        .staySignedIn: [
+            "remember", "rememberme", "persistent", "persist", "kmsi", "keepme", "staysigned", "keepsigned", "signedin",
+            "staylogged", "keeplogged", "loggedin", "angemeldet", "eingeloggt", "merken", "souvenir", "connecté",
+            "recordar", "recordarme", "recuérdame", "ricordami", "lembrar", "onthouden", "zapamiętaj", "запомнить",
+        ],
     ]
 
     /// Phrases of scripts without spaces, matched inside the text.
@@ -82,6 +89,7 @@ public enum SignInLexicon {
         .continue: ["続行", "次へ", "继续"],
         .secondFactor: ["二段階認証", "多要素認証", "双重验证"],
         .enroll: ["登録", "設定", "注册"],
+        .staySignedIn: ["ログインしたまま", "ログイン状態を保持", "サインインしたまま", "保持登录", "记住我"],
     ]
 
     /// Stems found inside a word of an identifier (`loginfmt`, `txtUsername1`, `j_password`, `otpcode`).

@@ -50,7 +50,8 @@ import Transport
     }
 
     /// A session signed in with `--cookie rtFa` and `--stay-signed-in`, saved and loaded by a later process,
-    /// is renewed the same way: the renewal waits for the same cookie and answers "Stay signed in?" with yes.
+    /// is renewed the same way: the renewal waits for the same cookie, and goes through the identity provider's own
+    /// session (kept in the file) without posting the password or meeting "Stay signed in?" again.
     @Test func aRenewalSignsInTheWayTheUserDid() async throws {
         let simulator = try Simulator(SimulatorOptions(mode: .entra))
         defer { simulator.stop() }
@@ -66,6 +67,7 @@ import Transport
         try store.save(session, profile: "p")
         let saved = try #require(try store.load(profile: "p"))
         #expect(saved.targetCookies == ["rtFa"] && saved.staySignedIn)
+        #expect(saved.identityProviderCookies.map(\.name) == ["ESTSAUTHPERSISTENT"])
 
         let client = try HTTPClient()
         try saved.install(into: client)
@@ -79,7 +81,8 @@ import Transport
         let kmsiAnswers = simulator.requestLog().compactMap { request in
             request.formFields.first { $0.name == "LoginOptions" && request.path.hasSuffix("/kmsi") }?.value
         }
-        #expect(kmsiAnswers == ["1", "1"])
+        #expect(kmsiAnswers == ["1"])
+        #expect(simulator.passwordSignIns(for: "alice@contoso.test") == 1)
         let renewed = try #require(try store.load(profile: "p"))
         #expect(renewed.targetCookies == ["rtFa"] && renewed.staySignedIn)
         #expect(await renewer.current.targetCookies == ["rtFa"])

@@ -90,6 +90,32 @@ struct LiveIdentityProviderTests {
         expectNoPassword(result, state: state)
     }
 
+    /// With `--stay-signed-in` the IdP's session cookies are kept, commented out, in the session file; once the
+    /// service provider's session is gone, `whoami` renews it through the IdP's session with no password source.
+    @Test func stayingSignedInKeepsTheIdentityProvidersSessionAndRenewsWithoutAPassword() async throws {
+        let (result, state) = try await login("alice", "alice-pass-1", extra: ["--stay-signed-in"])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let path = state + "/spconnect/sessions/default.cookies"
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let provider = lines.filter { $0.hasPrefix("#spconnect-idp ") }
+        #expect(provider.contains { $0.contains("127.0.0.21\t") }, "\(file)")
+
+        // The service provider's session is gone (its cookies dropped from the file): only the IdP's can renew it.
+        let withoutSite = lines.filter { !$0.hasPrefix("127.0.0.22\t") && !$0.hasPrefix("#HttpOnly_127.0.0.22\t") }
+        #expect(withoutSite.count < lines.count, "no service-provider cookie to drop: \(file)")
+        try withoutSite.joined(separator: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let environment = ["XDG_STATE_HOME": state, "HOME": state]
+        let whoami = try await runSpconnect(["whoami", "--cacert", world.caFile], environment: environment)
+        #expect(whoami.status == 0, "\(whoami.stderr)")
+        #expect(whoami.stdout.contains("\"user\": \"alice\""), "\(whoami.stdout)")
+        let status = try await runSpconnect(["status"], environment: environment)
+        #expect(status.stdout.contains("renews without a password"), "\(status.stdout)")
+        #expect(status.stdout.contains("identity-provider session"), "\(status.stdout)")
+        expectNoPassword(result, state: state)
+    }
+
     @Test func anIdentityProviderFailureAfterTheRightPasswordEndsAsItsOwnError() async throws {
         let (result, state) = try await login("broken", "broken-pass-3")
         defer { try? FileManager.default.removeItem(atPath: state) }

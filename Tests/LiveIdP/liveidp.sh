@@ -186,6 +186,8 @@ write_ssp_config() {  # write_ssp_config INSTDIR BASEURL ENABLE_IDP(true|false)
     'module.enable' => ['exampleauth' => true, 'core' => true, 'saml' => true],
     'usenewui' => $newui,
     'session.duration' => 8 * 3600,
+    // Not 'session.rememberme.enable': Debian's SimpleSAMLphp 1.19 fails on PHP 8 when it is checked (an undefined
+    // 'secure' key in SessionHandlerPHP::setCookie), in a browser too.
     'session.cookie.name' => 'SimpleSAMLSessionID',
     'session.cookie.path' => '/',
     'session.cookie.secure' => true,

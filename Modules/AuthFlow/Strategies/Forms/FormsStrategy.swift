@@ -65,6 +65,9 @@ struct FormsStrategy: SignInStrategy {
             }
             var setting = [passwordField: configuration.password.revealedValue()]
             if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
+            // "Stay signed in" on a generic identity provider: its own "remember me" box, checked as a person would.
+            let remember = configuration.staySignedIn ? form.staySignedInField : nil
+            if let remember { setting[remember.name] = remember.value }
             let built = form.submission(setting, form.signInSubmitter)
             state.passwordSubmitted = true
             // A flow named earlier (Entra sending a federated account here) stays the session's flow.
@@ -73,7 +76,8 @@ struct FormsStrategy: SignInStrategy {
                 SignInRequest(
                     method: built.method, url: built.url, form: built.fields, purpose: .credentials,
                     carriesCredentials: true),
-                note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)")
+                note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)"
+                    + (remember.map { ", checked \($0.name) (stay signed in)" } ?? ""))
         }
         guard let usernameField = form.usernameField else { return navigate(page) }
         if state.usernameSubmitted || state.passwordSubmitted {
