@@ -143,7 +143,7 @@ let package = Package(
             name: "AuthFlowTests", dependencies: ["TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(
-            name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),
+            name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport", "Cryptography"], path: "Tests/CLITests"),
         .testTarget(
             name: "StatusAppTests", dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests"),

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import SPSim
 import Testing
@@ -32,10 +33,18 @@ import Testing
             secondFactor: SecondFactorProfile(methods: ["FidoKey"])),
     ]
 
-    static func fixture() async throws -> CLIFixture {
+    /// The texts of every file under `folder` (sessions, records, traces).
+    static func texts(under folder: String) -> [String] {
+        let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
+        return paths.compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    static func fixture(mode: SignInMode = .entra) async throws -> CLIFixture {
         var sessions = EntraSessionOptions()
         sessions.pollIntervalSeconds = 0.05
-        return try await CLIFixture(signIn: false, users: users, entraSessions: sessions)
+        return try await CLIFixture(mode: mode, signIn: false, users: users, entraSessions: sessions)
     }
 
     /// `login` as `user` with `extra` options, the password on standard input, a trace in the state folder.
@@ -89,14 +98,21 @@ import Testing
         #expect(fromFile.result.status == 0, "\(fromFile.result.stderr)")
         #expect(fromFile.trace.contains("EndAuth with the totp code"))
 
-        let command = "oathtool --totp -b \"$(cat '\(secretFile)')\""
+        // The secret goes to oathtool on its standard input, never on a command line.
+        let command = "oathtool --totp -b - < '\(secretFile)'"
         let fromCommand = try await Self.login(
             fixture, "totp@contoso.test", ["--mfa-method", "totp", "--otp-command", command])
         #expect(fromCommand.result.status == 0, "\(fromCommand.result.stderr)")
-        for output in [fromFile, fromCommand] {
-            let everything = output.result.stdout + output.result.stderr + output.trace
-            #expect(!everything.contains(Self.totpSecret))
-            #expect(!everything.contains("\"AdditionalAuthData\""))
+        // The codes of this run's time steps (either may have been sent), and the secret: in no output, trace,
+        // session file or sign-in record.
+        let now = Date()
+        let generator = try TOTP(text: Self.totpSecret)
+        let codes = [-30.0, 0, 30].map { generator.code(at: now.addingTimeInterval($0)) }
+        var everything = [fromFile, fromCommand].map { $0.result.stdout + $0.result.stderr + $0.trace }
+        everything += Self.texts(under: fixture.state).filter { !$0.hasPrefix(Self.totpSecret) }
+        for text in everything {
+            #expect(!text.contains(Self.totpSecret))
+            for code in codes { #expect(!text.contains(code), "a one-time code is in an output or a file") }
         }
     }
 
@@ -186,5 +202,20 @@ import Testing
         #expect(key.result.stderr.contains("FidoKey"), "\(key.result.stderr)")
         let unknown = try await Self.login(fixture, "push.ok@contoso.test", ["--mfa-method", "smoke"])
         #expect(unknown.result.status == 2, "\(unknown.result.stderr)")
+    }
+
+    /// ADFS's own code page after the password (a generic one-time-code form, read by its signals): a wrong code
+    /// shows the page again and the next code signs in; without a code source it is exit 4.
+    @Test func adfsAsksForACodeOnItsOwnPage() async throws {
+        let fixture = try await Self.fixture(mode: .adfs)
+        let counter = fixture.state + "/asked"
+        let command =
+            "if [ -e '\(counter)' ]; then echo \(SecondFactorProfile.phoneCode); else touch '\(counter)'; echo 000111; fi"
+        let (run, trace) = try await Self.login(fixture, "sms@contoso.test", ["--otp-command", command])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(trace.contains("VerificationCode") && trace.contains("attempt 2"), "\(trace)")
+        let (none, _) = try await Self.login(fixture, "sms@contoso.test")
+        #expect(none.status == 4, "\(none.stderr)")
+        #expect(none.stderr.contains("one-time code") && none.stderr.contains("--otp-command"), "\(none.stderr)")
     }
 }

@@ -53,6 +53,15 @@ public struct SecondFactorProfile: Sendable, Equatable, Codable {
     }
 }
 
+extension SecondFactorProfile {
+    /// Whether `code` is the user's TOTP code within one 30 s step of now.
+    func acceptsAppCode(_ code: String) -> Bool {
+        guard let secret = totpSecret, let totp = try? TOTP(text: secret) else { return false }
+        let now = Date()
+        return [-30.0, 0, 30].contains { totp.code(at: now.addingTimeInterval($0)) == code }
+    }
+}
+
 /// Entra's second-factor timing and its single-sign-on cookies.
 public struct EntraSessionOptions: Sendable, Equatable {
     /// `oPerAuthPollingInterval` for push, in seconds (Entra's page says 1).
@@ -238,10 +247,7 @@ extension SimulatorCore {
 
     /// A TOTP code of the user's secret within one 30 s step of now, or the phone code for SMS and calls.
     private func isRight(_ code: String, method: String, profile: SecondFactorProfile) -> Bool {
-        guard method == "PhoneAppOTP" else { return code == SecondFactorProfile.phoneCode }
-        guard let secret = profile.totpSecret, let totp = try? TOTP(text: secret) else { return false }
-        let now = Date()
-        return [-30.0, 0, 30].contains { totp.code(at: now.addingTimeInterval($0)) == code }
+        method == "PhoneAppOTP" ? profile.acceptsAppCode(code) : code == SecondFactorProfile.phoneCode
     }
 
     /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `mfaAuthMethod`, `type` 22 or 19 with

@@ -639,6 +639,7 @@ extension SimulatorCore {
             )
         }
         let userName = request.formValue("UserName") ?? ""
+        if request.formValue("AuthMethod") == ADFSSecondFactor.authMethod { return adfsSecondFactorAnswer(request) }
         guard request.formValue("AuthMethod") == "FormsAuthentication" else {
             return adfsLoginPage(request, error: nil, userName: userName)
         }
@@ -647,6 +648,15 @@ extension SimulatorCore {
                 request, error: "Incorrect user ID or password. Type the correct user ID and password, and try again.",
                 userName: userName)
         }
+        if users[user].mfa { return adfsSecondFactorPage(request, user: user, error: nil) }
+        return adfsTokenResponse(request, user: user)
+    }
+
+    /// The "Working..." page that posts the WS-Federation token to SharePoint's `/_trust/` (or to Entra for a
+    /// federated account).
+    func adfsTokenResponse(_ request: HTTPServerRequest, user: Int) -> HTTPServerResponse {
+        let forEntra =
+            isOnline && (request.queryValue("wtrealm") ?? "").lowercased() == "urn:federation:microsoftonline"
         let assertion = issueAssertion(user: user)
         let now = nowEpoch()
         let wresult =
