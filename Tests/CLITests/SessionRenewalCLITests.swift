@@ -49,6 +49,18 @@ import Testing
         #expect(!(with.stdout + with.stderr).contains(alicePassword))
     }
 
+    @Test func anExpiredIdentityProviderSessionNeedsThePasswordToo() async throws {
+        var sessions = EntraSessionOptions()
+        sessions.persistentLifetimeSeconds = 1
+        let fixture = try await CLIFixture(signIn: false, entraSessions: sessions)
+        try await Self.login(fixture, ["--stay-signed-in"])
+        try await Task.sleep(for: .milliseconds(2_100))
+        fixture.sim.expireSessions()
+        let without = try await fixture.run(["whoami"])
+        #expect(without.status == 11, "\(without.stdout)\(without.stderr)")
+        #expect(fixture.sim.passwordSignIns(for: aliceEmail) == 1)
+    }
+
     @Test func tenProcessesRenewingOneProfileAtOnceSignInOnce() async throws {
         let fixture = try await CLIFixture(signIn: false)
         try await Self.login(fixture)
