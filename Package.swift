@@ -40,21 +40,24 @@ let package = Package(
         /// OpenSSL's libcrypto: HMAC and digests (for one-time passwords).
         .systemLibrary(
             name: "CCrypto", path: "Modules/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        /// Typed, non-variadic wrappers (prefix `spc_`) for curl setopt/getinfo, MHD start, xmlFree.
-        .target(name: "CShims", dependencies: ["CCurl", "CLibXML2", "CMicroHTTPD"], path: "Modules/CShims"),
+        /// Typed, non-variadic wrappers (prefix `spc_`), one target per library, each over its own bridge only:
+        /// curl's setopt/getinfo; libmicrohttpd's daemon start and info; libxml2's `xmlFree`.
+        .target(name: "CCurlShims", dependencies: ["CCurl"], path: "Modules/CCurlShims"),
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], path: "Modules/CMicroHTTPDShims"),
+        .target(name: "CXMLShims", dependencies: ["CLibXML2"], path: "Modules/CXMLShims"),
 
         // MARK: Core
 
         /// One JSON value type: an order-keeping RFC 8259 parser and a compact/pretty writer.
         .target(name: "JSON", path: "Modules/JSON"),
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
-        .target(name: "Transport", dependencies: ["CCurl", "CShims"], path: "Modules/Transport"),
+        .target(name: "Transport", dependencies: ["CCurl", "CCurlShims"], path: "Modules/Transport"),
         /// HMAC and time-based one-time passwords (RFC 6238) over libcrypto.
         .target(name: "Cryptography", dependencies: ["CCrypto"], path: "Modules/Cryptography"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
-        .target(name: "HTML", dependencies: ["CLibXML2", "CShims", "JSON"], path: "Modules/HTML"),
+        .target(name: "HTML", dependencies: ["CLibXML2", "CXMLShims", "JSON"], path: "Modules/HTML"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CShims"], path: "Modules/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], path: "Modules/HTTPServer"),
 
         // MARK: Engines
 

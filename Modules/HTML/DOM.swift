@@ -1,5 +1,5 @@
 internal import CLibXML2
-internal import CShims
+internal import CXMLShims
 
 /// A parsed page as a plain Swift tree. Built once from libxml2's tree, then libxml2 is done with.
 /// Internal and not `Sendable`: it only lives while an `HTMLPage` is being read.

@@ -1,5 +1,5 @@
 internal import CMicroHTTPD
-internal import CShims
+internal import CMicroHTTPDShims
 
 #if canImport(Glibc)
     internal import Glibc

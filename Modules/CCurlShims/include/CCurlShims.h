@@ -1,13 +1,8 @@
 #pragma once
-// Typed, non-variadic wrappers over the C calls Swift cannot import (variadic functions, global
-// function-pointer variables, macros that alias enum constants). Every symbol carries the `spc_` prefix.
-// libxml2 headers are included only in shims.c: a second Clang module including them breaks the build.
+// Typed, non-variadic wrappers over libcurl's variadic `curl_easy_setopt`, `curl_easy_getinfo`,
+// `curl_share_setopt` and `curl_multi_setopt`, which Swift cannot import. Every symbol carries the `spc_` prefix.
+// Only Transport may import this module.
 #include <curl/curl.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
-#include <stdint.h>
-
-// MARK: libcurl
 
 static const CURLversion SPC_CURLVERSION_NOW = CURLVERSION_NOW;
 
@@ -38,28 +33,3 @@ CURLSHcode spc_share_setopt_unlockfunc(CURLSH *_Nonnull share, curl_unlock_funct
 
 CURLMcode spc_multi_setopt_long(CURLM *_Nonnull multi, CURLMoption option, long value);
 
-// MARK: libmicrohttpd
-
-/// Called with the raw request URI (path and query as sent) before anything is parsed; what it returns
-/// becomes the request's context pointer (`*req_cls` in the access handler).
-typedef void *_Nullable (*spc_mhd_uri_callback)(void *_Nullable context, const char *_Nonnull uri,
-                                                 struct MHD_Connection *_Nonnull connection);
-
-/// Starts a daemon bound to `address` (IPv4, port inside it; 0 = any free port). `tls_cert_pem` and
-/// `tls_key_pem` may both be NULL for plain HTTP; when set, `flags` must include MHD_USE_TLS.
-struct MHD_Daemon *_Nullable spc_mhd_start_daemon(
-    unsigned int flags, const struct sockaddr_in *_Nonnull address, MHD_AccessHandlerCallback _Nonnull handler,
-    void *_Nullable handler_context, MHD_RequestCompletedCallback _Nullable completed,
-    void *_Nullable completed_context, spc_mhd_uri_callback _Nonnull uri_logger, void *_Nullable uri_context,
-    unsigned int connection_timeout_seconds, const char *_Nullable tls_cert_pem, const char *_Nullable tls_key_pem);
-
-/// The port the daemon actually listens on (useful after binding port 0); 0 when unknown.
-uint16_t spc_mhd_bound_port(struct MHD_Daemon *_Nonnull daemon);
-
-/// The peer's IPv4/IPv6 address as text in `out` (at least 64 bytes); empty when unknown.
-void spc_mhd_client_address(struct MHD_Connection *_Nonnull connection, char *_Nonnull out, size_t out_size);
-
-// MARK: libxml2
-
-/// Calls libxml2's `xmlFree` (a global function pointer Swift 6 refuses to touch).
-void spc_xml_free(void *_Nullable pointer);
