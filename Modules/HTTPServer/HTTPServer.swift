@@ -104,7 +104,7 @@ private final class Daemon: @unchecked Sendable {
     let boundPort: UInt16
     /// Retained from start until `MHD_stop_daemon` returned; its address also identifies this server's callbacks.
     private let context: Unmanaged<ServerContext>
-    private let lock = Mutex()
+    private let lock = ConditionLock()
     /// The daemon until a stop takes it (guarded by `lock`).
     private var handle: Handle?
     /// True once `MHD_stop_daemon` returned and the context was released (guarded by `lock`).
@@ -223,6 +223,7 @@ private final class StreamState {
     }
 }
 
+// `signal` returns the previous handler (or SIG_ERR for an invalid signal number, which SIGPIPE is not).
 private let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 private let uriLogger: spc_mhd_uri_callback = { _, uri, _ in
@@ -256,13 +257,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let server = Unmanaged<ServerContext>.fromOpaque(serverContext).takeUnretainedValue()
     var headers: [(name: String, value: String)] = []
     withUnsafeMutablePointer(to: &headers) { pointer in
+        // Returns how many headers it visited; the collected list is what counts.
         _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
     }
     var addressBuffer = [CChar](repeating: 0, count: 64)
     spc_mhd_client_address(connection, &addressBuffer, addressBuffer.count)
     let request = HTTPServerRequest(
         method: String(cString: method), target: state.target, headers: headers, body: state.body,
-        clientAddress: String(cString: addressBuffer), serverAddress: server.serverAddress)
+        clientAddress: String(decoding: addressBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+        serverAddress: server.serverAddress)
     return CallbackThread.running(serverContext) {
         queue(server.handler(request), on: connection, server: serverContext)
     }
@@ -347,8 +350,9 @@ private enum CallbackThread {
 
     static func running<T>(_ server: UnsafeMutableRawPointer, _ body: () -> T) -> T {
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, server)
-        defer { pthread_setspecific(key, previous) }
+        // Fails only with an invalid key (then the mark never matches, as above) or for want of memory.
+        _ = pthread_setspecific(key, server)
+        defer { _ = pthread_setspecific(key, previous) }
         return body()
     }
 
@@ -376,38 +380,7 @@ private func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         job.release()
         return false
     }
+    // Detaching a thread just created by this function cannot fail (it is joinable and not yet detached).
     _ = pthread_detach(thread)
     return true
-}
-
-/// A pthread mutex and condition variable owned by one Swift object (allocated, so their addresses never move).
-final class Mutex: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-    /// Waits, lock held while `ready` is evaluated, until `ready` is true (wake waiters with `broadcast()`).
-    func waitUntil(_ ready: () -> Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !ready() { pthread_cond_wait(condition, mutex) }
-    }
-    func broadcast() {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        pthread_cond_broadcast(condition)
-    }
 }
