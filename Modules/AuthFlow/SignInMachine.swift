@@ -102,23 +102,35 @@ public struct SignInMachine: Sendable {
     private mutating func routeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
         guard var active = route, let decision = active.next(after: response) else { return nil }
         route = active
-        switch decision {
-        case .finish(let outcome):
-            record.decision = "\(active.name): stop"
-            return .finish(outcome)
-        case .askCode(let pending):
-            record.decision = "\(active.name): ask for a one-time code"
-            pendingCode = pending
-            return .needCode(pending.request)
-        case .send(let request, let note):
-            record.decision = "\(active.name): \(note)"
+        if case .send(let request, let note) = decision {
             do {
                 try configuration.policy.checkHop(from: response.url, to: request.url)
             } catch {
+                record.decision = "\(active.name): \(note)"
                 return .finish(.policyRefused(error))
             }
-            // A route's service call is its own "form": its credentials go to the host it calls.
-            return send(request, from: request.url, note: note)
+        }
+        // A route's service call is its own "form": its credentials go to the host it calls.
+        return take(decision, by: active.name, record: &record) { $0.url }
+    }
+
+    /// Records and carries out the decision of a strategy or route called `name`; a request goes as sent from the
+    /// page `sentFrom` names for it (its `Referer`, and the origin its credentials are checked against).
+    private mutating func take(
+        _ decision: StrategyDecision, by name: String, record: inout SignInTraceStep,
+        sentFrom: (SignInRequest) -> String
+    ) -> SignInAction {
+        switch decision {
+        case .finish(let outcome):
+            record.decision = "\(name): stop"
+            return .finish(outcome)
+        case .askCode(let pending):
+            record.decision = "\(name): ask for a one-time code (attempt \(pending.request.attempt))"
+            pendingCode = pending
+            return .needCode(pending.request)
+        case .send(let request, let note):
+            record.decision = "\(name): \(note)"
+            return send(request, from: sentFrom(request), note: note)
         }
     }
 
@@ -133,19 +145,7 @@ public struct SignInMachine: Sendable {
                     strategies[index].decide(onJSON: response, state: &state)
                 }
             guard let decision = decided else { continue }
-            let name = strategies[index].name
-            switch decision {
-            case .finish(let outcome):
-                record.decision = "\(name): stop"
-                return .finish(outcome)
-            case .askCode(let pending):
-                record.decision = "\(name): ask for a one-time code (attempt \(pending.request.attempt))"
-                pendingCode = pending
-                return .needCode(pending.request)
-            case .send(let request, let note):
-                record.decision = "\(name): \(note)"
-                return send(request, from: response.url, note: note)
-            }
+            return take(decision, by: strategies[index].name, record: &record) { _ in response.url }
         }
         guard let page else {
             // A response that is no page (empty, or not HTML) can still move on with a `Refresh` header.

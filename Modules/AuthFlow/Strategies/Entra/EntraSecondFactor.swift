@@ -154,16 +154,7 @@ struct EntraSecondFactor: Sendable {
         return request
     }
 
-    /// `canary` (the API canary), `client-request-id`, `hpgid`, `hpgact`, `hpgrequestid`, as the page's script sends.
-    private func serviceHeaders() -> [(name: String, value: String)] {
-        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
-        if let canary = config.text("apiCanary") { headers.append(("canary", canary)) }
-        if let correlation = config.text("correlationId") { headers.append(("client-request-id", correlation)) }
-        if let hpgid = config.text("hpgid") { headers.append(("hpgid", hpgid)) }
-        if let hpgact = config.text("hpgact") { headers.append(("hpgact", hpgact)) }
-        if let requestId = config.text("sessionId") { headers.append(("hpgrequestid", requestId)) }
-        return headers
-    }
+    private func serviceHeaders() -> [(name: String, value: String)] { EntraStrategy.serviceHeaders(config) }
 
     /// Seconds between polls: the page's `oPerAuthPollingInterval` for the method, else `iPollingInterval` (ms).
     private var pollingInterval: Double {

@@ -135,14 +135,9 @@ struct EntraStrategy: SignInStrategy {
             "flowToken": config.flowToken ?? "", "isAccessPassSupported": false,
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return nil }
-        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
-        if let canary = config.text("apiCanary") { headers.append(("canary", canary)) }
-        if let requestId = config.text("sessionId") { headers.append(("hpgrequestid", requestId)) }
-        if let correlation = config.text("correlationId") { headers.append(("client-request-id", correlation)) }
-        if let hpgid = config.text("hpgid") { headers.append(("hpgid", hpgid)) }
-        if let hpgact = config.text("hpgact") { headers.append(("hpgact", hpgact)) }
         return SignInRequest(
-            method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)), headers: headers,
+            method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)),
+            headers: Self.serviceHeaders(config),
             purpose: .username, carriesCredentials: true)
     }
 
@@ -195,6 +190,18 @@ struct EntraStrategy: SignInStrategy {
                     message: "Entra says the account is federated but names no address to sign in at"))
         }
         return postPassword(config, action: action, state: &state)
+    }
+
+    /// The headers the page's script sends with its JSON service calls (GetCredentialType, BeginAuth, EndAuth):
+    /// `Accept`, the API canary as `canary`, `client-request-id`, `hpgid`, `hpgact` and `hpgrequestid`.
+    static func serviceHeaders(_ config: AADConfig) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let canary = config.text("apiCanary") { headers.append(("canary", canary)) }
+        if let correlation = config.text("correlationId") { headers.append(("client-request-id", correlation)) }
+        if let hpgid = config.text("hpgid") { headers.append(("hpgid", hpgid)) }
+        if let hpgact = config.text("hpgact") { headers.append(("hpgact", hpgact)) }
+        if let requestId = config.text("sessionId") { headers.append(("hpgrequestid", requestId)) }
+        return headers
     }
 
     /// `ctx`, the flow token under `sFTName`, the canary under `sCanaryTokenName`, and `hpgrequestid`.
