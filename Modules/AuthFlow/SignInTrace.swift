@@ -42,7 +42,7 @@ public enum Redaction {
     /// `url` with every query value (and any user:password@ and fragment) replaced by `<redacted>`,
     /// except the harmless names above: sign-in URLs carry codes, states and tokens under many names.
     public static func url(_ url: String) -> String {
-        Transport.Redaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
+        Transport.TraceRedaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
     }
 
     /// Form field and query names (lowercased fragments) whose values are secrets on sign-in pages, besides the
@@ -61,7 +61,7 @@ public enum Redaction {
     /// Whether a form field, query parameter or JSON key with this name holds a secret.
     static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
-        return Transport.Redaction.isSecret(name: name) || signInSecretNames.contains(lowered)
+        return Transport.TraceRedaction.isSecret(name: name) || signInSecretNames.contains(lowered)
             || signInSecretFragments.contains { lowered.contains($0) }
     }
 

@@ -33,7 +33,7 @@ public final class CookieJar: Sendable {
     /// for the common cases (it does not treat loopback http as secure, as libcurl does for 127.0.0.1).
     public func cookies(for url: String) throws(TransportError) -> [Cookie] {
         guard let parsed = CurlURL(url), let host = parsed.host else {
-            throw .invalid("\(Redaction.url(url)) is not an absolute URL", url: url)
+            throw .invalid("\(TraceRedaction.url(url)) is not an absolute URL", url: url)
         }
         let path = parsed.path
         // As libcurl decides what to send: https, or plain http to the loopback names it treats as secure.
@@ -61,7 +61,7 @@ public final class CookieJar: Sendable {
     public func add(setCookie line: String, for url: String) throws(TransportError) {
         guard let cookie = Cookie(setCookie: line, url: url) else {
             throw .invalid(
-                "the Set-Cookie line is malformed or its Domain does not match \(Redaction.url(url))", url: url)
+                "the Set-Cookie line is malformed or its Domain does not match \(TraceRedaction.url(url))", url: url)
         }
         try add(cookie)
     }

@@ -102,7 +102,7 @@ public final class HTTPClient: Sendable {
             guard hops < maxHops else {
                 throw TransportError(
                     kind: .redirectLimit, detail: "\(hops) redirects followed", url: response.url,
-                    message: "too many redirects (more than \(maxHops)) starting at \(Redaction.url(request.url))")
+                    message: "too many redirects (more than \(maxHops)) starting at \(TraceRedaction.url(request.url))")
             }
             hops += 1
             current = try Self.redirected(current, status: response.status, to: location)
@@ -114,10 +114,10 @@ public final class HTTPClient: Sendable {
     private func checkPlainHTTP(_ url: String, first: String) throws(TransportError) {
         guard let parsed = CurlURL(url), parsed.scheme == "http", !configuration.plainHTTP.allows(host: parsed.host)
         else { return }
-        let hop = url == first ? "" : " (reached from \(Redaction.url(first)))"
+        let hop = url == first ? "" : " (reached from \(TraceRedaction.url(first)))"
         throw TransportError(
             kind: .plainHTTPRefused, detail: "", url: url,
-            message: "refusing to send a request to plain http (\(Redaction.url(url)))\(hop)")
+            message: "refusing to send a request to plain http (\(TraceRedaction.url(url)))\(hop)")
     }
 
     /// Whether two absolute URLs have the same origin: scheme, host and port (the scheme's default when none is
@@ -133,11 +133,11 @@ public final class HTTPClient: Sendable {
     {
         let from = CurlURL(request.url)
         guard let to = CurlURL(location), let scheme = to.scheme, scheme == "http" || scheme == "https" else {
-            throw .invalid("the redirect target \(Redaction.url(location)) is not an http(s) URL", url: request.url)
+            throw .invalid("the redirect target \(TraceRedaction.url(location)) is not an http(s) URL", url: request.url)
         }
         if from?.scheme == "https" && scheme == "http" && request.carriesCredentials {
             throw TransportError(
-                kind: .insecureRedirect, detail: "\(Redaction.url(request.url)) -> \(Redaction.url(location))",
+                kind: .insecureRedirect, detail: "\(TraceRedaction.url(request.url)) -> \(TraceRedaction.url(location))",
                 url: request.url,
                 message: "refusing to follow a redirect from https to http while the request carries credentials")
         }
@@ -243,7 +243,7 @@ public final class HTTPClient: Sendable {
         BodySink, FileDescriptor?
     ) {
         guard let parsed = CurlURL(request.url), let scheme = parsed.scheme, scheme == "http" || scheme == "https"
-        else { throw .invalid("\(Redaction.url(request.url)) is not an absolute http(s) URL", url: request.url) }
+        else { throw .invalid("\(TraceRedaction.url(request.url)) is not an absolute http(s) URL", url: request.url) }
         guard !request.method.isEmpty, !request.method.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
         else { throw .invalid("'\(request.method)' is not a valid HTTP method", url: request.url) }
         try easy.set(CURLOPT_URL, request.url)
@@ -389,14 +389,14 @@ public final class HTTPClient: Sendable {
     private static func traceRecord(_ request: HTTPRequest, attempt: Int, outcome: TransferOutcome) -> TraceRecord {
         let sent = outcome.sentHeaderLines.compactMap { line -> (name: String, value: String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return Redaction.header(
+            return TraceRedaction.header(
                 name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: " "))
         }
-        let received = outcome.allResponseHeaders.map { Redaction.header(name: $0.name, value: $0.value) }
+        let received = outcome.allResponseHeaders.map { TraceRedaction.header(name: $0.name, value: $0.value) }
         var formNames: [String] = []
         if case .form(let fields) = request.body { formNames = fields.map(\.name) }
         return TraceRecord(
-            method: request.method, url: Redaction.url(request.url),
+            method: request.method, url: TraceRedaction.url(request.url),
             status: outcome.error == nil ? outcome.status : nil,
             attempt: attempt, requestHeaders: sent, responseHeaders: received, formFieldNames: formNames,
             timings: outcome.timings, bytesSent: outcome.bytesSent, bytesReceived: outcome.bytesReceived,

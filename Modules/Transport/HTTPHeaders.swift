@@ -59,6 +59,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     private var redacted: [(name: String, value: String)] {
-        fields.map { Redaction.header(name: $0.name, value: $0.value) }
+        fields.map { TraceRedaction.header(name: $0.name, value: $0.value) }
     }
 }

@@ -57,7 +57,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     }
 
     /// `METHOD URL` (secret query values redacted).
-    public var description: String { "\(method) \(Redaction.url(url))" }
+    public var description: String { "\(method) \(TraceRedaction.url(url))" }
 
     /// `METHOD URL`, the redacted headers and a summary of the body (form field names only).
     public var debugDescription: String {
@@ -70,8 +70,8 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
         Mirror(
             self,
             children: [
-                "method": method, "url": Redaction.url(url), "headers": headers, "body": bodySummary,
-                "auth": auth == nil ? "none" : Redaction.marker,
+                "method": method, "url": TraceRedaction.url(url), "headers": headers, "body": bodySummary,
+                "auth": auth == nil ? "none" : TraceRedaction.marker,
             ])
     }
 

@@ -105,7 +105,7 @@ public struct TraceRecord: Sendable {
 }
 
 /// Redaction rules shared by traces (`package`: AuthFlow applies a stricter rule with the same code).
-package enum Redaction {
+package enum TraceRedaction {
     static let marker = "<redacted>"
     static let secretHeaders: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization"]
 

@@ -212,14 +212,14 @@ final class Transfer: @unchecked Sendable {
     static func headersTooLarge(url: String, detail: String) -> TransportError {
         TransportError(
             kind: .headersTooLarge, detail: detail, url: url,
-            message: "the response headers from \(CurlURL(url)?.host ?? Redaction.url(url)) are too large to read; "
+            message: "the response headers from \(CurlURL(url)?.host ?? TraceRedaction.url(url)) are too large to read; "
                 + "the server or a proxy in between is misbehaving")
     }
 
     private func tooLarge(limit: Int) -> TransportError {
         TransportError(
             kind: .tooLarge, detail: "limit \(limit) bytes", url: url,
-            message: "the response body from \(Redaction.url(url)) is larger than \(limit) bytes")
+            message: "the response body from \(TraceRedaction.url(url)) is larger than \(limit) bytes")
     }
 
     // MARK: Completion (multi thread, after the handle left the multi)
@@ -297,7 +297,7 @@ final class Transfer: @unchecked Sendable {
             (kind, message) = (.io, "local I/O failed during the request to \(host)")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT,
             CURLE_NOT_BUILT_IN, CURLE_UNKNOWN_OPTION:
-            (kind, message) = (.invalidRequest, "the request for \(Redaction.url(url)) is not valid")
+            (kind, message) = (.invalidRequest, "the request for \(TraceRedaction.url(url)) is not valid")
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2_STREAM,
             CURLE_HTTP2:
             (kind, message) = (.network, "the connection to \(host) broke")

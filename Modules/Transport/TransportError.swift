@@ -49,7 +49,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public init(kind: Kind, detail: String, url: String?, message: String) {
         self.kind = kind
         self.detail = detail
-        self.url = url.map { Redaction.url($0) }
+        self.url = url.map { TraceRedaction.url($0) }
         self.message = message
     }
 

@@ -480,10 +480,10 @@ import Testing
         #expect(LibraryInfo.curlVersion.first?.isNumber == true)
         #expect(FormEncoder.encode([("a b", "~!'()"), ("", "")]) == "a+b=%7E%21%27%28%29&=")
         #expect(
-            Redaction.url("https://u:p@h.test/a?x=1&Password=p&SAMLResponse=s&code=c#frag")
+            TraceRedaction.url("https://u:p@h.test/a?x=1&Password=p&SAMLResponse=s&code=c#frag")
                 == "https://<redacted>@h.test/a?x=1&Password=<redacted>&SAMLResponse=<redacted>&code=<redacted>#<redacted>"
         )
-        #expect(Redaction.url("http://h.test/p@q?flowToken=f") == "http://h.test/p@q?flowToken=<redacted>")
+        #expect(TraceRedaction.url("http://h.test/p@q?flowToken=f") == "http://h.test/p@q?flowToken=<redacted>")
     }
 }
 
