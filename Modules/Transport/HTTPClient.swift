@@ -133,11 +133,13 @@ public final class HTTPClient: Sendable {
     {
         let from = CurlURL(request.url)
         guard let to = CurlURL(location), let scheme = to.scheme, scheme == "http" || scheme == "https" else {
-            throw .invalid("the redirect target \(TraceRedaction.url(location)) is not an http(s) URL", url: request.url)
+            throw .invalid(
+                "the redirect target \(TraceRedaction.url(location)) is not an http(s) URL", url: request.url)
         }
         if from?.scheme == "https" && scheme == "http" && request.carriesCredentials {
             throw TransportError(
-                kind: .insecureRedirect, detail: "\(TraceRedaction.url(request.url)) -> \(TraceRedaction.url(location))",
+                kind: .insecureRedirect,
+                detail: "\(TraceRedaction.url(request.url)) -> \(TraceRedaction.url(location))",
                 url: request.url,
                 message: "refusing to follow a redirect from https to http while the request carries credentials")
         }

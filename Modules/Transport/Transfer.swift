@@ -212,7 +212,8 @@ final class Transfer: @unchecked Sendable {
     static func headersTooLarge(url: String, detail: String) -> TransportError {
         TransportError(
             kind: .headersTooLarge, detail: detail, url: url,
-            message: "the response headers from \(CurlURL(url)?.host ?? TraceRedaction.url(url)) are too large to read; "
+            message:
+                "the response headers from \(CurlURL(url)?.host ?? TraceRedaction.url(url)) are too large to read; "
                 + "the server or a proxy in between is misbehaving")
     }
 
