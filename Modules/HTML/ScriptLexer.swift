@@ -1,3 +1,5 @@
+// One file on purpose (about 440 lines): the lexer is one state machine over the bytes, tokens and all.
+
 /// A JavaScript token: a byte range of the script's UTF-8 and what it is.
 struct ScriptToken {
     enum Kind: UInt8 {

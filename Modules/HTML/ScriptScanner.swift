@@ -1,3 +1,5 @@
+// One file on purpose (about 900 lines): the scanner is one pass over the tokens whose rules share its private state.
+
 /// What a script does to submit a form by itself.
 enum ScriptSubmission: Sendable, Equatable {
     /// `submit()` or `requestSubmit()` on a form.

@@ -1,3 +1,5 @@
+// One file on purpose (about 400 lines): one recursive-descent parser and its error positions.
+
 public import Foundation
 
 /// A JSON syntax error: where the text stops being JSON, and why.
