@@ -110,6 +110,13 @@ struct PageForm: Sendable {
             .continue, in: [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " "))
     }
 
+    /// Whether `submitter` goes on (continue, accept, allow… in the lexicon's languages) without declining.
+    static func isWayOn(_ submitter: Submitter) -> Bool {
+        let words = [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " ")
+        return (SignInLexicon.says(.continue, in: words) || SignInLexicon.says(.accept, in: words))
+            && !SignInLexicon.says(.decline, in: words)
+    }
+
     /// How traces name the form: `#id`, or its position.
     var label: String { id.map { "#\($0)" } ?? "#\(index)" }
 

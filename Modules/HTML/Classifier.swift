@@ -26,6 +26,9 @@ public enum PageKind: String, Sendable, Equatable, CaseIterable {
     case passwordChange = "password-change"
     /// "Your password expires in N days": a notice with a way to continue.
     case passwordExpiring = "password-expiring"
+    /// A notice or consent page with one obvious way on and nothing to type: "release these attributes? Yes,
+    /// continue", terms to accept, "Continue".
+    case notice
     /// Nothing to act on but the page's own navigation (meta refresh, script redirect), or nothing at all.
     case other
 
@@ -38,7 +41,7 @@ public enum PageKind: String, Sendable, Equatable, CaseIterable {
         case .kmsi: "kmsi"
         case .oneTimeCode, .secondFactor: "mfa"
         case .error: "error"
-        case .passwordChange, .passwordExpiring, .other: "other"
+        case .passwordChange, .passwordExpiring, .notice, .other: "other"
         }
     }
 }
@@ -222,7 +225,12 @@ public enum PageClassifier {
                 .secondFactor, page.forms.first?.index, "the page asks to set up a second factor first", [signal])
         }
 
-        // 11. Navigation or nothing recognisable.
+        // 11. A notice or consent page: nothing to type, and exactly one button that says go on.
+        if let (form, signal) = noticeWithOneWayOn(page) {
+            return result(.notice, form, "a notice or consent page with one way on and nothing to type", [signal])
+        }
+
+        // 12. Navigation or nothing recognisable.
         switch navigation {
         case .metaRefresh(let url, let delay):
             return result(
@@ -288,6 +296,30 @@ public enum PageClassifier {
             lines.contains(where: { SignInLexicon.says(.secondFactor, in: $0) && SignInLexicon.says(.enroll, in: $0) })
         else { return nil }
         return "asks to set up a second factor (no field to fill)"
+    }
+
+    // MARK: Notices and consent
+
+    /// A page whose forms ask for nothing to be typed (hidden fields, boxes, choices) and offer exactly one submit
+    /// button that says go on (continue, accept, allow, agree… in the lexicon's languages) without saying stop
+    /// (no, cancel, deny…): the form and what the button says. Nil when there is none, or more than one.
+    static func noticeWithOneWayOn(_ page: HTMLPage) -> (form: Int, signal: String)? {
+        var found: [(form: Int, label: String)] = []
+        for form in page.forms {
+            let asksForText = form.controls.contains { control in
+                !control.disabled && (control.isTextLike || control.element == "textarea" || control.type == "file")
+            }
+            guard !asksForText else { continue }
+            for button in form.submitButtons {
+                let words = [button.label ?? "", button.value, button.name ?? "", button.id ?? ""].joined(separator: " ")
+                let goesOn = SignInLexicon.says(.continue, in: words) || SignInLexicon.says(.accept, in: words)
+                if goesOn && !SignInLexicon.says(.decline, in: words) {
+                    found.append((form.index, (button.label ?? button.value).collapsingWhitespace()))
+                }
+            }
+        }
+        guard found.count == 1 else { return nil }
+        return (found[0].form, "one way on, nothing to type: \"\(found[0].label)\"")
     }
 
     // MARK: Password expiry

@@ -15,6 +15,10 @@ public enum SignInLexicon {
         case enroll
         /// Staying signed in: remember me, keep me signed in, a persistent session.
         case staySignedIn
+        /// Agreeing to go on: accept, allow, agree, consent, grant.
+        case accept
+        /// Declining: no, cancel, deny, reject.
+        case decline
     }
 
     /// The whole words of each concept (lower case).
@@ -69,6 +73,16 @@ public enum SignInLexicon {
             "einrichten", "registrieren", "aktivieren", "configurer", "enregistrer", "activer", "configurar",
             "registrar", "activar", "skonfiguruj", "zarejestruj", "włącz", "настроить", "зарегистрировать",
         ],
+        .accept: [
+            "accept", "allow", "agree", "consent", "grant", "akzeptieren", "zustimmen", "erlauben", "accepter",
+            "autoriser", "aceptar", "permitir", "accettare", "consenti", "aceitar", "accepteren", "toestaan",
+            "akceptuj", "zezwól", "принять", "разрешить", "согласен",
+        ],
+        .decline: [
+            "no", "cancel", "deny", "decline", "reject", "abort", "nein", "abbrechen", "ablehnen", "non", "annuler",
+            "refuser", "cancelar", "rechazar", "annulla", "rifiuta", "não", "recusar", "nee", "annuleren", "weigeren",
+            "nie", "anuluj", "odrzuć", "нет", "отмена", "отклонить",
+        ],
         .staySignedIn: [
             "remember", "rememberme", "persistent", "persist", "kmsi", "keepme", "staysigned", "keepsigned", "signedin",
             "staylogged", "keeplogged", "loggedin", "angemeldet", "eingeloggt", "merken", "souvenir", "connecté",
@@ -89,6 +103,8 @@ public enum SignInLexicon {
         .continue: ["続行", "次へ", "继续"],
         .secondFactor: ["二段階認証", "多要素認証", "双重验证"],
         .enroll: ["登録", "設定", "注册"],
+        .accept: ["同意", "許可", "承諾", "允许", "接受"],
+        .decline: ["キャンセル", "拒否", "いいえ", "取消", "拒绝"],
         .staySignedIn: ["ログインしたまま", "ログイン状態を保持", "サインインしたまま", "保持登录", "记住我"],
     ]
 

@@ -54,6 +54,9 @@ struct LiveIdentityProviderTests {
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(result.status == 0, "\(result.stderr)")
         expectNoPassword(result, state: state)
+        // The IdP asks to release the attributes ("Yes, continue" / "No, cancel"): the one way on was taken.
+        let trace = (try? String(contentsOfFile: state + "/trace.jsonl", encoding: .utf8)) ?? ""
+        #expect(trace.contains("notice or consent page: continued with"), "\(trace)")
         let session = state + "/spconnect/sessions/default.cookies"
         let page = try await runProgram(
             "/usr/bin/curl", ["-s", "--cacert", world.caFile, "-b", session, world.protectedURL])

@@ -183,7 +183,7 @@ write_ssp_config() {  # write_ssp_config INSTDIR BASEURL ENABLE_IDP(true|false)
     'logging.logfile' => 'simplesamlphp.log',
     'statistics.out' => [],
     'enable.saml20-idp' => $enable_idp,
-    'module.enable' => ['exampleauth' => true, 'core' => true, 'saml' => true],
+    'module.enable' => ['exampleauth' => true, 'core' => true, 'saml' => true, 'consent' => true],
     'usenewui' => $newui,
     'session.duration' => 8 * 3600,
     // Not 'session.rememberme.enable': Debian's SimpleSAMLphp 1.19 fails on PHP 8 when it is checked (an undefined
@@ -266,6 +266,9 @@ EOF
                 }
             ',
         ],
+        // Every sign-in then asks to release the attributes to the SP ("Yes, continue" / "No, cancel"), as many
+        // federations' IdPs do; nothing is remembered, so each sign-in meets the page.
+        90 => ['class' => 'consent:Consent', 'focus' => 'yes', 'checked' => false],
     ],
 ];
 EOF

@@ -30,6 +30,8 @@ struct FormsStrategy: SignInStrategy {
                     .passwordChange, pageId: page.title, message: page.errorText ?? "it asks for a new password"))
         case .passwordExpiring:
             return continuePastNotice(page, state: state)
+        case .notice:
+            return continuePastConsent(page, state: &state)
         case .error:
             // A code page showing the refusal of the last code: ask again (up to the attempt limit).
             if page.signals.contains("aria-invalid=true"), page.codeField != nil, state.codesSubmitted > 0 {
@@ -164,6 +166,29 @@ struct FormsStrategy: SignInStrategy {
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .interrupt),
             note: "password-expiry notice: continued with \(form.submitters[button].label)")
+    }
+
+    /// A notice or consent page with one way on ("Yes, continue" to release attributes, "Accept"): clicked as a
+    /// person signing in would, when it sends nothing typed and stays on the page's own host (at most 3 such pages
+    /// per sign-in); else the user has to look (exit 4).
+    private func continuePastConsent(_ page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        guard let form = page.chosenForm,
+            let button = form.submitters.firstIndex(where: PageForm.isWayOn)
+        else { return navigate(page) }
+        let built = form.submission([:], button)
+        guard URLParts(built.url)?.origin == URLParts(page.url)?.origin
+            || state.configuration.policy.allowedHosts.contains(URLParts(built.url)?.authority ?? "")
+        else {
+            return .finish(
+                .interactionRequired(
+                    .consent, pageId: page.title,
+                    message: "a consent or notice page whose way on leads to another host (\(Redaction.url(built.url)))"))
+        }
+        guard state.interruptsAnswered < 3 else { return .finish(.loop(url: page.url, steps: state.interruptsAnswered)) }
+        state.interruptsAnswered += 1
+        return .send(
+            SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .interrupt),
+            note: "notice or consent page: continued with \"\(form.submitters[button].label)\"")
     }
 
     /// The page's own navigation: a short refresh, a script redirect; a long refresh is a timeout page.

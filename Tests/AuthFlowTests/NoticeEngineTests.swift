@@ -1,0 +1,41 @@
+import Testing
+import Transport
+
+@testable import AuthFlow
+
+/// What the engine does with a notice or consent page: clicks its one way on when that stays on the page's own
+/// origin, and stops (exit 4, consent) when it leads elsewhere.
+@Suite struct NoticeEngineTests {
+    static func decide(_ body: String) -> SignInAction {
+        var machine = SignInMachine(
+            .web(url: "https://sp.example.test/protected/", username: "alice", password: Secret("alice-pass-1")))
+        _ = machine.start()
+        return machine.receive(
+            SignInResponse(
+                url: "https://idp.example.test/consent?StateId=s", status: 200,
+                headers: [("Content-Type", "text/html")], location: nil, body: Array(body.utf8), siteCookies: []))
+    }
+
+    @Test func theOneWayOnIsTakenOnTheSameOrigin() {
+        let page =
+            #"<form action="/getconsent"><input type=hidden name=StateId value=s><button name=yes>Yes, continue</button></form>"#
+            + #"<form action="/noconsent"><input type=hidden name=StateId value=s><button name=no>No, cancel</button></form>"#
+        guard case .send(let request) = Self.decide(page) else {
+            Issue.record("the consent page was not continued")
+            return
+        }
+        #expect(request.url.hasPrefix("https://idp.example.test/getconsent?"))
+        #expect(request.url.contains("yes="))
+        #expect(!request.carriesCredentials)
+    }
+
+    @Test func aWayOnToAnotherHostStopsAsConsent() {
+        let page =
+            #"<form action="https://elsewhere.example.test/accept"><input type=hidden name=t value=1><button>Accept</button></form>"#
+        guard case .finish(.interactionRequired(.consent, _, let message, _, _)) = Self.decide(page) else {
+            Issue.record("expected a stop for consent")
+            return
+        }
+        #expect(message?.contains("another host") == true)
+    }
+}
