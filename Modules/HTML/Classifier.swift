@@ -311,7 +311,8 @@ public enum PageClassifier {
             }
             guard !asksForText else { continue }
             for button in form.submitButtons {
-                let words = [button.label ?? "", button.value, button.name ?? "", button.id ?? ""].joined(separator: " ")
+                let words = [button.label ?? "", button.value, button.name ?? "", button.id ?? ""].joined(
+                    separator: " ")
                 let goesOn = SignInLexicon.says(.continue, in: words) || SignInLexicon.says(.accept, in: words)
                 if goesOn && !SignInLexicon.says(.decline, in: words) {
                     found.append((form.index, (button.label ?? button.value).collapsingWhitespace()))

@@ -176,15 +176,19 @@ struct FormsStrategy: SignInStrategy {
             let button = form.submitters.firstIndex(where: PageForm.isWayOn)
         else { return navigate(page) }
         let built = form.submission([:], button)
-        guard URLParts(built.url)?.origin == URLParts(page.url)?.origin
-            || state.configuration.policy.allowedHosts.contains(URLParts(built.url)?.authority ?? "")
+        guard
+            URLParts(built.url)?.origin == URLParts(page.url)?.origin
+                || state.configuration.policy.allowedHosts.contains(URLParts(built.url)?.authority ?? "")
         else {
             return .finish(
                 .interactionRequired(
                     .consent, pageId: page.title,
-                    message: "a consent or notice page whose way on leads to another host (\(Redaction.url(built.url)))"))
+                    message: "a consent or notice page whose way on leads to another host (\(Redaction.url(built.url)))"
+                ))
         }
-        guard state.interruptsAnswered < 3 else { return .finish(.loop(url: page.url, steps: state.interruptsAnswered)) }
+        guard state.interruptsAnswered < 3 else {
+            return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
+        }
         state.interruptsAnswered += 1
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .interrupt),
