@@ -149,7 +149,7 @@ let package = Package(
             name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport", "Cryptography"], path: "Tests/CLITests"),
         .testTarget(
             name: "StatusAppTests", dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
-            path: "Tests/StatusAppTests"),
+            path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),

@@ -1,6 +1,7 @@
 import Foundation
 import Presentation
 import SPSim
+import TestSupport
 import Testing
 import Transport
 
@@ -20,7 +21,7 @@ import Transport
             #expect(page.contains(cookie.name))
             #expect(!page.contains(cookie.value), "a cookie value leaked into the page")
         }
-        expectGolden(fixture.normalised(page), Golden.session, name: "session")
+        expectSnapshot(fixture.normalised(page), named: "session.html")
     }
 
     @Test func listsPageIsGolden() async throws {
@@ -28,7 +29,7 @@ import Transport
         defer { fixture.stop() }
         let response = try await fixture.get("/lists")
         #expect(response.status == 200)
-        expectGolden(fixture.normalised(response.text), Golden.lists, name: "lists")
+        expectSnapshot(fixture.normalised(response.text), named: "lists.html")
     }
 
     @Test func itemsPageIsPagedAndGolden() async throws {
@@ -36,7 +37,7 @@ import Transport
         defer { fixture.stop() }
         let first = try await fixture.get("/lists/Tasks")
         #expect(first.status == 200)
-        expectGolden(fixture.normalised(first.text), Golden.tasks, name: "tasks")
+        expectSnapshot(fixture.normalised(first.text), named: "tasks.html")
         #expect(first.text.contains("20 items · showing 1–5"))
         #expect(first.text.contains("Page 1 of 4"))
         #expect(first.text.contains("<a href=\"/lists/Tasks?after=5&amp;page=2\" rel=\"next\">"))
@@ -107,7 +108,7 @@ import Transport
         defer { fixture.stop() }
         let response = try await fixture.get("/photos/Photos")
         #expect(response.status == 200)
-        expectGolden(fixture.normalised(response.text), Golden.photos, name: "photos")
+        expectSnapshot(fixture.normalised(response.text), named: "photos.html")
     }
 
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
@@ -233,7 +234,7 @@ import Transport
         #expect(red.text.contains("Signing in again failed"))
         #expect(red.text.contains("(sign-in-failed)"))
         #expect(!red.text.contains("class=\"state ok\""))
-        expectGolden(fixture.normalised(red.text), Golden.sessionSignInFailed, name: "session-sign-in-failed")
+        expectSnapshot(fixture.normalised(red.text), named: "session-sign-in-failed.html")
         // Reloading does not send the wrong password again (the account would be locked).
         let attempts = fixture.simulator.requestLog().filter { $0.formFields.contains { $0.name == "Password" } }
         _ = try await fixture.get("/status.json")

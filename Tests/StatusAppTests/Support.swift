@@ -113,23 +113,6 @@ func replace(_ pattern: String, in text: String, with template: String) -> Strin
         in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
 }
 
-/// Compares normalised page text with its golden copy; on a difference, writes the actual text to
-/// `/tmp/spconnect-status-golden/<name>.html` so it can be reviewed and copied in.
-func expectGolden(_ actual: String, _ golden: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    guard actual != golden else { return }
-    let directory = NSTemporaryDirectory() + "spconnect-status-golden"
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    _ = FileManager.default.createFile(atPath: directory + "/" + name + ".html", contents: Data(actual.utf8))
-    let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    let goldenLines = golden.split(separator: "\n", omittingEmptySubsequences: false)
-    let first = zip(actualLines, goldenLines).enumerated().first { $0.element.0 != $0.element.1 }
-    let detail =
-        first.map { "line \($0.offset + 1): got \($0.element.0) expected \($0.element.1)" }
-        ?? "lengths differ: \(actualLines.count) vs \(goldenLines.count) lines"
-    Issue.record(
-        "golden \(name) differs (\(detail)); actual in \(directory)/\(name).html", sourceLocation: sourceLocation)
-}
-
 /// The header's value in a response, case-insensitively.
 func header(_ response: HTTPResponse, _ name: String) -> String? {
     response.headers.fields.first { $0.name.lowercased() == name.lowercased() }?.value
