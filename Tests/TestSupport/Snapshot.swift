@@ -8,7 +8,8 @@ public import Testing
 /// naming the first differing line, and the actual text is written beside the snapshot as `NAME.actual` (not
 /// committed: `.gitignore` keeps it out) for a side-by-side look. A missing snapshot is an issue too, never a pass.
 public func expectSnapshot(
-    _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+    _ actual: String, named name: String, filePath: String = #filePath,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
     let file = folder.appendingPathComponent(name)
@@ -19,7 +20,8 @@ public func expectSnapshot(
             try Data(actual.utf8).write(to: file, options: .atomic)
             try? FileManager.default.removeItem(at: actualFile)
         } catch {
-            Issue.record(Comment(rawValue: "cannot record snapshot \(file.path): \(error)"), sourceLocation: sourceLocation)
+            Issue.record(
+                Comment(rawValue: "cannot record snapshot \(file.path): \(error)"), sourceLocation: sourceLocation)
         }
         return
     }
@@ -41,7 +43,8 @@ public func expectSnapshot(
     let detail =
         first.map { "line \($0.offset + 1): got \"\($0.element.0)\", expected \"\($0.element.1)\"" }
         ?? "lengths differ: \(actualLines.count) vs \(expectedLines.count) lines"
-    let message = "snapshot \(name) differs (\(detail)); the actual text is in \(actualFile.path) "
+    let message =
+        "snapshot \(name) differs (\(detail)); the actual text is in \(actualFile.path) "
         + "(SNAPSHOT_RECORD=1 rewrites the snapshot)"
     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
 }
