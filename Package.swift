@@ -134,7 +134,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
-        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], path: "Tests/CryptographyTests"),
+        .testTarget(
+            name: "CryptographyTests", dependencies: ["TestSupport", "Cryptography"], path: "Tests/CryptographyTests"),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
