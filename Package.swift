@@ -59,7 +59,7 @@ let package = Package(
         // MARK: Engines
 
         /// The headless sign-in engine: a sans-I/O state machine over pages, strategies, policy, sessions.
-        .target(name: "AuthFlow", dependencies: ["Transport", "HTML"], path: "Modules/AuthFlow"),
+        .target(name: "AuthFlow", dependencies: ["Transport", "HTML", "Cryptography"], path: "Modules/AuthFlow"),
 
         // MARK: Domain
 
@@ -91,7 +91,7 @@ let package = Package(
 
         /// SharePoint + identity-provider simulator, as a library the tests start in-process.
         .target(
-            name: "SPSim", dependencies: ["HTTPServer"], path: "Tools/spsim/SPSim"),
+            name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim"),
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
 
@@ -141,7 +141,11 @@ let package = Package(
         .testTarget(
             name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(
-            name: "AuthFlowTests", dependencies: ["TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
+            name: "AuthFlowTests",
+            dependencies: [
+                "TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer", "Cryptography", "SharePoint",
+            ],
+            path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(
             name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport"], path: "Tests/CLITests"),

@@ -1,9 +1,10 @@
 public import Foundation
 public import Transport
 
-/// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies.
+/// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies, or (app-only and device
+/// code sign-ins) its bearer tokens.
 ///
-/// A plain value. Cookie values never appear in `description`.
+/// A plain value. Cookie values and tokens never appear in `description`.
 public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// The site URL the session is for (`https://contoso.sharepoint.com/sites/team`).
     public var siteURL: String
@@ -27,11 +28,14 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     public var loginURL: String?
     /// For a session of any web page (not SharePoint): the URL that proves it (`--proof-url`). Nil for SharePoint.
     public var proofURL: String?
+    /// The bearer tokens of a token session (``TokenSet``); nil for a cookie session. Requests then carry
+    /// `Authorization: Bearer` and no cookies.
+    public var tokens: TokenSet?
 
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
         policy: SignInPolicy = SignInPolicy(), cookies: [Cookie], targetCookies: [String] = [],
-        staySignedIn: Bool = false, loginURL: String? = nil, proofURL: String? = nil
+        staySignedIn: Bool = false, loginURL: String? = nil, proofURL: String? = nil, tokens: TokenSet? = nil
     ) {
         self.siteURL = siteURL
         self.user = user
@@ -44,6 +48,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         self.staySignedIn = staySignedIn
         self.loginURL = loginURL
         self.proofURL = proofURL
+        self.tokens = tokens
     }
 
     /// The configuration that signs this session's user in again the way they signed in: the same site, flow,
@@ -76,6 +81,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        if let tokens { return "Session(\(user) at \(siteURL) via \(flow); \(tokens))" }
         let names = cookies.map(\.name).joined(separator: ", ")
         return "Session(\(user) at \(siteURL) via \(flow); cookies: \(names))"
     }

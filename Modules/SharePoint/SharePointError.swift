@@ -289,6 +289,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.
     public var needsReauthentication: Bool {
+        // A new token would be refused the same way: it comes from the same app registration for the same resource.
+        if let rejection = bearerRejection, rejection != .invalidToken { return false }
         switch kind {
         case .formsAuthRequired, .authenticationRequired: return true
         default: return status == 401
@@ -332,7 +334,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
                 + " \(login))."
         case .authenticationRequired:
             text =
-                "Authentication is required or the credentials were rejected: sign in again with `spconnect login`."
+                bearerRejection?.sentence
+                ?? "Authentication is required or the credentials were rejected: sign in again with `spconnect login`."
         case .accessDenied:
             text = "Access denied: the signed-in account has no permission for this. Ask a site owner for access."
         case .preconditionFailed:

@@ -186,6 +186,13 @@ public struct SimulatorOptions: Sendable {
     public var seed: UInt64 = 2026
     /// `legacy-spo` answers like SharePoint Online since May 2026: the IDCRL route is refused.
     public var legacyRefused: Bool = false
+    /// The Entra tenant's app registrations (certificates can also be added at run time).
+    public var apps: [SimulatedApp] = .defaults
+    /// Lifetime of the access tokens the tenant issues (`expires_in`).
+    public var tokenLifetimeSeconds: Int = 3599
+    /// The `interval` and `expires_in` of device codes.
+    public var deviceCodeIntervalSeconds: Int = 5
+    public var deviceCodeLifetimeSeconds: Int = 900
 
     public init(
         mode: SignInMode, port: UInt16 = 0, idpPort: UInt16 = 0, users: [SimulatedUser] = .defaults, items: Int = 0,

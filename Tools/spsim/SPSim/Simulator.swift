@@ -90,8 +90,30 @@ public final class Simulator: Sendable {
         core.state.withLock {
             $0.sessions.removeAll()
             $0.accessTokens.removeAll()
+            $0.entra.revokedTokenIds.formUnion($0.entra.issuedTokenIds)
         }
     }
+
+    // MARK: The Entra tenant's test hooks
+
+    /// Registers `certificatePEM` for the app `appId` (as an admin uploads it under Certificates & secrets).
+    public func registerCertificate(_ certificatePEM: String, appId: String) {
+        core.state.withLock { $0.entra.certificates[appId, default: []].append(certificatePEM) }
+    }
+
+    /// What the next device codes do when polled (see ``DeviceCodeScript``).
+    public func setDeviceCodeScript(_ script: DeviceCodeScript) {
+        core.state.withLock { $0.entra.deviceScript = script }
+    }
+
+    /// Issues every later access token for `audience` instead of the resource asked for (nil: the resource), to
+    /// show what SharePoint says to a token for another resource.
+    public func issueTokens(forAudience audience: String?) {
+        core.state.withLock { $0.entra.audienceOverride = audience }
+    }
+
+    /// The client assertions the token endpoint received, oldest first (they are spent: each `jti` works once).
+    public func receivedClientAssertions() -> [String] { core.state.withLock { $0.entra.assertions } }
 
     /// Server-relative URL of the biggest file, 52,428,800 bytes generated from the seed as they are sent.
     public static let largeFileURL = "/Shared Documents/" + SiteContent.largeFileName
@@ -182,6 +204,8 @@ struct SimulatorState {
     var ntlmVerified: [String: SPSession] = [:]
     /// OAuth access token → session (SharePoint Online modes)
     var accessTokens: [String: SPSession] = [:]
+    /// App registrations' certificates, device codes, refresh tokens, the signing key (EntraApps.swift)
+    var entra = EntraState()
     /// form digest → expiry
     var digests: [String: Int] = [:]
     /// FBA view state → expected event validation
