@@ -69,7 +69,7 @@ public enum DeviceCodeScript: Sendable, Equatable {
     case decline
     /// One `authorization_pending`, then `expired_token`.
     case expire
-    /// `slow_down` first, then one `authorization_pending`, then approved by the user with this e-mail.
+    /// `slow_down` first, then approved by the user with this e-mail.
     case slowDown(String)
 }
 

@@ -53,7 +53,7 @@ extension SimulatorCore {
             400, "authorization_pending", 70016,
             "OAuth 2.0 device flow error. Authorization is pending. Continue polling.")
         switch grant.script {
-        case .approve(let email) where grant.polls >= 2, .slowDown(let email) where grant.polls >= 3:
+        case .approve(let email) where grant.polls >= 2, .slowDown(let email) where grant.polls >= 2:
             grant.approvedBy = users.firstIndex { $0.email.lowercased() == email.lowercased() }
         case .decline where grant.polls >= 2:
             grant.declined = true
