@@ -175,8 +175,10 @@ extension SimulatorCore {
                 401, "invalid_client", 700027,
                 "Client assertion contains an invalid signature. [Reason - The key was not found.]")
         }
+        // Entra also takes a padded thumbprint (MSAL for Python sends `x5t` with its `=`).
+        let thumbprint = wanted.thumbprint.replacingOccurrences(of: "=", with: "")
         let certificate = app.certificatePEMs.lazy.compactMap { try? Certificate(pem: Array($0.utf8)) }.first {
-            base64URL(MessageDigest.hash(wanted.digest, $0.der)) == wanted.thumbprint
+            base64URL(MessageDigest.hash(wanted.digest, $0.der)) == thumbprint
         }
         guard let certificate, let key = try? certificate.publicKey() else {
             return oauthError(
