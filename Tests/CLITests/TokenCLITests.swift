@@ -121,6 +121,17 @@ import Testing
         #expect(world.sim.receivedClientAssertions().count == 3)
     }
 
+    @Test func aTokenThatCannotBeRenewedEndsWithExit11() async throws {
+        let world = try await World()
+        #expect(try await world.appOnly().status == 0)
+        // The key became readable by others: the renewal after SharePoint's 401 refuses it, and says why.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: world.app.keyPath)
+        world.sim.expireSessions()
+        let lists = try await world.command("lists")
+        #expect(lists.status == 11 && lists.stderr.contains("chmod 600"), "\(lists.stderr)")
+        #expect(world.sim.receivedClientAssertions().count == 1)
+    }
+
     @Test func ps256WithAnEncryptedKeyAndAGivenTenant() async throws {
         let world = try await World()
         let login = try await world.run(
