@@ -289,8 +289,6 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.
     public var needsReauthentication: Bool {
-        // A new token would be refused the same way: it comes from the same app registration for the same resource.
-        if let rejection = bearerRejection, rejection != .invalidToken { return false }
         switch kind {
         case .formsAuthRequired, .authenticationRequired: return true
         default: return status == 401

@@ -97,16 +97,12 @@ import Transport
         }
         _ = try await world.appOnly().run()
         let spent = try #require(world.simulator.receivedClientAssertions().last)
-        let replay = try await world.client.execute(
-            HTTPRequest(
-                method: "POST",
-                url: "\(world.simulator.identityProviderURL)/\(world.simulator.tenantId)/oauth2/v2.0/token",
-                body: .form([
-                    ("grant_type", "client_credentials"), ("client_id", SimulatedApp.fullControlId),
-                    ("scope", world.simulator.siteURL + "/.default"),
-                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
-                    ("client_assertion", spent),
-                ])))
+        let replay = try await world.postToken([
+            ("grant_type", "client_credentials"), ("client_id", SimulatedApp.fullControlId),
+            ("scope", world.simulator.siteURL + "/.default"),
+            ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            ("client_assertion", spent),
+        ])
         #expect(replay.status == 401 && String(decoding: replay.body, as: UTF8.self).contains("jti replayed"))
         await world.stop()
     }

@@ -33,7 +33,7 @@ import Transport
     }
 
     @Test func aTokenIsRenewedShortlyBeforeItExpiresAndOnceAfterA401() async throws {
-        let world = try await TokenWorld.start(tokenLifetime: 3)
+        let world = try await TokenWorld.start(tokenLifetime: 6)
         let session = try await world.appOnly().run()
         let directory = world.app.directory + "/sessions"
         let store = SessionStore(directory: directory)
@@ -41,10 +41,12 @@ import Transport
         let renewal = TokenRenewal(client: world.client, session: session, store: store, profile: "app")
         let site = site(world, renewal)
         _ = try await site.web()
-        #expect(await renewal.renewals == 0)
-        try await Task.sleep(for: .seconds(3))
+        // Within its lifetime the token is used as it is (unless this machine is so loaded that it already aged).
+        let fresh = await renewal.renewals
+        #expect(fresh <= 1)
+        try await Task.sleep(for: .seconds(6))
         _ = try await site.web()
-        #expect(await renewal.renewals == 1)
+        #expect(await renewal.renewals == fresh + 1)
         let saved = try #require(try store.load(profile: "app")?.tokens)
         #expect(saved.accessToken != session.tokens?.accessToken && saved.kind == .appOnly)
         let attributes = try FileManager.default.attributesOfItem(atPath: try store.path(for: "app"))
@@ -52,7 +54,7 @@ import Transport
         // Revoked on the server: one 401, one renewal, the request repeated.
         world.simulator.expireSessions()
         _ = try await site.web()
-        #expect(await renewal.renewals == 2)
+        #expect(await renewal.renewals == fresh + 2)
         await world.stop()
     }
 
@@ -71,23 +73,19 @@ import Transport
         await #expect { try await readOnly.deleteItem(in: .title("Tasks"), id: 1) } throws: { error in
             (error as? SharePointError)?.kind == .accessDenied
         }
-        // A token for another resource: 'Invalid issuer or signature', and no renewal (it would be the same).
+        // A token for another resource: 'Invalid issuer or signature', after one renewal (which gets the same).
         world.simulator.issueTokens(forAudience: "https://graph.microsoft.com")
         let other = TokenRenewal(client: world.client, session: try await world.appOnly().run())
         await #expect { try await site(world, other).web() } throws: { error in
             (error as? SharePointError)?.bearerRejection == .wrongAudience
         }
-        #expect(await other.renewals == 0)
+        #expect(await other.renewals == 1)
         world.simulator.issueTokens(forAudience: nil)
         // A token obtained with a client secret: 'Unsupported app only token'.
-        let answer = try await world.client.execute(
-            HTTPRequest(
-                method: "POST",
-                url: "\(world.simulator.identityProviderURL)/\(world.simulator.tenantId)/oauth2/v2.0/token",
-                body: .form([
-                    ("grant_type", "client_credentials"), ("client_id", SimulatedApp.secretOnlyId),
-                    ("client_secret", SimulatedApp.secretOnlyValue), ("scope", world.simulator.siteURL + "/.default"),
-                ])))
+        let answer = try await world.postToken([
+            ("grant_type", "client_credentials"), ("client_id", SimulatedApp.secretOnlyId),
+            ("client_secret", SimulatedApp.secretOnlyValue), ("scope", world.simulator.siteURL + "/.default"),
+        ])
         let token = try #require(
             ((try JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["access_token"] as? String)
         let secretSite = SharePointSite(

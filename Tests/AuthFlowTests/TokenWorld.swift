@@ -44,5 +44,13 @@ struct TokenWorld {
                     certificatePath: app.certificatePath, keyPath: app.keyPath, algorithm: algorithm))
     }
 
+    /// POSTs `form` to the tenant's token endpoint (for what spconnect would never send: a spent assertion, a secret).
+    func postToken(_ form: [(name: String, value: String)]) async throws -> HTTPResponse {
+        try await client.execute(
+            HTTPRequest(
+                method: "POST", url: "\(simulator.identityProviderURL)/\(simulator.tenantId)/oauth2/v2.0/token",
+                body: .form(form)))
+    }
+
     func stop() async { await simulator.stop() }
 }

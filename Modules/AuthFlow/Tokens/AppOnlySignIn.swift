@@ -36,12 +36,7 @@ public struct AppOnlySignIn: Sendable {
     /// Signs in: discovers the tenant when needed, loads the certificate and key, builds the assertion, asks for
     /// the token. The session's `user` is `app:APPID`, its flow `app-only`.
     public func run(now: Date = Date()) async throws(TokenError) -> Session {
-        let tenant: String
-        if let given = self.tenant {
-            tenant = given
-        } else {
-            tenant = try await TenantDiscovery.tenant(of: siteURL, client: client)
-        }
+        let tenant = try await TenantDiscovery.resolve(self.tenant, siteURL: siteURL, client: client)
         let authority = EntraAuthority(host: authorityHost, tenant: tenant)
         let scope = try SharePointResource.scope(for: siteURL)
         let tokens = try await Self.requestToken(
@@ -109,6 +104,12 @@ public enum TenantDiscovery {
         throw TokenError(
             .tenantNotDiscovered, detail: "HTTP \(response.status) from \(base)/_vti_bin/client.svc had no Bearer realm"
         )
+    }
+
+    /// `given` when there is one, else the tenant the site names.
+    static func resolve(_ given: String?, siteURL: String, client: HTTPClient) async throws(TokenError) -> String {
+        if let given { return given }
+        return try await tenant(of: siteURL, client: client)
     }
 
     /// The `realm` parameter of a `Bearer` challenge, when it is not empty.

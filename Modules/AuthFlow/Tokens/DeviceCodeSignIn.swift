@@ -49,12 +49,7 @@ public struct DeviceCodeSignIn: Sendable {
 
     /// Runs the flow to its end.
     public func run(now: Date = Date()) async throws(TokenError) -> Session {
-        let tenant: String
-        if let given = self.tenant {
-            tenant = given
-        } else {
-            tenant = try await TenantDiscovery.tenant(of: siteURL, client: client)
-        }
+        let tenant = try await TenantDiscovery.resolve(self.tenant, siteURL: siteURL, client: client)
         let authority = EntraAuthority(host: authorityHost, tenant: tenant)
         try authority.check(policy)
         let scope = try SharePointResource.scope(for: siteURL)
