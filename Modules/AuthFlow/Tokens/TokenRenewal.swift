@@ -41,7 +41,8 @@ public actor TokenRenewal: Reauthenticator, AuthenticationProvider {
     /// Asks for a new token now (coalesced with a renewal already running).
     public func renew() async throws {
         if let running {
-            _ = try await running.value
+            // The renewal already running gives this caller its session too (its own caller may resume first).
+            session = try await running.value
             return
         }
         let task = Task { [client, session] in try await Self.renewed(session, client: client) }
