@@ -6,8 +6,10 @@ import Testing
 /// `spconnect login --app-id …` end to end against the simulated Entra tenant over https: app-only with a
 /// certificate (listing, upload, renewal after expiry and after a 401), device code (approve, decline, expire,
 /// slow_down, refresh), each refusal with its documented message and exit code, and no token, key or assertion in
-/// any output, trace or argument.
-@Suite struct TokenCLITests {
+/// any output, trace or argument. Two at a time with the other suites that spawn children (each run is a child
+/// process, and each test holds an https simulator: Foundation's Process has crashed when this process held too many
+/// descriptors while others spawned).
+@Suite(.childProcesses) struct TokenCLITests {
     final class World {
         let sim: Simulator
         let app: TestAppCredential
