@@ -97,6 +97,23 @@ import Transport
         await world.stop()
     }
 
+    @Test func sitesSelectedReadsAndWritesOnlyWhatTheSiteGranted() async throws {
+        let world = try await TokenWorld.start()
+        world.simulator.registerCertificate(world.app.certificatePEM, appId: SimulatedApp.sitesSelectedId)
+        let site = site(
+            world,
+            TokenRenewal(client: world.client, session: try await world.appOnly(SimulatedApp.sitesSelectedId).run()))
+        await #expect { try await site.web() } throws: { error in (error as? SharePointError)?.kind == .accessDenied }
+        world.simulator.grantSite("read", toApp: SimulatedApp.sitesSelectedId)
+        _ = try await site.web()
+        await #expect { try await site.deleteItem(in: .title("Tasks"), id: 2) } throws: { error in
+            (error as? SharePointError)?.kind == .accessDenied
+        }
+        world.simulator.grantSite("write", toApp: SimulatedApp.sitesSelectedId)
+        try await site.deleteItem(in: .title("Tasks"), id: 2)
+        await world.stop()
+    }
+
     @Test func aTokenSessionFileRoundTripsAndStaysACookieFile() throws {
         let directory = NSTemporaryDirectory() + "spc-tokens-" + UUID().uuidString
         let store = SessionStore(directory: directory)

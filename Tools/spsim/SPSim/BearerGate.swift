@@ -48,7 +48,14 @@ extension SimulatorCore {
             if (claims["appidacr"] as? String) == "1" {
                 return .refused(bearerChallenge("Unsupported app only token."))
             }
-            let roles = claims["roles"] as? [String] ?? []
+            var roles = claims["roles"] as? [String] ?? []
+            let appId = claims["appid"] as? String ?? ""
+            // Sites.Selected: the site's own grant stands for the tenant-wide permission.
+            if roles.contains("Sites.Selected"), let grant = state.withLock({ $0.entra.siteGrants[appId.lowercased()] })
+            {
+                let granted = ["read": "Sites.Read.All", "write": "Sites.ReadWrite.All", "manage": "Sites.Manage.All"]
+                roles.append(granted[grant] ?? "Sites.FullControl.All")
+            }
             let method = effectiveMethod(request)
             let reads = ["GET", "HEAD"].contains(method) || request.path.lowercased() == "/_api/contextinfo"
             guard !Set(roles).isDisjoint(with: reads ? Self.readRoles : Self.writeRoles) else {
@@ -60,7 +67,7 @@ extension SimulatorCore {
                                 "Access denied. You do not have permission to perform this action or access this resource."
                         ), flavour: flavour))
             }
-            return .app(claims["appid"] as? String ?? "", roles: roles)
+            return .app(appId, roles: roles)
         }
         let upn = (claims["upn"] as? String ?? "").lowercased()
         guard let user = users.firstIndex(where: { $0.email.lowercased() == upn }) else {

@@ -40,6 +40,8 @@ public struct SimulatedApp: Sendable, Equatable {
     public static let publicClientId = "44444444-4444-4444-8444-444444444444"
     /// Read-only: `Sites.Read.All` (reads work, writes get 403).
     public static let readOnlyId = "55555555-5555-4555-8555-555555555555"
+    /// `Sites.Selected`: no site until one is granted (``Simulator/grantSite(_:toApp:)``).
+    public static let sitesSelectedId = "66666666-6666-4666-8666-666666666666"
 }
 
 extension [SimulatedApp] {
@@ -55,6 +57,8 @@ extension [SimulatedApp] {
             SimulatedApp(
                 appId: SimulatedApp.publicClientId, displayName: "spconnect device code", publicClient: true),
             SimulatedApp(appId: SimulatedApp.readOnlyId, displayName: "read-only app", roles: ["Sites.Read.All"]),
+            SimulatedApp(
+                appId: SimulatedApp.sitesSelectedId, displayName: "selected sites app", roles: ["Sites.Selected"]),
         ]
     }
 }
@@ -105,6 +109,8 @@ struct EntraState {
     var signingKeyPEM: [UInt8]?
     /// Test hook: access tokens are issued for this audience instead of the requested resource.
     var audienceOverride: String?
+    /// `Sites.Selected` grants on this site: app id → role (`read`, `write`, `manage`, `fullcontrol`).
+    var siteGrants: [String: String] = [:]
 }
 
 extension SimulatorCore {

@@ -112,6 +112,12 @@ public final class Simulator: Sendable {
         core.state.withLock { $0.entra.audienceOverride = audience }
     }
 
+    /// Grants an app with `Sites.Selected` `role` (`read`, `write`, `manage`, `fullcontrol`) on this site, as
+    /// `POST https://graph.microsoft.com/v1.0/sites/{siteId}/permissions` does; nil takes the grant away.
+    public func grantSite(_ role: String?, toApp appId: String) {
+        core.state.withLock { $0.entra.siteGrants[appId.lowercased()] = role?.lowercased() }
+    }
+
     /// The client assertions the token endpoint received, oldest first (they are spent: each `jti` works once).
     public func receivedClientAssertions() -> [String] { core.state.withLock { $0.entra.assertions } }
 
