@@ -46,12 +46,16 @@ import Testing
             try await run([name, "--cacert", caPath] + extra)
         }
 
+        /// The arguments of an app-only login: paths and ids only.
+        func loginArguments(_ appId: String) -> [String] {
+            [
+                "login", "--site", sim.siteURL, "--app-id", appId, "--certificate", app.certificatePath, "--key",
+                app.keyPath, "--authority", sim.identityProviderURL, "--cacert", caPath,
+            ]
+        }
+
         func appOnly(_ appId: String = SimulatedApp.fullControlId, _ extra: [String] = []) async throws -> RunResult {
-            try await run(
-                [
-                    "login", "--site", sim.siteURL, "--app-id", appId, "--certificate", app.certificatePath, "--key",
-                    app.keyPath, "--authority", sim.identityProviderURL, "--cacert", caPath,
-                ] + extra)
+            try await run(loginArguments(appId) + extra)
         }
 
         func deviceCode(_ script: DeviceCodeScript, appId: String = SimulatedApp.publicClientId) async throws
@@ -82,6 +86,7 @@ import Testing
         let world = try await World(tokenLifetime: 4)
         let trace = world.state + "/trace.jsonl"
         let login = try await world.appOnly(SimulatedApp.fullControlId, ["--trace", trace])
+        let argv = world.loginArguments(SimulatedApp.fullControlId).joined(separator: " ")
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in as app \(SimulatedApp.fullControlId)"))
         let mode = try FileManager.default.attributesOfItem(atPath: world.state + "/spconnect/sessions/default.cookies")
@@ -117,7 +122,9 @@ import Testing
             + world.app.keyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
         let traceText = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
         #expect(!traceText.isEmpty)
-        for text in [login.stdout, login.stderr, status.stdout, whoami.stdout, whoami.stderr, lists.stderr, traceText] {
+        for text in [
+            login.stdout, login.stderr, status.stdout, whoami.stdout, whoami.stderr, lists.stderr, traceText, argv,
+        ] {
             for secret in secrets where secret.count > 16 { #expect(!text.contains(secret)) }
         }
         // The sign-in, the renewal after expiry, the one after the 401 (and one more if a loaded machine was slow).
@@ -205,6 +212,17 @@ import Testing
         #expect(whoami.status == 0 && whoami.stdout.contains(aliceEmail), "\(whoami.stderr)")
         #expect(whoami.stdout.contains("device-code"))
         #expect(!world.sessionText.isEmpty && !whoami.stdout.contains(world.savedAccessToken))
+    }
+
+    @Test func aRevokedRefreshTokenEndsWithExit11AndTheApiCommandSendsTheToken() async throws {
+        let world = try await World()
+        #expect(try await world.deviceCode(.approve(aliceEmail)).status == 0)
+        let api = try await world.command("api", ["GET", "/_api/web/currentuser"])
+        #expect(api.status == 0 && api.stdout.contains(aliceEmail), "\(api.stderr)")
+        world.sim.revokeRefreshTokens()
+        world.sim.expireSessions()
+        let lists = try await world.command("lists")
+        #expect(lists.status == 11 && lists.stderr.contains("refresh token is no longer accepted"), "\(lists.stderr)")
     }
 
     @Test(arguments: [

@@ -112,6 +112,12 @@ public final class Simulator: Sendable {
         core.state.withLock { $0.entra.audienceOverride = audience }
     }
 
+    /// Revokes every refresh token (as a password reset or an admin's "revoke sessions" does): the next refresh
+    /// answers `invalid_grant`.
+    public func revokeRefreshTokens() {
+        core.state.withLock { $0.entra.refreshTokens.removeAll() }
+    }
+
     /// Grants an app with `Sites.Selected` `role` (`read`, `write`, `manage`, `fullcontrol`) on this site, as
     /// `POST https://graph.microsoft.com/v1.0/sites/{siteId}/permissions` does; nil takes the grant away.
     public func grantSite(_ role: String?, toApp appId: String) {
