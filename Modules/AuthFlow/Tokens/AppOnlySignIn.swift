@@ -8,13 +8,17 @@ public import Transport
 /// A plain value; ``run(now:)`` may be called from any task. The session is not proven here: the caller reads the
 /// site with it (SharePoint says why it refuses a token; Entra does not).
 public struct AppOnlySignIn: Sendable {
+    /// The Transport client the token endpoint and the tenant discovery are asked through.
     public var client: HTTPClient
+    /// The SharePoint site; its origin is the resource the token is for.
     public var siteURL: String
+    /// The app registration's client id.
     public var appId: String
     /// The tenant; nil to discover it from the site's `WWW-Authenticate: Bearer realm="…"` challenge.
     public var tenant: String?
     /// The Entra host (default the public cloud).
     public var authorityHost: String
+    /// The certificate and key files the client assertion is signed with.
     public var credential: CertificateCredential
     /// Plain http only to loopback, and only when allowed (simulators).
     public var policy: SignInPolicy

@@ -17,12 +17,17 @@ public struct DeviceCodeSignIn: Sendable {
         public var interval: Int
     }
 
+    /// The Transport client the endpoints are asked through.
     public var client: HTTPClient
+    /// The SharePoint site; its origin is the resource the token is for.
     public var siteURL: String
+    /// The public-client app registration's client id.
     public var appId: String
     /// The tenant: a GUID or domain, or `organizations`; nil discovers it from the site's Bearer challenge.
     public var tenant: String?
+    /// The Entra host (default the public cloud).
     public var authorityHost: String
+    /// Plain http only to loopback, and only when allowed (simulators).
     public var policy: SignInPolicy
     /// Told the code once it is issued (the CLI prints it on standard error).
     public var prompt: @Sendable (Prompt) -> Void

@@ -14,6 +14,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible {
         case deviceCode = "device-code"
     }
 
+    /// App-only or device code.
     public var kind: Kind
     /// The app registration's client id.
     public var appId: String
@@ -23,6 +24,7 @@ public struct TokenSet: Sendable, Equatable, CustomStringConvertible {
     public var authority: String
     /// The scope asked for (`https://contoso.sharepoint.com/.default`).
     public var scope: String
+    /// What `Authorization: Bearer` carries.
     public var accessToken: Secret
     /// When the access token was issued to us and when it expires (from `expires_in`).
     public var obtainedAt: Date
@@ -89,8 +91,11 @@ public struct CertificateCredential: Sendable, Equatable, Codable {
 /// The claims of an Entra access token that a client shows or acts on, read from its payload without verifying
 /// its signature (only the resource can). Missing or unreadable claims are nil or empty.
 public struct TokenClaims: Sendable, Equatable {
+    /// `aud`: the resource the token is for (the site's origin).
     public var audience: String?
+    /// `appid` (or `azp`): the app the token was issued to.
     public var appId: String?
+    /// `tid`: the tenant id.
     public var tenant: String?
     /// Application permissions (app-only tokens), e.g. `Sites.FullControl.All`.
     public var roles: [String]
@@ -98,6 +103,7 @@ public struct TokenClaims: Sendable, Equatable {
     public var scopes: [String]
     /// The user's sign-in name (delegated tokens).
     public var userName: String?
+    /// `exp`.
     public var expiresAt: Date?
     /// `appidacr`: 0 public client, 1 client secret, 2 certificate.
     public var appAuthentication: String?
