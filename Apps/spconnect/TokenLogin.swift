@@ -2,6 +2,7 @@ import AuthFlow
 import Cryptography
 import Foundation
 import SharePoint
+import Synchronization
 import Transport
 
 /// `spconnect login --site URL --app-id ID (--certificate FILE | --device-code)`: Entra ID bearer-token sign-in
@@ -52,9 +53,21 @@ enum TokenLogin {
         let policy = SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
         let authority = arguments.value("authority") ?? EntraAuthority.publicCloud
         var configuration = clientConfiguration(arguments)
-        if let path = arguments.value("trace") {
-            let file = try TraceFile(path: path)
-            configuration.trace = { record in file.write(record) }
+        let file = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+        let steps = TokenSteps()
+        configuration.trace = { record in
+            file?.write(record)
+            steps.add(record)
+        }
+        // The summary `status` and the status app show (PROFILE.signin.json), kept whether it worked or not.
+        func record(_ succeeded: Bool, _ message: String) {
+            let summary = SignInRecord(
+                at: Date(), succeeded: succeeded, message: message, steps: steps.all, source: "spconnect login")
+            do {
+                try store.saveLastSignIn(summary, profile: profile)
+            } catch {
+                printError("spconnect login: warning: the sign-in summary for the status page was not saved: \(error)")
+            }
         }
         let client = try HTTPClient(configuration: configuration)
         let credential = deviceCode ? nil : try credential(arguments)
@@ -74,6 +87,7 @@ enum TokenLogin {
                 return .usage
             }
         } catch {
+            record(false, error.description + ".")
             printError("spconnect login: " + error.description + ".")
             return tokenExitCode(for: error)
         }
@@ -85,12 +99,14 @@ enum TokenLogin {
         do throws(SharePointError) {
             _ = try await proof.web()
         } catch {
+            record(false, describe(error, session: session))
             printError("spconnect login: " + describe(error, session: session))
             return exitCode(for: error)
         }
         let proven = await renewal.current
         try store.save(proven, profile: profile)
         let who = proven.tokens?.kind == .appOnly ? "app \(appId)" : proven.user
+        record(true, "Signed in as \(who) at \(proven.siteURL) (\(proven.flow)).")
         print("Signed in as \(who) at \(proven.siteURL) (\(proven.flow)).")
         print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
         return .ok
@@ -167,4 +183,26 @@ extension TraceFile {
         guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
         writeLine(String(decoding: data, as: UTF8.self))
     }
+}
+
+/// The exchanges of a token sign-in as sign-in record steps: method, host, status, what the request was for, the
+/// names of the form fields sent (never a value). Fed from Transport's trace, on its thread.
+final class TokenSteps: Sendable {
+    private let steps = Mutex<[SignInRecord.Step]>([])
+
+    @Sendable func add(_ record: TraceRecord) {
+        let path = URLComponents(string: record.url)?.path.lowercased() ?? ""
+        let purpose =
+            path.hasSuffix("/oauth2/v2.0/token")
+            ? "token"
+            : path.hasSuffix("/devicecode") ? "device code" : path.hasSuffix("/client.svc") ? "tenant" : "proof"
+        steps.withLock {
+            $0.append(
+                SignInRecord.Step(
+                    step: $0.count, method: record.method, host: SignInRecord.Step.host(of: record.url),
+                    purpose: purpose, status: record.status, fieldsSent: record.formFieldNames))
+        }
+    }
+
+    var all: [SignInRecord.Step] { steps.withLock { $0 } }
 }

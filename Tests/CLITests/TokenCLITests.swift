@@ -97,6 +97,8 @@ import Testing
         #expect(
             status.stdout.contains("app id:   \(SimulatedApp.fullControlId)")
                 && status.stdout.contains("token:    expires"))
+        // The discovery, the token and the proof: the summary of the sign-in (hosts and names only).
+        #expect(status.stdout.contains("succeeded in 3 steps, by spconnect login"), "\(status.stdout)")
         let whoami = try await world.command("whoami", ["--output", "json"])
         #expect(whoami.status == 0, "\(whoami.stderr)")
         #expect(whoami.stdout.contains("\"kind\": \"app\"") && whoami.stdout.contains("Sites.FullControl.All"))
@@ -122,6 +124,10 @@ import Testing
             + world.app.keyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
         let traceText = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
         #expect(!traceText.isEmpty)
+        let record =
+            (try? String(contentsOfFile: world.state + "/spconnect/sessions/default.signin.json", encoding: .utf8))
+            ?? ""
+        #expect(record.contains("client_assertion"))  // the field's name, never its value
         for text in [
             login.stdout, login.stderr, status.stdout, whoami.stdout, whoami.stderr, lists.stderr, traceText, argv,
         ] {
