@@ -130,6 +130,7 @@ import Testing
         #expect(record.contains("client_assertion"))  // the field's name, never its value
         for text in [
             login.stdout, login.stderr, status.stdout, whoami.stdout, whoami.stderr, lists.stderr, traceText, argv,
+            record,
         ] {
             for secret in secrets where secret.count > 16 { #expect(!text.contains(secret)) }
         }
