@@ -62,7 +62,7 @@ let package = Package(
         // MARK: Engines
 
         /// The headless sign-in engine: a sans-I/O state machine over pages, strategies, policy, sessions.
-        .target(name: "AuthFlow", dependencies: ["Transport", "HTML"], path: "Modules/AuthFlow"),
+        .target(name: "AuthFlow", dependencies: ["Transport", "HTML", "Cryptography"], path: "Modules/AuthFlow"),
 
         // MARK: Domain
 
@@ -137,13 +137,18 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
-        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], path: "Tests/CryptographyTests"),
+        .testTarget(
+            name: "CryptographyTests", dependencies: ["TestSupport", "Cryptography"], path: "Tests/CryptographyTests"),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
         .testTarget(
-            name: "AuthFlowTests", dependencies: ["TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer"], path: "Tests/AuthFlowTests"),
+            name: "AuthFlowTests",
+            dependencies: [
+                "TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer", "Cryptography", "SharePoint",
+            ],
+            path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(
             name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport", "Cryptography"], path: "Tests/CLITests"),

@@ -60,7 +60,8 @@ let apiCommand = Command(
     var client: HTTPClient
     var auth: Authentication?
     var site: SharePointSite?
-    var renewer: SessionReauthenticator?
+    var renewer: (any Reauthenticator)?
+    var tokens: TokenRenewal?
     var defaults: [(String, String)] = [("Accept", "application/json")]
     if arguments.has("anonymous") || arguments.value("basic") != nil {
         guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
@@ -87,8 +88,10 @@ let apiCommand = Command(
         let context = try SessionContext.open(arguments)
         client = context.client
         renewer = context.renewer
+        tokens = context.tokens
         let siteClient = SharePointSite(
-            client: client, siteURL: context.session.siteURL, reauthenticator: context.renewer)
+            client: client, siteURL: context.session.siteURL, reauthenticator: context.renewer,
+            authenticationProvider: context.tokens)
         site = siteClient
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             url = target
@@ -114,7 +117,16 @@ let apiCommand = Command(
         var request = HTTPRequest(
             method: method, url: url, headers: requestHeaders, body: body.map(HTTPRequest.Body.bytes) ?? .none,
             auth: auth, redirects: .follow(max: 10), retry: retry)
-        if let site, toTheSite, method != "GET", method != "HEAD",
+        // A token session's bearer token goes to the site only (renewed first when it is about to expire).
+        if let tokens, toTheSite {
+            do {
+                request.auth = try await tokens.currentAuthentication()
+            } catch {
+                printError("spconnect api: the access token could not be renewed: \(error)")
+                return .signInRequired
+            }
+        }
+        if let site, toTheSite, tokens == nil, method != "GET", method != "HEAD",
             !headers.contains(where: { $0.0.lowercased() == "x-requestdigest" })
         {
             do throws(SharePointError) {

@@ -13,7 +13,8 @@ let profileOption = OptionSpec.value("profile", "NAME", "session profile (defaul
 let loginCommand = Command(
     name: "login",
     summary: "Sign in to a SharePoint site without a browser and save the session (a curl-readable cookie file).",
-    synopsis: "(--site URL | --url URL) --user NAME [options]",
+    synopsis:
+        "(--site URL | --url URL) --user NAME [options] | --site URL --app-id ID (--certificate FILE | --device-code)",
     options: [
         .value("site", "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
         .value("url", "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
@@ -42,8 +43,9 @@ let loginCommand = Command(
             "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
                 + "with --url the cookies the page's host sets"),
         .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
-    ]
+    ] + TokenLogin.options
 ) { arguments in
+    if let code = try await TokenLogin.runIfAsked(arguments) { return code }
     let webURL = arguments.value("url")
     guard let site = arguments.value("site") ?? webURL, let user = arguments.value("user") else {
         throw UsageError(
@@ -196,6 +198,7 @@ let statusCommand = Command(
     }
     print("user:     \(session.displayName.map { "\($0) (\(session.user))" } ?? session.user)")
     print("flow:     \(session.flow)")
+    for line in TokenLogin.statusLines(session) { print(line) }
     print("proved:   \(ISO8601DateFormatter().string(from: session.provedAt))")
     for cookie in session.cookies {
         let expiry = cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? "end of session"
@@ -236,7 +239,12 @@ final class TraceFile: Sendable {
     }
 
     @Sendable func write(_ step: SignInTraceStep) {
-        handle.write(Data((step.jsonLine + "\n").utf8))
+        writeLine(step.jsonLine)
+    }
+
+    /// Appends `line` and a line break.
+    func writeLine(_ line: String) {
+        handle.write(Data((line + "\n").utf8))
     }
 }
 

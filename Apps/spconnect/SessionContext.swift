@@ -14,7 +14,10 @@ struct SessionContext {
     let store: SessionStore
     let session: Session
     let client: HTTPClient
-    let renewer: SessionReauthenticator
+    /// Signs in again on 401: a password sign-in for a cookie session, a new token for a token session.
+    let renewer: any Reauthenticator
+    /// For a token session: the bearer token of every request, renewed shortly before it expires.
+    let tokens: TokenRenewal?
 
     /// The options every command that uses a session understands.
     static let options: [OptionSpec] = [profileOption] + connectionOptions
@@ -31,13 +34,20 @@ struct SessionContext {
         var configuration = clientConfiguration(arguments)
         configuration.plainHTTP = .forSession(of: session.siteURL)
         let client = try HTTPClient(configuration: configuration)
+        if session.tokens != nil {
+            TokenLogin.remember(session)
+            let renewal = TokenRenewal(client: client, session: session, store: store, profile: profile)
+            return SessionContext(
+                profile: profile, store: store, session: session, client: client, renewer: renewal, tokens: renewal)
+        }
         try session.install(into: client)
         ErrorOutput.remember(cookies: session.cookies)
         let user = session.user
         let renewer = SessionReauthenticator(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { renewalPassword(user: user) }, oneTimeCode: try OneTimeCodeSources.source(arguments))
-        return SessionContext(profile: profile, store: store, session: session, client: client, renewer: renewer)
+        return SessionContext(
+            profile: profile, store: store, session: session, client: client, renewer: renewer, tokens: nil)
     }
 }
 

@@ -11,6 +11,7 @@ let whoamiCommand = Command(
     try await withSiteErrors("whoami") {
         _ = try positionals(arguments)
         let session = try SessionContext.open(arguments)
+        if session.session.tokens != nil { return try await TokenLogin.whoami(arguments, context: session) }
         if let proofURL = session.session.proofURL {
             return try await webWhoami(arguments, context: session, proofURL: proofURL)
         }

@@ -32,7 +32,8 @@ struct SiteContext {
             flavor = chosen
         }
         let site = SharePointSite(
-            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer)
+            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer,
+            authenticationProvider: session.tokens)
         return SiteContext(session: session, site: site)
     }
 }

@@ -1,9 +1,10 @@
 public import Foundation
 public import Transport
 
-/// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies.
+/// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies, or (app-only and device
+/// code sign-ins) its bearer tokens.
 ///
-/// A plain value. Cookie values never appear in `description`.
+/// A plain value. Cookie values and tokens never appear in `description`.
 public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// The site URL the session is for (`https://contoso.sharepoint.com/sites/team`).
     public var siteURL: String
@@ -31,12 +32,15 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// kept when the user chose to stay signed in: a renewal replays the sign-in with them and no password, as a
     /// browser does, for as long as the identity provider honours them. Never sent to the site.
     public var identityProviderCookies: [Cookie] = []
+    /// The bearer tokens of a token session (``TokenSet``); nil for a cookie session. Requests then carry
+    /// `Authorization: Bearer` and no cookies.
+    public var tokens: TokenSet?
 
     /// A session from its parts (a sign-in makes one; tests and stores rebuild one).
     public init(
         siteURL: String, user: String, displayName: String? = nil, flow: String, provedAt: Date,
         policy: SignInPolicy = SignInPolicy(), cookies: [Cookie], targetCookies: [String] = [],
-        staySignedIn: Bool = false, loginURL: String? = nil, proofURL: String? = nil
+        staySignedIn: Bool = false, loginURL: String? = nil, proofURL: String? = nil, tokens: TokenSet? = nil
     ) {
         self.siteURL = siteURL
         self.user = user
@@ -49,6 +53,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         self.staySignedIn = staySignedIn
         self.loginURL = loginURL
         self.proofURL = proofURL
+        self.tokens = tokens
     }
 
     /// The configuration that signs this session's user in again the way they signed in: the same site, flow,
@@ -93,6 +98,7 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
 
     /// The session in one line, without any cookie value.
     public var description: String {
+        if let tokens { return "Session(\(user) at \(siteURL) via \(flow); \(tokens))" }
         let names = cookies.map(\.name).joined(separator: ", ")
         return "Session(\(user) at \(siteURL) via \(flow); cookies: \(names))"
     }

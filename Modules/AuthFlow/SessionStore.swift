@@ -9,7 +9,8 @@ import Transport
 ///
 /// The file starts with `# Netscape HTTP Cookie File`, then one comment line carrying the session's
 /// metadata as JSON (site, user, flow, proof time, policy, target cookies, "Stay signed in?" answer,
-/// login service; never a secret), then one line per cookie. Files are
+/// login service; never a secret), for a token session one `# spconnect-tokens` line (``TokenSet``), then one line per
+/// cookie. Files are
 /// written atomically (a temporary file in the same folder, then `rename`) with mode 0600, in a folder
 /// with mode 0700. A value type; concurrent writers of one profile end with one whole file, never a mix.
 ///
@@ -237,6 +238,7 @@ enum NetscapeCookieFile {
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
         let json = (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var lines = [header, metadataPrefix + json, "# This file holds secrets: keep it private (mode 0600).", ""]
+        if let tokens = session.tokens { lines.insert(TokenSetLine.render(tokens), at: 2) }
         lines += session.cookies.map(\.netscapeLine)
         if !session.identityProviderCookies.isEmpty {
             lines += [
@@ -252,8 +254,16 @@ enum NetscapeCookieFile {
         var metadata: Metadata?
         var cookies: [Cookie] = []
         var identityProviderCookies: [Cookie] = []
+        var tokens: TokenSet?
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+            if line.hasPrefix(TokenSetLine.prefix) {
+                guard let parsed = TokenSetLine.parse(line) else {
+                    throw ParseError(reason: "the spconnect-tokens line is not valid")
+                }
+                tokens = parsed
+                continue
+            }
             if line.hasPrefix(metadataPrefix) {
                 let json = Data(line.dropFirst(metadataPrefix.count).utf8)
                 metadata = try? JSONDecoder().decode(Metadata.self, from: json)
@@ -279,7 +289,7 @@ enum NetscapeCookieFile {
             policy: SignInPolicy(
                 allowedHosts: Set(metadata.allowedHosts ?? []), allowHTTPLoopback: metadata.allowHTTPLoopback ?? false),
             cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
-            loginURL: metadata.loginURL, proofURL: metadata.proofURL)
+            loginURL: metadata.loginURL, proofURL: metadata.proofURL, tokens: tokens)
         session.identityProviderCookies = identityProviderCookies
         return session
     }

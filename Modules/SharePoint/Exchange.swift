@@ -44,11 +44,13 @@ extension SharePointSite {
         var reauthenticated = false
         var digestRefreshed = false
         while true {
+            let auth = try await currentAuthentication(for: exchange.url)
             var request = HTTPRequest(
                 method: exchange.method, url: exchange.url, headers: exchange.headers, body: exchange.body,
-                auth: authentication, retry: exchange.retry, responseBody: exchange.responseBody,
+                auth: auth, retry: exchange.retry, responseBody: exchange.responseBody,
                 progress: exchange.progress)
-            if exchange.needsDigest {
+            // A bearer token needs no request digest (SharePoint asks it only of cookie sessions).
+            if exchange.needsDigest, !auth.isBearer {
                 request.headers.set("X-RequestDigest", try await requestDigest(forceRefresh: digestRefreshed))
             }
             let response: HTTPResponse
@@ -83,6 +85,29 @@ extension SharePointSite {
             }
             throw error
         }
+    }
+}
+
+extension SharePointSite {
+    /// The credentials for the next request: the provider's (a renewed token when the old one is about to expire),
+    /// else the fixed ``authentication``. A failed renewal is `authenticationRequired` with its reason.
+    func currentAuthentication(for url: String) async throws(SharePointError) -> Authentication? {
+        guard let authenticationProvider else { return authentication }
+        do {
+            return try await authenticationProvider.currentAuthentication()
+        } catch {
+            throw SharePointError(
+                kind: .authenticationRequired, status: 0, message: "Renewing the access token failed: \(error)",
+                url: url)
+        }
+    }
+}
+
+extension Optional where Wrapped == Authentication {
+    /// Whether the credentials are a bearer token.
+    var isBearer: Bool {
+        if case .bearer = self { return true }
+        return false
     }
 }
 

@@ -332,7 +332,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
                 + " \(login))."
         case .authenticationRequired:
             text =
-                "Authentication is required or the credentials were rejected: sign in again with `spconnect login`."
+                bearerRejection?.sentence
+                ?? "Authentication is required or the credentials were rejected: sign in again with `spconnect login`."
         case .accessDenied:
             text = "Access denied: the signed-in account has no permission for this. Ask a site owner for access."
         case .preconditionFailed:

@@ -32,6 +32,9 @@ public final class SharePointSite: Sendable {
     public let authentication: Authentication?
     /// Called once on 401, or 403 with `X-Forms_Based_Auth_Required`, before the request is retried once.
     public let reauthenticator: (any Reauthenticator)?
+    /// Asked for the credentials before every request when set (a bearer token renewed before it expires); it
+    /// replaces ``authentication``.
+    public let authenticationProvider: (any AuthenticationProvider)?
     /// Retry policy for reads (GET, `contextinfo`).
     public let readRetry: RetryPolicy
     /// Retry policy for writes that are safe to repeat (see the type's documentation); `retryNonIdempotent` is
@@ -64,12 +67,14 @@ public final class SharePointSite: Sendable {
     ///   - writeRetry: retries for writes that are safe to repeat; default 5 attempts (`retryNonIdempotent` is set
     ///     here whatever the value given).
     ///   - digestRefreshMargin: refresh a cached digest this long before it expires (default 60 s).
+    ///   - authenticationProvider: asked for the credentials before every request (token sessions), instead of
+    ///     `authentication`; with a bearer token writes carry no request digest.
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
         reauthenticator: (any Reauthenticator)? = nil,
         readRetry: RetryPolicy = SharePointSite.defaultReadRetry,
         writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
-        digestRefreshMargin: Duration = .seconds(60)
+        digestRefreshMargin: Duration = .seconds(60), authenticationProvider: (any AuthenticationProvider)? = nil
     ) {
         var base = siteURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -78,6 +83,7 @@ public final class SharePointSite: Sendable {
         self.flavor = flavor
         self.authentication = authentication
         self.reauthenticator = reauthenticator
+        self.authenticationProvider = authenticationProvider
         self.readRetry = readRetry
         var safeWrites = writeRetry
         safeWrites.retryNonIdempotent = true

@@ -56,11 +56,22 @@ func same(_ a: Session, _ b: Session) -> Bool {
         && abs(time - b.provedAt.timeIntervalSince1970) <= tolerance && a.policy == b.policy
         && a.cookies.map(clampedExpiry) == b.cookies && a.targetCookies == b.targetCookies
         && a.staySignedIn == b.staySignedIn
-        && a.loginURL == b.loginURL
+        && a.loginURL == b.loginURL && sameTokens(a.tokens, b.tokens)
+}
+
+/// Token sets equal but for the times' floating-point rounding (seconds since 1970 through `Date`).
+func sameTokens(_ a: TokenSet?, _ b: TokenSet?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    func close(_ x: Date, _ y: Date) -> Bool {
+        abs(x.timeIntervalSince1970 - y.timeIntervalSince1970) <= max(1e-6, abs(x.timeIntervalSince1970) * 1e-15)
+    }
+    return a.kind == b.kind && a.appId == b.appId && a.tenant == b.tenant && a.authority == b.authority
+        && a.scope == b.scope && a.accessToken == b.accessToken && a.refreshToken == b.refreshToken
+        && a.certificate == b.certificate && close(a.obtainedAt, b.obtainedAt) && close(a.expiresAt, b.expiresAt)
 }
 
 /// A session file as `SessionStore.save` writes it (one host-only and one domain cookie), an older file without the
-/// later metadata keys, and a last sign-in record.
+/// later metadata keys, a token session, and a last sign-in record.
 let seeds = [
     """
     # Netscape HTTP Cookie File
@@ -74,6 +85,11 @@ let seeds = [
     contoso.sharepoint.com\tFALSE\t/sites/team\tFALSE\t0\trtFa\tx=y;z
 
     """,
+    "# Netscape HTTP Cookie File\n# spconnect-session {\"site\":\"https://c.sharepoint.com\",\"user\":\"app:a\","
+        + "\"flow\":\"app-only\",\"provedAt\":1800000000.5}\n# spconnect-tokens {\"accessToken\":\"eyJ0.e30.c2ln\","
+        + "\"appId\":\"a\",\"authority\":\"https://login.microsoftonline.com\",\"certificate\":{\"algorithm\":\"PS256\","
+        + "\"certificatePath\":\"/k/app.crt\",\"keyPath\":\"/k/app.key\"},\"expiresAt\":1800003599.5,\"kind\":"
+        + "\"app-only\",\"obtainedAt\":1800000000.5,\"scope\":\"https://c.sharepoint.com/.default\",\"tenant\":\"t\"}\n",
     "# Netscape HTTP Cookie File\r\n# spconnect-session {\"site\":\"http://127.0.0.1:8080\",\"user\":\"bob\","
         + "\"flow\":\"fba\",\"provedAt\":0}\r\n127.0.0.1\tFALSE\t/\tFALSE\t0\t.ASPXAUTH\r\n",
     #"{"at":"2026-01-02T03:04:05.678Z","message":"Signed in as alice.","source":"cli","steps":[{"cookiesSet":["FedAuth"],"#

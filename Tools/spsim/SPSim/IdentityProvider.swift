@@ -22,6 +22,7 @@ extension SimulatorCore {
             return adfs(request)
         }
         guard isOnline else { return notFound() }
+        if let answer = entraTokenEndpoints(request, parts: parts) { return answer }
         if parts.count == 3, parts[1] == "oauth2", parts[2] == "authorize" { return entraAuthorize(request) }
         if (parts.count == 3 && parts[1] == "oauth2" && parts[2] == "token")
             || (parts.count == 4 && parts[1] == "oauth2" && parts[2] == "v2.0" && parts[3] == "token")

@@ -401,7 +401,7 @@ extension SimulatorCore {
         let inner = RESTContext(
             flavour: context.flavour, site: context.site, query: (try? QueryOptions([])) ?? query,
             request: context.request,
-            user: context.user)
+            user: context.user, app: context.app)
         return entity(
             type: list.itemEntityTypeFullName, path: itemPath(list, item.id), set: "SP.Data." + list.entityTypeName,
             props: props,

@@ -192,6 +192,13 @@ public struct SimulatorOptions: Sendable {
     public var legacyRefused: Bool = false
     /// Entra's second-factor timing and its single-sign-on cookies' lifetimes.
     public var entraSessions: EntraSessionOptions = EntraSessionOptions()
+    /// The Entra tenant's app registrations (certificates can also be added at run time).
+    public var apps: [SimulatedApp] = .defaults
+    /// Lifetime of the access tokens the tenant issues (`expires_in`).
+    public var tokenLifetimeSeconds: Int = 3599
+    /// The `interval` and `expires_in` of device codes.
+    public var deviceCodeIntervalSeconds: Int = 5
+    public var deviceCodeLifetimeSeconds: Int = 900
 
     public init(
         mode: SignInMode, port: UInt16 = 0, idpPort: UInt16 = 0, users: [SimulatedUser] = .defaults, items: Int = 0,

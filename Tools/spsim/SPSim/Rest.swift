@@ -139,6 +139,8 @@ struct RESTContext {
     var query: QueryOptions
     var request: HTTPServerRequest
     var user: Int?
+    /// The app of an app-only bearer token (no user).
+    var app: String? = nil
 }
 
 extension SimulatorCore {
@@ -180,12 +182,26 @@ extension SimulatorCore {
         if request.path.lowercased() == "/_api/sp.oauth.nativeclient/authenticate" {
             return nativeClientAuthenticate(request)
         }
-        let user = authenticatedUser(request)
-        if user == nil, bearerToken(request) != nil {
+        // An Entra access token (JWT) is checked the way SharePoint checks it; the password grant's opaque tokens
+        // and cookies go the older way.
+        var verdict: BearerVerdict?
+        if let token = bearerToken(request), !token.isEmpty, state.withLock({ $0.accessTokens[token] == nil }) {
+            verdict = bearerVerdict(token, request: request, flavour: flavour)
+        }
+        var app: String?
+        var delegated: Int?
+        switch verdict {
+        case .refused(let response): return response
+        case .app(let id, _): app = id
+        case .user(let index): delegated = index
+        case nil: break
+        }
+        let user = app == nil ? delegated ?? authenticatedUser(request) : nil
+        if user == nil, app == nil, bearerToken(request) != nil {
             return bearerChallenge("Invalid JWT token. The token is expired or not issued by this tenant.")
         }
-        if user == nil, wantsWindowsChallenge(request) { return windowsChallenge() }
-        if user == nil, options.mode != .anonymous {
+        if user == nil, app == nil, wantsWindowsChallenge(request) { return windowsChallenge() }
+        if user == nil, app == nil, options.mode != .anonymous {
             var error = RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
@@ -194,7 +210,8 @@ extension SimulatorCore {
         }
         do {
             let query = try QueryOptions(request.query)
-            let context = RESTContext(flavour: flavour, site: siteURL, query: query, request: request, user: user)
+            let context = RESTContext(
+                flavour: flavour, site: siteURL, query: query, request: request, user: user, app: app)
             return try route(context)
         } catch let error as RESTError {
             return errorResponse(error, flavour: flavour)
@@ -251,7 +268,8 @@ extension SimulatorCore {
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
         }
-        if context.user != nil, bearerToken(context.request) != nil { return }  // no digest with OAuth
+        // No digest with OAuth.
+        if context.user != nil || context.app != nil, bearerToken(context.request) != nil { return }
         let digest = context.request.header("X-RequestDigest") ?? ""
         let now = nowEpoch()
         let valid = state.withLock { ($0.digests[digest] ?? 0) > now }

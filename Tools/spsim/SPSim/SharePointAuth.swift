@@ -26,6 +26,9 @@ extension SimulatorCore {
             return windowsSignIn(request)
         case "/_vti_bin/authentication.asmx":
             return fbaSOAPLogin(request)
+        case "/_vti_bin/client.svc" where isOnline && bearerToken(request) != nil:
+            // The tenant discovery probe: an empty (or any) bearer token gets the challenge with the realm.
+            return bearerChallenge("Invalid JWT token. No certificate thumbprint specified in token header.")
         case "/_vti_bin/idcrl.svc", "/_vti_bin/idcrl.svc/":
             return idcrlEndpoint(request)
         case "/_layouts/15/error.aspx":
@@ -83,11 +86,12 @@ extension SimulatorCore {
     }
 
     /// `401` + the `WWW-Authenticate: Bearer …` discovery hint (§4).
-    func bearerChallenge(_ description: String) -> HTTPServerResponse {
+    func bearerChallenge(_ description: String, error: String? = nil) -> HTTPServerResponse {
         let challenge =
             "Bearer realm=\"\(tenantId)\",client_id=\"00000003-0000-0ff1-ce00-000000000000\","
             + "trusted_issuers=\"00000001-0000-0000-c000-000000000000@*,https://sts.windows.net/*/\","
             + "authorization_uri=\"\(identityProviderURL)/common/oauth2/authorize\""
+            + (error.map { ",error=\"\($0)\"" } ?? "")
         let body = JSON.object([("error_description", .string(description))]).serialized()
         return HTTPServerResponse(
             status: 401, contentType: "application/json; charset=utf-8", text: body,

@@ -90,8 +90,42 @@ public final class Simulator: Sendable {
         core.state.withLock {
             $0.sessions.removeAll()
             $0.accessTokens.removeAll()
+            $0.entra.revokedTokenIds.formUnion($0.entra.issuedTokenIds)
         }
     }
+
+    // MARK: The Entra tenant's test hooks
+
+    /// Registers `certificatePEM` for the app `appId` (as an admin uploads it under Certificates & secrets).
+    public func registerCertificate(_ certificatePEM: String, appId: String) {
+        core.state.withLock { $0.entra.certificates[appId, default: []].append(certificatePEM) }
+    }
+
+    /// What the next device codes do when polled (see ``DeviceCodeScript``).
+    public func setDeviceCodeScript(_ script: DeviceCodeScript) {
+        core.state.withLock { $0.entra.deviceScript = script }
+    }
+
+    /// Issues every later access token for `audience` instead of the resource asked for (nil: the resource), to
+    /// show what SharePoint says to a token for another resource.
+    public func issueTokens(forAudience audience: String?) {
+        core.state.withLock { $0.entra.audienceOverride = audience }
+    }
+
+    /// Revokes every refresh token (as a password reset or an admin's "revoke sessions" does): the next refresh
+    /// answers `invalid_grant`.
+    public func revokeRefreshTokens() {
+        core.state.withLock { $0.entra.refreshTokens.removeAll() }
+    }
+
+    /// Grants an app with `Sites.Selected` `role` (`read`, `write`, `manage`, `fullcontrol`) on this site, as
+    /// `POST https://graph.microsoft.com/v1.0/sites/{siteId}/permissions` does; nil takes the grant away.
+    public func grantSite(_ role: String?, toApp appId: String) {
+        core.state.withLock { $0.entra.siteGrants[appId.lowercased()] = role?.lowercased() }
+    }
+
+    /// The client assertions the token endpoint received, oldest first (they are spent: each `jti` works once).
+    public func receivedClientAssertions() -> [String] { core.state.withLock { $0.entra.assertions } }
 
     /// Server-relative URL of the biggest file, 52,428,800 bytes generated from the seed as they are sent.
     public static let largeFileURL = "/Shared Documents/" + SiteContent.largeFileName
@@ -188,6 +222,8 @@ struct SimulatorState {
     var ntlmVerified: [String: SPSession] = [:]
     /// OAuth access token → session (SharePoint Online modes)
     var accessTokens: [String: SPSession] = [:]
+    /// App registrations' certificates, device codes, refresh tokens, the signing key (EntraApps.swift)
+    var entra = EntraState()
     /// form digest → expiry
     var digests: [String: Int] = [:]
     /// FBA view state → expected event validation

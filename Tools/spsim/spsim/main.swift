@@ -7,6 +7,7 @@ import SPSim
 let usage = """
     usage: spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N]
                  [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
+                 [--app-certificate FILE]... [--token-lifetime S] [--device-code-interval S]
       MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
       SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
             dropTimes=N,drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,redirectLoop
@@ -56,6 +57,15 @@ while !arguments.isEmpty {
     case "--tls": options.tls = true
     case "--seed": options.seed = number(flag, as: UInt64.self)
     case "--legacy-refused": options.legacyRefused = true
+    case "--app-certificate":
+        // Registered for every confidential app of the tenant (the full-control, no-permission and read-only ones).
+        let path = value(flag)
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+        for index in options.apps.indices where !options.apps[index].publicClient {
+            options.apps[index].certificatePEMs.append(pem)
+        }
+    case "--token-lifetime": options.tokenLifetimeSeconds = number(flag, as: Int.self)
+    case "--device-code-interval": options.deviceCodeIntervalSeconds = number(flag, as: Int.self)
     case "--log": logRequests = true
     case "--version":
         print("spsim \(SPSimInfo.version)")

@@ -1,0 +1,208 @@
+import AuthFlow
+import Cryptography
+import Foundation
+import SharePoint
+import Synchronization
+import Transport
+
+/// `spconnect login --site URL --app-id ID (--certificate FILE | --device-code)`: Entra ID bearer-token sign-in
+/// (app-only with a certificate, or delegated through the device code flow), proven by reading the site, saved for
+/// the profile (0600) with the tokens; renewals need nothing but the key file (app-only) or the refresh token.
+enum TokenLogin {
+    /// The options `login` takes for token sign-ins.
+    static let options: [OptionSpec] = [
+        .value("app-id", "ID", "Entra ID: the app (client) id; with --certificate (app-only) or --device-code"),
+        .value(
+            "tenant", "TENANT", "Entra ID: the tenant id or domain (default: read from the site's Bearer challenge)"),
+        .value("certificate", "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
+        .value("key", "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
+        .value("key-password-file", "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
+        .value("algorithm", "ALG", "app-only: RS256 (x5t, default) or PS256 (x5t#S256) for the client assertion"),
+        .flag("device-code", "delegated sign-in: print a code to enter at the sign-in page on any device"),
+        .value("authority", "URL", "Entra ID's host (default https://login.microsoftonline.com; other clouds, tests)"),
+        .value("client-secret-file", "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
+        .flag("client-secret-stdin", "refused: SharePoint rejects app-only tokens obtained with a secret"),
+    ]
+
+    /// Runs a token sign-in when the arguments ask for one (`--app-id`, `--device-code`, `--certificate` or a client
+    /// secret); nil otherwise, for the password sign-in.
+    static func runIfAsked(_ arguments: ParsedArguments) async throws -> ExitCode? {
+        let asked =
+            ["app-id", "certificate", "client-secret-file"].contains { arguments.value($0) != nil }
+            || arguments.has("device-code") || arguments.has("client-secret-stdin")
+        guard asked else { return nil }
+        if arguments.value("client-secret-file") != nil || arguments.has("client-secret-stdin") {
+            printError(
+                "spconnect login: refusing a client secret: " + TokenError(.clientSecretRefused).description + ".")
+            return .usage
+        }
+        guard let site = arguments.value("site"), let appId = arguments.value("app-id") else {
+            throw UsageError(description: "--site URL and --app-id ID are required for an Entra ID token sign-in")
+        }
+        guard arguments.value("user") == nil else {
+            throw UsageError(description: "--user goes with a password sign-in; an app id signs in by itself")
+        }
+        let deviceCode = arguments.has("device-code")
+        guard deviceCode != (arguments.value("certificate") != nil) else {
+            throw UsageError(
+                description: "give --certificate FILE (app-only) or --device-code (delegated), one of them")
+        }
+        let profile = arguments.value("profile") ?? "default"
+        let store = SessionStore()
+        _ = try store.path(for: profile)
+        let policy = SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
+        let authority = arguments.value("authority") ?? EntraAuthority.publicCloud
+        var configuration = clientConfiguration(arguments)
+        let file = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+        let steps = TokenSteps()
+        configuration.trace = { record in
+            file?.write(record)
+            steps.add(record)
+        }
+        // The summary `status` and the status app show (PROFILE.signin.json), kept whether it worked or not.
+        func record(_ succeeded: Bool, _ message: String) {
+            let summary = SignInRecord(
+                at: Date(), succeeded: succeeded, message: message, steps: steps.all, source: "spconnect login")
+            do {
+                try store.saveLastSignIn(summary, profile: profile)
+            } catch {
+                printError("spconnect login: warning: the sign-in summary for the status page was not saved: \(error)")
+            }
+        }
+        let client = try HTTPClient(configuration: configuration)
+        let credential = deviceCode ? nil : try credential(arguments)
+        let session: Session
+        do throws(TokenError) {
+            if deviceCode {
+                session = try await DeviceCodeSignIn(
+                    client: client, siteURL: site, appId: appId, tenant: arguments.value("tenant"),
+                    authorityHost: authority, policy: policy, prompt: showPrompt
+                ).run()
+            } else if let credential {
+                session = try await AppOnlySignIn(
+                    client: client, siteURL: site, appId: appId, tenant: arguments.value("tenant"),
+                    authorityHost: authority, credential: credential, policy: policy
+                ).run()
+            } else {
+                return .usage
+            }
+        } catch {
+            record(false, error.description + ".")
+            printError("spconnect login: " + error.description + ".")
+            return tokenExitCode(for: error)
+        }
+        remember(session)
+        // Proven by reading the site (an app has no current user); SharePoint says why it refuses a token.
+        let renewal = TokenRenewal(client: client, session: session)
+        let proof = SharePointSite(
+            client: client, siteURL: site, reauthenticator: renewal, authenticationProvider: renewal)
+        do throws(SharePointError) {
+            _ = try await proof.web()
+        } catch {
+            record(false, describe(error, session: session))
+            printError("spconnect login: " + describe(error, session: session))
+            return exitCode(for: error)
+        }
+        let proven = await renewal.current
+        try store.save(proven, profile: profile)
+        let who = proven.tokens?.kind == .appOnly ? "app \(appId)" : proven.user
+        record(true, "Signed in as \(who) at \(proven.siteURL) (\(proven.flow)).")
+        print("Signed in as \(who) at \(proven.siteURL) (\(proven.flow)).")
+        print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
+        return .ok
+    }
+
+    /// The certificate credential of `--certificate`, `--key`, `--key-password-file`, `--algorithm`.
+    static func credential(_ arguments: ParsedArguments) throws(UsageError) -> CertificateCredential {
+        guard let certificate = arguments.value("certificate") else {
+            throw UsageError(description: "--certificate FILE is required for app-only sign-in")
+        }
+        let name = (arguments.value("algorithm") ?? "RS256").uppercased()
+        guard let algorithm = SignatureAlgorithm(rawValue: name) else {
+            throw UsageError(description: "unknown --algorithm '\(name)'; use RS256 or PS256")
+        }
+        return CertificateCredential(
+            certificatePath: absolute(certificate), keyPath: arguments.value("key").map(absolute),
+            keyPasswordPath: arguments.value("key-password-file").map(absolute), algorithm: algorithm)
+    }
+
+    /// Paths are kept in the session for renewals from any folder.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The device code prompt, on standard error: the code, the address, Entra's own sentence.
+    @Sendable static func showPrompt(_ prompt: DeviceCodeSignIn.Prompt) {
+        printError(
+            "To sign in, open \(prompt.verificationURI) and enter the code \(prompt.userCode) "
+                + "(it expires in \(max(1, prompt.expiresIn / 60)) minutes).")
+        if let message = prompt.message { printError(message) }
+    }
+
+    /// Keeps the session's tokens out of every later message.
+    static func remember(_ session: Session) {
+        guard let tokens = session.tokens else { return }
+        ErrorOutput.remember(tokens.accessToken)
+        if let refresh = tokens.refreshToken { ErrorOutput.remember(refresh) }
+    }
+
+    /// A SharePoint refusal of a token session, with what the token says it may do when access was denied.
+    static func describe(_ error: SharePointError, session: Session) -> String {
+        guard error.kind == .accessDenied, let tokens = session.tokens else { return error.description }
+        let granted = tokens.kind == .appOnly ? tokens.claims.roles : tokens.claims.scopes
+        return
+            "SharePoint denied access: the "
+            + (tokens.kind == .appOnly ? "app" : "user's token") + " has "
+            + (granted.isEmpty ? "no SharePoint permission" : "only " + granted.joined(separator: ", "))
+            + ". Grant the app Sites.Read.All (read), Sites.ReadWrite.All (write) or Sites.FullControl.All with admin "
+            + "consent in Entra, or Sites.Selected and a grant for this site. " + error.description
+    }
+
+    /// The exit code documented in docs/cli.md for each way a token sign-in fails.
+    static func tokenExitCode(for error: TokenError) -> ExitCode {
+        switch error.reason {
+        case .clientSecretRefused: .usage
+        case .certificateNotRegistered, .appNotFound, .invalidSecret, .clockSkew, .declined: .invalidCredentials
+        case .notPublicClient, .blockedByPolicy, .codeExpired: .interactionRequired
+        case .refreshRejected: .signInRequired
+        case .insecureAuthority: .policyRefused
+        case .transport: .network
+        case .credentialFile, .invalidScope, .tenantNotDiscovered, .refused, .unexpectedResponse: .failure
+        }
+    }
+}
+
+extension TraceFile {
+    /// One JSON line per exchange of a token sign-in: method, URL (query values redacted), status, the request's
+    /// header names and form field names; never a value (no token, assertion or key).
+    @Sendable func write(_ record: TraceRecord) {
+        let line: [String: Any] = [
+            "method": record.method, "url": record.url, "status": record.status ?? 0, "attempt": record.attempt,
+            "requestHeaders": record.requestHeaders.map(\.name), "formFields": record.formFieldNames,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
+        writeLine(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// The exchanges of a token sign-in as sign-in record steps: method, host, status, what the request was for, the
+/// names of the form fields sent (never a value). Fed from Transport's trace, on its thread.
+final class TokenSteps: Sendable {
+    private let steps = Mutex<[SignInRecord.Step]>([])
+
+    @Sendable func add(_ record: TraceRecord) {
+        let path = URLComponents(string: record.url)?.path.lowercased() ?? ""
+        let purpose =
+            path.hasSuffix("/oauth2/v2.0/token")
+            ? "token"
+            : path.hasSuffix("/devicecode") ? "device code" : path.hasSuffix("/client.svc") ? "tenant" : "proof"
+        steps.withLock {
+            $0.append(
+                SignInRecord.Step(
+                    step: $0.count, method: record.method, host: SignInRecord.Step.host(of: record.url),
+                    purpose: purpose, status: record.status, fieldsSent: record.formFieldNames))
+        }
+    }
+
+    var all: [SignInRecord.Step] { steps.withLock { $0 } }
+}

@@ -1,0 +1,118 @@
+import Foundation
+public import Transport
+
+/// An Entra tenant's OAuth 2.0 endpoints (v2.0): where tokens and device codes are asked for.
+///
+/// A plain value. Only https, or plain http to a loopback address when the sign-in policy allows it, is used: the
+/// requests carry client assertions and refresh tokens.
+public struct EntraAuthority: Sendable, Equatable {
+    /// The host, e.g. `https://login.microsoftonline.com` (no trailing slash).
+    public var host: String
+    /// The tenant GUID or domain (`contoso.onmicrosoft.com`); not `common` for app-only.
+    public var tenant: String
+
+    /// Entra ID's public cloud.
+    public static let publicCloud = "https://login.microsoftonline.com"
+
+    /// The authority of `tenant` on `host` (a trailing slash is dropped).
+    public init(host: String = EntraAuthority.publicCloud, tenant: String) {
+        var trimmed = host
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.host = trimmed
+        self.tenant = tenant
+    }
+
+    /// `{host}/{tenant}/oauth2/v2.0/token`: also the `aud` of a client assertion.
+    public var tokenURL: String { "\(host)/\(tenant)/oauth2/v2.0/token" }
+    /// `{host}/{tenant}/oauth2/v2.0/devicecode`.
+    public var deviceCodeURL: String { "\(host)/\(tenant)/oauth2/v2.0/devicecode" }
+
+    /// Throws `insecureAuthority` unless the host is https, or http on loopback with `policy.allowHTTPLoopback`.
+    func check(_ policy: SignInPolicy) throws(TokenError) {
+        do {
+            try policy.checkCredentialTransport(to: tokenURL)
+        } catch {
+            throw TokenError(.insecureAuthority, detail: "\(error)")
+        }
+    }
+}
+
+/// A successful token response (RFC 6749 §5.1).
+struct TokenResponse {
+    var accessToken: Secret
+    var expiresIn: Int
+    var refreshToken: Secret?
+    var scope: String?
+}
+
+/// One form POST to a token or device-code endpoint through Transport, and the reading of its answer.
+enum TokenEndpoint {
+    /// POSTs `form` to `url` and returns the JSON object of a 2xx answer; a 4xx/5xx error body becomes a
+    /// ``TokenError`` with the server's codes (`classify` picks the reason). Nothing of the form is ever part of an
+    /// error.
+    static func post(_ form: [(name: String, value: String)], to url: String, client: HTTPClient)
+        async throws(TokenError)
+        -> [String: Any]
+    {
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Accept": "application/json"], body: .form(form),
+            retry: RetryPolicy(maxAttempts: 3, maxRetryAfter: .seconds(60), retryNonIdempotent: true))
+        let response: HTTPResponse
+        do {
+            response = try await client.execute(request)
+        } catch {
+            throw TokenError(.transport(error.kind), detail: error.message)
+        }
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        guard (200..<300).contains(response.status) else {
+            guard let object, let code = object["error"] as? String else {
+                throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) from \(Redaction.url(url))")
+            }
+            let codes = (object["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? []
+            let text = (object["error_description"] as? String).map(firstLine)
+            throw TokenError(classify(code, codes), serverError: code, serverCodes: codes, detail: text)
+        }
+        guard let object else {
+            throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) without a JSON object")
+        }
+        return object
+    }
+
+    /// The token response in `object`, or `unexpectedResponse` without an access token.
+    static func tokens(_ object: [String: Any]) throws(TokenError) -> TokenResponse {
+        guard let access = object["access_token"] as? String, !access.isEmpty else {
+            throw TokenError(.unexpectedResponse, detail: "the answer has no access_token")
+        }
+        return TokenResponse(
+            accessToken: Secret(access), expiresIn: integer(object["expires_in"]) ?? 3599,
+            refreshToken: (object["refresh_token"] as? String).map(Secret.init), scope: object["scope"] as? String)
+    }
+
+    /// A number or a numeric string (Entra has sent both).
+    static func integer(_ value: Any?) -> Int? {
+        if let number = value as? NSNumber { return number.intValue }
+        if let text = value as? String { return Int(text) }
+        return nil
+    }
+
+    /// Entra's descriptions carry `Trace ID: … Correlation ID: … Timestamp: …` on later lines: the first says it.
+    private static func firstLine(_ text: String) -> String {
+        String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The reason for an error answer: by AADSTS code first, then by the OAuth `error`.
+    static func classify(_ error: String, _ codes: [Int]) -> TokenError.Reason {
+        let byCode: [Int: TokenError.Reason] = [
+            700027: .certificateNotRegistered, 700016: .appNotFound, 7000215: .invalidSecret, 700024: .clockSkew,
+            70011: .invalidScope, 500011: .invalidScope, 7000218: .notPublicClient, 53003: .blockedByPolicy,
+            530035: .blockedByPolicy, 70019: .codeExpired, 700082: .refreshRejected, 70043: .refreshRejected,
+        ]
+        for code in codes { if let reason = byCode[code] { return reason } }
+        switch error {
+        case "authorization_declined", "access_denied": return .declined
+        case "expired_token": return .codeExpired
+        case "invalid_grant": return .refreshRejected
+        default: return .refused
+        }
+    }
+}
