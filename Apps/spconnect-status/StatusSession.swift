@@ -254,12 +254,24 @@ actor StatusSession: Reauthenticator {
                 return
             }
         }
+        if new.tokens != nil {
+            // A token session (app-only, device code): every request carries its bearer token, renewed by the
+            // session's own certificate or refresh token, never by a password.
+            let renewal = TokenRenewal(
+                client: client, session: new, store: configuration.store, profile: configuration.profile)
+            siteClient = SharePointSite(
+                client: client, siteURL: new.siteURL, reauthenticator: renewal, readRetry: Self.readRetry,
+                authenticationProvider: renewal)
+            return
+        }
         do {
             try new.install(into: client)
         } catch {
             loadFailure = "the session's cookies could not be used: \(error.description)"
         }
-        if siteClient?.siteURL != Self.trimmed(new.siteURL) || siteClient?.client !== client {
+        if siteClient?.siteURL != Self.trimmed(new.siteURL) || siteClient?.client !== client
+            || siteClient?.authenticationProvider != nil
+        {
             siteClient = SharePointSite(
                 client: client, siteURL: new.siteURL, reauthenticator: self, readRetry: Self.readRetry)
         }
