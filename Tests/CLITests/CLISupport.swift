@@ -50,26 +50,17 @@ func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [Str
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: spconnectPath)
-    process.arguments = arguments
     var env = environment
     env["PATH"] = "/usr/bin:/bin"
-    process.environment = env
-    // Closed here once the child has exited: left to the Process object, they stayed open for the whole run
-    // (hundreds of descriptors by the end of the suite).
-    let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    defer { for handle in [input, output, errors] { try? handle.close() } }
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try await runToExit(process)
+    // posix_spawn, not Foundation's Process: Process.run crashes now and then in this toolchain when the test
+    // process holds many descriptors (swift-corelibs-foundation #5472), which a full run with its simulators does.
+    let status = await spawnToExit(
+        spconnectPath, arguments, environment: env, standardInput: inPath, standardOutput: outPath,
+        standardError: errPath)
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()
     return RunResult(
-        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+        status: status, stdout: String(decoding: out, as: UTF8.self),
         stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
 }
 

@@ -129,13 +129,13 @@ struct LiveIdentityProviderTests {
     }
 }
 
-/// Runs a program and returns its standard output.
+/// Runs a program and returns its standard output (posix_spawn, as ``runSpconnect(_:stdin:environment:)``).
 func runProgram(_ path: String, _ arguments: [String]) async throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    return String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+    let scratch = try temporaryDirectory("program")
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    _ = await spawnToExit(
+        path, arguments, environment: ProcessInfo.processInfo.environment, standardOutput: scratch + "/out")
+    return String(decoding: FileManager.default.contents(atPath: scratch + "/out") ?? Data(), as: UTF8.self)
 }
 
 /// The live world of Tests/LiveIdP for this test process: installed when missing, started when the suite starts

@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// `spconnect login` through Entra's second factor against spsim's `ConvergedTFA`: a push approved (with the
@@ -164,21 +165,16 @@ import Testing
             sys.stdout.buffer.write(out)
             sys.exit(os.waitstatus_to_exitcode(status))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c", driver, spconnectPath, "login", "--site", fixture.sim.siteURL, "--user",
-            "sms@contoso.test",
-            "--password-file", passwordFile, "--allow-http-loopback",
-        ]
-        process.environment = fixture.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(text)")
+        let output = fixture.state + "/pty-output"
+        let status = await spawnToExit(
+            "/usr/bin/env",
+            [
+                "python3", "-c", driver, spconnectPath, "login", "--site", fixture.sim.siteURL, "--user",
+                "sms@contoso.test", "--password-file", passwordFile, "--allow-http-loopback",
+            ],
+            environment: fixture.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, standardOutput: output)
+        let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(status == 0, "\(text)")
         #expect(text.contains("One-time code (the code sent by text message)"), "\(text)")
         #expect(text.contains("Signed in as Sms User"), "\(text)")
     }

@@ -11,25 +11,27 @@ public import Foundation
 ///
 /// - Parameters:
 ///   - environment: the child's whole environment.
+///   - standardInput: a file read as standard input, else `/dev/null`.
 ///   - standardOutput: a file that receives standard output (created or truncated), else `/dev/null`.
+///   - standardError: a file that receives standard error (created or truncated), else `/dev/null`.
 ///   - timeout: the child is killed (SIGKILL, by its PID) when it runs longer.
 public func spawnToExit(
-    _ executable: String, _ arguments: [String], environment: [String: String],
-    standardOutput: String? = nil, timeout: Duration? = nil
+    _ executable: String, _ arguments: [String], environment: [String: String], standardInput: String? = nil,
+    standardOutput: String? = nil, standardError: String? = nil, timeout: Duration? = nil
 ) async -> Int32 {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(
                 returning: spawnAndWait(
-                    executable, arguments, environment: environment, standardOutput: standardOutput,
-                    timeout: timeout))
+                    executable, arguments, environment: environment,
+                    files: (standardInput, standardOutput, standardError), timeout: timeout))
         }
     }
 }
 
 private func spawnAndWait(
-    _ executable: String, _ arguments: [String], environment: [String: String], standardOutput: String?,
-    timeout: Duration?
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    files: (input: String?, output: String?, error: String?), timeout: Duration?
 ) -> Int32 {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -40,10 +42,12 @@ private func spawnAndWait(
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(
-        &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // Opening files for a child that is not yet running cannot fail here: a missing file makes posix_spawn fail.
+    _ = posix_spawn_file_actions_addopen(&actions, 0, files.input ?? "/dev/null", O_RDONLY, 0)
+    _ = posix_spawn_file_actions_addopen(
+        &actions, 1, files.output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = posix_spawn_file_actions_addopen(
+        &actions, 2, files.error ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     var pid: pid_t = 0
     guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else { return -1 }
     let exited = Exited()
