@@ -49,8 +49,15 @@ public final class SharePointSite: Sendable {
     }
 
     /// Reads' retries unless told otherwise: 6 attempts, `Retry-After` honoured up to 5 minutes (SharePoint Online
-    /// asks clients to wait what it says, which can be minutes, and to stop after a handful of tries).
-    public static let defaultReadRetry = RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300))
+    /// asks clients to wait what it says, which can be minutes, and to stop after a handful of tries); a refused
+    /// connection is tried once more only, so a site that is down fails within a second, not after the back-off.
+    public static let defaultReadRetry = RetryPolicy(
+        maxAttempts: 6, maxRetryAfter: .seconds(300), maxConnectAttempts: 2)
+
+    /// Writes' retries unless told otherwise (for the writes that are safe to repeat): 5 attempts, `Retry-After`
+    /// honoured up to 5 minutes, a refused connection tried once more only.
+    public static let defaultWriteRetry = RetryPolicy(
+        maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true, maxConnectAttempts: 2)
 
     /// Binds a client to a site.
     ///
@@ -60,15 +67,15 @@ public final class SharePointSite: Sendable {
     ///   - flavor: the JSON flavour to request (default `nometadata`).
     ///   - authentication: credentials for every request (for sites using Basic/NTLM/Bearer), or nil.
     ///   - reauthenticator: asked once when the server says the session is missing or expired.
-    ///   - readRetry: retries for reads; default 6 attempts, `Retry-After` honoured up to 5 minutes.
-    ///   - writeRetry: retries for writes that are safe to repeat; default 5 attempts (`retryNonIdempotent` is set
+    ///   - readRetry: retries for reads; default ``defaultReadRetry``.
+    ///   - writeRetry: retries for writes that are safe to repeat; default ``defaultWriteRetry`` (`retryNonIdempotent` is set
     ///     here whatever the value given).
     ///   - digestRefreshMargin: refresh a cached digest this long before it expires (default 60 s).
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
         reauthenticator: (any Reauthenticator)? = nil,
         readRetry: RetryPolicy = SharePointSite.defaultReadRetry,
-        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
+        writeRetry: RetryPolicy = SharePointSite.defaultWriteRetry,
         digestRefreshMargin: Duration = .seconds(60)
     ) {
         var base = siteURL
