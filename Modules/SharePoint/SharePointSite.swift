@@ -121,6 +121,18 @@ public final class SharePointSite: Sendable {
         try await getEntity(API.list(id: id).path)
     }
 
+    /// The list at `path` (by title, id or server-relative URL). A missing list →
+    /// ``SharePointError/Kind/listNotFound`` (by title or id) or ``SharePointError/Kind/fileNotFound`` (by URL).
+    public func list(_ path: ListPath) async throws(SharePointError) -> ListInfo {
+        try await getEntity(path.path)
+    }
+
+    /// A list's root folder: `GET …/RootFolder` (its `serverRelativeUrl` is the list's address, e.g.
+    /// `/sites/team/Shared Documents` for the library titled "Documents").
+    public func rootFolder(of list: ListPath) async throws(SharePointError) -> Folder {
+        try await getEntity(list.rootFolder)
+    }
+
     /// The list whose `EntityTypeName` (`Shared_x0020_Documents`) or `ListItemEntityTypeFullName`
     /// (`SP.Data.TasksListItem`) is `entityTypeName` (compared case-insensitively), hidden lists included.
     /// Throws ``SharePointError/Kind/listNotFound`` when no list matches.
@@ -298,6 +310,8 @@ extension ListPath {
     public static func title(_ title: String) -> ListPath { API.list(title: title) }
     /// The list with this id (`getbyid(guid'…')`).
     public static func id(_ id: UUID) -> ListPath { API.list(id: id) }
+    /// The list at this server-relative URL (`GetList('…')`).
+    public static func serverRelativeURL(_ url: String) -> ListPath { API.list(serverRelativeUrl: url) }
 }
 
 extension ListInfo {
