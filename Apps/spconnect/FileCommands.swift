@@ -3,27 +3,6 @@ import Presentation
 import SharePoint
 import Synchronization
 
-/// `spconnect ls FOLDER`: the folders and files directly in a folder.
-let lsCommand = Command(
-    name: "ls", summary: "List the folders and files directly in a library folder.",
-    synopsis: "FOLDER [--output FORMAT]   (FOLDER: a library title, a path or a browser address; see docs/cli.md)",
-    options: SiteContext.options
-) { arguments in
-    try await withSiteErrors("ls") {
-        let folder = try positionals(arguments, "FOLDER")[0]
-        let output = try Output(arguments)
-        let site = try SiteContext.open(arguments).site
-        let (folders, files) = try await withPath(folder, container: true, site: site) { path in
-            (try await site.folders(inFolder: path), try await site.files(inFolder: path))
-        }
-        let records =
-            folders.sorted { $0.name < $1.name }.map(SharePointRecords.record(folder:))
-            + files.sorted { $0.name < $1.name }.map(SharePointRecords.record(file:))
-        output.render(RecordSet(columns: SharePointRecords.entryColumns, records: records))
-        return .ok
-    }
-}
-
 /// What to download: a file (a path or browser address, see ``SiteAddressing``), or items of a library whose files
 /// are looked up.
 enum DownloadTarget: Equatable {

@@ -37,8 +37,10 @@ struct ItemLimits {
     /// `$top` of each request.
     let pageSize: Int
 
-    /// Whether the next page is requested while this one is written: when more than one page may be needed.
-    var readsAhead: Bool { cap.map { $0 > pageSize } ?? true }
+    /// Whether the next page is requested while this one is written: for every item, or a cap of many pages (a
+    /// request ahead may then fetch one page past the cap, which is dropped unread; for a few pages that would be a
+    /// large share of the work, so they are read one after the other).
+    var readsAhead: Bool { cap.map { $0 > 4 * pageSize } ?? true }
 
     init(_ arguments: ParsedArguments, output: Output) throws(UsageError) {
         let top = try Self.positive(arguments, "top")

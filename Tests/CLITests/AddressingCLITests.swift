@@ -81,6 +81,25 @@ import Testing
         #expect(try await fixture.run(["download", "3", "--to", into]).status == 2)
     }
 
+    @Test func lsRecursiveListsEveryFolderBelowDepthFirst() async throws {
+        let fixture = try await CLIFixture()
+        let folder = try temporaryDirectory("tree")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("deep".utf8).write(to: URL(fileURLWithPath: folder + "/deep.txt"))
+        let upload = try await fixture.run(["upload", folder + "/deep.txt", "--to", "Documents/Forms"])
+        #expect(upload.status == 0, "\(upload.stderr)")
+        let flat = try await fixture.run(["ls", "Documents", "--output", "csv"])
+        #expect(!flat.stdout.contains("deep.txt"), "without -R only the folder itself")
+        let tree = try await fixture.run(["ls", "-R", "Documents", "--output", "csv"])
+        #expect(tree.status == 0, "\(tree.stderr)")
+        let lines = tree.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let withOneInForms = Golden.documentsLs.replacingOccurrences(of: "folder,Forms,0,", with: "folder,Forms,1,")
+        #expect(Array(lines.dropLast()) == withOneInForms.components(separatedBy: "\n"))
+        #expect(lines.last?.hasPrefix("file,deep.txt,4,") == true, "\(lines.last ?? "")")
+        #expect(lines.last?.hasSuffix(",/Shared Documents/Forms/deep.txt") == true, "\(lines.last ?? "")")
+        #expect(try await fixture.run(["ls", "--recursive", "Nope"]).status == 8)
+    }
+
     @Test func uploadTakesALibraryTitle() async throws {
         let fixture = try await CLIFixture()
         let folder = try temporaryDirectory("to")

@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// The nightly export (issue 15): every item by default, `--top` caps, `--select` checked against the list's fields,
@@ -24,6 +25,37 @@ import Testing
         let pages = fixture.sim.requestLog().filter { $0.path.lowercased().hasSuffix("/items") }
         #expect(pages.count == 3)
         #expect(result.stderr.isEmpty, "no counter when standard error is not a terminal: \(result.stderr)")
+    }
+
+    /// With standard error a terminal (a pseudo-terminal made by `script`), the counter runs there and ends with the
+    /// count, while the CSV goes to the file.
+    @Test func theCountIsOnATerminalsStandardError() async throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux's script makes the terminal")
+        let fixture = try await CLIFixture(items: 1_234)
+        let scratch = try temporaryDirectory("pty")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = [
+            "-qefc", "'\(spconnectPath)' items Big --output csv > '\(scratch)/export.csv'", "/dev/null",
+        ]
+        process.environment = fixture.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        _ = FileManager.default.createFile(atPath: scratch + "/terminal", contents: nil)
+        let terminal = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/terminal"))
+        defer { try? terminal.close() }
+        process.standardOutput = terminal
+        process.standardInput = FileHandle.nullDevice
+        try await runToExit(process)
+        #expect(process.terminationStatus == 0)
+        let shown = String(
+            decoding: FileManager.default.contents(atPath: scratch + "/terminal") ?? Data(), as: UTF8.self)
+        let last = shown.components(separatedBy: "\r").filter { !$0.isEmpty }.last ?? ""
+        #expect(last.hasPrefix("items: 1234  ("), "the terminal showed \(shown.debugDescription)")
+        let exported = String(
+            decoding: FileManager.default.contents(atPath: scratch + "/export.csv") ?? Data(), as: UTF8.self)
+        #expect(csvLines(exported).count == 1_235)
+        #expect(!exported.contains("items:"))
     }
 
     @Test func topCapsTheCountAcrossPages() async throws {
