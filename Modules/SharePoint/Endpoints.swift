@@ -120,6 +120,10 @@ public struct FolderPath: Sendable, Hashable {
     public var files: RESTPath { path.appending("Files") }
     /// `…/Folders`.
     public var folders: RESTPath { path.appending("Folders") }
+    /// `…/Folders/add(url='name')` (POST, empty body): a new folder inside this one.
+    public func addFolder(named name: String) -> RESTPath {
+        folders.appending("add(url=\(OData.serverRelativeURLLiteral(name)))")
+    }
     /// `…/Files/add(url='name',overwrite=true)` (POST, body = the file's bytes).
     public func addFile(named name: String, overwrite: Bool) -> RESTPath {
         files.appending("add(url=\(OData.serverRelativeURLLiteral(name)),overwrite=\(overwrite))")

@@ -100,6 +100,29 @@ import Testing
         #expect(try await fixture.run(["ls", "--recursive", "Nope"]).status == 8)
     }
 
+    @Test func mkdirMakesAFolderThatLsAndUploadSee() async throws {
+        let fixture = try await CLIFixture()
+        let made = try await fixture.run(["mkdir", "Documents/Reports", "--output", "json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("\"serverRelativeUrl\": \"/Shared Documents/Reports\""), "\(made.stdout)")
+        let again = try await fixture.run(["mkdir", "Shared Documents/Reports"])
+        #expect(again.status == 9)
+        #expect(
+            again.stderr == "spconnect mkdir: A folder named 'Reports' already exists in Shared Documents; nothing was "
+                + "changed.\n", "\(again.stderr)")
+        let folder = try temporaryDirectory("mkdir")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("q1\n".utf8).write(to: URL(fileURLWithPath: folder + "/q1.txt"))
+        let upload = try await fixture.run(["upload", folder + "/q1.txt", "--to", "Documents/Reports"])
+        #expect(upload.status == 0, "\(upload.stderr)")
+        let tree = try await fixture.run(["ls", "-R", "/Shared Documents", "--output", "csv"])
+        let lines = tree.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.contains { $0.hasPrefix("folder,Reports,1,") && $0.hasSuffix(",/Shared Documents/Reports") })
+        #expect(lines.last?.hasSuffix(",/Shared Documents/Reports/q1.txt") == true, "\(tree.stdout)")
+        #expect(try await fixture.run(["mkdir", "Nope/Reports"]).status == 8)
+        #expect(try await fixture.run(["mkdir", "Reports"]).status == 2)
+    }
+
     @Test func uploadTakesALibraryTitle() async throws {
         let fixture = try await CLIFixture()
         let folder = try temporaryDirectory("to")
