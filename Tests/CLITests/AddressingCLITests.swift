@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: ["Tasks", "Lists/Tasks", "/Lists/Tasks", "SITE/Lists/Tasks/AllItems.aspx"])
-    func aListIsNamedTheSameWayInItemsAndFields(form: String) async throws {
+    func aListIsNamedTheSameWayInEveryListCommand(form: String) async throws {
         let fixture = try await CLIFixture()
         let word = form.replacingOccurrences(of: "SITE", with: fixture.sim.siteURL)
         let items = try await fixture.run(["items", word, "--select", "Title", "--top", "2", "--output", "csv"])
@@ -45,6 +45,13 @@ import Testing
         #expect(fields.stdout.contains("Status,Status,Choice"), "\(form)")
         let item = try await fixture.run(["item", word, "2", "--select", "Title", "--output", "json"])
         #expect(item.stdout.contains("\"Title\": \"Review budget\""), "\(form): \(item.stderr)")
+        let added = try await fixture.run(["add", word, "Title=Added", "--output", "json"])
+        #expect(added.status == 0, "\(form): \(added.stderr)")
+        #expect(added.stdout.contains("\"Id\": 21"), "\(form): \(added.stdout)")
+        let updated = try await fixture.run(["update", word, "21", "Title=Updated"])
+        #expect(updated.status == 0, "\(form): \(updated.stderr)")
+        let deleted = try await fixture.run(["delete", word, "21", "--output", "csv"])
+        #expect(deleted.stdout == "Id,Result\r\n21,deleted\r\n", "\(form): \(deleted.stderr)")
     }
 
     @Test(arguments: [
