@@ -4,7 +4,10 @@ import Testing
 
 /// The one addressing rule (docs/cli.md, "Addressing lists, folders and files"): a title, a site-relative path, a
 /// server-relative path or a whole browser address names the same list, folder or file in every command.
-@Suite struct AddressingCLITests {
+/// Serialized: each case starts a simulator and several spconnect processes, and many at once push the test
+/// process past ~1,300 open descriptors, where Foundation's `Process.run()` (Swift 6.3.1) can crash reading
+/// /proc/self/fd (swift-corelibs-foundation PR 5472).
+@Suite(.serialized) struct AddressingCLITests {
     /// How a test writes the library "Documents" (at `/Shared Documents`) or something in it; `SITE` is the
     /// simulator's URL.
     static let libraryForms = [

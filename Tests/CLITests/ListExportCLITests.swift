@@ -5,7 +5,10 @@ import Testing
 
 /// The nightly export (issue 15): every item by default, `--top` caps, `--select` checked against the list's fields,
 /// several deletes at once, and errors whose first sentence says what happened.
-@Suite struct ListExportCLITests {
+/// Serialized: each case starts a simulator and several spconnect processes, and many at once push the test
+/// process past ~1,300 open descriptors, where Foundation's `Process.run()` (Swift 6.3.1) can crash reading
+/// /proc/self/fd (swift-corelibs-foundation PR 5472).
+@Suite(.serialized) struct ListExportCLITests {
     /// CSV lines without the empty string after the last CRLF.
     func csvLines(_ text: String) -> [String] {
         text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
