@@ -3,81 +3,33 @@ import Presentation
 import SharePoint
 import Synchronization
 
-/// A folder or file path from the command line as a server-relative URL: kept when it starts with `/`, else
-/// taken as relative to the site (`Shared Documents/a.txt` on `/sites/team` → `/sites/team/Shared Documents/a.txt`).
-/// What a browser shows is accepted too: a whole `https://…` address gives its path, and a path written with
-/// `%20`-style escapes and no space (`/sites/team/Shared%20Documents`) is decoded once. A name that really
-/// contains `%` followed by two hex digits is then written with `%25` (or with a space elsewhere in it).
-func serverRelative(_ argument: String, site: SharePointSite) -> String {
-    let path = pathAsWritten(argument)
-    if path.hasPrefix("/") { return path }
-    var base = URL(string: site.siteURL)?.path ?? ""
-    while base.hasSuffix("/") { base.removeLast() }
-    return base + "/" + path
-}
+/// What to download: a file (a path or browser address, see ``SiteAddressing``), or items of a library whose files
+/// are looked up.
+enum DownloadTarget: Equatable {
+    case file(String)
+    case items(list: String, ids: [Int])
 
-/// The path a command-line word names: a whole `http(s)://` address gives its (decoded) path; a word with
-/// `%HH` escapes and no space is decoded once; anything else is taken as written.
-func pathAsWritten(_ word: String) -> String {
-    let lowered = word.lowercased()
-    if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
-        return URLComponents(string: word)?.path ?? word
-    }
-    if !word.contains(" "), word.range(of: "%[0-9A-Fa-f]{2}", options: .regularExpression) != nil,
-        let decoded = word.removingPercentEncoding
-    {
-        return decoded
-    }
-    return word
-}
-
-/// `spconnect ls FOLDER`: the folders and files directly in a folder.
-let lsCommand = Command(
-    name: "ls", summary: "List the folders and files directly in a library folder.",
-    synopsis: "FOLDER [--output FORMAT]   (FOLDER: server-relative, or relative to the site, e.g. 'Shared Documents')",
-    options: SiteContext.options
-) { arguments in
-    try await withSiteErrors("ls") {
-        let folder = try positionals(arguments, "FOLDER")[0]
-        let output = try Output(arguments)
-        let site = try SiteContext.open(arguments).site
-        let path = serverRelative(folder, site: site)
-        let folders = try await site.folders(inFolder: path)
-        let files = try await site.files(inFolder: path)
-        let records =
-            folders.sorted { $0.name < $1.name }.map(SharePointRecords.record(folder:))
-            + files.sorted { $0.name < $1.name }.map(SharePointRecords.record(file:))
-        output.render(RecordSet(columns: SharePointRecords.entryColumns, records: records))
-        return .ok
-    }
-}
-
-/// One thing to download: a file URL, or an item of a library whose file URL is looked up.
-enum DownloadTarget {
-    case url(String)
-    case item(list: String, id: Int)
-
-    /// `LIST ID` pairs and server-relative URLs, in order.
+    /// `LIST ID...` groups and file words, in order: a word followed by whole numbers is a list and those are its
+    /// item ids; any other word names a file.
     static func parse(_ words: [String]) throws(UsageError) -> [DownloadTarget] {
         var targets: [DownloadTarget] = []
         var index = 0
         while index < words.count {
             let word = words[index]
-            let path = pathAsWritten(word)
-            if path.hasPrefix("/") {
-                targets.append(.url(path))
+            index += 1
+            var ids: [Int] = []
+            while index < words.count, let id = Int(words[index]) {
+                guard id > 0 else { throw UsageError(description: "'\(id)' is not an item id (a whole number from 1)") }
+                ids.append(id)
                 index += 1
-                continue
             }
-            guard index + 1 < words.count else {
-                throw UsageError(
-                    description: "'\(word)' needs an item id after it (LIST ID), or give a /server-relative/url")
+            if ids.isEmpty, Int(word) != nil {
+                throw UsageError(description: "'\(word)' looks like an item id: give the list first (LIST ID...)")
             }
-            targets.append(.item(list: word, id: try itemID(words[index + 1])))
-            index += 2
+            targets.append(ids.isEmpty ? .file(word) : .items(list: word, ids: ids))
         }
         guard !targets.isEmpty else {
-            throw UsageError(description: "nothing to download: give LIST ID or /server-relative/url")
+            throw UsageError(description: "nothing to download: give LIST ID... or a file's path or address")
         }
         return targets
     }
@@ -122,65 +74,75 @@ let downloadCommand = Command(
         }
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        // Resolve items to file URLs first (cheap), so the names and the order are known.
+        // Items are resolved to file URLs first (cheap), so the names and the order are known. A file word is
+        // resolved when it is downloaded (a library title in its first segment only costs a request if needed).
+        var words: [String] = []
         var urls: [String] = []
+        let addressing = SiteAddressing(siteURL: site.siteURL)
         for target in targets {
             switch target {
-            case .url(let url): urls.append(url)
-            case .item(let list, let id):
-                let item = try await site.item(
-                    in: listPath(list), id: id, query: ODataQuery(select: ["Id", "FileRef"]))
-                guard let fileRef = fileURL(of: item) else {
-                    throw SharePointError(
-                        kind: .fileNotFound, status: 404,
-                        message: "item \(id) of '\(list)' has no file (is '\(list)' a library?)")
+            case .file(let word):
+                words.append(word)
+                urls.append(try addressing.path(word, container: false).path)
+            case .items(let list, let ids):
+                try await withList(list, site: site) { path in
+                    for id in ids {
+                        let item = try await site.item(in: path, id: id, query: ODataQuery(select: ["Id", "FileRef"]))
+                        guard let fileRef = fileURL(of: item) else {
+                            throw SharePointError(
+                                kind: .fileNotFound, status: 404,
+                                message: "item \(id) of '\(list)' has no file (is '\(list)' a library?)")
+                        }
+                        words.append(fileRef)
+                        urls.append(fileRef)
+                    }
                 }
-                urls.append(fileRef)
             }
         }
+        var wordFor: [String: String] = [:]
+        for (word, url) in zip(words, urls) where wordFor[url] == nil { wordFor[url] = word }
         urls = try distinctDestinations(urls, in: directory)
         let transfers = TransferTotals(count: urls.count)
         let bar = TransferBar(
             label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",
             totals: transfers, enabled: output.progressEnabled)
-        let results = try await withThrowingTaskGroup(of: (Int, Int64).self) { group in
-            var sizes = [Int64](repeating: 0, count: urls.count)
+        let results = try await withThrowingTaskGroup(of: (Int, String, Int64).self) { group in
+            var done = urls.map { ($0, Int64(0)) }
             var next = 0
             func start(_ index: Int) {
                 let url = urls[index]
+                let word = wordFor[url] ?? url
                 let name = URL(fileURLWithPath: url).lastPathComponent
                 let destination = (directory as NSString).appendingPathComponent(name)
                 group.addTask {
-                    let size = try await site.download(serverRelativeURL: url, to: destination) { progress in
-                        transfers.update(index, progress)
+                    try await withPath(word, container: false, site: site) { path in
+                        let size = try await site.download(serverRelativeURL: path, to: destination) { progress in
+                            transfers.update(index, progress)
+                        }
+                        return (index, path, size)
                     }
-                    return (index, size)
                 }
             }
             while next < min(parallel, urls.count) {
                 start(next)
                 next += 1
             }
-            while let (index, size) = try await group.next() {
-                sizes[index] = size
+            while let (index, url, size) = try await group.next() {
+                done[index] = (url, size)
                 if next < urls.count {
                     start(next)
                     next += 1
                 }
             }
-            return sizes
+            return done
         }
         bar.finish()
-        let records = urls.indices.map { index in
-            Record([
-                Presentation.Field("name", .string(URL(fileURLWithPath: urls[index]).lastPathComponent)),
-                Presentation.Field("size", .int(Int(results[index]))),
-                Presentation.Field(
-                    "path",
-                    .string(
-                        (directory as NSString).appendingPathComponent(
-                            URL(fileURLWithPath: urls[index]).lastPathComponent))),
-                Presentation.Field("serverRelativeUrl", .string(urls[index])),
+        let records = results.map { url, size in
+            let name = URL(fileURLWithPath: url).lastPathComponent
+            return Record([
+                Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
+                Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
+                Presentation.Field("serverRelativeUrl", .string(url)),
             ])
         }
         output.render(
@@ -198,7 +160,7 @@ let uploadCommand = Command(
     name: "upload", summary: "Upload a local file into a library folder (large files in chunks).",
     synopsis: "FILE --to FOLDER [--as NAME] [--overwrite]",
     options: [
-        .value("to", "FOLDER", "the library folder, server-relative or relative to the site ('Shared Documents')"),
+        .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
         .flag("overwrite", "replace a file of the same name (otherwise the upload is refused)"),
     ] + SiteContext.options
@@ -214,10 +176,21 @@ let uploadCommand = Command(
         let totals = TransferTotals(count: 1)
         let bar = TransferBar(
             label: URL(fileURLWithPath: file).lastPathComponent, totals: totals, enabled: output.progressEnabled)
-        let uploaded = try await site.upload(
-            file: file, toFolder: serverRelative(folder, site: site), as: arguments.value("as"),
-            overwrite: arguments.has("overwrite")
-        ) { progress in totals.update(0, progress) }
+        let name = arguments.value("as") ?? URL(fileURLWithPath: file).lastPathComponent
+        let uploaded: SharePoint.File
+        do {
+            uploaded = try await withPath(folder, container: true, site: site) { path in
+                try await site.upload(
+                    file: file, toFolder: path, as: name, overwrite: arguments.has("overwrite")
+                ) { progress in totals.update(0, progress) }
+            }
+        } catch let error as SharePointError where error.kind == .alreadyExists {
+            bar.finish()
+            printError(
+                "spconnect upload: A file named '\(name)' already exists in \(folder); add --overwrite to replace it, "
+                    + "or --as NAME to upload it under another name." + error.details)
+            return .conflict
+        }
         bar.finish()
         output.renderOne(SharePointRecords.record(file: uploaded), columns: SharePointRecords.entryColumns)
         return .ok

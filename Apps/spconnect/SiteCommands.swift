@@ -57,20 +57,15 @@ let listsCommand = Command(
 
 /// `spconnect list NAME`: one list's details.
 let listCommand = Command(
-    name: "list", summary: "Show one list or library by title or id: item count, template, entity types.",
-    synopsis: "NAME [--output FORMAT]", options: SiteContext.options
+    name: "list",
+    summary: "Show one list or library (by title, id, path or browser address): item count, template, entity types.",
+    synopsis: "LIST [--output FORMAT]", options: SiteContext.options
 ) { arguments in
     try await withSiteErrors("list") {
-        let name = try positionals(arguments, "NAME")[0]
+        let name = try positionals(arguments, "LIST")[0]
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let trimmed = name.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
-        let list: ListInfo
-        if let id = UUID(uuidString: trimmed) {
-            list = try await site.list(id: id)
-        } else {
-            list = try await site.list(title: name)
-        }
+        let list = try await withList(name, site: site) { path in try await site.list(path) }
         output.renderOne(
             SharePointRecords.record(listDetails: list), columns: SharePointRecords.listDetailColumns)
         return .ok
@@ -86,95 +81,11 @@ let fieldsCommand = Command(
     try await withSiteErrors("fields") {
         let name = try positionals(arguments, "LIST")[0]
         let output = try Output(arguments)
-        var fields = try await SiteContext.open(arguments).site.fields(of: listPath(name))
+        let site = try SiteContext.open(arguments).site
+        var fields = try await withList(name, site: site) { list in try await site.fields(of: list) }
         if !arguments.has("all-including-hidden") { fields.removeAll { $0.hidden == true } }
         output.render(
             RecordSet(columns: SharePointRecords.fieldColumns, records: fields.map(SharePointRecords.record(field:))))
-        return .ok
-    }
-}
-
-/// `spconnect items LIST`: list items, one page or every page streamed.
-let itemsCommand = Command(
-    name: "items",
-    summary: "List the items of a list: one page, or every page streamed with --all (memory stays flat).",
-    synopsis: "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--all] [--as-text]",
-    options: [
-        .value("select", "F,..", "fields to return, by internal name (also the columns shown)"),
-        .value("filter", "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
-        .value("orderby", "F", "order by field F ('F desc' for descending); paging with --all needs an indexed one"),
-        .value("top", "N", "items per request (default 100; 5000 with --all)"),
-        .flag("all", "follow the server's next links and stream every page"),
-        .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
-    ] + SiteContext.options
-) { arguments in
-    try await withSiteErrors("items") {
-        let name = try positionals(arguments, "LIST")[0]
-        let output = try Output(arguments)
-        let all = arguments.has("all")
-        // Before the transfer thread starts, so it shares the one arena.
-        if all { MemoryPolicy.returnLargeBuffersPromptly() }
-        var query = ODataQuery()
-        query.select = arguments.value("select").map(splitList) ?? []
-        if let filter = arguments.value("filter") { query.filter = ODataFilter(filter) }
-        if let order = arguments.value("orderby") {
-            query.orderBy = splitList(order).map { part in
-                let words = part.split(separator: " ")
-                return ODataQuery.Order(
-                    String(words.first ?? ""), descending: words.count > 1 && words[1].lowercased() == "desc")
-            }
-        }
-        query.top = try arguments.integer("top", in: 1...5000) ?? (all ? 5000 : 100)
-        let context = try SiteContext.open(arguments)
-        let site = context.site
-        let list = listPath(name)
-        // Items are read by id: ask for it even when the selection leaves it out (the columns stay as asked).
-        let columnsAsked = query.select
-        let asText = arguments.has("as-text")
-        query.select = withID(query.select)
-        if asText {
-            // Display texts come with each page (`$expand=FieldValuesAsText`), not one request per item.
-            query.expand.append("FieldValuesAsText")
-            if !query.select.isEmpty { query.select.append("FieldValuesAsText") }
-        }
-        var stream: RecordStream?
-        var progress = ListingProgress(enabled: output.progressEnabled && all)
-        let listing = site.items(in: list, query: query)
-        // The whole list: the next page is on its way while this one is written out.
-        var pages = (all ? listing.readingAhead() : listing).makeAsyncIterator()
-        while let page = try await pages.next() {
-            for item in page.items {
-                var record = SharePointRecords.record(item: item)
-                if asText {
-                    let texts =
-                        if let expanded = item["FieldValuesAsText"]?.objectValue {
-                            ListItem.textValues(of: expanded)
-                        } else {
-                            try await site.fieldValuesAsText(in: list, id: item.id)
-                        }
-                    record = SharePointRecords.record(textValues: texts)
-                }
-                if stream == nil {
-                    // Display texts name people and lookups without the `Id` suffix of their raw values.
-                    let selected =
-                        asText
-                        ? columnsAsked.map { textFieldName($0, in: record) } : columnsAsked
-                    stream = output.stream(
-                        columns: SharePointRecords.itemColumns(
-                            selected: selected, sample: record, forPeople: output.format == .table))
-                }
-                stream?.write(record)
-            }
-            stream?.flush()
-            progress.advance(by: page.items.count)
-            if !all { break }
-        }
-        progress.finish()
-        if stream == nil {
-            stream = output.stream(
-                columns: SharePointRecords.itemColumns(selected: columnsAsked, sample: nil, forPeople: false))
-        }
-        stream?.finish()
         return .ok
     }
 }
@@ -193,14 +104,16 @@ let itemCommand = Command(
         let id = try itemID(words[1])
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let list = listPath(words[0])
-        var record: Record
-        if arguments.has("as-text") {
-            record = SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
-        } else {
-            let query = ODataQuery(select: withID(arguments.value("select").map(splitList) ?? []))
+        let asText = arguments.has("as-text")
+        let requested = arguments.value("select").map(splitList) ?? []
+        let record = try await withList(words[0], site: site) { list in
+            if asText {
+                return SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
+            }
+            let selection = try await FieldSelection.checked(requested, in: list, named: words[0], site: site)
+            let query = ODataQuery(select: withID(selection.names), expand: selection.expand)
             let item = try await site.item(in: list, id: id, query: query)
-            record = SharePointRecords.record(item: item)
+            var record = SharePointRecords.record(item: item)
             // The etag for `update --etag`: a note beside a table, SharePoint's own `odata.etag` member otherwise
             // (no field's internal name has a dot, so it cannot clash).
             if let etag = item.etag {
@@ -210,19 +123,11 @@ let itemCommand = Command(
                     record.fields.append(Presentation.Field("odata.etag", .string(etag)))
                 }
             }
+            return record
         }
         output.renderOne(record, columns: RecordSet.inferColumns([record]))
         return .ok
     }
-}
-
-/// The name under which display texts hold field `name`: as given, in another case (`ID`), or without the `Id`
-/// suffix of a person or lookup's raw value (`AssignedToId` → `AssignedTo`).
-func textFieldName(_ name: String, in record: Record) -> String {
-    if record[name] != nil { return name }
-    if let match = record.fields.first(where: { $0.name.lowercased() == name.lowercased() }) { return match.name }
-    if name.hasSuffix("Id"), record[String(name.dropLast(2))] != nil { return String(name.dropLast(2)) }
-    return name
 }
 
 /// A `$select` list with `Id` added when it names fields but not the id (every item is decoded by its id).
@@ -234,31 +139,6 @@ func withID(_ select: [String]) -> [String] {
 /// `a, b,c` → `["a", "b", "c"]`.
 func splitList(_ text: String) -> [String] {
     text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-}
-
-/// A one-line item counter on standard error while a long listing streams (terminal only).
-struct ListingProgress {
-    let enabled: Bool
-    private var count = 0
-    private let started = ContinuousClock.now
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    mutating func advance(by items: Int) {
-        count += items
-        guard enabled else { return }
-        printPartial("\ritems: \(count)  (\(rate()) items/s)")
-    }
-
-    func finish() {
-        guard enabled, count > 0 else { return }
-        printPartial("\ritems: \(count)  (\(rate()) items/s)\n")
-    }
-
-    private func rate() -> Int {
-        let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        return elapsed > 0 ? Int(Double(count) / elapsed) : count
-    }
 }
 
 /// Writes to standard error without a newline.

@@ -65,12 +65,6 @@ func exitCode(for error: SharePointError) -> ExitCode {
     }
 }
 
-/// A list given on the command line: a GUID is an id, anything else a title.
-func listPath(_ name: String) -> ListPath {
-    if let id = UUID(uuidString: name.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))) { return .id(id) }
-    return .title(name)
-}
-
 /// A positive item id from the command line.
 func itemID(_ text: String) throws(UsageError) -> Int {
     guard let id = Int(text), id > 0 else {

@@ -40,7 +40,9 @@ let addCommand = Command(
         let fields = try fieldAssignments(Array(arguments.positionals.dropFirst()))
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let item = try await site.addItem(to: listPath(arguments.positionals[0]), fields: fields)
+        let item = try await withList(arguments.positionals[0], site: site) { list in
+            try await site.addItem(to: list, fields: fields)
+        }
         let record = SharePointRecords.record(item: item)
         output.renderOne(record, columns: RecordSet.inferColumns([record]))
         output.note("Created item \(item.id)" + (item.etag.map { " (etag \($0))" } ?? "") + ".")
@@ -53,7 +55,7 @@ let updateCommand = Command(
     name: "update",
     summary: "Change fields of a list item (MERGE); with --etag the change is refused if someone else changed it.",
     synopsis: "LIST ID Name=value... [Name:=JSON...] [--etag ETAG]",
-    options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' (default '*': overwrite)")]
+    options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
         + SiteContext.options
 ) { arguments in
     try await withSiteErrors("update") {
@@ -64,8 +66,9 @@ let updateCommand = Command(
         let fields = try fieldAssignments(Array(arguments.positionals.dropFirst(2)))
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let etag = try await site.updateItem(
-            in: listPath(arguments.positionals[0]), id: id, fields: fields, etag: arguments.value("etag") ?? "*")
+        let etag = try await withList(arguments.positionals[0], site: site) { list in
+            try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value("etag") ?? "*")
+        }
         output.renderOne(
             Record([Presentation.Field("id", .int(id)), Presentation.Field("etag", etag.map(Cell.string) ?? .null)]),
             columns: [Column("id", title: "Id"), Column("etag", title: "New etag")])
@@ -73,20 +76,93 @@ let updateCommand = Command(
     }
 }
 
-/// `spconnect delete LIST ID`.
+/// `spconnect delete LIST ID...`: one result per id; the exit code of the first failure when any failed.
 let deleteCommand = Command(
-    name: "delete", summary: "Delete a list item (to the recycle bin of the site).",
-    synopsis: "LIST ID [--etag ETAG]",
-    options: [.value("etag", "ETAG", "only delete if the item still has this etag (default '*')")]
+    name: "delete", summary: "Delete list items (to the recycle bin of the site): one result per id.",
+    synopsis: "LIST ID... [--etag ETAG]",
+    options: [.value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)")]
         + SiteContext.options
 ) { arguments in
     try await withSiteErrors("delete") {
-        let words = try positionals(arguments, "LIST", "ID")
-        let id = try itemID(words[1])
+        guard arguments.positionals.count >= 2 else {
+            throw UsageError(description: "expected LIST and at least one item ID")
+        }
+        let name = arguments.positionals[0]
+        var ids: [Int] = []
+        for word in arguments.positionals.dropFirst() {
+            let id = try itemID(word)
+            if !ids.contains(id) { ids.append(id) }
+        }
+        if arguments.value("etag") != nil, ids.count > 1 {
+            throw UsageError(description: "--etag is one item's etag: give one ID with it")
+        }
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        try await site.deleteItem(in: listPath(words[0]), id: id, etag: arguments.value("etag") ?? "*")
-        output.note("Deleted item \(id) of '\(words[0])'.")
-        return .ok
+        let etag = arguments.value("etag") ?? "*"
+        let outcomes = try await withList(name, site: site) { list in
+            try await deleteItems(ids, in: list, etag: etag, site: site)
+        }
+        for (id, error) in outcomes where error != nil && error != SharePointError.notTried {
+            printError("spconnect delete: item \(id): \(error?.description ?? "")")
+        }
+        output.render(
+            RecordSet(
+                columns: [Column("id", title: "Id"), Column("result", title: "Result")],
+                records: outcomes.map { id, error in
+                    Record([
+                        Presentation.Field("id", .int(id)),
+                        Presentation.Field("result", .string(error.map(deleteResult) ?? "deleted")),
+                    ])
+                }))
+        let failed = outcomes.compactMap(\.error)
+        if failed.isEmpty {
+            output.note("Deleted \(ids.count == 1 ? "item \(ids[0])" : "\(ids.count) items") of '\(name)'.")
+            return .ok
+        }
+        output.note("Deleted \(outcomes.count - failed.count) of \(outcomes.count) items of '\(name)'.")
+        return exitCode(for: failed[0])
+    }
+}
+
+/// Deletes each item in turn, keeping each one's failure. A list that does not exist stops at the first id (so that
+/// ``withList(_:site:_:)`` can try its address instead, or report it once); a failure that is not about the item
+/// (the session, the network, throttling) stops there too, the remaining ids marked as not tried.
+private func deleteItems(_ ids: [Int], in list: ListPath, etag: String, site: SharePointSite)
+    async throws(SharePointError) -> [(id: Int, error: SharePointError?)]
+{
+    var outcomes: [(id: Int, error: SharePointError?)] = []
+    for id in ids {
+        do {
+            try await site.deleteItem(in: list, id: id, etag: etag)
+            outcomes.append((id, nil))
+        } catch  where error.kind == .listNotFound && outcomes.isEmpty {
+            throw error
+        } catch {
+            outcomes.append((id, error))
+            switch error.kind {
+            case .itemNotFound, .preconditionFailed, .accessDenied, .conflict: continue
+            default:
+                for rest in ids[(outcomes.count)...] { outcomes.append((rest, SharePointError.notTried)) }
+                return outcomes
+            }
+        }
+    }
+    return outcomes
+}
+
+extension SharePointError {
+    /// The result of an item left alone after a failure that stopped the run.
+    fileprivate static let notTried = SharePointError(kind: .server, status: 0, message: "not tried")
+}
+
+/// The result cell of an item that could not be deleted.
+private func deleteResult(_ error: SharePointError) -> String {
+    if error == SharePointError.notTried { return "not tried" }
+    switch error.kind {
+    case .itemNotFound: return "not found"
+    case .preconditionFailed: return "changed since read (etag)"
+    case .accessDenied: return "access denied"
+    case .throttled: return "throttled"
+    default: return "failed (HTTP \(error.status))"
     }
 }

@@ -15,7 +15,8 @@ let commands: [Command] = [
         return .ok
     },
     loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
-    itemsCommand, itemCommand, lsCommand, downloadCommand, uploadCommand, addCommand, updateCommand, deleteCommand,
+    itemsCommand, itemCommand, lsCommand, mkdirCommand, downloadCommand, uploadCommand, addCommand, updateCommand,
+    deleteCommand,
     apiCommand, cookiesCommand, demoCommand, inspectCommand,
 ]
 

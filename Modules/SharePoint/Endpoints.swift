@@ -52,6 +52,12 @@ public enum API {
         ListPath(path: lists.appending("getbyid(\(OData.guidLiteral(id)))"))
     }
 
+    /// `/_api/web/GetList('…')`: the list whose root folder has this server-relative URL (`/sites/team/Lists/Tasks`,
+    /// `/sites/team/Shared Documents`). A path that is no list's address → 404 `System.IO.FileNotFoundException`.
+    public static func list(serverRelativeUrl: String) -> ListPath {
+        ListPath(path: web.appending("GetList(\(OData.pathLiteral(serverRelativeUrl)))"))
+    }
+
     /// `/_api/web/GetFolderByServerRelativeUrl('…')`.
     public static func folder(serverRelativeUrl: String) -> FolderPath {
         FolderPath(
@@ -92,6 +98,8 @@ public struct ListPath: Sendable, Hashable {
     public var items: RESTPath { path.appending("items") }
     /// `…/fields`.
     public var fields: RESTPath { path.appending("fields") }
+    /// `…/RootFolder`: the folder holding the list's items and files.
+    public var rootFolder: RESTPath { path.appending("RootFolder") }
     /// `…/items(ID)`.
     public func item(_ id: Int) -> ItemPath { ItemPath(path: path.appending("items(\(id))")) }
 }
@@ -112,6 +120,10 @@ public struct FolderPath: Sendable, Hashable {
     public var files: RESTPath { path.appending("Files") }
     /// `…/Folders`.
     public var folders: RESTPath { path.appending("Folders") }
+    /// `…/Folders/add(url='name')` (POST, empty body): a new folder inside this one.
+    public func addFolder(named name: String) -> RESTPath {
+        folders.appending("add(url=\(OData.serverRelativeURLLiteral(name)))")
+    }
     /// `…/Files/add(url='name',overwrite=true)` (POST, body = the file's bytes).
     public func addFile(named name: String, overwrite: Bool) -> RESTPath {
         files.appending("add(url=\(OData.serverRelativeURLLiteral(name)),overwrite=\(overwrite))")

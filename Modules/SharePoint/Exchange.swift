@@ -122,9 +122,11 @@ extension HTTPResponse {
     func header(_ name: String) -> String? { headers[name]?.headerTrimmed }
 }
 
-/// An etag as given by the caller, refused when it could break the request's header block.
+/// An etag as given by the caller, refused when it could break the request's header block. A bare version number
+/// (`3`, as a shell eats the quotes of `"3"`) is the item etag `"3"`.
 func checkedEtag(_ etag: String, url: String) throws(SharePointError) -> String {
-    let trimmed = etag.headerTrimmed
+    var trimmed = etag.headerTrimmed
+    if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) { trimmed = "\"" + trimmed + "\"" }
     guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isNewline }) else {
         throw SharePointError(
             kind: .badRequest, status: 0,
@@ -133,4 +135,9 @@ func checkedEtag(_ etag: String, url: String) throws(SharePointError) -> String 
             url: url)
     }
     return trimmed
+}
+
+extension Character {
+    /// `0`–`9` (not other scripts' digits).
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -91,6 +91,16 @@ extension SharePointSite {
         return Int64(info.st_size)
     }
 
+    /// Makes the folder `name` inside `folder` (server-relative URL of a library or a folder in it):
+    /// `POST …/GetFolderByServerRelativeUrl('…')/Folders/add(url='…')`. SharePoint answers an existing folder of that
+    /// name as it is; a missing parent → ``SharePointError/Kind/fileNotFound``. Safe to repeat, so retried as the
+    /// other repeatable writes.
+    public func createFolder(named name: String, in folder: String) async throws(SharePointError) -> Folder {
+        let url = API.folder(serverRelativeUrl: folder).addFolder(named: name).url(site: siteURL)
+        let exchange = Exchange.write(self, url, body: .none, contentType: nil, repeatable: true)
+        return try decodeEntity(try await perform(exchange))
+    }
+
     /// Uploads a local file into a folder (server-relative URL of a library or folder) and returns the new file.
     ///
     /// Files up to `chunkSize` bytes go in one `Files/add(url='…',overwrite=…)` request whose body Transport

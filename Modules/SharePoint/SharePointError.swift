@@ -97,7 +97,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case preconditionFailed
         /// 409: conflicting change (for example a file that is checked out or locked).
         case conflict
-        /// 500, `-2130575342`: a list (or similar object) with that title already exists.
+        /// 500, `-2130575342`: a list (or similar object) with that title already exists; 400, `-2130575257`: a file
+        /// with that name already exists (an upload that does not overwrite).
         case alreadyExists
         /// 400: the request was malformed or an argument was invalid.
         case badRequest
@@ -262,6 +263,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case 412: return .preconditionFailed
         // Some builds answer a missing `items(ID)` with 400 and the ArgumentException code (spsim answers 404).
         case 400 where addressesItem && code == -2_147_024_809: return .itemNotFound
+        // "A file with the name … already exists" (an upload without overwrite).
+        case 400 where code == -2_130_575_257: return .alreadyExists
         case 400: return .badRequest
         case 406: return .flavorNotAccepted
         default:
@@ -303,10 +306,10 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// A sentence saying what happened and what to do, then the status, code and server message.
     public var description: String {
-        var text: String
+        let text: String
         switch kind {
         case .listNotFound:
-            text = "The list was not found. Check the list title (lists are matched by title or id) and the site URL."
+            text = "The list was not found. Check the list's title, id or address, and the site URL."
         case .itemNotFound:
             text = "The list item was not found; it may have been deleted. Reload the list to get current ids."
         case .fileNotFound:
@@ -357,10 +360,15 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case .localFile:
             return "A local file operation failed: \(message ?? "no detail")"
         }
-        var details: [String] = ["HTTP \(status)"]
-        if let rawCode { details.append(rawCode) }
-        if let url { details.append(url) }
-        text += " (" + details.joined(separator: ", ") + ")"
+        return text + details
+    }
+
+    /// What the server said, to follow a sentence of the caller's own: ` (HTTP 400, <code>, <url>): <message>`.
+    public var details: String {
+        var parts: [String] = ["HTTP \(status)"]
+        if let rawCode { parts.append(rawCode) }
+        if let url { parts.append(url) }
+        var text = " (" + parts.joined(separator: ", ") + ")"
         if let message, !message.isEmpty { text += ": " + message }
         return text
     }

@@ -52,8 +52,15 @@ public final class SharePointSite: Sendable {
     }
 
     /// Reads' retries unless told otherwise: 6 attempts, `Retry-After` honoured up to 5 minutes (SharePoint Online
-    /// asks clients to wait what it says, which can be minutes, and to stop after a handful of tries).
-    public static let defaultReadRetry = RetryPolicy(maxAttempts: 6, maxRetryAfter: .seconds(300))
+    /// asks clients to wait what it says, which can be minutes, and to stop after a handful of tries); a refused
+    /// connection is tried once more only, so a site that is down fails within a second, not after the back-off.
+    public static let defaultReadRetry = RetryPolicy(
+        maxAttempts: 6, maxRetryAfter: .seconds(300), maxConnectAttempts: 2)
+
+    /// Writes' retries unless told otherwise (for the writes that are safe to repeat): 5 attempts, `Retry-After`
+    /// honoured up to 5 minutes, a refused connection tried once more only.
+    public static let defaultWriteRetry = RetryPolicy(
+        maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true, maxConnectAttempts: 2)
 
     /// Binds a client to a site.
     ///
@@ -63,8 +70,8 @@ public final class SharePointSite: Sendable {
     ///   - flavor: the JSON flavour to request (default `nometadata`).
     ///   - authentication: credentials for every request (for sites using Basic/NTLM/Bearer), or nil.
     ///   - reauthenticator: asked once when the server says the session is missing or expired.
-    ///   - readRetry: retries for reads; default 6 attempts, `Retry-After` honoured up to 5 minutes.
-    ///   - writeRetry: retries for writes that are safe to repeat; default 5 attempts (`retryNonIdempotent` is set
+    ///   - readRetry: retries for reads; default ``defaultReadRetry``.
+    ///   - writeRetry: retries for writes that are safe to repeat; default ``defaultWriteRetry`` (`retryNonIdempotent` is set
     ///     here whatever the value given).
     ///   - digestRefreshMargin: refresh a cached digest this long before it expires (default 60 s).
     ///   - authenticationProvider: asked for the credentials before every request (token sessions), instead of
@@ -73,7 +80,7 @@ public final class SharePointSite: Sendable {
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
         reauthenticator: (any Reauthenticator)? = nil,
         readRetry: RetryPolicy = SharePointSite.defaultReadRetry,
-        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 5, maxRetryAfter: .seconds(300), retryNonIdempotent: true),
+        writeRetry: RetryPolicy = SharePointSite.defaultWriteRetry,
         digestRefreshMargin: Duration = .seconds(60), authenticationProvider: (any AuthenticationProvider)? = nil
     ) {
         var base = siteURL
@@ -118,6 +125,18 @@ public final class SharePointSite: Sendable {
     /// The list with this id: `GET /_api/web/lists/getbyid(guid'…')`. 404 → ``SharePointError/Kind/listNotFound``.
     public func list(id: UUID) async throws(SharePointError) -> ListInfo {
         try await getEntity(API.list(id: id).path)
+    }
+
+    /// The list at `path` (by title, id or server-relative URL). A missing list →
+    /// ``SharePointError/Kind/listNotFound`` (by title or id) or ``SharePointError/Kind/fileNotFound`` (by URL).
+    public func list(_ path: ListPath) async throws(SharePointError) -> ListInfo {
+        try await getEntity(path.path)
+    }
+
+    /// A list's root folder: `GET …/RootFolder` (its `serverRelativeUrl` is the list's address, e.g.
+    /// `/sites/team/Shared Documents` for the library titled "Documents").
+    public func rootFolder(of list: ListPath) async throws(SharePointError) -> Folder {
+        try await getEntity(list.rootFolder)
     }
 
     /// The list whose `EntityTypeName` (`Shared_x0020_Documents`) or `ListItemEntityTypeFullName`
@@ -297,6 +316,8 @@ extension ListPath {
     public static func title(_ title: String) -> ListPath { API.list(title: title) }
     /// The list with this id (`getbyid(guid'…')`).
     public static func id(_ id: UUID) -> ListPath { API.list(id: id) }
+    /// The list at this server-relative URL (`GetList('…')`).
+    public static func serverRelativeURL(_ url: String) -> ListPath { API.list(serverRelativeUrl: url) }
 }
 
 extension ListInfo {

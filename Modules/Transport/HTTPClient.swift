@@ -181,7 +181,8 @@ public final class HTTPClient: Sendable {
                 guard wait <= policy.maxRetryAfter else { return response }
                 delay = wait
             } catch {
-                guard mayRetry, attempt < policy.maxAttempts, error.kind == .connect else { throw error }
+                guard mayRetry, attempt < min(policy.maxAttempts, policy.maxConnectAttempts), error.kind == .connect
+                else { throw error }
                 delay = policy.backoff(afterAttempt: attempt)
             }
             do {

@@ -165,12 +165,19 @@ public struct RetryPolicy: Sendable, Equatable {
     public var statuses: Set<Int>
     /// Also retry POST, PATCH, MERGE and other non-idempotent methods.
     public var retryNonIdempotent: Bool
+    /// Attempts in total when no connection could be made (refused, unreachable), never more than
+    /// ``maxAttempts``. A server that refuses connections rarely starts accepting them within seconds, so a client
+    /// that waits for throttling (many attempts) can still give up quickly on a server that is down.
+    public var maxConnectAttempts: Int
 
-    /// Defaults: 3 attempts, 0.5 s doubling to 8 s, `Retry-After` up to 60 s, statuses 429 and 503.
+    /// Defaults: 3 attempts (3 also when the connection fails), 0.5 s doubling to 8 s, `Retry-After` up to 60 s,
+    /// statuses 429 and 503.
     public init(
         maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(8),
-        maxRetryAfter: Duration = .seconds(60), statuses: Set<Int> = [429, 503], retryNonIdempotent: Bool = false
+        maxRetryAfter: Duration = .seconds(60), statuses: Set<Int> = [429, 503], retryNonIdempotent: Bool = false,
+        maxConnectAttempts: Int = 3
     ) {
+        self.maxConnectAttempts = maxConnectAttempts
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay

@@ -919,14 +919,14 @@ extension SimulatorCore {
             // The web's root folder, or a folder below a list's root folder.
             guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
             switch rest.first?.lower {
-            case "folders": return foldersCollection(folder, context)
+            case "folders":
+                if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
+                    return try addFolder(in: folder, sub, context)
+                }
+                return foldersCollection(folder, context)
             case "files":
                 if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
-                    guard
-                        let list = state.withLock({ state in
-                            state.lists.first { $0.subfolderURL.lowercased() == folder.lowercased() }
-                        })
-                    else {
+                    guard let list = listOwning(folder: folder) else {
                         throw RESTError.argument("Files cannot be added to the root folder of this simulated web.")
                     }
                     return try addFile(list, folder: folder, sub, context)
@@ -948,6 +948,9 @@ extension SimulatorCore {
             }
             return filesCollection(list.url, context)
         case "folders":
+            if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
+                return try addFolder(in: list.url, sub, context)
+            }
             return foldersCollection(list.url, context)
         case "listitemallfields":
             return jsonResponse(
@@ -965,13 +968,19 @@ extension SimulatorCore {
     func subfolders(of url: String) -> [String] {
         state.withLock { state in
             if url == "/" { return state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
-            return state.lists.filter { $0.url.lowercased() == url.lowercased() }.map(\.subfolderURL)
+            let builtIn = state.lists.filter { $0.url.lowercased() == url.lowercased() }.map(\.subfolderURL)
+            return builtIn
+                + state.createdFolders.map(\.url).filter { Self.parent(of: $0).lowercased() == url.lowercased() }
         }
     }
 
     /// The folder below a list's root folder at `url` (any case), as the site spells it; nil when there is none.
     func subfolder(_ url: String) -> String? {
-        state.withLock { state in state.lists.map(\.subfolderURL).first { $0.lowercased() == url.lowercased() } }
+        state.withLock { state in
+            (state.lists.map(\.subfolderURL) + state.createdFolders.map(\.url)).first {
+                $0.lowercased() == url.lowercased()
+            }
+        }
     }
 
     /// `…/Folders` of the folder at `url` (`$select` applied to each entry).

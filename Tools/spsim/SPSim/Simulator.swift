@@ -200,6 +200,8 @@ struct SimulatorState {
     var federationURL = ""
     var lists: [SPList] = []
     var files: [SPFile] = []
+    /// Folders made with `Folders/add` (server-relative URLs as created, below a list's root folder), and their time.
+    var createdFolders: [(url: String, created: Int)] = []
     var sessions: [String: SPSession] = [:]
     var flows: [String: EntraFlow] = [:]
     /// OIDC code → (user, id_token)
