@@ -124,7 +124,7 @@ import Transport
             "-s", "-w", "\n%{http_code}", "-b", try store.path(for: "curl"), "-H",
             "Accept: application/json;odata=nometadata", simulator.siteURL + "/_api/web?$select=Title",
         ]
-        let output = String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+        let output = String(decoding: try await runCollectingOutput(process).output, as: UTF8.self)
         #expect(output.hasSuffix("\n200"))
         #expect(output.contains(#""Title""#))
     }

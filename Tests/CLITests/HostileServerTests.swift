@@ -46,8 +46,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
         process.arguments = ["-u", "nobody", "--", "/bin/sh", "-c", command]
-        try await runToExit(process)
-        return process.terminationStatus
+        return try await runToExit(process)
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user (nobody)"))

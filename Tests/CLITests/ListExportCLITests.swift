@@ -49,8 +49,7 @@ import Testing
         defer { try? terminal.close() }
         process.standardOutput = terminal
         process.standardInput = FileHandle.nullDevice
-        try await runToExit(process)
-        #expect(process.terminationStatus == 0)
+        #expect(try await runToExit(process) == 0)
         let shown = String(
             decoding: FileManager.default.contents(atPath: scratch + "/terminal") ?? Data(), as: UTF8.self)
         let last = shown.components(separatedBy: "\r").filter { !$0.isEmpty }.last ?? ""

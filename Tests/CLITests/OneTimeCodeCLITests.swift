@@ -105,7 +105,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
             process.arguments = ["--totp", "--base32", "--now", "@\(now + offset)", secret]
             accepted.insert(
-                String(decoding: try await runCollectingOutput(process), as: UTF8.self)
+                String(decoding: try await runCollectingOutput(process).output, as: UTF8.self)
                     .trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let codes = accepted

@@ -200,10 +200,11 @@ import Testing
         #expect(unknown.result.status == 2, "\(unknown.result.stderr)")
     }
 
-    /// ADFS's own code page after the password (a generic one-time-code form, read by its signals): a wrong code
-    /// shows the page again and the next code signs in; without a code source it is exit 4.
-    @Test func adfsAsksForACodeOnItsOwnPage() async throws {
-        let fixture = try await Self.fixture(mode: .adfs)
+    /// ADFS's and SharePoint forms' own code pages after the password (generic one-time-code forms, read by their
+    /// signals): a wrong code shows the page again and the next code signs in; without a code source it is exit 4.
+    @Test(arguments: [SignInMode.adfs, .fba])
+    func aFormsIdentityProviderAsksForACodeOnItsOwnPage(mode: SignInMode) async throws {
+        let fixture = try await Self.fixture(mode: mode)
         let counter = fixture.state + "/asked"
         let command =
             "if [ -e '\(counter)' ]; then echo \(SecondFactorProfile.phoneCode); else touch '\(counter)'; echo 000111; fi"

@@ -9,8 +9,8 @@ func runCurl(_ arguments: [String]) async throws -> (output: String, status: Int
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-s", "--max-time", "10"] + arguments
-    let data = try await runCollectingOutput(process)
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    let run = try await runCollectingOutput(process)
+    return (String(decoding: run.output, as: UTF8.self), run.status)
 }
 
 @Suite struct HTTPServerTests {

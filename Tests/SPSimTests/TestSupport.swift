@@ -67,7 +67,7 @@ final class Browser {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = arguments
-        try await runToExit(process)
+        let exitCode = try await runToExit(process)
         let headerText = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))).map { [UInt8]($0) } ?? []
         // Keep only the last header block.
@@ -80,7 +80,7 @@ final class Browser {
         }
         return Answer(
             status: status, headers: parsed, body: String(decoding: bytes, as: UTF8.self), bodyBytes: bytes,
-            exitCode: process.terminationStatus)
+            exitCode: exitCode)
     }
 
     /// Cookies in the jar as (name, value, domain).

@@ -3,23 +3,35 @@ public import Testing
 
 // Helpers shared by the test targets (a test-only library: no module imports it).
 
-/// Starts `process` and suspends until it exits, without holding a thread of the cooperative pool meanwhile
-/// (`waitUntilExit()` would block one of its few threads and stall unrelated tests running in parallel).
-public func runToExit(_ process: Process) async throws {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        process.terminationHandler = { _ in continuation.resume() }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
+/// Runs the command `process` describes (executable, arguments, environment, and its standard input, output and
+/// error when they are file handles or pipes) to its end and returns its exit status, suspending without holding a
+/// thread of the cooperative pool. The child is started with posix_spawn (``spawnToExit``'s way), not
+/// `Process.run()`: in this toolchain `Process.run()` crashes now and then (a bad pointer in its memcpy) when the
+/// test process holds many descriptors, as a full run with its simulators does. `process` itself is never run.
+@discardableResult
+public func runToExit(_ process: Process) async throws -> Int32 {
+    guard let executable = process.executableURL?.path else {
+        throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "no executable to run"])
+    }
+    func descriptor(_ stream: Any?, reading: Bool) -> Int32? {
+        switch stream {
+        case let handle as FileHandle: return handle.fileDescriptor
+        case let pipe as Pipe:
+            return reading ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
+        default: return nil
         }
     }
+    return await spawnToExit(
+        executable, process.arguments ?? [], environment: process.environment ?? ProcessInfo.processInfo.environment,
+        descriptors: (
+            descriptor(process.standardInput, reading: true), descriptor(process.standardOutput, reading: false),
+            descriptor(process.standardError, reading: false)
+        ))
 }
 
 /// Runs `process` to exit like `runToExit` and returns its standard output, collected in a temporary file (a pipe
-/// read only after the exit could fill up and deadlock the child).
-public func runCollectingOutput(_ process: Process) async throws -> Data {
+/// read only after the exit could fill up and deadlock the child), and its exit status.
+public func runCollectingOutput(_ process: Process) async throws -> (output: Data, status: Int32) {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("child-out-\(UUID().uuidString)").path
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
         throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
@@ -28,8 +40,8 @@ public func runCollectingOutput(_ process: Process) async throws -> Data {
     let output = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? output.close() }
     process.standardOutput = output
-    try await runToExit(process)
-    return FileManager.default.contents(atPath: path) ?? Data()
+    let status = try await runToExit(process)
+    return (FileManager.default.contents(atPath: path) ?? Data(), status)
 }
 
 /// A counting semaphore for tasks: waiters suspend instead of blocking a thread.

@@ -29,9 +29,28 @@ public func spawnToExit(
     }
 }
 
+/// Runs `executable` like ``spawnToExit(_:_:environment:standardInput:standardOutput:standardError:timeout:)``,
+/// with standard input, output and error given as descriptors of this process (nil: `/dev/null` for input, inherited
+/// for output and error; a negative descriptor, as `FileHandle.nullDevice` may have: `/dev/null`), as `Process`
+/// would pass its handles and pipes.
+public func spawnToExit(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    descriptors: (input: Int32?, output: Int32?, error: Int32?)
+) async -> Int32 {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(
+                returning: spawnAndWait(
+                    executable, arguments, environment: environment, files: (nil, nil, nil), timeout: nil,
+                    descriptors: descriptors))
+        }
+    }
+}
+
 private func spawnAndWait(
     _ executable: String, _ arguments: [String], environment: [String: String],
-    files: (input: String?, output: String?, error: String?), timeout: Duration?
+    files: (input: String?, output: String?, error: String?), timeout: Duration?,
+    descriptors: (input: Int32?, output: Int32?, error: Int32?)? = nil
 ) -> Int32 {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -42,12 +61,26 @@ private func spawnAndWait(
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    // Opening files for a child that is not yet running cannot fail here: a missing file makes posix_spawn fail.
-    _ = posix_spawn_file_actions_addopen(&actions, 0, files.input ?? "/dev/null", O_RDONLY, 0)
-    _ = posix_spawn_file_actions_addopen(
-        &actions, 1, files.output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    _ = posix_spawn_file_actions_addopen(
-        &actions, 2, files.error ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // Adding file actions only records them (it fails for want of memory); a bad file makes posix_spawn fail.
+    if let descriptors {
+        for (descriptor, target, flags) in [
+            (descriptors.input ?? -1, Int32(0), O_RDONLY), (descriptors.output, 1, O_WRONLY),
+            (descriptors.error, 2, O_WRONLY),
+        ] {
+            guard let descriptor else { continue }  // inherited
+            if descriptor >= 0 {
+                _ = posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            } else {
+                _ = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
+            }
+        }
+    } else {
+        _ = posix_spawn_file_actions_addopen(&actions, 0, files.input ?? "/dev/null", O_RDONLY, 0)
+        _ = posix_spawn_file_actions_addopen(
+            &actions, 1, files.output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = posix_spawn_file_actions_addopen(
+            &actions, 2, files.error ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
     var pid: pid_t = 0
     guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else { return -1 }
     let exited = Exited()

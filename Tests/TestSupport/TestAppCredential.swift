@@ -53,8 +53,8 @@ public struct TestAppCredential: Sendable {
             process.standardInput = FileHandle.nullDevice
         }
         defer { if let inputPath { try? FileManager.default.removeItem(atPath: inputPath) } }
-        let data = try await runCollectingOutput(process)
-        guard process.terminationStatus == 0 else {
+        let (data, status) = try await runCollectingOutput(process)
+        guard status == 0 else {
             throw CocoaError(
                 .fileWriteUnknown,
                 userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.first ?? "") failed"])

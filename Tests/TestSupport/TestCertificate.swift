@@ -21,8 +21,7 @@ public struct TestCertificate: Sendable {
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
         ]
         process.standardError = FileHandle.nullDevice
-        _ = try await runCollectingOutput(process)
-        guard process.terminationStatus == 0 else {
+        guard try await runCollectingOutput(process).status == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl req failed"])
         }
         return TestCertificate(

@@ -106,6 +106,6 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (output: S
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.standardError = FileHandle.nullDevice
-    let data = try await runCollectingOutput(process)
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    let run = try await runCollectingOutput(process)
+    return (String(decoding: run.output, as: UTF8.self), run.status)
 }

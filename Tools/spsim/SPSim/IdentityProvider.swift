@@ -640,7 +640,9 @@ extension SimulatorCore {
             )
         }
         let userName = request.formValue("UserName") ?? ""
-        if request.formValue("AuthMethod") == ADFSSecondFactor.authMethod { return adfsSecondFactorAnswer(request) }
+        if request.formValue("AuthMethod") == FormsSecondFactor.adfsAuthMethod {
+            return adfsSecondFactorAnswer(request)
+        }
         guard request.formValue("AuthMethod") == "FormsAuthentication" else {
             return adfsLoginPage(request, error: nil, userName: userName)
         }

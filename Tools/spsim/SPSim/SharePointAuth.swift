@@ -18,6 +18,8 @@ extension SimulatorCore {
             return authenticatePage(request)
         case "/_forms/default.aspx":
             return formsEndpoint(request)
+        case FormsSecondFactor.fbaVerifyPath where request.method == "POST":
+            return fbaSecondFactorAnswer(request)
         case "/_trust", "/_trust/", "/_trust/default.aspx":
             return trustEndpoint(request)
         case "/_login/default.aspx":
@@ -470,6 +472,7 @@ extension SimulatorCore {
             if request.formValue(prefix + "login") != nil {
                 let password = request.formValue(prefix + "password") ?? ""
                 if let user = checkPassword(login: userName, password: password) {
+                    if users[user].mfa { return fbaSecondFactorPage(request, user: user) }
                     return redirect(returnURL(request), headers: sessionCookies(user: user))
                 }
                 errorText =

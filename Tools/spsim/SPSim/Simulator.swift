@@ -210,8 +210,8 @@ struct SimulatorState {
     var oidcStates: [String: String] = [:]
     /// ESTSAUTH / ESTSAUTHPERSISTENT cookie value → user and expiry (single sign-on at the IdP)
     var idpSessions: [String: (user: Int, expires: Int)] = [:]
-    /// ADFS one-time-code pages waiting for their code: `Context` → user and wrong codes so far
-    var adfsSecondFactors: [String: (user: Int, wrong: Int)] = [:]
+    /// One-time-code pages (ADFS, SharePoint forms) waiting for their code: ticket → user and wrong codes so far
+    var pendingCodes: [String: (user: Int, wrong: Int)] = [:]
     /// Password posts Entra accepted, per user e-mail (lower-cased): the sign-ins that needed a password.
     var passwordSignIns: [String: Int] = [:]
     /// SAML assertion id → user
