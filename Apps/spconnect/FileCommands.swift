@@ -35,7 +35,11 @@ func pathAsWritten(_ word: String) -> String {
 let lsCommand = Command(
     name: "ls", summary: "List the folders and files directly in a library folder.",
     synopsis: "FOLDER [--output FORMAT]   (FOLDER: server-relative, or relative to the site, e.g. 'Shared Documents')",
-    options: SiteContext.options
+    options: SiteContext.options,
+    examples: [
+        "spconnect ls 'Shared Documents'",
+        "spconnect ls '/sites/team/Shared Documents/Reports' -o json",
+    ]
 ) { arguments in
     try await withSiteErrors("ls") {
         let folder = try positionals(arguments, "FOLDER")[0]
@@ -110,7 +114,11 @@ let downloadCommand = Command(
     options: [
         .value("to", "DIR", "the folder to write into (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect download Documents 12 --to ~/Downloads",
+        "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
+    ]
 ) { arguments in
     try await withSiteErrors("download") {
         let targets = try DownloadTarget.parse(arguments.positionals)
@@ -201,7 +209,11 @@ let uploadCommand = Command(
         .value("to", "FOLDER", "the library folder, server-relative or relative to the site ('Shared Documents')"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
         .flag("overwrite", "replace a file of the same name (otherwise the upload is refused)"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect upload report.pdf --to 'Shared Documents/Reports'",
+        "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
+    ]
 ) { arguments in
     try await withSiteErrors("upload") {
         let file = try positionals(arguments, "FILE")[0]

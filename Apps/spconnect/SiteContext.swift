@@ -31,8 +31,11 @@ struct SiteContext {
             }
             flavor = chosen
         }
+        let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
         let site = SharePointSite(
-            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer)
+            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer,
+            readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
+            writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments))
         return SiteContext(session: session, site: site)
     }
 }
