@@ -30,11 +30,16 @@ enum ShellCompletion {
 
     /// Whether the values of `option` are paths.
     static func takesPath(_ option: OptionSpec) -> Bool {
-        guard case .value(let placeholder) = option.kind else {
-            if case .repeatable(let placeholder) = option.kind { return placeholder.contains("FILE") }
-            return false
-        }
+        let placeholder = placeholder(of: option)
         return placeholder.contains("FILE") || placeholder.contains("DIR")
+    }
+
+    /// The placeholder of an option's value (`FORMAT`, `'K: V'`), or an empty string for a flag.
+    static func placeholder(of option: OptionSpec) -> String {
+        switch option.kind {
+        case .flag: ""
+        case .value(let placeholder), .repeatable(let placeholder): placeholder
+        }
     }
 
     /// Whether the command's positional words are local files (`upload FILE`, `inspect FILE`).
@@ -137,7 +142,7 @@ enum ShellCompletion {
                 let text = zshHelp(option.help)
                 var action = ""
                 if option.takesValue {
-                    let placeholder = zshHelp(option.label.split(separator: " ").last.map(String.init) ?? "VALUE")
+                    let placeholder = zshHelp(placeholder(of: option).filter { $0 != "'" && $0 != " " })
                     let values: String
                     if option.name == "profile" {
                         values = "($profiles)"
@@ -152,9 +157,10 @@ enum ShellCompletion {
                 }
                 let repeatable = if case .repeatable = option.kind { "*" } else { "" }
                 if let short = option.short {
+                    // A repeatable option excludes nothing; a single one excludes its other spelling.
+                    let excluded = repeatable.isEmpty ? zshQuoted("(-\(short) --\(option.name))") : "'*'"
                     specs.append(
-                        "\(zshQuoted("(-\(short) --\(option.name))"))\(repeatable){-\(short),--\(option.name)}"
-                            + zshQuoted("[\(text)]\(action)"))
+                        "\(excluded){-\(short),--\(option.name)}" + zshQuoted("[\(text)]\(action)"))
                 } else {
                     specs.append(zshQuoted("\(repeatable)--\(option.name)[\(text)]\(action)"))
                 }
@@ -210,13 +216,15 @@ enum ShellCompletion {
                 if let short = option.short { line += " -s \(short)" }
                 line += " -l \(option.name)"
                 if option.takesValue {
-                    line += " -r"
+                    // -x: a value but no file names; -r -F: a value that is a path.
                     if option.name == "profile" {
-                        line += " -a '(__spconnect_profiles)'"
+                        line += " -x -a '(__spconnect_profiles)'"
                     } else if let values = choices[option.name] {
-                        line += " -a '\(values.joined(separator: " "))'"
+                        line += " -x -a '\(values.joined(separator: " "))'"
                     } else if takesPath(option) {
-                        line += " -F"
+                        line += " -r -F"
+                    } else {
+                        line += " -x"
                     }
                 }
                 lines.append(line + " -d \(fishQuoted(option.help))")

@@ -110,6 +110,29 @@ import Testing
         #expect(try await runSpconnect(["completion", "tcsh"], environment: try isolated()).status == 2)
     }
 
+    @Test func zshAndFishReadTheirScriptsWhenInstalled() async throws {
+        let folder = try temporaryDirectory("shells")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for shell in ["zsh", "fish"] where FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
+            let file = folder + "/spconnect.\(shell)"
+            try await runSpconnect(["completion", shell], environment: try isolated()).stdout
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let syntax = try await runTool("/usr/bin/\(shell)", ["-n", file])
+            #expect(syntax.status == 0, "\(shell) -n: \(syntax.stderr)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { return }
+        func complete(_ line: String) async throws -> [String] {
+            let result = try await runTool(
+                "/usr/bin/fish", ["--no-config", "-c", "source \(folder)/spconnect.fish; complete -C '\(line)'"],
+                environment: ["HOME": folder])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        }
+        #expect(try await complete("spconnect it").sorted() == ["item", "items"])
+        #expect(try await complete("spconnect items -o ").sorted() == ["csv", "json", "ndjson", "table"])
+        #expect(try await complete("spconnect items --fi") == ["--filter"])
+    }
+
     @Test func theManPageHasEveryCommandAndRendersCleanly() async throws {
         let page = try await runSpconnect(["man"], environment: try isolated())
         #expect(page.status == 0)
