@@ -18,6 +18,27 @@ enum ShellCompletion {
         "mfa-method": ["push", "totp", "sms", "voice"],
     ]
 
+    /// What completes an option's value.
+    enum ValueKind: Equatable {
+        /// The names of the saved profiles.
+        case profile
+        /// A fixed list (``choices``).
+        case choices([String])
+        /// File and folder names.
+        case path
+        /// Anything: nothing is offered.
+        case free
+    }
+
+    /// What completes the value of `option`; nil for a flag.
+    static func valueKind(of option: OptionSpec) -> ValueKind? {
+        guard option.takesValue else { return nil }
+        if option.name == "profile" { return .profile }
+        if let values = choices[option.name] { return .choices(values) }
+        if takesPath(option) { return .path }
+        return .free
+    }
+
     /// The script for `shell`.
     static func script(for shell: Shell, commands: [Command]) -> String {
         let visible = commands.filter { !$0.hidden }
@@ -72,18 +93,17 @@ enum ShellCompletion {
             lines.append("    \(command.name))")
             let options = command.acceptedOptions
             var valueCases: [String] = []
-            for option in options where option.takesValue {
+            for option in options {
+                guard let kind = valueKind(of: option) else { continue }
                 let words = (["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-                let action: String
-                if option.name == "profile" {
-                    action = "_spconnect_profiles \"$cur\""
-                } else if let values = choices[option.name] {
-                    action = "COMPREPLY=( $(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\") )"
-                } else if takesPath(option) {
-                    action = "COMPREPLY=( $(compgen -f -- \"$cur\") )"
-                } else {
-                    action = ":"
-                }
+                let action =
+                    switch kind {
+                    case .profile: "_spconnect_profiles \"$cur\""
+                    case .choices(let values):
+                        "COMPREPLY=( $(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\") )"
+                    case .path: "COMPREPLY=( $(compgen -f -- \"$cur\") )"
+                    case .free: ":"
+                    }
                 valueCases.append("            \(words)) \(action); return 0 ;;")
             }
             if !valueCases.isEmpty {
@@ -141,18 +161,15 @@ enum ShellCompletion {
             for option in command.acceptedOptions {
                 let text = zshHelp(option.help)
                 var action = ""
-                if option.takesValue {
+                if let kind = valueKind(of: option) {
                     let placeholder = zshHelp(placeholder(of: option).filter { $0 != "'" && $0 != " " })
-                    let values: String
-                    if option.name == "profile" {
-                        values = "($profiles)"
-                    } else if let choices = choices[option.name] {
-                        values = "(\(choices.joined(separator: " ")))"
-                    } else if takesPath(option) {
-                        values = "_files"
-                    } else {
-                        values = " "
-                    }
+                    let values =
+                        switch kind {
+                        case .profile: "($profiles)"
+                        case .choices(let values): "(\(values.joined(separator: " ")))"
+                        case .path: "_files"
+                        case .free: " "
+                        }
                     action = ":\(placeholder):\(values)"
                 }
                 let repeatable = if case .repeatable = option.kind { "*" } else { "" }
@@ -215,17 +232,13 @@ enum ShellCompletion {
                 var line = "complete -c spconnect \(condition)"
                 if let short = option.short { line += " -s \(short)" }
                 line += " -l \(option.name)"
-                if option.takesValue {
-                    // -x: a value but no file names; -r -F: a value that is a path.
-                    if option.name == "profile" {
-                        line += " -x -a '(__spconnect_profiles)'"
-                    } else if let values = choices[option.name] {
-                        line += " -x -a '\(values.joined(separator: " "))'"
-                    } else if takesPath(option) {
-                        line += " -r -F"
-                    } else {
-                        line += " -x"
-                    }
+                // -x: a value but no file names; -r -F: a value that is a path.
+                switch valueKind(of: option) {
+                case nil: break
+                case .profile: line += " -x -a '(__spconnect_profiles)'"
+                case .choices(let values): line += " -x -a '\(values.joined(separator: " "))'"
+                case .path: line += " -r -F"
+                case .free: line += " -x"
                 }
                 lines.append(line + " -d \(fishQuoted(option.help))")
             }

@@ -16,17 +16,6 @@ import Testing
         return fixture
     }
 
-    /// Every cookie value the fixture's profiles hold (read with `cookies`, the one command that prints them).
-    private func cookieValues(_ fixture: CLIFixture) async throws -> [String] {
-        var values: [String] = []
-        for profile in ["default", "prod"] {
-            let cookies = try await fixture.run(["cookies", "--profile", profile, "--format", "json"])
-            let objects = try JSONSerialization.jsonObject(with: cookies.stdoutBytes) as? [[String: Any]] ?? []
-            values += objects.compactMap { $0["value"] as? String }
-        }
-        return values
-    }
-
     /// Writes the config file under `base` (default `~/.config`: HOME is the fixture's state folder).
     private func writeConfig(_ fixture: CLIFixture, _ text: String, base: String? = nil) throws -> String {
         let folder = (base ?? fixture.state + "/.config") + "/spconnect"
@@ -39,7 +28,7 @@ import Testing
         // Online (entra): session cookies, no expiry; on premises (forms): a persistent FedAuth.
         let onPremises = try await CLIFixture(mode: .fba, signIn: false)
         let fixture = try await twoProfiles(prodSite: onPremises.sim.siteURL)
-        let values = try await cookieValues(fixture)
+        let values = try await fixture.cookieValues(profiles: ["default", "prod"])
         #expect(values.count >= 2, "the test needs the cookie values to look for")
         let listed = try await fixture.run(["profiles", "-o", "json"])
         #expect(listed.status == 0, "\(listed.stderr)")

@@ -4,13 +4,6 @@ import Testing
 
 /// `--verbose` (`-v`) and `--retries N` against the simulator.
 @Suite struct VerboseRetriesCLITests {
-    /// Every cookie value the profile holds (read with `cookies`, the one command that prints them).
-    private func cookieValues(_ fixture: CLIFixture, profile: String = "default") async throws -> [String] {
-        let cookies = try await fixture.run(["cookies", "--profile", profile, "--format", "json"])
-        let objects = try JSONSerialization.jsonObject(with: cookies.stdoutBytes) as? [[String: Any]] ?? []
-        return objects.compactMap { $0["value"] as? String }
-    }
-
     @Test func verboseShowsEachRequestWithoutAnyCookieOrPasswordValue() async throws {
         let fixture = try await CLIFixture()
         let plain = try await fixture.run(["items", "Tasks", "-o", "json"])
@@ -23,7 +16,7 @@ import Testing
         #expect(
             verbose.stderr.contains("\n> Cookie: ") && verbose.stderr.contains(" FedAuth=<redacted>;"),
             "\(verbose.stderr)")
-        let values = try await cookieValues(fixture)
+        let values = try await fixture.cookieValues()
         #expect(!values.isEmpty)
         for value in values { #expect(!verbose.stderr.contains(value), "a cookie value in the trace") }
 
@@ -38,7 +31,7 @@ import Testing
         #expect(login.stderr.contains("(form fields: "))
         #expect(login.stderr.contains("< Set-Cookie: FedAuth=<redacted>"), "\(login.stderr)")
         #expect(!login.stderr.contains(alicePassword))
-        for value in try await cookieValues(fixture, profile: "traced") {
+        for value in try await fixture.cookieValues(profiles: ["traced"]) {
             #expect(!login.stderr.contains(value), "a new cookie value in the sign-in trace")
         }
     }
@@ -76,5 +69,19 @@ import Testing
             ["api", "GET", url, "--anonymous", "--retries", "many"], environment: environment)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("'--retries' wants a whole number from 0 to 20"), "\(bad.stderr)")
+    }
+}
+
+extension CLIFixture {
+    /// Every cookie value the profiles hold, read with `cookies`, the one command that prints them: what no other
+    /// output may show.
+    func cookieValues(profiles: [String] = ["default"]) async throws -> [String] {
+        var values: [String] = []
+        for profile in profiles {
+            let cookies = try await run(["cookies", "--profile", profile, "--format", "json"])
+            let objects = try JSONSerialization.jsonObject(with: cookies.stdoutBytes) as? [[String: Any]] ?? []
+            values += objects.compactMap { $0["value"] as? String }
+        }
+        return values
     }
 }
