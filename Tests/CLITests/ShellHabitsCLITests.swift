@@ -5,9 +5,10 @@ import Testing
 /// The shell habits: "did you mean", `help COMMAND`, examples, `-o`, and the completion scripts and man page made
 /// from the command table.
 @Suite struct ShellHabitsCLITests {
-    /// An empty state and config home, so no saved session or config file of the machine takes part.
+    /// A home, state and config folder that do not exist, so no saved session or config file of the machine takes
+    /// part (and nothing is left behind).
     private func isolated() throws -> [String: String] {
-        let home = try temporaryDirectory("habits")
+        let home = NSTemporaryDirectory() + "spc-habits-absent-" + UUID().uuidString
         return ["HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config"]
     }
 
@@ -75,7 +76,9 @@ import Testing
     @Test func bashCompletionOffersItemsAfterIt() async throws {
         let script = try await runSpconnect(["completion", "bash"], environment: try isolated())
         #expect(script.status == 0, "\(script.stderr)")
-        let file = try temporaryDirectory("completion") + "/spconnect.bash"
+        let folder = try temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/spconnect.bash"
         try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         func complete(_ words: [String]) async throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
@@ -142,7 +145,9 @@ import Testing
         }
         #expect(page.stdout.contains("spconnect items Tasks \\-\\-all \\-o ndjson > tasks.ndjson"))
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
-        let file = try temporaryDirectory("man") + "/spconnect.1"
+        let folder = try temporaryDirectory("man")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/spconnect.1"
         try page.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let rendered = try await runTool("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-P-cbou", file])
         #expect(rendered.status == 0)
