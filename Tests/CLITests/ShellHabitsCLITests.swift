@@ -165,28 +165,20 @@ import Testing
     }
 }
 
-/// Runs a tool other than spconnect (bash, groff, the install script) with `environment` plus PATH.
+/// Runs a tool other than spconnect (bash, groff, fish, the install script) with `environment` plus PATH and no
+/// standard input. Through posix_spawn (`spawnToExit`), not Foundation's Process, whose run() crashes now and then in
+/// this toolchain when the test process holds many descriptors; `/bin/sh` sends the tool's standard error to a file.
 func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> RunResult {
     let scratch = try temporaryDirectory("tool")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    _ = FileManager.default.createFile(atPath: scratch + "/out", contents: nil)
-    _ = FileManager.default.createFile(atPath: scratch + "/err", contents: nil)
-    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/out"))
-    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/err"))
-    defer { for handle in [output, errors] { try? handle.close() } }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
     var env = environment
     env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
-    process.environment = env
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try await runToExit(process)
+    let status = await spawnToExit(
+        "/bin/sh", ["-c", "errors=$1; shift; exec \"$@\" 2>\"$errors\"", "sh", scratch + "/err", path] + arguments,
+        environment: env, standardOutput: scratch + "/out")
     let out = FileManager.default.contents(atPath: scratch + "/out") ?? Data()
     let err = FileManager.default.contents(atPath: scratch + "/err") ?? Data()
     return RunResult(
-        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-        stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+        status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+        stdoutBytes: out)
 }
