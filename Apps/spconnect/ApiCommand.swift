@@ -23,6 +23,11 @@ let apiCommand = Command(
         profileOption,
     ] + connectionOptions + [
         .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx")
+    ],
+    examples: [
+        "spconnect api GET '/_api/web/lists?$select=Title'",
+        "spconnect api POST /_api/web/lists/getbytitle('Tasks')/items --data @item.json",
+        "spconnect api GET https://svc.example/api/status --anonymous",
     ]
 ) { arguments in
     let words = try positionals(arguments, "METHOD", "PATH-OR-URL")
@@ -109,7 +114,7 @@ let apiCommand = Command(
 
     // Throttled reads are retried like the site client's (`Retry-After` honoured up to 5 minutes); a POST or
     // any other non-idempotent call is never repeated, as its effect is unknown.
-    let retry = site?.readRetry ?? SharePointSite.defaultReadRetry
+    let retry = NetworkOptions.retryPolicy(site?.readRetry ?? SharePointSite.defaultReadRetry, arguments)
     // The site's digest goes only to the site itself, never to another URL given in full.
     let toTheSite = site.map { HTTPClient.isSameOrigin(url, $0.siteURL) } ?? false
     var renewed = false

@@ -66,12 +66,16 @@ struct ParsedArguments {
             } else {
                 let letter = word.dropFirst().first
                 guard word.count == 2, let spec = specs.first(where: { $0.short == letter }) else {
-                    throw UsageError(description: "unknown option '\(word)' for 'spconnect \(command)'; see --help")
+                    let long = specs.first { "-" + $0.name == word }.map { " Did you mean '--\($0.name)'?" } ?? ""
+                    throw UsageError(
+                        description: "unknown option '\(word)' for 'spconnect \(command)'.\(long) See --help")
                 }
                 name = spec.name
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError(description: "unknown option '--\(name)' for 'spconnect \(command)'; see --help")
+                let hint = Suggestions.didYouMean(name, in: specs.map(\.name), prefix: "--")
+                throw UsageError(
+                    description: "unknown option '--\(name)' for 'spconnect \(command)'.\(hint) See --help")
             }
             switch spec.kind {
             case .flag:
@@ -95,6 +99,15 @@ struct ParsedArguments {
                 values[name, default: []].append(value)
             }
         }
+    }
+
+    /// Whether the option `name` was given a value on the command line (or by ``setDefault(_:_:)``).
+    func isSet(_ name: String) -> Bool { values[name] != nil }
+
+    /// Gives option `name` the value `value` unless one was given: how the environment and the config file
+    /// supply defaults that flags override.
+    mutating func setDefault(_ name: String, _ value: String) {
+        if values[name] == nil { values[name] = [value] }
     }
 
     /// Whether a flag was given.

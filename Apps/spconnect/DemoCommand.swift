@@ -12,7 +12,11 @@ import Transport
 let demoCommand = Command(
     name: "demo",
     summary: "Start a simulated SharePoint site on loopback, sign in headlessly, list its lists and photos.",
-    synopsis: "[--output FORMAT] [--no-color] [--quiet]", options: outputOptions
+    synopsis: "[--output FORMAT] [--no-color] [--quiet]", options: outputOptions,
+    examples: [
+        "spconnect demo",
+        "spconnect demo -o json",
+    ]
 ) { arguments in
     _ = try positionals(arguments)
     let output = try Output(arguments, forcing: arguments.value("output") == nil ? .table : nil)

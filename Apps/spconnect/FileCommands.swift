@@ -62,7 +62,11 @@ let downloadCommand = Command(
     options: [
         .value("to", "DIR", "the folder to write into (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect download Documents 12 --to ~/Downloads",
+        "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
+    ]
 ) { arguments in
     try await withSiteErrors("download") {
         let targets = try DownloadTarget.parse(arguments.positionals)
@@ -163,7 +167,11 @@ let uploadCommand = Command(
         .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
         .flag("overwrite", "replace a file of the same name (otherwise the upload is refused)"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect upload report.pdf --to 'Shared Documents/Reports'",
+        "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
+    ]
 ) { arguments in
     try await withSiteErrors("upload") {
         let file = try positionals(arguments, "FILE")[0]

@@ -14,6 +14,10 @@ let inspectCommand = Command(
     options: [
         .value("url", "URL", "the address the page was served from (resolves relative actions)"),
         .value("charset", "CHARSET", "the charset of the HTTP Content-Type, when known"),
+    ],
+    examples: [
+        "spconnect inspect login-page.html --url https://login.example.com/",
+        "curl -s https://idp.example/login | spconnect inspect -",
     ]
 ) { arguments in
     guard arguments.positionals.count == 1, let file = arguments.positionals.first else {

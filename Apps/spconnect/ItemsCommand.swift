@@ -15,7 +15,14 @@ let itemsCommand = Command(
         .value("page-size", "N", "items per request, 1-5000 (default 5000)"),
         .flag("all", "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect items Tasks",
+        "spconnect items Tasks --select Id,Title,AssignedTo/Title --filter \"Status eq 'Completed'\"",
+        "spconnect items Tasks -o ndjson > tasks.ndjson",
+        "spconnect items Tasks --all -o ndjson > tasks.ndjson",
+        "spconnect items Tasks --orderby 'Modified desc' --top 10 --as-text",
+    ]
 ) { arguments in
     try await withSiteErrors("items") {
         let name = try positionals(arguments, "LIST")[0]

@@ -43,7 +43,12 @@ let loginCommand = Command(
             "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
                 + "with --url the cookies the page's host sets"),
         .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
-    ] + TokenLogin.options
+    ] + TokenLogin.options,
+    examples: [
+        "spconnect login --site https://contoso.sharepoint.com/sites/team --user alice@contoso.com",
+        "pass show sp | spconnect login --site https://contoso.sharepoint.com/sites/team --user alice@contoso.com --password-stdin --profile prod",
+        "spconnect login --url https://wiki.example.edu/ --user alice --cookie '_shibsession_*'",
+    ]
 ) { arguments in
     if let code = try await TokenLogin.runIfAsked(arguments) { return code }
     let webURL = arguments.value("url")
@@ -141,7 +146,11 @@ func exitCode(for outcome: SignInOutcome) -> ExitCode {
 /// `spconnect logout`: forget the saved session.
 let logoutCommand = Command(
     name: "logout", summary: "Delete the saved session of a profile.", synopsis: "[--profile NAME]",
-    options: [profileOption]
+    options: [profileOption],
+    examples: [
+        "spconnect logout",
+        "spconnect logout --profile prod",
+    ]
 ) { arguments in
     let profile = arguments.value("profile") ?? "default"
     try SessionStore().remove(profile: profile)
@@ -160,6 +169,10 @@ let statusCommand = Command(
         .value("port", "N", "with --serve: the port (default: a free one)"),
         .value("bind", "ADDRESS", "with --serve: the address (default 127.0.0.1)"),
         .flag("allow-remote", "with --serve: allow a non-loopback --bind (an access token is then required)"),
+    ],
+    examples: [
+        "spconnect status",
+        "spconnect status --profile prod --serve",
     ]
 ) { arguments in
     let profile = arguments.value("profile") ?? "default"

@@ -9,7 +9,11 @@ let lsCommand = Command(
         .flag(
             "recursive", short: "R",
             "also every folder below, depth first (each entry's server-relative URL says where it is)")
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect ls Documents",
+        "spconnect ls -R 'Shared Documents/Reports' -o ndjson",
+    ]
 ) { arguments in
     try await withSiteErrors("ls") {
         let folder = try positionals(arguments, "FOLDER")[0]

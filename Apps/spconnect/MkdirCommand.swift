@@ -5,7 +5,11 @@ import SharePoint
 let mkdirCommand = Command(
     name: "mkdir", summary: "Make a folder in a library (the folder it goes in must exist).",
     synopsis: "FOLDER [--output FORMAT]   (e.g. Documents/Reports; FOLDER as for ls, see docs/cli.md)",
-    options: SiteContext.options
+    options: SiteContext.options,
+    examples: [
+        "spconnect mkdir Documents/Reports",
+        "spconnect mkdir '/sites/team/Shared Documents/2026'",
+    ]
 ) { arguments in
     try await withSiteErrors("mkdir") {
         let word = try positionals(arguments, "FOLDER")[0]

@@ -3,7 +3,7 @@ import Presentation
 
 /// The output options every listing command understands.
 let outputOptions: [OptionSpec] = [
-    .value("output", "FORMAT", "table, json, ndjson or csv (default: table on a terminal, json otherwise)"),
+    .value("output", "FORMAT", short: "o", "table, json, ndjson or csv (default: table on a terminal, json otherwise)"),
     .flag("quiet", short: "q", "no progress bar and no messages on standard error, only results and errors"),
     .flag("no-color", "no ANSI colour or bold (also when NO_COLOR is set)"),
 ]

@@ -103,7 +103,8 @@ func clientConfiguration(
     _ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
 ) -> HTTPClient.Configuration {
     let agent = arguments.value("user-agent") ?? environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
-    return HTTPClient.Configuration(
+    let configuration = HTTPClient.Configuration(
         userAgent: agent ?? defaultUserAgent, caFile: arguments.value("cacert"),
         insecureSkipTLSVerification: arguments.has("insecure"))
+    return NetworkOptions.applied(arguments, to: configuration)
 }

@@ -6,7 +6,11 @@ import SharePoint
 let whoamiCommand = Command(
     name: "whoami",
     summary: "Sign-in check: prove the saved session with a request and print the signed-in user.",
-    synopsis: "[--profile NAME] [--output FORMAT]", options: SiteContext.options
+    synopsis: "[--profile NAME] [--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect whoami",
+        "spconnect whoami --profile prod -o json",
+    ]
 ) { arguments in
     try await withSiteErrors("whoami") {
         _ = try positionals(arguments)
@@ -27,7 +31,11 @@ let whoamiCommand = Command(
 /// `spconnect web`: the site's title, URLs and dates.
 let webCommand = Command(
     name: "web", summary: "Show the site (web): title, URL, id, created and last change.",
-    synopsis: "[--profile NAME] [--output FORMAT]", options: SiteContext.options
+    synopsis: "[--profile NAME] [--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect web",
+        "spconnect web -o json",
+    ]
 ) { arguments in
     try await withSiteErrors("web") {
         _ = try positionals(arguments)
@@ -42,7 +50,11 @@ let webCommand = Command(
 let listsCommand = Command(
     name: "lists", summary: "List the site's lists and libraries (hidden ones with --all-including-hidden).",
     synopsis: "[--all-including-hidden] [--output FORMAT]",
-    options: [.flag("all-including-hidden", "also show hidden lists (catalogs, system lists)")] + SiteContext.options
+    options: [.flag("all-including-hidden", "also show hidden lists (catalogs, system lists)")] + SiteContext.options,
+    examples: [
+        "spconnect lists",
+        "spconnect lists --all-including-hidden -o csv > lists.csv",
+    ]
 ) { arguments in
     try await withSiteErrors("lists") {
         _ = try positionals(arguments)
@@ -59,7 +71,11 @@ let listsCommand = Command(
 let listCommand = Command(
     name: "list",
     summary: "Show one list or library (by title, id, path or browser address): item count, template, entity types.",
-    synopsis: "LIST [--output FORMAT]", options: SiteContext.options
+    synopsis: "LIST [--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect list Tasks",
+        "spconnect list 'https://contoso.sharepoint.com/sites/team/Shared Documents/Forms/AllItems.aspx' -o json",
+    ]
 ) { arguments in
     try await withSiteErrors("list") {
         let name = try positionals(arguments, "LIST")[0]
@@ -76,7 +92,11 @@ let listCommand = Command(
 let fieldsCommand = Command(
     name: "fields", summary: "List the fields (columns) of a list: internal name, title, type, flags.",
     synopsis: "LIST [--all-including-hidden] [--output FORMAT]",
-    options: [.flag("all-including-hidden", "also show hidden fields")] + SiteContext.options
+    options: [.flag("all-including-hidden", "also show hidden fields")] + SiteContext.options,
+    examples: [
+        "spconnect fields Tasks",
+        "spconnect fields Tasks --all-including-hidden -o csv",
+    ]
 ) { arguments in
     try await withSiteErrors("fields") {
         let name = try positionals(arguments, "LIST")[0]
@@ -97,7 +117,11 @@ let itemCommand = Command(
     options: [
         .value("select", "F,..", "fields to return, by internal name"),
         .flag("as-text", "show the item's display texts (FieldValuesAsText)"),
-    ] + SiteContext.options
+    ] + SiteContext.options,
+    examples: [
+        "spconnect item Tasks 17",
+        "spconnect item Tasks 17 -o json          # with its odata.etag for update --etag",
+    ]
 ) { arguments in
     try await withSiteErrors("item") {
         let words = try positionals(arguments, "LIST", "ID")

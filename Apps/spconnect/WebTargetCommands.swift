@@ -15,6 +15,10 @@ let cookiesCommand = Command(
         profileOption,
         .value("format", "FORMAT", "header (default: 'Cookie: a=b; c=d'), netscape (curl -b FILE) or json"),
         .value("url", "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
+    ],
+    examples: [
+        "curl -H \"$(spconnect cookies)\" https://contoso.sharepoint.com/sites/team/_api/web",
+        "spconnect cookies --format netscape > cookies.txt",
     ]
 ) { arguments in
     _ = try positionals(arguments)

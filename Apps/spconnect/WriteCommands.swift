@@ -31,7 +31,11 @@ func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONVal
 /// `spconnect add LIST key=value...`.
 let addCommand = Command(
     name: "add", summary: "Create a list item from Name=value (text) and Name:=JSON (numbers, booleans, ids) pairs.",
-    synopsis: "LIST Name=value... [Name:=JSON...]", options: SiteContext.options
+    synopsis: "LIST Name=value... [Name:=JSON...]", options: SiteContext.options,
+    examples: [
+        "spconnect add Tasks Title='Write the report' Priority:=2",
+        "spconnect add Tasks Title=Review Done:=false AssignedToId:=12",
+    ]
 ) { arguments in
     try await withSiteErrors("add") {
         guard arguments.positionals.count >= 2 else {
@@ -56,7 +60,11 @@ let updateCommand = Command(
     summary: "Change fields of a list item (MERGE); with --etag the change is refused if someone else changed it.",
     synopsis: "LIST ID Name=value... [Name:=JSON...] [--etag ETAG]",
     options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
-        + SiteContext.options
+        + SiteContext.options,
+    examples: [
+        "spconnect update Tasks 17 Status=Completed",
+        "spconnect update Tasks 17 Priority:=1 --etag 3",
+    ]
 ) { arguments in
     try await withSiteErrors("update") {
         guard arguments.positionals.count >= 3 else {
@@ -81,7 +89,11 @@ let deleteCommand = Command(
     name: "delete", summary: "Delete list items (to the recycle bin of the site): one result per id.",
     synopsis: "LIST ID... [--etag ETAG]",
     options: [.value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)")]
-        + SiteContext.options
+        + SiteContext.options,
+    examples: [
+        "spconnect delete Tasks 17",
+        "spconnect delete Tasks 22 23 24 -o ndjson",
+    ]
 ) { arguments in
     try await withSiteErrors("delete") {
         guard arguments.positionals.count >= 2 else {

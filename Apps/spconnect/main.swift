@@ -1,3 +1,4 @@
+import Foundation
 import Transport
 
 #if canImport(Glibc)
@@ -9,25 +10,27 @@ let version = "0.1.0"
 let commands: [Command] = [
     Command(
         name: "version", summary: "Print the version of spconnect and the libraries it runs on.", synopsis: "",
-        options: []
+        options: [], examples: ["spconnect version", "spconnect --version"]
     ) { _ in
         print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
         return .ok
     },
     loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
     itemsCommand, itemCommand, lsCommand, mkdirCommand, downloadCommand, uploadCommand, addCommand, updateCommand,
-    deleteCommand,
-    apiCommand, cookiesCommand, demoCommand, inspectCommand,
+    deleteCommand, apiCommand, cookiesCommand, demoCommand, inspectCommand, profilesCommand, helpCommand,
+    completionCommand, manCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.
 func overview() -> String {
     var lines = ["usage: spconnect COMMAND [OPTIONS]", "", "commands:"]
-    for command in commands {
+    for command in commands where !command.hidden {
         lines.append("  " + padded(command.name, to: 12) + command.summary)
     }
     lines.append("")
-    lines.append("Run 'spconnect COMMAND --help' for a command's options. Exit codes: see docs/cli.md.")
+    lines.append(
+        "Run 'spconnect help COMMAND' (or 'spconnect COMMAND --help') for a command's options and examples. "
+            + "Exit codes: see docs/cli.md.")
     return lines.joined(separator: "\n")
 }
 
@@ -39,15 +42,18 @@ func main() async -> ExitCode {
     }
     arguments.removeFirst()
     switch first {
-    case "--help", "-h", "help":
+    case "--help", "-h":
         print(overview())
         return .ok
     case "--version":
         arguments = []
         return await run(commands[0], arguments)
     default:
-        guard let command = commands.first(where: { $0.name == first }) else {
-            printError("spconnect: unknown command '\(first)'. Run 'spconnect --help' for the list.")
+        let command: Command
+        do {
+            command = try commandNamed(first)
+        } catch {
+            printError("spconnect: \(error.description)")
             return .usage
         }
         if arguments.contains("--help") || arguments.contains("-h") {
@@ -60,10 +66,16 @@ func main() async -> ExitCode {
 
 func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
-        let parsed = try ParsedArguments(arguments, specs: command.options, command: command.name)
+        var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
+        try ArgumentDefaults.apply(to: &given, for: command, environment: ProcessInfo.processInfo.environment)
+        _ = try NetworkOptions.retryCount(given)
+        let parsed = given
         guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
         return try await withDeadline(seconds, command: command.name) { try await command.run(parsed) }
     } catch let error as UsageError {
+        printError("spconnect \(command.name): \(error.description)")
+        return .usage
+    } catch let error as ConfigFileError {
         printError("spconnect \(command.name): \(error.description)")
         return .usage
     } catch let error as SessionMissing {
