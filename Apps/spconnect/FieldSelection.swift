@@ -113,8 +113,8 @@ struct FieldSelection: Equatable {
             (
                 candidate.name,
                 min(
-                    editDistance(wanted, candidate.name.lowercased()),
-                    editDistance(wanted, candidate.title.lowercased()))
+                    Suggestions.editDistance(wanted, candidate.name.lowercased()),
+                    Suggestions.editDistance(wanted, candidate.title.lowercased()))
             )
         }
         var seen: Set<String> = []
@@ -122,25 +122,6 @@ struct FieldSelection: Equatable {
         // Names within a typo or two of the one given; when none is that close, the three nearest.
         let close = ranked.filter { $0.1 <= max(2, wanted.count / 3) }
         return (close.isEmpty ? ranked : close).prefix(3).map(\.0)
-    }
-
-    /// Levenshtein distance between two strings, by characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 
     /// The value an item has for a selected `a/b` name: `b` of the expanded `a` (an array of them for multi-valued
