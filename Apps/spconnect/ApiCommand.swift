@@ -64,6 +64,8 @@ let apiCommand = Command(
     var url: String
     var client: HTTPClient
     var auth: Authentication?
+    /// A Basic session's credentials, for requests to its site.
+    var siteAuthentication: Authentication?
     var site: SharePointSite?
     var renewer: (any Reauthenticator)?
     var tokens: TokenRenewal?
@@ -94,9 +96,10 @@ let apiCommand = Command(
         client = context.client
         renewer = context.renewer
         tokens = context.tokens
+        siteAuthentication = context.httpAuthentication
         let siteClient = SharePointSite(
-            client: client, siteURL: context.session.siteURL, reauthenticator: context.renewer,
-            authenticationProvider: context.tokens)
+            client: client, siteURL: context.session.siteURL, authentication: context.httpAuthentication,
+            reauthenticator: context.renewer, authenticationProvider: context.tokens)
         site = siteClient
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             url = target
@@ -122,6 +125,8 @@ let apiCommand = Command(
         var request = HTTPRequest(
             method: method, url: url, headers: requestHeaders, body: body.map(HTTPRequest.Body.bytes) ?? .none,
             auth: auth, redirects: .follow(max: 10), retry: retry)
+        // A Basic session's credentials go to the site only, like its cookies would.
+        if let basic = siteAuthentication, toTheSite, auth == nil { request.auth = basic }
         // A token session's bearer token goes to the site only (renewed first when it is about to expire).
         if let tokens, toTheSite {
             do {

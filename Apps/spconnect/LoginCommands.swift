@@ -52,7 +52,10 @@ let loginCommand = Command(
 ) { arguments in
     if let code = try await TokenLogin.runIfAsked(arguments) { return code }
     let webURL = arguments.value("url")
-    guard let site = arguments.value("site") ?? webURL, let user = arguments.value("user") else {
+    // An anonymous visit signs in as nobody: it needs no --user.
+    let anonymous = arguments.value("flow") == SignInFlow.anonymous.rawValue
+    guard let site = arguments.value("site") ?? webURL, let user = arguments.value("user") ?? (anonymous ? "" : nil)
+    else {
         throw UsageError(
             description: "--site URL (a SharePoint site) or --url URL (any web page), and --user NAME are required")
     }

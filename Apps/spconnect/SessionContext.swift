@@ -18,6 +18,9 @@ struct SessionContext {
     let renewer: any Reauthenticator
     /// For a token session: the bearer token of every request, renewed shortly before it expires.
     let tokens: TokenRenewal?
+    /// For a session that signs in with HTTP Basic on every request (`--flow basic`, or `auto` on a site that asked
+    /// for it): the user name and the password from the renewal sources (nil for every other session).
+    var httpAuthentication: Authentication? = nil
 
     /// The options every command that uses a session understands.
     static let options: [OptionSpec] = [profileOption] + connectionOptions
@@ -46,8 +49,19 @@ struct SessionContext {
         let renewer = SessionReauthenticator(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { renewalPassword(user: user) }, oneTimeCode: try OneTimeCodeSources.source(arguments))
-        return SessionContext(
+        var context = SessionContext(
             profile: profile, store: store, session: session, client: client, renewer: renewer, tokens: nil)
+        if session.flow == SignInFlow.basic.rawValue {
+            // Basic sends the password with every request: there is no cookie to keep in its place.
+            guard let password = renewalPassword(user: user) else {
+                throw SessionMissing(
+                    description: "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
+                        + "the password: set SPCONNECT_PASSWORD_FILE (a file only you can read) or SPCONNECT_PASSWORD, "
+                        + "or run at a terminal to be asked")
+            }
+            context.httpAuthentication = .basic(user: user, password: password)
+        }
+        return context
     }
 }
 

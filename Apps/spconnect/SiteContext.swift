@@ -34,8 +34,8 @@ struct SiteContext {
         // The site client's own retry policies, with the attempts `--retries` asks for when it is given.
         let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
         let site = SharePointSite(
-            client: session.client, siteURL: session.session.siteURL, flavor: flavor, reauthenticator: session.renewer,
-            readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
+            client: session.client, siteURL: session.session.siteURL, flavor: flavor,
+            authentication: session.httpAuthentication, reauthenticator: session.renewer, readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
             writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments),
             authenticationProvider: session.tokens)
         return SiteContext(session: session, site: site)

@@ -32,6 +32,8 @@ public struct SignInMachine: Sendable {
     /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
     var pendingCode: PendingCode?
     var route: (any ScriptedRoute)?
+    /// An HTTP authentication challenge was answered by the engine itself (`auto`): at most once per sign-in.
+    var challengeAnswered = false
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
     var authenticationWithheld: (url: String, host: String)?
     var strategies: [any SignInStrategy]

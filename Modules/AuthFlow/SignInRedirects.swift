@@ -29,9 +29,11 @@ extension SignInMachine {
         return send(next, from: response.url, note: record.decision!)
     }
 
-    /// A `401`: with credentials sent, they were refused; without, the challenge names a scheme this flow does
-    /// not answer (or one a redirect kept from another host).
-    func challengeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
+    /// A `401`: with credentials sent, they were refused; without, under `auto`, a Basic or NTLM challenge is
+    /// answered as a browser would (NTLM first: it proves the password without sending it), when the policy lets
+    /// the credentials go there; else the challenge names a scheme this flow does not answer (or one a redirect
+    /// kept from another host).
+    mutating func challengeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
         guard response.status == 401 else { return nil }
         record.decision = "HTTP 401"
         if let withheld = authenticationWithheld, withheld.url == response.url, lastRequest?.authentication == nil {
@@ -42,11 +44,15 @@ extension SignInMachine {
                     url: response.url, dumpPath: nil,
                     hints: URLParts(response.url).map { [.allowHost($0.displayAuthority)] } ?? []))
         }
+        if lastRequest?.authentication == nil, let answer = answerChallenge(response) {
+            record.decision = "HTTP 401 challenge: answered with \(answer.flow.rawValue)"
+            return answer.action
+        }
         if lastRequest?.authentication != nil {
             let flow = (state.detectedFlow ?? configuration.flow).rawValue
             // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
-            // another provider rather than have a wrong password.
-            guard configuration.flow == .auto else {
+            // another provider rather than have a wrong password. A challenge the engine answered itself is not that.
+            guard configuration.flow == .auto, !challengeAnswered else {
                 return .finish(
                     .invalidCredentials(message: "the server refused the \(flow) credentials (HTTP 401)", code: "401"))
             }
@@ -60,5 +66,36 @@ extension SignInMachine {
             .unknownPage(
                 kind: "HTTP 401 challenge (\(response.header("WWW-Authenticate") ?? "no scheme"))",
                 url: response.url, dumpPath: nil, hints: [.tryFlows([.ntlm, .basic])]))
+    }
+
+    /// Under `auto`, with a user name and password and not in a silent renewal: the request that answers a Basic or
+    /// NTLM challenge. On the target's own origin the proof itself goes with the credentials (the site signs in by
+    /// HTTP authentication on every request); elsewhere the challenged request is repeated with them.
+    private mutating func answerChallenge(_ response: SignInResponse) -> (flow: SignInFlow, action: SignInAction)? {
+        guard configuration.flow == .auto, !configuration.silent, !challengeAnswered, !configuration.username.isEmpty,
+            !configuration.password.revealedValue().isEmpty, let last = lastRequest
+        else { return nil }
+        let schemes = response.headers.filter { $0.name.lowercased() == "www-authenticate" }
+            .flatMap { $0.value.split(separator: ",") }
+            .compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first?.lowercased() }
+        let flow: SignInFlow
+        let authentication: Authentication
+        if schemes.contains("ntlm") {
+            (flow, authentication) = (.ntlm, .ntlm(user: configuration.username, password: configuration.password))
+        } else if schemes.contains("basic") {
+            (flow, authentication) = (.basic, .basic(user: configuration.username, password: configuration.password))
+        } else {
+            return nil
+        }
+        challengeAnswered = true
+        state.detectedFlow = flow
+        let target = configuration.target.proofURL ?? configuration.siteURL
+        if URLParts(response.url)?.origin == URLParts(target)?.origin {
+            return (flow, proofRequest(authentication: authentication))
+        }
+        var repeated = last
+        repeated.authentication = authentication
+        repeated.carriesCredentials = true
+        return (flow, send(repeated, from: response.url, note: "answered the \(flow.rawValue) challenge"))
     }
 }
