@@ -55,7 +55,8 @@ struct SessionContext {
             // Basic sends the password with every request: there is no cookie to keep in its place.
             guard let password = renewalPassword(user: user) else {
                 throw SessionMissing(
-                    description: "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
+                    description:
+                        "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
                         + "the password: set SPCONNECT_PASSWORD_FILE (a file only you can read) or SPCONNECT_PASSWORD, "
                         + "or run at a terminal to be asked")
             }

@@ -35,7 +35,8 @@ struct SiteContext {
         let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
         let site = SharePointSite(
             client: session.client, siteURL: session.session.siteURL, flavor: flavor,
-            authentication: session.httpAuthentication, reauthenticator: session.renewer, readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
+            authentication: session.httpAuthentication, reauthenticator: session.renewer,
+            readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
             writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments),
             authenticationProvider: session.tokens)
         return SiteContext(session: session, site: site)
