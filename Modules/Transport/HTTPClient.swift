@@ -122,7 +122,7 @@ public final class HTTPClient: Sendable {
 
     /// Whether two absolute URLs have the same origin: scheme, host and port (the scheme's default when none is
     /// written), as libcurl parses them. Credentials given for one origin stay within it.
-    public static func isSameOrigin(_ first: String, _ second: String) -> Bool {
+    package static func isSameOrigin(_ first: String, _ second: String) -> Bool {
         guard let one = CurlURL(first), let other = CurlURL(second) else { return false }
         return one.origin == other.origin
     }
