@@ -108,12 +108,21 @@ private func dumpAdvice(_ dumpPath: String?) -> String {
     dumpPath.map { " A redacted copy of the page is in \($0); attach it to a bug report." } ?? ""
 }
 
-/// `text` without a final full stop, so a message can go on after it.
+/// `text` without a final full stop, so a message can go on after it; a page's text longer than
+/// ``longestQuotedText`` characters (a stack trace an error page shows, say) is cut at a word and ends with "…":
+/// the message says what happened, the dump of the page keeps the rest.
 private func sentence(_ text: String) -> String {
     var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.count > longestQuotedText {
+        let cut = trimmed.prefix(longestQuotedText)
+        trimmed = String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + " …"
+    }
     while trimmed.hasSuffix(".") { trimmed.removeLast() }
     return trimmed
 }
+
+/// The most characters of a page's own text an outcome's message quotes.
+private let longestQuotedText = 300
 
 extension SignInOutcome {
     /// The same outcome with `scrubber`'s secrets removed from every text that came from a server (page

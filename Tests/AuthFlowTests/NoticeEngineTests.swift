@@ -39,3 +39,26 @@ import Transport
         #expect(message?.contains("another host") == true)
     }
 }
+
+/// A page's own error text is quoted in the outcome's message only up to a sentence's length: a stack trace an error
+/// page prints (SimpleSAMLphp's new UI does) does not become a screenful on standard error.
+@Suite struct LongErrorTextTests {
+    @Test func aLongErrorIsCutAtAWord() {
+        var machine = SignInMachine(
+            .web(url: "https://sp.example.test/protected/", username: "alice", password: Secret("alice-pass-1")))
+        _ = machine.start()
+        let trace = (1...200).map { "frame \($0) lib/Something.php:\($0)" }.joined(separator: " ")
+        let page = "<h1>Error</h1><p>An unhandled exception was thrown. \(trace)</p>"
+        let action = machine.receive(
+            SignInResponse(
+                url: "https://idp.example.test/error", status: 200, headers: [("Content-Type", "text/html")],
+                location: nil, body: Array(page.utf8), siteCookies: []))
+        guard case .finish(let outcome) = action else {
+            Issue.record("expected a stop, got \(action)")
+            return
+        }
+        #expect(outcome.message.contains("An unhandled exception was thrown"), "\(outcome.message)")
+        #expect(outcome.message.contains("…"), "\(outcome.message)")
+        #expect(outcome.message.count < 600, "\(outcome.message.count) characters")
+    }
+}
