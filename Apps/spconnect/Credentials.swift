@@ -25,6 +25,12 @@ enum PasswordSource {
         if let path = arguments.value("password-file") {
             return try readFile(path)
         }
+        if let command = arguments.value("password-command") {
+            guard let secret = PasswordCommand.run(command) else {
+                throw UsageError(description: "--password-command gave no password (it failed or printed nothing)")
+            }
+            return secret
+        }
         if let value = ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"], !value.isEmpty {
             return Secret(value)
         }
@@ -33,8 +39,8 @@ enum PasswordSource {
         }
         throw UsageError(
             description:
-                "no password: use --password-stdin, --password-file FILE (mode 0600), SPCONNECT_PASSWORD, "
-                + "or run on a terminal to be asked")
+                "no password: use --password-stdin, --password-file FILE (mode 0600), --password-command CMD, "
+                + "SPCONNECT_PASSWORD, or run on a terminal to be asked")
     }
 
     /// A password file's first line (``PasswordFile``: refused when others can read it).

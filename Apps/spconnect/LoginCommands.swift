@@ -23,6 +23,9 @@ let loginCommand = Command(
         .value("flow", "FLOW", "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
         .flag("password-stdin", "read the password from the first line of standard input"),
         .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
+        .value(
+            "password-command", "CMD",
+            "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
         profileOption,
         .repeatable(
             "allow-host", "HOST[:PORT]",
@@ -107,7 +110,8 @@ let loginCommand = Command(
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
     record.message = outcome.cliMessage
-    if case .signedIn(let session) = outcome {
+    if case .signedIn(var session) = outcome {
+        session.passwordCommand = arguments.value("password-command")
         do {
             try store.save(session, profile: profile)
         } catch {

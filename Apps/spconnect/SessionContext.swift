@@ -48,12 +48,13 @@ struct SessionContext {
         let user = session.user
         let renewer = SessionReauthenticator(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
-            password: { renewalPassword(user: user) }, oneTimeCode: try OneTimeCodeSources.source(arguments))
+            password: { [command = session.passwordCommand] in renewalPassword(user: user, command: command) },
+            oneTimeCode: try OneTimeCodeSources.source(arguments))
         var context = SessionContext(
             profile: profile, store: store, session: session, client: client, renewer: renewer, tokens: nil)
         if session.flow == SignInFlow.basic.rawValue {
             // Basic sends the password with every request: there is no cookie to keep in its place.
-            guard let password = renewalPassword(user: user) else {
+            guard let password = renewalPassword(user: user, command: session.passwordCommand) else {
                 throw SessionMissing(
                     description:
                         "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
@@ -67,15 +68,21 @@ struct SessionContext {
 }
 
 /// The password for a renewal, when one is available without argv (remembered by ``ErrorOutput``).
-func renewalPassword(user: String) -> Secret? {
-    let secret = renewalPasswordSource(user: user)
+func renewalPassword(user: String, command: String? = nil) -> Secret? {
+    let secret = renewalPasswordSource(user: user, command: command)
     if let secret { ErrorOutput.remember(secret) }
     return secret
 }
 
-private func renewalPasswordSource(user: String) -> Secret? {
+private func renewalPasswordSource(user: String, command: String?) -> Secret? {
     let environment = ProcessInfo.processInfo.environment
     if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
+    // The login's --password-command (kept in the session), else SPCONNECT_PASSWORD_COMMAND.
+    if let command = command ?? environment["SPCONNECT_PASSWORD_COMMAND"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let secret = PasswordCommand.run(command) { return secret }
+        printError("The session ended and the password command gave no password.")
+        return nil
+    }
     if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
         do {
             return try PasswordSource.readFile(path)

@@ -32,6 +32,9 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// kept when the user chose to stay signed in: a renewal replays the sign-in with them and no password, as a
     /// browser does, for as long as the identity provider honours them. Never sent to the site.
     public var identityProviderCookies: [Cookie] = []
+    /// The command that prints the password (`login --password-command`), kept so a renewal can run it again; the
+    /// command's words, never a password.
+    public var passwordCommand: String?
     /// The bearer tokens of a token session (``TokenSet``); nil for a cookie session. Requests then carry
     /// `Authorization: Bearer` and no cookies.
     public var tokens: TokenSet?

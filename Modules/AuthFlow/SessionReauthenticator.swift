@@ -103,10 +103,12 @@ public actor SessionReauthenticator: Reauthenticator {
         let record = SignInRecord(
             outcome: outcome, trace: collector.steps,
             source: recordSource + (configuration.silent ? " (identity-provider session)" : ""))
-        guard case .signedIn(let renewed) = outcome else {
+        guard case .signedIn(var renewed) = outcome else {
             if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
             return outcome
         }
+        // What the user chose at login that no sign-in learns again.
+        renewed.passwordCommand = session.passwordCommand
         session = renewed
         if let store, let profile {
             try store.save(renewed, profile: profile)

@@ -225,6 +225,7 @@ enum NetscapeCookieFile {
         var staySignedIn: Bool?
         var loginURL: String?
         var proofURL: String?
+        var passwordCommand: String?
     }
 
     static func render(_ session: Session) -> String {
@@ -232,7 +233,8 @@ enum NetscapeCookieFile {
             site: session.siteURL, user: session.user, displayName: session.displayName, flow: session.flow,
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
             allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
-            staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL)
+            staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL,
+            passwordCommand: session.passwordCommand)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -291,6 +293,7 @@ enum NetscapeCookieFile {
             cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
             loginURL: metadata.loginURL, proofURL: metadata.proofURL, tokens: tokens)
         session.identityProviderCookies = identityProviderCookies
+        session.passwordCommand = metadata.passwordCommand
         return session
     }
 }

@@ -61,6 +61,32 @@ import Testing
         #expect(fixture.sim.passwordSignIns(for: aliceEmail) == 1)
     }
 
+    /// `--password-command CMD` (as rclone and msmtp take one): the login runs it, the session keeps the command (never
+    /// the password), and a renewal in a later process runs it again.
+    @Test func aPasswordCommandSignsInAndRenews() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        let secretFile = fixture.state + "/vault"
+        _ = FileManager.default.createFile(
+            atPath: secretFile, contents: Data((alicePassword + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        let command = "cat '\(secretFile)'"
+        let login = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-command", command,
+                "--allow-http-loopback",
+            ])
+        #expect(login.status == 0, "\(login.stderr)")
+        let file = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
+        #expect(file.contains("passwordCommand") && !file.contains(alicePassword))
+        fixture.sim.expireSessions()
+        let whoami = try await fixture.run(["whoami"])
+        #expect(whoami.status == 0, "\(whoami.stderr)")
+        #expect(fixture.sim.passwordSignIns(for: aliceEmail) == 2)
+        let failing = try await fixture.run(
+            ["login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-command", "false"])
+        #expect(failing.status == 2, "\(failing.stderr)")
+        #expect(failing.stderr.contains("--password-command gave no password"), "\(failing.stderr)")
+    }
+
     @Test func tenProcessesRenewingOneProfileAtOnceSignInOnce() async throws {
         let fixture = try await CLIFixture(signIn: false)
         try await Self.login(fixture)
