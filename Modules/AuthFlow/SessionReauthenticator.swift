@@ -64,15 +64,14 @@ public actor SessionReauthenticator: Reauthenticator {
         let lock: RenewalLock? =
             if let store, let profile { await RenewalLock.acquire(profile: profile, in: store) } else { nil }
         defer { withExtendedLifetime(lock) {} }
+        for cookie in session.cookies { try? client.cookies.remove(cookie) }
         if let store, let profile, let saved = try? store.load(profile: profile), saved.provedAt > session.provedAt,
             saved.siteURL == session.siteURL
         {
-            for cookie in session.cookies { try? client.cookies.remove(cookie) }
             try saved.install(into: client)
             session = saved
             return true
         }
-        for cookie in session.cookies { try? client.cookies.remove(cookie) }
         // First as a browser would: the identity provider's own session, and no password at all.
         if !session.identityProviderCookies.isEmpty {
             try? session.installIdentityProviderCookies(into: client)

@@ -6,9 +6,11 @@ import Transport
 /// What the engine does with a notice or consent page: clicks its one way on when that stays on the page's own
 /// origin, and stops (exit 4, consent) when it leads elsewhere.
 @Suite struct NoticeEngineTests {
-    static func decide(_ body: String) -> SignInAction {
+    static func decide(_ body: String, allowing hosts: Set<String> = []) -> SignInAction {
         var machine = SignInMachine(
-            .web(url: "https://sp.example.test/protected/", username: "alice", password: Secret("alice-pass-1")))
+            .web(
+                url: "https://sp.example.test/protected/", username: "alice", password: Secret("alice-pass-1"),
+                policy: SignInPolicy(allowedHosts: hosts)))
         _ = machine.start()
         return machine.receive(
             SignInResponse(
@@ -37,6 +39,12 @@ import Transport
             return
         }
         #expect(message?.contains("another host") == true)
+        // A host the user allowed (bare: port 443, as everywhere in the policy) may take it.
+        guard case .send(let request) = Self.decide(page, allowing: ["elsewhere.example.test"]) else {
+            Issue.record("an allowed host was refused")
+            return
+        }
+        #expect(request.url.hasPrefix("https://elsewhere.example.test/accept"))
     }
 }
 

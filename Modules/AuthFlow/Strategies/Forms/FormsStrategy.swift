@@ -176,10 +176,7 @@ struct FormsStrategy: SignInStrategy {
             let button = form.submitters.firstIndex(where: PageForm.isWayOn)
         else { return navigate(page) }
         let built = form.submission([:], button)
-        guard
-            URLParts(built.url)?.origin == URLParts(page.url)?.origin
-                || state.configuration.policy.allowedHosts.contains(URLParts(built.url)?.authority ?? "")
-        else {
+        guard state.configuration.policy.mayShareCredentials(from: page.url, to: built.url) else {
             return .finish(
                 .interactionRequired(
                     .consent, pageId: page.title,
