@@ -54,128 +54,193 @@ func distinctDestinations(_ urls: [String], in directory: String) throws(UsageEr
     return distinct
 }
 
-/// `spconnect download`: files to a local folder, several at a time.
+/// `spconnect download`: files to a local folder, several at a time; `-r` mirrors a folder tree.
 let downloadCommand = Command(
     name: "download",
-    summary: "Download files (by library item or server-relative URL) into a folder, streamed to disk.",
-    synopsis: "(LIST ID | SERVER-RELATIVE-URL)... [--to DIR] [--parallel N]",
+    summary: "Download files (by library item or path), or a whole folder tree with -r, into a local folder.",
+    synopsis: "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite]",
     options: [
-        .value("to", "DIR", "the folder to write into (default: the current folder)"),
+        .value("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
+        .flag(
+            "recursive", short: "r",
+            "FOLDER and every folder below it, the tree kept; files whose size and time match are skipped"),
+        .flag("overwrite", "with -r: also replace local files that spconnect did not write"),
     ] + SiteContext.options,
     examples: [
         "spconnect download Documents 12 --to ~/Downloads",
         "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
+        "spconnect download -r 'Shared Documents/Reports' --to ./reports --parallel 8 -o ndjson",
     ]
 ) { arguments in
     try await withSiteErrors("download") {
-        let targets = try DownloadTarget.parse(arguments.positionals)
         let parallel = try arguments.integer("parallel", in: 1...32) ?? 4
         let directory = arguments.value("to") ?? FileManager.default.currentDirectoryPath
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError(description: "--to \(directory): no such folder")
+        if arguments.has("recursive") {
+            let folder = try positionals(arguments, "FOLDER")[0]
+            guard arguments.value("to") != nil else {
+                throw UsageError(description: "download -r needs --to DIR (the local folder the tree goes in)")
+            }
+            let output = try Output(arguments)
+            let site = try SiteContext.open(arguments).site
+            return try await downloadTree(
+                folder, to: directory, parallel: parallel, overwrite: arguments.has("overwrite"), site: site,
+                output: output)
         }
+        let targets = try DownloadTarget.parse(arguments.positionals)
+        try makeLocalFolder(directory)
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        // Items are resolved to file URLs first (cheap), so the names and the order are known. A file word is
-        // resolved when it is downloaded (a library title in its first segment only costs a request if needed).
-        var words: [String] = []
-        var urls: [String] = []
-        let addressing = SiteAddressing(siteURL: site.siteURL)
-        for target in targets {
-            switch target {
-            case .file(let word):
-                words.append(word)
-                urls.append(try addressing.path(word, container: false).path)
-            case .items(let list, let ids):
-                try await withList(list, site: site) { path in
-                    for id in ids {
-                        let item = try await site.item(in: path, id: id, query: ODataQuery(select: ["Id", "FileRef"]))
-                        guard let fileRef = fileURL(of: item) else {
-                            throw SharePointError(
-                                kind: .fileNotFound, status: 404,
-                                message: "item \(id) of '\(list)' has no file (is '\(list)' a library?)")
-                        }
-                        words.append(fileRef)
-                        urls.append(fileRef)
-                    }
-                }
-            }
-        }
-        var wordFor: [String: String] = [:]
-        for (word, url) in zip(words, urls) where wordFor[url] == nil { wordFor[url] = word }
-        urls = try distinctDestinations(urls, in: directory)
-        let transfers = TransferTotals(count: urls.count)
-        let bar = TransferBar(
-            label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",
-            totals: transfers, enabled: output.progressEnabled)
-        let results = try await withThrowingTaskGroup(of: (Int, String, Int64).self) { group in
-            var done = urls.map { ($0, Int64(0)) }
-            var next = 0
-            func start(_ index: Int) {
-                let url = urls[index]
-                let word = wordFor[url] ?? url
-                let name = URL(fileURLWithPath: url).lastPathComponent
-                let destination = (directory as NSString).appendingPathComponent(name)
-                group.addTask {
-                    try await withPath(word, container: false, site: site) { path in
-                        let size = try await site.download(serverRelativeURL: path, to: destination) { progress in
-                            transfers.update(index, progress)
-                        }
-                        return (index, path, size)
-                    }
-                }
-            }
-            while next < min(parallel, urls.count) {
-                start(next)
-                next += 1
-            }
-            while let (index, url, size) = try await group.next() {
-                done[index] = (url, size)
-                if next < urls.count {
-                    start(next)
-                    next += 1
-                }
-            }
-            return done
-        }
-        bar.finish()
-        let records = results.map { url, size in
-            let name = URL(fileURLWithPath: url).lastPathComponent
-            return Record([
-                Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
-                Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
-                Presentation.Field("serverRelativeUrl", .string(url)),
-            ])
-        }
-        output.render(
-            RecordSet(
-                columns: [
-                    Column("name", title: "Name"), Column("size", title: "Size"), Column("path", title: "Saved to"),
-                    Column("serverRelativeUrl", title: "Server-relative URL"),
-                ], records: records))
-        return .ok
+        let (urls, wordFor) = try await resolveDownloads(targets, site: site)
+        let distinct = try distinctDestinations(urls, in: directory)
+        return try await downloadFiles(
+            distinct, words: wordFor, to: directory, parallel: parallel, site: site, output: output)
     }
+}
+
+/// `--to DIR` made when missing (with its parents); something else in its place is a usage error.
+func makeLocalFolder(_ directory: String) throws(UsageError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else { throw UsageError(description: "--to \(directory): not a folder") }
+        return
+    }
+    do {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+        throw UsageError(description: "--to \(directory): cannot make that folder (\(error.localizedDescription))")
+    }
+}
+
+/// The server-relative URLs of the files to download, in order, and the word each was given as. Items are
+/// resolved to file URLs first (cheap), so the names and the order are known. A file word is resolved when it is
+/// downloaded (a library title in its first segment only costs a request if needed).
+private func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite) async throws
+    -> (urls: [String], words: [String: String])
+{
+    var words: [String] = []
+    var urls: [String] = []
+    let addressing = SiteAddressing(siteURL: site.siteURL)
+    for target in targets {
+        switch target {
+        case .file(let word):
+            words.append(word)
+            urls.append(try addressing.path(word, container: false).path)
+        case .items(let list, let ids):
+            try await withList(list, site: site) { path in
+                for id in ids {
+                    let item = try await site.item(in: path, id: id, query: ODataQuery(select: ["Id", "FileRef"]))
+                    guard let fileRef = fileURL(of: item) else {
+                        throw SharePointError(
+                            kind: .fileNotFound, status: 404,
+                            message: "item \(id) of '\(list)' has no file (is '\(list)' a library?)")
+                    }
+                    words.append(fileRef)
+                    urls.append(fileRef)
+                }
+            }
+        }
+    }
+    var wordFor: [String: String] = [:]
+    for (word, url) in zip(words, urls) where wordFor[url] == nil { wordFor[url] = word }
+    return (urls, wordFor)
+}
+
+/// Downloads `urls` into `directory`, `parallel` at a time. One file: its failure is the command's error. Several:
+/// every file that arrived is listed even when others failed (each failure on standard error), and the exit code is
+/// the first failure's.
+private func downloadFiles(
+    _ urls: [String], words: [String: String], to directory: String, parallel: Int, site: SharePointSite,
+    output: Output
+) async throws -> ExitCode {
+    let transfers = TransferTotals(count: urls.count)
+    let bar = TransferBar(
+        label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",
+        totals: transfers, enabled: output.progressEnabled)
+    let fetch: @Sendable (Int) async -> Result<(String, Int64), SharePointError> = { index in
+        let url = urls[index]
+        let destination = (directory as NSString).appendingPathComponent(URL(fileURLWithPath: url).lastPathComponent)
+        do {
+            return .success(
+                try await withPath(words[url] ?? url, container: false, site: site) { path in
+                    let size = try await site.download(serverRelativeURL: path, to: destination) { progress in
+                        transfers.update(index, progress)
+                    }
+                    return (path, size)
+                })
+        } catch let error as SharePointError {
+            return .failure(error)
+        } catch {
+            return .failure(SharePointError(localFile: "could not download \(url)", detail: "\(error)"))
+        }
+    }
+    var done: [(Int, String, Int64)] = []
+    var failures: [(Int, SharePointError)] = []
+    await forEachConcurrently(urls.count, parallel: parallel, fetch) { index, outcome in
+        switch outcome {
+        case .success(let (url, size)): done.append((index, url, size))
+        case .failure(let error): failures.append((index, error))
+        }
+    }
+    bar.finish()
+    if urls.count == 1, let (_, error) = failures.first { throw error }
+    let records = done.sorted { $0.0 < $1.0 }.map { _, url, size in
+        let name = URL(fileURLWithPath: url).lastPathComponent
+        return Record([
+            Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
+            Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
+            Presentation.Field("serverRelativeUrl", .string(url)),
+        ])
+    }
+    output.render(
+        RecordSet(
+            columns: [
+                Column("name", title: "Name"), Column("size", title: "Size"), Column("path", title: "Saved to"),
+                Column("serverRelativeUrl", title: "Server-relative URL"),
+            ], records: records))
+    let failed = failures.sorted { $0.0 < $1.0 }
+    for (index, error) in failed { printError("spconnect download: \(urls[index]): \(error.description)") }
+    if let (_, first) = failed.first {
+        printError("spconnect download: \(done.count) of \(urls.count) files downloaded, \(failed.count) failed.")
+        return exitCode(for: first)
+    }
+    return .ok
 }
 
 /// `spconnect upload FILE --to FOLDER`.
 let uploadCommand = Command(
-    name: "upload", summary: "Upload a local file into a library folder (large files in chunks).",
-    synopsis: "FILE --to FOLDER [--as NAME] [--overwrite]",
+    name: "upload",
+    summary: "Upload a local file, or a whole folder tree with -r, into a library folder (large files in chunks).",
+    synopsis: "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite]",
     options: [
         .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
         .flag("overwrite", "replace a file of the same name (otherwise the upload is refused)"),
+        .flag(
+            "recursive", short: "r",
+            "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
+        .value("parallel", "N", "with -r: files uploaded at the same time (default 4)"),
     ] + SiteContext.options,
     examples: [
         "spconnect upload report.pdf --to 'Shared Documents/Reports'",
         "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
+        "spconnect upload -r ./exports --to 'Shared Documents/Exports' --parallel 8",
     ]
 ) { arguments in
     try await withSiteErrors("upload") {
-        let file = try positionals(arguments, "FILE")[0]
+        let file = try positionals(arguments, arguments.has("recursive") ? "DIR" : "FILE")[0]
         guard let folder = arguments.value("to") else { throw UsageError(description: "--to FOLDER is required") }
+        if arguments.has("recursive") {
+            guard arguments.value("as") == nil else {
+                throw UsageError(description: "--as renames one file; it cannot go with -r")
+            }
+            let parallel = try arguments.integer("parallel", in: 1...32) ?? 4
+            let output = try Output(arguments)
+            let site = try SiteContext.open(arguments).site
+            return try await uploadTree(
+                file, to: folder, parallel: parallel, overwrite: arguments.has("overwrite"), site: site,
+                output: output)
+        }
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw UsageError(description: "cannot read the local file \(file)")
         }

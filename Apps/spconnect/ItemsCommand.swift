@@ -13,6 +13,9 @@ let itemsCommand = Command(
         .value("orderby", "F", "order by field F ('F desc' for descending); above 5000 items it must be indexed"),
         .value("top", "N", "at most N items (default: every item)"),
         .value("page-size", "N", "items per request, 1-5000 (default 5000)"),
+        .value(
+            "parallel", "N",
+            "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
         .flag("all", "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
     ] + SiteContext.options,
@@ -22,6 +25,7 @@ let itemsCommand = Command(
         "spconnect items Tasks -o ndjson > tasks.ndjson",
         "spconnect items Tasks --all -o ndjson > tasks.ndjson",
         "spconnect items Tasks --orderby 'Modified desc' --top 10 --as-text",
+        "spconnect items Big --parallel 4 -o csv > big.csv",
     ]
 ) { arguments in
     try await withSiteErrors("items") {
@@ -106,8 +110,7 @@ private func listItems(
     let projections = columnsAsked.filter { $0.contains("/") }
     var stream: RecordStream?
     var progress = ListingProgress(enabled: output.progressEnabled)
-    let listing = site.items(in: list, query: query)
-    var pages = (limits.readsAhead ? listing.readingAhead() : listing).makeAsyncIterator()
+    var pages = try ItemPages(list, query: query, arguments: arguments, limits: limits, site: site)
     var written = 0
     reading: while let page = try await pages.next() {
         var inPage = 0
@@ -183,5 +186,44 @@ struct ListingProgress {
     private func rate() -> Int {
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         return elapsed > 0 ? Int(Double(count) / elapsed) : count
+    }
+}
+
+/// The pages of an `items` listing: one link after the other (reading ahead for a long listing), or with
+/// `--parallel N` as ranges of `ID` side by side (``SharePointSite/itemsInIDRanges(in:query:parallel:rangeSize:)``),
+/// handed out in `ID` order either way.
+private enum ItemPages {
+    case sequential(PagedSequence<ListItem>.AsyncIterator)
+    case ranges(IDRangePages.AsyncIterator)
+
+    init(
+        _ list: ListPath, query: ODataQuery, arguments: ParsedArguments, limits: ItemLimits, site: SharePointSite
+    ) throws(UsageError) {
+        guard let parallel = try arguments.integer("parallel", in: 1...16) else {
+            let listing = site.items(in: list, query: query)
+            self = .sequential((limits.readsAhead ? listing.readingAhead() : listing).makeAsyncIterator())
+            return
+        }
+        if let order = query.orderBy.first,
+            query.orderBy.count > 1 || order.field.lowercased() != "id" || order.descending
+        {
+            throw UsageError(
+                description: "--parallel reads ranges of ID and writes them in ID order, so it cannot go with "
+                    + "--orderby \(arguments.value("orderby") ?? ""); leave out one of them")
+        }
+        self = .ranges(
+            site.itemsInIDRanges(in: list, query: query, parallel: parallel, rangeSize: query.top ?? 5000)
+                .makeAsyncIterator())
+    }
+
+    mutating func next() async throws(SharePointError) -> Page<ListItem>? {
+        switch self {
+        case .sequential(var iterator):
+            defer { self = .sequential(iterator) }
+            return try await iterator.next()
+        case .ranges(var iterator):
+            defer { self = .ranges(iterator) }
+            return try await iterator.next()
+        }
     }
 }

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import SharePoint
 import Transport
 
 #if canImport(Glibc)
@@ -125,8 +126,10 @@ func clientConfiguration(
     _ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
 ) -> HTTPClient.Configuration {
     let agent = arguments.value("user-agent") ?? environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+    // A sign-in's reads wait out throttling as the site commands' reads do (a 429 on the proof request is common
+    // when a nightly job starts many sessions at once).
     let configuration = HTTPClient.Configuration(
         userAgent: agent ?? defaultUserAgent, caFile: arguments.value("cacert"),
-        insecureSkipTLSVerification: arguments.has("insecure"))
+        insecureSkipTLSVerification: arguments.has("insecure"), retry: SharePointSite.defaultReadRetry)
     return NetworkOptions.applied(arguments, to: configuration)
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 import Transport
 
@@ -44,14 +44,16 @@ extension SharePointSite {
     /// The bytes go to a temporary file (`.<name>.<uuid>.part`) in the destination's folder, renamed over `path`
     /// only when the transfer completed; on any failure the temporary file is removed and an existing file at
     /// `path` is left untouched. The file is created with mode 0600 (Transport's file destination); `progress` is
-    /// called on Transport's thread (keep it short).
+    /// called on Transport's thread (keep it short). With `modified` the temporary file gets that modification time
+    /// before the rename, so a file at `path` with another time was never completed by this call.
     ///
     /// - Returns: the number of bytes written.
     /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,
     ///   `localFile` when the destination cannot be written).
     @discardableResult
     public func download(
-        serverRelativeURL: String, to path: String, progress: (@Sendable (FileProgress) -> Void)? = nil
+        serverRelativeURL: String, to path: String, modified: Date? = nil,
+        progress: (@Sendable (FileProgress) -> Void)? = nil
     ) async throws(SharePointError) -> Int64 {
         let destination = URL(fileURLWithPath: path)
         let folder = destination.deletingLastPathComponent().path
@@ -82,6 +84,17 @@ extension SharePointSite {
         guard stat(temporary, &info) == 0 else {
             throw SharePointError(
                 localFile: "the downloaded file \(temporary) is missing", detail: String(cString: strerror(errno)))
+        }
+        if let modified {
+            let seconds = Int(modified.timeIntervalSince1970.rounded(.down))
+            var times = [
+                timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0),
+            ]
+            guard utimensat(AT_FDCWD, temporary, &times, 0) == 0 else {
+                throw SharePointError(
+                    localFile: "could not set the modification time of \(temporary)",
+                    detail: String(cString: strerror(errno)))
+            }
         }
         guard rename(temporary, path) == 0 else {
             throw SharePointError(

@@ -33,6 +33,8 @@ func note(_ message: String) {
 var largest = 100_000
 var runs = 1
 var pagesOnly = false
+var exportOnly = false
+var itemsParallelOnly = false
 var manifestDirectory: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
@@ -48,6 +50,10 @@ while !arguments.isEmpty {
         runs = value
     case "--pages":
         pagesOnly = true
+    case "--export":
+        exportOnly = true
+    case "--items-parallel":
+        itemsParallelOnly = true
     case "--manifest":
         guard let directory = arguments.first else { fail("--manifest needs a folder with a manifest.json") }
         arguments.removeFirst()
@@ -60,6 +66,10 @@ while !arguments.isEmpty {
         print("  --pages --manifest DIR scores the page reader on DIR's pages against DIR/manifest.json")
         print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift),")
         print("  then reads sign-in pages (PageReading.swift); --pages measures only the page reading")
+        print("  --export: only the library export, download -r --parallel 8 against a curl loop (LibraryExport.swift)")
+        print(
+            "  --items-parallel: only items --parallel 2/4/8 against sequential paging, --latency 250 (ParallelItems.swift)"
+        )
         exit(0)
     default: fail("unknown argument \(flag)")
     }
@@ -138,6 +148,20 @@ if !FileManager.default.isExecutableFile(atPath: spconnect) {
 }
 let hasTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
 let curl = "/usr/bin/curl"
+if itemsParallelOnly {
+    for line in try parallelItemsReport(spconnectPath: spconnect, items: largest, latencyMilliseconds: 250) {
+        print(line)
+    }
+    exit(0)
+}
+if exportOnly {
+    for line in try libraryExportReport(
+        spconnectPath: spconnect, files: 1_000, latencyMilliseconds: 100, parallel: 8)
+    {
+        print(line)
+    }
+    exit(0)
+}
 guard FileManager.default.isExecutableFile(atPath: curl) else { fail("/usr/bin/curl is needed for the baseline") }
 
 // MARK: Python client (optional)

@@ -181,6 +181,8 @@ public struct SimulatorOptions: Sendable {
     public var users: [SimulatedUser] = .defaults
     /// Rows in the generated list "Big" (generated lazily from the seed).
     public var items: Int = 0
+    /// Files of the "Export" library (`/Export`, a folder tree of generated files; none when 0).
+    public var exportFiles: Int = 0
     /// Delay before every answer (added to `faults.latencyMilliseconds`).
     public var latencyMilliseconds: Int = 0
     public var faults: FaultSpec = FaultSpec()

@@ -164,8 +164,9 @@ extension SimulatorCore {
             defer { state.apiRequests += 1 }
             return state.apiRequests
         }
-        if number < faults.status429 + faults.status503 {
-            let status = number < faults.status429 ? 429 : 503
+        let throttled = takeThrottledAnswer(request)
+        if throttled || number < faults.status429 + faults.status503 {
+            let status = throttled || number < faults.status429 ? 429 : 503
             let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
             let retryAfter = faults.noRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
             return HTTPServerResponse(

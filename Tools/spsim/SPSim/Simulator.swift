@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -84,6 +85,24 @@ public final class Simulator: Sendable {
 
     /// Every request received so far, in order of completion (at most the newest 100 000).
     public func requestLog() -> [LoggedRequest] { core.state.withLock { $0.log } }
+
+    /// Adds `milliseconds` before every answer from now on, on top of the options' latency (a benchmark signs in
+    /// and lists fast, then measures a transfer behind a realistic server time).
+    public func setLatency(milliseconds: Int) { core.addedLatency.store(milliseconds, ordering: .relaxed) }
+
+    /// The most requests the simulator has been answering at the same moment since it started or since
+    /// ``resetPeakConcurrentRequests()`` (a client's promise of at most N in flight, checked from the server's side).
+    public var peakConcurrentRequests: Int { core.peakInFlight.load(ordering: .relaxed) }
+
+    /// Answers the next `count` REST requests (those with a query value containing `text`, when given) 429 with the
+    /// fault spec's `Retry-After`: throttling in the middle of a job, where `FaultSpec.status429` throttles its
+    /// first requests.
+    public func throttle(next count: Int, whereQueryContains text: String? = nil) {
+        core.throttling.withLock { $0 = (count, text) }
+    }
+
+    /// Starts counting ``peakConcurrentRequests`` again.
+    public func resetPeakConcurrentRequests() { core.peakInFlight.store(0, ordering: .relaxed) }
 
     /// Forgets the request log.
     public func clearRequestLog() { core.state.withLock { $0.log.removeAll() } }
@@ -277,6 +296,29 @@ enum SimulatedHost {
 /// The shared brain of all servers.
 final class SimulatorCore: @unchecked Sendable {
     let options: SimulatorOptions
+    /// Milliseconds added before every answer from now on (``Simulator/setLatency(milliseconds:)``).
+    let addedLatency = Atomic<Int>(0)
+    /// Requests being answered now, and the most there have been at once (``Simulator/peakConcurrentRequests``).
+    let inFlight = Atomic<Int>(0)
+    let peakInFlight = Atomic<Int>(0)
+    /// REST requests still to be answered 429, and the text their decoded query must hold
+    /// (``Simulator/throttle(next:whereQueryContains:)``).
+    let throttling = Mutex<(count: Int, queryText: String?)>((0, nil))
+
+    /// Whether this REST request is one of those ``Simulator/throttle(next:whereQueryContains:)`` asked to throttle
+    /// (and counts it).
+    func takeThrottledAnswer(_ request: HTTPServerRequest) -> Bool {
+        throttling.withLock { throttling in
+            guard throttling.count > 0 else { return false }
+            if let text = throttling.queryText,
+                !request.query.contains(where: { $0.value.contains(text) })
+            {
+                return false
+            }
+            throttling.count -= 1
+            return true
+        }
+    }
     let state = Locked(SimulatorState())
     let tenantId: String
     let webId: String
@@ -297,6 +339,14 @@ final class SimulatorCore: @unchecked Sendable {
         state.withLock {
             $0.lists = content.lists
             $0.files = content.files
+        }
+        if options.exportFiles > 0 {
+            let export = SiteContent.exportLibrary(seed: options.seed, count: options.exportFiles, author: 10)
+            state.withLock {
+                $0.lists.append(export.list)
+                $0.files += export.files
+                $0.createdFolders += export.folders.map { ($0, SiteContent.baseEpoch) }
+            }
         }
     }
 
@@ -334,7 +384,17 @@ final class SimulatorCore: @unchecked Sendable {
     // MARK: Dispatch
 
     func handle(_ request: HTTPServerRequest, host: SimulatedHost) -> HTTPServerResponse {
-        let delay = options.latencyMilliseconds + options.faults.latencyMilliseconds
+        let now = inFlight.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { inFlight.wrappingSubtract(1, ordering: .relaxed) }
+        var peak = peakInFlight.load(ordering: .relaxed)
+        while now > peak {
+            let (exchanged, original) = peakInFlight.compareExchange(
+                expected: peak, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            peak = original
+        }
+        let delay =
+            options.latencyMilliseconds + options.faults.latencyMilliseconds + addedLatency.load(ordering: .relaxed)
         if delay > 0 { usleep(UInt32(min(delay, 60000)) * 1000) }
         var response: HTTPServerResponse
         switch host {

@@ -6,7 +6,7 @@ import SPSim
 
 let usage = """
     usage: spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N]
-                 [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
+                 [--export-files N] [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
                  [--app-certificate FILE]... [--token-lifetime S] [--device-code-interval S]
       MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
       SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
@@ -51,6 +51,7 @@ while !arguments.isEmpty {
             fail("cannot read users from \(path): \(error)")
         }
     case "--items": options.items = number(flag, as: Int.self)
+    case "--export-files": options.exportFiles = number(flag, as: Int.self)
     case "--latency": options.latencyMilliseconds = number(flag, as: Int.self)
     case "--faults":
         do { options.faults = try FaultSpec(parsing: value(flag)) } catch { fail("\(error)") }
