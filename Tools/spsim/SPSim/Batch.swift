@@ -102,13 +102,17 @@ enum BatchRequest {
 extension SimulatorCore {
     /// `POST /_api/$batch`: each operation is routed like a request of its own (with the batch's credentials and
     /// digest) and answered in a `multipart/mixed` body of `application/http` parts, one changeset response per
-    /// changeset. A failed operation does not stop the others. More than 100 operations → 400.
+    /// changeset. A failed operation does not stop the others and nothing is rolled back (SharePoint's changesets
+    /// are not atomic either). More than 100 operations → 400, nothing done.
     func batch(_ context: RESTContext) throws -> HTTPServerResponse {
         guard context.request.method == "POST" else {
             throw RESTError(
                 status: 405, code: "-1, System.InvalidOperationException",
                 message: "The HTTP method '\(context.request.method)' cannot be used with $batch.")
         }
+        // SharePoint checks the batch's own digest before any operation (an expired one fails the whole batch, so
+        // a client can fetch a new digest and send it again: nothing was written).
+        try requireDigest(context)
         let operations = BatchRequest.operations(
             context.request.body, contentType: context.request.header("Content-Type") ?? "")
         guard !operations.isEmpty else {
@@ -176,7 +180,8 @@ extension SimulatorCore {
         guard context.request.method == "POST" else {
             throw RESTError(
                 status: 405, code: "-1, System.InvalidOperationException",
-                message: "The HTTP method 'GET' cannot be used to access the resource 'EnsureUser'.")
+                message:
+                    "The HTTP method '\(context.request.method)' cannot be used to access the resource 'EnsureUser'.")
         }
         try requireDigest(context)
         let object = parseJSONObject(context.request.body) ?? [:]
@@ -188,5 +193,20 @@ extension SimulatorCore {
                 message: "The specified user \(name) could not be found.")
         }
         return jsonResponse(userEntity(index, context, top: true), context)
+    }
+}
+
+/// Fields for bulk writes on the `Asset_Register` list: a person, a lookup (to Projects), a date and a number, so
+/// that imports can show each conversion. The seeded items leave them empty.
+enum BulkWriteSeed {
+    /// The extra fields of `list` (none for other lists).
+    static func fields(seed: UInt64, list: String) -> [FieldDef] {
+        guard list == "Asset_Register" else { return [] }
+        return [
+            SiteContent.field(seed, list, "Owner", "Owner", "User", 20),
+            SiteContent.field(seed, list, "Project", "Project", "Lookup", 7),
+            SiteContent.field(seed, list, "PurchaseDate", "Purchase Date", "DateTime", 4),
+            SiteContent.field(seed, list, "Cost", "Cost", "Number", 9),
+        ]
     }
 }
