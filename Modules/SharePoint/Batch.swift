@@ -1,20 +1,41 @@
 import Foundation
 public import JSON
 
-/// One item write inside an OData `$batch`: a create (`POST …/items`) or a change (`MERGE …/items(ID)`).
+/// One item write inside an OData `$batch`: a create (`POST …/items`), a change (`PATCH …/items(ID)`, SharePoint's
+/// MERGE) or a delete (`DELETE …/items(ID)`).
 public struct BatchItemChange: Sendable {
-    /// The item to change, or nil to create one.
+    /// What the change does to its item.
+    public enum Action: Sendable, Equatable {
+        /// Creates an item from ``BatchItemChange/fields``.
+        case create
+        /// Changes ``BatchItemChange/fields`` of item ``BatchItemChange/id``.
+        case update
+        /// Deletes item ``BatchItemChange/id`` (to the recycle bin).
+        case delete
+    }
+
+    /// What the change does.
+    public var action: Action
+    /// The item to change or delete; nil for a create.
     public var id: Int?
-    /// JSON property names and values, as for ``SharePointSite/addItem(to:fields:)``.
+    /// JSON property names and values, as for ``SharePointSite/addItem(to:fields:)`` (empty for a delete).
     public var fields: [(String, JSONValue)]
-    /// The etag for a change (`*` overwrites).
+    /// The etag for a change or delete (`*` overwrites).
     public var etag: String
 
     /// A create (`id` nil) or a change of item `id`.
     public init(id: Int?, fields: [(String, JSONValue)], etag: String = "*") {
+        self.action = id == nil ? .create : .update
         self.id = id
         self.fields = fields
         self.etag = etag
+    }
+
+    /// A delete of item `id`, refused by the server when the item's etag is no longer `etag` (`*`: whatever it is).
+    public static func delete(id: Int, etag: String = "*") -> BatchItemChange {
+        var change = BatchItemChange(id: id, fields: [], etag: etag)
+        change.action = .delete
+        return change
     }
 }
 
@@ -35,9 +56,12 @@ extension SharePointSite {
     /// Sends `changes` (at most ``maximumBatchChanges``) as one `POST /_api/$batch`: a `multipart/mixed` body with
     /// one changeset whose parts are `application/http` requests. Returns one outcome per change, in order.
     ///
-    /// A change that fails does not stop the others (SharePoint answers each part on its own). Never repeated
-    /// automatically (a repeat could create duplicates). Throws when the batch itself fails (the session, the
-    /// network, throttling) or its answer has fewer parts than changes sent.
+    /// A change that fails does not stop the others, and nothing is rolled back (SharePoint's changesets are not
+    /// transactions): each outcome says what happened to its change. The batch as a whole is sent again only when
+    /// the server surely did nothing with it: a 429 or 503 answer to the batch itself, a connection that could not
+    /// be made, an ended session (401) or an expired digest (403) — never after a timeout or a broken connection,
+    /// which could have written some changes. Throws when the batch itself fails (the session, the network,
+    /// throttling after the retries) or its answer does not have one part per change.
     public func batchWrite(_ changes: [BatchItemChange], in list: ListPath) async throws(SharePointError)
         -> [BatchItemOutcome]
     {
@@ -50,39 +74,50 @@ extension SharePointSite {
                     "A batch holds at most \(Self.maximumBatchChanges) changes (\(changes.count) given): split it.",
                 url: url)
         }
-        let entityType = flavor == .verbose ? try await itemEntityType(of: list) : nil
+        let writesFields = changes.contains { $0.action != .delete }
+        let entityType = flavor == .verbose && writesFields ? try await itemEntityType(of: list) : nil
         let batch = "batch_" + UUID().uuidString.lowercased()
         let changeset = "changeset_" + UUID().uuidString.lowercased()
         var body = "--\(batch)\r\nContent-Type: multipart/mixed; boundary=\(changeset)\r\n\r\n"
+        var targets: [String] = []
         for change in changes {
-            let payload = RESTRequest.itemBody(fields: change.fields, entityType: entityType, flavor: flavor)
             body += "--\(changeset)\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-            if let id = change.id {
-                let target = list.item(id).path.url(site: siteURL)
+            let target = change.id.map { list.item($0).path.url(site: siteURL) } ?? list.items.url(site: siteURL)
+            targets.append(target)
+            switch change.action {
+            case .create:
+                body += "POST \(target) HTTP/1.1\r\n"
+            case .update:
                 body += "PATCH \(target) HTTP/1.1\r\nIF-MATCH: \(try checkedEtag(change.etag, url: target))\r\n"
-            } else {
-                body += "POST \(list.items.url(site: siteURL)) HTTP/1.1\r\n"
+            case .delete:
+                body += "DELETE \(target) HTTP/1.1\r\nIF-MATCH: \(try checkedEtag(change.etag, url: target))\r\n"
+                body += "Accept: \(flavor.mediaType)\r\n\r\n\r\n"
+                continue
             }
+            let payload = RESTRequest.itemBody(fields: change.fields, entityType: entityType, flavor: flavor)
             body += "Content-Type: \(flavor.mediaType)\r\nAccept: \(flavor.mediaType)\r\n\r\n"
             body += String(decoding: payload, as: UTF8.self) + "\r\n"
         }
         body += "--\(changeset)--\r\n\r\n--\(batch)--\r\n"
+        // Repeatable in Transport's sense: it repeats only on a 429/503 answer or a connection never made, when the
+        // server has written nothing.
         let exchange = Exchange.write(
             self, url, body: .bytes(Array(body.utf8)), contentType: "multipart/mixed; boundary=\(batch)",
-            repeatable: false)
+            repeatable: true)
         let response = try await perform(exchange)
         let parts = BatchResponse.parts(
             Array(response.body), contentType: response.header("Content-Type") ?? "")
-        guard parts.count >= changes.count else {
+        guard parts.count == changes.count else {
+            let detail = "The $batch answer has \(parts.count) parts for \(changes.count) changes."
             throw SharePointError(
-                kind: .server, status: response.status,
-                message: "The $batch answer has \(parts.count) parts for \(changes.count) changes.", url: url)
+                kind: .unexpectedResponse(detail), status: response.status, message: detail, url: url)
         }
-        return zip(changes, parts).map { change, part in
+        return zip(zip(changes, parts), targets).map { pair, target in
+            let (change, part) = pair
             guard (200..<300).contains(part.status) else {
                 return BatchItemOutcome(
                     status: part.status, id: change.id,
-                    error: SharePointError(status: part.status, headers: part.headers, body: part.body, url: url))
+                    error: SharePointError(status: part.status, headers: part.headers, body: part.body, url: target))
             }
             if change.id != nil || part.body.isEmpty { return BatchItemOutcome(status: part.status, id: change.id) }
             let item = try? ListItem.decode(part.body)
