@@ -110,37 +110,38 @@ final class RowConverter {
         self.site = site
     }
 
-    /// The change row `row` asks for, or its problem. Throws only what stops the whole run (the session, the
-    /// network, throttling while resolving a person).
+    /// The change row `row` asks for, or its problems (every column's, in column order). Throws only what stops
+    /// the whole run (the session, the network, throttling while resolving a person).
     func change(for row: BulkInput.Row) async throws(SharePointError) -> Result<BatchItemChange, RowProblem> {
         if let problem = row.problem { return .failure(RowProblem(message: "the row \(problem)")) }
         var id: Int?
         var fields: [(String, JSONValue)] = []
+        var problems: [String] = []
         for (target, given) in zip(columns.targets, row.values) {
             guard let given else { continue }
             switch target {
             case .id:
                 guard let number = Self.itemID(given) else {
-                    return .failure(RowProblem(message: "Id: \(Self.shown(given)) is not an item id"))
+                    problems.append("Id: \(Self.shown(given)) is not an item id")
+                    continue
                 }
                 id = number
             case .field(let field, let property):
                 do {
                     fields.append((property, try await value(given, for: field)))
                 } catch let problem as RowProblem {
-                    return .failure(RowProblem(message: "\(field.internalName): \(problem.message)"))
+                    problems.append("\(field.internalName): \(problem.message)")
                 } catch let error as SharePointError {
                     throw error
                 } catch {
-                    return .failure(RowProblem(message: "\(field.internalName): \(error)"))
+                    problems.append("\(field.internalName): \(error)")
                 }
             }
         }
-        if columns.targets.contains(where: { if case .id = $0 { return true } else { return false } }) {
-            guard let id else { return .failure(RowProblem(message: "Id: the row has no item id")) }
-            return .success(BatchItemChange(id: id, fields: fields))
-        }
-        return .success(BatchItemChange(id: nil, fields: fields))
+        let updating = columns.targets.contains { if case .id = $0 { true } else { false } }
+        if updating, id == nil, problems.isEmpty { problems.append("Id: the row has no item id") }
+        guard problems.isEmpty else { return .failure(RowProblem(message: problems.joined(separator: "; "))) }
+        return .success(BatchItemChange(id: updating ? id : nil, fields: fields))
     }
 
     /// The JSON value `given` is for `field`; an empty cell or `null` clears the field.
