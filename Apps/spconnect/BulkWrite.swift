@@ -58,7 +58,7 @@ private final class BulkRun {
     /// The status of a row written (`created`, `updated`).
     let written: String
     private let stream: RecordStream
-    private var counts = (written: 0, failed: 0, notSent: 0)
+    private var counts = (written: 0, failed: 0, notSent: 0, unknown: 0)
 
     init(list: ListPath, site: SharePointSite, output: Output, converter: RowConverter, written: String) {
         self.list = list
@@ -96,10 +96,11 @@ private final class BulkRun {
         if stopped == nil, !pending.isEmpty { stopped = await send(pending) }
         if stopped != nil { report(rows[next...].map(\.number), notSentBecause: nil) }
         stream.finish()
-        let total = counts.written + counts.failed + counts.notSent
+        let total = counts.written + counts.failed + counts.notSent + counts.unknown
         output.note(
             "\(total) row\(total == 1 ? "" : "s"): \(counts.written) written, \(counts.failed) failed"
-                + (counts.notSent > 0 ? ", \(counts.notSent) not sent" : ""))
+                + (counts.notSent > 0 ? ", \(counts.notSent) not sent" : "")
+                + (counts.unknown > 0 ? ", \(counts.unknown) unknown (check with 'spconnect items')" : ""))
         if let stopped {
             printError("spconnect \(command): \(stopped.description)")
             return exitCode(for: stopped)
@@ -153,7 +154,6 @@ private final class BulkRun {
                     row, id: nil, status: "unknown",
                     error: "the batch failed in the network after it was sent; the row may have been written: check "
                         + "with 'spconnect items'")
-                counts.notSent += 1
                 continue
             }
             result(row, id: nil, status: "not sent", error: error.map(Self.rowMessage) ?? "an earlier batch failed")
@@ -165,6 +165,7 @@ private final class BulkRun {
         case written: counts.written += 1
         case "failed": counts.failed += 1
         case "not sent": counts.notSent += 1
+        case "unknown": counts.unknown += 1
         default: break
         }
         stream.write(

@@ -172,6 +172,21 @@ import Testing
         #expect(left.stdout == "Id\r\n4\r\n5\r\n")
     }
 
+    @Test func aBatchLostInTheNetworkIsNeverSentAgainAndItsRowsAreUnknown() async throws {
+        var faults = FaultSpec()
+        faults.dropPath = "/_api/$batch"
+        let fixture = try await CLIFixture(faults: faults)
+        let result = try await fixture.run(
+            ["add", "Asset_Register", "--from", "-", "--format", "csv"], stdin: "Title\nOne\nTwo\n")
+        #expect(result.status == 6, "a network failure: \(result.stderr)")
+        let statuses = try objects(result.stdout).map { $0["status"]?.stringValue ?? "" }
+        #expect(statuses == ["unknown", "unknown"])
+        #expect(result.stderr.contains("2 rows: 0 written, 0 failed, 2 unknown"), "\(result.stderr)")
+        #expect(batches(fixture).count == 1, "a batch the server may have written is never repeated")
+        let items = try await assets(fixture)
+        #expect(items.count == 4, "the server wrote both before the answer was lost")
+    }
+
     // MARK: Checked before anything is sent
 
     @Test func anUnknownColumnStopsBeforeAnythingIsSent() async throws {

@@ -72,10 +72,11 @@ final class CLIFixture {
 
     init(
         mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
-        entraSessions: EntraSessionOptions = EntraSessionOptions()
+        entraSessions: EntraSessionOptions = EntraSessionOptions(), faults: FaultSpec = FaultSpec()
     ) async throws {
         var options = SimulatorOptions(mode: mode, users: users, items: items)
         options.entraSessions = entraSessions
+        options.faults = faults
         sim = try Simulator(options)
         state = try temporaryDirectory("state")
         environment = ["XDG_STATE_HOME": state, "HOME": state]
