@@ -16,6 +16,8 @@ enum ExitCode: Int32 {
     case signInRequired = 11
     case accessDenied = 12
     case httpError = 13
+    /// `add --from` / `update --from`: one or more rows could not be written (the others were).
+    case rowsFailed = 14
 }
 
 /// One `spconnect` subcommand: its name, help text, options, examples and what it runs.

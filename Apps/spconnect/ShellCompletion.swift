@@ -17,6 +17,10 @@ enum ShellCompletion {
         "flow": SignInFlow.allCases.map(\.rawValue),
         "mfa-method": ["push", "totp", "sms", "voice"],
     ]
+    /// Values of an option that means something else in some commands (`--format` of `add --from`).
+    static let commandChoices: [String: [String: [String]]] = [
+        "add": ["format": ["csv", "ndjson"]], "update": ["format": ["csv", "ndjson"]],
+    ]
 
     /// What completes an option's value.
     enum ValueKind: Equatable {
@@ -30,11 +34,11 @@ enum ShellCompletion {
         case free
     }
 
-    /// What completes the value of `option`; nil for a flag.
-    static func valueKind(of option: OptionSpec) -> ValueKind? {
+    /// What completes the value of `option` of `command`; nil for a flag.
+    static func valueKind(of option: OptionSpec, in command: String) -> ValueKind? {
         guard option.takesValue else { return nil }
         if option.name == "profile" { return .profile }
-        if let values = choices[option.name] { return .choices(values) }
+        if let values = commandChoices[command]?[option.name] ?? choices[option.name] { return .choices(values) }
         if takesPath(option) { return .path }
         return .free
     }
@@ -94,7 +98,7 @@ enum ShellCompletion {
             let options = command.acceptedOptions
             var valueCases: [String] = []
             for option in options {
-                guard let kind = valueKind(of: option) else { continue }
+                guard let kind = valueKind(of: option, in: command.name) else { continue }
                 let words = (["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
                 let action =
                     switch kind {
@@ -161,7 +165,7 @@ enum ShellCompletion {
             for option in command.acceptedOptions {
                 let text = zshHelp(option.help)
                 var action = ""
-                if let kind = valueKind(of: option) {
+                if let kind = valueKind(of: option, in: command.name) {
                     let placeholder = zshHelp(placeholder(of: option).filter { $0 != "'" && $0 != " " })
                     let values =
                         switch kind {
@@ -233,7 +237,7 @@ enum ShellCompletion {
                 if let short = option.short { line += " -s \(short)" }
                 line += " -l \(option.name)"
                 // -x: a value but no file names; -r -F: a value that is a path.
-                switch valueKind(of: option) {
+                switch valueKind(of: option, in: command.name) {
                 case nil: break
                 case .profile: line += " -x -a '(__spconnect_profiles)'"
                 case .choices(let values): line += " -x -a '\(values.joined(separator: " "))'"

@@ -28,16 +28,28 @@ func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONVal
     return fields
 }
 
-/// `spconnect add LIST key=value...`.
+/// Whether the command line asks for a bulk write (`--from`); `--format` alone is a usage error.
+private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
+    if arguments.value("from") != nil { return true }
+    if arguments.value("format") != nil { throw UsageError(description: "--format goes with --from FILE") }
+    return false
+}
+
+/// `spconnect add LIST key=value...`, or `add LIST --from FILE` for one item per row.
 let addCommand = Command(
-    name: "add", summary: "Create a list item from Name=value (text) and Name:=JSON (numbers, booleans, ids) pairs.",
-    synopsis: "LIST Name=value... [Name:=JSON...]", options: SiteContext.options,
+    name: "add",
+    summary: "Create a list item from Name=value (text) and Name:=JSON pairs, or one item per row with --from FILE.",
+    synopsis: "LIST (Name=value... [Name:=JSON...] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson])",
+    options: BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect add Tasks Title='Write the report' Priority:=2",
         "spconnect add Tasks Title=Review Done:=false AssignedToId:=12",
+        "spconnect add Tasks --from tasks.csv > results.ndjson",
+        "jq -c '.[]' tasks.json | spconnect add Tasks --from - --format ndjson",
     ]
 ) { arguments in
     try await withSiteErrors("add") {
+        if try isBulk(arguments) { return try await BulkWrite.run(arguments, updating: false) }
         guard arguments.positionals.count >= 2 else {
             throw UsageError(description: "expected LIST and at least one Name=value")
         }
@@ -57,16 +69,20 @@ let addCommand = Command(
 /// `spconnect update LIST ID key=value...`.
 let updateCommand = Command(
     name: "update",
-    summary: "Change fields of a list item (MERGE); with --etag the change is refused if someone else changed it.",
-    synopsis: "LIST ID Name=value... [Name:=JSON...] [--etag ETAG]",
+    summary:
+        "Change fields of a list item (MERGE; --etag refuses if someone else changed it), or of the item each row "
+        + "of --from FILE names by its Id column.",
+    synopsis: "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format F])",
     options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
-        + SiteContext.options,
+        + BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect update Tasks 17 Status=Completed",
         "spconnect update Tasks 17 Priority:=1 --etag 3",
+        "spconnect update Tasks --from changes.csv      # an Id column, then the fields to change",
     ]
 ) { arguments in
     try await withSiteErrors("update") {
+        if try isBulk(arguments) { return try await BulkWrite.run(arguments, updating: true) }
         guard arguments.positionals.count >= 3 else {
             throw UsageError(description: "expected LIST ID and at least one Name=value")
         }
@@ -86,7 +102,8 @@ let updateCommand = Command(
 
 /// `spconnect delete LIST ID...`: one result per id; the exit code of the first failure when any failed.
 let deleteCommand = Command(
-    name: "delete", summary: "Delete list items (to the recycle bin of the site): one result per id.",
+    name: "delete",
+    summary: "Delete list items (to the recycle bin of the site; several in one $batch): one result per id.",
     synopsis: "LIST ID... [--etag ETAG]",
     options: [.value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)")]
         + SiteContext.options,
@@ -136,10 +153,42 @@ let deleteCommand = Command(
     }
 }
 
+/// Deletes the items in `$batch` requests of up to 100 when there are several (one result per id, as SharePoint
+/// answers each), else with one request. A list that does not exist is thrown as such (every part of the first
+/// batch says so), so that ``withList(_:site:_:)`` can try its address; a batch that fails as a whole (the session,
+/// the network, throttling after the retries) stops there: its first id carries the failure, the rest are not tried.
+private func deleteItems(_ ids: [Int], in list: ListPath, etag: String, site: SharePointSite)
+    async throws(SharePointError) -> [(id: Int, error: SharePointError?)]
+{
+    guard ids.count > 1 else { return try await deleteItemsOneByOne(ids, in: list, etag: etag, site: site) }
+    var outcomes: [(id: Int, error: SharePointError?)] = []
+    var start = 0
+    while start < ids.count {
+        let chunk = Array(ids[start..<min(start + SharePointSite.maximumBatchChanges, ids.count)])
+        do throws(SharePointError) {
+            let answers = try await site.batchWrite(chunk.map { BatchItemChange.delete(id: $0) }, in: list)
+            if outcomes.isEmpty, let first = answers.first?.error,
+                answers.allSatisfy({ $0.error?.kind == .listNotFound })
+            {
+                throw first
+            }
+            outcomes += zip(chunk, answers).map { ($0, $1.error) }
+        } catch  where error.kind == .listNotFound && outcomes.isEmpty {
+            throw error
+        } catch {
+            outcomes.append((chunk[0], error))
+            for rest in ids[outcomes.count...] { outcomes.append((rest, SharePointError.notTried)) }
+            return outcomes
+        }
+        start += chunk.count
+    }
+    return outcomes
+}
+
 /// Deletes each item in turn, keeping each one's failure. A list that does not exist stops at the first id (so that
 /// ``withList(_:site:_:)`` can try its address instead, or report it once); a failure that is not about the item
 /// (the session, the network, throttling) stops there too, the remaining ids marked as not tried.
-private func deleteItems(_ ids: [Int], in list: ListPath, etag: String, site: SharePointSite)
+private func deleteItemsOneByOne(_ ids: [Int], in list: ListPath, etag: String, site: SharePointSite)
     async throws(SharePointError) -> [(id: Int, error: SharePointError?)]
 {
     var outcomes: [(id: Int, error: SharePointError?)] = []

@@ -54,7 +54,8 @@ public struct HTTPServerRequest: Sendable {
         formFields.first { $0.name == name }?.value
     }
 
-    init(
+    /// A request as received (the server's own reader, and a simulator's `$batch` parts, make them).
+    package init(
         method: String, target: String, headers: [(name: String, value: String)], body: [UInt8],
         clientAddress: String, serverAddress: String
     ) {

@@ -350,7 +350,8 @@ enum SiteContent {
         ] {
             let list = SPList(
                 id: stableGUID(seed, "list/" + title), title: title, baseTemplate: 100, url: url,
-                fields: standardFields(seed: seed, listLabel: title), created: baseEpoch)
+                fields: standardFields(seed: seed, listLabel: title) + BulkWriteSeed.fields(seed: seed, list: title),
+                created: baseEpoch)
             for (index, row) in rows.enumerated() {
                 list.stored[index + 1] = ListItem(
                     id: index + 1, values: ["Title": .text(row)], version: 1, created: baseEpoch + index * 600,

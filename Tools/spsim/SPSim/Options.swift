@@ -244,4 +244,6 @@ public struct LoggedRequest: Sendable {
     public let cookies: [String: String]
     /// Status the simulator answered.
     public let status: Int
+    /// For `POST /_api/$batch`: how many operations (`application/http` parts) the batch carried; else 0.
+    public var batchOperations: Int = 0
 }

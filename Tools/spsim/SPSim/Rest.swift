@@ -302,6 +302,8 @@ extension SimulatorCore {
                 )
             }
             return jsonResponse(contextInfo(context), context)
+        case "$batch":
+            return try batch(context)
         case "site":
             return jsonResponse(
                 entity(
@@ -333,6 +335,8 @@ extension SimulatorCore {
         case "siteusers":
             let entries = users.indices.map { userEntity($0, context, top: false) }
             return jsonResponse(collection(entries, set: "SP.ApiData.Users", next: nil, context: context), context)
+        case "ensureuser":
+            return try ensureUser(context)
         case "getuserbyid":
             let id = Int(next.argument ?? "") ?? -1
             guard users.indices.contains(id - 10) else {

@@ -412,9 +412,10 @@ final class SimulatorCore: @unchecked Sendable {
         let fields =
             contentType.contains("x-www-form-urlencoded")
             ? request.formFields.map { LoggedField(name: $0.name, value: $0.value) } : []
-        let entry = LoggedRequest(
+        var entry = LoggedRequest(
             method: request.method, host: request.serverAddress, path: request.path, query: request.rawQuery,
             headerNames: request.headers.map(\.name), formFields: fields, cookies: request.cookies, status: status)
+        if request.path.lowercased() == "/_api/$batch" { entry.batchOperations = BatchRequest.operationCount(request) }
         state.withLock { state in
             // Keep memory bounded on long benchmark runs: the newest entries win.
             if state.log.count >= SimulatorCore.logLimit { state.log.removeFirst(state.log.count / 2) }

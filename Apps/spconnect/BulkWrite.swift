@@ -1,0 +1,186 @@
+import Foundation
+import Presentation
+import SharePoint
+
+/// `add LIST --from FILE` and `update LIST --from FILE`: every row of a CSV or NDJSON file written through OData
+/// `$batch` (100 changes a request), one result per row, a summary on standard error.
+enum BulkWrite {
+    /// The options `add` and `update` take for files.
+    static let options: [OptionSpec] = [
+        .value("from", "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
+        .value("format", "FORMAT", "csv or ndjson: the format of --from (needed for '-'; default: the extension)"),
+    ]
+
+    /// The columns of the per-row results.
+    static let resultColumns = [
+        Column("row", title: "Row"), Column("id", title: "Id"), Column("status", title: "Status"),
+        Column("error", title: "Error"),
+    ]
+
+    /// Runs `add --from` (`updating` false) or `update --from`: reads and checks the file and its columns before
+    /// anything is sent, then writes the rows batch by batch.
+    static func run(_ arguments: ParsedArguments, updating: Bool) async throws -> ExitCode {
+        let command = updating ? "update" : "add"
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(
+                description: "with --from, give only the LIST (the fields come from the file), e.g. "
+                    + "'spconnect \(command) Tasks --from tasks.csv'")
+        }
+        if arguments.value("etag") != nil {
+            throw UsageError(description: "--etag is one item's etag: it cannot go with --from")
+        }
+        let name = arguments.positionals[0]
+        let path = arguments.value("from") ?? "-"
+        let format = try BulkInput.format(of: path, given: arguments.value("format"))
+        let source = path == "-" ? "standard input" : "'\(path)'"
+        let input = try BulkInput(BulkInput.contents(of: path), format: format, source: source)
+        // Results are for programs first: NDJSON, one line per row, unless a format is asked for.
+        let output = try Output(arguments, forcing: Terminal.isTerminal(1) ? nil : .ndjson)
+        let site = try SiteContext.open(arguments).site
+        return try await withList(name, site: site) { list in
+            let columns = try BulkColumns(
+                input.columns, fields: try await site.fields(of: list), list: name, needsID: updating)
+            let run = BulkRun(
+                list: list, site: site, output: output, converter: RowConverter(columns: columns, site: site),
+                written: updating ? "updated" : "created")
+            return try await run.write(input.rows, command: command)
+        }
+    }
+}
+
+/// One run of a bulk write: rows converted in order, sent 100 changes a batch, each row's result written as soon as
+/// its batch is answered.
+private final class BulkRun {
+    let list: ListPath
+    let site: SharePointSite
+    let output: Output
+    let converter: RowConverter
+    /// The status of a row written (`created`, `updated`).
+    let written: String
+    private let stream: RecordStream
+    private var counts = (written: 0, failed: 0, notSent: 0, unknown: 0)
+
+    init(list: ListPath, site: SharePointSite, output: Output, converter: RowConverter, written: String) {
+        self.list = list
+        self.site = site
+        self.output = output
+        self.converter = converter
+        self.written = written
+        stream = output.stream(columns: BulkWrite.resultColumns)
+    }
+
+    /// Writes `rows`; the exit code is 0 when every row was written, 14 when some row failed, else that of the
+    /// failure that stopped the run (the rows after it are `not sent`).
+    func write(_ rows: [BulkInput.Row], command: String) async throws -> ExitCode {
+        var pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)] = []
+        var stopped: SharePointError?
+        var next = 0
+        while next < rows.count, stopped == nil {
+            let row = rows[next]
+            next += 1
+            do {
+                pending.append((row.number, try await converter.change(for: row)))
+            } catch {
+                stopped = error
+                report(pending.map(\.row) + [row.number], notSentBecause: error)
+                pending = []
+                break
+            }
+            let changes = pending.filter { if case .success = $0.change { true } else { false } }.count
+            if changes == SharePointSite.maximumBatchChanges || next == rows.count {
+                stopped = await send(pending)
+                pending = []
+            }
+        }
+        // Rows converted after the last batch held only problems.
+        if stopped == nil, !pending.isEmpty { stopped = await send(pending) }
+        if stopped != nil { report(rows[next...].map(\.number), notSentBecause: nil) }
+        stream.finish()
+        let total = counts.written + counts.failed + counts.notSent + counts.unknown
+        output.note(
+            "\(total) row\(total == 1 ? "" : "s"): \(counts.written) written, \(counts.failed) failed"
+                + (counts.notSent > 0 ? ", \(counts.notSent) not sent" : "")
+                + (counts.unknown > 0 ? ", \(counts.unknown) unknown (check with 'spconnect items')" : ""))
+        if let stopped {
+            printError("spconnect \(command): \(stopped.description)")
+            return exitCode(for: stopped)
+        }
+        return counts.failed > 0 ? .rowsFailed : .ok
+    }
+
+    /// Sends the changes of `pending` as one batch and writes every row's result, in row order. Returns the failure
+    /// of the batch as a whole (its rows then `not sent`), or nil.
+    private func send(_ pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)]) async -> SharePointError? {
+        let changes = pending.compactMap { try? $0.change.get() }
+        var outcomes: [BatchItemOutcome] = []
+        if !changes.isEmpty {
+            do {
+                outcomes = try await site.batchWrite(changes, in: list)
+            } catch {
+                for (row, change) in pending {
+                    if case .failure(let problem) = change {
+                        result(row, id: nil, status: "failed", error: problem.message)
+                    } else {
+                        report([row], notSentBecause: error)
+                    }
+                }
+                return error
+            }
+        }
+        var answers = outcomes.makeIterator()
+        for (row, change) in pending {
+            switch change {
+            case .failure(let problem):
+                result(row, id: nil, status: "failed", error: problem.message)
+            case .success:
+                guard let outcome = answers.next() else { continue }
+                if let error = outcome.error {
+                    result(row, id: outcome.id, status: "failed", error: Self.rowMessage(error))
+                } else {
+                    result(row, id: outcome.id, status: written, error: nil)
+                }
+            }
+        }
+        stream.flush()
+        return nil
+    }
+
+    /// Marks `rows` as not sent: because of `error` (the failure that stopped the run), or because an earlier one
+    /// did (nil). A batch that failed in the network after it was sent may have been written: those rows say so.
+    private func report(_ rows: [Int], notSentBecause error: SharePointError?) {
+        for row in rows {
+            if let error, case .transport(let kind) = error.kind, kind != .connect, kind != .dns {
+                result(
+                    row, id: nil, status: "unknown",
+                    error: "the batch failed in the network after it was sent; the row may have been written: check "
+                        + "with 'spconnect items'")
+                continue
+            }
+            result(row, id: nil, status: "not sent", error: error.map(Self.rowMessage) ?? "an earlier batch failed")
+        }
+    }
+
+    private func result(_ row: Int, id: Int?, status: String, error: String?) {
+        switch status {
+        case written: counts.written += 1
+        case "failed": counts.failed += 1
+        case "not sent": counts.notSent += 1
+        case "unknown": counts.unknown += 1
+        default: break
+        }
+        stream.write(
+            Record([
+                Presentation.Field("row", .int(row)), Presentation.Field("id", id.map(Cell.int) ?? .null),
+                Presentation.Field("status", .string(status)),
+                Presentation.Field("error", error.map { .string(ErrorOutput.displayed($0)) } ?? .null),
+            ]))
+    }
+
+    /// One row's failure in a line: the HTTP status, SharePoint's code and message.
+    static func rowMessage(_ error: SharePointError) -> String {
+        var text = error.status > 0 ? "HTTP \(error.status)" : ""
+        if let code = error.rawCode { text += (text.isEmpty ? "" : " ") + "(\(code))" }
+        if let message = error.message { text += (text.isEmpty ? "" : ": ") + message }
+        return text.isEmpty ? error.description : text
+    }
+}
