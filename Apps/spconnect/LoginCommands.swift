@@ -225,6 +225,7 @@ let statusCommand = Command(
         print("cookie:   \(cookie.name) (\(cookie.domain), expires \(expiry))")
     }
     print("lifetime: " + sessionLifetimes(session))
+    if let renewal = RenewalReport.line(session) { print("renewal:  \(renewal)") }
     if let lastSignIn { print("sign-in:  \(lastSignIn)") }
     return .ok
 }

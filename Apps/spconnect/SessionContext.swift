@@ -63,6 +63,13 @@ struct SessionContext {
                         + "or run at a terminal to be asked")
             }
             context.httpAuthentication = .basic(user: user, password: password)
+        } else if session.flow == SignInFlow.ntlm.rawValue,
+            let password = renewalPassword(user: user, command: session.passwordCommand)
+        {
+            // NTLM authenticates each connection: with a password at hand every request answers the challenge
+            // itself (libcurl keeps the authenticated connection); without one, the session's cookies are used
+            // and renewed on a 401 as for the other flows.
+            context.httpAuthentication = .ntlm(user: user, password: password)
         }
         return context
     }

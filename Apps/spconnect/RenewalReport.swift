@@ -1,0 +1,53 @@
+import AuthFlow
+import Foundation
+
+/// What `status` says about renewing a session: how a command that finds the session ended would sign in again,
+/// read from the session and the environment without running anything (a password command is named, not run), so
+/// `status` never claims a renewal that would fail.
+enum RenewalReport {
+    /// The `renewal:` line for `session`, or nil for a session whose own lines say it (token sessions).
+    static func line(_ session: Session, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String?
+    {
+        guard session.tokens == nil else { return nil }
+        let source = passwordSource(session, environment: environment)
+        switch session.flow {
+        case SignInFlow.anonymous.rawValue:
+            return "none needed (anonymous access)"
+        case SignInFlow.basic.rawValue:
+            guard let source else {
+                return "none possible: HTTP Basic sends the password with every request and no password source is "
+                    + "set, so every command fails (exit 11); set SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD or "
+                    + "SPCONNECT_PASSWORD_COMMAND, or log in again with --password-command"
+            }
+            return "none needed: HTTP Basic sends the password with every request, from \(source)"
+        default:
+            var steps: [String] = []
+            if !session.identityProviderCookies.isEmpty {
+                if let expiry = session.identityProviderExpiry, expiry <= Date() {
+                    steps.append("the identity provider's session has ended (no silent renewal)")
+                } else {
+                    steps.append("silently through the identity provider's session")
+                }
+            }
+            if let source {
+                steps.append("with the password from \(source)")
+            } else {
+                steps.append(
+                    "no password source is set, so once the session ends commands fail with exit 11 (set "
+                        + "SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_COMMAND, or log in with "
+                        + "--password-command or --stay-signed-in)")
+            }
+            return steps.joined(separator: "; then ")
+        }
+    }
+
+    /// Where a renewal would take the password from, in the order renewals try them; nil when nowhere.
+    static func passwordSource(_ session: Session, environment: [String: String]) -> String? {
+        if environment["SPCONNECT_PASSWORD"]?.isEmpty == false { return "SPCONNECT_PASSWORD" }
+        if let command = session.passwordCommand { return "the login's password command (\(command))" }
+        if environment["SPCONNECT_PASSWORD_COMMAND"]?.isEmpty == false { return "SPCONNECT_PASSWORD_COMMAND" }
+        if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty { return "SPCONNECT_PASSWORD_FILE (\(path))" }
+        return isatty(STDIN_FILENO) == 1 ? "a prompt (this is a terminal)" : nil
+    }
+}
