@@ -2,7 +2,7 @@ import Cryptography
 import Foundation
 import HTTPServer
 
-/// The simulated tenant's OAuth 2.0 endpoints beyond the password grant: OpenID discovery, the signing keys,
+/// The simulated tenant's OAuth 2.0 endpoints: the password grant, OpenID discovery, the signing keys,
 /// client credentials with a certificate assertion (or a secret), the device authorization grant, refresh tokens,
 /// and the test hooks that steer the device code sign-in.
 extension SimulatorCore {
@@ -277,5 +277,48 @@ extension SimulatorCore {
     func receivedAssertions() -> HTTPServerResponse {
         let lines = state.withLock { $0.entra.assertions }.joined(separator: "\n")
         return HTTPServerResponse(status: 200, contentType: "text/plain; charset=utf-8", text: lines)
+    }
+
+    /// `POST /{tenant}/oauth2/v2.0/token` (or v1 `/oauth2/token`), `grant_type=password` (ROPC) only:
+    /// an opaque access token SharePoint accepts as `Authorization: Bearer`.
+    func entraToken(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        func failure(_ error: String, _ code: Int, _ text: String) -> HTTPServerResponse {
+            let body = JSON.object([
+                ("error", .string(error)), ("error_description", .string("AADSTS\(code): \(text)")),
+                ("error_codes", .array([.int(code)])), ("timestamp", .string(CivilTime(nowEpoch()).iso)),
+                ("trace_id", .string(Tokens.guid())), ("correlation_id", .string(Tokens.guid())),
+            ])
+            return HTTPServerResponse(
+                status: 400, contentType: "application/json; charset=utf-8", text: body.serialized())
+        }
+        guard request.formValue("grant_type") == "password" else {
+            return failure("unsupported_grant_type", 70003, "The app requested an unsupported grant type.")
+        }
+        guard
+            let index = checkPassword(
+                login: request.formValue("username") ?? "", password: request.formValue("password") ?? "")
+        else {
+            return failure("invalid_grant", 50126, "Error validating credentials due to invalid username or password.")
+        }
+        let user = users[index]
+        if user.mfa || user.conditionalAccess {
+            return failure(
+                "invalid_grant", user.mfa ? 50076 : 53003,
+                user.mfa
+                    ? "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
+                    : "Access has been blocked by Conditional Access policies.")
+        }
+        if user.passwordChange { return failure("invalid_grant", 50055, "The password is expired.") }
+        if user.federated {
+            return failure("invalid_grant", 50107, "The requested federation realm object does not exist.")
+        }
+        let token = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + Tokens.random(bytes: 96) + "." + Tokens.random(bytes: 64)
+        let lifetime = min(3599, sessionLifetime)
+        state.withLock { $0.accessTokens[token] = SPSession(user: index, expires: nowEpoch() + lifetime) }
+        let body = JSON.object([
+            ("token_type", .string("Bearer")), ("scope", .string(request.formValue("scope") ?? siteURL + "/.default")),
+            ("expires_in", .int(lifetime)), ("ext_expires_in", .int(lifetime)), ("access_token", .string(token)),
+        ])
+        return HTTPServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: body.serialized())
     }
 }
