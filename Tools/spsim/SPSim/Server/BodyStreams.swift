@@ -1,9 +1,10 @@
-import Foundation
 import HTTPServer
+import Synchronization
 
 /// A monotonically increasing counter for stream producers.
-final class Counter: @unchecked Sendable {
-    private let value = Locked(0)
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
     func next() -> Int {
         value.withLock { count in
             defer { count += 1 }
@@ -13,34 +14,38 @@ final class Counter: @unchecked Sendable {
 }
 
 /// Re-chunks any body (bytes or stream) into pieces of a chosen size.
-final class BodyProducer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer: [UInt8] = []
-    private var upstream: (@Sendable () -> HTTPServerResponse.Chunk)?
+final class BodyProducer: Sendable {
+    /// Bytes read from the body but not taken yet, and the rest of a streamed body (nil once it ended).
+    private struct Pending {
+        var buffer: [UInt8]
+        var upstream: (@Sendable () -> HTTPServerResponse.Chunk)?
+    }
+
+    private let pending: Mutex<Pending>
     let length: Int?
 
     init(_ body: HTTPServerResponse.Body) {
         switch body {
         case .bytes(let bytes):
-            buffer = bytes
+            pending = Mutex(Pending(buffer: bytes, upstream: nil))
             length = bytes.count
         case .stream(let length, let next):
+            pending = Mutex(Pending(buffer: [], upstream: next))
             self.length = length
-            upstream = next
         }
     }
 
     func take(_ count: Int) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        while buffer.count < count, let upstream {
-            switch upstream() {
-            case .data(let bytes): buffer += bytes
-            case .end, .abort: self.upstream = nil
+        pending.withLock { pending in
+            while pending.buffer.count < count, let upstream = pending.upstream {
+                switch upstream() {
+                case .data(let bytes): pending.buffer += bytes
+                case .end, .abort: pending.upstream = nil
+                }
             }
+            let taken = Array(pending.buffer.prefix(count))
+            pending.buffer.removeFirst(taken.count)
+            return taken
         }
-        let taken = Array(buffer.prefix(count))
-        buffer.removeFirst(taken.count)
-        return taken
     }
 }

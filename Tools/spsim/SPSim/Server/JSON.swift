@@ -111,15 +111,3 @@ func parseJSONObject(_ bytes: [UInt8]) -> [String: Any]? {
 }
 
 // MARK: - Dates (UTC, no locale)
-
-/// A lock around a value (handlers run on one thread per connection).
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

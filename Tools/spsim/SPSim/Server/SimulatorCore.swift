@@ -1,10 +1,12 @@
 import Foundation
 import HTTPServer
+import Synchronization
 
-/// The shared brain of all servers.
-final class SimulatorCore: @unchecked Sendable {
+/// The shared brain of all servers: the options, and the mutable state under one mutex (handlers run on the servers'
+/// per-connection threads).
+final class SimulatorCore: Sendable {
     let options: SimulatorOptions
-    let state = Locked(SimulatorState())
+    let state = Mutex(SimulatorState())
     let tenantId: String
     let webId: String
     let siteId: String
