@@ -5,22 +5,6 @@ import HTTPServer
 /// `usernamemixed`; on the identity-provider host (`adfs`, `legacy-spo`) or the federated organisation's host
 /// (`entra`).
 extension SimulatorCore {
-    /// The federated organisation's host (127.0.0.3, `entra` mode only): its ADFS and nothing else.
-    func handleFederation(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        request.path.lowercased().hasPrefix("/adfs/") ? adfs(request) : notFound()
-    }
-
-    /// `/adfs/ls/` (passive WS-Federation) and the WS-Trust `usernamemixed` endpoints.
-    func adfs(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let lower = request.path.lowercased()
-        if lower == "/adfs/ls" || lower == "/adfs/ls/" { return adfsPassive(request) }
-        if lower.hasPrefix("/adfs/services/trust/13/usernamemixed")
-            || lower.hasPrefix("/adfs/services/trust/2005/usernamemixed")
-        {
-            return adfsUsernameMixed(request)
-        }
-        return notFound()
-    }
 
     func adfsLoginPage(_ request: HTTPServerRequest, error: String?, userName: String) -> HTTPServerResponse {
         let action = "/adfs/ls/?" + request.rawQuery

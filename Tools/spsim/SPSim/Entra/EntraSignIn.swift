@@ -5,46 +5,12 @@ import HTTPServer
 /// the authorize endpoint, the password post, the interrupts after it (MFA, Conditional Access, password change,
 /// KMSI) and the `form_post` page back to SharePoint.
 extension SimulatorCore {
-    func handleIdentityProvider(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let lower = request.path.lowercased()
-        let parts = lower.split(separator: "/").map(String.init)
-        if lower == "/jsdisabled" {
-            return html(
-                200,
-                "<!DOCTYPE html><html><head><title>JavaScript required</title></head><body><h1>JavaScript required</h1><p>We can't sign you in. Your browser is currently set to block JavaScript. You need to allow JavaScript to use this service.</p></body></html>"
-            )
-        }
-        if lower == "/getuserrealm.srf" { return getUserRealm(request) }
-        if lower == "/extsts.srf" { return extSTS(request) }
-        if lower == "/login.srf", isOnline, request.method == "POST" { return entraFederationReturn(request) }
-        if lower.hasPrefix("/adfs/") {
-            // In `entra` mode ADFS is the federated organisation's own host (`handleFederation`), not Entra's.
-            guard options.mode == .adfs || options.mode == .legacySPO else { return notFound() }
-            return adfs(request)
-        }
-        guard isOnline else { return notFound() }
-        if let answer = entraTokenEndpoints(request, parts: parts) { return answer }
-        if parts.count == 3, parts[1] == "oauth2", parts[2] == "authorize" { return entraAuthorize(request) }
-        if (parts.count == 3 && parts[1] == "oauth2" && parts[2] == "token")
-            || (parts.count == 4 && parts[1] == "oauth2" && parts[2] == "v2.0" && parts[3] == "token")
-        {
-            return entraToken(request)
-        }
-        if parts.count == 2, parts[1] == "login", request.method == "POST" { return entraLogin(request) }
-        if lower == "/kmsi", request.method == "POST" { return entraKMSI(request) }
-        if parts.count == 2, parts[1] == "getcredentialtype" { return entraCredentialType(request) }
-        if parts.count == 3, parts[1] == "sas" {
-            switch parts[2] {
-            case "beginauth": return entraBeginAuth(request)
-            case "endauth": return entraEndAuth(request)
-            case "processauth": return entraProcessAuth(request)
-            default: return notFound()
-            }
-        }
-        if parts.count >= 2, ["proofup", "changepassword"].contains(parts.last ?? "") {
-            return entraDeadEnd(request)
-        }
-        return notFound()
+    /// `/jsdisabled`: where the converged pages' `<noscript>` refresh leads.
+    func javaScriptRequiredPage() -> HTTPServerResponse {
+        html(
+            200,
+            "<!DOCTYPE html><html><head><title>JavaScript required</title></head><body><h1>JavaScript required</h1><p>We can't sign you in. Your browser is currently set to block JavaScript. You need to allow JavaScript to use this service.</p></body></html>"
+        )
     }
 
     // MARK: Entra pages

@@ -6,28 +6,20 @@ import HTTPServer
 /// client credentials with a certificate assertion (or a secret), the device authorization grant, refresh tokens,
 /// and the test hooks that steer the device code sign-in.
 extension SimulatorCore {
-    /// The answer for the token-related paths, or nil for any other path.
-    func entraTokenEndpoints(_ request: HTTPServerRequest, parts: [String]) -> HTTPServerResponse? {
-        if parts == ["_spsim", "devicecode"], request.method == "POST" { return deviceCodeHook(request) }
-        if parts == ["_spsim", "assertions"] { return receivedAssertions() }
-        if parts == ["devicelogin"] {
-            return html(
-                200, page(title: "Enter code", body: "<h1>Enter code</h1><p>Enter the code on your device.</p>"))
-        }
-        guard parts.count >= 3 else { return nil }
-        let tenant = parts[0]
-        let rest = Array(parts.dropFirst())
-        if rest == ["v2.0", ".well-known", "openid-configuration"] { return openIDConfiguration(tenant) }
-        if rest == ["discovery", "v2.0", "keys"] || rest == ["discovery", "keys"] { return signingKeys() }
-        if rest == ["oauth2", "v2.0", "devicecode"], request.method == "POST" { return deviceAuthorization(request) }
-        let isToken = rest == ["oauth2", "v2.0", "token"] || rest == ["oauth2", "token"]
-        guard isToken, request.method == "POST", request.formValue("grant_type") != "password" else { return nil }
+    /// `POST /{tenant}/oauth2/v2.0/token` (or v1 `/oauth2/token`) for every grant but the password one: client
+    /// credentials, device code, refresh token.
+    func grantedTokens(_ request: HTTPServerRequest) -> HTTPServerResponse {
         switch request.formValue("grant_type") ?? "" {
-        case "client_credentials": return clientCredentials(request, tenant: tenant)
+        case "client_credentials": return clientCredentials(request, tenant: request.lowercasedSegments[0])
         case "urn:ietf:params:oauth:grant-type:device_code": return deviceCodeToken(request)
         case "refresh_token": return refreshToken(request)
         default: return oauthError(400, "unsupported_grant_type", 70003, "The app requested an unsupported grant type.")
         }
+    }
+
+    /// `/devicelogin`: where a person enters a device code (the simulator approves codes through its test hook).
+    func deviceLoginPage() -> HTTPServerResponse {
+        html(200, page(title: "Enter code", body: "<h1>Enter code</h1><p>Enter the code on your device.</p>"))
     }
 
     /// Entra's error body: `error`, `error_description` (`AADSTSnnnn: …` and trace lines), `error_codes`, ids.
@@ -262,7 +254,7 @@ extension SimulatorCore {
             ("access_token", .string(token)),
         ]
         if let scope { fields.insert(("scope", .string(scope)), at: 1) }
-        state.withLock { $0.entra.issuedTokenIds.insert(jti) }
+        state.withLock { _ = $0.entra.issuedTokenIds.insert(jti) }
         if let refreshFor {
             let refresh = "1.A" + Tokens.random(bytes: 48)
             state.withLock { $0.entra.refreshTokens[refresh] = refreshFor }

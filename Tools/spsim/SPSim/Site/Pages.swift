@@ -78,4 +78,9 @@ extension SimulatorCore {
     func notFound() -> HTTPServerResponse {
         html(404, "<html><body><h1>404 Not Found</h1></body></html>")
     }
+
+    /// `/_layouts/15/error.aspx`, where the forms headers send a client that is not signed in.
+    func sharePointErrorPage() -> HTTPServerResponse {
+        html(200, page(title: "Error", body: "<h1>Sorry, something went wrong</h1><p>Access denied.</p>"))
+    }
 }

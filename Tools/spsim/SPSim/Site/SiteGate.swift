@@ -4,46 +4,6 @@ import HTTPServer
 /// The site's gate: sign-in redirects (`authenticate.aspx`, `/_forms/default.aspx` in its three roles), safe
 /// `Source` and `ReturnUrl` values, and the headers SharePoint sends to a request that is not signed in.
 extension SimulatorCore {
-    func handleSharePoint(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        let lower = request.path.lowercased()
-        if options.mode == .basic, authenticatedUser(request) == nil {
-            return basicChallenge()
-        }
-        if options.mode == .fbaWindows, let message = ntlmMessage(request) {
-            // Windows authentication on any URL: Type 1 → challenge; a bad Type 3 → 401 again.
-            if le32(message, 8) == 1 { return ntlmChallengeResponse() }
-            if ntlmUser(request) == nil { return windowsChallenge() }
-        }
-        switch lower {
-        case "/_layouts/15/authenticate.aspx", "/_layouts/authenticate.aspx":
-            return authenticatePage(request)
-        case "/_forms/default.aspx":
-            return formsEndpoint(request)
-        case FormsSecondFactor.fbaVerifyPath where request.method == "POST":
-            return fbaSecondFactorAnswer(request)
-        case "/_trust", "/_trust/", "/_trust/default.aspx":
-            return trustEndpoint(request)
-        case "/_login/default.aspx":
-            return providerChooser(request)
-        case "/_windows/default.aspx":
-            return windowsSignIn(request)
-        case "/_vti_bin/authentication.asmx":
-            return fbaSOAPLogin(request)
-        case "/_vti_bin/client.svc" where isOnline && bearerToken(request) != nil:
-            // The tenant discovery probe: an empty (or any) bearer token gets the challenge with the realm.
-            return bearerChallenge("Invalid JWT token. No certificate thumbprint specified in token header.")
-        case "/_vti_bin/idcrl.svc", "/_vti_bin/idcrl.svc/":
-            return idcrlEndpoint(request)
-        case "/_layouts/15/error.aspx":
-            return html(200, page(title: "Error", body: "<h1>Sorry, something went wrong</h1><p>Access denied.</p>"))
-        default:
-            break
-        }
-        if lower == "/_api" || lower.hasPrefix("/_api/") {
-            return restEndpoint(request)
-        }
-        return contentPage(request)
-    }
 
     // MARK: Helpers
 
