@@ -1,32 +1,13 @@
 import Foundation
 import HTTPServer
 
-/// The front door of `/_api`: injected throttling, the authentication gate (cookies, bearer tokens, NTLM,
+/// The front door of `/_api`: injected throttling (`Faults.swift`), the authentication gate (cookies, bearer tokens, NTLM,
 /// Basic), the request digest writes need, and the effective method of a request.
 extension SimulatorCore {
     func restEndpoint(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let flavour = Flavour(accept: request.header("Accept"))
         // Throttling faults first: they hit before authentication, as at the front door.
-        let faults = options.faults
-        let number = state.withLock { state -> Int in
-            defer { state.apiRequests += 1 }
-            return state.apiRequests
-        }
-        if number < faults.status429 + faults.status503 {
-            let status = number < faults.status429 ? 429 : 503
-            let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
-            let retryAfter = faults.noRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
-            return HTTPServerResponse(
-                status: status, contentType: "text/plain; charset=utf-8", text: text,
-                headers: retryAfter + standardHeaders())
-        }
-        if number < faults.status429 + faults.status503 + faults.status500 {
-            return errorResponse(
-                RESTError(
-                    status: 500, code: "-2146233088, System.InvalidOperationException",
-                    message: "Simulated server error."),
-                flavour: flavour)
-        }
+        if let fault = injectedAPIFault(flavour: flavour) { return fault }
         if request.path.lowercased() == "/_api/sp.oauth.nativeclient/authenticate" {
             return nativeClientAuthenticate(request)
         }

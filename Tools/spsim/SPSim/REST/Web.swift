@@ -1,83 +1,115 @@
 import Foundation
 import HTTPServer
 
-/// The web and its people: `web`, `site`'s neighbour `contextinfo`, `web/currentuser`, `web/siteusers`,
-/// `web/getuserbyid(N)`, and the claims login names each mode gives a user.
+/// The REST endpoints of the site and the web (`RESTRoutes.swift` routes to them): `contextinfo`, `site`, `web`, its
+/// people (`currentuser`, `siteusers`, `getuserbyid(N)`) and the claims login names each mode gives a user, and the
+/// lookups of lists, folders and files that hand on to their walkers.
 extension SimulatorCore {
-    func routeWeb(_ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse {
-        guard let next = rest.first else { return jsonResponse(webEntity(context, top: true), context) }
-        let tail = Array(rest.dropFirst())
-        switch next.lower {
-        case "currentuser":
-            guard let user = context.user else {
-                throw RESTError(
-                    status: 403, code: "-2147024891, System.UnauthorizedAccessException",
-                    message: "Access denied. You do not have permission to perform this action or access this resource."
-                )
-            }
-            return jsonResponse(userEntity(user, context, top: true), context)
-        case "siteusers":
-            let entries = users.indices.map { userEntity($0, context, top: false) }
-            return jsonResponse(collection(entries, set: "SP.ApiData.Users", next: nil, context: context), context)
-        case "getuserbyid":
-            let id = Int(next.argument ?? "") ?? -1
-            guard users.indices.contains(id - 10) else {
-                throw RESTError(
-                    status: 500, code: "-2146232832, Microsoft.SharePoint.SPException", message: "User cannot be found."
-                )
-            }
-            return jsonResponse(userEntity(id - 10, context, top: true), context)
-        case "lists":
-            if let argument = next.guidArgument, next.argument != nil {
-                return try routeList(try list(byId: argument), tail, method: method, context: context)
-            }
-            if let sub = tail.first {
-                if sub.lower == "getbytitle", let title = sub.stringArgument {
-                    return try routeList(
-                        try list(byTitle: title, context: context), Array(tail.dropFirst()), method: method,
-                        context: context)
-                }
-                if sub.lower == "getbyid", let id = sub.guidArgument {
-                    return try routeList(try list(byId: id), Array(tail.dropFirst()), method: method, context: context)
-                }
-                throw RESTError.invalidQuery("The expression \"web/lists/\(sub.name)\" is not valid.")
-            }
-            if method == "POST" { return try createList(context) }
-            return jsonResponse(listsCollection(context), context)
-        case "getlist":
-            let url = next.stringArgument ?? ""
-            guard let found = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
-            else { throw RESTError.notFound("File Not Found.") }
-            return try routeList(found, tail, method: method, context: context)
-        case "rootfolder":
-            return try routeFolder("/", tail, method: method, context: context)
-        case "folders":
-            return try routeFolder("/", [Segment(name: "Folders")] + tail, method: method, context: context)
-        case "getfolderbyserverrelativeurl", "getfolderbyserverrelativepath":
-            let url = try serverRelativePath(
-                next.stringArgument ?? "", percentEncoded: next.lower == "getfolderbyserverrelativeurl")
-            return try routeFolder(url, tail, method: method, context: context)
-        case "getfilebyserverrelativeurl", "getfilebyserverrelativepath":
-            let url = try serverRelativePath(
-                next.stringArgument ?? "", percentEncoded: next.lower == "getfilebyserverrelativeurl")
-            guard let file = fileByURL(url) else {
-                throw RESTError(
-                    status: 404, code: "-2130575338, Microsoft.SharePoint.SPException",
-                    message: "The file \(url) does not exist.")
-            }
-            return try routeFile(file, tail, method: method, context: context)
-        case "getfilebyid":
-            let id = next.guidArgument ?? ""
-            guard let file = state.withLock({ state in state.files.first { $0.uniqueId == id } }) else {
-                throw RESTError(
-                    status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: "File Not Found.")
-            }
-            return try routeFile(file, tail, method: method, context: context)
-        default:
-            throw RESTError.invalidQuery(
-                "The property '\(next.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type."
+    /// `contextinfo` (POST only): the form digest writes need.
+    func contextInfoEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        guard match.context.request.method == "POST" else {
+            throw RESTError(
+                status: 405, code: "-1, System.InvalidOperationException",
+                message:
+                    "The HTTP method 'GET' cannot be used to access the resource 'GetContextWebInformation'. The operation type of the resource is specified as 'Default'. Please use correct HTTP method to invoke the resource."
             )
         }
+        return jsonResponse(contextInfo(match.context), match.context)
+    }
+
+    /// `site`: the site collection (whatever follows is ignored).
+    func siteEndpoint(_ match: RESTMatch) -> HTTPServerResponse {
+        let context = match.context
+        return jsonResponse(
+            entity(
+                type: "SP.Site", path: "Site", set: "SP.Site",
+                props: [
+                    ("Id", .string(siteId)), ("ServerRelativeUrl", .string("/")), ("Url", .string(context.site)),
+                ], deferred: ["RootWeb"], context: context, top: true), context)
+    }
+
+    /// `web/currentuser`: the signed-in user (an app-only token has none).
+    func currentUserEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        guard let user = match.context.user else {
+            throw RESTError(
+                status: 403, code: "-2147024891, System.UnauthorizedAccessException",
+                message: "Access denied. You do not have permission to perform this action or access this resource.")
+        }
+        return jsonResponse(userEntity(user, match.context, top: true), match.context)
+    }
+
+    /// `web/siteusers`: every simulated user.
+    func siteUsersEndpoint(_ match: RESTMatch) -> HTTPServerResponse {
+        let context = match.context
+        let entries = users.indices.map { userEntity($0, context, top: false) }
+        return jsonResponse(collection(entries, set: "SP.ApiData.Users", next: nil, context: context), context)
+    }
+
+    /// `web/getuserbyid(N)`.
+    func userByIdEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        let id = Int(match.last.argument ?? "") ?? -1
+        guard users.indices.contains(id - 10) else {
+            throw RESTError(
+                status: 500, code: "-2146232832, Microsoft.SharePoint.SPException", message: "User cannot be found.")
+        }
+        return jsonResponse(userEntity(id - 10, match.context, top: true), match.context)
+    }
+
+    /// `web/lists` (the collection, or a new list on POST), `web/lists(guid'…')`, `web/lists/getbytitle('…')` and
+    /// `web/lists/getbyid('…')`, with whatever follows the list.
+    func listsEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        let (lists, tail, method, context) = (match.last, match.rest, match.method, match.context)
+        if let argument = lists.guidArgument, lists.argument != nil {
+            return try routeList(try list(byId: argument), tail, method: method, context: context)
+        }
+        if let sub = tail.first {
+            if sub.lower == "getbytitle", let title = sub.stringArgument {
+                return try routeList(
+                    try list(byTitle: title, context: context), Array(tail.dropFirst()), method: method,
+                    context: context)
+            }
+            if sub.lower == "getbyid", let id = sub.guidArgument {
+                return try routeList(try list(byId: id), Array(tail.dropFirst()), method: method, context: context)
+            }
+            throw RESTError.invalidQuery("The expression \"web/lists/\(sub.name)\" is not valid.")
+        }
+        if method == "POST" { return try createList(context) }
+        return jsonResponse(listsCollection(context), context)
+    }
+
+    /// `web/GetList('/Lists/Tasks')`: a list by its server-relative URL.
+    func listByURLEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        let url = match.last.stringArgument ?? ""
+        guard let found = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
+        else { throw RESTError.notFound("File Not Found.") }
+        return try routeList(found, match.rest, method: match.method, context: match.context)
+    }
+
+    /// `web/GetFolderByServerRelativeUrl('…')` (`percentEncoded`) and `…Path(decodedurl='…')`.
+    func folderByPathEndpoint(_ match: RESTMatch, percentEncoded: Bool) throws -> HTTPServerResponse {
+        let url = try serverRelativePath(match.last.stringArgument ?? "", percentEncoded: percentEncoded)
+        return try routeFolder(url, match.rest, method: match.method, context: match.context)
+    }
+
+    /// `web/GetFileByServerRelativeUrl('…')` (`percentEncoded`) and `…Path(decodedurl='…')`.
+    func fileByPathEndpoint(_ match: RESTMatch, percentEncoded: Bool) throws -> HTTPServerResponse {
+        let url = try serverRelativePath(match.last.stringArgument ?? "", percentEncoded: percentEncoded)
+        guard let file = fileByURL(url) else {
+            throw RESTError(
+                status: 404, code: "-2130575338, Microsoft.SharePoint.SPException",
+                message: "The file \(url) does not exist.")
+        }
+        return try routeFile(file, match.rest, method: match.method, context: match.context)
+    }
+
+    /// `web/getFileById('…')`.
+    func fileByIdEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
+        let id = match.last.guidArgument ?? ""
+        guard let file = state.withLock({ state in state.files.first { $0.uniqueId == id } }) else {
+            throw RESTError(
+                status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: "File Not Found.")
+        }
+        return try routeFile(file, match.rest, method: match.method, context: match.context)
     }
 
     func contextInfo(_ context: RESTContext) -> JSON {

@@ -76,8 +76,33 @@ public struct FaultSpec: Sendable, Equatable {
     }
 }
 
-/// Faults applied to answers as they are sent.
+/// Faults applied to requests and answers: the throttling of `/_api`, connection drops and slow drip.
 extension SimulatorCore {
+    /// The injected 429, 503 or 500 for this `/_api` request (counted from the first), nil when its turn is past.
+    func injectedAPIFault(flavour: Flavour) -> HTTPServerResponse? {
+        let faults = options.faults
+        let number = state.withLock { state -> Int in
+            defer { state.apiRequests += 1 }
+            return state.apiRequests
+        }
+        if number < faults.status429 + faults.status503 {
+            let status = number < faults.status429 ? 429 : 503
+            let text = status == 429 ? "Too Many Requests" : "Service Unavailable"
+            let retryAfter = faults.noRetryAfter ? [] : [("Retry-After", String(faults.retryAfterSeconds))]
+            return HTTPServerResponse(
+                status: status, contentType: "text/plain; charset=utf-8", text: text,
+                headers: retryAfter + standardHeaders())
+        }
+        if number < faults.status429 + faults.status503 + faults.status500 {
+            return errorResponse(
+                RESTError(
+                    status: 500, code: "-2146233088, System.InvalidOperationException",
+                    message: "Simulated server error."),
+                flavour: flavour)
+        }
+        return nil
+    }
+
     /// Connection drops and slow drip, applied to any answer whose path matches.
     func applyBodyFaults(_ response: HTTPServerResponse, path: String) -> HTTPServerResponse {
         let faults = options.faults

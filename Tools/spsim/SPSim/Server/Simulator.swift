@@ -1,10 +1,6 @@
 import Foundation
 import HTTPServer
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A SharePoint site (127.0.0.1) and its identity provider (127.0.0.2), served over real loopback HTTP; in `entra`
 /// mode also the ADFS of federated users' own organisation (127.0.0.3).
 ///

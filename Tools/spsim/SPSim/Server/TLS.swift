@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Self-signed certificate for `--tls`, made with `/usr/bin/openssl` in a temporary directory.
 enum TLSMaterial {
     struct Failure: Error, CustomStringConvertible {
