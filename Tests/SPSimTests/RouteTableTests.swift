@@ -33,6 +33,8 @@ import Testing
         let passive = "/adfs/ls/?wa=wsignin1.0&wtrealm=urn%3afederation%3aMicrosoftOnline"
         try await check([
             Expectation(url: idp + passive, status: 404, bodyContains: "404 Not Found"),
+            // Below `/adfs/` Entra's own routes are not reached either (`/{tenant}/GetCredentialType` would fit).
+            Expectation(url: idp + "/adfs/GetCredentialType", status: 404, bodyContains: "404 Not Found"),
             Expectation(url: federation + passive, status: 200, bodyContains: "id=\"loginForm\""),
             Expectation(url: federation + "/kmsi", status: 404, bodyContains: "404 Not Found"),
             Expectation(url: federation + "/adfs/portal/", status: 404, bodyContains: "404 Not Found"),
