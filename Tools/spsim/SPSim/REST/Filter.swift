@@ -1,33 +1,5 @@
 import Foundation
 
-/// OData query options as SharePoint reads them, and a small `$filter` language.
-
-/// A REST error the router turns into a flavoured error body.
-struct RESTError: Error {
-    var status: Int
-    var code: String
-    var message: String
-    var headers: [(name: String, value: String)] = []
-
-    static func argument(_ message: String) -> RESTError {
-        RESTError(status: 400, code: "-2147024809, System.ArgumentException", message: message)
-    }
-    static func invalidQuery(_ message: String) -> RESTError {
-        RESTError(status: 400, code: "-1, Microsoft.SharePoint.Client.InvalidClientQueryException", message: message)
-    }
-    static func notFound(_ message: String) -> RESTError {
-        RESTError(status: 404, code: "-2147024894, System.IO.FileNotFoundException", message: message)
-    }
-    /// A missing list item (`items(N)`, `getitembyid(N)`), as SharePoint answers it: 404 with the ArgumentException
-    /// code (not the 400 `argument` status).
-    static let itemNotFound = RESTError(
-        status: 404, code: "-2147024809, System.ArgumentException",
-        message: "Item does not exist. It may have been deleted by another user.")
-    static let throttled = RESTError(
-        status: 500, code: "-2147024860, Microsoft.SharePoint.SPQueryThrottledException",
-        message: "The attempted operation is prohibited because it exceeds the list view threshold.")
-}
-
 /// A literal in `$filter`.
 enum FilterLiteral: Equatable {
     case string(String)
@@ -261,69 +233,54 @@ struct FilterParser {
     }
 }
 
-/// Parsed OData system query options.
-struct QueryOptions {
-    var select: [String] = []
-    var expand: [String] = []
-    var filter: FilterExpression?
-    var filterText: String?
-    var orderBy: [(field: String, descending: Bool)] = []
-    var top: Int?
-    var skip: Int?
-    /// `p_ID` from `$skiptoken=Paged=TRUE&p_ID=N`.
-    var afterId: Int?
-
-    init(_ query: [(name: String, value: String)]) throws(RESTError) {
-        for (name, value) in query {
-            switch name.lowercased() {
-            case "$select":
-                select = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                    !$0.isEmpty
-                }
-            case "$expand":
-                expand = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                    !$0.isEmpty
-                }
-            case "$filter":
-                filterText = value
-                filter = try FilterParser.parse(value)
-            case "$orderby":
-                orderBy = value.split(separator: ",").map { part in
-                    let words = part.split(separator: " ").map(String.init)
-                    return (words.first ?? "", words.count > 1 && words[1].lowercased() == "desc")
-                }
-            case "$top":
-                guard let number = Int(value), number >= 0 else {
-                    throw .invalidQuery("The value '\(value)' of $top is not a valid number.")
-                }
-                top = number
-            case "$skip":
-                skip = Int(value)
-            case "$skiptoken":
-                for pair in FormURLDecoding.pairs(value) where pair.0.lowercased() == "p_id" {
-                    afterId = Int(pair.1)
-                }
-            default: break
+/// `$filter` evaluated against a value lookup (items, lists, fields, files).
+extension SimulatorCore {
+    func evaluate(_ expression: FilterExpression, lookup: (String) -> FieldValue) -> Bool {
+        switch expression {
+        case .and(let lhs, let rhs): return evaluate(lhs, lookup: lookup) && evaluate(rhs, lookup: lookup)
+        case .or(let lhs, let rhs): return evaluate(lhs, lookup: lookup) || evaluate(rhs, lookup: lookup)
+        case .not(let inner): return !evaluate(inner, lookup: lookup)
+        case .startsWith(let field, let prefix, let expected):
+            guard case .text(let text) = lookup(field) else { return !expected }
+            return text.lowercased().hasPrefix(prefix.lowercased()) == expected
+        case .substringOf(let needle, let field, let expected):
+            guard case .text(let text) = lookup(field) else { return !expected }
+            return text.lowercased().contains(needle.lowercased()) == expected
+        case .compare(let field, let part, let op, let literal):
+            var value = lookup(field)
+            if let part, case .date(let epoch) = value {
+                let civil = CivilTime(epoch)
+                value = .number(Double(part == "year" ? civil.year : part == "month" ? civil.month : civil.day))
+            }
+            let order = compare(value, literal)
+            switch op {
+            case "eq": return order == 0
+            case "ne": return order != 0
+            case "lt": return order.map { $0 < 0 } ?? false
+            case "le": return order.map { $0 <= 0 } ?? false
+            case "gt": return order.map { $0 > 0 } ?? false
+            case "ge": return order.map { $0 >= 0 } ?? false
+            default: return false
             }
         }
     }
 
-    /// `*` or an empty `$select` means the default set.
-    var selectsAll: Bool { select.isEmpty || select.contains("*") }
-
-    func selects(_ key: String) -> Bool {
-        selectsAll || select.contains { $0.lowercased() == key.lowercased() }
-    }
-
-    func expands(_ key: String) -> Bool { expand.contains { $0.lowercased() == key.lowercased() } }
-}
-
-/// Decoding of `a=1&b=2` (skip tokens arrive decoded once, so `Paged=TRUE&p_ID=5`).
-enum FormURLDecoding {
-    static func pairs(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : "")
+    /// Three-way comparison of a stored value with a literal; nil when not comparable.
+    func compare(_ value: FieldValue, _ literal: FilterLiteral) -> Int? {
+        func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
+        switch (value, literal) {
+        case (.null, .null): return 0
+        case (.null, _), (_, .null): return nil
+        case (.text(let a), .string(let b)): return sign(a.lowercased(), b.lowercased())
+        case (.text(let a), .number(let b)): return Double(a).map { sign($0, b) }
+        case (.number(let a), .number(let b)): return sign(a, b)
+        case (.number(let a), .string(let b)): return Double(b).map { sign(a, $0) }
+        case (.lookup(let a), .number(let b)): return sign(Double(a), b)
+        case (.date(let a), .date(let b)): return sign(a, b)
+        case (.date(let a), .string(let b)): return CivilTime.parse(b).map { sign(a, $0) }
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : 1
+        case (.bool(let a), .number(let b)): return (a ? 1.0 : 0.0) == b ? 0 : 1
+        default: return nil
         }
     }
 }

@@ -94,81 +94,6 @@ extension [SimulatedUser] {
     }
 }
 
-/// Injected misbehaviour. Parse from `latency=200,status429=3,retryAfter=1,drop=/path,...`.
-public struct FaultSpec: Sendable, Equatable {
-    /// Extra delay before every answer, in milliseconds.
-    public var latencyMilliseconds: Int = 0
-    /// The first N `/_api` requests answer 429 with `Retry-After`.
-    public var status429: Int = 0
-    /// The first N `/_api` requests (after any 429s) answer 503 with `Retry-After`.
-    public var status503: Int = 0
-    /// The first N `/_api` requests (after 429s and 503s) answer 500.
-    public var status500: Int = 0
-    /// Seconds sent in `Retry-After`.
-    public var retryAfterSeconds: Int = 1
-    /// The injected 429s and 503s carry no `Retry-After` at all (the client must fall back to its own back-off).
-    public var noRetryAfter: Bool = false
-    /// Responses whose path contains this text are cut off mid-body (connection dropped).
-    public var dropPath: String?
-    /// How many responses to drop (nil = every matching one).
-    public var dropTimes: Int?
-    /// Responses whose path contains this text are sent slowly, 1 KiB per `dripDelayMilliseconds`.
-    public var dripPath: String?
-    public var dripDelayMilliseconds: Int = 50
-    /// Server-side FedAuth lifetime in seconds (nil = 10 hours).
-    public var cookieLifetimeSeconds: Int?
-    /// Form digest lifetime in seconds (default 1800).
-    public var digestLifetimeSeconds: Int = 1800
-    /// `authenticate.aspx` and `/_forms/default.aspx` redirect to each other forever.
-    public var redirectLoop: Bool = false
-
-    public init() {}
-
-    /// Errors in a fault specification.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Parses `key=value` pairs separated by commas; `redirectLoop` and `noRetryAfter` are bare flags.
-    public init(parsing spec: String) throws {
-        self.init()
-        for part in spec.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let key = pieces[0]
-            let value = pieces.count > 1 ? pieces[1] : ""
-            func number() throws -> Int {
-                guard let parsed = Int(value), parsed >= 0 else {
-                    throw ParseError(description: "fault '\(key)' needs a non-negative number, got '\(value)'")
-                }
-                return parsed
-            }
-            func flag() throws -> Bool {
-                switch value.lowercased() {
-                case "", "1", "true": return true
-                case "0", "false": return false
-                default: throw ParseError(description: "fault '\(key)' is a flag (true or false), got '\(value)'")
-                }
-            }
-            switch key.lowercased() {
-            case "latency": latencyMilliseconds = try number()
-            case "status429", "429": status429 = try number()
-            case "status503", "503": status503 = try number()
-            case "status500", "500": status500 = try number()
-            case "retryafter": retryAfterSeconds = try number()
-            case "noretryafter": noRetryAfter = try flag()
-            case "drop": dropPath = value.isEmpty ? "/" : value
-            case "droptimes": dropTimes = try number()
-            case "drip": dripPath = value.isEmpty ? "/" : value
-            case "dripdelay": dripDelayMilliseconds = try number()
-            case "cookielifetime": cookieLifetimeSeconds = try number()
-            case "digestlifetime": digestLifetimeSeconds = try number()
-            case "redirectloop": redirectLoop = value.isEmpty || value == "1" || value == "true"
-            default: throw ParseError(description: "unknown fault '\(key)'")
-            }
-        }
-    }
-}
-
 /// Everything a `Simulator` needs to start.
 public struct SimulatorOptions: Sendable {
     public var mode: SignInMode
@@ -219,31 +144,4 @@ public struct SimulatorOptions: Sendable {
         self.legacyRefused = legacyRefused
         self.federationPort = federationPort
     }
-}
-
-/// One form field as logged.
-public struct LoggedField: Sendable, Equatable {
-    public let name: String
-    public let value: String
-}
-
-/// One request either server received, for tests to assert on (where did the password go?).
-public struct LoggedRequest: Sendable {
-    public let method: String
-    /// `127.0.0.1` (SharePoint), `127.0.0.2` (identity provider) or `127.0.0.3` (federated users' ADFS, `entra`
-    /// mode only).
-    public let host: String
-    /// Decoded path.
-    public let path: String
-    /// Raw (encoded) query string.
-    public let query: String
-    public let headerNames: [String]
-    /// Form fields (names and values) for `application/x-www-form-urlencoded` bodies.
-    public let formFields: [LoggedField]
-    /// Cookies the client sent.
-    public let cookies: [String: String]
-    /// Status the simulator answered.
-    public let status: Int
-    /// For `POST /_api/$batch`: how many operations (`application/http` parts) the batch carried; else 0.
-    public var batchOperations: Int = 0
 }

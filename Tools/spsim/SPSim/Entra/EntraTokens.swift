@@ -2,32 +2,24 @@ import Cryptography
 import Foundation
 import HTTPServer
 
-/// The simulated tenant's OAuth 2.0 endpoints beyond the password grant: OpenID discovery, the signing keys,
+/// The simulated tenant's OAuth 2.0 endpoints: the password grant, OpenID discovery, the signing keys,
 /// client credentials with a certificate assertion (or a secret), the device authorization grant, refresh tokens,
 /// and the test hooks that steer the device code sign-in.
 extension SimulatorCore {
-    /// The answer for the token-related paths, or nil for any other path.
-    func entraTokenEndpoints(_ request: HTTPServerRequest, parts: [String]) -> HTTPServerResponse? {
-        if parts == ["_spsim", "devicecode"], request.method == "POST" { return deviceCodeHook(request) }
-        if parts == ["_spsim", "assertions"] { return receivedAssertions() }
-        if parts == ["devicelogin"] {
-            return html(
-                200, page(title: "Enter code", body: "<h1>Enter code</h1><p>Enter the code on your device.</p>"))
-        }
-        guard parts.count >= 3 else { return nil }
-        let tenant = parts[0]
-        let rest = Array(parts.dropFirst())
-        if rest == ["v2.0", ".well-known", "openid-configuration"] { return openIDConfiguration(tenant) }
-        if rest == ["discovery", "v2.0", "keys"] || rest == ["discovery", "keys"] { return signingKeys() }
-        if rest == ["oauth2", "v2.0", "devicecode"], request.method == "POST" { return deviceAuthorization(request) }
-        let isToken = rest == ["oauth2", "v2.0", "token"] || rest == ["oauth2", "token"]
-        guard isToken, request.method == "POST", request.formValue("grant_type") != "password" else { return nil }
+    /// `POST /{tenant}/oauth2/v2.0/token` (or v1 `/oauth2/token`) for every grant but the password one: client
+    /// credentials, device code, refresh token.
+    func grantedTokens(_ request: HTTPServerRequest) -> HTTPServerResponse {
         switch request.formValue("grant_type") ?? "" {
-        case "client_credentials": return clientCredentials(request, tenant: tenant)
+        case "client_credentials": return clientCredentials(request, tenant: request.lowercasedSegments[0])
         case "urn:ietf:params:oauth:grant-type:device_code": return deviceCodeToken(request)
         case "refresh_token": return refreshToken(request)
         default: return oauthError(400, "unsupported_grant_type", 70003, "The app requested an unsupported grant type.")
         }
+    }
+
+    /// `/devicelogin`: where a person enters a device code (the simulator approves codes through its test hook).
+    func deviceLoginPage() -> HTTPServerResponse {
+        html(200, page(title: "Enter code", body: "<h1>Enter code</h1><p>Enter the code on your device.</p>"))
     }
 
     /// Entra's error body: `error`, `error_description` (`AADSTSnnnn: …` and trace lines), `error_codes`, ids.
@@ -262,7 +254,7 @@ extension SimulatorCore {
             ("access_token", .string(token)),
         ]
         if let scope { fields.insert(("scope", .string(scope)), at: 1) }
-        state.withLock { $0.entra.issuedTokenIds.insert(jti) }
+        state.withLock { _ = $0.entra.issuedTokenIds.insert(jti) }
         if let refreshFor {
             let refresh = "1.A" + Tokens.random(bytes: 48)
             state.withLock { $0.entra.refreshTokens[refresh] = refreshFor }
@@ -277,5 +269,48 @@ extension SimulatorCore {
     func receivedAssertions() -> HTTPServerResponse {
         let lines = state.withLock { $0.entra.assertions }.joined(separator: "\n")
         return HTTPServerResponse(status: 200, contentType: "text/plain; charset=utf-8", text: lines)
+    }
+
+    /// `POST /{tenant}/oauth2/v2.0/token` (or v1 `/oauth2/token`), `grant_type=password` (ROPC) only:
+    /// an opaque access token SharePoint accepts as `Authorization: Bearer`.
+    func entraToken(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        func failure(_ error: String, _ code: Int, _ text: String) -> HTTPServerResponse {
+            let body = JSON.object([
+                ("error", .string(error)), ("error_description", .string("AADSTS\(code): \(text)")),
+                ("error_codes", .array([.int(code)])), ("timestamp", .string(CivilTime(nowEpoch()).iso)),
+                ("trace_id", .string(Tokens.guid())), ("correlation_id", .string(Tokens.guid())),
+            ])
+            return HTTPServerResponse(
+                status: 400, contentType: "application/json; charset=utf-8", text: body.serialized())
+        }
+        guard request.formValue("grant_type") == "password" else {
+            return failure("unsupported_grant_type", 70003, "The app requested an unsupported grant type.")
+        }
+        guard
+            let index = checkPassword(
+                login: request.formValue("username") ?? "", password: request.formValue("password") ?? "")
+        else {
+            return failure("invalid_grant", 50126, "Error validating credentials due to invalid username or password.")
+        }
+        let user = users[index]
+        if user.mfa || user.conditionalAccess {
+            return failure(
+                "invalid_grant", user.mfa ? 50076 : 53003,
+                user.mfa
+                    ? "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
+                    : "Access has been blocked by Conditional Access policies.")
+        }
+        if user.passwordChange { return failure("invalid_grant", 50055, "The password is expired.") }
+        if user.federated {
+            return failure("invalid_grant", 50107, "The requested federation realm object does not exist.")
+        }
+        let token = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + Tokens.random(bytes: 96) + "." + Tokens.random(bytes: 64)
+        let lifetime = min(3599, sessionLifetime)
+        state.withLock { $0.accessTokens[token] = SPSession(user: index, expires: nowEpoch() + lifetime) }
+        let body = JSON.object([
+            ("token_type", .string("Bearer")), ("scope", .string(request.formValue("scope") ?? siteURL + "/.default")),
+            ("expires_in", .int(lifetime)), ("ext_expires_in", .int(lifetime)), ("access_token", .string(token)),
+        ])
+        return HTTPServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: body.serialized())
     }
 }

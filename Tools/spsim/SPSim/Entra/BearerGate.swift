@@ -75,4 +75,37 @@ extension SimulatorCore {
         }
         return .user(user)
     }
+
+    /// The bearer token of an `Authorization: Bearer …` header (empty string for an empty one), SPO modes only.
+    func bearerToken(_ request: HTTPServerRequest) -> String? {
+        guard isOnline, let header = request.header("Authorization"), header.lowercased().hasPrefix("bearer") else {
+            return nil
+        }
+        return header.dropFirst("bearer".count).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `401` + the `WWW-Authenticate: Bearer …` discovery hint (§4).
+    func bearerChallenge(_ description: String, error: String? = nil) -> HTTPServerResponse {
+        let challenge =
+            "Bearer realm=\"\(tenantId)\",client_id=\"00000003-0000-0ff1-ce00-000000000000\","
+            + "trusted_issuers=\"00000001-0000-0000-c000-000000000000@*,https://sts.windows.net/*/\","
+            + "authorization_uri=\"\(identityProviderURL)/common/oauth2/authorize\""
+            + (error.map { ",error=\"\($0)\"" } ?? "")
+        let body = JSON.object([("error_description", .string(description))]).serialized()
+        return HTTPServerResponse(
+            status: 401, contentType: "application/json; charset=utf-8", text: body,
+            headers: [("WWW-Authenticate", challenge)] + standardHeaders())
+    }
+
+    /// `POST /_api/SP.OAuth.NativeClient/Authenticate` with a valid bearer token → SPOIDCRL cookie.
+    func nativeClientAuthenticate(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard let token = bearerToken(request), !token.isEmpty, let user = authenticatedUser(request) else {
+            return bearerChallenge("Invalid JWT token. No certificate thumbprint specified in token header.")
+        }
+        let session = newSession(user: user)
+        return HTTPServerResponse(
+            status: 200, contentType: "application/json;odata=verbose;charset=utf-8",
+            text: "{\"d\":{\"Authenticate\":null}}",
+            headers: [cookie("SPOIDCRL", session.value)] + standardHeaders())
+    }
 }
