@@ -147,8 +147,8 @@ private func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite)
 }
 
 /// Downloads `urls` into `directory`, `parallel` at a time. One file: its failure is the command's error. Several:
-/// every file that arrived is listed even when others failed (each failure on standard error), and the exit code is
-/// the first failure's.
+/// one row per file in the order given, arrived or not (its `result`: `downloaded`, `failed (not found)`, …), each
+/// failure also on standard error, and the exit code is the first failure's.
 private func downloadFiles(
     _ urls: [String], words: [String: String], to directory: String, parallel: Int, site: SharePointSite,
     output: Output
@@ -174,34 +174,46 @@ private func downloadFiles(
             return .failure(SharePointError(localFile: "could not download \(url)", detail: "\(error)"))
         }
     }
-    var done: [(Int, String, Int64)] = []
-    var failures: [(Int, SharePointError)] = []
-    await forEachConcurrently(urls.count, parallel: parallel, fetch) { index, outcome in
-        switch outcome {
-        case .success(let (url, size)): done.append((index, url, size))
-        case .failure(let error): failures.append((index, error))
-        }
-    }
+    var outcomes = [Result<(String, Int64), SharePointError>?](repeating: nil, count: urls.count)
+    await forEachConcurrently(urls.count, parallel: parallel, fetch) { index, outcome in outcomes[index] = outcome }
     bar.finish()
-    if urls.count == 1, let (_, error) = failures.first { throw error }
-    let records = done.sorted { $0.0 < $1.0 }.map { _, url, size in
+    if urls.count == 1, case .failure(let error) = outcomes[0] { throw error }
+    var records: [Record] = []
+    var failures: [(String, SharePointError)] = []
+    for (url, outcome) in zip(urls, outcomes) {
         let name = URL(fileURLWithPath: url).lastPathComponent
-        return Record([
-            Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
-            Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
-            Presentation.Field("serverRelativeUrl", .string(url)),
-        ])
+        switch outcome {
+        case .success(let (path, size)):
+            records.append(
+                Record([
+                    Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
+                    Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
+                    Presentation.Field("serverRelativeUrl", .string(path)),
+                    Presentation.Field("result", .string("downloaded")),
+                ]))
+        case .failure(let error):
+            failures.append((url, error))
+            records.append(
+                Record([
+                    Presentation.Field("name", .string(name)), Presentation.Field("size", .null),
+                    Presentation.Field("path", .null), Presentation.Field("serverRelativeUrl", .string(url)),
+                    Presentation.Field("result", .string(TreeResult.failure(error, localPath: "", serverRelativeUrl: url).resultText)),
+                ]))
+        case nil:
+            break
+        }
     }
     output.render(
         RecordSet(
             columns: [
                 Column("name", title: "Name"), Column("size", title: "Size"), Column("path", title: "Saved to"),
-                Column("serverRelativeUrl", title: "Server-relative URL"),
+                Column("serverRelativeUrl", title: "Server-relative URL"), Column("result", title: "Result"),
             ], records: records))
-    let failed = failures.sorted { $0.0 < $1.0 }
-    for (index, error) in failed { printError("spconnect download: \(urls[index]): \(error.description)") }
-    if let (_, first) = failed.first {
-        printError("spconnect download: \(done.count) of \(urls.count) files downloaded, \(failed.count) failed.")
+    for (url, error) in failures { printError("spconnect download: \(url): \(error.description)") }
+    if let (_, first) = failures.first {
+        printError(
+            "spconnect download: \(urls.count - failures.count) of \(urls.count) files downloaded, "
+                + "\(failures.count) failed.")
         return exitCode(for: first)
     }
     return .ok

@@ -71,8 +71,8 @@ import Testing
         ])
         #expect(result.status == 0, "\(form): \(result.stderr)")
         #expect(
-            result.stdout == "Name,Size,Saved to,Server-relative URL\r\nWelcome.txt,32,\(into)/Welcome.txt,"
-                + "/Shared Documents/Welcome.txt\r\n", "\(form)")
+            result.stdout == "Name,Size,Saved to,Server-relative URL,Result\r\nWelcome.txt,32,\(into)/Welcome.txt,"
+                + "/Shared Documents/Welcome.txt,downloaded\r\n", "\(form)")
         let saved = try Data(contentsOf: URL(fileURLWithPath: into + "/Welcome.txt"))
         let expected = try #require(
             fixture.sim.fileBytes(serverRelativeURL: "/Shared Documents/Welcome.txt", offset: 0, count: 32))

@@ -200,8 +200,11 @@ import Testing
             into, "-o", "csv",
         ])
         #expect(result.status == 8, "\(result.stderr)")
-        #expect(result.stdout.contains("Welcome.txt,32,"), "\(result.stdout)")
-        #expect(result.stdout.contains("sea.png,"), "\(result.stdout)")
+        let rows = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count == 4, "a header and one row per file: \(result.stdout)")
+        #expect(rows[1].hasPrefix("Welcome.txt,32,") && rows[1].hasSuffix(",downloaded"), "\(result.stdout)")
+        #expect(rows[2] == "missing.txt,,,/Shared Documents/missing.txt,failed (not found)", "\(result.stdout)")
+        #expect(rows[3].hasPrefix("sea.png,") && rows[3].hasSuffix(",downloaded"), "\(result.stdout)")
         #expect(result.stderr.contains("/Shared Documents/missing.txt"), "\(result.stderr)")
         #expect(result.stderr.contains("2 of 3 files downloaded, 1 failed"), "\(result.stderr)")
     }

@@ -9,13 +9,7 @@ extension SiteContent {
     static func exportLibrary(seed: UInt64, count: Int, author: Int)
         -> (list: SPList, files: [SPFile], folders: [String])
     {
-        let library = SPList(
-            id: stableGUID(seed, "list/Export"), title: "Export", baseTemplate: 101, url: "/Export",
-            fields: standardFields(seed: seed, listLabel: "Export")
-                + [
-                    field(seed, "Export", "FileLeafRef", "Name", "File", 18, selectOnly: true),
-                    field(seed, "Export", "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
-                ], created: baseEpoch)
+        let library = library(seed: seed, title: "Export", url: "/Export")
         var files: [SPFile] = []
         var folders: [String] = []
         var made: Set<String> = []

@@ -48,6 +48,20 @@ enum SiteContent {
             readOnly: readOnly, indexed: indexed, choices: choices, selectOnly: selectOnly)
     }
 
+    /// A document library (template 101, or 109 for pictures) with the standard fields, `FileLeafRef` and `FileRef`,
+    /// then `extraFields`.
+    static func library(
+        seed: UInt64, title: String, url: String, template: Int = 101, extraFields: [FieldDef] = []
+    ) -> SPList {
+        SPList(
+            id: stableGUID(seed, "list/" + title), title: title, baseTemplate: template, url: url,
+            fields: standardFields(seed: seed, listLabel: title)
+                + [
+                    field(seed, title, "FileLeafRef", "Name", "File", 18, selectOnly: true),
+                    field(seed, title, "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
+                ] + extraFields, created: baseEpoch)
+    }
+
     /// Lists and files of a fresh site.
     static func build(seed: UInt64, bigItems: Int, userIds: [Int]) -> (lists: [SPList], files: [SPFile]) {
         var random = SeededRandom(seed: seed)
@@ -56,13 +70,7 @@ enum SiteContent {
         var files: [SPFile] = []
 
         // Documents ("Shared Documents")
-        let documents = SPList(
-            id: stableGUID(seed, "list/Documents"), title: "Documents", baseTemplate: 101, url: "/Shared Documents",
-            fields: standardFields(seed: seed, listLabel: "Documents")
-                + [
-                    field(seed, "Documents", "FileLeafRef", "Name", "File", 18, selectOnly: true),
-                    field(seed, "Documents", "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
-                ], created: baseEpoch)
+        let documents = library(seed: seed, title: "Documents", url: "/Shared Documents")
         let documentFiles: [(String, FileContent)] = [
             ("Welcome.txt", .bytes(Array("Welcome to the SPSim team site.\n".utf8))),
             ("Budget 2026.csv", .bytes(Array("Quarter,Amount\nQ1,1200\nQ2,1350\nQ3,990\nQ4,1610\n".utf8))),
@@ -76,15 +84,12 @@ enum SiteContent {
         lists.append(documents)
 
         // Photos (picture library with real images)
-        let photos = SPList(
-            id: stableGUID(seed, "list/Photos"), title: "Photos", baseTemplate: 109, url: "/Photos",
-            fields: standardFields(seed: seed, listLabel: "Photos")
-                + [
-                    field(seed, "Photos", "FileLeafRef", "Name", "File", 18, selectOnly: true),
-                    field(seed, "Photos", "FileRef", "URL Path", "Lookup", 7, selectOnly: true, readOnly: true),
-                    field(seed, "Photos", "ImageWidth", "Picture Width", "Integer", 1, readOnly: true),
-                    field(seed, "Photos", "ImageHeight", "Picture Height", "Integer", 1, readOnly: true),
-                ], created: baseEpoch)
+        let photos = library(
+            seed: seed, title: "Photos", url: "/Photos", template: 109,
+            extraFields: [
+                field(seed, "Photos", "ImageWidth", "Picture Width", "Integer", 1, readOnly: true),
+                field(seed, "Photos", "ImageHeight", "Picture Height", "Integer", 1, readOnly: true),
+            ])
         let pictures: [(String, Int, Int, [UInt8])] = [
             (
                 "sunset.png", 32, 24,
