@@ -261,6 +261,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
     }
     var addressBuffer = [CChar](repeating: 0, count: 64)
+    // Returns nothing: an unknown peer leaves the buffer empty (the shim writes a NUL first).
     spc_mhd_client_address(connection, &addressBuffer, addressBuffer.count)
     let request = HTTPServerRequest(
         method: String(cString: method), target: state.target, headers: headers, body: state.body,
