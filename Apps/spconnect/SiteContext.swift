@@ -63,10 +63,11 @@ func exitCode(for error: SharePointError) -> ExitCode {
     case .throttled, .thresholdExceeded: return .throttled
     case .formsAuthRequired, .authenticationRequired: return .signInRequired
     case .accessDenied: return .accessDenied
-    case .transport(.plainHTTPRefused), .transport(.insecureRedirect): return .policyRefused
+    case .transport where [.plainHTTPRefused, .insecureRedirect].contains(error.kind.transportKind):
+        return .policyRefused
     case .transport: return .network
     case .badRequest, .flavorNotAccepted: return .httpError
-    case .digestExpired, .server, .unexpectedResponse, .localFile: return .failure
+    default: return .failure  // digestExpired, server, unexpectedResponse, localFile, and codes added later
     }
 }
 

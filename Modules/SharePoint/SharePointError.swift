@@ -70,51 +70,95 @@ public struct ResponseHeaders: Sendable, Equatable {
 /// ``kind`` names the actionable cases; ``description`` is a sentence a user can act on, followed by the
 /// server's own code and message. A value type, `Sendable`.
 public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, as far as a client can act on it.
-    public enum Kind: Sendable, Equatable {
+    /// What went wrong, as far as a client can act on it: compare it (`error.kind == .listNotFound`) or switch on it,
+    /// with a `default:`.
+    ///
+    /// An open set of codes: a later version may add one without breaking a client's `switch` (private storage
+    /// behind static members, as async-http-client's `HTTPClientError` keeps its codes). Two kinds are equal when
+    /// their codes are; what some codes carry is read from ``retryAfter``, ``loginURL``, ``detail`` and
+    /// ``transportKind``.
+    public struct Kind: Sendable, Equatable {
+        fileprivate enum Code: Sendable, Equatable {
+            case listNotFound, itemNotFound, fileNotFound, notFound, thresholdExceeded, throttled, digestExpired
+            case formsAuthRequired, authenticationRequired, accessDenied, preconditionFailed, conflict, alreadyExists
+            case badRequest, flavorNotAccepted, server, unexpectedResponse, transport, localFile
+        }
+
+        fileprivate let code: Code
+        /// For ``throttled``: the seconds the server asked to wait (`Retry-After`), when it said.
+        public let retryAfter: Int?
+        /// For ``formsAuthRequired``: the login page the server named.
+        public let loginURL: String?
+        /// For ``unexpectedResponse``: what in the body was not as expected.
+        public let detail: String?
+        /// For ``transport``: Transport's own kind of failure.
+        public let transportKind: TransportError.Kind?
+
+        private init(
+            _ code: Code, retryAfter: Int? = nil, loginURL: String? = nil, detail: String? = nil,
+            transportKind: TransportError.Kind? = nil
+        ) {
+            self.code = code
+            self.retryAfter = retryAfter
+            self.loginURL = loginURL
+            self.detail = detail
+            self.transportKind = transportKind
+        }
+
+        /// Equal codes (what a code carries is not compared).
+        public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.code == rhs.code }
+
         /// 404, `-1, System.ArgumentException`: no list with that title or id.
-        case listNotFound
+        public static let listNotFound = Kind(.listNotFound)
         /// 404 for a request addressing `items(ID)`, or 404 `-2147024809, System.ArgumentException`:
         /// "Item does not exist. It may have been deleted by another user."
-        case itemNotFound
+        public static let itemNotFound = Kind(.itemNotFound)
         /// 404, `-2130575338` (`SPException`) or `-2147024894` (`System.IO.FileNotFoundException`).
-        case fileNotFound
+        public static let fileNotFound = Kind(.fileNotFound)
         /// Some other 404.
-        case notFound
+        public static let notFound = Kind(.notFound)
         /// 500 `SPQueryThrottledException` (`-2147024860`): the query exceeds the list view threshold.
-        case thresholdExceeded
+        public static let thresholdExceeded = Kind(.thresholdExceeded)
         /// 429 or 503: throttled; wait `retryAfter` seconds (when the server said) before retrying.
-        case throttled(retryAfter: Int?)
+        public static let throttled = Kind(.throttled)
+        /// A ``throttled`` error carrying its ``retryAfter``.
+        package static func throttled(retryAfter: Int?) -> Kind { Kind(.throttled, retryAfter: retryAfter) }
         /// 403, `-2130575252` / `-2130575251`: the request digest is missing or expired.
-        case digestExpired
+        public static let digestExpired = Kind(.digestExpired)
         /// 403 with `X-Forms_Based_Auth_Required`: not signed in or the session expired; sign in again.
-        case formsAuthRequired(loginURL: String)
+        public static let formsAuthRequired = Kind(.formsAuthRequired)
+        /// A ``formsAuthRequired`` error carrying its ``loginURL``.
+        package static func formsAuthRequired(loginURL: String) -> Kind { Kind(.formsAuthRequired, loginURL: loginURL) }
         /// 401 without an access-denied body: credentials missing or rejected; sign in again.
-        case authenticationRequired
+        public static let authenticationRequired = Kind(.authenticationRequired)
         /// 403/401 `System.UnauthorizedAccessException`, or a plain 403: no permission.
-        case accessDenied
+        public static let accessDenied = Kind(.accessDenied)
         /// 412: the `IF-MATCH` etag no longer matches (someone else changed the item).
-        case preconditionFailed
+        public static let preconditionFailed = Kind(.preconditionFailed)
         /// 409: conflicting change (for example a file that is checked out or locked).
-        case conflict
+        public static let conflict = Kind(.conflict)
         /// 500, `-2130575342`: a list (or similar object) with that title already exists; 400, `-2130575257`: a file
         /// with that name already exists (an upload that does not overwrite).
-        case alreadyExists
+        public static let alreadyExists = Kind(.alreadyExists)
         /// 400: the request was malformed or an argument was invalid.
-        case badRequest
+        public static let badRequest = Kind(.badRequest)
         /// 406: the server does not speak the JSON flavour asked for (SharePoint 2013 before SP1 knows only
         /// `odata=verbose`).
-        case flavorNotAccepted
+        public static let flavorNotAccepted = Kind(.flavorNotAccepted)
         /// Any other non-success status.
-        case server
+        public static let server = Kind(.server)
         /// A 2xx response whose body could not be read as expected (detail in ``SharePointError/message``).
-        case unexpectedResponse(String)
+        public static let unexpectedResponse = Kind(.unexpectedResponse)
+        /// A ``unexpectedResponse`` error carrying its ``detail``.
+        package static func unexpectedResponse(_ detail: String) -> Kind { Kind(.unexpectedResponse, detail: detail) }
         /// No HTTP answer: the exchange failed in Transport (DNS, connect, TLS, timeout, dropped connection,
         /// cancellation, or a local file Transport read or wrote). Transport's own sentence is in
         /// ``SharePointError/message``.
-        case transport(TransportError.Kind)
+        public static let transport = Kind(.transport)
+        /// A ``transport`` error carrying its ``transportKind``.
+        package static func transport(carrying kind: TransportError.Kind) -> Kind { Kind(.transport, transportKind: kind) }
         /// A local file could not be read, created, renamed or removed (download destination, upload source).
-        case localFile
+        public static let localFile = Kind(.localFile)
     }
 
     /// The actionable kind.
@@ -161,7 +205,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
     /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport(_:)``, Transport's sentence (with its
     /// advice) as ``message``, and the URL of the exchange.
     public init(transport error: TransportError, url: String? = nil) {
-        self.init(kind: .transport(error.kind), status: 0, message: error.description, url: error.url ?? url)
+        self.init(kind: .transport(carrying: error.kind), status: 0, message: error.description, url: error.url ?? url)
     }
 
     /// A local file problem: `what` says which operation on which path failed, `detail` the system's reason.
@@ -292,7 +336,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.
     public var needsReauthentication: Bool {
-        switch kind {
+        switch kind.code {
         case .formsAuthRequired, .authenticationRequired: return true
         default: return status == 401
         }
@@ -300,14 +344,14 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether the same request may succeed later without changes: throttling, and 503.
     public var isRetryable: Bool {
-        if case .throttled = kind { return true }
+        if kind.code == .throttled { return true }
         return false
     }
 
     /// A sentence saying what happened and what to do, then the status, code and server message.
     public var description: String {
         let text: String
-        switch kind {
+        switch kind.code {
         case .listNotFound:
             text = "The list was not found. Check the list's title, id or address, and the site URL."
         case .itemNotFound:
@@ -322,14 +366,16 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             text =
                 "The query exceeds the list view threshold (5000 items). Filter on an indexed column, or page"
                 + " through the list with $top and $skiptoken ordered by ID."
-        case .throttled(let seconds):
+        case .throttled:
+            let seconds = kind.retryAfter
             text =
                 "SharePoint is throttling requests. "
                 + (seconds.map { "Wait \($0) seconds (Retry-After) before retrying" } ?? "Wait before retrying")
                 + " and reduce the request rate."
         case .digestExpired:
             text = "The request digest is missing or has expired. Get a new one from /_api/contextinfo and retry."
-        case .formsAuthRequired(let login):
+        case .formsAuthRequired:
+            let login = kind.loginURL ?? ""
             text =
                 "Not signed in or the session has expired: sign in again with `spconnect login` (login page:"
                 + " \(login))."
@@ -353,7 +399,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
                 + " odata=verbose). Run again with --odata verbose."
         case .server:
             text = "SharePoint reported an error."
-        case .unexpectedResponse(let detail):
+        case .unexpectedResponse:
+            let detail = kind.detail ?? ""
             return "Unexpected response from SharePoint: \(detail)" + (url.map { " (\($0))" } ?? "")
         case .transport:
             return "The request to SharePoint failed: \(message ?? "no detail")" + (url.map { " (\($0))" } ?? "")
