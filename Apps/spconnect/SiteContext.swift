@@ -35,7 +35,7 @@ struct SiteContext {
         let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
         let site = SharePointSite(
             client: session.client, siteURL: session.session.siteURL, flavor: flavor,
-            authentication: session.httpAuthentication, reauthenticator: session.renewer,
+            authentication: session.httpAuthentication, reauthenticate: session.renewal.reauthenticate,
             readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
             writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments),
             authenticationProvider: session.tokens)

@@ -156,7 +156,9 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         /// ``SharePointError/message``.
         public static let transport = Kind(.transport)
         /// A ``transport`` error carrying its ``transportKind``.
-        package static func transport(carrying kind: TransportError.Kind) -> Kind { Kind(.transport, transportKind: kind) }
+        package static func transport(carrying kind: TransportError.Kind) -> Kind {
+            Kind(.transport, transportKind: kind)
+        }
         /// A local file could not be read, created, renamed or removed (download destination, upload source).
         public static let localFile = Kind(.localFile)
     }

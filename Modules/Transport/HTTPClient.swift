@@ -414,13 +414,3 @@ enum CurlAuth {
     static let ntlm = 1 << 3
     static let bearer = 1 << 6
 }
-
-/// The seam the Domain layer calls when the server answers 401 or 403: sign in again, then retry once.
-///
-/// Implementations (AuthFlow) refresh the cookies in the client's jar. Called from any task; must be safe to
-/// call concurrently (coalescing concurrent calls into one sign-in is the implementation's job).
-public protocol Reauthenticator: Sendable {
-    /// Refreshes the session. Returns true when the request should be retried, false when it is no use
-    /// (for example the user cancelled or no credentials are available). Throws when sign-in failed.
-    func reauthenticate() async throws -> Bool
-}

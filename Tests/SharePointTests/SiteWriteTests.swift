@@ -171,7 +171,8 @@ extension SiteClientTests {
             let client = try HTTPClient()
             #expect(try await SOAPReauthenticator.login(client: client, siteURL: sim.siteURL))
             let reauth = SOAPReauthenticator(client: client, siteURL: sim.siteURL)
-            let site = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: reauth)
+            let site = SharePointSite(
+                client: client, siteURL: sim.siteURL, reauthenticate: { try await reauth.reauthenticate() })
             let listing = site.items(in: .title("Big"), query: ODataQuery(top: 100))
             var iterator = (readingAhead ? listing.readingAhead() : listing).makeAsyncIterator()
             var ids: [Int] = []
@@ -198,7 +199,8 @@ extension SiteClientTests {
             let client = try HTTPClient()
             let reauth = SOAPReauthenticator(
                 client: client, siteURL: sim.siteURL, password: "wrong", claimSuccess: true)
-            let site = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: reauth)
+            let site = SharePointSite(
+                client: client, siteURL: sim.siteURL, reauthenticate: { try await reauth.reauthenticate() })
             let error = await sharePointError { _ = try await site.web() }
             guard error?.kind == .formsAuthRequired, let login = error?.kind.loginURL else {
                 Issue.record("expected formsAuthRequired, got \(String(describing: error))")
@@ -218,7 +220,8 @@ extension SiteClientTests {
 
             // A reauthenticator that throws: its reason is in the message.
             let throwing = SOAPReauthenticator(client: client, siteURL: sim.siteURL, fail: true)
-            let failing = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: throwing)
+            let failing = SharePointSite(
+                client: client, siteURL: sim.siteURL, reauthenticate: { try await throwing.reauthenticate() })
             let signInFailed = await sharePointError { _ = try await failing.web() }
             #expect(
                 signInFailed?.message?.contains("Signing in again failed: the identity provider is unreachable") == true
@@ -232,7 +235,8 @@ extension SiteClientTests {
             let client = try HTTPClient()
             #expect(try await SOAPReauthenticator.login(client: client, siteURL: sim.siteURL))
             let reauth = SOAPReauthenticator(client: client, siteURL: sim.siteURL)
-            let site = SharePointSite(client: client, siteURL: sim.siteURL, reauthenticator: reauth)
+            let site = SharePointSite(
+                client: client, siteURL: sim.siteURL, reauthenticate: { try await reauth.reauthenticate() })
             _ = try await site.addItem(to: .title("Projects"), fields: [("Title", "before")])
             sim.expireSessions()
             let item = try await site.addItem(to: .title("Projects"), fields: [("Title", "after")])

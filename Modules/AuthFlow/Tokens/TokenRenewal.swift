@@ -7,7 +7,7 @@ public import Transport
 /// to the store (0600, atomically) so the next run starts with them.
 ///
 /// An actor: concurrent requests that all find the token old share one renewal.
-public actor TokenRenewal: Reauthenticator, AuthenticationProvider {
+public actor TokenRenewal: AuthenticationProvider {
     private let client: HTTPClient
     private var session: Session
     private let store: SessionStore?
