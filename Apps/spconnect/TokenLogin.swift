@@ -168,7 +168,7 @@ enum TokenLogin {
         case .refreshRejected: .signInRequired
         case .insecureAuthority: .policyRefused
         case .transport: .network
-        case .credentialFile, .invalidScope, .tenantNotDiscovered, .refused, .unexpectedResponse: .failure
+        default: .failure  // credentialFile, invalidScope, tenantNotDiscovered, refused, unexpectedResponse, new ones
         }
     }
 }

@@ -61,7 +61,7 @@ enum TokenEndpoint {
         do {
             response = try await client.execute(request)
         } catch {
-            throw TokenError(.transport(error.kind), detail: error.message)
+            throw TokenError(.transport(carrying: error.kind), detail: error.message)
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         guard (200..<300).contains(response.status) else {
