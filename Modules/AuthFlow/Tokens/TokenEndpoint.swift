@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+import Transport
 
 /// An Entra tenant's OAuth 2.0 endpoints (v2.0): where tokens and device codes are asked for.
 ///

@@ -1,4 +1,4 @@
-public import Cryptography
+import Cryptography
 public import Transport
 
 /// Why a token sign-in (app-only or device code), or a renewal, failed. ``reason`` is what a caller acts on (apps

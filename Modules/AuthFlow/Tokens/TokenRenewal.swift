@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Transport
 
 /// Keeps a token session's access token fresh: hands out `Authorization: Bearer` for every request, asks Entra for a
