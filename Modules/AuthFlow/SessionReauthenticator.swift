@@ -27,8 +27,8 @@ public actor SessionReauthenticator {
     private let recordSource: String
     private let now: @Sendable () -> Date
     private var running: Task<Bool, any Error>?
-    /// How many sign-ins this object ran (for diagnostics and tests).
-    public private(set) var renewals = 0
+    /// How many sign-ins this object ran (for tests).
+    package private(set) var renewals = 0
     /// The record of the last sign-in this object ran (also saved to the store, when there is one).
     public private(set) var lastRecord: SignInRecord?
 

@@ -13,8 +13,8 @@ public actor TokenRenewal: AuthenticationProvider {
     private let store: SessionStore?
     private let profile: String?
     private var running: Task<Session, any Error>?
-    /// How many renewals ran (diagnostics and tests).
-    public private(set) var renewals = 0
+    /// How many renewals ran (for tests).
+    package private(set) var renewals = 0
 
     /// - Precondition: `session.tokens` is not nil (a cookie session has nothing to renew here).
     public init(client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil) {
