@@ -111,7 +111,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         self.init(kind: .unexpectedResponse(detail), status: 0, message: detail)
     }
 
-    /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport(_:)``, Transport's sentence (with its
+    /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport``, Transport's sentence (with its
     /// advice) as ``message``, and the URL of the exchange.
     public init(transport error: TransportError, url: String? = nil) {
         self.init(kind: .transport(carrying: error.kind), status: 0, message: error.description, url: error.url ?? url)
