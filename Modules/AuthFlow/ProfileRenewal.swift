@@ -14,8 +14,6 @@ public import Transport
 /// ``reauthenticate()`` is what a `SharePointSite` is given as its `reauthenticate` closure.
 /// Thread-safety: `Sendable`; concurrent callers of ``reauthenticate()`` share one renewal.
 public final class ProfileRenewal: Sendable {
-    /// The saved profile this renews.
-    public let profile: String
     /// For a token session: the bearer token of every request, renewed shortly before it expires; nil for a cookie
     /// session.
     public var tokens: TokenRenewal? {
@@ -46,7 +44,6 @@ public final class ProfileRenewal: Sendable {
         password: @escaping @Sendable () -> Secret?, oneTimeCode: OneTimeCodeSource? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.profile = profile
         if session.tokens != nil {
             renewer = .tokens(TokenRenewal(client: client, session: session, store: store, profile: profile))
         } else {
