@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import SharePoint
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -77,10 +78,10 @@ final class Downloads: Sendable {
 
 /// An open, already unlinked temporary file read chunk by chunk on the server's connection thread; closed when
 /// the last chunk is read or, if the browser went away first, when the response is released.
-final class StreamedFile: @unchecked Sendable {
+final class StreamedFile: Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var closed = false
+    /// Whether the descriptor was closed (reads and the close are serialised by this mutex).
+    private let closed = Mutex(false)
 
     /// Opens `path` and unlinks it (the open descriptor keeps the bytes); nil when it cannot be opened.
     init?(path: String) {
@@ -93,7 +94,7 @@ final class StreamedFile: @unchecked Sendable {
 
     /// The next chunk, `.end` after the last one, `.abort` on a read error.
     func next() -> HTTPServerResponse.Chunk {
-        lock.withLock {
+        closed.withLock { closed in
             guard !closed else { return .end }
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             while true {
@@ -110,7 +111,7 @@ final class StreamedFile: @unchecked Sendable {
     }
 
     private func closeOnce() {
-        lock.withLock {
+        closed.withLock { closed in
             if !closed && descriptor >= 0 { close(descriptor) }
             closed = true
         }

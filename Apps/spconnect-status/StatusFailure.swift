@@ -53,7 +53,8 @@ struct StatusFailure: Error, Sendable, Equatable {
             self.init(
                 status: 403, title: "Access denied: could not \(what)",
                 message: "The signed-in account may not see this. Ask a site owner for access.", detail: detail)
-        case .throttled(let seconds):
+        case .throttled:
+            let seconds = error.kind.retryAfter
             self.init(
                 status: 503, title: "SharePoint is busy",
                 message: "It asked to slow down. Wait \(seconds.map { "\($0) seconds" } ?? "a minute"), then reload.",
@@ -63,14 +64,14 @@ struct StatusFailure: Error, Sendable, Equatable {
                 status: 502, title: "The list is too large to \(what) this way",
                 message: "SharePoint refuses queries over its list view threshold. Page through it with spconnect.",
                 detail: detail)
-        case .transport(.plainHTTPRefused), .transport(.insecureRedirect):
+        case .transport where [.plainHTTPRefused, .insecureRedirect].contains(error.kind.transportKind):
             self.init(
                 status: 502, title: "Refused to send the session over plain http",
                 message:
                     "SharePoint pointed the app at an http:// address, and a session made over https is never sent"
                     + " in clear. Ask the site's administrator to fix the address.",
                 detail: detail)
-        case .transport(.tls):
+        case .transport where error.kind.transportKind == .tls:
             self.init(
                 status: 502, title: "SharePoint's certificate is not trusted",
                 message: "Start the app with --cacert FILE naming your organisation's CA certificates.",
@@ -91,7 +92,7 @@ struct StatusFailure: Error, Sendable, Equatable {
     /// The second line: `HTTP 404 · -1, System.ArgumentException` for a server answer, the kind of failure
     /// (`no connection: Couldn't connect to server`) when there was none.
     static func detail(_ error: SharePointError) -> String? {
-        if case .transport(let kind) = error.kind { return "No answer: " + transportPhrase(kind) }
+        if let kind = error.kind.transportKind { return "No answer: " + transportPhrase(kind) }
         guard error.status > 0 else { return nil }
         return "HTTP \(error.status)" + (error.rawCode.map { " · " + $0 } ?? "")
     }
@@ -112,6 +113,7 @@ struct StatusFailure: Error, Sendable, Equatable {
         case .protocol: return "an unexpected reply"
         case .io: return "a local file could not be used"
         case .invalidRequest: return "the address is not valid"
+        default: return "the request failed"  // a kind Transport added later
         }
     }
 

@@ -9,10 +9,11 @@ import Transport
 /// the cached proof request and the last sign-in this app ran. The page shows the newest of that sign-in and the
 /// profile's stored last sign-in record (``SessionStore/lastSignIn(profile:)``, kept by `spconnect login` too).
 ///
-/// An actor: page handlers on the server's threads call it through ``blockingAwait(_:)``. It is also the site's
-/// ``Reauthenticator``: when SharePoint says the session ended and credentials are available, it signs in again
-/// (one sign-in shared by concurrent callers) and records the trace for the page.
-actor StatusSession: Reauthenticator {
+/// An actor: page handlers on the server's threads call it through ``blockingAwait(_:)``. It renews the session the
+/// way the CLI does (AuthFlow's ``ProfileRenewal``), with this app's rule on top: when SharePoint says the session
+/// ended and credentials are available, it signs in again (one sign-in shared by concurrent callers), but not again
+/// soon after a failed one; the trace is kept for the page.
+actor StatusSession {
     /// What the app was started with.
     struct Configuration: Sendable {
         var profile: String
@@ -46,6 +47,8 @@ actor StatusSession: Reauthenticator {
     private var session: Session?
     private var loadFailure: String?
     private var siteClient: SharePointSite?
+    /// The renewal of the adopted session (made again with every session adopted).
+    private var renewal: ProfileRenewal?
     private var proof: Proof?
     private var proofTask: Task<Proof, Never>?
     private var lastSignIn: StatusPages.SignInFact?
@@ -241,6 +244,7 @@ actor StatusSession: Reauthenticator {
         proof = nil
         guard let new else {
             siteClient = nil
+            renewal = nil
             return
         }
         let rule = PlainHTTPRule.forSession(of: new.siteURL)
@@ -254,14 +258,16 @@ actor StatusSession: Reauthenticator {
                 return
             }
         }
+        let renewal = ProfileRenewal(
+            client: client, session: new, store: configuration.store, profile: configuration.profile,
+            recordSource: Self.recordSource, password: configuration.password, now: configuration.now)
+        self.renewal = renewal
         if new.tokens != nil {
             // A token session (app-only, device code): every request carries its bearer token, renewed by the
             // session's own certificate or refresh token, never by a password.
-            let renewal = TokenRenewal(
-                client: client, session: new, store: configuration.store, profile: configuration.profile)
             siteClient = SharePointSite(
-                client: client, siteURL: new.siteURL, reauthenticator: renewal, readRetry: Self.readRetry,
-                authenticationProvider: renewal)
+                client: client, siteURL: new.siteURL, reauthenticate: renewal.reauthenticate,
+                readRetry: Self.readRetry, authenticationProvider: renewal.tokens)
             return
         }
         do {
@@ -273,7 +279,8 @@ actor StatusSession: Reauthenticator {
             || siteClient?.authenticationProvider != nil
         {
             siteClient = SharePointSite(
-                client: client, siteURL: new.siteURL, reauthenticator: self, readRetry: Self.readRetry)
+                client: client, siteURL: new.siteURL, reauthenticate: { try await self.reauthenticate() },
+                readRetry: Self.readRetry)
         }
     }
 
@@ -319,50 +326,23 @@ actor StatusSession: Reauthenticator {
                 steps: [], source: Self.recordSource)
             return false
         }
-        guard let password = configuration.password() else {
+        guard configuration.password() != nil, let renewal else {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false,
                 message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [],
                 source: Self.recordSource)
             return false
         }
-        // A fresh client: a failed sign-in leaves the working cookies alone.
-        let signInClient: HTTPClient
-        do {
-            signInClient = try HTTPClient(configuration: clientConfiguration(forSite: session.siteURL))
-        } catch {
-            lastSignIn = StatusPages.SignInFact(
-                at: configuration.now(), succeeded: false, message: error.description, steps: [],
-                source: Self.recordSource)
-            return false
-        }
-        let collector = SignInTraceCollector()
-        let outcome = await SignIn(
-            client: signInClient,
-            configuration: session.renewalConfiguration(password: password),
-            options: SignIn.Options(trace: collector.add)
-        ).run()
-        var record = SignInRecord(
-            outcome: outcome, trace: collector.steps, at: configuration.now(), source: Self.recordSource)
-        guard case .signedIn(let renewed) = outcome else {
-            keep(record)
+        // The CLI's renewal (it saves the new session and the record of its sign-in to the store).
+        let renewed = (try? await renewal.reauthenticate()) ?? false
+        if let record = await renewal.lastRecord { lastSignIn = record }
+        guard renewed else {
+            // The button may be pressed while the session still works: a failed sign-in leaves its cookies in use.
+            try? session.install(into: client)
             proof = nil
             return false
         }
-        do {
-            try configuration.store.save(renewed, profile: configuration.profile)
-        } catch {
-            record.message += " The session could not be saved: \(error.description)"
-        }
-        adopt(renewed)
-        keep(record)
+        adopt(await renewal.current)
         return true
-    }
-
-    /// Remembers `record` for the page and saves it as the profile's last sign-in, so `spconnect` and a restarted
-    /// app see it too (not saving it only loses that; the page still shows it).
-    private func keep(_ record: SignInRecord) {
-        lastSignIn = record
-        try? configuration.store.saveLastSignIn(record, profile: configuration.profile)
     }
 }

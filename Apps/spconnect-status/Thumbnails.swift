@@ -1,5 +1,6 @@
 import Foundation
 import SharePoint
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +10,8 @@ import SharePoint
 /// and kept in memory (oldest dropped first beyond ``capacity`` bytes).
 ///
 /// Only the site's own server-relative URLs are fetched: ``validate(_:sitePath:)``.
-/// Thread-safety: all methods may be called from any thread (one lock around the cache).
-final class ThumbnailCache: @unchecked Sendable {
+/// Thread-safety: all methods may be called from any thread (one mutex around the cache).
+final class ThumbnailCache: Sendable {
     /// A picture ready to serve.
     struct Picture: Sendable, Equatable {
         var bytes: [UInt8]
@@ -21,10 +22,13 @@ final class ThumbnailCache: @unchecked Sendable {
     let maxFileBytes: Int
     /// Largest total kept in memory.
     let capacity: Int
-    private let lock = NSLock()
-    private var entries: [String: Picture] = [:]
-    private var order: [String] = []
-    private var total = 0
+    /// The cached pictures by lower-cased URL, oldest first in `order`, and their total size.
+    private struct Entries {
+        var pictures: [String: Picture] = [:]
+        var order: [String] = []
+        var total = 0
+    }
+    private let cache = Mutex(Entries())
     private let scratch = ScratchFolder(prefix: "spconnect-status")
 
     init(maxFileBytes: Int = 8 << 20, capacity: Int = 48 << 20) {
@@ -72,7 +76,7 @@ final class ThumbnailCache: @unchecked Sendable {
     /// The picture at `serverRelativeURL` (already validated), from memory or fetched with `site`.
     func picture(_ serverRelativeURL: String, site: SharePointSite) async -> Result<Picture, StatusFailure> {
         let key = serverRelativeURL.lowercased()
-        if let cached = lock.withLock({ entries[key] }) { return .success(cached) }
+        if let cached = cache.withLock({ $0.pictures[key] }) { return .success(cached) }
         let path = scratch.path + "/" + UUID().uuidString
         defer { unlink(path) }
         do {
@@ -105,18 +109,18 @@ final class ThumbnailCache: @unchecked Sendable {
     }
 
     private func store(_ picture: Picture, key: String) {
-        lock.withLock {
-            guard entries[key] == nil, picture.bytes.count <= capacity else { return }
-            entries[key] = picture
-            order.append(key)
-            total += picture.bytes.count
-            while total > capacity, !order.isEmpty {
-                let oldest = order.removeFirst()
-                total -= entries.removeValue(forKey: oldest)?.bytes.count ?? 0
+        cache.withLock { cache in
+            guard cache.pictures[key] == nil, picture.bytes.count <= capacity else { return }
+            cache.pictures[key] = picture
+            cache.order.append(key)
+            cache.total += picture.bytes.count
+            while cache.total > capacity, !cache.order.isEmpty {
+                let oldest = cache.order.removeFirst()
+                cache.total -= cache.pictures.removeValue(forKey: oldest)?.bytes.count ?? 0
             }
         }
     }
 
     /// How many pictures are held (for tests).
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { cache.withLock { $0.pictures.count } }
 }

@@ -67,7 +67,7 @@ let apiCommand = Command(
     /// A Basic session's credentials, for requests to its site.
     var siteAuthentication: Authentication?
     var site: SharePointSite?
-    var renewer: (any Reauthenticator)?
+    var renewal: ProfileRenewal?
     var tokens: TokenRenewal?
     var defaults: [(String, String)] = [("Accept", "application/json")]
     if arguments.has("anonymous") || arguments.value("basic") != nil {
@@ -94,12 +94,12 @@ let apiCommand = Command(
     } else {
         let context = try SessionContext.open(arguments)
         client = context.client
-        renewer = context.renewer
+        renewal = context.renewal
         tokens = context.tokens
         siteAuthentication = context.httpAuthentication
         let siteClient = SharePointSite(
             client: client, siteURL: context.session.siteURL, authentication: context.httpAuthentication,
-            reauthenticator: context.renewer, authenticationProvider: context.tokens)
+            reauthenticate: context.renewal.reauthenticate, authenticationProvider: context.tokens)
         site = siteClient
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             url = target
@@ -155,9 +155,9 @@ let apiCommand = Command(
         }
         let sessionEnded =
             response.status == 401 || (response.status == 403 && response.headers["X-Forms_Based_Auth_Required"] != nil)
-        if sessionEnded, !renewed, let renewer {
+        if sessionEnded, !renewed, let renewal {
             renewed = true
-            if (try? await renewer.reauthenticate()) == true {
+            if (try? await renewal.reauthenticate()) == true {
                 site?.invalidateDigest()
                 continue
             }

@@ -7,18 +7,19 @@ import Transport
     import Glibc
 #endif
 
-/// A saved profile opened for use: its session's cookies in a fresh client, and a renewer that signs in
-/// again once when the server says the session ended (with the password from `SPCONNECT_PASSWORD`,
-/// `SPCONNECT_PASSWORD_FILE`, or a prompt on a terminal; never from argv).
+/// A saved profile opened for use: its session's cookies in a fresh client, and its renewal (AuthFlow's
+/// ``ProfileRenewal``, the one the status app uses too), which signs in again once when the server says the session
+/// ended (with the password from `SPCONNECT_PASSWORD`, `SPCONNECT_PASSWORD_FILE`, or a prompt on a terminal; never
+/// from argv).
 struct SessionContext {
     let profile: String
     let store: SessionStore
     let session: Session
     let client: HTTPClient
     /// Signs in again on 401: a password sign-in for a cookie session, a new token for a token session.
-    let renewer: any Reauthenticator
+    let renewal: ProfileRenewal
     /// For a token session: the bearer token of every request, renewed shortly before it expires.
-    let tokens: TokenRenewal?
+    var tokens: TokenRenewal? { renewal.tokens }
     /// For a session that signs in with HTTP Basic on every request (`--flow basic`, or `auto` on a site that asked
     /// for it): the user name and the password from the renewal sources (nil for every other session).
     var httpAuthentication: Authentication? = nil
@@ -38,21 +39,20 @@ struct SessionContext {
         var configuration = clientConfiguration(arguments)
         configuration.plainHTTP = .forSession(of: session.siteURL)
         let client = try HTTPClient(configuration: configuration)
+        let user = session.user
+        let oneTimeCode = session.tokens == nil ? try OneTimeCodeSources.source(arguments) : nil
+        let renewal = ProfileRenewal(
+            client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
+            password: { [command = session.passwordCommand] in renewalPassword(user: user, command: command) },
+            oneTimeCode: oneTimeCode)
         if session.tokens != nil {
             TokenLogin.remember(session)
-            let renewal = TokenRenewal(client: client, session: session, store: store, profile: profile)
-            return SessionContext(
-                profile: profile, store: store, session: session, client: client, renewer: renewal, tokens: renewal)
+            return SessionContext(profile: profile, store: store, session: session, client: client, renewal: renewal)
         }
         try session.install(into: client)
         ErrorOutput.remember(cookies: session.cookies)
-        let user = session.user
-        let renewer = SessionReauthenticator(
-            client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
-            password: { [command = session.passwordCommand] in renewalPassword(user: user, command: command) },
-            oneTimeCode: try OneTimeCodeSources.source(arguments))
         var context = SessionContext(
-            profile: profile, store: store, session: session, client: client, renewer: renewer, tokens: nil)
+            profile: profile, store: store, session: session, client: client, renewal: renewal)
         if session.flow == SignInFlow.basic.rawValue {
             // Basic sends the password with every request: there is no cookie to keep in its place.
             guard let password = renewalPassword(user: user, command: session.passwordCommand) else {

@@ -35,7 +35,7 @@ struct SiteContext {
         let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
         let site = SharePointSite(
             client: session.client, siteURL: session.session.siteURL, flavor: flavor,
-            authentication: session.httpAuthentication, reauthenticator: session.renewer,
+            authentication: session.httpAuthentication, reauthenticate: session.renewal.reauthenticate,
             readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
             writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments),
             authenticationProvider: session.tokens)
@@ -63,10 +63,11 @@ func exitCode(for error: SharePointError) -> ExitCode {
     case .throttled, .thresholdExceeded: return .throttled
     case .formsAuthRequired, .authenticationRequired: return .signInRequired
     case .accessDenied: return .accessDenied
-    case .transport(.plainHTTPRefused), .transport(.insecureRedirect): return .policyRefused
+    case .transport where [.plainHTTPRefused, .insecureRedirect].contains(error.kind.transportKind):
+        return .policyRefused
     case .transport: return .network
     case .badRequest, .flavorNotAccepted: return .httpError
-    case .digestExpired, .server, .unexpectedResponse, .localFile: return .failure
+    default: return .failure  // digestExpired, server, unexpectedResponse, localFile, and codes added later
     }
 }
 

@@ -95,7 +95,8 @@ enum TokenLogin {
         // Proven by reading the site (an app has no current user); SharePoint says why it refuses a token.
         let renewal = TokenRenewal(client: client, session: session)
         let proof = SharePointSite(
-            client: client, siteURL: site, reauthenticator: renewal, authenticationProvider: renewal)
+            client: client, siteURL: site, reauthenticate: { try await renewal.reauthenticate() },
+            authenticationProvider: renewal)
         do throws(SharePointError) {
             _ = try await proof.web()
         } catch {
@@ -167,7 +168,7 @@ enum TokenLogin {
         case .refreshRejected: .signInRequired
         case .insecureAuthority: .policyRefused
         case .transport: .network
-        case .credentialFile, .invalidScope, .tenantNotDiscovered, .refused, .unexpectedResponse: .failure
+        default: .failure  // credentialFile, invalidScope, tenantNotDiscovered, refused, unexpectedResponse, new ones
         }
     }
 }

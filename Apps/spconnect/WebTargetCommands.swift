@@ -97,7 +97,7 @@ func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: 
             output.note("Signed in at \(proofURL) (profile '\(context.profile)').")
             return .ok
         }
-        if !renewed, (try? await context.renewer.reauthenticate()) == true {
+        if !renewed, (try? await context.renewal.reauthenticate()) == true {
             renewed = true
             continue
         }

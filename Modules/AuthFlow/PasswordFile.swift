@@ -44,7 +44,8 @@ public enum PasswordFile {
         // Non-blocking only for the open: opening a named pipe with no writer would otherwise wait forever.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
+        // A read-only descriptor: close cannot lose data, and its error would not change what was read.
+        defer { _ = close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))

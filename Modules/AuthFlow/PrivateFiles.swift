@@ -51,7 +51,8 @@ enum PrivateFiles {
                 throw Distrust(reason: "it cannot be opened (\(String(cString: strerror(errno))))", fix: "check it")
             }
         }
-        defer { close(descriptor) }
+        // A read-only descriptor: close cannot lose data, and its error would not change what was read.
+        defer { _ = close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw Distrust(reason: "it cannot be examined (\(String(cString: strerror(errno))))", fix: "check it")
@@ -100,7 +101,8 @@ enum PrivateFiles {
             guard lstat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
                 Double(status.st_mtim.tv_sec) < now.timeIntervalSince1970 - age
             else { continue }
-            unlink(candidate)
+            // Best effort: a stale file left behind is tried again on the next sweep.
+            _ = unlink(candidate)
         }
     }
 

@@ -17,7 +17,8 @@ final class RenewalLock {
     deinit {
         // Unlocking cannot fail on an open descriptor we hold; closing releases the lock in any case.
         _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
+        // Nothing was written through the descriptor, so its close has nothing to report.
+        _ = close(descriptor)
     }
 
     /// Takes the lock of `profile` in `store`, waiting (without blocking a thread) up to `timeout`; nil when it
@@ -31,13 +32,15 @@ final class RenewalLock {
         guard descriptor >= 0 else { return nil }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
+            // Never locked nor written: the close has nothing to report, and the renewal goes on unlocked.
+            _ = close(descriptor)
             return nil
         }
         let started = ContinuousClock.now
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now - started < timeout else {
-                close(descriptor)
+                // Never locked nor written: the close has nothing to report, and the renewal goes on unlocked.
+                _ = close(descriptor)
                 return nil
             }
             try? await Task.sleep(for: .milliseconds(50))

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Transport
 
 /// Renews a session when the server says it has ended (401, or 403 with `X-Forms_Based_Auth_Required`):
@@ -6,8 +6,9 @@ public import Transport
 /// cookies, "Stay signed in?" answer, login service), puts the new cookies into the client's jar,
 /// and saves the new session to the store, with a ``SignInRecord`` of the renewal (succeeded or not) beside it.
 ///
-/// An actor: concurrent callers (parallel downloads that all hit the expiry) share one sign-in.
-public actor SessionReauthenticator: Reauthenticator {
+/// An actor: concurrent callers (parallel downloads that all hit the expiry) share one sign-in. Front ends renew a
+/// saved profile through ``ProfileRenewal``, which picks this for a cookie session.
+public actor SessionReauthenticator {
     /// Errors of a renewal that was tried and failed.
     public struct Failure: Error, CustomStringConvertible {
         /// How the renewal's sign-in ended.
@@ -24,19 +25,24 @@ public actor SessionReauthenticator: Reauthenticator {
     /// Where a renewal's one-time codes come from, if anywhere.
     private let oneTimeCode: OneTimeCodeSource?
     private let recordSource: String
+    private let now: @Sendable () -> Date
     private var running: Task<Bool, any Error>?
-    /// How many sign-ins this object ran (for diagnostics and tests).
-    public private(set) var renewals = 0
+    /// How many sign-ins this object ran (for tests).
+    package private(set) var renewals = 0
+    /// The record of the last sign-in this object ran (also saved to the store, when there is one).
+    public private(set) var lastRecord: SignInRecord?
 
     /// - Parameters:
     ///   - password: asked for only when a renewal is needed; nil means no credentials are available,
     ///     and `reauthenticate()` then answers false.
     ///   - recordSource: the ``SignInRecord/source`` of the renewals' records (who renewed the session).
+    ///   - now: the clock of the records' ``SignInRecord/at``.
     public init(
         client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
         recordSource: String = "renewal", password: @escaping @Sendable () -> Secret?,
-        oneTimeCode: OneTimeCodeSource? = nil
+        oneTimeCode: OneTimeCodeSource? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.oneTimeCode = oneTimeCode
         self.client = client
         self.session = session
@@ -100,8 +106,9 @@ public actor SessionReauthenticator: Reauthenticator {
         renewals += 1
         // A status page shows how the last sign-in went; failing to keep the summary does not fail the renewal.
         let record = SignInRecord(
-            outcome: outcome, trace: collector.steps,
+            outcome: outcome, trace: collector.steps, at: now(),
             source: recordSource + (configuration.silent ? " (identity-provider session)" : ""))
+        lastRecord = record
         guard case .signedIn(var renewed) = outcome else {
             if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
             return outcome

@@ -195,7 +195,8 @@ public struct SessionStore: Sendable {
         if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
         if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(temporary)
+            // The write already failed with its own reason; a temporary file left behind holds no session.
+            _ = unlink(temporary)
             throw .io(path: path, reason: failure)
         }
     }

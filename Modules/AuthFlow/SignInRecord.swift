@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A summary of one sign-in that is safe to keep on disk and show on a status page: when it ended, whether it
 /// produced a session, the outcome's sentence and the steps reduced to what holds no secret.
@@ -102,18 +103,17 @@ public struct SignInRecord: Sendable, Equatable, Codable {
 ///     options: SignIn.Options(trace: collector.add)).run()
 /// try store.saveLastSignIn(SignInRecord(outcome: outcome, trace: collector.steps), profile: "default")
 /// ```
-public final class SignInTraceCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [SignInTraceStep] = []
+public final class SignInTraceCollector: Sendable {
+    private let collected = Mutex<[SignInTraceStep]>([])
 
     /// Creates an empty collector.
     public init() {}
 
     /// The steps received so far, in order.
-    public var steps: [SignInTraceStep] { lock.withLock { collected } }
+    public var steps: [SignInTraceStep] { collected.withLock { $0 } }
 
     /// Adds one step (the ``SignIn/Options/trace`` callback).
     @Sendable public func add(_ step: SignInTraceStep) {
-        lock.withLock { collected.append(step) }
+        collected.withLock { $0.append(step) }
     }
 }

@@ -63,11 +63,11 @@ extension SharePointSite {
             let error = SharePointError(
                 status: response.status, headers: response.headers.fields.map { ($0.name, $0.value.headerTrimmed) },
                 body: errorBody(response), url: exchange.url)
-            if error.needsReauthentication, !reauthenticated, let reauthenticator {
+            if error.needsReauthentication, !reauthenticated, let reauthenticate {
                 reauthenticated = true
                 let retry: Bool
                 do {
-                    retry = try await reauthenticator.reauthenticate()
+                    retry = try await reauthenticate()
                 } catch let signInError {
                     var failed = error
                     failed.message =

@@ -10,7 +10,7 @@ extension JSONValue {
 
     /// Parses a response body as JSON (the JSON module's parser).
     ///
-    /// - Throws: ``SharePointError`` with kind ``SharePointError/Kind/unexpectedResponse(_:)`` naming the byte
+    /// - Throws: ``SharePointError`` with kind ``SharePointError/Kind/unexpectedResponse`` naming the byte
     ///   offset of the first syntax error.
     static func parseResponse(_ data: Data) throws(SharePointError) -> JSONValue {
         do {

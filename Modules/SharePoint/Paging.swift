@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import JSON
 import Transport
 
 /// The pages of a SharePoint collection, fetched lazily one at a time.
@@ -185,5 +186,117 @@ final class PageRequest<Item: ODataDecodable>: Sendable {
         } onCancel: {
             task.cancel()
         }.get()
+    }
+}
+
+/// One page of a collection and the server's link to the next page.
+public struct Page<Element: ODataDecodable>: Sendable {
+    /// The entities on this page, in server order.
+    public var items: [Element]
+    /// The next page's URL exactly as the server gave it (`d.__next` or `odata.nextLink`): absolute, already
+    /// percent-encoded, carrying `$top`/`$select`/`$filter`. GET it unchanged. `nil` on the last page.
+    public var nextLink: String?
+    /// `odata.metadata` of the collection (minimal metadata only).
+    public var metadataURL: String?
+
+    /// Creates a page from its parts.
+    public init(items: [Element], nextLink: String?, metadataURL: String? = nil) {
+        self.items = items
+        self.nextLink = nextLink
+        self.metadataURL = metadataURL
+    }
+
+    /// Decodes a collection body in any flavour.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
+    public static func decode(_ data: Data) throws(SharePointError) -> Page {
+        try decode(tree: ODataDocument(data: data))
+    }
+
+    /// Decodes a collection body in any flavour, item by item: each element of `d.results` / `value` becomes an
+    /// `Element` as soon as it is parsed, so the page is never held as a whole JSON tree. Gives the same page,
+    /// or the same error, as ``decode(_:)``.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
+    public static func decode(bytes: [UInt8]) throws(SharePointError) -> Page {
+        // The two places a collection can be: verbose `d.results`, light `value`.
+        var verbose = Collected()
+        var light = Collected()
+        let parsed: (root: JSONValue, streamed: [Bool])
+        do {
+            parsed = try JSONValue.parse(bytes: bytes, streaming: [["d", "results"], ["value"]]) { path, value in
+                if path == 0 { verbose.add(value) } else { light.add(value) }
+            }
+        } catch {
+            throw SharePointError(unexpectedResponse: "The response is not valid JSON: \(error)")
+        }
+        let document = ODataDocument(root: parsed.root)
+        // Which collection `ODataDocument.collection()` reads: `d.results` when `d` is there (and an object),
+        // else `value`. When that array was not streamed (absent, or not where streaming looks), the tree has it.
+        let chosen: Collected
+        let next: String?
+        if document.isVerbose, parsed.streamed[0], case .object = document.root["d"] {
+            chosen = verbose
+            next = document.payload["__next"]?.stringValue
+        } else if !document.isVerbose, parsed.streamed[1] {
+            chosen = light
+            next = document.root["odata.nextLink"]?.stringValue
+        } else {
+            return try decode(tree: document)
+        }
+        if let error = chosen.error { throw error }
+        return Page(items: chosen.items, nextLink: next, metadataURL: document.metadataURL)
+    }
+
+    /// The next link of a collection body, found with its items skipped over rather than decoded; nil when there
+    /// is none or the body is not read that way. A hint for requesting the next page early: ``decode(bytes:)``
+    /// has the final word.
+    static func peekNextLink(bytes: [UInt8]) -> String? {
+        guard let parsed = try? JSONValue.parse(bytes: bytes, skipping: [["d", "results"], ["value"]]) else {
+            return nil
+        }
+        let document = ODataDocument(root: parsed.root)
+        if document.isVerbose, parsed.skipped[0], case .object = document.root["d"] {
+            return document.payload["__next"]?.stringValue
+        }
+        if !document.isVerbose, parsed.skipped[1] { return document.root["odata.nextLink"]?.stringValue }
+        return nil
+    }
+
+    /// Items decoded as their elements stream by. Failures are kept and thrown once the body has parsed, in the
+    /// tree decode's order: a syntax error anywhere first, then the first element that is not an entity, then the
+    /// first entity that is not an `Element`.
+    private struct Collected {
+        var items: [Element] = []
+        var entityError: SharePointError?
+        var itemError: SharePointError?
+        var error: SharePointError? { entityError ?? itemError }
+
+        mutating func add(_ value: JSONValue) {
+            guard entityError == nil else { return }
+            let entity: ODataEntity
+            do {
+                entity = try ODataEntity(json: value)
+            } catch {
+                entityError = error
+                items = []
+                return
+            }
+            guard itemError == nil else { return }
+            do {
+                items.append(try Element(entity: entity))
+            } catch {
+                itemError = error
+                items = []
+            }
+        }
+    }
+
+    private static func decode(tree document: ODataDocument) throws(SharePointError) -> Page {
+        let (entities, next) = try document.collection()
+        var items: [Element] = []
+        items.reserveCapacity(entities.count)
+        for entity in entities { items.append(try Element(entity: entity)) }
+        return Page(items: items, nextLink: next, metadataURL: document.metadataURL)
     }
 }

@@ -70,53 +70,6 @@ public struct ResponseHeaders: Sendable, Equatable {
 /// ``kind`` names the actionable cases; ``description`` is a sentence a user can act on, followed by the
 /// server's own code and message. A value type, `Sendable`.
 public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, as far as a client can act on it.
-    public enum Kind: Sendable, Equatable {
-        /// 404, `-1, System.ArgumentException`: no list with that title or id.
-        case listNotFound
-        /// 404 for a request addressing `items(ID)`, or 404 `-2147024809, System.ArgumentException`:
-        /// "Item does not exist. It may have been deleted by another user."
-        case itemNotFound
-        /// 404, `-2130575338` (`SPException`) or `-2147024894` (`System.IO.FileNotFoundException`).
-        case fileNotFound
-        /// Some other 404.
-        case notFound
-        /// 500 `SPQueryThrottledException` (`-2147024860`): the query exceeds the list view threshold.
-        case thresholdExceeded
-        /// 429 or 503: throttled; wait `retryAfter` seconds (when the server said) before retrying.
-        case throttled(retryAfter: Int?)
-        /// 403, `-2130575252` / `-2130575251`: the request digest is missing or expired.
-        case digestExpired
-        /// 403 with `X-Forms_Based_Auth_Required`: not signed in or the session expired; sign in again.
-        case formsAuthRequired(loginURL: String)
-        /// 401 without an access-denied body: credentials missing or rejected; sign in again.
-        case authenticationRequired
-        /// 403/401 `System.UnauthorizedAccessException`, or a plain 403: no permission.
-        case accessDenied
-        /// 412: the `IF-MATCH` etag no longer matches (someone else changed the item).
-        case preconditionFailed
-        /// 409: conflicting change (for example a file that is checked out or locked).
-        case conflict
-        /// 500, `-2130575342`: a list (or similar object) with that title already exists; 400, `-2130575257`: a file
-        /// with that name already exists (an upload that does not overwrite).
-        case alreadyExists
-        /// 400: the request was malformed or an argument was invalid.
-        case badRequest
-        /// 406: the server does not speak the JSON flavour asked for (SharePoint 2013 before SP1 knows only
-        /// `odata=verbose`).
-        case flavorNotAccepted
-        /// Any other non-success status.
-        case server
-        /// A 2xx response whose body could not be read as expected (detail in ``SharePointError/message``).
-        case unexpectedResponse(String)
-        /// No HTTP answer: the exchange failed in Transport (DNS, connect, TLS, timeout, dropped connection,
-        /// cancellation, or a local file Transport read or wrote). Transport's own sentence is in
-        /// ``SharePointError/message``.
-        case transport(TransportError.Kind)
-        /// A local file could not be read, created, renamed or removed (download destination, upload source).
-        case localFile
-    }
-
     /// The actionable kind.
     public var kind: Kind
     /// HTTP status (0 when there was no HTTP response, e.g. a decoding error).
@@ -158,10 +111,10 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         self.init(kind: .unexpectedResponse(detail), status: 0, message: detail)
     }
 
-    /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport(_:)``, Transport's sentence (with its
+    /// Wraps a Transport failure (no HTTP response): kind ``Kind/transport``, Transport's sentence (with its
     /// advice) as ``message``, and the URL of the exchange.
     public init(transport error: TransportError, url: String? = nil) {
-        self.init(kind: .transport(error.kind), status: 0, message: error.description, url: error.url ?? url)
+        self.init(kind: .transport(carrying: error.kind), status: 0, message: error.description, url: error.url ?? url)
     }
 
     /// A local file problem: `what` says which operation on which path failed, `detail` the system's reason.
@@ -292,7 +245,7 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether signing in again (once) and retrying may help: 401, or 403 with `X-Forms_Based_Auth_Required`.
     public var needsReauthentication: Bool {
-        switch kind {
+        switch kind.code {
         case .formsAuthRequired, .authenticationRequired: return true
         default: return status == 401
         }
@@ -300,14 +253,14 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether the same request may succeed later without changes: throttling, and 503.
     public var isRetryable: Bool {
-        if case .throttled = kind { return true }
+        if kind.code == .throttled { return true }
         return false
     }
 
     /// A sentence saying what happened and what to do, then the status, code and server message.
     public var description: String {
         let text: String
-        switch kind {
+        switch kind.code {
         case .listNotFound:
             text = "The list was not found. Check the list's title, id or address, and the site URL."
         case .itemNotFound:
@@ -322,14 +275,16 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
             text =
                 "The query exceeds the list view threshold (5000 items). Filter on an indexed column, or page"
                 + " through the list with $top and $skiptoken ordered by ID."
-        case .throttled(let seconds):
+        case .throttled:
+            let seconds = kind.retryAfter
             text =
                 "SharePoint is throttling requests. "
                 + (seconds.map { "Wait \($0) seconds (Retry-After) before retrying" } ?? "Wait before retrying")
                 + " and reduce the request rate."
         case .digestExpired:
             text = "The request digest is missing or has expired. Get a new one from /_api/contextinfo and retry."
-        case .formsAuthRequired(let login):
+        case .formsAuthRequired:
+            let login = kind.loginURL ?? ""
             text =
                 "Not signed in or the session has expired: sign in again with `spconnect login` (login page:"
                 + " \(login))."
@@ -353,7 +308,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
                 + " odata=verbose). Run again with --odata verbose."
         case .server:
             text = "SharePoint reported an error."
-        case .unexpectedResponse(let detail):
+        case .unexpectedResponse:
+            let detail = kind.detail ?? ""
             return "Unexpected response from SharePoint: \(detail)" + (url.map { " (\($0))" } ?? "")
         case .transport:
             return "The request to SharePoint failed: \(message ?? "no detail")" + (url.map { " (\($0))" } ?? "")

@@ -10,16 +10,16 @@ public import Transport
 /// - 429 and 503 are retried by Transport's ``RetryPolicy`` honouring `Retry-After` (``readRetry`` for reads;
 ///   ``writeRetry`` only for writes that are safe to repeat: updates and deletes guarded by `IF-MATCH`, file
 ///   writes that overwrite, upload chunks; creating an item is never repeated). When the attempts run out the
-///   call throws ``SharePointError/Kind/throttled(retryAfter:)``.
-/// - 401, or 403 with `X-Forms_Based_Auth_Required`: the ``Reauthenticator`` (if any) is asked once, then the
-///   request is sent once more; a second refusal throws ``SharePointError/Kind/formsAuthRequired(loginURL:)`` or
+///   call throws ``SharePointError/Kind/throttled``.
+/// - 401, or 403 with `X-Forms_Based_Auth_Required`: ``reauthenticate`` (if any) is called once, then the
+///   request is sent once more; a second refusal throws ``SharePointError/Kind/formsAuthRequired`` or
 ///   ``SharePointError/Kind/authenticationRequired`` telling the user to run `spconnect login`.
 /// - 403 "security validation" on a write: the digest is fetched again and the write sent once more.
 ///
 /// Every failure is a ``SharePointError`` carrying the request URL.
 ///
 /// Ownership: the site keeps a strong reference to its `HTTPClient` (whose cookie jar holds the session) and to
-/// its reauthenticator; it owns its digest and entity-type caches. Thread-safety: all methods may be called
+/// its ``reauthenticate`` closure; it owns its digest and entity-type caches. Thread-safety: all methods may be called
 /// concurrently from any task; the caches are guarded by a mutex.
 public final class SharePointSite: Sendable {
     /// The Transport session every request goes through (its cookie jar is the SharePoint session).
@@ -31,7 +31,7 @@ public final class SharePointSite: Sendable {
     /// Credentials handed to Transport on every request (Basic, NTLM, Negotiate, Bearer), or nil for cookies.
     public let authentication: Authentication?
     /// Called once on 401, or 403 with `X-Forms_Based_Auth_Required`, before the request is retried once.
-    public let reauthenticator: (any Reauthenticator)?
+    public let reauthenticate: Reauthentication?
     /// Asked for the credentials before every request when set (a bearer token renewed before it expires); it
     /// replaces ``authentication``.
     public let authenticationProvider: (any AuthenticationProvider)?
@@ -69,7 +69,8 @@ public final class SharePointSite: Sendable {
     ///   - siteURL: the absolute site URL (a trailing slash is ignored).
     ///   - flavor: the JSON flavour to request (default `nometadata`).
     ///   - authentication: credentials for every request (for sites using Basic/NTLM/Bearer), or nil.
-    ///   - reauthenticator: asked once when the server says the session is missing or expired.
+    ///   - reauthenticate: called once when the server says the session is missing or expired (the apps pass
+    ///     AuthFlow's `ProfileRenewal.reauthenticate`).
     ///   - readRetry: retries for reads; default ``defaultReadRetry``.
     ///   - writeRetry: retries for writes that are safe to repeat; default ``defaultWriteRetry`` (`retryNonIdempotent` is set
     ///     here whatever the value given).
@@ -78,7 +79,7 @@ public final class SharePointSite: Sendable {
     ///     `authentication`; with a bearer token writes carry no request digest.
     public init(
         client: HTTPClient, siteURL: String, flavor: ODataFlavor = .noMetadata, authentication: Authentication? = nil,
-        reauthenticator: (any Reauthenticator)? = nil,
+        reauthenticate: Reauthentication? = nil,
         readRetry: RetryPolicy = SharePointSite.defaultReadRetry,
         writeRetry: RetryPolicy = SharePointSite.defaultWriteRetry,
         digestRefreshMargin: Duration = .seconds(60), authenticationProvider: (any AuthenticationProvider)? = nil
@@ -89,7 +90,7 @@ public final class SharePointSite: Sendable {
         self.siteURL = base
         self.flavor = flavor
         self.authentication = authentication
-        self.reauthenticator = reauthenticator
+        self.reauthenticate = reauthenticate
         self.authenticationProvider = authenticationProvider
         self.readRetry = readRetry
         var safeWrites = writeRetry

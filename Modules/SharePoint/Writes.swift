@@ -7,7 +7,7 @@ extension SharePointSite {
     ///
     /// `fields` are JSON property names and values (lookups and people as `…Id`). In verbose the list's
     /// `ListItemEntityTypeFullName` is read once and sent as `__metadata.type`. Never repeated automatically
-    /// (a repeat could create a duplicate): a 429/503 is surfaced as ``SharePointError/Kind/throttled(retryAfter:)``.
+    /// (a repeat could create a duplicate): a 429/503 is surfaced as ``SharePointError/Kind/throttled``.
     public func addItem(to list: ListPath, fields: [(String, JSONValue)]) async throws(SharePointError) -> ListItem {
         let entityType = flavor == .verbose ? try await itemEntityType(of: list) : nil
         let body = RESTRequest.itemBody(fields: fields, entityType: entityType, flavor: flavor)

@@ -1,6 +1,7 @@
 internal import CCurl
 internal import CCurlShims
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -11,20 +12,20 @@ import Foundation
 /// Transfers read and update the same cookies as they run (libcurl sends and stores them); this object
 /// lists, adds, removes, clears, exports and imports them through a private helper easy handle attached to
 /// the share (`CURLINFO_COOKIELIST` / `CURLOPT_COOKIELIST`).
-/// Thread-safety: every method may be called from any thread; calls are serialised by an internal lock.
+/// Thread-safety: every method may be called from any thread; calls are serialised by the mutex that owns the helper handle.
 /// A `remove` is not atomic with respect to transfers running at the same moment.
 public final class CookieJar: Sendable {
-    private let lock = Lock()
-    private let helper: HelperHandle
+    /// The helper easy handle attached to the share; only used inside `withLock`.
+    private let helper: Mutex<EasyHandle>
 
     init(share: CurlShare) throws(TransportError) {
-        helper = HelperHandle(try EasyHandle(share: share))
+        helper = Mutex(try EasyHandle(share: share))
     }
 
     /// Every cookie in the jar that has not expired, in libcurl's order.
     public func all() throws(TransportError) -> [Cookie] {
-        try lock.withLock { () throws(TransportError) -> [Cookie] in
-            try helper.easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
+        try helper.withLock { (easy) throws(TransportError) -> [Cookie] in
+            try easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
         }
     }
 
@@ -68,14 +69,14 @@ public final class CookieJar: Sendable {
 
     /// Removes the cookie with this name, domain and path (nothing happens when there is none).
     public func remove(name: String, domain: String, path: String = "/") throws(TransportError) {
-        try lock.withLock { () throws(TransportError) in
+        try helper.withLock { (easy) throws(TransportError) in
             let wantedDomain = domain.hasPrefix(".") ? String(domain.dropFirst()) : domain.lowercased()
-            let cookies = try helper.easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
+            let cookies = try easy.info(list: CURLINFO_COOKIELIST).compactMap(Cookie.init(netscapeLine:))
             for var cookie in cookies where cookie.name == name && cookie.domain == wantedDomain && cookie.path == path
             {
                 // Replacing a cookie with an expired copy makes libcurl drop it.
                 cookie.expires = Date(timeIntervalSince1970: 1)
-                try commandLocked(cookie.netscapeLine)
+                try Self.send(cookie.netscapeLine, to: easy)
             }
         }
     }
@@ -123,18 +124,13 @@ public final class CookieJar: Sendable {
     }
 
     private func command(_ line: String) throws(TransportError) {
-        try lock.withLock { () throws(TransportError) in try commandLocked(line) }
+        try helper.withLock { (easy) throws(TransportError) in try Self.send(line, to: easy) }
     }
 
-    private func commandLocked(_ line: String) throws(TransportError) {
-        try helper.easy.set(CURLOPT_COOKIELIST, line)
+    /// One `CURLOPT_COOKIELIST` command on the helper handle (called with the mutex held).
+    private static func send(_ line: String, to easy: EasyHandle) throws(TransportError) {
+        try easy.set(CURLOPT_COOKIELIST, line)
     }
-}
-
-/// Lets the non-Sendable helper handle live in a Sendable jar; every use is under the jar's lock.
-private final class HelperHandle: @unchecked Sendable {
-    let easy: EasyHandle
-    init(_ easy: EasyHandle) { self.easy = easy }
 }
 
 /// Whole-file reads and atomic writes with POSIX calls (so the mode is set before any byte is written).

@@ -1,5 +1,6 @@
 internal import CCurl
 internal import CCurlShims
+import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -9,15 +10,19 @@ internal import CCurlShims
 ///
 /// Tasks hand transfers over with `run(_:)` and suspend; the thread adds them to the multi, drives
 /// `curl_multi_perform`/`curl_multi_poll`, and resumes each continuation exactly once (done, failed or
-/// cancelled). Other threads only touch the queues under `lock` and call `curl_multi_wakeup`, which libcurl
+/// cancelled). Other threads only touch the queues in `queues` (and a transfer's continuation and cancel flag under
+/// the same mutex) and call `curl_multi_wakeup`, which libcurl
 /// documents as thread-safe. The thread keeps the loop alive until `shutdown()` lets it finish.
 final class MultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
-    private let lock = Lock()
-    // Guarded by lock.
-    private var incoming: [Transfer] = []
-    private var cancellations: [Transfer] = []
-    private var stopping = false
+    /// What other threads hand the loop thread.
+    private struct Queues {
+        var incoming: [Transfer] = []
+        var cancellations: [Transfer] = []
+        var stopping = false
+    }
+    /// Also guards each queued transfer's `continuation` and `cancelRequested`.
+    private let queues = Mutex(Queues())
     // Loop thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
@@ -54,10 +59,10 @@ final class MultiLoop: @unchecked Sendable {
     func run(_ transfer: Transfer) async -> TransferOutcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let accepted = lock.withLock {
-                    guard !stopping else { return false }
+                let accepted = queues.withLock { queues in
+                    guard !queues.stopping else { return false }
                     transfer.continuation = continuation
-                    incoming.append(transfer)
+                    queues.incoming.append(transfer)
                     return true
                 }
                 if accepted {
@@ -67,9 +72,9 @@ final class MultiLoop: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            lock.withLock {
+            queues.withLock { queues in
                 transfer.cancelRequested = true
-                cancellations.append(transfer)
+                queues.cancellations.append(transfer)
             }
             wakeUp()
         }
@@ -77,7 +82,7 @@ final class MultiLoop: @unchecked Sendable {
 
     /// Asks the thread to abort every transfer (they finish as cancelled), clean up the multi and exit.
     func shutdown() {
-        lock.withLock { stopping = true }
+        queues.withLock { $0.stopping = true }
         wakeUp()
     }
 
@@ -87,7 +92,7 @@ final class MultiLoop: @unchecked Sendable {
     }
 
     private func finish(_ transfer: Transfer, _ outcome: TransferOutcome) {
-        let continuation = lock.withLock {
+        let continuation = queues.withLock { _ in
             let current = transfer.continuation
             transfer.continuation = nil
             return current
@@ -104,15 +109,15 @@ final class MultiLoop: @unchecked Sendable {
 
     private func runLoop() {
         while true {
-            let (added, cancelled, stop) = lock.withLock {
+            let (added, cancelled, stop) = queues.withLock { queues in
                 defer {
-                    incoming.removeAll()
-                    cancellations.removeAll()
+                    queues.incoming.removeAll()
+                    queues.cancellations.removeAll()
                 }
-                return (incoming, cancellations, stopping)
+                return (queues.incoming, queues.cancellations, queues.stopping)
             }
             for transfer in added {
-                if stop || lock.withLock({ transfer.cancelRequested }) {
+                if stop || queues.withLock({ _ in transfer.cancelRequested }) {
                     finish(transfer, transfer.cancelledOutcome())
                     continue
                 }

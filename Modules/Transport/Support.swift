@@ -5,34 +5,6 @@ internal import CCurlShims
     internal import Glibc
 #endif
 
-/// A pthread mutex owned by one Swift object (heap-allocated so its address never moves).
-///
-/// Thread-safety: `withLock` may be called from any thread; it is not reentrant.
-final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        // pthread_mutex_init with default attributes cannot fail on Linux (only EAGAIN/ENOMEM for robust types).
-        let rc = pthread_mutex_init(mutex, nil)
-        precondition(rc == 0, "pthread_mutex_init failed: \(rc)")
-    }
-
-    deinit {
-        // Destroying an unlocked mutex cannot fail; nothing useful to do with an error in deinit.
-        _ = pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        // Lock/unlock of a valid default mutex only fail on programming errors (EDEADLK is not checked).
-        _ = pthread_mutex_lock(mutex)
-        defer { _ = pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
-
 /// Process-wide libcurl setup, done exactly once (Swift globals are initialised lazily and thread-safely).
 enum CurlGlobal {
     /// nil when `curl_global_init` succeeded, otherwise libcurl's text for the failure.

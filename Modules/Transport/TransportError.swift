@@ -2,37 +2,54 @@
 ///
 /// A plain immutable value: safe to share across threads.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
-    /// The broad class of failure; switch on it to decide what to do.
-    public enum Kind: String, Sendable, Hashable {
+    /// The broad class of failure; compare it (`error.kind == .timeout`) or switch on it, with a `default:`, to
+    /// decide what to do.
+    ///
+    /// An open set of codes: a later version may add one without breaking a client's `switch` (the codes are
+    /// private storage behind static members, as async-http-client's `HTTPClientError` keeps them). Two kinds are
+    /// equal when their codes are; ``description`` is the code's name (`timeout`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Code: String, Sendable, Hashable {
+            case dns, connect, tls, timeout, tooLarge, headersTooLarge, cancelled, redirectLimit, insecureRedirect
+            case plainHTTPRefused, network, `protocol`, io, invalidRequest
+        }
+
+        fileprivate let code: Code
+
+        private init(_ code: Code) { self.code = code }
+
+        /// The code's name, as the enum case it replaced printed (`timeout`, `plainHTTPRefused`).
+        public var description: String { code.rawValue }
+
         /// The host name could not be resolved.
-        case dns
+        public static let dns = Kind(.dns)
         /// No TCP connection could be made (refused, unreachable).
-        case connect
+        public static let connect = Kind(.connect)
         /// The TLS handshake or certificate check failed.
-        case tls
+        public static let tls = Kind(.tls)
         /// A connect, total or low-speed timeout was hit.
-        case timeout
+        public static let timeout = Kind(.timeout)
         /// The response body passed the configured size cap.
-        case tooLarge
+        public static let tooLarge = Kind(.tooLarge)
         /// The response headers passed libcurl's or the client's size limit.
-        case headersTooLarge
+        public static let headersTooLarge = Kind(.headersTooLarge)
         /// The calling task was cancelled.
-        case cancelled
+        public static let cancelled = Kind(.cancelled)
         /// More redirects than `RedirectPolicy.follow(max:)` allows.
-        case redirectLimit
+        public static let redirectLimit = Kind(.redirectLimit)
         /// A redirect from https to http while the request carried credentials.
-        case insecureRedirect
+        public static let insecureRedirect = Kind(.insecureRedirect)
         /// A request, redirect hop or next link to plain http that the client's ``PlainHTTPRule`` forbids: the
         /// session was made over https, so its cookies and credentials must not travel in clear. Nothing was sent.
-        case plainHTTPRefused
+        public static let plainHTTPRefused = Kind(.plainHTTPRefused)
         /// The connection broke mid-exchange (reset, empty reply, short body).
-        case network
+        public static let network = Kind(.network)
         /// The server spoke something that is not valid HTTP, or a proxy failed.
-        case `protocol`
+        public static let `protocol` = Kind(.`protocol`)
         /// Reading the upload file or writing the download destination failed.
-        case io
+        public static let io = Kind(.io)
         /// The request itself is unusable (bad URL, unsupported scheme, bad option).
-        case invalidRequest
+        public static let invalidRequest = Kind(.invalidRequest)
     }
 
     /// What failed.
@@ -58,7 +75,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         var text = message
         if !detail.isEmpty && detail != message { text += " (\(detail))" }
         text += "."
-        switch kind {
+        switch kind.code {
         case .dns: text += " Check the host name, your DNS settings, or the proxy."
         case .connect: text += " Check that the server is up and reachable, or set a proxy."
         case .tls: text += " Pass a CA file, or --insecure for one run."

@@ -37,7 +37,8 @@ import Transport
         let renewal = TokenRenewal(client: world.client, session: session)
         try await Task.sleep(for: .seconds(2))
         let site = SharePointSite(
-            client: world.client, siteURL: world.simulator.siteURL, reauthenticator: renewal,
+            client: world.client, siteURL: world.simulator.siteURL,
+            reauthenticate: { try await renewal.reauthenticate() },
             authenticationProvider: renewal)
         #expect(try await site.currentUser().email == "alice@contoso.test")
         #expect(await renewal.renewals == 1)

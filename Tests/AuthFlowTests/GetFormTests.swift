@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import Transport
 
@@ -8,19 +9,10 @@ import Transport
 /// that way (a username-first step); a password never does (see `HostilePageTests`).
 @Suite struct GetFormTests {
     /// What the identity provider saw at `/next`, the target of the GET form.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var requests: [HTTPServerRequest] = []
-        func add(_ request: HTTPServerRequest) {
-            lock.lock()
-            requests.append(request)
-            lock.unlock()
-        }
-        var all: [HTTPServerRequest] {
-            lock.lock()
-            defer { lock.unlock() }
-            return requests
-        }
+    final class Seen: Sendable {
+        private let requests = Mutex<[HTTPServerRequest]>([])
+        func add(_ request: HTTPServerRequest) { requests.withLock { $0.append(request) } }
+        var all: [HTTPServerRequest] { requests.withLock { $0 } }
     }
 
     /// An identity provider on 127.0.0.2 that serves `first` at `/login`, records what reaches `/next` and

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import Transport
 
@@ -10,19 +11,13 @@ import Transport
     static let password = "Hunter2-Pa55!"
 
     /// Every request any test server saw, so tests can assert where the password went.
-    final class RequestLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [(host: String, target: String, body: String)] = []
+    final class RequestLog: Sendable {
+        private let entries = Mutex<[(host: String, target: String, body: String)]>([])
         func add(_ request: HTTPServerRequest) {
-            lock.lock()
-            entries.append((request.serverAddress, request.target, String(decoding: request.body, as: UTF8.self)))
-            lock.unlock()
+            let entry = (request.serverAddress, request.target, String(decoding: request.body, as: UTF8.self))
+            entries.withLock { $0.append(entry) }
         }
-        var all: [(host: String, target: String, body: String)] {
-            lock.lock()
-            defer { lock.unlock() }
-            return entries
-        }
+        var all: [(host: String, target: String, body: String)] { entries.withLock { $0 } }
         func hostsThatSawPassword() -> Set<String> {
             let encoded = FormURLEncodingProbe.encode(HostilePageTests.password)
             return Set(
@@ -222,34 +217,22 @@ import Transport
 }
 
 /// A string shared between a test and its server.
-final class TextBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
+final class TextBox: Sendable {
+    private let text = Mutex("")
     var value: String {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
-        set {
-            lock.lock()
-            text = newValue
-            lock.unlock()
-        }
+        get { text.withLock { $0 } }
+        set { text.withLock { $0 = newValue } }
     }
 }
 
 /// A counter shared by one streamed body's producer.
-final class CountBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class CountBox: Sendable {
+    private let count = Mutex(0)
     func next() -> Int {
-        lock.lock()
-        defer {
-            count += 1
-            lock.unlock()
+        count.withLock { count in
+            defer { count += 1 }
+            return count
         }
-        return count
     }
 }
 

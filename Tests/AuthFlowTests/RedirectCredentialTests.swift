@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import Transport
 
@@ -8,19 +9,10 @@ import Transport
 /// request, but its credentials stay with the host they were meant for unless `--allow-host` names the target.
 @Suite struct RedirectCredentialTests {
     /// Authorization headers (nil when absent) each request to the foreign server carried.
-    final class AuthorizationLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen: [String?] = []
-        func add(_ value: String?) {
-            lock.lock()
-            seen.append(value)
-            lock.unlock()
-        }
-        var all: [String?] {
-            lock.lock()
-            defer { lock.unlock() }
-            return seen
-        }
+    final class AuthorizationLog: Sendable {
+        private let seen = Mutex<[String?]>([])
+        func add(_ value: String?) { seen.withLock { $0.append(value) } }
+        var all: [String?] { seen.withLock { $0 } }
     }
 
     /// A site on 127.0.0.1 whose Windows sign-in entry answers `status` to `/steal` on 127.0.0.2, which

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 import Transport
@@ -116,17 +117,8 @@ import Transport
 }
 
 /// Cookies a test server saw, shared with the test.
-final class CookieBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: [String: String] = [:]
-    func set(_ cookies: [String: String]) {
-        lock.lock()
-        value = cookies
-        lock.unlock()
-    }
-    func get() -> [String: String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+final class CookieBox: Sendable {
+    private let value = Mutex<[String: String]>([:])
+    func set(_ cookies: [String: String]) { value.withLock { $0 = cookies } }
+    func get() -> [String: String] { value.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import Transport
 
@@ -23,11 +24,10 @@ import Transport
         }
     }
 
-    final class ChunkPosition: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
+    final class ChunkPosition: Sendable {
+        private let next = Mutex(0)
         func advance(by count: Int) -> Int {
-            lock.withLock {
+            next.withLock { next in
                 defer { next += count }
                 return next
             }

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import SPSim
+import Synchronization
 import Testing
 import Transport
 
@@ -232,19 +233,10 @@ extension SimulatorSignInTests {
     }
 }
 
-final class StepRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var steps: [SignInTraceStep] = []
-    @Sendable func add(_ step: SignInTraceStep) {
-        lock.lock()
-        steps.append(step)
-        lock.unlock()
-    }
-    var all: [SignInTraceStep] {
-        lock.lock()
-        defer { lock.unlock() }
-        return steps
-    }
+final class StepRecorder: Sendable {
+    private let steps = Mutex<[SignInTraceStep]>([])
+    @Sendable func add(_ step: SignInTraceStep) { steps.withLock { $0.append(step) } }
+    var all: [SignInTraceStep] { steps.withLock { $0 } }
 }
 
 extension SimulatorSignInTests {

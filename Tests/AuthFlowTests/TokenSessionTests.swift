@@ -11,7 +11,8 @@ import Transport
 @Suite struct TokenSessionTests {
     func site(_ world: TokenWorld, _ renewal: TokenRenewal) -> SharePointSite {
         SharePointSite(
-            client: world.client, siteURL: world.simulator.siteURL, reauthenticator: renewal,
+            client: world.client, siteURL: world.simulator.siteURL,
+            reauthenticate: { try await renewal.reauthenticate() },
             authenticationProvider: renewal)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import SPSim
+import Synchronization
 import Testing
 
 /// The built `spconnect` binary end to end against an in-process simulator, with a private state directory.
@@ -637,11 +638,10 @@ import Testing
 }
 
 /// Values a test server saw, in order (its handler runs on the server's threads).
-final class HeaderLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [String] = []
+final class HeaderLog: Sendable {
+    private let seen = Mutex<[String]>([])
 
-    func add(_ value: String) { lock.withLock { seen.append(value) } }
+    func add(_ value: String) { seen.withLock { $0.append(value) } }
 
-    var values: [String] { lock.withLock { seen } }
+    var values: [String] { seen.withLock { $0 } }
 }

@@ -124,7 +124,7 @@ enum TypedFacts {
             case "status_code": return i(error.status)
             case "headers.content-type": return s(error.headers.contentType)
             case "headers.x-forms_based_auth_required":
-                guard case .formsAuthRequired(let loginURL) = error.kind else { return nil }
+                guard error.kind == .formsAuthRequired, let loginURL = error.kind.loginURL else { return nil }
                 return s(loginURL)
             case "headers.x-idcrl_auth_params_v1": return s(error.headers.idcrlAuthParams)
             case "headers.x-msdavext_error": return s(error.headers.webDAVError)

@@ -238,7 +238,8 @@ extension SiteClientTests {
             let url = refusing.baseURL + "/sites/gone"
             let site = SharePointSite(client: fixture.client, siteURL: url, readRetry: .never)
             let error = await sharePointError { _ = try await site.web() }
-            #expect(error?.kind == .transport(.connect))
+            #expect(error?.kind == .transport)
+            #expect(error?.kind.transportKind == .connect)
             #expect(error?.url == url + "/_api/web")
             #expect(error?.description.hasPrefix("The request to SharePoint failed:") == true)
             withExtendedLifetime(refusing) {}

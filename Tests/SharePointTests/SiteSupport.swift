@@ -20,7 +20,7 @@ struct SiteFixture {
     init(
         mode: SignInMode = .anonymous, flavor: ODataFlavor = .noMetadata, items: Int = 0,
         faults: FaultSpec = FaultSpec(), readRetry: RetryPolicy = RetryPolicy(maxAttempts: 3),
-        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 3), reauthenticator: (any Reauthenticator)? = nil,
+        writeRetry: RetryPolicy = RetryPolicy(maxAttempts: 3), reauthenticate: SharePointSite.Reauthentication? = nil,
         digestRefreshMargin: Duration = .seconds(60)
     ) throws {
         sim = try Simulator(SimulatorOptions(mode: mode, items: items, faults: faults))
@@ -28,7 +28,7 @@ struct SiteFixture {
         site = SharePointSite(
             client: client, siteURL: sim.siteURL + "/", flavor: flavor,
             authentication: mode == .basic ? .basic(user: aliceEmail, password: Secret(alicePassword)) : nil,
-            reauthenticator: reauthenticator, readRetry: readRetry, writeRetry: writeRetry,
+            reauthenticate: reauthenticate, readRetry: readRetry, writeRetry: writeRetry,
             digestRefreshMargin: digestRefreshMargin)
     }
 
@@ -49,7 +49,7 @@ struct SiteFixture {
 
 /// Signs in again with the FBA SOAP service (`/_vti_bin/authentication.asmx`), putting a new FedAuth into the
 /// client's jar: what AuthFlow does for real, done here with Transport alone.
-final class SOAPReauthenticator: Reauthenticator {
+final class SOAPReauthenticator: Sendable {
     let client: HTTPClient
     let siteURL: String
     let password: String

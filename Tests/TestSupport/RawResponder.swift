@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,8 +16,7 @@ public final class RawResponder: @unchecked Sendable {
     private let descriptor: Int32
     private let thread: Thread
     private let done = DispatchSemaphore(value: 0)
-    private let stopped = NSLock()
-    private var isStopped = false
+    private let isStopped = Mutex(false)
 
     /// Listens on a fresh port of 127.0.0.1 and starts answering with `response`.
     public init(response: [UInt8]) throws {
@@ -48,9 +48,9 @@ public final class RawResponder: @unchecked Sendable {
 
     /// Stops listening and waits for the thread to end.
     public func stop() {
-        let first = stopped.withLock {
-            defer { isStopped = true }
-            return !isStopped
+        let first = isStopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
         }
         guard first else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -101,15 +102,14 @@ private func spawnAndWait(
 }
 
 /// Whether the child was reaped, so a late timeout never signals a PID the system has reused.
-private final class Exited: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
+private final class Exited: Sendable {
+    private let done = Mutex(false)
 
-    func markExited() { lock.withLock { done = true } }
+    func markExited() { done.withLock { $0 = true } }
 
     func killUnlessExited(_ pid: pid_t) {
-        lock.withLock {
-            if !done { kill(pid, SIGKILL) }
+        done.withLock {
+            if !$0 { kill(pid, SIGKILL) }
         }
     }
 }

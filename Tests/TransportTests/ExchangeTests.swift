@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -495,24 +496,15 @@ func stall(until release: Flag) {
 }
 
 /// The most handlers running at once.
-final class PeakCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-    private var highest = 0
+final class PeakCounter: Sendable {
+    /// How many run now, and the most that ran at once.
+    private let counts = Mutex((current: 0, highest: 0))
     func enter() {
-        lock.lock()
-        current += 1
-        highest = max(highest, current)
-        lock.unlock()
+        counts.withLock {
+            $0.current += 1
+            $0.highest = max($0.highest, $0.current)
+        }
     }
-    func leave() {
-        lock.lock()
-        current -= 1
-        lock.unlock()
-    }
-    var peak: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return highest
-    }
+    func leave() { counts.withLock { $0.current -= 1 } }
+    var peak: Int { counts.withLock { $0.highest } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -18,57 +19,34 @@ func recordingServer(
 }
 
 /// Requests a test server saw, in order (handlers run on connection threads).
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [HTTPServerRequest] = []
+final class Recorder: Sendable {
+    private let stored = Mutex<[HTTPServerRequest]>([])
 
     func record(_ request: HTTPServerRequest) {
-        lock.lock()
-        defer { lock.unlock() }
-        stored.append(request)
+        stored.withLock { $0.append(request) }
     }
 
-    var requests: [HTTPServerRequest] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    var requests: [HTTPServerRequest] { stored.withLock { $0 } }
 
     var count: Int { requests.count }
 }
 
 /// A thread-safe list of values collected from callbacks.
-final class Collected<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Value] = []
+final class Collected<Value: Sendable>: Sendable {
+    private let stored = Mutex<[Value]>([])
 
     func append(_ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        stored.append(value)
+        stored.withLock { $0.append(value) }
     }
 
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    var values: [Value] { stored.withLock { $0 } }
 }
 
 /// A flag shared with busy threads.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    func set() {
-        lock.lock()
-        defer { lock.unlock() }
-        value = true
-    }
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 
 /// Runs `body` and returns its error as a `TransportError`, or records an issue when it did not throw one.

@@ -101,7 +101,7 @@ public enum TenantDiscovery {
         do {
             response = try await client.execute(request)
         } catch {
-            throw TokenError(.transport(error.kind), detail: error.message)
+            throw TokenError(.transport(carrying: error.kind), detail: error.message)
         }
         for challenge in response.headers.values(for: "WWW-Authenticate") {
             if let realm = realm(in: challenge) { return realm }

@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+import Transport
 
 /// An Entra tenant's OAuth 2.0 endpoints (v2.0): where tokens and device codes are asked for.
 ///
@@ -61,7 +61,7 @@ enum TokenEndpoint {
         do {
             response = try await client.execute(request)
         } catch {
-            throw TokenError(.transport(error.kind), detail: error.message)
+            throw TokenError(.transport(carrying: error.kind), detail: error.message)
         }
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         guard (200..<300).contains(response.status) else {

@@ -1,46 +1,73 @@
-public import Cryptography
+import Cryptography
 public import Transport
 
 /// Why a token sign-in (app-only or device code), or a renewal, failed. ``reason`` is what a caller acts on (apps
 /// map it to exit codes); ``description`` says what happened and what to do. Never carries a token, a key, an
 /// assertion or a password.
 public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, as far as the user can act on it.
-    public enum Reason: Sendable, Equatable {
+    /// What went wrong, as far as the user can act on it: compare it (`error.reason == .declined`) or switch on it,
+    /// with a `default:`.
+    ///
+    /// An open set of codes: a later version may add one without breaking a client's `switch` (private storage
+    /// behind static members, as async-http-client's `HTTPClientError` keeps its codes). Two reasons are equal when
+    /// their codes are; a network failure's own kind is ``transportKind``.
+    public struct Reason: Sendable, Equatable {
+        fileprivate enum Code: Sendable, Equatable {
+            case clientSecretRefused, credentialFile, certificateNotRegistered, appNotFound, invalidSecret, clockSkew
+            case invalidScope, notPublicClient, blockedByPolicy, declined, codeExpired, refreshRejected
+            case tenantNotDiscovered, insecureAuthority, refused, transport, unexpectedResponse
+        }
+
+        fileprivate let code: Code
+        /// For ``transport``: Transport's own kind of failure.
+        public let transportKind: TransportError.Kind?
+
+        private init(_ code: Code, transportKind: TransportError.Kind? = nil) {
+            self.code = code
+            self.transportKind = transportKind
+        }
+
+        /// Equal codes (a network failure's kind is not compared).
+        public static func == (lhs: Reason, rhs: Reason) -> Bool { lhs.code == rhs.code }
+
         /// A client secret was offered for SharePoint, which rejects app-only tokens obtained with one.
-        case clientSecretRefused
+        public static let clientSecretRefused = Reason(.clientSecretRefused)
         /// The certificate or key file cannot be used (missing, not 0600, unreadable, wrong password, mismatched).
-        case credentialFile
+        public static let credentialFile = Reason(.credentialFile)
         /// Entra does not know the certificate for this app (AADSTS700027), or its signature is wrong.
-        case certificateNotRegistered
+        public static let certificateNotRegistered = Reason(.certificateNotRegistered)
         /// The app id is not registered in the tenant (AADSTS700016).
-        case appNotFound
+        public static let appNotFound = Reason(.appNotFound)
         /// Entra rejected the client secret (AADSTS7000215).
-        case invalidSecret
+        public static let invalidSecret = Reason(.invalidSecret)
         /// The assertion was outside its valid time (AADSTS700024): the clock is off.
-        case clockSkew
+        public static let clockSkew = Reason(.clockSkew)
         /// The scope names a resource the tenant does not have (AADSTS70011 / 500011).
-        case invalidScope
+        public static let invalidScope = Reason(.invalidScope)
         /// The app is not a public client, so the device code flow is not allowed (AADSTS7000218).
-        case notPublicClient
+        public static let notPublicClient = Reason(.notPublicClient)
         /// Conditional Access or security defaults block this sign-in (AADSTS53003 / 530035).
-        case blockedByPolicy
+        public static let blockedByPolicy = Reason(.blockedByPolicy)
         /// The user declined the device code request.
-        case declined
+        public static let declined = Reason(.declined)
         /// The device code expired before anyone entered it.
-        case codeExpired
+        public static let codeExpired = Reason(.codeExpired)
         /// The refresh token is no longer accepted (inactivity, sign-in frequency, revocation): sign in again.
-        case refreshRejected
+        public static let refreshRejected = Reason(.refreshRejected)
         /// The tenant could not be read from the site's `WWW-Authenticate: Bearer realm=…` challenge.
-        case tenantNotDiscovered
+        public static let tenantNotDiscovered = Reason(.tenantNotDiscovered)
         /// The token endpoint would get the assertion over plain http (not loopback with consent).
-        case insecureAuthority
+        public static let insecureAuthority = Reason(.insecureAuthority)
         /// Any other answer of the token endpoint (the server's code and text are in the message).
-        case refused
+        public static let refused = Reason(.refused)
         /// The network failed.
-        case transport(TransportError.Kind)
+        public static let transport = Reason(.transport)
+        /// A ``transport`` reason carrying its ``transportKind``.
+        package static func transport(carrying kind: TransportError.Kind) -> Reason {
+            Reason(.transport, transportKind: kind)
+        }
         /// An answer that is not what the protocol says.
-        case unexpectedResponse
+        public static let unexpectedResponse = Reason(.unexpectedResponse)
     }
 
     /// What went wrong, in the terms a user acts on.
@@ -68,7 +95,7 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One sentence: what failed, and what to do.
     public var description: String {
         var text: String
-        switch reason {
+        switch reason.code {
         case .clientSecretRefused:
             text =
                 "SharePoint rejects app-only tokens obtained with a client secret ('Unsupported app only token'): "

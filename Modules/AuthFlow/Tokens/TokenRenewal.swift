@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Transport
 
 /// Keeps a token session's access token fresh: hands out `Authorization: Bearer` for every request, asks Entra for a
@@ -7,14 +7,14 @@ public import Transport
 /// to the store (0600, atomically) so the next run starts with them.
 ///
 /// An actor: concurrent requests that all find the token old share one renewal.
-public actor TokenRenewal: Reauthenticator, AuthenticationProvider {
+public actor TokenRenewal: AuthenticationProvider {
     private let client: HTTPClient
     private var session: Session
     private let store: SessionStore?
     private let profile: String?
     private var running: Task<Session, any Error>?
-    /// How many renewals ran (diagnostics and tests).
-    public private(set) var renewals = 0
+    /// How many renewals ran (for tests).
+    package private(set) var renewals = 0
 
     /// - Precondition: `session.tokens` is not nil (a cookie session has nothing to renew here).
     public init(client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil) {
