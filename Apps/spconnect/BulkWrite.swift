@@ -149,7 +149,7 @@ private final class BulkRun {
     /// did (nil). A batch that failed in the network after it was sent may have been written: those rows say so.
     private func report(_ rows: [Int], notSentBecause error: SharePointError?) {
         for row in rows {
-            if let error, case .transport(let kind) = error.kind, kind != .connect, kind != .dns {
+            if let error, let kind = error.kind.transportKind, kind != .connect, kind != .dns {
                 result(
                     row, id: nil, status: "unknown",
                     error: "the batch failed in the network after it was sent; the row may have been written: check "
