@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "StatusAppTests", dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
-        .testTarget(name: "HTMLTests", dependencies: ["HTML"], path: "Tests/HTMLTests"),
+        .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import HTML
+import TestSupport
 import Testing
 import Transport
 
@@ -60,8 +61,7 @@ import Transport
         }
     }
 
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/corpus/idp").standardized
+    static let corpus = SharedCorpus.identityProviderPages
 
     static let entries: [Entry] = {
         guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent("manifest.json").path)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Transport
 
@@ -63,15 +64,11 @@ struct STSCorpusTests {
 enum STSCorpus {
     static let file = "sts_extsts_success_response.xml"
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/corpus/sp-rest").standardized
+    static let directory = SharedCorpus.restResponses
 
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("manifest.json").path)
-    }
+    static var available: Bool { SharedCorpus.isAvailable(directory) }
 
-    static let absentMessage: Comment =
-        "SKIPPED: the sp-rest capture corpus is absent (expected ../shared/corpus/sp-rest/manifest.json beside the package root)"
+    static let absentMessage = SharedCorpus.absentMessage(directory)
 
     struct Fact: Decodable, Sendable, CustomTestStringConvertible {
         let fact: String

@@ -3,9 +3,6 @@ import SPSim
 import TestSupport
 import Testing
 
-/// The simulator's default account.
-let aliceEmail = "alice@contoso.test"
-let alicePassword = "Spring2026!"
 
 /// What one run of the built `spconnect` binary did.
 struct RunResult {

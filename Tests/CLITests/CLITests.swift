@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SPSim
 import Synchronization
+import TestSupport
 import Testing
 
 /// The built `spconnect` binary end to end against an in-process simulator, with a private state directory.

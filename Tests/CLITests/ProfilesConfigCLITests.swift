@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// `spconnect profiles`, `SPCONNECT_PROFILE` and the config file, against the simulator.

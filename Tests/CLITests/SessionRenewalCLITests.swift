@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// Sessions that outlive the password: with `--stay-signed-in` the identity provider's own session is kept (commented

@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// `spconnect status` says how an ended session would be renewed, from the session and the environment, and never

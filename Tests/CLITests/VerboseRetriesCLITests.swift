@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// `--verbose` (`-v`) and `--retries N` against the simulator.

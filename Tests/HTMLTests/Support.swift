@@ -1,20 +1,15 @@
 import HTML
 import JSON
+import TestSupport
 import Testing
 
 /// Where the shared corpus lives: `../shared/corpus/idp` relative to the package root.
 enum Corpus {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/HTMLTests/Support.swift
-        return parts.joined(separator: "/")
-    }()
+    static let directory = SharedCorpus.identityProviderPages.path
 
-    static let directory = packageRoot + "/../shared/corpus/idp"
+    static var isAvailable: Bool { SharedCorpus.isAvailable(SharedCorpus.identityProviderPages) }
 
-    static var isAvailable: Bool { readFile(directory + "/manifest.json") != nil }
-
-    static let skipMessage: Comment = "shared corpus not found at ../shared/corpus/idp (relative to the package root)"
+    static let skipMessage = SharedCorpus.absentMessage(SharedCorpus.identityProviderPages)
 
     /// The manifest entries, or [] when the corpus is absent.
     static let manifest: [JSONValue] = {

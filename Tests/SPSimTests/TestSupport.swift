@@ -249,8 +249,5 @@ func startSimulator(
 
 /// Directory of the shared corpus (`../shared/corpus` beside the repository), if present.
 func corpusDirectory() -> URL? {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/SPSimTests/TestSupport.swift → repo root
-    let candidate = url.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
+    FileManager.default.fileExists(atPath: SharedCorpus.root.path) ? SharedCorpus.root : nil
 }

@@ -1,23 +1,18 @@
 import Foundation
 import JSON
 import SharePoint
+import TestSupport
 import Testing
 
 /// The shared capture corpus (`../shared/corpus/sp-rest` beside the package root). Read in place, never copied.
 enum Corpus {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // SharePointTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus/sp-rest")
+    static let directory = SharedCorpus.restResponses
 
     static var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
 
-    static var available: Bool { FileManager.default.fileExists(atPath: manifestURL.path) }
+    static var available: Bool { SharedCorpus.isAvailable(directory) }
 
-    static let absentMessage: Comment =
-        "SKIPPED: the sp-rest capture corpus is absent (expected ../shared/corpus/sp-rest/manifest.json beside the package root)"
+    static let absentMessage = SharedCorpus.absentMessage(directory)
 
     static func data(_ file: String) throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent(file))

@@ -2,12 +2,9 @@ import Foundation
 import SPSim
 import SharePoint
 import Synchronization
+import TestSupport
 import Testing
 import Transport
-
-/// The simulator's default account (`alice`).
-let aliceEmail = "alice@contoso.test"
-let alicePassword = "Spring2026!"
 
 /// A simulator, a Transport session and a site client bound to it. Stop the simulator when done.
 struct SiteFixture {

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 import Transport
 

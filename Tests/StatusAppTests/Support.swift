@@ -3,13 +3,13 @@ import Foundation
 import HTTPServer
 import Presentation
 import SPSim
+import TestSupport
 import Testing
 import Transport
 
 @testable import spconnect_status
 
-let alice = "alice@contoso.test"
-let alicePassword = "Spring2026!"
+let alice = aliceEmail
 
 /// A simulator, alice's session saved in a temporary store, and the status app serving it on loopback.
 final class StatusFixture: Sendable {
