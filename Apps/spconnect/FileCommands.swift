@@ -197,7 +197,8 @@ private func downloadFiles(
                 Record([
                     Presentation.Field("name", .string(name)), Presentation.Field("size", .null),
                     Presentation.Field("path", .null), Presentation.Field("serverRelativeUrl", .string(url)),
-                    Presentation.Field("result", .string(TreeResult.failure(error, localPath: "", serverRelativeUrl: url).resultText)),
+                    Presentation.Field(
+                        "result", .string(TreeResult.failure(error, localPath: "", serverRelativeUrl: url).resultText)),
                 ]))
         case nil:
             break

@@ -47,7 +47,9 @@ enum RenewalReport {
         if environment["SPCONNECT_PASSWORD"]?.isEmpty == false { return "SPCONNECT_PASSWORD" }
         if let command = session.passwordCommand { return "the login's password command (\(command))" }
         if environment["SPCONNECT_PASSWORD_COMMAND"]?.isEmpty == false { return "SPCONNECT_PASSWORD_COMMAND" }
-        if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty { return "SPCONNECT_PASSWORD_FILE (\(path))" }
+        if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
+            return "SPCONNECT_PASSWORD_FILE (\(path))"
+        }
         return isatty(STDIN_FILENO) == 1 ? "a prompt (this is a terminal)" : nil
     }
 }

@@ -3,7 +3,6 @@ import SPSim
 import TestSupport
 import Testing
 
-
 /// What one run of the built `spconnect` binary did.
 struct RunResult {
     let status: Int32
