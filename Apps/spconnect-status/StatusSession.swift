@@ -344,11 +344,13 @@ actor StatusSession: Reauthenticator {
         ).run()
         var record = SignInRecord(
             outcome: outcome, trace: collector.steps, at: configuration.now(), source: Self.recordSource)
-        guard case .signedIn(let renewed) = outcome else {
+        guard case .signedIn(var renewed) = outcome else {
             keep(record)
             proof = nil
             return false
         }
+        // The login's --password-command or --save-password stays with the session for spconnect's renewals.
+        renewed.keepPasswordSource(of: session)
         do {
             try configuration.store.save(renewed, profile: configuration.profile)
         } catch {
