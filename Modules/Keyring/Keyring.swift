@@ -83,7 +83,9 @@ public struct Keyring: Sendable {
     /// synchronous callers that are not on the cooperative pool's threads. Async code uses ``password(for:)``.
     public func blockingPassword(for entry: KeyringEntry) throws(KeyringError) -> Secret {
         let box = PasswordBox()
-        try perform(for: entry) { prompt, timeout, message in Self.lookup(entry, prompt, timeout, &message, into: box) }
+        try performBounded(for: entry) { prompt, timeout, message in
+            Self.lookup(entry, prompt, timeout, &message, into: box)
+        }
         guard let password = box.value else { throw .notFound(entry) }
         return password
     }
@@ -101,7 +103,7 @@ public struct Keyring: Sendable {
         return status
     }
 
-    /// Runs ``perform(for:_:)`` on a thread of its own, so the cooperative pool never waits on libsecret.
+    /// Runs ``performBounded(for:_:)`` on a thread of its own, so the cooperative pool never waits on libsecret.
     private func call(
         for entry: KeyringEntry?,
         _ body: @escaping @Sendable (Int32, Int32, inout UnsafeMutablePointer<CChar>?) -> spc_keyring_status
@@ -109,12 +111,36 @@ public struct Keyring: Sendable {
         let result: Result<Void, KeyringError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 do throws(KeyringError) {
-                    try perform(for: entry, body)
+                    try performBounded(for: entry, body)
                     continuation.resume(returning: .success(()))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
             }
+        }
+        try result.get()
+    }
+
+    /// Runs ``perform(for:_:)`` on a thread of its own and waits for it at most ``timeout`` and a little more. The
+    /// shim cancels the call at ``timeout``, but libsecret 0.20 does not always finish a call cancelled during a
+    /// prompt (`g_task_return_error: assertion 'error != NULL' failed`, and its loop waits for ever): such a call
+    /// is left behind on its thread, and this answers ``KeyringError/timedOut(seconds:)``.
+    private func performBounded(
+        for entry: KeyringEntry?,
+        _ body: @escaping @Sendable (Int32, Int32, inout UnsafeMutablePointer<CChar>?) -> spc_keyring_status
+    ) throws(KeyringError) {
+        let slot = CallSlot()
+        Thread.detachNewThread {
+            do throws(KeyringError) {
+                try perform(for: entry, body)
+                slot.finish(.success(()))
+            } catch {
+                slot.finish(.failure(error))
+            }
+        }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard let result = slot.wait(until: Date(timeIntervalSinceNow: seconds + 2)) else {
+            throw .timedOut(seconds: max(1, Int(seconds.rounded())))
         }
         try result.get()
     }
@@ -147,7 +173,31 @@ public struct Keyring: Sendable {
     }
 }
 
-/// Carries the looked-up password out of the call's thread (written there once, read after the call returned).
+/// Carries the looked-up password out of the call's thread (written there once, read after the call returned; the
+/// ``CallSlot``'s lock orders the two).
 private final class PasswordBox: @unchecked Sendable {
     var value: Secret?
+}
+
+/// One call's result, handed from its thread to the one waiting with a deadline.
+private final class CallSlot: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<Void, KeyringError>?
+
+    func finish(_ result: Result<Void, KeyringError>) {
+        condition.lock()
+        self.result = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The result, or nil when `deadline` passed first.
+    func wait(until deadline: Date) -> Result<Void, KeyringError>? {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return result
+    }
 }
