@@ -114,6 +114,21 @@ import Testing
         }
     }
 
+    /// The session goes whatever the keyring says; an entry that could not be removed is said, with exit 1.
+    @Test(.enabled(if: PrivateKeyring.isInstalled, PrivateKeyring.skipReason))
+    func logoutWithoutTheKeyringDeletesTheSessionAndSaysTheEntryIsLeft() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        try await Self.withKeyring(fixture) { keyring in
+            let login = try await Self.saveLogin(fixture, keyring)
+            #expect(login.status == 0, "\(login.stderr)")
+            let logout = try await fixture.run(["logout"])
+            #expect(logout.status == 1, "\(logout.stdout)\(logout.stderr)")
+            #expect(logout.stderr.contains("was not removed"), "\(logout.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.state + "/spconnect/sessions/default.cookies"))
+            #expect(await keyring.items(forUser: aliceEmail).count == 1)
+        }
+    }
+
     @Test(.enabled(if: PrivateKeyring.isInstalled, PrivateKeyring.skipReason))
     func aLockedKeyringIsAClearErrorNotAHang() async throws {
         let fixture = try await CLIFixture(signIn: false)
