@@ -40,11 +40,16 @@ let package = Package(
         /// OpenSSL's libcrypto: HMAC and digests (for one-time passwords).
         .systemLibrary(
             name: "CCrypto", path: "Modules/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        /// libsecret: passwords in the desktop's Secret Service keyring (gnome-keyring, KeePassXC, KWallet).
+        .systemLibrary(
+            name: "CSecret", path: "Modules/CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         /// Typed, non-variadic wrappers (prefix `spc_`), one target per library, each over its own bridge only:
         /// curl's setopt/getinfo; libmicrohttpd's daemon start and info; libxml2's `xmlFree`.
         .target(name: "CCurlShims", dependencies: ["CCurl"], path: "Modules/CCurlShims"),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], path: "Modules/CMicroHTTPDShims"),
         .target(name: "CXMLShims", dependencies: ["CLibXML2"], path: "Modules/CXMLShims"),
+        /// libsecret's password calls with SPConnect's own schema and a watchdog (no GLib type in the header).
+        .target(name: "CSecretShims", dependencies: ["CSecret"], path: "Modules/CSecretShims"),
 
         // MARK: Core
 
@@ -58,6 +63,9 @@ let package = Package(
         .target(name: "HTML", dependencies: ["CLibXML2", "CXMLShims", "JSON"], path: "Modules/HTML"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], path: "Modules/HTTPServer"),
+
+        /// The Secret Service keyring for the apps' saved passwords (`login --save-password`); no library uses it.
+        .target(name: "Keyring", dependencies: ["CSecretShims", "Transport"], path: "Modules/Keyring"),
 
         // MARK: Engines
 
@@ -81,6 +89,7 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON", "Cryptography",
+                "Keyring",
             ],
             path: "Apps/spconnect"),
 

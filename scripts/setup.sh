@@ -3,7 +3,7 @@
 # The Swift toolchain itself is expected on PATH (see README.md).
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libxml2-dev libmicrohttpd-dev libssl-dev pkg-config curl)
+packages=(libcurl4-openssl-dev libxml2-dev libmicrohttpd-dev libssl-dev libsecret-1-dev pkg-config curl)
 # Optional extras for the full test suite: EXTRA_PACKAGES="chromium php-cli" ./scripts/setup.sh
 read -r -a extra <<<"${EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")

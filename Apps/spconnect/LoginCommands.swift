@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import Keyring
 import Transport
 
 #if canImport(Glibc)
@@ -26,6 +27,7 @@ let loginCommand = Command(
         .value(
             "password-command", "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
+        SavedPassword.option,
         profileOption,
         .repeatable(
             "allow-host", "HOST[:PORT]",
@@ -53,6 +55,10 @@ let loginCommand = Command(
         "spconnect login --url https://wiki.example.edu/ --user alice --cookie '_shibsession_*'",
     ]
 ) { arguments in
+    if arguments.has("save-password"), arguments.value("app-id") != nil {
+        throw UsageError(
+            description: "--save-password is for password sign-ins; an app or device-code sign-in has none")
+    }
     if let code = try await TokenLogin.runIfAsked(arguments) { return code }
     let webURL = arguments.value("url")
     // An anonymous visit signs in as nobody: it needs no --user.
@@ -83,6 +89,8 @@ let loginCommand = Command(
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
     _ = try store.path(for: profile)
+    // Before the password is asked for and before any request: a keyring that is not there is said at once.
+    try await SavedPassword.checkBeforeSignIn(arguments)
     // An anonymous visit needs no password (and must not prompt for one).
     let password = flow == .anonymous ? Secret("") : try PasswordSource.read(arguments, user: user)
     let configuration = SignInConfiguration(
@@ -112,6 +120,8 @@ let loginCommand = Command(
     record.message = outcome.cliMessage
     if case .signedIn(var session) = outcome {
         session.passwordCommand = arguments.value("password-command")
+        let savingPassword = arguments.has("save-password")
+        if savingPassword { session.passwordInKeyring = await SavedPassword.store(password, for: session) }
         do {
             try store.save(session, profile: profile)
         } catch {
@@ -122,6 +132,12 @@ let loginCommand = Command(
         saveLastSignIn(record, store: store, profile: profile)
         print("Signed in as \(session.displayName ?? user) at \(session.siteURL) (\(session.flow)).")
         print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
+        if session.passwordInKeyring {
+            print("Password saved in the keyring for renewals ('spconnect logout' removes it).")
+        } else if savingPassword {
+            printError("spconnect login: signed in, but renewals will need another password source.")
+            return .failure
+        }
         return .ok
     }
     saveLastSignIn(record, store: store, profile: profile)
@@ -150,18 +166,48 @@ func exitCode(for outcome: SignInOutcome) -> ExitCode {
     }
 }
 
-/// `spconnect logout`: forget the saved session.
+/// `spconnect logout`: forget the saved session, and the password `login --save-password` kept in the keyring.
 let logoutCommand = Command(
-    name: "logout", summary: "Delete the saved session of a profile.", synopsis: "[--profile NAME]",
-    options: [profileOption],
+    name: "logout", summary: "Delete the saved session of a profile (and its password saved in the keyring).",
+    synopsis: "[--profile NAME] [--forget-password]",
+    options: [profileOption, SavedPassword.forgetOption],
     examples: [
         "spconnect logout",
         "spconnect logout --profile prod",
+        "spconnect logout --forget-password",
     ]
 ) { arguments in
     let profile = arguments.value("profile") ?? "default"
-    try SessionStore().remove(profile: profile)
+    let store = SessionStore()
+    let session = try? store.load(profile: profile)
+    if arguments.has("forget-password") {
+        guard var session, session.passwordInKeyring else {
+            print("Profile '\(profile)' has no password saved in the keyring; nothing to forget.")
+            return .ok
+        }
+        try await SavedPassword.forget(for: session)
+        session.passwordInKeyring = false
+        try store.save(session, profile: profile)
+        print(
+            "The password of \(session.user) is removed from the keyring; the session of profile '\(profile)' is kept "
+                + "(renewals need another password source).")
+        return .ok
+    }
+    var keyringProblem: KeyringError?
+    if let session, session.passwordInKeyring {
+        do throws(KeyringError) {
+            try await SavedPassword.forget(for: session)
+        } catch {
+            keyringProblem = error
+        }
+    }
+    try store.remove(profile: profile)
     print("Signed out: the session of profile '\(profile)' and its last sign-in record are deleted.")
+    if let keyringProblem {
+        printError("spconnect logout: the password saved in the keyring was not removed: \(keyringProblem.description)")
+        return .failure
+    }
+    if session?.passwordInKeyring == true { print("The password saved in the keyring is removed.") }
     return .ok
 }
 

@@ -46,6 +46,7 @@ enum RenewalReport {
     static func passwordSource(_ session: Session, environment: [String: String]) -> String? {
         if environment["SPCONNECT_PASSWORD"]?.isEmpty == false { return "SPCONNECT_PASSWORD" }
         if let command = session.passwordCommand { return "the login's password command (\(command))" }
+        if session.passwordInKeyring { return "the keyring (saved by login --save-password)" }
         if environment["SPCONNECT_PASSWORD_COMMAND"]?.isEmpty == false { return "SPCONNECT_PASSWORD_COMMAND" }
         if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
             return "SPCONNECT_PASSWORD_FILE (\(path))"

@@ -9,8 +9,8 @@ import Transport
 
 /// A saved profile opened for use: its session's cookies in a fresh client, and its renewal (AuthFlow's
 /// ``ProfileRenewal``, the one the status app uses too), which signs in again once when the server says the session
-/// ended (with the password from `SPCONNECT_PASSWORD`, `SPCONNECT_PASSWORD_FILE`, or a prompt on a terminal; never
-/// from argv).
+/// ended (with the password from `SPCONNECT_PASSWORD`, the login's `--password-command` or `--save-password` keyring
+/// entry, `SPCONNECT_PASSWORD_COMMAND`, `SPCONNECT_PASSWORD_FILE`, or a prompt on a terminal; never from argv).
 struct SessionContext {
     let profile: String
     let store: SessionStore
@@ -43,7 +43,7 @@ struct SessionContext {
         let oneTimeCode = session.tokens == nil ? try OneTimeCodeSources.source(arguments) : nil
         let renewal = ProfileRenewal(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
-            password: { [command = session.passwordCommand] in renewalPassword(user: user, command: command) },
+            password: { [session] in await renewalPassword(for: session) },
             oneTimeCode: oneTimeCode)
         if session.tokens != nil {
             TokenLogin.remember(session)
@@ -55,7 +55,7 @@ struct SessionContext {
             profile: profile, store: store, session: session, client: client, renewal: renewal)
         if session.flow == SignInFlow.basic.rawValue {
             // Basic sends the password with every request: there is no cookie to keep in its place.
-            guard let password = renewalPassword(user: user, command: session.passwordCommand) else {
+            guard let password = renewalPasswordWaiting(for: session) else {
                 throw SessionMissing(
                     description:
                         "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
@@ -63,9 +63,7 @@ struct SessionContext {
                         + "or run at a terminal to be asked")
             }
             context.httpAuthentication = .basic(user: user, password: password)
-        } else if session.flow == SignInFlow.ntlm.rawValue,
-            let password = renewalPassword(user: user, command: session.passwordCommand)
-        {
+        } else if session.flow == SignInFlow.ntlm.rawValue, let password = renewalPasswordWaiting(for: session) {
             // NTLM authenticates each connection: with a password at hand every request answers the challenge
             // itself (libcurl keeps the authenticated connection); without one, the session's cookies are used
             // and renewed on a 401 as for the other flows.
@@ -75,7 +73,48 @@ struct SessionContext {
     }
 }
 
-/// The password for a renewal, when one is available without argv (remembered by ``ErrorOutput``).
+/// The password for renewing `session`, when one is available without argv (remembered by ``ErrorOutput``):
+/// `SPCONNECT_PASSWORD`, else the keyring when the login saved it there (`--save-password`), else the other sources.
+func renewalPassword(for session: Session) async -> Secret? {
+    let askKeyring = !hasPasswordInEnvironment && session.passwordInKeyring
+    if askKeyring, let secret = await SavedPassword.lookUp(for: session) {
+        ErrorOutput.remember(secret)
+        return secret
+    }
+    let secret = renewalPassword(user: session.user, command: session.passwordCommand)
+    if secret == nil, !askKeyring, session.passwordCommand == nil, !hasPasswordSourceInEnvironment,
+        isatty(STDIN_FILENO) != 1
+    {
+        // Nothing was there to ask: say what would have been.
+        printError(
+            "The session ended and no password source is available to sign in again: set SPCONNECT_PASSWORD, "
+                + "SPCONNECT_PASSWORD_COMMAND or SPCONNECT_PASSWORD_FILE, or log in again with --password-command CMD "
+                + "(for example 'pass show sp') or --save-password.")
+    }
+    return secret
+}
+
+/// ``renewalPassword(for:)`` with the keyring asked on the calling thread (a synchronous caller's).
+func renewalPasswordWaiting(for session: Session) -> Secret? {
+    if !hasPasswordInEnvironment, session.passwordInKeyring, let secret = SavedPassword.lookUpWaiting(for: session) {
+        ErrorOutput.remember(secret)
+        return secret
+    }
+    return renewalPassword(user: session.user, command: session.passwordCommand)
+}
+
+private var hasPasswordInEnvironment: Bool {
+    !(ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"] ?? "").isEmpty
+}
+
+private var hasPasswordSourceInEnvironment: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    return ["SPCONNECT_PASSWORD", "SPCONNECT_PASSWORD_COMMAND", "SPCONNECT_PASSWORD_FILE"].contains {
+        !(environment[$0] ?? "").isEmpty
+    }
+}
+
+/// The password for a renewal from the sources that need no keyring (remembered by ``ErrorOutput``).
 func renewalPassword(user: String, command: String? = nil) -> Secret? {
     let secret = renewalPasswordSource(user: user, command: command)
     if let secret { ErrorOutput.remember(secret) }

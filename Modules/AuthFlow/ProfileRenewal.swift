@@ -41,7 +41,7 @@ public final class ProfileRenewal: Sendable {
     ///   - now: the clock of the records.
     public init(
         client: HTTPClient, session: Session, store: SessionStore, profile: String, recordSource: String,
-        password: @escaping @Sendable () -> Secret?, oneTimeCode: OneTimeCodeSource? = nil,
+        password: @escaping @Sendable () async -> Secret?, oneTimeCode: OneTimeCodeSource? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         if session.tokens != nil {

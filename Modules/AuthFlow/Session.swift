@@ -35,6 +35,9 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// The command that prints the password (`login --password-command`), kept so a renewal can run it again; the
     /// command's words, never a password.
     public var passwordCommand: String?
+    /// Whether the user's password was saved in the desktop keyring (`login --save-password`), so a renewal looks it
+    /// up there; only this mark is kept in the session, never the password.
+    public var passwordInKeyring = false
     /// The bearer tokens of a token session (``TokenSet``); nil for a cookie session. Requests then carry
     /// `Authorization: Bearer` and no cookies.
     public var tokens: TokenSet?
@@ -66,6 +69,13 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
             siteURL: siteURL, username: user, password: password, flow: SignInFlow(rawValue: flow) ?? .auto,
             policy: policy, staySignedIn: staySignedIn, targetCookies: targetCookies, loginURL: loginURL,
             target: proofURL.map { .web(proofURL: $0) } ?? .sharePoint)
+    }
+
+    /// Takes over where `earlier` (the session this one renews) gets its password from (``passwordCommand``,
+    /// ``passwordInKeyring``): the user chose it at login, and no sign-in learns it again.
+    public mutating func keepPasswordSource(of earlier: Session) {
+        passwordCommand = earlier.passwordCommand
+        passwordInKeyring = earlier.passwordInKeyring
     }
 
     /// The earliest expiry among `names` (nil when all are session cookies or none is present).

@@ -21,7 +21,7 @@ public actor SessionReauthenticator {
     private var session: Session
     private let store: SessionStore?
     private let profile: String?
-    private let password: @Sendable () -> Secret?
+    private let password: @Sendable () async -> Secret?
     /// Where a renewal's one-time codes come from, if anywhere.
     private let oneTimeCode: OneTimeCodeSource?
     private let recordSource: String
@@ -39,7 +39,7 @@ public actor SessionReauthenticator {
     ///   - now: the clock of the records' ``SignInRecord/at``.
     public init(
         client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
-        recordSource: String = "renewal", password: @escaping @Sendable () -> Secret?,
+        recordSource: String = "renewal", password: @escaping @Sendable () async -> Secret?,
         oneTimeCode: OneTimeCodeSource? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
@@ -89,7 +89,7 @@ public actor SessionReauthenticator {
             case let other: throw Failure(outcome: other)
             }
         }
-        guard let secret = password() else { return false }
+        guard let secret = await password() else { return false }
         switch try await signIn(session.renewalConfiguration(password: secret)) {
         case .signedIn: return true
         case let other: throw Failure(outcome: other)
@@ -113,8 +113,7 @@ public actor SessionReauthenticator {
             if let store, let profile { try? store.saveLastSignIn(record, profile: profile) }
             return outcome
         }
-        // What the user chose at login that no sign-in learns again.
-        renewed.passwordCommand = session.passwordCommand
+        renewed.keepPasswordSource(of: session)
         session = renewed
         if let store, let profile {
             try store.save(renewed, profile: profile)

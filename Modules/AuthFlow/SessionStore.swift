@@ -227,6 +227,8 @@ enum NetscapeCookieFile {
         var loginURL: String?
         var proofURL: String?
         var passwordCommand: String?
+        /// "keyring" when the password is in the Secret Service keyring (`login --save-password`).
+        var passwordSource: String?
     }
 
     static func render(_ session: Session) -> String {
@@ -235,7 +237,7 @@ enum NetscapeCookieFile {
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
             allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
             staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL,
-            passwordCommand: session.passwordCommand)
+            passwordCommand: session.passwordCommand, passwordSource: session.passwordInKeyring ? "keyring" : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -295,6 +297,7 @@ enum NetscapeCookieFile {
             loginURL: metadata.loginURL, proofURL: metadata.proofURL, tokens: tokens)
         session.identityProviderCookies = identityProviderCookies
         session.passwordCommand = metadata.passwordCommand
+        session.passwordInKeyring = metadata.passwordSource == "keyring"
         return session
     }
 }

@@ -1,0 +1,90 @@
+import AuthFlow
+import Foundation
+import Keyring
+import Transport
+
+/// `login --save-password`: the password kept in the desktop's Secret Service keyring (gnome-keyring, KeePassXC,
+/// KWallet) under SPConnect's own schema, one entry per site origin and user. The session file only says that the
+/// keyring holds it (`"passwordSource":"keyring"`); renewals look it up there, `logout` removes it.
+enum SavedPassword {
+    /// The option of `login`.
+    static let option = OptionSpec.flag(
+        "save-password", "keep the password in the desktop keyring (Secret Service) for renewals; refused without one")
+
+    /// The option of `logout`.
+    static let forgetOption = OptionSpec.flag(
+        "forget-password", "only remove the password saved with --save-password; keep the session")
+
+    /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds (default 60: time to answer an
+    /// unlock prompt on a desktop; a prompt nobody can answer is cancelled then).
+    static func keyring(environment: [String: String] = ProcessInfo.processInfo.environment) -> Keyring {
+        let seconds = environment["SPCONNECT_KEYRING_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        return Keyring(timeout: .milliseconds(Int((seconds ?? 60) * 1000)))
+    }
+
+    /// Refuses `--save-password` before any request is made when it cannot work: with a sign-in that has no
+    /// password to keep, or with no Secret Service to keep it in (a server, CI, an ssh session without a desktop).
+    static func checkBeforeSignIn(_ arguments: ParsedArguments) async throws(UsageError) {
+        guard arguments.has("save-password") else { return }
+        if arguments.value("password-command") != nil {
+            throw UsageError(
+                description: "--save-password and --password-command do not go together: the command already gives "
+                    + "the password at every renewal")
+        }
+        if arguments.value("flow") == SignInFlow.anonymous.rawValue || arguments.value("app-id") != nil {
+            throw UsageError(description: "--save-password is for password sign-ins; this one uses no password")
+        }
+        do {
+            try await keyring().checkAvailable()
+        } catch {
+            throw UsageError(description: "--save-password cannot be used here: \(error.description)")
+        }
+    }
+
+    /// Keeps `password` for `session`'s site and user; true when it was stored (a failure is said on stderr).
+    static func store(_ password: Secret, for session: Session) async -> Bool {
+        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else {
+            printError("spconnect login: the password was not saved: '\(session.siteURL)' has no host")
+            return false
+        }
+        do {
+            try await keyring().store(password, for: entry)
+            return true
+        } catch {
+            printError("spconnect login: the password was not saved in the keyring: \(error.description)")
+            return false
+        }
+    }
+
+    /// The saved password of `session`, for a renewal; nil, said on stderr with the alternatives, when the keyring
+    /// has none or cannot be reached.
+    static func lookUp(for session: Session) async -> Secret? {
+        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else { return nil }
+        do {
+            return try await keyring().password(for: entry)
+        } catch {
+            printError("The session ended and the keyring gave no password: \(error.description)")
+            return nil
+        }
+    }
+
+    /// ``lookUp(for:)`` on the calling thread, which waits while the keyring answers (at most its timeout): for
+    /// opening a session that needs the password before any request (HTTP Basic).
+    static func lookUpWaiting(for session: Session) -> Secret? {
+        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else { return nil }
+        do {
+            return try keyring().blockingPassword(for: entry)
+        } catch {
+            printError("The keyring gave no password: \(error.description)")
+            return nil
+        }
+    }
+
+    /// Removes the password saved for `session`; false when the keyring had none. Throws when the keyring cannot
+    /// be reached or refuses.
+    @discardableResult
+    static func forget(for session: Session) async throws(KeyringError) -> Bool {
+        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else { return false }
+        return try await keyring().remove(entry)
+    }
+}
