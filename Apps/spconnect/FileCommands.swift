@@ -198,7 +198,7 @@ private func downloadFiles(
                     Presentation.Field("name", .string(name)), Presentation.Field("size", .null),
                     Presentation.Field("path", .null), Presentation.Field("serverRelativeUrl", .string(url)),
                     Presentation.Field(
-                        "result", .string(TreeResult.failure(error, localPath: "", serverRelativeUrl: url).resultText)),
+                        "result", .string("failed (\(failureWord(error)))")),
                 ]))
         case nil:
             break

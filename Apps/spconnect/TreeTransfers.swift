@@ -56,8 +56,8 @@ struct TreeResult: Sendable {
     }
 }
 
-/// A short name of what went wrong, for a result cell.
-private func failureWord(_ error: SharePointError) -> String {
+/// A short name of what went wrong, for a result cell (`not found`, `access denied`, `HTTP 500`, …).
+func failureWord(_ error: SharePointError) -> String {
     switch error.kind {
     case .fileNotFound, .notFound: return "not found"
     case .accessDenied: return "access denied"

@@ -101,7 +101,7 @@ func uploadTree(
     var unmade: [String: SharePointError] = [:]
     var existing: [String: [String: SharePoint.File]] = [:]
     for relative in [""] + tree.folders {
-        if let parent = unmade.first(where: { relative.hasPrefix($0.key + "/") }) {
+        if let parent = unmade.first(where: { $0.key.isEmpty || relative.hasPrefix($0.key + "/") }) {
             unmade[relative] = parent.value
             continue
         }

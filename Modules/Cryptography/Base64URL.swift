@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as JWTs use it. A namespace; pure functions.
 public enum Base64URL {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Testing
 
 /// Compares `actual` with the snapshot `name` kept beside the calling test file, in `__Snapshots__/`.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A self-signed certificate for 127.0.0.1 made with the openssl command, and its files (in a fresh temporary
 /// folder), for tests that serve https on loopback.
