@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import Transport
 
 /// A summary of one sign-in that is safe to keep on disk and show on a status page: when it ended, whether it
 /// produced a session, the outcome's sentence and the steps reduced to what holds no secret.
@@ -104,7 +104,8 @@ public struct SignInRecord: Sendable, Equatable, Codable {
 /// try store.saveLastSignIn(SignInRecord(outcome: outcome, trace: collector.steps), profile: "default")
 /// ```
 public final class SignInTraceCollector: Sendable {
-    private let collected = Mutex<[SignInTraceStep]>([])
+    /// Steps arrive from the transfer thread's callbacks: a pthread mutex ThreadSanitizer sees (``PosixMutex``).
+    private let collected = PosixMutex<[SignInTraceStep]>([])
 
     /// Creates an empty collector.
     public init() {}

@@ -1,6 +1,5 @@
 internal import CCurl
 internal import CCurlShims
-import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -21,8 +20,9 @@ final class MultiLoop: @unchecked Sendable {
         var cancellations: [Transfer] = []
         var stopping = false
     }
-    /// Also guards each queued transfer's `continuation` and `cancelRequested`.
-    private let queues = Mutex(Queues())
+    /// Also guards each queued transfer's `continuation` and `cancelRequested`. A pthread mutex, not
+    /// `Synchronization.Mutex`, so ThreadSanitizer sees the hand-over (``PosixMutex``).
+    private let queues = PosixMutex(Queues())
     // Loop thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
