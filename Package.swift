@@ -96,7 +96,7 @@ let package = Package(
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
             name: "spconnect-status",
-            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON"],
+            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON", "Keyring"],
             path: "Apps/spconnect-status"),
 
         // MARK: Tools (never imported by Modules)

@@ -137,16 +137,22 @@ final class StatusServer: Sendable {
 
     func stop() { server.stop() }
 
-    /// The session configuration for `options`, with the password from the environment (never argv).
+    /// The session configuration for `options`, with the password from the environment (never argv), else the one
+    /// `spconnect login --save-password` kept in the keyring (looked up once, when the app starts).
     static func sessionConfiguration(
         _ options: StatusOptions, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> StatusSession.Configuration {
-        let hasPassword =
+        let store = SessionStore(environment: environment)
+        let hasPasswordInEnvironment =
             !(environment["SPCONNECT_PASSWORD"] ?? "").isEmpty
             || !(environment["SPCONNECT_PASSWORD_FILE"] ?? "").isEmpty
+        let saved =
+            hasPasswordInEnvironment
+            ? nil : StatusPassword.fromKeyring(profile: options.profile, store: store, environment: environment)
         return StatusSession.Configuration(
-            profile: options.profile, store: SessionStore(environment: environment),
-            password: { password(environment: environment) }, canSignIn: hasPassword,
+            profile: options.profile, store: store,
+            password: { password(environment: environment) ?? saved },
+            canSignIn: hasPasswordInEnvironment || saved != nil,
             clientConfiguration: HTTPClient.Configuration(
                 userAgent: environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
                     ?? "NONISV|SPConnect|spconnect-status", caFile: options.caFile,
