@@ -15,10 +15,8 @@ enum StatusPassword {
         guard let session = try? store.load(profile: profile), session.passwordInKeyring,
             let entry = KeyringEntry(site: session.siteURL, user: session.user)
         else { return nil }
-        let seconds = environment["SPCONNECT_KEYRING_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
-        let keyring = Keyring(timeout: .milliseconds(Int((seconds ?? 60) * 1000)))
         do {
-            return try keyring.blockingPassword(for: entry)
+            return try Keyring(environment: environment).blockingPassword(for: entry)
         } catch {
             FileHandle.standardError.write(
                 Data(

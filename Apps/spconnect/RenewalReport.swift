@@ -2,8 +2,8 @@ import AuthFlow
 import Foundation
 
 /// What `status` says about renewing a session: how a command that finds the session ended would sign in again,
-/// read from the session and the environment without running anything (a password command is named, not run), so
-/// `status` never claims a renewal that would fail.
+/// read from the session and the environment without running anything (a password command is named, never run or
+/// quoted), so `status` never claims a renewal that would fail.
 enum RenewalReport {
     /// The `renewal:` line for `session`, or nil for a session whose own lines say it (token sessions).
     static func line(_ session: Session, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -45,7 +45,8 @@ enum RenewalReport {
     /// Where a renewal would take the password from, in the order renewals try them; nil when nowhere.
     static func passwordSource(_ session: Session, environment: [String: String]) -> String? {
         if environment["SPCONNECT_PASSWORD"]?.isEmpty == false { return "SPCONNECT_PASSWORD" }
-        if let command = session.passwordCommand { return "the login's password command (\(command))" }
+        // Named, not quoted: a command line can hold a secret of its own.
+        if session.passwordCommand != nil { return "the login's password command" }
         if session.passwordInKeyring { return "the keyring (saved by login --save-password)" }
         if environment["SPCONNECT_PASSWORD_COMMAND"]?.isEmpty == false { return "SPCONNECT_PASSWORD_COMMAND" }
         if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {

@@ -15,11 +15,9 @@ enum SavedPassword {
     static let forgetOption = OptionSpec.flag(
         "forget-password", "only remove the password saved with --save-password; keep the session")
 
-    /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds (default 60: time to answer an
-    /// unlock prompt on a desktop; a prompt nobody can answer is cancelled then).
+    /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds (``Keyring/init(environment:)``).
     static func keyring(environment: [String: String] = ProcessInfo.processInfo.environment) -> Keyring {
-        let seconds = environment["SPCONNECT_KEYRING_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
-        return Keyring(timeout: .milliseconds(Int((seconds ?? 60) * 1000)))
+        Keyring(environment: environment)
     }
 
     /// Refuses `--save-password` before any request is made when it cannot work: with a sign-in that has no

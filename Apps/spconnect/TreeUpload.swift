@@ -14,6 +14,14 @@ struct LocalTreeFile: Sendable {
     let relativePath: String
     /// Size and whole-second modification time.
     let facts: DownloadLedger.Entry
+
+    /// The folder it is in, relative to the tree's top (`Reports/2026`; empty at the top).
+    var folder: String { (relativePath as NSString).deletingLastPathComponent }
+}
+
+/// The server-relative URL of `relative` (a path below the tree's top, `/`-separated; empty for the top itself).
+private func remotePath(_ relative: String, below top: String) -> String {
+    relative.isEmpty ? top : top + "/" + relative
 }
 
 /// What a walk of a local folder found: the folders (relative, parents before children), the regular files, and
@@ -105,7 +113,7 @@ func uploadTree(
             unmade[relative] = parent.value
             continue
         }
-        let url = relative.isEmpty ? top : top + "/" + relative
+        let url = remotePath(relative, below: top)
         do {
             if !relative.isEmpty {
                 let name = (relative as NSString).lastPathComponent
@@ -120,9 +128,9 @@ func uploadTree(
     }
     var wanted: [LocalTreeFile] = []
     for file in tree.files {
-        let folder = (file.relativePath as NSString).deletingLastPathComponent
+        let folder = file.folder
         let name = (file.relativePath as NSString).lastPathComponent
-        let remote = (folder.isEmpty ? top : top + "/" + folder) + "/" + name
+        let remote = remotePath(file.relativePath, below: top)
         if let error = unmade[folder] {
             results.write(TreeResult.failure(error, localPath: file.path, serverRelativeUrl: remote))
             continue
@@ -154,11 +162,10 @@ func uploadTree(
     let bar = TransferBar(label: "\(wanted.count) files", totals: transfers, enabled: output.progressEnabled)
     let send: @Sendable (Int) async -> Result<SharePoint.File, SharePointError> = { [wanted] index in
         let file = wanted[index]
-        let folder = (file.relativePath as NSString).deletingLastPathComponent
         do throws(SharePointError) {
             return .success(
                 try await site.upload(
-                    file: file.path, toFolder: folder.isEmpty ? top : top + "/" + folder, overwrite: overwrite
+                    file: file.path, toFolder: remotePath(file.folder, below: top), overwrite: overwrite
                 ) { progress in transfers.update(index, progress) })
         } catch {
             return .failure(error)
@@ -173,12 +180,9 @@ func uploadTree(
                     localPath: file.path, serverRelativeUrl: uploaded.serverRelativeUrl, size: uploaded.length,
                     outcome: .done("uploaded")))
         case .failure(let error):
-            let folder = (file.relativePath as NSString).deletingLastPathComponent
-            let remote =
-                (folder.isEmpty ? top : top + "/" + folder) + "/"
-                + (file.relativePath as NSString)
-                .lastPathComponent
-            results.write(TreeResult.failure(error, localPath: file.path, serverRelativeUrl: remote))
+            results.write(
+                TreeResult.failure(
+                    error, localPath: file.path, serverRelativeUrl: remotePath(file.relativePath, below: top)))
         }
     }
     bar.finish()

@@ -26,6 +26,13 @@ public struct Keyring: Sendable {
         self.allowsUnlockPrompt = allowsUnlockPrompt
     }
 
+    /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds in `environment` (default 60: time
+    /// to answer an unlock prompt on a desktop; a prompt nobody can answer is cancelled then), for both apps.
+    public init(environment: [String: String]) {
+        let seconds = environment["SPCONNECT_KEYRING_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        self.init(timeout: .milliseconds(Int((seconds ?? 60) * 1000)))
+    }
+
     /// Whether this process has a graphical session to show a prompt in (`DISPLAY` or `WAYLAND_DISPLAY`).
     public static func hasDisplay() -> Bool {
         let environment = ProcessInfo.processInfo.environment

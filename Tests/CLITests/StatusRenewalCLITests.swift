@@ -34,6 +34,17 @@ import Testing
             ["status"], extra: ["SPCONNECT_PASSWORD_COMMAND": "pass show sharepoint/alice"])
         #expect(Self.renewalLine(command.stdout).contains("with the password from SPCONNECT_PASSWORD_COMMAND"))
 
+        // A login's password command is named, never quoted (a command line can hold a secret of its own).
+        let passwordCommand = "printf '%s\\n' '\(alicePassword)'"
+        let withCommand = try await fixture.run([
+            "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-command", passwordCommand,
+            "--allow-http-loopback", "--profile", "command",
+        ])
+        #expect(withCommand.status == 0, "\(withCommand.stderr)")
+        let named = try await fixture.run(["status", "--profile", "command"])
+        #expect(Self.renewalLine(named.stdout).contains("from the login's password command"), "\(named.stdout)")
+        #expect(!named.stdout.contains("printf") && !named.stdout.contains(alicePassword), "\(named.stdout)")
+
         // With the identity provider's session kept, a renewal goes through it first.
         let kept = try await fixture.run(
             [
