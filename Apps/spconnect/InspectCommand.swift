@@ -135,7 +135,7 @@ private func formReport(_ form: HTMLForm) -> JSONValue {
         if control.disabled { field["disabled"] = .bool(true) }
         if control.insideNoscript { field["inside_noscript"] = .bool(true) }
         if let label = control.label { field["label"] = .string(label) }
-        if let (role, signal) = control.roleAndSignal {
+        if let (role, signal) = form.roleAndSignal(of: control) {
             field["role"] = .string(role.rawValue)
             field["role_signal"] = .string(signal)
         }

@@ -119,7 +119,10 @@ public enum PageClassifier {
                 .aadConfig, nil, "script configuration with urlPost \(urlPost) (page id \(pgid))", ["urlPost"])
         }
 
-        let passwordForm = page.forms.first { $0.passwordField != nil }
+        // Of several password forms (a token passcode form beside the user + password one), the one that also
+        // asks for the user name.
+        let passwordForms = page.forms.filter { $0.passwordField != nil }
+        let passwordForm = passwordForms.first { $0.usernameField != nil } ?? passwordForms.first
         let codeForm = page.forms.first { $0.codeField != nil && $0.passwordField == nil }
 
         // 2. A password change: new-password fields (old, new, repeat).
@@ -172,7 +175,9 @@ public enum PageClassifier {
         if let form = passwordForm, let password = form.passwordField {
             let user = form.usernameField
             let fields = [user?.name, password.name].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " and ")
-            var signals = ["password field \"\(password.name ?? "")\": \(password.roleAndSignal?.signal ?? "")"]
+            var signals = [
+                "password field \"\(password.name ?? "")\": \(form.roleAndSignal(of: password)?.signal ?? "")"
+            ]
             if let user {
                 signals.append(
                     "user field \"\(user.name ?? "")\": \(user.roleAndSignal?.signal ?? "the only text input before the password")"

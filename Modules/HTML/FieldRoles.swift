@@ -65,10 +65,41 @@ extension FormControl {
 extension HTMLForm {
     /// The controls with a sign-in role, in tree order (enabled ones only).
     public var roledControls: [(control: FormControl, role: FieldRole)] {
+        let roles = controlRoles
+        guard let lone = loneNewNamedPassword(in: roles) else { return roles }
+        return roles.map { $0.control.index == lone.index ? ($0.control, .password) : $0 }
+    }
+
+    /// Each enabled control's own role, judged alone.
+    private var controlRoles: [(control: FormControl, role: FieldRole)] {
         controls.compactMap { control in
             guard !control.disabled, let role = control.role else { return nil }
             return (control, role)
         }
+    }
+
+    /// A password input called "new" only by its words (`NewLoginPassword`), when it is the form's one password
+    /// input and the form asks for the user name too: a sign-in, since a password change asks for the new
+    /// password twice (or says so with `autocomplete=new-password`).
+    private func loneNewNamedPassword(in roles: [(control: FormControl, role: FieldRole)]) -> FormControl? {
+        let passwordInputs = controls.filter { $0.type == "password" && !$0.disabled }
+        guard passwordInputs.count == 1, let only = passwordInputs.first,
+            !(only.autocomplete ?? "").split(separator: " ").contains("new-password"),
+            roles.contains(where: { $0.control.index == only.index && $0.role == .newPassword }),
+            roles.contains(where: { $0.role == .username })
+        else { return nil }
+        return only
+    }
+
+    /// The role of `control` in this form and the signal behind it: ``FormControl/roleAndSignal``, except where
+    /// the form as a whole decides (a lone "new"-named password beside a user field is the sign-in password).
+    public func roleAndSignal(of control: FormControl) -> (role: FieldRole, signal: String)? {
+        if let lone = loneNewNamedPassword(in: controlRoles),
+            lone.index == control.index
+        {
+            return (.password, "the form's only password input, beside a user field (a change asks twice)")
+        }
+        return control.roleAndSignal
     }
 
     /// The current-password input of a sign-in form; nil on a password-change form (one with new-password

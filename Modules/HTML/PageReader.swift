@@ -124,10 +124,12 @@ struct PageReader {
             if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
         }
 
-        var labelsByID: [String: [String]] = [:]
+        var labelsByID: [String: [ControlNaming.Label]] = [:]
         for element in elements where element.name == "label" {
             if let target = element.attribute("for"), !target.isEmpty {
-                labelsByID[target, default: []].append(element.textContent.collapsingWhitespace())
+                let form = element.ancestors.first { $0.name == "form" }.flatMap { formIndex[ObjectIdentifier($0)] }
+                labelsByID[target, default: []].append(
+                    ControlNaming.Label(text: element.textContent.collapsingWhitespace(), form: form))
             }
         }
         let naming = ControlNaming(labelsByID: labelsByID, elementsByID: firstByID)
@@ -148,7 +150,7 @@ struct PageReader {
         var forms: [HTMLForm] = []
         for (treeIndex, formElement) in treeForms.enumerated() where !ignoredForms[treeIndex] {
             let controls = controlsByForm[treeIndex].enumerated().map {
-                makeControl($0.element, index: $0.offset, naming: naming)
+                makeControl($0.element, index: $0.offset, form: treeIndex, naming: naming)
             }
             let searchLandmark = ([formElement] + formElement.ancestors).contains {
                 $0.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "search"
@@ -167,13 +169,24 @@ struct PageReader {
 
     /// What names a control: `<label for>` texts by id, and elements by id for `aria-labelledby`.
     struct ControlNaming {
-        let labelsByID: [String: [String]]
+        /// A `<label for>`'s text and the form (tree index) it sits in, if any.
+        struct Label {
+            let text: String
+            let form: Int?
+        }
+
+        let labelsByID: [String: [Label]]
         let elementsByID: [String: DOMNode]
 
-        /// The label texts of `element`, joined with " | ", or nil.
-        func labelText(of element: DOMNode) -> String? {
+        /// The label texts of `element` (a control of the form at tree index `form`), joined with " | ", or nil.
+        /// When labels for its id sit in its own form, only those name it: pages that repeat one id in several
+        /// forms (a passcode form and a password form side by side) label each copy inside its form.
+        func labelText(of element: DOMNode, form: Int) -> String? {
             var texts: [String] = []
-            if let id = element.attribute("id"), let labels = labelsByID[id] { texts += labels }
+            if let id = element.attribute("id"), let labels = labelsByID[id] {
+                let own = labels.filter { $0.form == form }
+                texts += (own.isEmpty ? labels : own).map(\.text)
+            }
             if let wrapping = element.nearestAncestor(named: "label") {
                 texts.append(wrapping.textContent.collapsingWhitespace())
             }
@@ -188,7 +201,7 @@ struct PageReader {
         }
     }
 
-    private func makeControl(_ element: DOMNode, index: Int, naming: ControlNaming) -> FormControl {
+    private func makeControl(_ element: DOMNode, index: Int, form: Int, naming: ControlNaming) -> FormControl {
         var type: String
         var options: [SelectOption] = []
         var valueAttribute = element.attribute("value")
@@ -224,7 +237,7 @@ struct PageReader {
             inputMode: element.attribute("inputmode")?.trimmingASCIIWhitespace().lowercased(),
             insideNoscript: element.hasAncestor(named: "noscript"), formAction: element.attribute("formaction"),
             formMethod: element.attribute("formmethod"), formEnctype: element.attribute("formenctype"), index: index,
-            labelText: naming.labelText(of: element),
+            labelText: naming.labelText(of: element, form: form),
             maxLength: Int(element.attribute("maxlength")?.trimmingASCIIWhitespace() ?? ""),
             pattern: element.attribute("pattern"),
             ariaInvalid: element.attribute("aria-invalid")?.trimmingASCIIWhitespace().lowercased() == "true")

@@ -31,6 +31,44 @@ struct ClassifierTests {
         #expect(form.usernameField?.name == expected)
     }
 
+    @Test("of several password forms, the one asking for the user name too; labels of a repeated id stay in their form")
+    func severalPasswordForms() throws {
+        let passcode =
+            "<form method=post action=/token><label for=u>User</label><input id=u name=a>"
+            + "<label for=p>Passcode</label><input id=p type=password name=b></form>"
+        let password =
+            "<form method=post action=/login><label for=p>Password</label><input id=p type=password name=b></form>"
+        let withUser =
+            "<form method=post action=/login><label for=u>User</label><input id=u name=a>"
+            + "<label for=p>Password</label><input id=p type=password name=b></form>"
+        let page = try readPage(passcode + withUser)
+        #expect(page.forms[0].codeField?.name == "b", "the passcode form's own label says code")
+        #expect(page.forms[1].passwordField?.name == "b")
+        #expect(page.classification.kind == .credentialForm)
+        #expect(page.classification.formIndex == 1)
+        // A password-only form first, then one with the user name: the pair wins.
+        let pair = try readPage(password.replacingOccurrences(of: "id=p", with: "id=q") + withUser).classification
+        #expect(pair.formIndex == 1)
+    }
+
+    @Test("a lone password input named new beside a user field is the sign-in password; a change asks twice")
+    func loneNewNamedPassword() throws {
+        let signIn = try readPage(
+            "<form method=post><input name=NewLoginUsername><input type=password name=NewLoginPassword></form>")
+        #expect(signIn.forms[0].passwordField?.name == "NewLoginPassword")
+        #expect(signIn.classification.kind == .credentialForm)
+        let change = try readPage(
+            "<form method=post><input name=username><input type=password name=NewPassword>"
+                + "<input type=password name=ConfirmPassword></form>")
+        #expect(change.classification.kind == .passwordChange)
+        let declared = try readPage(
+            "<form method=post><input name=username>"
+                + "<input type=password name=NewPassword autocomplete=new-password></form>")
+        #expect(declared.classification.kind == .passwordChange)
+        let alone = try readPage("<form method=post><input type=password name=NewPassword></form>")
+        #expect(alone.classification.kind == .passwordChange, "no user field: the new password of a change")
+    }
+
     @Test("a username-only first step is a username step (a credential form in the manifest's words)")
     func usernameFirstStep() throws {
         let result = try classify(
