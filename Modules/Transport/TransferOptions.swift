@@ -61,6 +61,11 @@ extension HTTPClient {
             try easy.set(CURLOPT_USERNAME, "")
             try easy.set(CURLOPT_PASSWORD, "")
         case .bearer(let token):
+            guard HTTPFieldValue.isValid(token.revealedValue()) else {
+                throw .invalid(
+                    "the bearer token holds a line break or control character and cannot be sent in a header",
+                    url: request.url)
+            }
             try easy.set(CURLOPT_HTTPAUTH, CurlAuth.bearer)
             try easy.set(CURLOPT_XOAUTH2_BEARER, token.revealedValue())
         }
@@ -130,6 +135,14 @@ extension HTTPClient {
             if !headers.contains("Content-Type") { headers.add("Content-Type", "application/octet-stream") }
         }
         if method != curlMethod { try easy.set(CURLOPT_CUSTOMREQUEST, method) }
+        // A header that would break its line (CR, LF, NUL) or carry a name that is no token is refused, naming the
+        // header, never its value.
+        for field in headers where !HTTPFieldValue.isValidName(field.name) || !HTTPFieldValue.isValid(field.value) {
+            throw .invalid(
+                "the request header \(HTTPFieldValue.isValidName(field.name) ? field.name : "name") holds a line break "
+                    + "or control character and cannot be sent",
+                url: request.url)
+        }
         // `Name;` is libcurl's syntax for a header with an empty value (`Name:` would remove it).
         var lines = headers.map { field in field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)" }
         if case .none = request.body {

@@ -55,6 +55,11 @@ public struct DeviceCodeSignIn: Sendable {
         self.prompt = prompt
     }
 
+    /// The poll intervals believed, in seconds: RFC 8628's default is 5; a longer one still ends at the code's expiry.
+    static let pollIntervals = 1...600
+    /// The code lifetimes believed, in seconds (Entra issues 15 minutes).
+    static let codeLifetimes = 1...3600
+
     /// The delegated scopes asked for: everything consented for the site's resource, plus a refresh token.
     static func scopes(_ resourceScope: String) -> String { resourceScope + " offline_access" }
 
@@ -69,16 +74,22 @@ public struct DeviceCodeSignIn: Sendable {
         guard let deviceCode = start["device_code"] as? String, let userCode = start["user_code"] as? String,
             let verification = (start["verification_uri"] ?? start["verification_url"]) as? String
         else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
-        var interval = max(1, TokenEndpoint.integer(start["interval"]) ?? 5)
-        let expiresIn = TokenEndpoint.integer(start["expires_in"]) ?? 900
+        var interval = Self.pollIntervals.clamp(TokenEndpoint.integer(start["interval"]) ?? 5)
+        let expiresIn = Self.codeLifetimes.clamp(TokenEndpoint.integer(start["expires_in"]) ?? 900)
         prompt(
             Prompt(
                 userCode: userCode, verificationURI: verification, message: start["message"] as? String,
                 expiresIn: expiresIn, interval: interval))
-        let deadline = ContinuousClock.now + .seconds(expiresIn)
+        // Every wait ends by the code's expiry, whatever interval or `slow_down` the server asks for: one last poll
+        // at the expiry, then the code is called expired.
+        let expiry = ContinuousClock.now + .seconds(expiresIn)
         while true {
+            let remaining = ContinuousClock.now.duration(to: expiry)
+            guard remaining > .zero else {
+                throw TokenError(.codeExpired, detail: "nobody entered it within its \(expiresIn) s")
+            }
             do {
-                try await Task.sleep(for: .seconds(interval))
+                try await Task.sleep(for: min(.seconds(interval), remaining))
             } catch {
                 throw TokenError(.codeExpired, detail: "the wait for the device code was cancelled")
             }
@@ -102,9 +113,9 @@ public struct DeviceCodeSignIn: Sendable {
             } catch {
                 switch error.serverError {
                 case "authorization_pending":
-                    if ContinuousClock.now > deadline + .seconds(interval) { throw TokenError(.codeExpired) }
+                    continue
                 case "slow_down":
-                    interval += slowDownIncrement
+                    interval = Self.pollIntervals.clamp(interval + slowDownIncrement)
                 default:
                     throw error
                 }

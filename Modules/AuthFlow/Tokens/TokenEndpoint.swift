@@ -32,7 +32,12 @@ public struct EntraAuthority: Sendable, Equatable {
         do {
             try policy.checkCredentialTransport(to: tokenURL)
         } catch {
-            throw TokenError(.insecureAuthority, detail: "\(error)")
+            let loopback =
+                policy.allowHTTPLoopback
+                ? "plain http is allowed to a loopback address only"
+                : "plain http is allowed only to a loopback address, with --allow-http-loopback"
+            throw TokenError(
+                .insecureAuthority, detail: "\(Redaction.url(tokenURL)) (use the https authority; \(loopback))")
         }
     }
 }
@@ -78,20 +83,35 @@ enum TokenEndpoint {
         return object
     }
 
-    /// The token response in `object`, or `unexpectedResponse` without an access token.
+    /// The token response in `object`, or `unexpectedResponse` without an access token, or with a token that
+    /// cannot travel in a header (see ``TokenShape``). `expires_in` is clamped to ``TokenShape/lifetimes``.
     static func tokens(_ object: [String: Any]) throws(TokenError) -> TokenResponse {
         guard let access = object["access_token"] as? String, !access.isEmpty else {
             throw TokenError(.unexpectedResponse, detail: "the answer has no access_token")
         }
+        try TokenShape.check(access, named: "access_token")
+        let refresh = object["refresh_token"] as? String
+        if let refresh { try TokenShape.check(refresh, named: "refresh_token") }
+        let lifetime = integer(object["expires_in"]) ?? 3599
         return TokenResponse(
-            accessToken: Secret(access), expiresIn: integer(object["expires_in"]) ?? 3599,
-            refreshToken: (object["refresh_token"] as? String).map(Secret.init), scope: object["scope"] as? String)
+            accessToken: Secret(access), expiresIn: TokenShape.lifetimes.clamp(lifetime),
+            refreshToken: refresh.map(Secret.init), scope: object["scope"] as? String)
     }
 
-    /// A number or a numeric string (Entra has sent both).
+    /// A number or a numeric string (Entra has sent both), saturated to Int's range; nil for anything else
+    /// (a fraction is rounded down, a non-finite number is nil).
     static func integer(_ value: Any?) -> Int? {
-        if let number = value as? NSNumber { return number.intValue }
-        if let text = value as? String { return Int(text) }
+        if let number = value as? NSNumber {
+            let double = number.doubleValue
+            guard double.isFinite else { return nil }
+            if double >= Double(Int.max) { return Int.max }
+            if double <= Double(Int.min) { return Int.min }
+            return Int(double.rounded(.down))
+        }
+        if let text = value as? String {
+            if let whole = Int(text) { return whole }
+            return integer(Double(text).map { NSNumber(value: $0) })
+        }
         return nil
     }
 
