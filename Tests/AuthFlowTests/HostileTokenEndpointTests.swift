@@ -53,8 +53,21 @@ import Transport
     }
 
     static func token(_ access: String, expiresIn: String = "3600") -> String {
-        let escaped = String(data: try! JSONSerialization.data(withJSONObject: [access]), encoding: .utf8)!
-        return #"{"token_type":"Bearer","access_token":"# + escaped.dropFirst().dropLast() + #","expires_in":"#
+        // The token as a JSON string: control characters escaped as JSON allows (\r, \n, \u0000).
+        var escaped = "\""
+        let plain = access.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
+        for scalar in plain ? [] : Array(access.unicodeScalars) {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\r": escaped += "\\r"
+            case "\n": escaped += "\\n"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        escaped += (plain ? access : "") + "\""
+        return #"{"token_type":"Bearer","access_token":"# + escaped + #","expires_in":"#
             + expiresIn + #","refresh_token":"rt"}"#
     }
 
