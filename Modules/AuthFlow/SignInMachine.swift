@@ -27,8 +27,12 @@ public struct SignInMachine: Sendable {
     var proofTriedAt: Int?
     /// Same-origin redirects followed by the current proof.
     var proofHops = 0
-    /// Cookie names the target's host set during this sign-in (a web target without `--cookie`).
-    var targetHostCookies: [String] = []
+    /// What the sign-in remembers of the target's cookies: which it would get now, and which it had when the
+    /// credentials last went (see ``CookieStory``).
+    var cookieStory = CookieStory()
+    /// The answer a cookie-triggered proof interrupted: where the sign-in goes on when the proof lands on a sign-in
+    /// page (the proof was a guess; the page the engine had received is the one to read).
+    var answerBeforeProof: SignInResponse?
     /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
     var pendingCode: PendingCode?
     var route: (any ScriptedRoute)?
@@ -92,8 +96,14 @@ public struct SignInMachine: Sendable {
         record.cookiesSet = setCookieNames(response)
         defer { if trace.indices.contains(index) { trace[index] = record } }
 
-        noteTargetHostCookies(response)
+        cookieStory.received(response.siteCookies)
         if let action = proofStep(response, record: &record) { return action }
+        return continueSignIn(with: response, record: &record)
+    }
+
+    /// Every turn after the proof's, on `response`: a scripted route's exchange, a redirect, an HTTP
+    /// authentication challenge, and last the page itself.
+    mutating func continueSignIn(with response: SignInResponse, record: inout SignInTraceStep) -> SignInAction {
         if let action = routeStep(response, record: &record) { return action }
         if let action = redirectStep(response, record: &record) { return action }
         if let action = challengeStep(response, record: &record) { return action }
@@ -200,6 +210,7 @@ public struct SignInMachine: Sendable {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request
+        if request.carriesCredentials && request.purpose != .proof { cookieStory.credentialsSent() }
         if [.credentials, .username, .autoPost, .interrupt, .providerChoice, .oneTimeCode, .secondFactor].contains(
             request.purpose)
         {

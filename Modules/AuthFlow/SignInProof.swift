@@ -18,9 +18,17 @@ extension SignInMachine {
                 record.decision = "proof: HTTP \(response.status) to the same origin"
                 return proofRequest(authentication: lastRequest?.authentication, url: location)
             case .signInGoesOn:
-                // The proof was sent to a sign-in page: the sign-in continues from there.
-                record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
-                return nil
+                guard let interrupted = answerBeforeProof else {
+                    // The proof was the sign-in's first request: the sign-in starts from its answer.
+                    record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
+                    return nil
+                }
+                // The cookies were not a session yet: read the answer the proof interrupted, as a browser user
+                // who never made the proof would.
+                answerBeforeProof = nil
+                record.decision =
+                    "proof: HTTP \(response.status), not signed in yet: back to the page received before the proof"
+                return continueSignIn(with: interrupted, record: &record)
             }
         }
         guard proofTriedAt != submissions, shouldProve(response) else { return nil }
@@ -33,6 +41,7 @@ extension SignInMachine {
             return .finish(proofOutcome(response))
         }
         record.decision = "session cookies present: prove them"
+        answerBeforeProof = response
         return proofRequest(authentication: lastRequest?.authentication)
     }
 
@@ -99,7 +108,8 @@ extension SignInMachine {
         }
         let flow = (state.detectedFlow ?? configuration.flow).rawValue
         if let proofURL = configuration.target.proofURL {
-            let wanted = configuration.targetCookies.isEmpty ? targetHostCookies : configuration.targetCookies
+            let wanted =
+                configuration.targetCookies.isEmpty ? cookieStory.sessionCookieNames : configuration.targetCookies
             return .signedIn(
                 Session(
                     siteURL: configuration.siteURL, user: configuration.username, displayName: nil, flow: flow,
@@ -118,26 +128,25 @@ extension SignInMachine {
                 staySignedIn: configuration.staySignedIn, loginURL: configuration.loginURL))
     }
 
-    /// Whether to try the proof now: the target cookies are present (names or globs); for a web target without
-    /// `--cookie`, once the sign-in moved on and the target's own host answers 2xx, having set cookies.
+    /// Whether to try the proof now. For a web target without `--cookie`: once the sign-in moved on, the target's
+    /// origin answers 2xx, and the target now gets cookies it did not have when the credentials went (set by its
+    /// own host or, for a parent domain, by a portal beside it). Otherwise: the named target cookies are present
+    /// (names or globs) and, after the credentials went, one of them is new or changed.
     func shouldProve(_ response: SignInResponse) -> Bool {
         if case .web(let proofURL) = configuration.target, configuration.targetCookies.isEmpty {
-            return submissions > 0 && !targetHostCookies.isEmpty && (200...299).contains(response.status)
+            return submissions > 0 && !cookieStory.sessionCookieNames.isEmpty && (200...299).contains(response.status)
                 && URLParts(response.url)?.origin == URLParts(proofURL)?.origin
         }
         return haveTargetCookies(response)
     }
 
-    /// Remembers the names of cookies the target's host sets.
-    mutating func noteTargetHostCookies(_ response: SignInResponse) {
-        guard let proofURL = configuration.target.proofURL, URLParts(response.url)?.host == URLParts(proofURL)?.host
-        else { return }
-        for name in setCookieNames(response) where !targetHostCookies.contains(name) { targetHostCookies.append(name) }
-    }
-
     func haveTargetCookies(_ response: SignInResponse) -> Bool {
         let expected = configuration.expectedCookies
-        guard !expected.isEmpty else { return false }
-        return CookiePatterns.allMatched(expected, by: response.siteCookies.map(\.name))
+        guard !expected.isEmpty, CookiePatterns.allMatched(expected, by: response.siteCookies.map(\.name)) else {
+            return false
+        }
+        let changed = cookieStory.sessionCookieNames
+        return !cookieStory.credentialsWent
+            || expected.contains { pattern in CookiePatterns.allMatched([pattern], by: changed) }
     }
 }

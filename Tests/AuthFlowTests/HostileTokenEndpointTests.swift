@@ -123,8 +123,9 @@ import Transport
         await #expect {
             try await tenant.signIn().run()
         } throws: { error in (error as? TokenError)?.reason == .codeExpired }
-        // Polls at 1 s, then (6 s asked) at the expiry, 3 s: two, where an unbounded loop polls on for ever.
-        #expect(tenant.tokenPolls == 2)
+        // Polls at 1 s, then (6 s asked) at the expiry, 3 s (on a busy machine the first answer may arrive after it):
+        // one or two, where an unbounded loop polls on for ever.
+        #expect((1...2).contains(tenant.tokenPolls), "\(tenant.tokenPolls) polls")
         await tenant.server.stop()
     }
 

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import Transport
+
+@testable import AuthFlow
+
+/// The sign-in read as a story: what the target already had when the password went, which cookies it gets now
+/// (its own host's and a parent domain's), and what a proof that was only a guess should give back. The machine is
+/// driven with the answers a browser would get, the jar's view of the target included.
+@Suite struct SignInStoryTests {
+    /// A web-target sign-in of `target` and the answers given so far.
+    struct Story {
+        var machine: SignInMachine
+        var action: SignInAction
+
+        init(target: String) {
+            machine = SignInMachine(.web(url: target, username: "alice", password: Secret("correct horse 42")))
+            action = machine.start()
+        }
+
+        /// The request the machine asked for last.
+        var request: SignInRequest? {
+            if case .send(let request) = action { return request }
+            return nil
+        }
+
+        /// Answers the last request.
+        mutating func answer(
+            status: Int = 200, location: String? = nil, page: String = "", cookies: [Cookie] = [],
+            setCookie: String? = nil
+        ) {
+            let url = request?.url ?? ""
+            var headers: [(name: String, value: String)] = [("Content-Type", "text/html; charset=utf-8")]
+            if let location { headers.append(("Location", location)) }
+            if let setCookie { headers.append(("Set-Cookie", setCookie)) }
+            action = machine.receive(
+                SignInResponse(
+                    url: url, status: status, headers: headers, location: location, body: Array(page.utf8),
+                    siteCookies: cookies))
+        }
+    }
+
+    static func cookie(_ name: String, _ value: String, domain: String, hostOnly: Bool = true) -> Cookie {
+        Cookie(name: name, value: value, domain: domain, hostOnly: hostOnly, path: "/", secure: true)
+    }
+
+    static let loginForm =
+        #"<form method="post" action="/login"><input name="user"><input type="password" name="password">"#
+        + #"<button>Sign in</button></form>"#
+
+    @Test("a portal beside the target sets the session for the parent domain: the target's page is the proof")
+    func parentDomainCookieFromASiblingPortal() throws {
+        var story = Story(target: "https://app.example.org/")
+        story.answer(status: 302, location: "https://auth.example.org/?url=aHR0cHM6Ly9hcHAuZXhhbXBsZS5vcmcv")
+        story.answer(page: Self.loginForm)
+        let credentials = try #require(story.request)
+        #expect(credentials.purpose == .credentials && credentials.url == "https://auth.example.org/login")
+        // The portal sets its cookie for Domain=example.org and sends the browser back.
+        let sso = Self.cookie("portal", "s3ss10n-value", domain: "example.org", hostOnly: false)
+        story.answer(
+            status: 302, location: "https://app.example.org/", cookies: [sso],
+            setCookie: "portal=s3ss10n-value; Domain=example.org; Path=/; Secure")
+        #expect(story.request?.url == "https://app.example.org/")
+        story.answer(page: "<html><title>App</title><h1>Welcome, alice</h1></html>", cookies: [sso])
+        guard case .finish(.signedIn(let session)) = story.action else {
+            Issue.record("expected a signed-in session, got \(story.action)")
+            return
+        }
+        #expect(session.cookies.map(\.name) == ["portal"])
+        #expect(session.targetCookies == ["portal"])
+    }
+
+    @Test("a cookie the target set before the password went is no session: the code page after it is read")
+    func cookieFromBeforeThePasswordIsNoProof() throws {
+        var story = Story(target: "https://app.example.org/account/")
+        let framework = Self.cookie("sessionid", "anonymous-1", domain: "app.example.org")
+        story.answer(status: 302, location: "https://app.example.org/login?next=/account/")
+        story.answer(page: Self.loginForm, cookies: [framework], setCookie: "sessionid=anonymous-1; Path=/")
+        #expect(story.request?.purpose == .credentials)
+        // The same cookie, untouched, and a one-time-code page.
+        story.answer(
+            page: #"<form method="post" action="/login/code"><input name="otp" autocomplete="one-time-code"></form>"#,
+            cookies: [framework])
+        guard case .needCode(let asked) = story.action else {
+            Issue.record("expected the code page to be answered, got \(story.action)")
+            return
+        }
+        #expect(asked.fieldName == "otp")
+    }
+
+    @Test("a wrong password with a cookie from before: the form's own message, not a proof's notice")
+    func wrongPasswordWithAnEarlierCookie() throws {
+        var story = Story(target: "https://app.example.org/account/")
+        let framework = Self.cookie("sessionid", "anonymous-1", domain: "app.example.org")
+        story.answer(status: 302, location: "https://app.example.org/login?next=/account/")
+        story.answer(page: Self.loginForm, cookies: [framework], setCookie: "sessionid=anonymous-1; Path=/")
+        story.answer(
+            page: #"<p class="alert alert-danger" role="alert">Invalid password.</p>"# + Self.loginForm,
+            cookies: [framework])
+        guard case .finish(.invalidCredentials(let message, _)) = story.action else {
+            Issue.record("expected invalid credentials, got \(story.action)")
+            return
+        }
+        #expect(message == "Invalid password.")
+    }
+
+    @Test("a proof that lands on the sign-in page sends the engine back to the page it had received")
+    func proofOnASignInPageGoesBackToThePageReceived() throws {
+        var story = Story(target: "https://app.example.org/account/")
+        story.answer(status: 302, location: "https://app.example.org/login?next=/account/")
+        story.answer(
+            page: Self.loginForm, cookies: [Self.cookie("sessionid", "anonymous-1", domain: "app.example.org")])
+        // The framework rotates its cookie at the password step and asks for a code: the cookie looks new.
+        let rotated = Self.cookie("sessionid", "half-signed-in-2", domain: "app.example.org")
+        let codePage =
+            #"<form method="post" action="/login/code"><input name="otp" autocomplete="one-time-code"></form>"#
+        story.answer(page: codePage, cookies: [rotated])
+        #expect(story.request?.purpose == .proof, "the changed cookie is worth a proof")
+        story.answer(status: 302, location: "https://app.example.org/login?next=/account/", cookies: [rotated])
+        #expect(story.request?.purpose == .proof)
+        story.answer(
+            page: #"<div class="alert alert-info">You must sign in to see this page.</div>"# + Self.loginForm,
+            cookies: [rotated])
+        guard case .needCode(let asked) = story.action else {
+            Issue.record("expected the code page the proof interrupted, got \(story.action)")
+            return
+        }
+        #expect(asked.fieldName == "otp")
+    }
+}
