@@ -30,6 +30,8 @@ public struct SignInMachine: Sendable {
     /// What the sign-in remembers of the target's cookies: which it would get now, and which it had when the
     /// credentials last went (see ``CookieStory``).
     var cookieStory = CookieStory()
+    /// The hosts that answered over https during this sign-in (their cookies must never travel over http).
+    var httpsHosts: Set<String> = []
     /// The answer a cookie-triggered proof interrupted: where the sign-in goes on when the proof lands on a sign-in
     /// page (the proof was a guess; the page the engine had received is the one to read).
     var answerBeforeProof: SignInResponse?
@@ -97,6 +99,9 @@ public struct SignInMachine: Sendable {
         defer { if trace.indices.contains(index) { trace[index] = record } }
 
         cookieStory.received(response.siteCookies)
+        if URLParts(response.url)?.scheme == "https", let host = URLParts(response.url)?.host {
+            httpsHosts.insert(host)
+        }
         if let action = proofStep(response, record: &record) { return action }
         return continueSignIn(with: response, record: &record)
     }
@@ -116,7 +121,7 @@ public struct SignInMachine: Sendable {
         route = active
         if case .send(let request, let note) = decision {
             do {
-                try configuration.policy.checkHop(from: response.url, to: request.url)
+                try checkHop(from: response.url, to: request)
             } catch {
                 record.decision = "\(active.name): \(note)"
                 return .finish(.policyRefused(error))
@@ -194,7 +199,7 @@ public struct SignInMachine: Sendable {
                     message: "its own session no longer signs the user in without the password"))
         }
         do {
-            if let pageURL { try configuration.policy.checkHop(from: pageURL, to: request.url) }
+            if let pageURL { try checkHop(from: pageURL, to: request) }
             if request.carriesCredentials {
                 try configuration.policy.checkCredentialSubmission(
                     method: request.authentication == nil ? request.method : "POST", action: request.url,

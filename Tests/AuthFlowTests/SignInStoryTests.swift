@@ -13,8 +13,9 @@ import Transport
         var machine: SignInMachine
         var action: SignInAction
 
-        init(target: String) {
-            machine = SignInMachine(.web(url: target, username: "alice", password: Secret("correct horse 42")))
+        init(target: String, policy: SignInPolicy = SignInPolicy()) {
+            machine = SignInMachine(
+                .web(url: target, username: "alice", password: Secret("correct horse 42"), policy: policy))
             action = machine.start()
         }
 
@@ -126,5 +127,60 @@ import Transport
             return
         }
         #expect(asked.fieldName == "otp")
+    }
+
+    /// An https identity provider answering for a plain-http service provider on loopback (`--allow-http-loopback`).
+    static func httpTargetStory(identityProvider: String) -> Story {
+        var story = Story(target: "http://127.0.0.5:8080/app/", policy: SignInPolicy(allowHTTPLoopback: true))
+        story.answer(status: 302, location: identityProvider + "/sso?SAMLRequest=x")
+        story.answer(page: Self.loginForm)
+        story.answer(
+            page: #"<form method="post" action="http://127.0.0.5:8080/mellon/postResponse">"#
+                + #"<input type="hidden" name="SAMLResponse" value="PHNhbWw+"><input type="hidden" name="RelayState" "#
+                + #"value="/app/"></form><script>document.forms[0].submit()</script>"#)
+        return story
+    }
+
+    @Test("an https identity provider may hand the answer back to the http loopback target the user named")
+    func backToTheNamedHTTPTarget() throws {
+        var story = Self.httpTargetStory(identityProvider: "https://127.0.0.6:8443")
+        let post = try #require(story.request, "\(story.action)")
+        #expect(post.purpose == .autoPost && post.url == "http://127.0.0.5:8080/mellon/postResponse")
+        let session = Self.cookie("mellon-cookie", "c00kie-value", domain: "127.0.0.5")
+        story.answer(status: 303, location: "http://127.0.0.5:8080/app/", cookies: [session])
+        story.answer(page: "<title>Mellon app</title><p>Mellon-protected page</p>", cookies: [session])
+        guard case .finish(.signedIn(let signedIn)) = story.action else {
+            Issue.record("expected a signed-in session, got \(story.action)")
+            return
+        }
+        #expect(signedIn.cookies.map(\.name) == ["mellon-cookie"])
+    }
+
+    @Test("not when the target's host answered over https in this sign-in: its cookies would go in clear")
+    func notToAHostThatAnsweredOverHTTPS() {
+        let story = Self.httpTargetStory(identityProvider: "https://127.0.0.5:8443")
+        guard case .finish(.policyRefused(.downgrade)) = story.action else {
+            Issue.record("expected a downgrade refusal, got \(story.action)")
+            return
+        }
+    }
+
+    @Test("not to another http origin, and never with the password")
+    func notElsewhereNorWithThePassword() {
+        var story = Story(target: "http://127.0.0.5:8080/app/", policy: SignInPolicy(allowHTTPLoopback: true))
+        story.answer(status: 302, location: "https://127.0.0.6:8443/sso")
+        story.answer(status: 302, location: "http://127.0.0.7:8080/elsewhere")
+        guard case .finish(.policyRefused(.downgrade)) = story.action else {
+            Issue.record("expected a downgrade refusal, got \(story.action)")
+            return
+        }
+        var withPassword = Story(target: "http://127.0.0.5:8080/app/", policy: SignInPolicy(allowHTTPLoopback: true))
+        withPassword.answer(status: 302, location: "https://127.0.0.6:8443/sso")
+        withPassword.answer(
+            page: Self.loginForm.replacingOccurrences(of: "/login", with: "http://127.0.0.5:8080/login"))
+        guard case .finish(.policyRefused(.downgrade)) = withPassword.action else {
+            Issue.record("expected a downgrade refusal, got \(withPassword.action)")
+            return
+        }
     }
 }
