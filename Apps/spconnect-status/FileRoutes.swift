@@ -38,7 +38,7 @@ extension StatusApp {
     static func photos(_ site: SharePointSite, _ list: ListPath) async throws(SharePointError) -> [StatusPages.Photo] {
         var query = ODataQuery(select: ["ID", "FileRef", "ImageWidth", "ImageHeight"], top: galleryLimit)
         query.orderBy = [ODataQuery.Order("ID")]
-        var pages = site.items(in: list, query: query).makeAsyncIterator()
+        var pages = site.items(in: list, query: query).keepingAtMost(galleryLimit).makeAsyncIterator()
         let items = try await pages.next()?.items ?? []
         var folders: [String] = []
         var dimensions: [String: (Int?, Int?)] = [:]

@@ -41,9 +41,12 @@ extension StatusApp {
                 var query = ODataQuery(top: pageSize, expand: ItemTable.expand(isLibrary: isLibrary))
                 query.orderBy = [ODataQuery.Order("ID")]
                 if let after { query.skipToken = ODataQuery.pagedSkipToken(afterID: after) }
-                var pages = site.items(in: path, query: query).makeAsyncIterator()
+                // A page of the size asked for, whatever the server sends: rows past it are skipped, not decoded
+                // or shown, and the next page starts after the last one shown.
+                var pages = site.items(in: path, query: query).keepingAtMost(pageSize).makeAsyncIterator()
                 let first = try await pages.next()
                 let items = first?.items ?? []
+                let hasMore = first?.nextLink != nil || (first?.droppedItems ?? 0) > 0
                 var previous: StatusPages.ItemsPage.PreviousPage?
                 if after != nil {
                     previous = StatusPages.ItemsPage.PreviousPage(
@@ -54,7 +57,7 @@ extension StatusApp {
                     StatusPages.ItemsPage(
                         listTitle: list.title, columns: columns, rows: ItemTable.rows(items, columns: columns),
                         itemCount: list.itemCount, pageSize: pageSize, pageNumber: after == nil ? 1 : page,
-                        nextAfter: first?.nextLink != nil ? items.last?.id : nil, previous: previous))
+                        nextAfter: hasMore ? items.last?.id : nil, previous: previous))
             } catch {
                 return .failure(StatusFailure(error, doing: "read the list “\(title)”", subject: title))
             }
@@ -72,9 +75,10 @@ extension StatusApp {
     {
         var query = ODataQuery(select: ["ID"], filter: .lt("ID", .integer(Int64(before))), top: pageSize)
         query.orderBy = [ODataQuery.Order("ID", descending: true)]
-        var pages = site.items(in: list, query: query).makeAsyncIterator()
+        var pages = site.items(in: list, query: query).keepingAtMost(pageSize).makeAsyncIterator()
         let page = try await pages.next()
-        guard let items = page?.items, items.count == pageSize, page?.nextLink != nil, let lowest = items.last?.id
+        guard let page, page.items.count == pageSize, page.nextLink != nil || page.droppedItems > 0,
+            let lowest = page.items.last?.id
         else { return nil }
         return lowest - 1
     }

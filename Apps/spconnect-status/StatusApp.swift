@@ -17,9 +17,9 @@ final class StatusApp: Sendable {
     let csrfToken: String
     /// When set, every request must carry `?token=` with this value (the app listens beyond loopback).
     let accessToken: String?
-    /// Host names (without port) the app answers to; others are refused, so a page of another site cannot
-    /// reach the app through a DNS name rebound to 127.0.0.1. Nil accepts any name (the access token guards).
-    let hostNames: Set<String>?
+    /// The `Host` headers the app answers to (its names with its port); others are refused, so a page of another
+    /// site cannot reach the app through a DNS name rebound to 127.0.0.1. Nil accepts any (the access token guards).
+    let hosts: HostCheck?
     let clock: @Sendable () -> Date
 
     /// Items per page on `/lists/NAME`.
@@ -45,7 +45,7 @@ final class StatusApp: Sendable {
         self.downloads = downloads
         self.session = session
         self.accessToken = accessToken
-        self.hostNames = hostNames
+        self.hosts = hostNames.map(HostCheck.init(names:))
         self.thumbnails = thumbnails
         self.csrfToken = csrfToken
         self.clock = now
@@ -80,11 +80,12 @@ final class StatusApp: Sendable {
     }
 
     private func route(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        if let hostNames, !hostNames.contains(Self.hostName(request.header("Host") ?? "")) {
+        if let hosts, !hosts.accepts(request.header("Host") ?? "") {
             return failure(
                 StatusFailure(
                     status: 421, title: "Unknown host",
-                    message: "This app answers to \(hostNames.sorted().joined(separator: ", ")) only."))
+                    message: "This app answers to \(hosts.accepted.joined(separator: " and ")) only: open the URL "
+                        + "it printed when it started."))
         }
         if let accessToken {
             guard let given = request.queryValue("token"), Self.constantTimeEqual(given, accessToken) else {
@@ -188,13 +189,6 @@ final class StatusApp: Sendable {
             case .success(let site): return await body(site)
             }
         }
-    }
-
-    /// The host name of a `Host` header value, lower-cased, without the port (`[::1]:80` → `[::1]`).
-    static func hostName(_ host: String) -> String {
-        let lower = host.lowercased()
-        if lower.hasPrefix("["), let end = lower.firstIndex(of: "]") { return String(lower[...end]) }
-        return String(lower.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

@@ -121,6 +121,7 @@ final class StatusServer: Sendable {
         let server = try HTTPServer(address: options.bind, port: options.port, allowNonLoopback: options.allowRemote) {
             request in app.handle(request)
         }
+        app.hosts?.listening(on: server.port)
         self.app = app
         self.server = server
         // 0.0.0.0 is no address to open: name the machine instead.

@@ -26,10 +26,11 @@ enum PasswordSource {
             return try readFile(path)
         }
         if let command = arguments.value("password-command") {
-            guard let secret = PasswordCommand.run(command) else {
-                throw UsageError(description: "--password-command gave no password (it failed or printed nothing)")
+            switch PasswordCommand.run(command) {
+            case .success(let secret): return secret
+            case .failure(let failure):
+                throw UsageError(description: "--password-command gave no password: \(failure.description)")
             }
-            return secret
         }
         if let value = ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"], !value.isEmpty {
             return Secret(value)

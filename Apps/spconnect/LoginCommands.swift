@@ -88,8 +88,10 @@ let loginCommand = Command(
     }
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
-    _ = try store.path(for: profile)
-    // Before the password is asked for and before any request: a keyring that is not there is said at once.
+    // Before the password is asked for and before any request: a sessions folder others may write (or a session
+    // file that breaks the trust rules) would refuse the session after the password was sent, and a keyring that is
+    // not there is said at once.
+    try store.checkBeforeSignIn(profile: profile)
     try await SavedPassword.checkBeforeSignIn(arguments)
     // An anonymous visit needs no password (and must not prompt for one).
     let password = flow == .anonymous ? Secret("") : try PasswordSource.read(arguments, user: user)

@@ -18,6 +18,7 @@ enum ManPage {
         ("SPCONNECT_PROFILE", "the profile used when --profile is not given (default: default)"),
         ("SPCONNECT_PASSWORD, SPCONNECT_PASSWORD_FILE", "the password for login and for renewing a session"),
         ("SPCONNECT_KEYRING_TIMEOUT", "seconds a keyring call may take, unlock prompt included (default 60)"),
+        ("SPCONNECT_COMMAND_TIMEOUT", "seconds a password or one-time code command may run (default 60, at most 100)"),
         ("SPCONNECT_USER_AGENT", "the User-Agent when --user-agent is not given"),
         ("SPCONNECT_OTP_COMMAND, SPCONNECT_TOTP_SECRET_FILE", "one-time codes for a second factor"),
         ("XDG_CONFIG_HOME", "where the config file is (default ~/.config)"),

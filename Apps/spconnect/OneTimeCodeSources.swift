@@ -70,13 +70,16 @@ enum OneTimeCodeSources {
     static func source(command: String?) -> OneTimeCodeSource? {
         if let command {
             return { request in
-                let code = await run(command)
-                if let code { ErrorOutput.remember(code) }
-                if code == nil {
+                switch await run(command) {
+                case .success(let code):
+                    ErrorOutput.remember(code)
+                    return code
+                case .failure(let failure):
                     printError(
-                        "spconnect: --otp-command gave no code for \(request.fieldName) (attempt \(request.attempt))")
+                        "spconnect: --otp-command gave no code for \(request.fieldName) (attempt \(request.attempt)): "
+                            + failure.description)
+                    return nil
                 }
-                return code
             }
         }
         guard isatty(STDIN_FILENO) == 1 else { return nil }
@@ -89,33 +92,10 @@ enum OneTimeCodeSources {
         }
     }
 
-    /// Runs `command` with `/bin/sh -c`, standard input closed, for at most 60 s; its first non-empty output
-    /// line, trimmed, or nil.
-    static func run(_ command: String) async -> Secret? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.standardError
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            Thread.detachNewThread {
-                let bytes = output.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: bytes)
-            }
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { process.terminate() }
-        guard process.terminationStatus == 0 else { return nil }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-        return line.map(Secret.init)
+    /// Runs `command` as a ``HelperCommand`` (`/bin/sh -c`, standard input closed, at most 64 KiB of output and
+    /// `SPCONNECT_COMMAND_TIMEOUT` seconds, killed when the sign-in is cancelled); its first non-empty output line,
+    /// trimmed, or why there is none.
+    static func run(_ command: String) async -> Result<Secret, HelperCommand.Failure> {
+        await HelperCommand.firstLineWaiting(for: command)
     }
 }

@@ -126,9 +126,12 @@ private func renewalPasswordSource(user: String, command: String?) -> Secret? {
     if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
     // The login's --password-command (kept in the session), else SPCONNECT_PASSWORD_COMMAND.
     if let command = command ?? environment["SPCONNECT_PASSWORD_COMMAND"].flatMap({ $0.isEmpty ? nil : $0 }) {
-        if let secret = PasswordCommand.run(command) { return secret }
-        printError("The session ended and the password command gave no password.")
-        return nil
+        switch PasswordCommand.run(command) {
+        case .success(let secret): return secret
+        case .failure(let failure):
+            printError("The session ended and the password command gave no password: \(failure.description).")
+            return nil
+        }
     }
     if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
         do {

@@ -49,7 +49,8 @@ enum TokenLogin {
         }
         let profile = arguments.value("profile") ?? "default"
         let store = SessionStore()
-        _ = try store.path(for: profile)
+        // Before a certificate's assertion or a device code goes anywhere: the session must be keepable.
+        try store.checkBeforeSignIn(profile: profile)
         let policy = SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
         let authority = arguments.value("authority") ?? EntraAuthority.publicCloud
         var configuration = clientConfiguration(arguments)

@@ -37,39 +37,20 @@ enum PrivateFiles {
         }
     }
 
+    /// Checks the file at `path` as ``contents(of:limit:)`` would before reading it; a missing file passes.
+    static func checkFile(_ path: String) throws(Distrust) {
+        guard let (descriptor, _) = try openTrusted(path) else { return }
+        // A read-only descriptor: close cannot lose data.
+        _ = close(descriptor)
+    }
+
     /// The bytes of the regular file at `path`, opened without following a symbolic link and checked on the open
     /// descriptor: owned by the effective user, no group or other permission bits. Nil when there is no file.
     /// At most `limit` bytes are read; a longer file is distrusted too.
     static func contents(of path: String, limit: Int = 16 << 20) throws(Distrust) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT: return nil
-            case ELOOP:
-                throw Distrust(reason: "it is a symbolic link", fix: "delete it ('rm \(path)') and sign in again")
-            default:
-                throw Distrust(reason: "it cannot be opened (\(String(cString: strerror(errno))))", fix: "check it")
-            }
-        }
+        guard let (descriptor, status) = try openTrusted(path) else { return nil }
         // A read-only descriptor: close cannot lose data, and its error would not change what was read.
         defer { _ = close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw Distrust(reason: "it cannot be examined (\(String(cString: strerror(errno))))", fix: "check it")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw Distrust(reason: "it is not a regular file", fix: "delete it ('rm \(path)') and sign in again")
-        }
-        guard status.st_uid == geteuid() else {
-            throw Distrust(
-                reason: "it belongs to uid \(status.st_uid), not to you (uid \(geteuid())), so someone else wrote it",
-                fix: "delete it ('rm \(path)') and sign in again")
-        }
-        guard status.st_mode & 0o077 == 0 else {
-            throw Distrust(
-                reason: "its mode is \(octal(status.st_mode)), not 0600",
-                fix: "delete it ('rm \(path)') and sign in again")
-        }
         guard Int(status.st_size) <= limit else {
             throw Distrust(reason: "it is larger than \(limit >> 20) MiB", fix: "delete it ('rm \(path)')")
         }
@@ -87,6 +68,45 @@ enum PrivateFiles {
                 throw Distrust(reason: "it is larger than \(limit >> 20) MiB", fix: "delete it ('rm \(path)')")
             }
         }
+    }
+
+    /// The regular file at `path` opened for reading without following a symbolic link, checked on the open
+    /// descriptor (owned by the effective user, no group or other permission bits), and its status; nil when there
+    /// is no file. The caller closes the descriptor.
+    private static func openTrusted(_ path: String) throws(Distrust) -> (Int32, stat)? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP:
+                throw Distrust(reason: "it is a symbolic link", fix: "delete it ('rm \(path)') and sign in again")
+            default:
+                throw Distrust(reason: "it cannot be opened (\(String(cString: strerror(errno))))", fix: "check it")
+            }
+        }
+        var status = stat()
+        let distrust: Distrust?
+        if fstat(descriptor, &status) != 0 {
+            distrust = Distrust(reason: "it cannot be examined (\(String(cString: strerror(errno))))", fix: "check it")
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            distrust = Distrust(reason: "it is not a regular file", fix: "delete it ('rm \(path)') and sign in again")
+        } else if status.st_uid != geteuid() {
+            distrust = Distrust(
+                reason: "it belongs to uid \(status.st_uid), not to you (uid \(geteuid())), so someone else wrote it",
+                fix: "delete it ('rm \(path)') and sign in again")
+        } else if status.st_mode & 0o077 != 0 {
+            distrust = Distrust(
+                reason: "its mode is \(octal(status.st_mode)), not 0600",
+                fix: "delete it ('rm \(path)') and sign in again")
+        } else {
+            distrust = nil
+        }
+        if let distrust {
+            // A read-only descriptor: close cannot lose data.
+            _ = close(descriptor)
+            throw distrust
+        }
+        return (descriptor, status)
     }
 
     /// Deletes the temporary files an interrupted save of `path` left behind (`path.tmp-XXXXXX`, ours, regular,

@@ -78,6 +78,8 @@ public actor SessionReauthenticator {
             session = saved
             return true
         }
+        // The renewed session is saved: a store that would refuse it refuses before any cookie or password is sent.
+        if let store, let profile { try store.checkBeforeSignIn(profile: profile) }
         // First as a browser would: the identity provider's own session, and no password at all.
         if !session.identityProviderCookies.isEmpty {
             try? session.installIdentityProviderCookies(into: client)

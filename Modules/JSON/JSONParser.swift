@@ -44,49 +44,6 @@ extension JSONValue {
     }
 }
 
-extension JSONValue {
-    /// Parses UTF-8 JSON text like ``parse(bytes:)``, but hands the elements of chosen arrays to `element` one by
-    /// one, as each is parsed, instead of keeping them in the tree: a big collection is never held whole.
-    ///
-    /// Each path names object members from the root, e.g. `["d", "results"]`. At every level only the *first*
-    /// member with the name counts (the one ``member(_:)`` returns), and only when its value is an array; that
-    /// array is left empty (`[]`) in the returned tree. Paths do not go through arrays. Elements are passed in
-    /// order with the index of their path in `paths`. Syntax errors are the same, at the same offsets, as for
-    /// ``parse(bytes:)``; elements before the error have already been handed over.
-    ///
-    /// - Returns: the document without the streamed elements, and for each path whether its array was found
-    ///   (and streamed).
-    public static func parse(
-        bytes: [UInt8], streaming paths: [[String]], element: (_ path: Int, _ value: JSONValue) -> Void
-    ) throws(JSONSyntaxError) -> (root: JSONValue, streamed: [Bool]) {
-        try withoutActuallyEscaping(element) { (element) throws(JSONSyntaxError) in
-            var parser = JSONParser(bytes: bytes, streaming: paths)
-            parser.onElement = element
-            let root = try parser.parseStreamingDocument()
-            return (root, parser.streamed)
-        }
-    }
-}
-
-extension JSONValue {
-    /// Parses the document around chosen arrays without parsing those arrays: their elements are skipped over
-    /// (string boundaries and nesting followed, nothing built or otherwise checked) and the arrays come back empty.
-    ///
-    /// For a quick look at what sits beside a big collection, such as a page's next link, before (or instead of)
-    /// the full parse; paths are as for ``parse(bytes:streaming:element:)``. A document the full parse rejects may
-    /// pass here.
-    ///
-    /// - Returns: the document without the skipped elements, and for each path whether its array was found.
-    public static func parse(
-        bytes: [UInt8], skipping paths: [[String]]
-    ) throws(JSONSyntaxError) -> (root: JSONValue, skipped: [Bool]) {
-        var parser = JSONParser(bytes: bytes, streaming: paths)
-        parser.skipsStreamedElements = true
-        let root = try parser.parseStreamingDocument()
-        return (root, parser.streamed)
-    }
-}
-
 /// A recursive-descent RFC 8259 parser over UTF-8 bytes that keeps member order.
 struct JSONParser {
     let bytes: [UInt8]
@@ -99,6 +56,11 @@ struct JSONParser {
     var onElement: ((Int, JSONValue) -> Void)?
     /// Skip the streamed arrays' elements instead of parsing them (``JSONValue/parse(bytes:skipping:)``).
     var skipsStreamedElements = false
+    /// The most elements handed over per streamed array; later ones are skipped and counted in ``dropped``.
+    var streamLimit: Int?
+    /// Per stream path: elements handed over so far, and elements skipped past ``streamLimit``.
+    var handed: [Int] = []
+    var dropped: [Int] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -111,6 +73,8 @@ struct JSONParser {
         self.init(bytes: bytes)
         streamPaths = paths
         streamed = Array(repeating: false, count: paths.count)
+        handed = Array(repeating: 0, count: paths.count)
+        dropped = Array(repeating: 0, count: paths.count)
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
@@ -239,9 +203,11 @@ struct JSONParser {
             return .array(elements)
         }
         while true {
-            if path != nil && skipsStreamedElements {
+            if let path, skipsStreamedElements || handed[path] >= (streamLimit ?? .max) {
                 try skipValue()
+                if !skipsStreamedElements { dropped[path] += 1 }
             } else {
+                if let path { handed[path] += 1 }
                 let element = try parseValue()
                 if let path { onElement?(path, element) } else { elements.append(element) }
             }

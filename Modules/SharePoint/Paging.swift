@@ -23,6 +23,8 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
     public let firstURL: String
     /// Whether pages are requested ahead of the caller (``readingAhead()``).
     public private(set) var readsAhead = false
+    /// The most items a page keeps (``keepingAtMost(_:)``), or nil for all the server sends.
+    public private(set) var itemLimit: Int?
 
     init(site: SharePointSite, firstURL: String) {
         self.site = site
@@ -43,9 +45,20 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         return copy
     }
 
+    /// The same pages, each keeping at most `limit` items, whatever the server sends: the items after are skipped
+    /// over rather than decoded, and counted in ``Page/droppedItems``.
+    ///
+    /// For a caller that shows one page of a size it asked for (`$top`): a server that sends more (a hostile or
+    /// broken one, 60,000 rows for a `$top=30`) costs that caller the page's decoding, not the server's whole body.
+    public func keepingAtMost(_ limit: Int) -> PagedSequence {
+        var copy = self
+        copy.itemLimit = Swift.max(0, limit)
+        return copy
+    }
+
     /// Starts at the first page.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(site: site, nextURL: firstURL, readsAhead: readsAhead)
+        AsyncIterator(site: site, nextURL: firstURL, readsAhead: readsAhead, itemLimit: itemLimit)
     }
 
     /// The items of every page, one by one (still fetched page by page).
@@ -56,6 +69,8 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         let site: SharePointSite
         var nextURL: String?
         let readsAhead: Bool
+        /// The most items a page keeps, or nil for all.
+        var itemLimit: Int?
         /// With `readsAhead`: the page after the one last returned, already requested.
         var ahead: PageRequest<Item>?
         /// Every page URL of this listing requested so far: a next link back to one of them is a cycle.
@@ -90,7 +105,7 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
             if readsAhead, let link = Page<Item>.peekNextLink(bytes: response.body), !visited.contains(link) {
                 early = PageRequest(url: link, site: site)
             }
-            let page = try Self.decode(response, from: url)
+            let page = try Self.decode(response, from: url, keepingAtMost: itemLimit)
             if let link = page.nextLink {
                 if visited.contains(link) {
                     let which = link == url ? "the page just read" : "a page read earlier in this listing"
@@ -108,10 +123,12 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
             return page
         }
 
-        /// The page in `response`, or the decoding error naming `url`.
-        static func decode(_ response: HTTPResponse, from url: String) throws(SharePointError) -> Page<Item> {
+        /// The page in `response` (at most `limit` items of it), or the decoding error naming `url`.
+        static func decode(_ response: HTTPResponse, from url: String, keepingAtMost limit: Int?)
+            throws(SharePointError) -> Page<Item>
+        {
             do {
-                return try Page<Item>.decode(bytes: response.body)
+                return try Page<Item>.decode(bytes: response.body, keepingAtMost: limit)
             } catch {
                 throw error.at(url)
             }
@@ -198,12 +215,16 @@ public struct Page<Element: ODataDecodable>: Sendable {
     public var nextLink: String?
     /// `odata.metadata` of the collection (minimal metadata only).
     public var metadataURL: String?
+    /// How many entities the server sent after the ones kept, when the page was read keeping at most some
+    /// (``decode(bytes:keepingAtMost:)``); 0 otherwise.
+    public var droppedItems = 0
 
     /// Creates a page from its parts.
-    public init(items: [Element], nextLink: String?, metadataURL: String? = nil) {
+    public init(items: [Element], nextLink: String?, metadataURL: String? = nil, droppedItems: Int = 0) {
         self.items = items
         self.nextLink = nextLink
         self.metadataURL = metadataURL
+        self.droppedItems = droppedItems
     }
 
     /// Decodes a collection body in any flavour.
@@ -219,12 +240,22 @@ public struct Page<Element: ODataDecodable>: Sendable {
     ///
     /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
     public static func decode(bytes: [UInt8]) throws(SharePointError) -> Page {
+        try decode(bytes: bytes, keepingAtMost: nil)
+    }
+
+    /// Decodes a collection body like ``decode(bytes:)``, keeping at most `limit` entities (all when nil): the ones
+    /// after are skipped over, neither decoded nor checked, and counted in ``droppedItems``.
+    ///
+    /// - Throws: ``SharePointError`` (`unexpectedResponse`) when the body is not a collection of `Element`.
+    public static func decode(bytes: [UInt8], keepingAtMost limit: Int?) throws(SharePointError) -> Page {
         // The two places a collection can be: verbose `d.results`, light `value`.
         var verbose = Collected()
         var light = Collected()
-        let parsed: (root: JSONValue, streamed: [Bool])
+        let parsed: (root: JSONValue, streamed: [Bool], dropped: [Int])
         do {
-            parsed = try JSONValue.parse(bytes: bytes, streaming: [["d", "results"], ["value"]]) { path, value in
+            parsed = try JSONValue.parse(
+                bytes: bytes, streaming: [["d", "results"], ["value"]], keepingAtMost: limit ?? .max
+            ) { path, value in
                 if path == 0 { verbose.add(value) } else { light.add(value) }
             }
         } catch {
@@ -235,17 +266,23 @@ public struct Page<Element: ODataDecodable>: Sendable {
         // else `value`. When that array was not streamed (absent, or not where streaming looks), the tree has it.
         let chosen: Collected
         let next: String?
+        let dropped: Int
         if document.isVerbose, parsed.streamed[0], case .object = document.root["d"] {
-            chosen = verbose
+            (chosen, dropped) = (verbose, parsed.dropped[0])
             next = document.payload["__next"]?.stringValue
         } else if !document.isVerbose, parsed.streamed[1] {
-            chosen = light
+            (chosen, dropped) = (light, parsed.dropped[1])
             next = document.root["odata.nextLink"]?.stringValue
         } else {
-            return try decode(tree: document)
+            var page = try decode(tree: document)
+            if let limit, page.items.count > limit {
+                page.droppedItems = page.items.count - limit
+                page.items.removeLast(page.droppedItems)
+            }
+            return page
         }
         if let error = chosen.error { throw error }
-        return Page(items: chosen.items, nextLink: next, metadataURL: document.metadataURL)
+        return Page(items: chosen.items, nextLink: next, metadataURL: document.metadataURL, droppedItems: dropped)
     }
 
     /// The next link of a collection body, found with its items skipped over rather than decoded; nil when there

@@ -97,4 +97,22 @@ private func expectSameDecode(_ bytes: [UInt8], _ comment: Comment? = nil) {
     func sameAsTheTreeDecodeOnOddBodies(body: String) {
         expectSameDecode(Array(body.utf8), "\(body)")
     }
+
+    /// Keeping at most N items: the first N, as the full decode has them; the rest only counted (not decoded, so
+    /// an element after them that is no entity does not fail the page); the next link kept; N beyond the page
+    /// changes nothing.
+    @Test(arguments: [
+        #"{"d":{"results":[{"Id":1},{"Id":2},{"Id":3},"not an entity"],"__next":"https://x/next"}}"#,
+        #"{"value":[{"Id":1},{"Id":2},{"Id":3},5],"odata.nextLink":"https://x/next"}"#,
+    ])
+    func aPageKeptAtMostNItemsHasTheFirstNAndCountsTheRest(body: String) throws {
+        let page = try Page<ListItem>.decode(bytes: Array(body.utf8), keepingAtMost: 2)
+        #expect(page.items.map(\.id) == [1, 2])
+        #expect(page.droppedItems == 2)
+        #expect(page.nextLink == "https://x/next")
+        let whole = #"{"value":[{"Id":1},{"Id":2}]}"#
+        let all = try Page<ListItem>.decode(bytes: Array(whole.utf8), keepingAtMost: 5)
+        #expect(all.items.map(\.id) == [1, 2] && all.droppedItems == 0)
+        #expect(throws: SharePointError.self) { try Page<ListItem>.decode(bytes: Array(body.utf8)) }
+    }
 }

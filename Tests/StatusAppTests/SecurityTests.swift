@@ -218,14 +218,26 @@ import Transport
         #expect(response.status == 409)
     }
 
-    @Test func otherHostNamesAreRefused() async throws {
+    /// DNS rebinding: the `Host` header must be exactly one of the app's names with its own port; a name that
+    /// only starts like the app's address (`127.0.0.1:PORT.evil.example`) is another site.
+    @Test func theHostHeaderMustNameTheAppsOwnAddressAndPortExactly() async throws {
         let fixture = try await StatusFixture()
         defer { fixture.stop() }
-        let rebound = try await fixture.get("/status.json", headers: ["Host": "attacker.example:80"])
-        #expect(rebound.status == 421)
-        #expect(!rebound.text.contains(alice))
-        let localhost = try await fixture.get("/status.json", headers: ["Host": "localhost"])
-        #expect(localhost.status == 200)
+        let port = fixture.server.port
+        for host in [
+            "127.0.0.1:\(port).evil.example", "attacker.example:80", "attacker.example:\(port)", "127.0.0.1",
+            "localhost", "127.0.0.1:\(port + 1)", "127.0.0.1.evil.example:\(port)", "127.0.0.1:\(port)@evil.example",
+            "127.0.0.1:0\(port)",
+        ] {
+            let refused = try await fixture.get("/status.json", headers: ["Host": host])
+            #expect(refused.status == 421, "\(host) was answered")
+            #expect(!refused.text.contains(alice), "\(host)")
+            #expect(refused.text.contains("This app answers to 127.0.0.1:\(port) and localhost:\(port) only"))
+        }
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LocalHost:\(port)"] {
+            let answered = try await fixture.get("/status.json", headers: ["Host": host])
+            #expect(answered.status == 200, "\(host) was refused")
+        }
     }
 
     /// Listens on every address: kept apart from the test that frees a port number and binds it again.

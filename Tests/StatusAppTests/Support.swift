@@ -67,6 +67,7 @@ final class StatusFixture: Sendable {
             pageSize: pageSize, columns: columns, refreshSeconds: refreshSeconds, now: { StatusFixture.now })
         self.app = app
         server = try HTTPServer { request in app.handle(request) }
+        app.hosts?.listening(on: server.port)
         browser = try HTTPClient()
     }
 

@@ -35,6 +35,7 @@ import Transport
             session: statusSession, accessToken: nil, hostNames: ["127.0.0.1"], csrfToken: "csrf-token-1",
             pageSize: 5, columns: nil, refreshSeconds: nil)
         let server = try HTTPServer { request in statusApp.handle(request) }
+        statusApp.hosts?.listening(on: server.port)
         defer {
             server.stop()
             simulator.stop()

@@ -47,6 +47,8 @@ public actor TokenRenewal: AuthenticationProvider {
             session = try await running.value
             return
         }
+        // The new token is saved: a store that would refuse it refuses before the certificate or refresh token is used.
+        if let store, let profile { try store.checkBeforeSignIn(profile: profile) }
         let task = Task { [client, session] in try await Self.renewed(session, client: client) }
         running = task
         defer { running = nil }
