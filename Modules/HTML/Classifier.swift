@@ -141,7 +141,11 @@ public enum PageClassifier {
         }
 
         // 4. A form of hidden fields the page submits by itself.
-        if passwordForm == nil, let submit = page.selfSubmit, page.forms[submit.formIndex].hasOnlyHiddenFields {
+        // A load-time script submits its form whatever it holds, even nothing at all (a Kerberos fallback page).
+        if passwordForm == nil, let submit = page.selfSubmit,
+            page.forms[submit.formIndex].hasOnlyHiddenFields
+                || ([.script, .bodyOnload].contains(submit.trigger) && page.forms[submit.formIndex].hasNothingToType)
+        {
             let form = page.forms[submit.formIndex]
             let how =
                 switch submit.trigger {
@@ -151,8 +155,9 @@ public enum PageClassifier {
                 case .protocolFields: "it carries \(form.protocolFieldNames.joined(separator: ", ")) to post on"
                 }
             let fields = form.hiddenFields.compactMap(\.name).joined(separator: ", ")
+            let holds = fields.isEmpty ? "has no field" : "has only hidden fields (\(fields))"
             return result(
-                .autoPost, form.index, "form \(form.index) has only hidden fields (\(fields)) and \(how)",
+                .autoPost, form.index, "form \(form.index) \(holds) and \(how)",
                 ["hidden-only form", "trigger: \(submit.trigger.rawValue)"]
                     + (form.carriesProtocolMessage
                         ? ["protocol fields: \(form.protocolFieldNames.joined(separator: ", "))"] : []))

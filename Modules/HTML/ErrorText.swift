@@ -25,8 +25,11 @@ enum ErrorTextReader {
                 let inner = innerContainers(of: node)
                 if inner.isEmpty {
                     let text = visibleText(of: node).collapsingWhitespace()
-                    // An empty alert a script fills from a code in the markup: the code is all there is to say.
-                    add(text.isEmpty ? messageCode(of: node).map { "IdP message code \($0)" } ?? "" : text)
+                    // An empty alert a script fills from a code or translation key in the markup: the key is all
+                    // there is to say.
+                    add(
+                        text.isEmpty ? messageKey(in: node).map { "the identity provider's message \($0)" } ?? "" : text
+                    )
                 } else {
                     for container in inner { add(visibleText(of: container).collapsingWhitespace()) }
                 }
@@ -57,6 +60,36 @@ enum ErrorTextReader {
         return nil
     }
 
+    /// The key of the message a script will write into the empty container `node`: its own code (``messageCode``),
+    /// else a translation key on it or an element inside it (`<span trmsg="5">`, `data-i18n="badCredentials"`,
+    /// `trspan="authFailed"`): an attribute whose name says message or translation (``isMessageKeyAttribute``).
+    static func messageKey(in node: DOMNode) -> String? {
+        if let code = messageCode(of: node) { return code }
+        var found: String?
+        func walk(_ current: DOMNode) {
+            guard found == nil, current.kind == .element else { return }
+            for (name, value) in current.attributes where isMessageKeyAttribute(name.lowercased()) {
+                let trimmed = value.trimmingASCIIWhitespace()
+                if !trimmed.isEmpty, trimmed.count <= 60, !trimmed.contains(" ") {
+                    found = trimmed
+                    return
+                }
+            }
+            for child in current.children { walk(child) }
+        }
+        walk(node)
+        return found
+    }
+
+    /// Attribute names that carry a message or translation key: `data-i18n`, `i18n`, `data-l10n-id`,
+    /// `data-translate`, `msgid`, `data-msg`, and the short `tr`-prefixed names of page translators (`trmsg`,
+    /// `trspan`).
+    static func isMessageKeyAttribute(_ name: String) -> Bool {
+        if ["i18n", "l10n", "translat", "msg"].contains(where: { name.contains($0) }) { return true }
+        guard name.hasPrefix("tr"), name.count <= 8 else { return false }
+        return ["msg", "span", "div", "p", "label", "text"].contains(String(name.dropFirst(2)))
+    }
+
     static func isErrorContainer(_ node: DOMNode) -> Bool {
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
@@ -65,10 +98,25 @@ enum ErrorTextReader {
         let namesAnError = names.contains { name in
             guard !name.isEmpty else { return false }
             let lowered = name.lowercased()
-            return lowered.hasPrefix("input-error") || errorNames.contains(lowered)
+            return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
         return namesAnError || node.nameWords.contains { errorNames.contains($0) }
     }
+
+    /// A one-word name joining an error word and a container's word (`errorlist`, `errorbox`, `errornote`,
+    /// `errorsummary`), which no word split sees; not `errorless` or `terror`.
+    static func isErrorCompound(_ name: String) -> Bool {
+        for stem in ["errors", "error", "alert", "danger"] where name.hasPrefix(stem) {
+            if containerWords.contains(String(name.dropFirst(stem.count))) { return true }
+        }
+        return false
+    }
+
+    /// What a container is called after the error word of a compound name.
+    static let containerWords: Set<String> = [
+        "list", "box", "block", "panel", "msg", "message", "messages", "text", "note", "summary", "container",
+        "wrapper", "area", "label", "banner", "display",
+    ]
 
     /// Id and class words (and whole names) that mark an error container.
     static let errorNames: Set<String> = [

@@ -225,6 +225,14 @@ public struct HTMLForm: Sendable, Equatable {
         }
     }
 
+    /// Whether a person has nothing to type or choose in the form: no enabled visible input, text area or select.
+    public var hasNothingToType: Bool {
+        !controls.contains { control in
+            !control.disabled && !control.isHidden && !control.isSubmitButton && control.type != "button"
+                && control.type != "reset"
+        }
+    }
+
     /// Whether every control a browser would send without a click is a hidden input (and there is one).
     public var hasOnlyHiddenFields: Bool {
         let sendable = controls.filter { !$0.isSubmitButton && $0.type != "button" && $0.type != "reset" }

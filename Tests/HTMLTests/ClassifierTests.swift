@@ -51,6 +51,21 @@ struct ClassifierTests {
         #expect(pair.formIndex == 1)
     }
 
+    @Test("a load-time submit of a form with nothing to type is a self-submitting page, protocol fields or not")
+    func loadTimeSubmitWithoutFields() throws {
+        let onload = try classify(
+            #"<body onload="document.forms[0].submit()"><form method=post action="/login/fallback"></form></body>"#)
+        #expect(onload.kind == .autoPost && onload.formIndex == 0)
+        let script = try classify(
+            #"<form id=f method=post action="/negotiate"><noscript><button>Go</button></noscript></form>"#
+                + "<script>document.getElementById('f').submit();</script>")
+        #expect(script.kind == .autoPost)
+        // A form with something to type is not submitted for the person.
+        let typed = try classify(
+            #"<body onload="document.forms[0].submit()"><form method=post><input name=city></form></body>"#)
+        #expect(typed.kind != .autoPost)
+    }
+
     @Test("a lone password input named new beside a user field is the sign-in password; a change asks twice")
     func loneNewNamedPassword() throws {
         let signIn = try readPage(

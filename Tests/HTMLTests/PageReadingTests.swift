@@ -256,7 +256,17 @@ struct PageReadingTests {
             ),
             ("<h2>Having problems signing in?</h2><p>Call us.</p>", nil),
             ("<div class='field tooltip-text type-alert'>Please fill out this field.</div>", nil),
-            ("<div role=alert data-error-code=5></div><script>show(5)</script>", "IdP message code 5"),
+            ("<div role=alert data-error-code=5></div><script>show(5)</script>", "the identity provider's message 5"),
+            ("<div class='message alert'><span trmsg=5></span></div>", "the identity provider's message 5"),
+            (
+                "<p class=error><span data-i18n=login.badPassword></span></p>",
+                "the identity provider's message login.badPassword"
+            ),
+            (
+                "<ul class=errorlist><li>Please enter a correct username and password.</li></ul>",
+                "Please enter a correct username and password."
+            ),
+            ("<div class=errorbox>Wrong code.</div>", "Wrong code."),
             ("<p class=error data-code=0></p>", nil),
         ])
     func errorText(html: String, expected: String?) throws {
