@@ -213,13 +213,17 @@ extension SharePointSite {
         var offset: Int64 = 0
         do throws(SharePointError) {
             while true {
+                let wanted = Int(min(chunk, size - offset))
                 let bytes: [UInt8]
                 do {
-                    bytes = Array(try handle.read(upToCount: Int(chunk)) ?? Data())
+                    bytes = Array(try handle.read(upToCount: wanted) ?? Data())
                 } catch {
                     throw SharePointError(localFile: "cannot read \(path)", detail: "\(error)")
                 }
-                let isLast = offset + Int64(bytes.count) >= size
+                let isLast = offset + Int64(bytes.count) == size
+                // Shorter than it was (a read short of its chunk), or longer (more bytes after the last chunk).
+                let grew = isLast && (try? handle.read(upToCount: 1))?.isEmpty == false
+                if bytes.count < wanted || grew { throw changedSize(path, from: size, handle: handle) }
                 let step: RESTPath =
                     offset == 0
                     ? filePath.startUpload(uploadId: uploadId)
@@ -237,7 +241,8 @@ extension SharePointSite {
                 }
                 let response = try await perform(exchange)
                 let sent = offset + Int64(bytes.count)
-                if isLast && offset > 0 {
+                if isLast {
+                    // Never the first chunk: a file of more than one chunk is started before it is finished.
                     let file: File = try decodeEntity(response)
                     monotonic?.report(FileProgress(completedBytes: size, totalBytes: size))
                     return file
@@ -254,13 +259,6 @@ extension SharePointSite {
                     ).at(response.url)
                 }
                 offset = sent
-                if isLast {
-                    // A file that shrank to one chunk after `stat`: close the session with an empty last chunk.
-                    let finish = Exchange.write(
-                        self, filePath.finishUpload(uploadId: uploadId, fileOffset: offset).url(site: siteURL),
-                        body: .bytes([]), contentType: "application/octet-stream", repeatable: true)
-                    return try decodeEntity(try await perform(finish))
-                }
             }
         } catch {
             let cancel = Exchange.write(
@@ -270,4 +268,14 @@ extension SharePointSite {
             throw error
         }
     }
+}
+
+/// The error of a chunked upload whose local file is no longer the size it had when the upload started: what is
+/// sent would be neither the old file nor the new one.
+private func changedSize(_ path: String, from size: Int64, handle: FileHandle) -> SharePointError {
+    var info = stat()
+    let now = fstat(handle.fileDescriptor, &info) == 0 ? "\(info.st_size) bytes now" : "its size now unknown"
+    return SharePointError(
+        localFile: "\(path) changed size while uploading (\(size) bytes when the upload started, \(now))",
+        detail: "not uploaded; upload it again once it no longer changes")
 }

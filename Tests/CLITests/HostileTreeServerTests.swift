@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// `download -r` and `upload -r` against an https loopback server that plays SharePoint just far enough to break
-/// them: a folder that lists itself among its children. Each run is
+/// them: a folder that lists itself among its children, a file that shrinks while its chunks go up. Each run is
 /// bounded by `--timeout`, so a client that loops fails the test instead of hanging it.
 @Suite struct HostileTreeServerTests {
     /// The folder URL `X` of a `…/GetFolderByServerRelativeUrl('X')/…` request path, and the rest after it.
@@ -84,5 +84,60 @@ import Testing
         let listings = log.all.filter { ($0.target.removingPercentEncoding ?? $0.target).contains("/Folders") }
         #expect(listings.count == 2, "folder listings: \(listings.map(\.target))")
         #expect(FileManager.default.contents(atPath: into + "/Again/a.txt") == Data("hi".utf8))
+    }
+
+    /// A 12 MiB file (chunked, 10 MiB chunks) cut to 10 MiB by the server while it takes the first chunk: the
+    /// upload of that file fails as a local error naming it, after no empty chunk, and the small file arrives.
+    @Test func aFileThatShrinksWhileUploadingFailsAloneWithItsReason() async throws {
+        let local = try temporaryDirectory("shrink")
+        defer { try? FileManager.default.removeItem(atPath: local) }
+        let big = local + "/big.bin"
+        #expect(FileManager.default.createFile(atPath: big, contents: Data(count: 12 << 20)))
+        #expect(FileManager.default.createFile(atPath: local + "/small.txt", contents: Data("small\n".utf8)))
+        let log = HostileServerTests.Log()
+        let site = try await HostileServerTests.SecureSite { request in
+            log.add(request)
+            let path = request.path
+            if path.hasSuffix("/contextinfo") {
+                return HostileTreeServerTests.json(#"{"FormDigestValue":"0x1,1 Jan","FormDigestTimeoutSeconds":1800}"#)
+            }
+            if path.contains("/StartUpload(") {
+                truncate(big, 10 << 20)
+                return HostileTreeServerTests.json(#"{"value":"\#(request.body.count)"}"#)
+            }
+            if let range = path.range(of: #"fileOffset=\d+"#, options: .regularExpression),
+                let offset = Int(path[range].dropFirst("fileOffset=".count))
+            {
+                if path.contains("/FinishUpload(") {
+                    return HostileTreeServerTests.json(HostileTreeServerTests.file("/Up/big.bin", length: offset))
+                }
+                return HostileTreeServerTests.json(#"{"value":"\#(offset + request.body.count)"}"#)
+            }
+            if path.contains("/CancelUpload(") { return HTTPServerResponse(status: 200) }
+            if let start = path.range(of: "/Files/add(url='"),
+                let end = path.range(of: "'", range: start.upperBound..<path.endIndex)
+            {
+                let name = path[start.upperBound..<end.lowerBound]
+                return HostileTreeServerTests.json(
+                    HostileTreeServerTests.file(
+                        "/Up/\(name)", length: request.body.count, id: "6f0c3a51-0000-4000-8000-00000000b16b"))
+            }
+            if HostileTreeServerTests.folder(of: path) != nil { return HostileTreeServerTests.json(#"{"value":[]}"#) }
+            return HostileTreeServerTests.notFound
+        }
+        defer { site.stop() }
+
+        let result = try await site.run(["upload", "-r", local, "--to", "/Up", "-o", "ndjson", "--timeout", "30"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let rows = try TreeTransferCLITests.lines(result.stdout)
+        let bigRow = rows.first { ($0["path"] as? String)?.hasSuffix("/big.bin") == true }
+        #expect(bigRow?["result"] as? String == "failed (local file)", "\(result.stdout)")
+        let smallRow = rows.first { ($0["path"] as? String)?.hasSuffix("/small.txt") == true }
+        #expect(smallRow?["result"] as? String == "uploaded", "\(result.stdout)")
+        #expect(result.stderr.contains("big.bin changed size while uploading"), "\(result.stderr)")
+        let targets = log.all.map { $0.target.removingPercentEncoding ?? $0.target }
+        let chunks = targets.filter { $0.contains("/ContinueUpload(") }
+        #expect(chunks.isEmpty, "\(chunks.count) ContinueUpload requests after the file shrank")
+        #expect(targets.contains { $0.contains("/CancelUpload(") }, "the upload session was not cancelled")
     }
 }
