@@ -1,15 +1,12 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SharePoint
 
 /// What `download -r` wrote into a folder: for each file (its path below the folder), the size and modification
 /// time it had when spconnect finished writing it. A local file whose size and time are still those was written
 /// by spconnect and left alone since, so a newer version from SharePoint may replace it; any other file that is in
 /// the way is the user's and is never replaced without `--overwrite`.
 ///
-/// Kept in `DIR/.spconnect-download.json`, saved atomically (a temporary file renamed into place) at most once a
+/// Kept in `DIR/.spconnect-download.json`, saved atomically (a temporary `.part` file renamed into place) at most once a
 /// second while files complete and once at the end; a run killed in between loses at most the last second's
 /// entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. Not thread-safe:
 /// used by the one task that collects results.
@@ -28,16 +25,17 @@ struct DownloadLedger {
         var files: [String: Entry] = [:]
     }
 
-    private let path: String
+    private let folder: LocalFolder
     private var contents = Contents()
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
 
-    /// The ledger of `directory`; a missing or unreadable one is empty (fewer files count as spconnect's, never more).
-    init(directory: String) {
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
-        if let data = FileManager.default.contents(atPath: path),
-            let read = try? JSONDecoder().decode(Contents.self, from: data)
+    /// The ledger of the download folder `folder` (read from it by name, never through a link); a missing or
+    /// unreadable one is empty (fewer files count as spconnect's, never more).
+    init(folder: LocalFolder) {
+        self.folder = folder
+        if let bytes = folder.contents(of: Self.fileName, limit: 256 << 20),
+            let read = try? JSONDecoder().decode(Contents.self, from: Data(bytes))
         {
             contents = read
         }
@@ -58,9 +56,11 @@ struct DownloadLedger {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try folder.write(Array(try encoder.encode(contents)), to: Self.fileName)
+        } catch let error as LocalFileError {
+            throw SharePointLedgerError(path: folder.path(of: Self.fileName), detail: error.reason)
         } catch {
-            throw SharePointLedgerError(path: path, detail: "\(error)")
+            throw SharePointLedgerError(path: folder.path(of: Self.fileName), detail: "\(error)")
         }
         unsaved = false
         lastSaved = ContinuousClock.now
@@ -77,11 +77,7 @@ struct SharePointLedgerError: Error, CustomStringConvertible {
     }
 }
 
-/// Size and whole-second modification time of a regular file at `path` (not following a symbolic link); nil when
-/// there is none. `isRegular` is false for anything else in the way (a folder, a link).
-func localFileFacts(_ path: String) -> (entry: DownloadLedger.Entry, isRegular: Bool)? {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
-    let regular = (info.st_mode & S_IFMT) == S_IFREG
-    return (DownloadLedger.Entry(size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec)), regular)
+extension DownloadLedger.Entry {
+    /// The size and time of a local file.
+    init(_ local: LocalEntry) { self.init(size: local.size, modified: local.modified) }
 }

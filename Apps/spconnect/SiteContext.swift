@@ -65,6 +65,8 @@ func exitCode(for error: SharePointError) -> ExitCode {
     case .accessDenied: return .accessDenied
     case .transport where [.plainHTTPRefused, .insecureRedirect].contains(error.kind.transportKind):
         return .policyRefused
+    // Transport's `io`: the local file it read or wrote, not the network.
+    case .transport where error.kind.transportKind == .io: return .failure
     case .transport: return .network
     case .badRequest, .flavorNotAccepted: return .httpError
     default: return .failure  // digestExpired, server, unexpectedResponse, localFile, and codes added later

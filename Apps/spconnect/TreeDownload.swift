@@ -6,72 +6,17 @@ import SharePoint
     import Glibc
 #endif
 
-/// One file of a library folder tree and where it goes below the local folder.
-struct RemoteTreeFile: Sendable {
-    let file: SharePoint.File
-    /// The path below the tree's top, `/`-separated (`Reports/2026/q1.txt`).
-    let relativePath: String
-}
-
-/// Every file below the folder `top` (server-relative), sorted by path; entries whose name cannot be a local path
-/// component (see ``isSafePathComponent(_:)``) are returned in `unsafe` instead. Read a level at a time, up to
-/// `parallel` folders at once (a deep library costs its depth in round trips, not its folder count). When `top`
-/// is a library's root folder, its `Forms` folder (SharePoint's own view pages, not content) is left out.
-func remoteTree(_ top: String, parallel: Int, site: SharePointSite) async throws(SharePointError)
-    -> (files: [RemoteTreeFile], unsafe: [String])
-{
-    var files: [RemoteTreeFile] = []
-    var unsafe: [String] = []
-    let isLibraryRoot =
-        (try? await site.rootFolder(of: .serverRelativeURL(top)))?.serverRelativeUrl.lowercased() == top.lowercased()
-    var level: [(url: String, prefix: String)] = [(top, "")]
-    while !level.isEmpty {
-        let read: @Sendable (Int) async -> Result<([SharePoint.File], [Folder]), SharePointError> = { [level] index in
-            do throws(SharePointError) {
-                return .success(
-                    (
-                        try await site.files(inFolder: level[index].url),
-                        try await site.folders(inFolder: level[index].url)
-                    ))
-            } catch {
-                return .failure(error)
-            }
-        }
-        var contents = [Result<([SharePoint.File], [Folder]), SharePointError>?](repeating: nil, count: level.count)
-        await forEachConcurrently(level.count, parallel: parallel, read) { index, result in contents[index] = result }
-        var next: [(url: String, prefix: String)] = []
-        for (index, result) in contents.enumerated() {
-            let (folderFiles, folders) = try result!.get()
-            let prefix = level[index].prefix
-            for file in folderFiles {
-                if isSafePathComponent(file.name) {
-                    files.append(RemoteTreeFile(file: file, relativePath: prefix + file.name))
-                } else {
-                    unsafe.append(file.serverRelativeUrl)
-                }
-            }
-            for folder in folders where !(isLibraryRoot && prefix.isEmpty && folder.name == "Forms") {
-                if isSafePathComponent(folder.name) {
-                    next.append((folder.serverRelativeUrl, prefix + folder.name + "/"))
-                } else {
-                    unsafe.append(folder.serverRelativeUrl)
-                }
-            }
-        }
-        level = next
-    }
-    return (files.sorted { $0.relativePath < $1.relativePath }, unsafe)
-}
-
 /// `download -r FOLDER --to DIR`: mirrors a library folder into `directory` (made when missing), `parallel` files at
 /// a time. A file whose local copy has SharePoint's size and modification time is skipped; one written by an
 /// earlier run and unchanged since (``DownloadLedger``) is replaced by the newer version; anything else in the way is
 /// refused unless `overwrite`. Each file is written to a temporary file, given SharePoint's time, then renamed into
-/// place, so a killed run leaves only complete files and a rerun fetches what is missing.
+/// place, so a killed run leaves only complete files and a rerun fetches what is missing. Everything below
+/// `directory` is reached from its open descriptor one name at a time (``LocalFolder``): a symbolic link inside it
+/// is never followed, and a file below one is refused.
 func downloadTree(
     _ word: String, to directory: String, parallel: Int, overwrite: Bool, site: SharePointSite, output: Output
 ) async throws -> ExitCode {
-    let (files, unsafe) = try await withPath(word, container: true, site: site) { path in
+    let tree = try await withPath(word, container: true, site: site) { path in
         try await remoteTree(path, parallel: parallel, site: site)
     }
     do {
@@ -79,37 +24,51 @@ func downloadTree(
     } catch {
         throw UsageError(description: "--to \(directory): cannot make that folder (\(error.localizedDescription))")
     }
-    var ledger = DownloadLedger(directory: directory)
+    let top: LocalFolder
+    do {
+        top = try LocalFolder(path: directory)
+    } catch {
+        throw UsageError(description: "--to \(directory): cannot open that folder (\(error.reason))")
+    }
+    var ledger = DownloadLedger(folder: top)
     let results = TreeResultWriter(output, command: "download")
-    for url in unsafe {
+    for refusal in tree.refused {
         results.write(
             TreeResult(
-                localPath: "", serverRelativeUrl: url, size: nil,
-                outcome: .failed(
-                    "refused (unsafe name)", detail: "\(url): its name cannot be a local file name; not downloaded",
-                    code: .failure)))
+                localPath: refusal.relativePath.map { top.path(of: $0) } ?? "", serverRelativeUrl: refusal.url,
+                size: nil, outcome: .failed(refusal.result, detail: refusal.detail, code: .failure)))
     }
-    // Decide first (cheap, local): what is to be fetched, and the folders it goes in.
-    var wanted: [(file: RemoteTreeFile, destination: String)] = []
-    var madeFolders: Set<String> = [directory]
-    var cleanedFolders: Set<String> = []
-    for entry in files {
-        let destination = (directory as NSString).appendingPathComponent(entry.relativePath)
-        let server = serverEntry(entry.file)
-        if let local = localFileFacts(destination) {
-            guard local.isRegular else {
+    // Decide first (cheap, local): what is to be fetched. Folders are made on the way (one open at a time).
+    var wanted: [RemoteTreeFile] = []
+    var current: (folders: [String], folder: LocalFolder) = ([], top)
+    var cleanedFolders: Set<[String]> = []
+    for entry in tree.files {
+        let destination = top.path(of: entry.relativePath)
+        let (folders, name) = entry.placement
+        let local: LocalEntry?
+        do throws(LocalFileError) {
+            if current.folders != folders { current = (folders, try top.folder(at: folders, create: true)) }
+            if cleanedFolders.insert(folders).inserted { removeUnfinishedDownloads(in: current.folder) }
+            local = try current.folder.entry(name)
+        } catch {
+            results.write(localFailure(error, entry, destination))
+            continue
+        }
+        if let local {
+            guard local.kind == .file else {
                 results.write(
                     refused(entry, destination, "is not a regular file (a folder or a link is in the way)"))
                 continue
             }
-            if local.entry == server {
+            let facts = DownloadLedger.Entry(local)
+            if facts == serverEntry(entry.file) {
                 results.write(
                     TreeResult(
-                        localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: local.entry.size,
+                        localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: facts.size,
                         outcome: .skipped("unchanged")))
                 continue
             }
-            if !overwrite && ledger.entry(entry.relativePath) != local.entry {
+            if !overwrite && ledger.entry(entry.relativePath) != facts {
                 results.write(
                     refused(
                         entry, destination,
@@ -118,45 +77,36 @@ func downloadTree(
                 continue
             }
         }
-        let folder = (destination as NSString).deletingLastPathComponent
-        if !cleanedFolders.contains(folder) {
-            removeUnfinishedDownloads(in: folder)
-            cleanedFolders.insert(folder)
-        }
-        if !madeFolders.contains(folder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                madeFolders.insert(folder)
-            } catch {
-                results.write(
-                    TreeResult.failure(
-                        SharePointError(localFile: "cannot make the folder \(folder)", detail: "\(error)"),
-                        localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl))
-                continue
-            }
-        }
-        wanted.append((entry, destination))
+        wanted.append(entry)
     }
     let transfers = TransferTotals(count: wanted.count)
     let bar = TransferBar(label: "\(wanted.count) files", totals: transfers, enabled: output.progressEnabled)
-    let fetch: @Sendable (Int) async -> Result<Int64, SharePointError> = { [wanted] index in
-        let (entry, destination) = wanted[index]
+    let fetch: @Sendable (Int) async -> Result<(Int64, DownloadLedger.Entry?), SharePointError> = { [wanted] index in
+        let entry = wanted[index]
+        let (folders, name) = entry.placement
         do throws(SharePointError) {
-            return .success(
-                try await site.download(
-                    serverRelativeURL: entry.file.serverRelativeUrl, to: destination,
-                    modified: entry.file.timeLastModified
-                ) { progress in transfers.update(index, progress) })
+            let folder: LocalFolder
+            do throws(LocalFileError) {
+                folder = try top.folder(at: folders, create: true)
+            } catch {
+                throw SharePointError(error)
+            }
+            let size = try await site.download(
+                serverRelativeURL: entry.file.serverRelativeUrl, into: folder, as: name,
+                modified: entry.file.timeLastModified
+            ) { progress in transfers.update(index, progress) }
+            return .success((size, (try? folder.entry(name)).map(DownloadLedger.Entry.init)))
         } catch {
             return .failure(error)
         }
     }
     var ledgerError: SharePointLedgerError?
     await forEachConcurrently(wanted.count, parallel: parallel, fetch) { index, outcome in
-        let (entry, destination) = wanted[index]
+        let entry = wanted[index]
+        let destination = top.path(of: entry.relativePath)
         switch outcome {
-        case .success(let size):
-            if let written = localFileFacts(destination)?.entry { ledger.record(entry.relativePath, written) }
+        case .success(let (size, written)):
+            if let written { ledger.record(entry.relativePath, written) }
             do throws(SharePointLedgerError) { try ledger.save() } catch { ledgerError = error }
             results.write(
                 TreeResult(
@@ -174,6 +124,14 @@ func downloadTree(
     return code == .ok && ledgerError != nil ? .failure : code
 }
 
+extension RemoteTreeFile {
+    /// The folders below the tree's top that hold the file, and its name.
+    var placement: (folders: [String], name: String) {
+        let parts = relativePath.split(separator: "/").map(String.init)
+        return (Array(parts.dropLast()), parts.last ?? "")
+    }
+}
+
 /// SharePoint's size and whole-second modification time of `file`, as a downloaded copy has them.
 private func serverEntry(_ file: SharePoint.File) -> DownloadLedger.Entry? {
     guard let modified = file.timeLastModified else { return nil }
@@ -187,13 +145,30 @@ private func refused(_ entry: RemoteTreeFile, _ destination: String, _ why: Stri
         outcome: .failed("refused (exists)", detail: why, code: .conflict))
 }
 
+/// A file not written because its place below `--to DIR` cannot be reached: a symbolic link on the way (never
+/// followed: `refused (link)`), or a local error such as a name too long for the file system (`failed (local
+/// file)`, naming the path and the system's reason).
+private func localFailure(_ error: LocalFileError, _ entry: RemoteTreeFile, _ destination: String) -> TreeResult {
+    let url = entry.file.serverRelativeUrl
+    guard !error.isSymbolicLink else {
+        return TreeResult(
+            localPath: destination, serverRelativeUrl: url, size: nil,
+            outcome: .failed(
+                "refused (link)",
+                detail: "\(error.path) is a symbolic link; links inside the download folder are never followed, so "
+                    + "nothing is written through it", code: .conflict))
+    }
+    return TreeResult(
+        localPath: destination, serverRelativeUrl: url, size: nil,
+        outcome: .failed("failed (local file)", detail: error.description, code: .failure))
+}
+
 /// Removes what a killed run left in `folder`: download temporary files (`.NAME.UUID.part`, see
-/// ``SharePointSite/download(serverRelativeURL:to:modified:progress:)``). Nothing else is touched.
-private func removeUnfinishedDownloads(in folder: String) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where name.hasPrefix(".") && name.hasSuffix(".part") && name.count > 43 {
+/// ``SharePointSite/download(serverRelativeURL:into:as:modified:progress:)``). Nothing else is touched.
+private func removeUnfinishedDownloads(in folder: LocalFolder) {
+    for name in folder.names() where name.hasPrefix(".") && name.hasSuffix(".part") && name.count > 43 {
         let uuid = name.dropLast(5).suffix(37)
         guard uuid.first == ".", UUID(uuidString: String(uuid.dropFirst())) != nil else { continue }
-        unlink((folder as NSString).appendingPathComponent(name))
+        folder.removeFile(name)
     }
 }

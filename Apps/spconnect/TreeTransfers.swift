@@ -63,6 +63,7 @@ func failureWord(_ error: SharePointError) -> String {
     case .accessDenied: return "access denied"
     case .throttled: return "throttled"
     case .localFile: return "local file"
+    case .transport where error.kind.transportKind == .io: return "local file"
     case .transport: return "network"
     default: return error.status > 0 ? "HTTP \(error.status)" : "error"
     }

@@ -39,13 +39,8 @@ final class MonotonicProgress: Sendable {
 
 extension SharePointSite {
     /// Downloads a file's bytes (`GET …/GetFileByServerRelativeUrl('…')/$value`) to `path`, streamed to disk by
-    /// Transport (never held whole in memory).
-    ///
-    /// The bytes go to a temporary file (`.<name>.<uuid>.part`) in the destination's folder, renamed over `path`
-    /// only when the transfer completed; on any failure the temporary file is removed and an existing file at
-    /// `path` is left untouched. The file is created with mode 0600 (Transport's file destination); `progress` is
-    /// called on Transport's thread (keep it short). With `modified` the temporary file gets that modification time
-    /// before the rename, so a file at `path` with another time was never completed by this call.
+    /// Transport (never held whole in memory): ``download(serverRelativeURL:into:as:modified:progress:)`` into the
+    /// folder of `path` (a link in that folder's own path is followed: it is the caller's choice).
     ///
     /// - Returns: the number of bytes written.
     /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,
@@ -56,12 +51,58 @@ extension SharePointSite {
         progress: (@Sendable (FileProgress) -> Void)? = nil
     ) async throws(SharePointError) -> Int64 {
         let destination = URL(fileURLWithPath: path)
-        let folder = destination.deletingLastPathComponent().path
-        let temporary = folder + "/." + destination.lastPathComponent + "." + UUID().uuidString + ".part"
+        let folder: LocalFolder
+        do {
+            folder = try LocalFolder(path: destination.deletingLastPathComponent().path)
+        } catch {
+            throw SharePointError(error)
+        }
+        return try await download(
+            serverRelativeURL: serverRelativeURL, into: folder, as: destination.lastPathComponent, modified: modified,
+            progress: progress)
+    }
+
+    /// Downloads a file's bytes (`GET …/GetFileByServerRelativeUrl('…')/$value`) as `name` in the local `folder`,
+    /// streamed to disk by Transport (never held whole in memory).
+    ///
+    /// The bytes go to a new temporary file (`.<name>.<uuid>.part`, `name` cut to fit a file name) created in
+    /// `folder` by name from its descriptor, mode 0600, never through a symbolic link; it is renamed over `name`
+    /// only when the transfer completed (a link at `name` is replaced, not followed). On any failure the temporary
+    /// file is removed and an existing file at `name` is left untouched. `progress` is called on Transport's thread
+    /// (keep it short). With `modified` the temporary file gets that modification time before the rename, so a file
+    /// at `name` with another time was never completed by this call.
+    ///
+    /// - Returns: the number of bytes written.
+    /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,
+    ///   `localFile`, naming the file and the system's reason, when the destination cannot be written).
+    @discardableResult
+    public func download(
+        serverRelativeURL: String, into folder: LocalFolder, as name: String, modified: Date? = nil,
+        progress: (@Sendable (FileProgress) -> Void)? = nil
+    ) async throws(SharePointError) -> Int64 {
+        do {
+            // A name the folder cannot hold (too long, say) fails here, before anything is fetched.
+            _ = try folder.entry(name)
+        } catch {
+            throw SharePointError(error)
+        }
+        let temporary = LocalFolder.temporaryName(for: name, suffix: ".part")
+        let fd: Int32
+        do {
+            fd = try folder.createFile(temporary)
+        } catch {
+            throw SharePointError(
+                localFile: "could not create a temporary file in \(folder.path) for \(name)", detail: error.reason)
+        }
+        var renamed = false
+        defer {
+            close(fd)
+            if !renamed { folder.removeFile(temporary) }
+        }
         let url = API.file(serverRelativeUrl: serverRelativeURL).value.url(site: siteURL)
         var exchange = Exchange.read(self, url)
         exchange.headers.set("Accept", "*/*")
-        exchange.responseBody = .file(path: temporary)
+        exchange.responseBody = .descriptor(fd, name: folder.path(of: temporary))
         if let progress {
             let monotonic = MonotonicProgress(progress)
             exchange.progress = { value in
@@ -71,36 +112,35 @@ extension SharePointSite {
                         totalBytes: value.totalBytesToReceive > 0 ? value.totalBytesToReceive : nil))
             }
         }
-        defer { unlink(temporary) }
         _ = try await perform(exchange) { _ in
             // The error body went to the temporary file: read its start for the server's message.
-            (try? FileHandle(forReadingFrom: URL(fileURLWithPath: temporary)))
-                .flatMap { handle in
-                    defer { try? handle.close() }
-                    return try? handle.read(upToCount: 64 << 10)
-                } ?? Data()
+            var start = [UInt8](repeating: 0, count: 64 << 10)
+            let count = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            return Data(start.prefix(max(count, 0)))
         }
         var info = stat()
-        guard stat(temporary, &info) == 0 else {
+        guard fstat(fd, &info) == 0 else {
             throw SharePointError(
-                localFile: "the downloaded file \(temporary) is missing", detail: String(cString: strerror(errno)))
+                localFile: "could not read the size of \(folder.path(of: temporary))",
+                detail: String(cString: strerror(errno)))
         }
         if let modified {
             let seconds = Int(modified.timeIntervalSince1970.rounded(.down))
             var times = [
                 timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0),
             ]
-            guard utimensat(AT_FDCWD, temporary, &times, 0) == 0 else {
+            guard futimens(fd, &times) == 0 else {
                 throw SharePointError(
-                    localFile: "could not set the modification time of \(temporary)",
+                    localFile: "could not set the modification time of \(folder.path(of: temporary))",
                     detail: String(cString: strerror(errno)))
             }
         }
-        guard rename(temporary, path) == 0 else {
-            throw SharePointError(
-                localFile: "could not move the download into place at \(path)",
-                detail: String(cString: strerror(errno)))
+        do {
+            try folder.rename(temporary, to: name)
+        } catch {
+            throw SharePointError(error)
         }
+        renamed = true
         return Int64(info.st_size)
     }
 
@@ -173,13 +213,17 @@ extension SharePointSite {
         var offset: Int64 = 0
         do throws(SharePointError) {
             while true {
+                let wanted = Int(min(chunk, size - offset))
                 let bytes: [UInt8]
                 do {
-                    bytes = Array(try handle.read(upToCount: Int(chunk)) ?? Data())
+                    bytes = Array(try handle.read(upToCount: wanted) ?? Data())
                 } catch {
                     throw SharePointError(localFile: "cannot read \(path)", detail: "\(error)")
                 }
-                let isLast = offset + Int64(bytes.count) >= size
+                let isLast = offset + Int64(bytes.count) == size
+                // Shorter than it was (a read short of its chunk), or longer (more bytes after the last chunk).
+                let grew = isLast && (try? handle.read(upToCount: 1))?.isEmpty == false
+                if bytes.count < wanted || grew { throw changedSize(path, from: size, handle: handle) }
                 let step: RESTPath =
                     offset == 0
                     ? filePath.startUpload(uploadId: uploadId)
@@ -197,7 +241,8 @@ extension SharePointSite {
                 }
                 let response = try await perform(exchange)
                 let sent = offset + Int64(bytes.count)
-                if isLast && offset > 0 {
+                if isLast {
+                    // Never the first chunk: a file of more than one chunk is started before it is finished.
                     let file: File = try decodeEntity(response)
                     monotonic?.report(FileProgress(completedBytes: size, totalBytes: size))
                     return file
@@ -214,13 +259,6 @@ extension SharePointSite {
                     ).at(response.url)
                 }
                 offset = sent
-                if isLast {
-                    // A file that shrank to one chunk after `stat`: close the session with an empty last chunk.
-                    let finish = Exchange.write(
-                        self, filePath.finishUpload(uploadId: uploadId, fileOffset: offset).url(site: siteURL),
-                        body: .bytes([]), contentType: "application/octet-stream", repeatable: true)
-                    return try decodeEntity(try await perform(finish))
-                }
             }
         } catch {
             let cancel = Exchange.write(
@@ -230,4 +268,14 @@ extension SharePointSite {
             throw error
         }
     }
+}
+
+/// The error of a chunked upload whose local file is no longer the size it had when the upload started: what is
+/// sent would be neither the old file nor the new one.
+private func changedSize(_ path: String, from size: Int64, handle: FileHandle) -> SharePointError {
+    var info = stat()
+    let now = fstat(handle.fileDescriptor, &info) == 0 ? "\(info.st_size) bytes now" : "its size now unknown"
+    return SharePointError(
+        localFile: "\(path) changed size while uploading (\(size) bytes when the upload started, \(now))",
+        detail: "not uploaded; upload it again once it no longer changes")
 }

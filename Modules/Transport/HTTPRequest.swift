@@ -205,6 +205,11 @@ public enum ResponseBodyDestination: Sendable {
     case memory(limit: Int? = nil)
     /// Written to a file (created or truncated, mode 0600 for new files); `HTTPResponse.body` stays empty.
     case file(path: String)
+    /// Written to a file the caller has open for writing (and closes once the request returns), through a
+    /// duplicate of `descriptor`: emptied at the start of every attempt, so a retry starts the file afresh. `name`
+    /// names it in error messages. `HTTPResponse.body` stays empty. For writing below a folder held open
+    /// (`openat`), where a path could lead through a symbolic link.
+    case descriptor(Int32, name: String)
     /// Handed chunk by chunk to a closure on the transfer thread (keep it short); a throw aborts with `.io`.
     /// After a retry the closure sees the new attempt's bytes from the start.
     case sink(@Sendable ([UInt8]) throws -> Void)

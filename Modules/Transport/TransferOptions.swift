@@ -164,6 +164,20 @@ extension HTTPClient {
                     message: "could not open \(path) for the response body")
             }
             sink = .file(FileDescriptor(fd: fd), path: path)
+        case .descriptor(let descriptor, let name):
+            let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+            guard fd >= 0 else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not use \(name) for the response body")
+            }
+            let file = FileDescriptor(fd: fd)
+            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not empty \(name) for the response body")
+            }
+            sink = .file(file, path: name)
         case .sink(let closure):
             sink = .closure(closure)
         }

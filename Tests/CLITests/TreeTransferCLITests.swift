@@ -138,6 +138,74 @@ import Testing
         #expect(newer.status == 0, "\(newer.stderr)")
     }
 
+    /// A symbolic link inside `--to DIR`, at any depth, is never followed, not even with `--overwrite`: each file
+    /// below a linked folder is `refused (link)`, nothing outside DIR is written or replaced, the other files
+    /// arrive.
+    @Test func downloadNeverWritesThroughALinkInsideTheFolder() async throws {
+        let fixture = try await CLIFixture(exportFiles: 40)
+        let scratch = try temporaryDirectory("tree")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let into = scratch + "/copy"
+        let outside = scratch + "/outside"
+        let deeper = scratch + "/deeper"
+        for folder in [into + "/folder-2", outside + "/part-0", deeper] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let mine = Data("not SharePoint's\n".utf8)
+        #expect(FileManager.default.createFile(atPath: outside + "/part-0/file-00001.bin", contents: mine))
+        try FileManager.default.createSymbolicLink(atPath: into + "/folder-1", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: into + "/folder-2/part-0", withDestinationPath: deeper)
+
+        let result = try await fixture.run(["download", "-r", "Export", "--to", into, "--overwrite", "-o", "ndjson"])
+        #expect(result.status == 9, "\(result.stderr)")
+        let results = try Self.lines(result.stdout)
+        #expect(results.count == 40, "\(result.stdout)")
+        let linked = results.filter {
+            let path = $0["path"] as? String ?? ""
+            return path.contains("/folder-1/") || path.contains("/folder-2/part-0/")
+        }
+        // Files 1, 11, 21, 31 below folder-1; file 2 below folder-2/part-0.
+        #expect(linked.count == 5, "\(result.stdout)")
+        #expect(linked.allSatisfy { $0["result"] as? String == "refused (link)" }, "\(result.stdout)")
+        #expect(results.filter { $0["result"] as? String == "downloaded" }.count == 35, "\(result.stdout)")
+        #expect(result.stderr.contains("\(into)/folder-1 is a symbolic link"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(into)/folder-2/part-0 is a symbolic link"), "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: outside + "/part-0/file-00001.bin") == mine)
+        let outsideNow = FileManager.default.enumerator(atPath: outside)?.allObjects.compactMap { $0 as? String }
+        #expect(outsideNow?.sorted() == ["part-0", "part-0/file-00001.bin"], "written outside: \(outsideNow ?? [])")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: deeper) == [], "written outside the folder")
+    }
+
+    /// A local error is named as one, with the file and the system's reason: a name too long for the local file
+    /// system is `failed (local file)` ("File name too long", exit 1), not a network failure. A long name that
+    /// still fits (its temporary file's name would not) is downloaded.
+    @Test func aNameTooLongLocallyIsALocalFailureNamingTheFile() async throws {
+        let fixture = try await CLIFixture()
+        let scratch = try temporaryDirectory("tree")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let source = scratch + "/source.txt"
+        #expect(FileManager.default.createFile(atPath: source, contents: Data("long\n".utf8)))
+        let tooLong = String(repeating: "n", count: 300) + ".txt"
+        let fits = String(repeating: "f", count: 240) + ".txt"
+        #expect(try await fixture.run(["mkdir", "Documents/Long"]).status == 0)
+        for name in [tooLong, fits] {
+            let upload = try await fixture.run(["upload", source, "--to", "Documents/Long", "--as", name])
+            #expect(upload.status == 0, "\(upload.stderr)")
+        }
+        let into = scratch + "/copy"
+        let result = try await fixture.run(["download", "-r", "Documents/Long", "--to", into, "-o", "ndjson"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let results = try Self.lines(result.stdout)
+        let failed = results.first { ($0["serverRelativeUrl"] as? String)?.hasSuffix("/" + tooLong) == true }
+        #expect(failed?["result"] as? String == "failed (local file)", "\(result.stdout)")
+        #expect(result.stderr.contains(tooLong) && result.stderr.contains("File name too long"), "\(result.stderr)")
+        #expect(!result.stderr.contains("network"), "\(result.stderr)")
+        let arrived = results.first { ($0["serverRelativeUrl"] as? String)?.hasSuffix("/" + fits) == true }
+        #expect(arrived?["result"] as? String == "downloaded", "\(result.stdout)")
+        #expect(FileManager.default.contents(atPath: into + "/" + fits) == Data("long\n".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: into).filter { $0.hasSuffix(".part") } == [])
+    }
+
     @Test func uploadCopiesATreeMakingFoldersAndResumes() async throws {
         let fixture = try await CLIFixture()
         let local = try temporaryDirectory("tree")

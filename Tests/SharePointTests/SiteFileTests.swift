@@ -146,8 +146,11 @@ extension SiteClientTests {
                 try await fixture.site.download(
                     serverRelativeURL: "/Shared Documents/Welcome.txt", to: folder + "/no/such/dir/w.txt")
             }
-            #expect(unwritable?.kind == .transport)
-            #expect(unwritable?.kind.transportKind == .io)
+            // A local error, named as one: the folder that is not there and the system's reason.
+            #expect(unwritable?.kind == .localFile)
+            #expect(
+                unwritable?.description.contains(folder + "/no/such/dir") == true, "\(String(describing: unwritable))")
+            #expect(unwritable?.description.contains("No such file or directory") == true)
         }
 
         @Test(arguments: [ODataFlavor.noMetadata, .verbose])
