@@ -640,6 +640,7 @@ set_world() {
 # ---------------------------------------------------------------- start / stop / status
 cmd_start() {
     DIR=$(abspath "${1:?usage: $0 start DIR}")
+    local t0=$EPOCHREALTIME t1 t2
     set_world
     local timeout=${LM_START_TIMEOUT:-30} a
     for a in "$PORTAL_ADDR" "$APP_ADDR" "$LLSP_ADDR" "$IDP_ADDR" "$MELLON_ADDR"; do check_addr "$a"; done
@@ -668,6 +669,7 @@ cmd_start() {
     "$APACHE_BIN" -t -f "$DIR/httpd.conf" > "$DIR/logs/configtest.log" 2>&1 \
         || { cat "$DIR/logs/configtest.log" >&2; die "apache config test failed"; }
     hosts_add "$DIR"
+    t1=$EPOCHREALTIME
     if ! "$APACHE_BIN" -f "$DIR/httpd.conf" -k start; then
         tail -n 20 "$DIR/logs/error.log" >&2 2>/dev/null || true
         hosts_remove "$DIR"
@@ -690,8 +692,11 @@ cmd_start() {
         cmd_stop "$DIR" || true
         die "start failed"
     fi
+    t2=$EPOCHREALTIME
     print_urls
     echo "  apache pid       : $(apache_pid "$DIR")"
+    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "  started in %.1f s (configuration %.1f s, apache until answering %.1f s)\n", c - a, b - a, c - b }'
+
 }
 
 cmd_stop() {
