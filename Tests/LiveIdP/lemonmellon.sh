@@ -138,23 +138,29 @@ gen_certs() {
     fi
     rm -rf "$t"; mkdir -p "$t"
     (umask 077
-     openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 \
-        -subj "/O=spconnect LiveIdP/CN=spconnect lemonmellon test CA" \
-        -addext "basicConstraints=critical,CA:TRUE,pathlen:0" -addext "keyUsage=critical,keyCertSign,cRLSign" \
-        -keyout "$t/ca.key" -out "$t/ca.crt" 2>/dev/null
-     printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature,keyEncipherment" \
-        "extendedKeyUsage=serverAuth" \
-        "subjectAltName=DNS:auth.example.test,DNS:test1.example.test,IP:$PORTAL_ADDR,IP:$APP_ADDR,IP:$LLSP_ADDR,IP:$IDP_ADDR,IP:$MELLON_ADDR" \
-        > "$t/server.ext"
-     openssl req -new -newkey rsa:2048 -nodes -sha256 -subj "/O=spconnect LiveIdP/CN=lemonmellon" \
-        -keyout "$t/server.key" -out "$t/server.csr" 2>/dev/null
-     openssl x509 -req -sha256 -days 29 -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" \
-        -CAcreateserial -extfile "$t/server.ext" -out "$t/server.crt" 2>/dev/null
-     # SAML signing pairs: LemonLDAP's IdP, the SimpleSAMLphp IdP, mellon's SP
+     # RSA keys are most of a first start: the three SAML signing pairs (self-signed; SAML wants RSA) are made
+     # side by side, the TLS CA and server keys are EC P-256, which takes milliseconds.
      local name
      for name in ll-saml idp-saml mellon-saml; do
         openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 -subj "/O=spconnect LiveIdP/CN=$name" \
-            -keyout "$t/$name.key" -out "$t/$name.crt" 2>/dev/null
+            -keyout "$t/$name.key" -out "$t/$name.crt" 2>/dev/null &
+     done
+     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$t/server.key" 2>/dev/null
+     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -sha256 -days 30 \
+        -subj "/O=spconnect LiveIdP/CN=spconnect lemonmellon test CA" \
+        -addext "basicConstraints=critical,CA:TRUE,pathlen:0" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+        -keyout "$t/ca.key" -out "$t/ca.crt" 2>/dev/null
+     wait
+     printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
+        "extendedKeyUsage=serverAuth" \
+        "subjectAltName=DNS:auth.example.test,DNS:test1.example.test,IP:$PORTAL_ADDR,IP:$APP_ADDR,IP:$LLSP_ADDR,IP:$IDP_ADDR,IP:$MELLON_ADDR" \
+        > "$t/server.ext"
+     openssl req -new -key "$t/server.key" -sha256 -subj "/O=spconnect LiveIdP/CN=lemonmellon" \
+        -out "$t/server.csr" 2>/dev/null
+     openssl x509 -req -sha256 -days 29 -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" \
+        -CAcreateserial -extfile "$t/server.ext" -out "$t/server.crt" 2>/dev/null
+     for name in ll-saml idp-saml mellon-saml server; do
+        [ -s "$t/$name.key" ] || die "openssl made no $name key"
      done
     )
     chmod 644 "$t"/*.crt
@@ -670,7 +676,10 @@ cmd_start() {
         || { cat "$DIR/logs/configtest.log" >&2; die "apache config test failed"; }
     hosts_add "$DIR"
     t1=$EPOCHREALTIME
-    if ! "$APACHE_BIN" -f "$DIR/httpd.conf" -k start; then
+    # Started with no signal blocked: a caller's blocked mask (a test runner's threads block most signals) is
+    # inherited through Apache by the portal's FastCGI process, which then never sees stop's TERM.
+    if ! perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die "$ARGV[0]: $!\n"' \
+        "$APACHE_BIN" -f "$DIR/httpd.conf" -k start; then
         tail -n 20 "$DIR/logs/error.log" >&2 2>/dev/null || true
         hosts_remove "$DIR"
         die "apache did not start (see $DIR/logs/error.log)"
@@ -714,15 +723,25 @@ cmd_stop() {
     if kill -0 "$pid" 2>/dev/null; then
         log "apache $pid ignored TERM for 10s; sending KILL"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.5
     fi
-    # Workers and the portal's FastCGI process can outlive the master for a moment: by PID, those of DIR only.
-    local p
-    for p in $(pgrep -f -- "$DIR/httpd.conf" || true); do kill -TERM "$p" 2>/dev/null || true; done
-    for p in $(pgrep -u www-data -f -- "$LL_DIR/portal/htdocs/index.fcgi" || true); do
-        tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qxF "LLNG_DEFAULTCONFFILE=$DIR/ll/lemonldap-ng.ini" \
-            && kill -TERM "$p" 2>/dev/null || true
+    # Workers and the portal's FastCGI process can outlive the master for a moment: by PID, those of DIR only
+    # (a portal process is DIR's when its environment names DIR's lemonldap-ng.ini).
+    local p left
+    portal_pids() {
+        for p in $(pgrep -f -- "$LL_DIR/portal/htdocs/index.fcgi" || true); do
+            tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null \
+                | grep -qxF "LLNG_DEFAULTCONFFILE=$DIR/ll/lemonldap-ng.ini" && echo "$p"
+        done
+        return 0
+    }
+    for p in $(pgrep -f -- "$DIR/httpd.conf" || true) $(portal_pids); do kill -TERM "$p" 2>/dev/null || true; done
+    for i in $(seq 1 20); do
+        left=$( (pgrep -f -- "$DIR/httpd.conf" || true; portal_pids) | grep -c . || true)
+        [ "$left" -gt 0 ] || break
+        sleep 0.1
     done
-    for i in $(seq 1 20); do pgrep -f -- "$DIR/httpd.conf" >/dev/null || break; sleep 0.1; done
-    for p in $(pgrep -f -- "$DIR/httpd.conf" || true); do kill -KILL "$p" 2>/dev/null || true; done
+    for p in $(pgrep -f -- "$DIR/httpd.conf" || true) $(portal_pids); do
+        log "pid $p outlived TERM; sending KILL"; kill -KILL "$p" 2>/dev/null || true
+    done
     if [ -f "$DIR/lemonmellon.env" ]; then
         load_env "$DIR"
         for i in $(seq 1 50); do
