@@ -334,7 +334,11 @@ final class LemonMellonWorld: Sendable {
                 _ = try? await LiveIdentityProvider.run(stop)
                 throw error
             }
-            _ = try await LiveIdentityProvider.run(stop)
+            // Stopped by its PID (the script waits until Apache and the portal are gone); the state goes with it.
+            if try await LiveIdentityProvider.run(stop) == 0 {
+                // rm, not FileManager: the folder holds mod_fcgid's sockets.
+                _ = try await runProgram("/bin/rm", ["-rf", world.directory])
+            }
         }
     }
 }
