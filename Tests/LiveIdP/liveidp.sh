@@ -543,8 +543,11 @@ cmd_start() {
 
     "$APACHE_BIN" -t -f "$dir/httpd.conf" >"$dir/logs/configtest.log" 2>&1 \
         || { cat "$dir/logs/configtest.log" >&2; die "apache config test failed"; }
-    # -k start: Apache daemonizes and writes DIR/run/httpd.pid.
-    if ! "$APACHE_BIN" -f "$dir/httpd.conf" -k start; then
+    # -k start: Apache daemonizes and writes DIR/run/httpd.pid. Started with no signal blocked: a caller's
+    # blocked mask (a test runner's threads block most signals) is inherited, and Apache then sat out stop's
+    # TERM until the KILL 10 s later.
+    if ! perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die "$ARGV[0]: $!\n"' \
+        "$APACHE_BIN" -f "$dir/httpd.conf" -k start; then
         tail -n 20 "$dir/logs/error.log" >&2 2>/dev/null || true
         die "apache did not start (see $dir/logs/error.log)"
     fi
