@@ -74,8 +74,10 @@ extension FormsStrategy {
 
     /// A one-time-code page: asks the driver for a code (the first time, or again after the last was refused),
     /// or gives up after ``maximumCodeAttempts``.
-    func askCode(_ page: PageFacts, state: inout FlowState) -> StrategyDecision {
-        guard let form = page.chosenForm, let field = page.codeField else {
+    /// `field` names the input the code goes in when it is not the form's code field (a password-type passcode
+    /// input on the page after the password).
+    func askCode(_ page: PageFacts, state: inout FlowState, field named: String? = nil) -> StrategyDecision {
+        guard var form = page.chosenForm, let field = named ?? page.codeField else {
             return .finish(.interactionRequired(.mfa, pageId: page.title, message: Self.secondFactorWords(page)))
         }
         if state.codesSubmitted >= Self.maximumCodeAttempts {
@@ -84,9 +86,10 @@ extension FormsStrategy {
                     message: "the one-time code was refused \(state.codesSubmitted) times"
                         + (page.errorText.map { " (\($0))" } ?? ""), code: nil))
         }
+        form.codeField = field
         let request = OneTimeCodeRequest(
-            pageURL: Redaction.url(page.url), fieldName: field, label: page.errorText ?? page.codeLabel,
-            attempt: state.codesSubmitted + 1)
+            pageURL: Redaction.url(page.url), fieldName: field,
+            label: state.answerMessage(on: page) ?? page.codeLabel ?? page.title, attempt: state.codesSubmitted + 1)
         return .askCode(PendingCode(request: request, form: form, pageURL: page.url))
     }
 }

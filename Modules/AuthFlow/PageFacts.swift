@@ -22,8 +22,10 @@ struct PageFacts: Sendable {
     var scriptRedirectURL: String?
     /// The index of a form that submits itself (script, onload or noscript button).
     var autoSubmitFormIndex: Int?
-    /// Visible error text on the page.
+    /// Visible error text on the page: the first of ``errorMessages``.
     var errorText: String?
+    /// Every message the page shows in an error container or under an error heading, in page order.
+    var errorMessages: [String] = []
 
     /// A page's own refresh: its absolute target, its delay in seconds, and whether the header said it.
     struct Refresh: Sendable, Equatable {
@@ -51,8 +53,7 @@ struct PageFacts: Sendable {
     /// sign-in form (error reports, feedback, search, consent).
     var credentialForm: PageForm? {
         guard [.credentialForm, .usernameStep, .passwordStep, .error].contains(kind), let formIndex,
-            let form = forms.first(where: { $0.index == formIndex }),
-            form.passwordField != nil || form.usernameField != nil
+            let form = forms.first(where: { $0.index == formIndex }), form.isSignInForm
         else { return nil }
         return form
     }
@@ -93,6 +94,10 @@ struct PageForm: Sendable {
     var staySignedInField: (name: String, value: String)?
     /// How many password inputs the form has (two or three mean "choose a new password").
     var passwordFieldCount: Int
+    /// Whether a person would sign in with it: a password input, or a user-name input in a form that is no search
+    /// box and asks for nothing longer (an error page's "report this problem" form with an e-mail box and a text
+    /// area is not one).
+    var isSignInForm: Bool = true
     /// Names of all fields the form would send (for traces).
     var fieldNames: [String]
     var submitters: [Submitter]

@@ -23,7 +23,8 @@ enum PageFactsReader {
             title: page.title ?? "", forms: page.forms.map(facts),
             config: page.aadConfig,
             refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
-            autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText)
+            autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText,
+            errorMessages: page.errorMessages)
     }
 
     /// The HTTP `Refresh` header, resolved against the response's URL (it comes before any `<base>`).
@@ -44,6 +45,8 @@ enum PageFactsReader {
             codeLabel: form.codeField?.labelText,
             staySignedInField: form.staySignedInCheckbox.flatMap { box in box.name.map { ($0, box.value) } },
             passwordFieldCount: passwordCount,
+            isSignInForm: form.passwordField != nil
+                || (form.usernameField != nil && !form.looksLikeSearch && !form.hasTextArea),
             fieldNames: form.controls.compactMap(\.name),
             submitters: buttons.map { PageForm.Submitter(name: $0.name, value: $0.value, label: $0.label ?? "") },
             selects: form.controls.filter { $0.element == "select" && $0.name != nil }.map { control in

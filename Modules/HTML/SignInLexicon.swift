@@ -19,6 +19,10 @@ public enum SignInLexicon {
         case accept
         /// Declining: no, cancel, deny, reject.
         case decline
+        /// Not right: wrong, incorrect, invalid, bad (what a page says of credentials it refused).
+        case wrong
+        /// The credentials as a whole: credentials, sign-in details.
+        case credentials
     }
 
     /// The whole words of each concept (lower case).
@@ -83,6 +87,17 @@ public enum SignInLexicon {
             "refuser", "cancelar", "rechazar", "annulla", "rifiuta", "não", "recusar", "nee", "annuleren", "weigeren",
             "nie", "anuluj", "odrzuć", "нет", "отмена", "отклонить",
         ],
+        .wrong: [
+            "wrong", "incorrect", "invalid", "bad", "mismatch", "falsch", "ungültig", "ungueltig", "fehlerhaft",
+            "incorrecte", "invalide", "erroné", "erronée", "incorrecto", "incorrecta", "inválido", "inválida",
+            "invalido", "errato", "errata", "sbagliato", "sbagliata", "incorretto", "incorreta", "incorreto",
+            "onjuist", "ongeldig", "verkeerd", "nieprawidłowy", "nieprawidłowe", "nieprawidłowa", "błędny", "błędne",
+            "błędna", "niepoprawny", "niepoprawne", "неверный", "неверное", "неверно", "неправильный", "неправильное",
+        ],
+        .credentials: [
+            "credentials", "credential", "anmeldedaten", "zugangsdaten", "identifiants", "credenciales",
+            "credenziali", "credenciais", "inloggegevens", "poświadczenia", "учетные",
+        ],
         .staySignedIn: [
             "remember", "rememberme", "persistent", "persist", "kmsi", "keepme", "staysigned", "keepsigned", "signedin",
             "staylogged", "keeplogged", "loggedin", "angemeldet", "eingeloggt", "merken", "souvenir", "connecté",
@@ -105,6 +120,7 @@ public enum SignInLexicon {
         .enroll: ["登録", "設定", "注册"],
         .accept: ["同意", "許可", "承諾", "允许", "接受"],
         .decline: ["キャンセル", "拒否", "いいえ", "取消", "拒绝"],
+        .wrong: ["正しくありません", "間違って", "不正确", "不正確", "无效", "無效"],
         .staySignedIn: ["ログインしたまま", "ログイン状態を保持", "サインインしたまま", "保持登录", "记住我"],
     ]
 
@@ -116,6 +132,13 @@ public enum SignInLexicon {
             "passcode", "totp", "otpcode", "onetimecode", "verificationcode", "securitycode", "authcode", "smscode",
         ],
     ]
+
+    /// Whether `text` (a message) says that the credentials are wrong: a word for wrong beside a word for the
+    /// password, the user name or the credentials ("Incorrect username or password", "Invalid credentials",
+    /// "Falsches Kennwort", "Nieprawidłowe hasło").
+    public static func saysCredentialsWrong(_ text: String) -> Bool {
+        says(.wrong, in: text) && (says(.password, in: text) || says(.user, in: text) || says(.credentials, in: text))
+    }
 
     /// Whether `text` (an identifier or a label) says `concept`.
     public static func says(_ concept: Concept, in text: String) -> Bool {

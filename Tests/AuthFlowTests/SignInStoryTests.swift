@@ -183,4 +183,95 @@ import Transport
             return
         }
     }
+
+    // MARK: What changed on the page after the password
+
+    /// A sign-in of an https web target that has reached its identity provider's form (`firstPage`) and sent the
+    /// password; `after` is the page that came back.
+    static func afterPassword(firstPage: String, after: String) -> SignInAction {
+        var story = Story(target: "https://app.example.org/")
+        story.answer(status: 302, location: "https://idp.example.org/login")
+        story.answer(page: firstPage)
+        guard story.request?.purpose == .credentials else { return story.action }
+        story.answer(page: after)
+        return story.action
+    }
+
+    static let notice = #"<div class="alert alert-info" role="alert">Sign in to continue to Expenses.</div>"#
+
+    @Test("the message that appeared after the password is quoted, not the notice that stood above the form")
+    func theNewMessageNotTheStandingNotice() {
+        let action = Self.afterPassword(
+            firstPage: Self.notice + Self.loginForm,
+            after: Self.notice + Self.loginForm + #"<div class="alert alert-danger">Invalid password.</div>"#)
+        guard case .finish(.invalidCredentials(let message, _)) = action else {
+            Issue.record("expected invalid credentials, got \(action)")
+            return
+        }
+        #expect(message == "Invalid password.")
+    }
+
+    @Test("errors in a one-word error list are read")
+    func errorsInAnErrorList() {
+        let action = Self.afterPassword(
+            firstPage: Self.loginForm,
+            after: #"<ul class="errorlist nonfield"><li>Please enter a correct username and password.</li></ul>"#
+                + Self.loginForm)
+        guard case .finish(.invalidCredentials(let message, _)) = action else {
+            Issue.record("expected invalid credentials, got \(action)")
+            return
+        }
+        #expect(message == "Please enter a correct username and password.")
+    }
+
+    @Test("an exception page after the password (with a form to report it) is the identity provider stopping: exit 4")
+    func anExceptionPageIsNoWrongPassword() {
+        let action = Self.afterPassword(
+            firstPage: Self.loginForm,
+            after: "<h1>Unhandled exception</h1><p>An unhandled exception was thrown while signing you in.</p>"
+                + #"<form method="post" action="/report"><input type="email" name="email">"#
+                + #"<textarea name="text"></textarea><button>Send error report</button></form>"#)
+        guard case .finish(.interactionRequired(.identityProviderError, _, let message, _, _)) = action else {
+            Issue.record("expected the identity provider to stop the sign-in, got \(action)")
+            return
+        }
+        #expect(message?.contains("An unhandled exception was thrown") == true, "\(message ?? "")")
+    }
+
+    @Test("an error page without a form that says the credentials are wrong is a rejection: exit 3")
+    func anErrorPageSayingTheCredentialsAreWrong() {
+        for text in ["Incorrect username or password.", "Invalid credentials", "Nieprawidłowe hasło."] {
+            let action = Self.afterPassword(firstPage: Self.loginForm, after: "<h1>Error</h1><p>\(text)</p>")
+            guard case .finish(.invalidCredentials(let message, _)) = action else {
+                Issue.record("\(text): expected invalid credentials, got \(action)")
+                continue
+            }
+            #expect(message == text)
+        }
+    }
+
+    @Test("a password-type field on the page after the password, with no user field, is a code page")
+    func aPasswordTypeFieldAfterThePasswordIsACode() {
+        let action = Self.afterPassword(
+            firstPage: Self.loginForm,
+            after: #"<form method="post" action="/login/token"><input type="password" name="response">"#
+                + "<button>Submit</button></form>")
+        guard case .needCode(let asked) = action else {
+            Issue.record("expected the page to be answered with a code, got \(action)")
+            return
+        }
+        #expect(asked.fieldName == "response")
+        // The password form itself back, with no user field asked again, is a refusal.
+        let passwordStep =
+            #"<form method="post" action="/login"><input type="password" name="password"><button>Go</button></form>"#
+        let back = Self.afterPassword(
+            firstPage: #"<form method="post" action="/login"><input type="hidden" name="username" value="alice">"#
+                + #"<input type="password" name="password"></form>"#,
+            after: #"<p class="error">Wrong password.</p>"# + passwordStep)
+        guard case .finish(.invalidCredentials(let message, _)) = back else {
+            Issue.record("expected invalid credentials, got \(back)")
+            return
+        }
+        #expect(message == "Wrong password.")
+    }
 }

@@ -39,4 +39,6 @@ struct FlowState: Sendable {
     var interruptsAnswered = 0
     /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
     var detectedFlow: SignInFlow?
+    /// The page the user name or password was last typed on (see ``SubmittedPage``).
+    var submittedPage: SubmittedPage?
 }

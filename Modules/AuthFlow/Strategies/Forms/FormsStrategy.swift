@@ -62,7 +62,13 @@ struct FormsStrategy: SignInStrategy {
         guard let form = page.credentialForm else { return navigate(page) }
         if let passwordField = form.passwordField {
             if state.passwordSubmitted {
-                let message = page.errorText ?? "the sign-in form came back without a message"
+                // Another password-type field with no user name beside it, after the password went: a second
+                // factor's passcode or token, never the password again.
+                if form.usernameField == nil, let submitted = state.submittedPage, !submitted.isSameForm(form) {
+                    return askCode(page, state: &state, field: passwordField)
+                }
+                let message =
+                    state.answerMessage(on: page) ?? page.errorText ?? "the sign-in form came back without a message"
                 return .finish(.invalidCredentials(message: message, code: nil))
             }
             var setting = [passwordField: configuration.password.revealedValue()]
@@ -72,6 +78,7 @@ struct FormsStrategy: SignInStrategy {
             if let remember { setting[remember.name] = remember.value }
             let built = form.submission(setting, form.signInSubmitter)
             state.passwordSubmitted = true
+            state.submittedPage = SubmittedPage(form, on: page)
             // A flow named earlier (Entra sending a federated account here) stays the session's flow.
             state.detectedFlow = state.detectedFlow ?? Self.flow(of: page, configuration: configuration)
             return .send(
@@ -83,11 +90,12 @@ struct FormsStrategy: SignInStrategy {
         }
         guard let usernameField = form.usernameField else { return navigate(page) }
         if state.usernameSubmitted || state.passwordSubmitted {
-            let message = page.errorText ?? "the user name was not accepted"
+            let message = state.answerMessage(on: page) ?? "the user name was not accepted"
             return .finish(.invalidCredentials(message: message, code: nil))
         }
         let built = form.submission([usernameField: configuration.username], form.signInSubmitter)
         state.usernameSubmitted = true
+        state.submittedPage = SubmittedPage(form, on: page)
         return .send(
             SignInRequest(
                 method: built.method, url: built.url, form: built.fields, purpose: .username, carriesCredentials: true),
@@ -96,11 +104,15 @@ struct FormsStrategy: SignInStrategy {
 
     // MARK: Errors
 
-    /// How an error page ends the sign-in: the sign-in form back with a message after the credentials went is a
-    /// rejection (3); a code field marked invalid is a second factor the engine cannot answer (4); any other error
-    /// page is the identity provider stopping the sign-in (4), with its own words.
+    /// How an error page ends the sign-in, read against the page the credentials were typed on: the sign-in form
+    /// back after the credentials went is a rejection (3), quoting what appeared since (else what it shows); a code
+    /// field marked invalid
+    /// is a second factor the engine cannot answer (4); a page without a sign-in form is a rejection only when its
+    /// message says, in the lexicon's words, that the credentials are wrong (3); any other error page is the
+    /// identity provider stopping the sign-in (4), with its own words.
     static func errorOutcome(_ page: PageFacts, state: FlowState) -> SignInOutcome {
-        let message = page.errorText ?? page.title
+        let answer = state.answerMessage(on: page)
+        let message = answer ?? page.errorText ?? page.title
         if page.credentialForm != nil {
             return .invalidCredentials(message: message, code: nil)
         }
@@ -109,6 +121,9 @@ struct FormsStrategy: SignInStrategy {
                 return .invalidCredentials(message: "the one-time code was refused: \(message)", code: nil)
             }
             return .interactionRequired(.mfa, pageId: page.title, message: "the one-time code was refused: \(message)")
+        }
+        if state.passwordSubmitted || state.usernameSubmitted, FlowState.saysCredentialsWrong(message) {
+            return .invalidCredentials(message: message, code: nil)
         }
         return .interactionRequired(.identityProviderError, pageId: page.title, message: message)
     }
