@@ -264,9 +264,20 @@ public enum PageClassifier {
             return (form.index, ["second-factor choice \(choice.name ?? "")=\(choice.value)"])
         }
         let scripts = page.scripts.joined(separator: "\n")
-        // WebAuthn: the page asks the browser for a credential (a security key or passkey).
+        // WebAuthn: the page asks the browser for a credential (a security key or passkey), or a form with nothing
+        // to type starts that ceremony (its action or fields name WebAuthn, FIDO, U2F or a passkey).
         if scripts.contains("navigator.credentials.get") || scripts.contains("PublicKeyCredential") {
             return (page.forms.first?.index, ["WebAuthn (navigator.credentials)"])
+        }
+        if let form = page.forms.first(where: { form in
+            form.hasNothingToType
+                && ([form.action ?? ""] + form.hiddenFields.compactMap(\.name)).contains { words in
+                    ["webauthn", "fido", "fido2", "u2f", "passkey"].contains {
+                        SignInLexicon.tokens(of: words).contains($0)
+                    }
+                }
+        }) {
+            return (form.index, ["WebAuthn (a form with nothing to type starts it)"])
         }
         // A choice of methods or devices: several submitters of one name, labelled with methods.
         for form in page.forms {
@@ -282,14 +293,42 @@ public enum PageClassifier {
                 }
             }
         }
-        // A push / number-matching wait: the page tells the user to approve on a device, and offers no field.
+        // Several ways to answer, each its own button (whatever their names): "Send SMS", "Call me", "Push".
+        let methodButtons = page.forms.flatMap { form in
+            form.submitButtons.filter { button in
+                let words = [button.label ?? "", button.value, button.name ?? ""].joined(separator: " ")
+                return SignInLexicon.says(.secondFactorMethod, in: words) || SignInLexicon.says(.device, in: words)
+            }
+        }
+        let nothingToTypeAnywhere = page.forms.allSatisfy(\.hasNothingToType)
+        if methodButtons.count >= 2, nothingToTypeAnywhere {
+            let labels = methodButtons.map { ($0.label ?? $0.value).collapsingWhitespace() }.filter { !$0.isEmpty }
+            return (
+                page.forms.first?.index,
+                ["\(methodButtons.count) buttons, one per method: " + labels.joined(separator: ", ")]
+            )
+        }
+        // A push / number-matching wait: the page tells the user to approve on a device (or shows the number to
+        // match), and offers no field.
         let text = page.visibleText
-        let approves = SignInLexicon.says(.approve, in: text) && SignInLexicon.says(.device, in: text)
+        let showsNumber = text.split(separator: "\n").contains { (line: Substring) -> Bool in
+            let trimmed = String(line).trimmingASCIIWhitespace()
+            return (1...3).contains(trimmed.count) && trimmed.allSatisfy(\.isASCII) && trimmed.allSatisfy(\.isNumber)
+        }
+        let approves =
+            SignInLexicon.says(.approve, in: text) && (SignInLexicon.says(.device, in: text) || showsNumber)
         let nothingToType = page.forms.allSatisfy { form in
             !form.controls.contains { $0.isTextLike && $0.type != "password" && !$0.disabled }
         }
-        if approves && nothingToType && !page.forms.isEmpty {
-            return (page.forms.first?.index, ["asks to approve on a device; nothing to type"])
+        if approves && nothingToType && (!page.forms.isEmpty || showsNumber) {
+            return (
+                page.forms.first?.index,
+                [
+                    showsNumber
+                        ? "asks to approve on a device, showing a number to match; nothing to type"
+                        : "asks to approve on a device; nothing to type"
+                ]
+            )
         }
         return nil
     }
@@ -300,12 +339,30 @@ public enum PageClassifier {
         guard page.metaRefresh == nil, page.scriptRedirect == nil,
             page.forms.allSatisfy({ form in !form.controls.contains { $0.isTextLike && !$0.disabled } })
         else { return nil }
+        if let methods = enrolmentLinks(page) {
+            return "asks to set up a second factor: links to register " + methods.joined(separator: ", ")
+        }
         let lines =
             page.headings + [page.title ?? ""] + page.visibleText.split(separator: "\n").prefix(12).map(String.init)
         guard
             lines.contains(where: { SignInLexicon.says(.secondFactor, in: $0) && SignInLexicon.says(.enroll, in: $0) })
         else { return nil }
         return "asks to set up a second factor (no field to fill)"
+    }
+
+    /// A registration page whose words a script writes: links whose paths say enrol or register, beside links or
+    /// images naming second-factor methods (TOTP, U2F, WebAuthn…). The methods named, or nil.
+    static func enrolmentLinks(_ page: HTMLPage) -> [String]? {
+        let paths = page.links.map { URLResolver.components(of: $0).path }
+        guard paths.contains(where: { SignInLexicon.says(.enroll, in: $0) }) else { return nil }
+        var methods: [String] = []
+        for text in paths + page.imageNames {
+            for word in SignInLexicon.tokens(of: text)
+            where SignInLexicon.says(.secondFactorMethod, in: word) && !methods.contains(word) {
+                methods.append(word)
+            }
+        }
+        return methods.isEmpty ? nil : methods
     }
 
     // MARK: Notices and consent

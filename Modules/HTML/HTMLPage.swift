@@ -198,6 +198,11 @@ public struct HTMLPage: Sendable {
     /// page shows ("approve on your phone", "your password has expired").
     public let visibleText: String
 
+    /// The absolute targets of the page's visible links (`<a href>`, no `javascript:`), in document order.
+    public let links: [String]
+    /// What the page's images say of themselves: each `<img>`'s file name (without its folder) and `alt` text.
+    public let imageNames: [String]
+
     /// The first error message (the one a person reads first); nil when there is none.
     public var errorText: String? { errorMessages.first }
 
@@ -237,8 +242,11 @@ public struct HTMLPage: Sendable {
     init(
         url: String, baseHref: String?, baseURL: String, title: String?, forms: [HTMLForm], metaRefresh: MetaRefresh?,
         scripts: [String], scriptSources: [String], scriptRedirect: String?, selfSubmit: SelfSubmit?,
-        aadConfig: AADConfig?, errorMessages: [String], headings: [String] = [], visibleText: String = ""
+        aadConfig: AADConfig?, errorMessages: [String], headings: [String] = [], visibleText: String = "",
+        links: [String] = [], imageNames: [String] = []
     ) {
+        self.links = links
+        self.imageNames = imageNames
         self.url = url
         self.baseHref = baseHref
         self.baseURL = baseURL

@@ -52,11 +52,22 @@ struct PageReader {
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
         if visibleText.utf8.count > 16 << 10 { visibleText = String(visibleText.utf8.prefix(16 << 10)) ?? "" }
 
+        let links = elements.filter { $0.name == "a" && !ErrorTextReader.isHidden($0) }.compactMap { anchor in
+            anchor.attribute("href").flatMap { href -> String? in
+                href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:")
+                    ? nil : URLResolver.resolve(href, against: baseURL)
+            }
+        }
+        let imageNames = elements.filter { $0.name == "img" && !ErrorTextReader.isHidden($0) }.flatMap { image in
+            [image.attribute("src").map { String($0.split(separator: "/").last ?? "") }, image.attribute("alt")]
+                .compactMap { $0 }.filter { !$0.isEmpty }
+        }
+
         return HTMLPage(
             url: url, baseHref: baseHref, baseURL: baseURL, title: title, forms: forms, metaRefresh: metaRefresh,
             scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
             selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, headings: headings,
-            visibleText: visibleText)
+            visibleText: visibleText, links: links, imageNames: imageNames)
     }
 
     /// Whether the raw-markup scan lines up with libxml2's tree for these bytes (ownership then follows the

@@ -23,6 +23,8 @@ public enum SignInLexicon {
         case wrong
         /// The credentials as a whole: credentials, sign-in details.
         case credentials
+        /// A second factor's method by its standard name: TOTP, U2F, WebAuthn, FIDO, passkey, SMS, a security key.
+        case secondFactorMethod
     }
 
     /// The whole words of each concept (lower case).
@@ -98,6 +100,10 @@ public enum SignInLexicon {
             "credentials", "credential", "anmeldedaten", "zugangsdaten", "identifiants", "credenciales",
             "credenziali", "credenciais", "inloggegevens", "poświadczenia", "учетные",
         ],
+        .secondFactorMethod: [
+            "totp", "hotp", "otp", "u2f", "webauthn", "fido", "fido2", "passkey", "passkeys", "yubikey", "sms",
+            "securitykey", "authenticator", "oath", "push",
+        ],
         .staySignedIn: [
             "remember", "rememberme", "persistent", "persist", "kmsi", "keepme", "staysigned", "keepsigned", "signedin",
             "staylogged", "keeplogged", "loggedin", "angemeldet", "eingeloggt", "merken", "souvenir", "connecté",
@@ -128,6 +134,7 @@ public enum SignInLexicon {
     static let stems: [Concept: [String]] = [
         .user: ["user", "login", "logon", "email"],
         .password: ["passw", "kennw", "passwd"],
+        .enroll: ["regist", "enrol"],
         .code: [
             "passcode", "totp", "otpcode", "onetimecode", "verificationcode", "securitycode", "authcode", "smscode",
         ],

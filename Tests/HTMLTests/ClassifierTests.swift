@@ -51,6 +51,29 @@ struct ClassifierTests {
         #expect(pair.formIndex == 1)
     }
 
+    @Test(
+        "second factors with nothing to type: registration links, a number to match, a button per method, a WebAuthn form",
+        arguments: [
+            (
+                #"<h1><span trspan="choose2f"></span></h1><a href="/2fregisters/totp"><img src="/s/totp.png"></a>"#
+                    + #"<a href="/2fregisters/u"><img src="/s/u2f.png" alt="U2F"></a>"#, "links to register totp, u2f"
+            ),
+            ("<p>Approve the sign-in request in your app.</p><div class=number>42</div>", "a number to match"),
+            (
+                #"<form method=post><button name=sms>Send SMS</button><button name=call>Call my phone</button></form>"#,
+                "one per method: Send SMS, Call my phone"
+            ),
+            (
+                #"<form method=post action="/webauthn/start"><input type=hidden name=challenge value=c>"#
+                    + "<button>Use a security key</button></form>", "WebAuthn"
+            ),
+        ])
+    func secondFactorsWithNothingToType(markup: String, signal: String) throws {
+        let result = try classify(markup)
+        #expect(result.kind == .secondFactor, "\(result.reason)")
+        #expect(result.signals.joined(separator: " ").contains(signal), "\(result.signals)")
+    }
+
     @Test("a load-time submit of a form with nothing to type is a self-submitting page, protocol fields or not")
     func loadTimeSubmitWithoutFields() throws {
         let onload = try classify(

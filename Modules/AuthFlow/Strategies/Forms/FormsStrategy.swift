@@ -137,9 +137,11 @@ struct FormsStrategy: SignInStrategy {
         } else if signals.contains("WebAuthn") {
             text = "it asks for a security key or passkey"
         } else if signals.contains("one per method") {
-            text = "it offers a choice of second-factor methods"
+            text = "it offers a choice of second-factor methods" + Self.named(after: "one per method", in: page)
         } else if signals.contains("set up a second factor") {
-            text = "it asks you to set up a second factor first (do it once in a browser)"
+            text =
+                "it asks you to set up a second factor first (do it once in a browser)"
+                + Self.named(after: "links to register", in: page)
         } else if signals.contains("approve on a device") {
             text = "it waits for an approval on your device (push or number matching)"
         } else {
@@ -147,6 +149,15 @@ struct FormsStrategy: SignInStrategy {
         }
         if let error = page.errorText { text += " (\(error))" }
         return text
+    }
+
+    /// " (what the signal lists)": the methods a signal names after `marker` and a colon or space, or "".
+    static func named(after marker: String, in page: PageFacts) -> String {
+        guard let signal = page.signals.first(where: { $0.contains(marker) }),
+            let range = signal.range(of: marker)
+        else { return "" }
+        let listed = signal[range.upperBound...].drop { $0 == ":" || $0 == " " }
+        return listed.isEmpty ? "" : " (\(listed))"
     }
 
     // MARK: Pages that move on
