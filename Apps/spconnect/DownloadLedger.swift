@@ -1,4 +1,5 @@
 import Foundation
+import SharePoint
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import Foundation
 /// by spconnect and left alone since, so a newer version from SharePoint may replace it; any other file that is in
 /// the way is the user's and is never replaced without `--overwrite`.
 ///
-/// Kept in `DIR/.spconnect-download.json`, saved atomically (a temporary file renamed into place) at most once a
+/// Kept in `DIR/.spconnect-download.json` (the format: `DownloadLedgerFile`), saved atomically (a temporary file renamed into place) at most once a
 /// second while files complete and once at the end; a run killed in between loses at most the last second's
 /// entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. Not thread-safe:
 /// used by the one task that collects results.
@@ -18,47 +19,35 @@ struct DownloadLedger {
     static let fileName = ".spconnect-download.json"
 
     /// Size and whole-second modification time of a file as written.
-    struct Entry: Codable, Equatable {
-        var size: Int64
-        var modified: Int
-    }
-
-    private struct Contents: Codable {
-        var version = 1
-        var files: [String: Entry] = [:]
-    }
+    typealias Entry = DownloadLedgerFile.Entry
 
     private let path: String
-    private var contents = Contents()
+    private var files: [String: Entry] = [:]
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
 
     /// The ledger of `directory`; a missing or unreadable one is empty (fewer files count as spconnect's, never more).
     init(directory: String) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
-        if let data = FileManager.default.contents(atPath: path),
-            let read = try? JSONDecoder().decode(Contents.self, from: data)
-        {
-            contents = read
+        if let data = FileManager.default.contents(atPath: path), let read = DownloadLedgerFile.parse(data) {
+            files = read
         }
     }
 
     /// The entry written for `relativePath`, if any.
-    func entry(_ relativePath: String) -> Entry? { contents.files[relativePath] }
+    func entry(_ relativePath: String) -> Entry? { files[relativePath] }
 
     /// Notes that spconnect has just written `relativePath` with this size and time.
     mutating func record(_ relativePath: String, _ entry: Entry) {
-        contents.files[relativePath] = entry
+        files[relativePath] = entry
         unsaved = true
     }
 
     /// Saves when something changed and the last save is a second old (`force`: whenever something changed).
     mutating func save(force: Bool = false) throws(SharePointLedgerError) {
         guard unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         do {
-            try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try DownloadLedgerFile.render(files).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw SharePointLedgerError(path: path, detail: "\(error)")
         }
