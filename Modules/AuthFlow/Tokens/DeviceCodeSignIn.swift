@@ -66,16 +66,11 @@ public struct DeviceCodeSignIn: Sendable {
         let scope = try SharePointResource.scope(for: siteURL)
         let start = try await TokenEndpoint.post(
             [("client_id", appId), ("scope", Self.scopes(scope))], to: authority.deviceCodeURL, client: client)
-        guard let deviceCode = start["device_code"] as? String, let userCode = start["user_code"] as? String,
-            let verification = (start["verification_uri"] ?? start["verification_url"]) as? String
-        else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
-        var interval = max(1, TokenEndpoint.integer(start["interval"]) ?? 5)
-        let expiresIn = TokenEndpoint.integer(start["expires_in"]) ?? 900
-        prompt(
-            Prompt(
-                userCode: userCode, verificationURI: verification, message: start["message"] as? String,
-                expiresIn: expiresIn, interval: interval))
-        let deadline = ContinuousClock.now + .seconds(expiresIn)
+        let answer = try DeviceCodeAnswer(start)
+        let deviceCode = answer.deviceCode
+        var interval = answer.prompt.interval
+        prompt(answer.prompt)
+        let deadline = ContinuousClock.now + .seconds(answer.prompt.expiresIn)
         while true {
             do {
                 try await Task.sleep(for: .seconds(interval))
@@ -104,11 +99,39 @@ public struct DeviceCodeSignIn: Sendable {
                 case "authorization_pending":
                     if ContinuousClock.now > deadline + .seconds(interval) { throw TokenError(.codeExpired) }
                 case "slow_down":
-                    interval += slowDownIncrement
+                    interval = min(interval + slowDownIncrement, DeviceCodeAnswer.longestInterval)
                 default:
                     throw error
                 }
             }
         }
+    }
+}
+
+/// The device-code endpoint's answer (RFC 8628 §3.2): the code to poll with and what the user is shown. The
+/// interval and lifetime are kept within bounds (a server's 1e300 or -5 would not sleep, or would overflow a
+/// deadline).
+struct DeviceCodeAnswer {
+    /// The longest wait between two polls, in seconds (also after `slow_down`).
+    static let longestInterval = 300
+    /// The longest lifetime of a device code taken from an answer, in seconds (a day; Entra's is 15 minutes).
+    static let longestLifetime = 86_400
+
+    /// The code the token endpoint is polled with (a secret of the flow; never shown).
+    var deviceCode: String
+    /// What to show the user.
+    var prompt: DeviceCodeSignIn.Prompt
+
+    /// Reads the JSON object of the answer; `unexpectedResponse` without a device code, user code and address.
+    init(_ object: [String: Any]) throws(TokenError) {
+        guard let deviceCode = object["device_code"] as? String, let userCode = object["user_code"] as? String,
+            let verification = (object["verification_uri"] ?? object["verification_url"]) as? String
+        else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
+        self.deviceCode = deviceCode
+        let interval = min(max(1, TokenEndpoint.integer(object["interval"]) ?? 5), Self.longestInterval)
+        let expiresIn = min(max(1, TokenEndpoint.integer(object["expires_in"]) ?? 900), Self.longestLifetime)
+        prompt = DeviceCodeSignIn.Prompt(
+            userCode: userCode, verificationURI: verification, message: object["message"] as? String,
+            expiresIn: expiresIn, interval: interval)
     }
 }

@@ -63,17 +63,23 @@ enum TokenEndpoint {
         } catch {
             throw TokenError(.transport(carrying: error.kind), detail: error.message)
         }
-        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-        guard (200..<300).contains(response.status) else {
+        return try answer(status: response.status, body: response.body, url: url)
+    }
+
+    /// The JSON object of a 2xx answer; an error answer as a ``TokenError`` with the server's codes, anything else
+    /// as `unexpectedResponse`. What ``post(_:to:client:)`` does with the bytes it got.
+    static func answer(status: Int, body: [UInt8], url: String) throws(TokenError) -> [String: Any] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        guard (200..<300).contains(status) else {
             guard let object, let code = object["error"] as? String else {
-                throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) from \(Redaction.url(url))")
+                throw TokenError(.unexpectedResponse, detail: "HTTP \(status) from \(Redaction.url(url))")
             }
-            let codes = (object["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? []
+            let codes = (object["error_codes"] as? [Any])?.compactMap { integer($0) } ?? []
             let text = (object["error_description"] as? String).map(firstLine)
             throw TokenError(classify(code, codes), serverError: code, serverCodes: codes, detail: text)
         }
         guard let object else {
-            throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) without a JSON object")
+            throw TokenError(.unexpectedResponse, detail: "HTTP \(status) without a JSON object")
         }
         return object
     }
@@ -83,16 +89,26 @@ enum TokenEndpoint {
         guard let access = object["access_token"] as? String, !access.isEmpty else {
             throw TokenError(.unexpectedResponse, detail: "the answer has no access_token")
         }
+        // A lifetime beyond a day is cut to a day: the session file keeps times within ±1e12 s, and Entra's tokens
+        // live about an hour.
+        let lifetime = min(max(integer(object["expires_in"]) ?? 3599, 0), maximumLifetime)
         return TokenResponse(
-            accessToken: Secret(access), expiresIn: integer(object["expires_in"]) ?? 3599,
+            accessToken: Secret(access), expiresIn: lifetime,
             refreshToken: (object["refresh_token"] as? String).map(Secret.init), scope: object["scope"] as? String)
     }
 
-    /// A number or a numeric string (Entra has sent both).
+    /// The longest token lifetime taken from an answer, in seconds (a day).
+    static let maximumLifetime = 86_400
+
+    /// A number (a fraction cut to its whole part) or a numeric string (Entra has sent both); nil for anything
+    /// else, and for numbers beyond ±2^53 (a double's exact integers), which no lifetime, interval or error code
+    /// reaches (`NSNumber.intValue` of 1e300 is not a number a caller can use).
     static func integer(_ value: Any?) -> Int? {
-        if let number = value as? NSNumber { return number.intValue }
-        if let text = value as? String { return Int(text) }
-        return nil
+        if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
+        guard let number = value as? NSNumber else { return nil }
+        let double = number.doubleValue.rounded(.towardZero)
+        guard double.isFinite, abs(double) <= 9_007_199_254_740_992 else { return nil }
+        return Int(double)
     }
 
     /// Entra's descriptions carry `Trace ID: … Correlation ID: … Timestamp: …` on later lines: the first says it.
