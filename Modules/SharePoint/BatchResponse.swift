@@ -23,10 +23,10 @@ enum BatchResponse {
 
     /// Every embedded response, in order (changeset parts flattened).
     static func parts(_ bytes: [UInt8], contentType: String) throws(Unreadable) -> [Part] {
-        try parts(String(decoding: bytes, as: UTF8.self), contentType: contentType, depth: 1)
+        try parts(lines(String(decoding: bytes, as: UTF8.self)), contentType: contentType, depth: 1)
     }
 
-    private static func parts(_ text: String, contentType: String, depth: Int) throws(Unreadable) -> [Part] {
+    private static func parts(_ lines: [String], contentType: String, depth: Int) throws(Unreadable) -> [Part] {
         let shown = String(contentType.prefix(100))
         guard contentType.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("multipart/mixed"),
             let boundary = boundary(of: contentType), !boundary.isEmpty
@@ -37,11 +37,11 @@ enum BatchResponse {
             throw Unreadable(reason: "its parts are nested more than \(maximumDepth) deep")
         }
         var result: [Part] = []
-        for section in try sections(text, boundary: boundary) {
-            let (headers, content) = splitHead(section)
+        for section in try sections(lines, boundary: boundary) {
+            let (headers, content) = splitHead(section[...])
             let type = headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
             if type.lowercased().hasPrefix("multipart/mixed") {
-                result += try parts(content, contentType: type, depth: depth + 1)
+                result += try parts(Array(content), contentType: type, depth: depth + 1)
             } else if let part = httpResponse(content) {
                 result.append(part)
             } else {
@@ -49,6 +49,16 @@ enum BatchResponse {
             }
         }
         return result
+    }
+
+    /// The lines of `text`, split at each LF with a CR before it dropped. Split by Unicode scalar, since a Swift
+    /// `Character` joins CR and LF into one.
+    static func lines(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var scalars = String.UnicodeScalarView(line)
+            if scalars.last == "\r" { scalars.removeLast() }
+            return String(scalars)
+        }
     }
 
     /// The `boundary=` parameter of a content type (quotes removed).
@@ -62,19 +72,18 @@ enum BatchResponse {
         return nil
     }
 
-    /// The bodies between `--boundary` delimiter lines (the preamble and the epilogue after `--boundary--`
-    /// dropped). The answer must have a delimiter and end with the closing one.
-    static func sections(_ text: String, boundary: String) throws(Unreadable) -> [String] {
-        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n")
+    /// The lines of each part between `--boundary` delimiter lines (the preamble and the epilogue after
+    /// `--boundary--` dropped). The answer must have a delimiter and end with the closing one.
+    static func sections(_ lines: [String], boundary: String) throws(Unreadable) -> [[String]] {
         let delimiter = "--" + boundary
-        var sections: [String] = []
-        var current: [Substring]?
-        for line in normalised.split(separator: "\n", omittingEmptySubsequences: false) {
+        var sections: [[String]] = []
+        var current: [String]?
+        for line in lines {
             guard let kind = Delimiter(line, delimiter) else {
                 current?.append(line)
                 continue
             }
-            if let current { sections.append(current.joined(separator: "\n")) }
+            if let current { sections.append(current) }
             if kind == .close { return sections }
             current = []
         }
@@ -89,47 +98,51 @@ enum BatchResponse {
     enum Delimiter {
         case part, close
 
-        init?(_ line: Substring, _ delimiter: String) {
-            guard line.hasPrefix(delimiter) else { return nil }
-            var rest = line.dropFirst(delimiter.count)
-            let closing = rest.hasPrefix("--")
+        init?(_ line: String, _ delimiter: String) {
+            let scalars = line.unicodeScalars
+            guard scalars.starts(with: delimiter.unicodeScalars) else { return nil }
+            var rest = scalars.dropFirst(delimiter.unicodeScalars.count)
+            let closing = rest.starts(with: "--".unicodeScalars)
             if closing { rest = rest.dropFirst(2) }
             guard rest.allSatisfy({ $0 == " " || $0 == "\t" }) else { return nil }
             self = closing ? .close : .part
         }
     }
 
-    /// Header lines up to the first blank line, and what follows.
-    static func splitHead(_ text: String) -> ([(String, String)], String) {
+    /// Header lines up to the first blank line, and the lines after it.
+    static func splitHead(_ lines: ArraySlice<String>) -> ([(String, String)], ArraySlice<String>) {
         var headers: [(String, String)] = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var lines = lines
         while let line = lines.first, !line.trimmingCharacters(in: .whitespaces).isEmpty {
             lines = lines.dropFirst()
-            if let colon = line.firstIndex(of: ":") {
+            let scalars = line.unicodeScalars
+            if let colon = scalars.firstIndex(of: ":") {
                 headers.append(
                     (
-                        String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                        String(String.UnicodeScalarView(scalars[..<colon])).trimmingCharacters(in: .whitespaces),
+                        String(String.UnicodeScalarView(scalars[scalars.index(after: colon)...]))
+                            .trimmingCharacters(in: .whitespaces)
                     ))
             }
         }
-        return (headers, lines.dropFirst().joined(separator: "\n"))
+        return (headers, lines.dropFirst())
     }
 
-    /// `HTTP/1.1 201 Created`, headers, blank line, body; nil unless the status is three digits from 100 to 599.
-    static func httpResponse(_ text: String) -> Part? {
-        let trimmed = text.drop { $0 == "\n" }
-        guard let end = trimmed.firstIndex(of: "\n") else { return nil }
-        let statusLine = trimmed[..<end].split(separator: " ")
+    /// `HTTP/1.1 201 Created`, headers, blank line, body (blank lines before it skipped); nil unless the status is
+    /// three digits from 100 to 599.
+    static func httpResponse(_ lines: ArraySlice<String>) -> Part? {
+        let content = lines.drop { $0.isEmpty }
+        guard let first = content.first else { return nil }
+        let statusLine = first.split(separator: " ")
         guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/"), statusLine[1].utf8.count == 3,
             statusLine[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let status = Int(statusLine[1]),
             (100..<600).contains(status)
         else {
             return nil
         }
-        let (headers, body) = splitHead(String(trimmed[trimmed.index(after: end)...]))
+        let (headers, body) = splitHead(content.dropFirst())
         return Part(
             status: status, headers: headers,
-            body: Data(body.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
+            body: Data(body.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines).utf8))
     }
 }
