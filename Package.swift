@@ -136,9 +136,18 @@ let package = Package(
         /// URL resolution (HTML's RFC 3986 resolver, AuthFlow's Foundation one), refresh values, percent-encoding.
         .executableTarget(
             name: "fuzz-url", dependencies: ["FuzzSupport", "HTML", "AuthFlow"], path: "Tools/fuzz/url"),
-        /// The CSV writer on fuzzed records, its output read back as RFC 4180.
+        /// The CSV writer on fuzzed records, its output read back as RFC 4180 and by `--from`'s CSV reader.
         .executableTarget(
             name: "fuzz-csv", dependencies: ["FuzzSupport", "Presentation", "JSON"], path: "Tools/fuzz/csv"),
+        /// The `$batch` multipart answer reader: written again, read back; cut short, never read as whole.
+        .executableTarget(
+            name: "fuzz-batch", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/batch"),
+        /// The token and device-code endpoints' answers, and the session file's token line for what they give.
+        .executableTarget(
+            name: "fuzz-token", dependencies: ["FuzzSupport", "AuthFlow", "Transport"], path: "Tools/fuzz/token"),
+        /// The download ledger of `download -r`: parse, render, parse again.
+        .executableTarget(
+            name: "fuzz-ledger", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/ledger"),
 
         // MARK: Tests (one target per module)
 

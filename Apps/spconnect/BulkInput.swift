@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Presentation
 
 /// The rows of `add --from` / `update --from`: a CSV file (a header of column names, then one record per item) or
 /// NDJSON (one JSON object per line), read whole before anything is sent.

@@ -41,8 +41,8 @@ enum BulkWrite {
             let columns = try BulkColumns(
                 input.columns, fields: try await site.fields(of: list), list: name, needsID: updating)
             let run = BulkRun(
-                list: list, site: site, output: output, converter: RowConverter(columns: columns, site: site),
-                written: updating ? "updated" : "created")
+                list: list, name: name, site: site, output: output,
+                converter: RowConverter(columns: columns, site: site), updating: updating)
             return try await run.write(input.rows, command: command)
         }
     }
@@ -52,25 +52,36 @@ enum BulkWrite {
 /// its batch is answered.
 private final class BulkRun {
     let list: ListPath
+    /// The list as the command line named it (for the advice on rows of unknown outcome).
+    let name: String
     let site: SharePointSite
     let output: Output
     let converter: RowConverter
+    /// `update --from` (else `add --from`).
+    let updating: Bool
     /// The status of a row written (`created`, `updated`).
     let written: String
     private let stream: RecordStream
     private var counts = (written: 0, failed: 0, notSent: 0, unknown: 0)
+    /// The rows of a batch that reached the server without a usable answer, and the items they name (updates).
+    private var unknown: (rows: [Int], ids: [Int]) = ([], [])
 
-    init(list: ListPath, site: SharePointSite, output: Output, converter: RowConverter, written: String) {
+    init(
+        list: ListPath, name: String, site: SharePointSite, output: Output, converter: RowConverter, updating: Bool
+    ) {
         self.list = list
+        self.name = name
         self.site = site
         self.output = output
         self.converter = converter
-        self.written = written
+        self.updating = updating
+        written = updating ? "updated" : "created"
         stream = output.stream(columns: BulkWrite.resultColumns)
     }
 
     /// Writes `rows`; the exit code is 0 when every row was written, 14 when some row failed, else that of the
-    /// failure that stopped the run (the rows after it are `not sent`).
+    /// failure that stopped the run (the rows of its batch `unknown` when it reached the server, else `not sent`;
+    /// the rows after it `not sent`).
     func write(_ rows: [BulkInput.Row], command: String) async throws -> ExitCode {
         var pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)] = []
         var stopped: SharePointError?
@@ -100,7 +111,11 @@ private final class BulkRun {
         output.note(
             "\(total) row\(total == 1 ? "" : "s"): \(counts.written) written, \(counts.failed) failed"
                 + (counts.notSent > 0 ? ", \(counts.notSent) not sent" : "")
-                + (counts.unknown > 0 ? ", \(counts.unknown) unknown (check with 'spconnect items')" : ""))
+                + (counts.unknown > 0 ? ", \(counts.unknown) unknown" : ""))
+        if !unknown.rows.isEmpty {
+            output.note(
+                UnknownWrites.bulkAdvice(rows: unknown.rows, ids: unknown.ids, list: name, updating: updating))
+        }
         if let stopped {
             printError("spconnect \(command): \(stopped.description)")
             return exitCode(for: stopped)
@@ -109,7 +124,8 @@ private final class BulkRun {
     }
 
     /// Sends the changes of `pending` as one batch and writes every row's result, in row order. Returns the failure
-    /// of the batch as a whole (its rows then `not sent`), or nil.
+    /// of the batch as a whole, or nil: its rows are then `unknown` when the server may have written them (the
+    /// batch reached it and got no usable answer), else `not sent`.
     private func send(_ pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)]) async -> SharePointError? {
         let changes = pending.compactMap { try? $0.change.get() }
         var outcomes: [BatchItemOutcome] = []
@@ -118,9 +134,14 @@ private final class BulkRun {
                 outcomes = try await site.batchWrite(changes, in: list)
             } catch {
                 for (row, change) in pending {
-                    if case .failure(let problem) = change {
+                    switch change {
+                    case .failure(let problem):
                         result(row, id: nil, status: "failed", error: problem.message)
-                    } else {
+                    case .success(let change) where error.mayHaveBeenWritten:
+                        unknown.rows.append(row)
+                        if let id = change.id { unknown.ids.append(id) }
+                        result(row, id: change.id, status: "unknown", error: UnknownWrites.rowMessage(error))
+                    case .success:
                         report([row], notSentBecause: error)
                     }
                 }
@@ -145,17 +166,10 @@ private final class BulkRun {
         return nil
     }
 
-    /// Marks `rows` as not sent: because of `error` (the failure that stopped the run), or because an earlier one
-    /// did (nil). A batch that failed in the network after it was sent may have been written: those rows say so.
+    /// Marks `rows` as not sent: because of `error` (the failure that stopped the run before their batch reached
+    /// the server), or because an earlier one did (nil).
     private func report(_ rows: [Int], notSentBecause error: SharePointError?) {
         for row in rows {
-            if let error, let kind = error.kind.transportKind, kind != .connect, kind != .dns {
-                result(
-                    row, id: nil, status: "unknown",
-                    error: "the batch failed in the network after it was sent; the row may have been written: check "
-                        + "with 'spconnect items'")
-                continue
-            }
             result(row, id: nil, status: "not sent", error: error.map(Self.rowMessage) ?? "an earlier batch failed")
         }
     }

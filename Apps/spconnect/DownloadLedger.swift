@@ -6,7 +6,8 @@ import SharePoint
 /// by spconnect and left alone since, so a newer version from SharePoint may replace it; any other file that is in
 /// the way is the user's and is never replaced without `--overwrite`.
 ///
-/// Kept in `DIR/.spconnect-download.json`, saved atomically (a temporary `.part` file renamed into place) at most once a
+/// Kept in `DIR/.spconnect-download.json` (the format: `DownloadLedgerFile`), saved atomically (a temporary `.part`
+/// file renamed into place) at most once a
 /// second while files complete and once at the end; a run killed in between loses at most the last second's
 /// entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. Not thread-safe:
 /// used by the one task that collects results.
@@ -15,18 +16,10 @@ struct DownloadLedger {
     static let fileName = ".spconnect-download.json"
 
     /// Size and whole-second modification time of a file as written.
-    struct Entry: Codable, Equatable {
-        var size: Int64
-        var modified: Int
-    }
-
-    private struct Contents: Codable {
-        var version = 1
-        var files: [String: Entry] = [:]
-    }
+    typealias Entry = DownloadLedgerFile.Entry
 
     private let folder: LocalFolder
-    private var contents = Contents()
+    private var files: [String: Entry] = [:]
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
 
@@ -35,28 +28,26 @@ struct DownloadLedger {
     init(folder: LocalFolder) {
         self.folder = folder
         if let bytes = folder.contents(of: Self.fileName, limit: 256 << 20),
-            let read = try? JSONDecoder().decode(Contents.self, from: Data(bytes))
+            let read = DownloadLedgerFile.parse(Data(bytes))
         {
-            contents = read
+            files = read
         }
     }
 
     /// The entry written for `relativePath`, if any.
-    func entry(_ relativePath: String) -> Entry? { contents.files[relativePath] }
+    func entry(_ relativePath: String) -> Entry? { files[relativePath] }
 
     /// Notes that spconnect has just written `relativePath` with this size and time.
     mutating func record(_ relativePath: String, _ entry: Entry) {
-        contents.files[relativePath] = entry
+        files[relativePath] = entry
         unsaved = true
     }
 
     /// Saves when something changed and the last save is a second old (`force`: whenever something changed).
     mutating func save(force: Bool = false) throws(SharePointLedgerError) {
         guard unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         do {
-            try folder.write(Array(try encoder.encode(contents)), to: Self.fileName)
+            try folder.write(Array(try DownloadLedgerFile.render(files)), to: Self.fileName)
         } catch let error as LocalFileError {
             throw SharePointLedgerError(path: folder.path(of: Self.fileName), detail: error.reason)
         } catch {

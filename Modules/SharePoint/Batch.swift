@@ -1,5 +1,6 @@
 import Foundation
 public import JSON
+import Transport
 
 /// One item write inside an OData `$batch`: a create (`POST …/items`), a change (`PATCH …/items(ID)`, SharePoint's
 /// MERGE) or a delete (`DELETE …/items(ID)`).
@@ -53,6 +54,10 @@ extension SharePointSite {
     /// The most changes SharePoint accepts in one `$batch` request.
     public static let maximumBatchChanges = 100
 
+    /// Ends the message of a batch failure after which the server may have written changes.
+    static let mayHaveWrittenSentence =
+        "The server may have written some of the changes: check them before sending them again."
+
     /// Sends `changes` (at most ``maximumBatchChanges``) as one `POST /_api/$batch`: a `multipart/mixed` body with
     /// one changeset whose parts are `application/http` requests. Returns one outcome per change, in order.
     ///
@@ -61,7 +66,10 @@ extension SharePointSite {
     /// the server surely did nothing with it: a 429 or 503 answer to the batch itself, a connection that could not
     /// be made, an ended session (401) or an expired digest (403) — never after a timeout or a broken connection,
     /// which could have written some changes. Throws when the batch itself fails (the session, the network,
-    /// throttling after the retries) or its answer does not have one part per change.
+    /// throttling after the retries) or its answer cannot be read as one part per change (cut short, the wrong
+    /// boundary, a part missing or too many). The error's ``SharePointError/mayHaveBeenWritten`` says whether the
+    /// server may have carried out some changes (then its message says to check them before sending them again):
+    /// true for an unreadable answer, a failure after the batch was sent, a 5xx other than 503.
     public func batchWrite(_ changes: [BatchItemChange], in list: ListPath) async throws(SharePointError)
         -> [BatchItemOutcome]
     {
@@ -104,13 +112,27 @@ extension SharePointSite {
         let exchange = Exchange.write(
             self, url, body: .bytes(Array(body.utf8)), contentType: "multipart/mixed; boundary=\(batch)",
             repeatable: true)
-        let response = try await perform(exchange)
-        let parts = BatchResponse.parts(
-            Array(response.body), contentType: response.header("Content-Type") ?? "")
-        guard parts.count == changes.count else {
-            let detail = "The $batch answer has \(parts.count) parts for \(changes.count) changes."
-            throw SharePointError(
+        let response: HTTPResponse
+        do {
+            response = try await perform(exchange)
+        } catch  where error.mayHaveBeenWritten {
+            var failure = error
+            failure.message = (error.message.map { $0 + " " } ?? "") + Self.mayHaveWrittenSentence
+            throw failure
+        }
+        let parts: [BatchResponse.Part]
+        do throws(BatchResponse.Unreadable) {
+            parts = try BatchResponse.parts(Array(response.body), contentType: response.header("Content-Type") ?? "")
+            guard parts.count == changes.count else {
+                throw BatchResponse.Unreadable(reason: "it has \(parts.count) parts for \(changes.count) changes")
+            }
+        } catch {
+            // A 2xx: the server took the batch, and its parts cannot be matched to the changes.
+            let detail = "The $batch answer could not be read: \(error.reason). " + Self.mayHaveWrittenSentence
+            var failure = SharePointError(
                 kind: .unexpectedResponse(detail), status: response.status, message: detail, url: url)
+            failure.mayHaveBeenWritten = true
+            throw failure
         }
         return zip(zip(changes, parts), targets).map { pair, target in
             let (change, part) = pair
@@ -134,89 +156,5 @@ extension SharePointSite {
         let exchange = Exchange.write(
             self, url, body: .bytes(Array(body)), contentType: flavor.mediaType, repeatable: true)
         return try decodeEntity(try await perform(exchange))
-    }
-}
-
-/// Reads a `$batch` answer: nested `multipart/mixed` parts down to each `application/http` response.
-enum BatchResponse {
-    /// One embedded HTTP response.
-    struct Part {
-        var status: Int
-        var headers: [(String, String)]
-        var body: Data
-    }
-
-    /// Every embedded response, in order (changeset parts flattened).
-    static func parts(_ bytes: [UInt8], contentType: String) -> [Part] {
-        guard let boundary = boundary(of: contentType) else { return [] }
-        var result: [Part] = []
-        for section in sections(String(decoding: bytes, as: UTF8.self), boundary: boundary) {
-            let (headers, content) = splitHead(section)
-            let type = headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
-            if type.lowercased().hasPrefix("multipart/mixed") {
-                result += parts(Array(content.utf8), contentType: type)
-            } else if let part = httpResponse(content) {
-                result.append(part)
-            }
-        }
-        return result
-    }
-
-    /// The `boundary=` parameter of a content type (quotes removed).
-    static func boundary(of contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";") {
-            let trimmed = parameter.trimmingCharacters(in: .whitespaces)
-            if trimmed.lowercased().hasPrefix("boundary=") {
-                return String(trimmed.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(["\""]))
-            }
-        }
-        return nil
-    }
-
-    /// The bodies between `--boundary` lines (the preamble and the closing `--boundary--` dropped).
-    static func sections(_ text: String, boundary: String) -> [String] {
-        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n")
-        var sections: [String] = []
-        var current: [Substring]?
-        for line in normalised.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("--" + boundary) {
-                if let current { sections.append(current.joined(separator: "\n")) }
-                current = line.hasPrefix("--" + boundary + "--") ? nil : []
-            } else {
-                current?.append(line)
-            }
-        }
-        return sections
-    }
-
-    /// Header lines up to the first blank line, and what follows.
-    static func splitHead(_ text: String) -> ([(String, String)], String) {
-        var headers: [(String, String)] = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        while let line = lines.first, !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            lines = lines.dropFirst()
-            if let colon = line.firstIndex(of: ":") {
-                headers.append(
-                    (
-                        String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-                    ))
-            }
-        }
-        return (headers, lines.dropFirst().joined(separator: "\n"))
-    }
-
-    /// `HTTP/1.1 201 Created`, headers, blank line, body.
-    static func httpResponse(_ text: String) -> Part? {
-        let trimmed = text.drop { $0 == "\n" }
-        guard let end = trimmed.firstIndex(of: "\n") else { return nil }
-        let statusLine = trimmed[..<end].split(separator: " ")
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/"), let status = Int(statusLine[1]) else {
-            return nil
-        }
-        let (headers, body) = splitHead(String(trimmed[trimmed.index(after: end)...]))
-        return Part(
-            status: status, headers: headers,
-            body: Data(body.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
     }
 }

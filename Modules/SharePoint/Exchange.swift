@@ -57,12 +57,16 @@ extension SharePointSite {
             do {
                 response = try await client.execute(request)
             } catch {
-                throw SharePointError(transport: error, url: exchange.url)
+                var failure = SharePointError(transport: error, url: exchange.url)
+                failure.mayHaveBeenWritten = exchange.needsDigest && Self.mayHaveReachedServer(error.kind)
+                throw failure
             }
             if (200..<300).contains(response.status) { return response }
-            let error = SharePointError(
+            var error = SharePointError(
                 status: response.status, headers: response.headers.fields.map { ($0.name, $0.value.headerTrimmed) },
                 body: errorBody(response), url: exchange.url)
+            error.mayHaveBeenWritten =
+                exchange.needsDigest && !(400..<500).contains(response.status) && error.kind != .throttled
             if error.needsReauthentication, !reauthenticated, let reauthenticate {
                 reauthenticated = true
                 let retry: Bool
@@ -89,6 +93,13 @@ extension SharePointSite {
 }
 
 extension SharePointSite {
+    /// Whether a request that failed in Transport with `kind` may have reached the server: every failure but those
+    /// that come before anything is sent (the name, the connection, a plain-http hop refused, an unusable request).
+    /// A timeout or a cancellation is counted as reached, since it may come after the request was sent.
+    static func mayHaveReachedServer(_ kind: TransportError.Kind) -> Bool {
+        ![.dns, .connect, .plainHTTPRefused, .invalidRequest].contains(kind)
+    }
+
     /// The credentials for the next request: the provider's (a renewed token when the old one is about to expire),
     /// else the fixed ``authentication``. A failed renewal is `authenticationRequired` with its reason.
     func currentAuthentication(for url: String) async throws(SharePointError) -> Authentication? {

@@ -88,6 +88,12 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
     public var headers: ResponseHeaders
     /// The request URL, when the caller supplied it (for context in ``description``).
     public var url: String?
+    /// For a failed write: the request reached the server, which may have carried out some or all of it before
+    /// the failure (the answer was lost, cut short or unreadable, or a 5xx other than 503), so sending it again
+    /// could write twice. False when the server surely wrote nothing: the request never left (no connection, a
+    /// refused plain-http hop), the failure came before it was sent, or the server refused it as a whole (4xx,
+    /// including 401, the digest's 403 and 429; 503). Always false for reads.
+    public var mayHaveBeenWritten = false
 
     /// Creates an error directly.
     public init(

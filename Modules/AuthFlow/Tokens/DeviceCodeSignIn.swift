@@ -55,11 +55,6 @@ public struct DeviceCodeSignIn: Sendable {
         self.prompt = prompt
     }
 
-    /// The poll intervals believed, in seconds: RFC 8628's default is 5; a longer one still ends at the code's expiry.
-    static let pollIntervals = 1...600
-    /// The code lifetimes believed, in seconds (Entra issues 15 minutes).
-    static let codeLifetimes = 1...3600
-
     /// The delegated scopes asked for: everything consented for the site's resource, plus a refresh token.
     static func scopes(_ resourceScope: String) -> String { resourceScope + " offline_access" }
 
@@ -71,15 +66,11 @@ public struct DeviceCodeSignIn: Sendable {
         let scope = try SharePointResource.scope(for: siteURL)
         let start = try await TokenEndpoint.post(
             [("client_id", appId), ("scope", Self.scopes(scope))], to: authority.deviceCodeURL, client: client)
-        guard let deviceCode = start["device_code"] as? String, let userCode = start["user_code"] as? String,
-            let verification = (start["verification_uri"] ?? start["verification_url"]) as? String
-        else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
-        var interval = Self.pollIntervals.clamp(TokenEndpoint.integer(start["interval"]) ?? 5)
-        let expiresIn = Self.codeLifetimes.clamp(TokenEndpoint.integer(start["expires_in"]) ?? 900)
-        prompt(
-            Prompt(
-                userCode: userCode, verificationURI: verification, message: start["message"] as? String,
-                expiresIn: expiresIn, interval: interval))
+        let answer = try DeviceCodeAnswer(start)
+        let deviceCode = answer.deviceCode
+        var interval = answer.prompt.interval
+        let expiresIn = answer.prompt.expiresIn
+        prompt(answer.prompt)
         // Every wait ends by the code's expiry, whatever interval or `slow_down` the server asks for: one last poll
         // at the expiry, then the code is called expired.
         let expiry = ContinuousClock.now + .seconds(expiresIn)
@@ -115,11 +106,39 @@ public struct DeviceCodeSignIn: Sendable {
                 case "authorization_pending":
                     continue
                 case "slow_down":
-                    interval = Self.pollIntervals.clamp(interval + slowDownIncrement)
+                    interval = min(interval + slowDownIncrement, DeviceCodeAnswer.longestInterval)
                 default:
                     throw error
                 }
             }
         }
+    }
+}
+
+/// The device-code endpoint's answer (RFC 8628 §3.2): the code to poll with and what the user is shown. The
+/// interval and lifetime are kept within bounds (a server's 1e300 or -5 would not sleep, or would overflow a
+/// deadline).
+struct DeviceCodeAnswer {
+    /// The longest wait between two polls, in seconds (also after `slow_down`).
+    static let longestInterval = 300
+    /// The longest lifetime of a device code taken from an answer, in seconds (a day; Entra's is 15 minutes).
+    static let longestLifetime = 86_400
+
+    /// The code the token endpoint is polled with (a secret of the flow; never shown).
+    var deviceCode: String
+    /// What to show the user.
+    var prompt: DeviceCodeSignIn.Prompt
+
+    /// Reads the JSON object of the answer; `unexpectedResponse` without a device code, user code and address.
+    init(_ object: [String: Any]) throws(TokenError) {
+        guard let deviceCode = object["device_code"] as? String, let userCode = object["user_code"] as? String,
+            let verification = (object["verification_uri"] ?? object["verification_url"]) as? String
+        else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
+        self.deviceCode = deviceCode
+        let interval = min(max(1, TokenEndpoint.integer(object["interval"]) ?? 5), Self.longestInterval)
+        let expiresIn = min(max(1, TokenEndpoint.integer(object["expires_in"]) ?? 900), Self.longestLifetime)
+        prompt = DeviceCodeSignIn.Prompt(
+            userCode: userCode, verificationURI: verification, message: object["message"] as? String,
+            expiresIn: expiresIn, interval: interval)
     }
 }

@@ -68,17 +68,23 @@ enum TokenEndpoint {
         } catch {
             throw TokenError(.transport(carrying: error.kind), detail: error.message)
         }
-        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-        guard (200..<300).contains(response.status) else {
+        return try answer(status: response.status, body: response.body, url: url)
+    }
+
+    /// The JSON object of a 2xx answer; an error answer as a ``TokenError`` with the server's codes, anything else
+    /// as `unexpectedResponse`. What ``post(_:to:client:)`` does with the bytes it got.
+    static func answer(status: Int, body: [UInt8], url: String) throws(TokenError) -> [String: Any] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        guard (200..<300).contains(status) else {
             guard let object, let code = object["error"] as? String else {
-                throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) from \(Redaction.url(url))")
+                throw TokenError(.unexpectedResponse, detail: "HTTP \(status) from \(Redaction.url(url))")
             }
-            let codes = (object["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? []
+            let codes = (object["error_codes"] as? [Any])?.compactMap { integer($0) } ?? []
             let text = (object["error_description"] as? String).map(firstLine)
             throw TokenError(classify(code, codes), serverError: code, serverCodes: codes, detail: text)
         }
         guard let object else {
-            throw TokenError(.unexpectedResponse, detail: "HTTP \(response.status) without a JSON object")
+            throw TokenError(.unexpectedResponse, detail: "HTTP \(status) without a JSON object")
         }
         return object
     }

@@ -8,9 +8,10 @@ enum TokenShape {
     /// a server accepts in one header line.
     static let maxLength = 64 * 1024
 
-    /// The range `expires_in` is clamped to, in seconds: a minute to a day (Entra's longest access-token
-    /// lifetime). A longer promise is not believed: the session is renewed no later than a day on.
-    static let lifetimes = 60...86_400
+    /// The range `expires_in` is clamped to, in seconds: none to a day (Entra's longest access-token lifetime). A
+    /// longer promise is not believed: the session is renewed no later than a day on, and its expiry stays within
+    /// what the session file's token line keeps.
+    static let lifetimes = 0...86_400
 
     /// Throws `unexpectedResponse`, naming the field (never its value), when `token` could not be sent as a header.
     static func check(_ token: String, named field: String) throws(TokenError) {

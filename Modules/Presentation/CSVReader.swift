@@ -1,17 +1,20 @@
 /// Reads CSV as RFC 4180 writes it: fields separated by commas, records by CRLF (a bare LF is taken too), a field
 /// in double quotes may hold commas, line breaks and `""` for one quote. A UTF-8 byte order mark at the start is
-/// skipped; blank lines are skipped.
-enum CSVReader {
+/// skipped; blank lines are skipped. What `spconnect add|update --from FILE.csv` reads (package API: the apps and the
+/// fuzz target use it).
+package enum CSVReader {
     /// A file that is not CSV: where and why.
-    struct SyntaxError: Error, CustomStringConvertible {
+    package struct SyntaxError: Error, CustomStringConvertible {
         /// The record (counting from 1, the header included) where reading stopped.
-        let record: Int
-        let reason: String
-        var description: String { "record \(record): \(reason)" }
+        package let record: Int
+        /// What is wrong there.
+        package let reason: String
+        /// `record N: reason`.
+        package var description: String { "record \(record): \(reason)" }
     }
 
     /// Every record, each a list of fields, in file order.
-    static func records(_ bytes: [UInt8]) throws(SyntaxError) -> [[String]] {
+    package static func records(_ bytes: [UInt8]) throws(SyntaxError) -> [[String]] {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var records: [[String]] = []

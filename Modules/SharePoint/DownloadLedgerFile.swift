@@ -1,0 +1,40 @@
+package import Foundation
+
+/// The format of the file `download -r` keeps in a download folder (`.spconnect-download.json`): for each file, by
+/// its path below the folder, the size and whole-second modification time it had when spconnect wrote it.
+///
+/// Only the format lives here (package API, for the app and the fuzz target); when to read, write and trust the
+/// file is the app's (`DownloadLedger`).
+package enum DownloadLedgerFile {
+    /// Size and whole-second modification time of a file as written.
+    package struct Entry: Codable, Equatable, Sendable {
+        /// The size in bytes.
+        package var size: Int64
+        /// The modification time, whole seconds since 1970.
+        package var modified: Int
+
+        /// An entry.
+        package init(size: Int64, modified: Int) {
+            self.size = size
+            self.modified = modified
+        }
+    }
+
+    private struct Contents: Codable {
+        var version = 1
+        var files: [String: Entry] = [:]
+    }
+
+    /// The entries of a ledger file; nil when `data` is not one (not JSON, a missing `files` object, a size or time
+    /// that is not a whole number in range).
+    package static func parse(_ data: Data) -> [String: Entry]? {
+        (try? JSONDecoder().decode(Contents.self, from: data))?.files
+    }
+
+    /// The file's bytes for `entries`: `{"files":{…},"version":1}`, keys sorted.
+    package static func render(_ entries: [String: Entry]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(Contents(files: entries))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import Transport
+
+@testable import AuthFlow
+
+/// What the token and device-code endpoints answer, read within bounds (fuzz-token's oracles as tests): a lifetime
+/// or interval a server could send but no session file or poll loop can hold is cut, never trusted.
+@Suite struct TokenAnswerTests {
+    /// A token lifetime of 10^13 s gave an expiry the session file's token line refuses (beyond ±1e12 s), so the
+    /// session saved after signing in could not be read again. A day at most now.
+    @Test func aTokenLifetimeBeyondADayIsCutSoTheSessionFileReadsItBack() throws {
+        for lifetime: Any in [10_000_000_000_000 as Int64, 1e300, "99999999999999"] {
+            let tokens = try TokenEndpoint.tokens(["access_token": "eyJ0.eyJ1.c2ln", "expires_in": lifetime])
+            #expect((0...86_400).contains(tokens.expiresIn), "\(lifetime): \(tokens.expiresIn)")
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let set = TokenSet(
+                kind: .deviceCode, appId: "a", tenant: "t", authority: "https://login.example", scope: "s",
+                accessToken: tokens.accessToken, obtainedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(tokens.expiresIn)))
+            #expect(TokenSetLine.parse(TokenSetLine.render(set)) != nil, "\(lifetime)")
+        }
+        #expect(try TokenEndpoint.tokens(["access_token": "x", "expires_in": -30]).expiresIn == 0)
+        #expect(try TokenEndpoint.tokens(["access_token": "x", "expires_in": "3599"]).expiresIn == 3599)
+    }
+
+    /// A device-code answer's interval and lifetime: huge ones (1e300 too) are cut, so the poll loop's deadline and
+    /// `slow_down` sums cannot overflow.
+    @Test func aDeviceCodeAnswerKeepsItsIntervalAndLifetimeWithinBounds() throws {
+        let base: [String: Any] = ["device_code": "D", "user_code": "U", "verification_uri": "https://x/devicelogin"]
+        var huge = base
+        huge["interval"] = 1_000_000
+        huge["expires_in"] = 1e300
+        let answer = try DeviceCodeAnswer(huge)
+        #expect(answer.prompt.interval == DeviceCodeAnswer.longestInterval)
+        #expect(answer.prompt.expiresIn == DeviceCodeAnswer.longestLifetime)
+        var negative = base
+        negative["interval"] = -5
+        negative["expires_in"] = -1
+        #expect(try DeviceCodeAnswer(negative).prompt.interval == 1)
+        #expect(try DeviceCodeAnswer(negative).prompt.expiresIn == 1)
+        #expect(throws: TokenError.self) { try DeviceCodeAnswer(["user_code": "U"]) }
+    }
+
+    /// Error answers: codes beyond a double's integers are skipped, the others still classify.
+    @Test func anErrorAnswerWithOddCodesStillClassifies() {
+        let body = Array(#"{"error":"invalid_grant","error_codes":[1e300,-0.5,70043]}"#.utf8)
+        #expect {
+            try TokenEndpoint.answer(status: 400, body: body, url: "https://login.example/t/oauth2/v2.0/token")
+        } throws: { error in
+            (error as? TokenError)?.reason == .refreshRejected
+        }
+    }
+}
