@@ -34,7 +34,8 @@ public struct SignInMachine: Sendable {
     var httpsHosts: Set<String> = []
     /// The answer a cookie-triggered proof interrupted: where the sign-in goes on when the proof lands on a sign-in
     /// page (the proof was a guess; the page the engine had received is the one to read).
-    var answerBeforeProof: SignInResponse?
+    /// The request it answered is kept with it.
+    var answerBeforeProof: (response: SignInResponse, request: SignInRequest?)?
     /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
     var pendingCode: PendingCode?
     var route: (any ScriptedRoute)?
@@ -209,9 +210,10 @@ public struct SignInMachine: Sendable {
             return .finish(.policyRefused(error))
         }
         let key = request.method + " " + request.url
-        visits[key, default: 0] += 1
+        // A proof is a look at the target, not a step of the navigation: it does not count toward a cycle.
+        if request.purpose != .proof { visits[key, default: 0] += 1 }
         // A second factor's calls repeat by design (polls, codes) and are bounded by its own limits.
-        if visits[key]! > 2 && request.form == nil && request.purpose != .proof && request.purpose != .secondFactor {
+        if visits[key, default: 0] > 2 && request.form == nil && request.purpose != .proof && request.purpose != .secondFactor {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request

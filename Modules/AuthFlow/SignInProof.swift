@@ -18,7 +18,7 @@ extension SignInMachine {
                 record.decision = "proof: HTTP \(response.status) to the same origin"
                 return proofRequest(authentication: lastRequest?.authentication, url: location)
             case .signInGoesOn:
-                guard let interrupted = answerBeforeProof else {
+                guard let (interrupted, request) = answerBeforeProof else {
                     // The proof was the sign-in's first request: the sign-in starts from its answer.
                     record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
                     return nil
@@ -26,6 +26,10 @@ extension SignInMachine {
                 // The cookies were not a session yet: read the answer the proof interrupted, as a browser user
                 // who never made the proof would.
                 answerBeforeProof = nil
+                // As if the proof never went: the request that answer answered is the last one again (a 307 repeats
+                // it, a challenge answers it), and a later page may be proven again.
+                lastRequest = request
+                proofTriedAt = nil
                 record.decision =
                     "proof: HTTP \(response.status), not signed in yet: back to the page received before the proof"
                 return continueSignIn(with: interrupted, record: &record)
@@ -41,7 +45,7 @@ extension SignInMachine {
             return .finish(proofOutcome(response))
         }
         record.decision = "session cookies present: prove them"
-        answerBeforeProof = response
+        answerBeforeProof = (response, lastRequest)
         return proofRequest(authentication: lastRequest?.authentication)
     }
 

@@ -121,8 +121,13 @@ public enum PageClassifier {
 
         // Of several password forms (a token passcode form beside the user + password one), the one that also
         // asks for the user name.
+        // A password input that is one by itself beats one read as the sign-in password only because it is a lone
+        // "new"-named input beside a user field (a sign-up form above the sign-in form).
         let passwordForms = page.forms.filter { $0.passwordField != nil }
-        let passwordForm = passwordForms.first { $0.usernameField != nil } ?? passwordForms.first
+        let passwordForm =
+            passwordForms.first { $0.usernameField != nil && $0.hasOwnPasswordField }
+            ?? passwordForms.first { $0.hasOwnPasswordField } ?? passwordForms.first { $0.usernameField != nil }
+            ?? passwordForms.first
         let codeForm = page.forms.first { $0.codeField != nil && $0.passwordField == nil }
 
         // 2. A password change: new-password fields (old, new, repeat).
@@ -144,7 +149,7 @@ public enum PageClassifier {
         // A load-time script submits its form whatever it holds, even nothing at all (a Kerberos fallback page).
         if passwordForm == nil, let submit = page.selfSubmit,
             page.forms[submit.formIndex].hasOnlyHiddenFields
-                || ([.script, .bodyOnload].contains(submit.trigger) && page.forms[submit.formIndex].hasNothingToType)
+                || ([.script, .bodyOnload].contains(submit.trigger) && page.forms.allSatisfy(\.hasNothingToType))
         {
             let form = page.forms[submit.formIndex]
             let how =
@@ -269,14 +274,16 @@ public enum PageClassifier {
         if scripts.contains("navigator.credentials.get") || scripts.contains("PublicKeyCredential") {
             return (page.forms.first?.index, ["WebAuthn (navigator.credentials)"])
         }
-        if let form = page.forms.first(where: { form in
-            form.hasNothingToType
-                && ([form.action ?? ""] + form.hiddenFields.compactMap(\.name)).contains { words in
-                    ["webauthn", "fido", "fido2", "u2f", "passkey"].contains {
-                        SignInLexicon.tokens(of: words).contains($0)
+        if page.forms.allSatisfy(\.hasNothingToType),
+            let form = page.forms.first(where: { form in
+                form.hasNothingToType
+                    && ([form.action ?? ""] + form.hiddenFields.compactMap(\.name)).contains { words in
+                        ["webauthn", "fido", "fido2", "u2f", "passkey"].contains {
+                            SignInLexicon.tokens(of: words).contains($0)
+                        }
                     }
-                }
-        }) {
+            })
+        {
             return (form.index, ["WebAuthn (a form with nothing to type starts it)"])
         }
         // A choice of methods or devices: several submitters of one name, labelled with methods.
@@ -301,7 +308,7 @@ public enum PageClassifier {
             }
         }
         let nothingToTypeAnywhere = page.forms.allSatisfy(\.hasNothingToType)
-        if methodButtons.count >= 2, nothingToTypeAnywhere {
+        if methodButtons.count >= 2, nothingToTypeAnywhere, noticeWithOneWayOn(page) == nil {
             let labels = methodButtons.map { ($0.label ?? $0.value).collapsingWhitespace() }.filter { !$0.isEmpty }
             return (
                 page.forms.first?.index,
@@ -311,9 +318,10 @@ public enum PageClassifier {
         // A push / number-matching wait: the page tells the user to approve on a device (or shows the number to
         // match), and offers no field.
         let text = page.visibleText
-        let showsNumber = text.split(separator: "\n").contains { (line: Substring) -> Bool in
-            let trimmed = String(line).trimmingASCIIWhitespace()
-            return (1...3).contains(trimmed.count) && trimmed.allSatisfy(\.isASCII) && trimmed.allSatisfy(\.isNumber)
+        // The number to match stands out as a heading of two digits (what Entra, Okta, Duo and Google show).
+        let showsNumber = page.headings.contains { heading in
+            let trimmed = heading.trimmingASCIIWhitespace()
+            return trimmed.count == 2 && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
         }
         let approves =
             SignInLexicon.says(.approve, in: text) && (SignInLexicon.says(.device, in: text) || showsNumber)
@@ -339,7 +347,7 @@ public enum PageClassifier {
         guard page.metaRefresh == nil, page.scriptRedirect == nil,
             page.forms.allSatisfy({ form in !form.controls.contains { $0.isTextLike && !$0.disabled } })
         else { return nil }
-        if let methods = enrolmentLinks(page) {
+        if let methods = enrolmentLinks(page), noticeWithOneWayOn(page) == nil {
             return "asks to set up a second factor: links to register " + methods.joined(separator: ", ")
         }
         let lines =

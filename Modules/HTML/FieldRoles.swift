@@ -70,6 +70,10 @@ extension HTMLForm {
         return roles.map { $0.control.index == lone.index ? ($0.control, .password) : $0 }
     }
 
+    /// Whether the form has a current-password input by that input's own signals (not only as a lone "new"-named
+    /// input beside a user field).
+    public var hasOwnPasswordField: Bool { controlRoles.contains { $0.role == .password } }
+
     /// Each enabled control's own role, judged alone.
     private var controlRoles: [(control: FormControl, role: FieldRole)] {
         controls.compactMap { control in

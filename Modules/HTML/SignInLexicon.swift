@@ -141,10 +141,12 @@ public enum SignInLexicon {
     ]
 
     /// Whether `text` (a message) says that the credentials are wrong: a word for wrong beside a word for the
-    /// password, the user name or the credentials ("Incorrect username or password", "Invalid credentials",
-    /// "Falsches Kennwort", "Nieprawidłowe hasło").
+    /// password or the credentials ("Incorrect username or password", "Invalid credentials", "Falsches Kennwort",
+    /// "Nieprawidłowe hasło"), and not about a code ("Invalid one-time password" is a refused code). A user name
+    /// alone is not enough ("Invalid account state", "Invalid Subject in assertion" are not about what was typed).
     public static func saysCredentialsWrong(_ text: String) -> Bool {
-        says(.wrong, in: text) && (says(.password, in: text) || says(.user, in: text) || says(.credentials, in: text))
+        says(.wrong, in: text) && (says(.password, in: text) || says(.credentials, in: text)) && !says(.code, in: text)
+            && !text.lowercased().contains("one-time")
     }
 
     /// Whether `text` (an identifier or a label) says `concept`.

@@ -274,4 +274,75 @@ import Transport
         }
         #expect(message == "Wrong password.")
     }
+
+    // MARK: What the review of these rules found
+
+    @Test("identifier-first: a notice on the password step after the user name is no refusal; the password goes")
+    func aNoticeOnThePasswordStepAfterTheUserName() throws {
+        var story = Story(target: "https://app.example.org/")
+        story.answer(status: 302, location: "https://idp.example.org/login")
+        story.answer(page: #"<form method="post" action="/login/user"><input name="username"></form>"#)
+        #expect(story.request?.purpose == .username)
+        story.answer(
+            page: #"<div class="alert alert-info" role="alert">Signing in as alice</div>"#
+                + #"<form method="post" action="/login/pw"><input type="password" name="pw"></form>"#)
+        let sent = try #require(story.request, "\(story.action)")
+        #expect(sent.purpose == .credentials && sent.url == "https://idp.example.org/login/pw")
+    }
+
+    @Test("a wrong password's form back at another path, same field: a refusal, never a code")
+    func theSamePasswordFieldAtAnotherPath() {
+        var story = Story(target: "https://app.example.org/")
+        story.answer(status: 302, location: "https://idp.example.org/login")
+        story.answer(page: Self.loginForm)
+        story.answer(
+            page: #"<p class="error">Wrong password.</p><form method="post" action="/login;jsessionid=AB12">"#
+                + #"<input type="password" name="password"></form>"#)
+        guard case .finish(.invalidCredentials(let message, _)) = story.action else {
+            Issue.record("expected invalid credentials, got \(story.action)")
+            return
+        }
+        #expect(message == "Wrong password.")
+    }
+
+    @Test("errors that are not about what was typed stay the identity provider's (exit 4)")
+    func errorsNotAboutTheCredentials() {
+        for text in ["Invalid CSRF token, please log in again.", "Account locked after too many invalid attempts."] {
+            let action = Self.afterPassword(firstPage: Self.loginForm, after: "<h1>Error</h1><p>\(text)</p>")
+            guard case .finish(.interactionRequired(.identityProviderError, _, let message, _, _)) = action else {
+                Issue.record("\(text): expected the identity provider to stop, got \(action)")
+                continue
+            }
+            #expect(message == text)
+        }
+    }
+
+    @Test("a cookie the password step set is still the session after the code, unchanged by it")
+    func aCookieSetAtThePasswordStepIsProvenAfterTheCode() throws {
+        var story = Story(target: "https://app.example.org/account/")
+        story.answer(status: 302, location: "https://app.example.org/login")
+        story.answer(
+            page: Self.loginForm, cookies: [Self.cookie("sessionid", "anonymous-1", domain: "app.example.org")])
+        let signedIn = Self.cookie("sessionid", "half-signed-in-2", domain: "app.example.org")
+        let codePage =
+            #"<form method="post" action="/login/code"><input name="otp" autocomplete="one-time-code"></form>"#
+        story.answer(page: codePage, cookies: [signedIn])
+        // The proof is tried, finds the sign-in page, and the engine goes back to the code page.
+        story.answer(status: 302, location: "https://app.example.org/login", cookies: [signedIn])
+        story.answer(page: Self.loginForm, cookies: [signedIn])
+        guard case .needCode = story.action else {
+            Issue.record("expected the code page, got \(story.action)")
+            return
+        }
+        story.action = story.machine.provide(code: Secret("123456"))
+        #expect(story.request?.purpose == .oneTimeCode)
+        story.answer(status: 302, location: "https://app.example.org/account/", cookies: [signedIn])
+        #expect(story.request?.url == "https://app.example.org/account/", "\(story.action)")
+        story.answer(page: "<h1>Your account</h1>", cookies: [signedIn])
+        guard case .finish(.signedIn(let session)) = story.action else {
+            Issue.record("expected a signed-in session, got \(story.action)")
+            return
+        }
+        #expect(session.cookies.map(\.name) == ["sessionid"])
+    }
 }

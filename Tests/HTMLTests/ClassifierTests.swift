@@ -58,7 +58,7 @@ struct ClassifierTests {
                 #"<h1><span trspan="choose2f"></span></h1><a href="/2fregisters/totp"><img src="/s/totp.png"></a>"#
                     + #"<a href="/2fregisters/u"><img src="/s/u2f.png" alt="U2F"></a>"#, "links to register totp, u2f"
             ),
-            ("<p>Approve the sign-in request in your app.</p><div class=number>42</div>", "a number to match"),
+            ("<p>Approve the sign-in request in your app.</p><h2>42</h2>", "a number to match"),
             (
                 #"<form method=post><button name=sms>Send SMS</button><button name=call>Call my phone</button></form>"#,
                 "one per method: Send SMS, Call my phone"
@@ -72,6 +72,38 @@ struct ClassifierTests {
         let result = try classify(markup)
         #expect(result.kind == .secondFactor, "\(result.reason)")
         #expect(result.signals.joined(separator: " ").contains(signal), "\(result.signals)")
+    }
+
+    @Test("what a second factor with nothing to type must not take: a way on, another form to fill, an error number")
+    func notSecondFactors() throws {
+        // A skippable set-up prompt is a notice with one way on.
+        let skippable = try classify(
+            "<form method=post><button name=a>Set up authenticator app</button><button name=b>Set up SMS</button>"
+                + "<button name=skip>Skip for now</button></form>")
+        #expect(skippable.kind == .notice, "\(skippable.reason)")
+        // A passkey alternative beside a user-name form: the user name is asked first.
+        let passkey = try classify(
+            "<form method=post action=/login><input name=username></form>"
+                + "<form method=post action=/webauthn/login><button>Use a passkey</button></form>")
+        #expect(passkey.kind == .usernameStep, "\(passkey.reason)")
+        // An error number and an approval word are no number to match.
+        let forbidden = try classify("<h1>403</h1><p>This app requires approval from your administrator.</p>")
+        #expect(forbidden.kind != .secondFactor, "\(forbidden.reason)")
+        // A timer that cancels a code page is not the page's way on.
+        let timer = try classify(
+            "<form id=code method=post action=/code><input name=otp autocomplete=one-time-code></form>"
+                + "<form id=cancel method=post action=/cancel></form>"
+                + "<script>setTimeout(function(){document.getElementById('cancel').submit()},300000)</script>")
+        #expect(timer.kind == .oneTimeCode, "\(timer.reason)")
+    }
+
+    @Test("a sign-up form above the sign-in form does not take the password")
+    func signUpAboveSignIn() throws {
+        let page = try readPage(
+            "<form method=post action=/signup><input name=email><input type=password name=new_password></form>"
+                + "<form method=post action=/login><input name=username><input type=password name=password></form>")
+        #expect(page.classification.kind == .credentialForm)
+        #expect(page.classification.formIndex == 1)
     }
 
     @Test("a load-time submit of a form with nothing to type is a self-submitting page, protocol fields or not")

@@ -37,8 +37,10 @@ struct FormsStrategy: SignInStrategy {
             if page.signals.contains("aria-invalid=true"), page.codeField != nil, state.codesSubmitted > 0 {
                 return askCode(page, state: &state)
             }
-            if page.credentialForm != nil, !state.passwordSubmitted, !state.usernameSubmitted {
-                // An error shown on the first rendering of a sign-in form (an expired session, say): sign in.
+            if let form = page.credentialForm, state.asksForWhatWasNotSent(form) {
+                // A message on a form asking for what was not sent yet (the first rendering's "session expired",
+                // the password step after the user name, another password-type field after the password): no
+                // answer to anything sent; the form is filled.
                 return fill(page, state: &state)
             }
             return .finish(Self.errorOutcome(page, state: state))
@@ -64,7 +66,8 @@ struct FormsStrategy: SignInStrategy {
             if state.passwordSubmitted {
                 // Another password-type field with no user name beside it, after the password went: a second
                 // factor's passcode or token, never the password again.
-                if form.usernameField == nil, let submitted = state.submittedPage, !submitted.isSameForm(form) {
+                if form.usernameField == nil, let submitted = state.submittedPage, !submitted.isSamePasswordField(form)
+                {
                     return askCode(page, state: &state, field: passwordField)
                 }
                 let message =

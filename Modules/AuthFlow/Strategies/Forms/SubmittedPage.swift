@@ -7,8 +7,6 @@ import HTML
 /// the untouched form) is no answer to the credentials; the same form back is a refusal; another password-type field
 /// is a second factor's question.
 struct SubmittedPage: Sendable, Equatable {
-    /// The form's action without its query (where the credentials went).
-    var action: String
     /// The password field filled, or nil for a user-name step.
     var passwordField: String?
     /// The messages the page showed before the credentials went.
@@ -16,7 +14,6 @@ struct SubmittedPage: Sendable, Equatable {
 
     /// What is remembered of `form` on `page`.
     init(_ form: PageForm, on page: PageFacts) {
-        action = Self.withoutQuery(form.action)
         passwordField = form.passwordField
         messages = page.errorMessages
     }
@@ -26,17 +23,25 @@ struct SubmittedPage: Sendable, Equatable {
         page.errorMessages.filter { !messages.contains($0) }
     }
 
-    /// Whether `form` is the form that took the password, back again (same action, same password field).
-    func isSameForm(_ form: PageForm) -> Bool {
-        passwordField != nil && form.passwordField == passwordField && Self.withoutQuery(form.action) == action
-    }
-
-    private static func withoutQuery(_ url: String) -> String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
+    /// Whether `form` asks again for the password that went, in the same field (wherever it posts now: a wrong
+    /// password's page may come back at another path or with a session id in its action).
+    func isSamePasswordField(_ form: PageForm) -> Bool {
+        passwordField != nil && form.passwordField == passwordField
     }
 }
 
 extension FlowState {
+    /// Whether `form` asks for something the sign-in has not sent yet: anything before the first submission, the
+    /// password after the user name alone, or a password-type field other than the one the password went in (with no
+    /// user name beside it: a second factor's passcode).
+    func asksForWhatWasNotSent(_ form: PageForm) -> Bool {
+        if !passwordSubmitted && !usernameSubmitted { return true }
+        guard form.passwordField != nil else { return false }
+        if !passwordSubmitted { return true }
+        guard form.usernameField == nil, let submittedPage else { return false }
+        return !submittedPage.isSamePasswordField(form)
+    }
+
     /// The message of `page` a person reads as the answer to what was sent: the first that appeared since the form
     /// was submitted (the first of all when nothing was submitted yet); nil when nothing new appeared.
     func answerMessage(on page: PageFacts) -> String? {
