@@ -213,7 +213,9 @@ public struct SignInMachine: Sendable {
         // A proof is a look at the target, not a step of the navigation: it does not count toward a cycle.
         if request.purpose != .proof { visits[key, default: 0] += 1 }
         // A second factor's calls repeat by design (polls, codes) and are bounded by its own limits.
-        if visits[key, default: 0] > 2 && request.form == nil && request.purpose != .proof && request.purpose != .secondFactor {
+        if visits[key, default: 0] > 2 && request.form == nil && request.purpose != .proof
+            && request.purpose != .secondFactor
+        {
             return .finish(.loop(url: request.url, steps: steps))
         }
         lastRequest = request
