@@ -41,75 +41,18 @@ PACKAGES=(
     openssl curl
 )
 
-die() { echo "lemonmellon: $*" >&2; exit 1; }
-log() { echo "lemonmellon: $*" >&2; }
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-    else die "need root (or sudo) for: $*"
-    fi
-}
-
-# ---------------------------------------------------------------- install
-cmd_install() {
-    local missing=() p
-    for p in "${PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-            missing+=("$p")
-        fi
-    done
-    if [ ${#missing[@]} -eq 0 ]; then
-        log "all packages present (${#PACKAGES[@]})"
-        return 0
-    fi
-    log "installing: ${missing[*]}"
-    if ! apt-cache policy lemonldap-ng 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-        as_root apt-get update
-    fi
-    # A temporary policy-rc.d (exit 101) keeps the packages' maintainer scripts from starting Apache on *:80;
-    # only when none is there already.
-    local guard=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        guard=/usr/sbin/policy-rc.d
-        as_root sh -c 'printf "#!/bin/sh\n# temporary, from lemonmellon.sh install\nexit 101\n" > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
-        trap 'as_root rm -f /usr/sbin/policy-rc.d' EXIT
-    fi
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    if [ -n "$guard" ]; then as_root rm -f "$guard"; trap - EXIT; fi
-}
+WORLD=lemonmellon
+CANDIDATE=lemonldap-ng
+# shellcheck source=Tests/LiveIdP/world-common.sh
+. "$(dirname "$0")/world-common.sh"
 
 # ---------------------------------------------------------------- helpers
-abspath() { mkdir -p "$1" && (cd "$1" && pwd -P); }
-existing() { [ -d "$1" ] || die "no state directory $1"; (cd "$1" && pwd -P); }
-
-load_env() {
-    [ -f "$1/lemonmellon.env" ] || die "$1/lemonmellon.env not found (was the world started from $1?)"
-    # shellcheck disable=SC1091
-    . "$1/lemonmellon.env"
-}
-
-apache_pid() {  # the live master PID from DIR's pidfile, or nothing
-    local pid
-    [ -f "$1/run/httpd.pid" ] || return 0
-    pid=$(cat "$1/run/httpd.pid" 2>/dev/null || true)
-    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
-    if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
-}
-
 probe() {  # probe URL -> 0 when it answers 200 over TLS verified with the world's CA (names resolved by us)
     curl -sS -o /dev/null --max-time 10 --cacert "$DIR/ca.pem" \
         --resolve "auth.example.test:$PORT:$PORTAL_ADDR" --resolve "test1.example.test:$PORT:$APP_ADDR" \
         -w '%{http_code}' "$1" 2>/dev/null | grep -q '^200$'
 }
 
-check_addr() {
-    [[ $1 =~ ^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] || die "address $1 is not a 127.0.0.0/8 address"
-}
-
-bound() { ss -Hltn "src $1:$2" 2>/dev/null | grep -q .; }
-
-php_q() { printf "%s" "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/\\\\'/g"; }
 pem_body() { sed -e '/-----/d' "$1" | tr -d '\n'; }
 
 # ---------------------------------------------------------------- /etc/hosts

@@ -25,78 +25,20 @@ APACHE_BIN=/usr/sbin/apache2
 APACHE_MODDIR=/usr/lib/apache2/modules
 PACKAGES=(simplesamlphp apache2 libapache2-mod-php php-cli php-xml php-mbstring php-curl openssl curl)
 
-die() { echo "liveidp: $*" >&2; exit 1; }
-log() { echo "liveidp: $*" >&2; }
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-    else die "need root (or sudo) for: $*"
-    fi
-}
-
-# ---------------------------------------------------------------- install
-cmd_install() {
-    local missing=() p
-    for p in "${PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-            missing+=("$p")
-        fi
-    done
-    if [ ${#missing[@]} -eq 0 ]; then
-        log "all packages present: ${PACKAGES[*]}"
-        return 0
-    fi
-    log "installing: ${missing[*]}"
-    # No package lists yet (fresh machine)? Fetch them once.
-    if ! apt-cache policy simplesamlphp 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-        as_root apt-get update
-    fi
-    # Keep the apache2 package's maintainer scripts from starting the stock
-    # Apache on *:80 (the usual policy-rc.d guard), only if no guard exists.
-    local guard=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        guard=/usr/sbin/policy-rc.d
-        as_root sh -c 'printf "#!/bin/sh\n# temporary, from liveidp.sh install\nexit 101\n" > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
-        trap 'as_root rm -f /usr/sbin/policy-rc.d' EXIT
-    fi
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    if [ -n "$guard" ]; then as_root rm -f "$guard"; trap - EXIT; fi
-}
+WORLD=liveidp
+CANDIDATE=simplesamlphp
+# shellcheck source=Tests/LiveIdP/world-common.sh
+. "$(dirname "$0")/world-common.sh"
 
 # ---------------------------------------------------------------- helpers
-abspath() { mkdir -p "$1" && (cd "$1" && pwd -P); }   # creates DIR (start)
-existing() { [ -d "$1" ] || die "no state directory $1"; (cd "$1" && pwd -P); }
-
-load_env() {
-    local dir=$1
-    [ -f "$dir/liveidp.env" ] || die "$dir/liveidp.env not found (was the world started from $dir?)"
-    # shellcheck disable=SC1091
-    . "$dir/liveidp.env"
-}
-
-apache_pid() {  # prints the live master PID, or nothing
-    local dir=$1 pid
-    [ -f "$dir/run/httpd.pid" ] || return 0
-    pid=$(cat "$dir/run/httpd.pid" 2>/dev/null || true)
-    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
-    if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
-}
-
 probe() {  # probe URL CA -> 0 when https answers 200 and verifies
     curl -sS -o /dev/null --max-time 5 --cacert "$2" -w '%{http_code}' "$1" 2>/dev/null | grep -q '^200$'
 }
 
-check_addr() {
-    [[ $1 =~ ^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] || die "address $1 is not a 127.0.0.0/8 address"
-}
 check_port() {
     [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1024 ] && [ "$1" -le 65535 ] || die "port $1 is not in 1024..65535"
 }
 
-bound() {  # bound ADDR PORT -> 0 if something listens on exactly ADDR:PORT
-    ss -Hltn "src $1:$2" 2>/dev/null | grep -q .
-}
 listening() {  # listening ADDR PORT -> 0 if ADDR:PORT is taken (also by a wildcard listener)
     bound "$1" "$2" || bound 0.0.0.0 "$2"
 }
@@ -147,7 +89,6 @@ EOF
 }
 
 # ---------------------------------------------------------------- SimpleSAMLphp configs
-php_q() { printf "%s" "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/\\\\'/g"; }  # for '...' PHP strings
 
 write_ssp_config() {  # write_ssp_config INSTDIR BASEURL ENABLE_IDP(true|false)
     local inst=$1 baseurl=$2 enable_idp=$3

@@ -1,0 +1,67 @@
+# world-common.sh — what the live worlds' scripts (liveidp.sh, lemonmellon.sh) share: messages, root, the package
+# install with its policy-rc.d guard, state folders, the Apache master's PID, listening checks, PHP quoting.
+# Sourced, never run; the sourcing script sets WORLD (its name in messages), PACKAGES and CANDIDATE (a package
+# whose missing apt candidate means no package lists yet).
+
+die() { echo "$WORLD: $*" >&2; exit 1; }
+log() { echo "$WORLD: $*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else die "need root (or sudo) for: $*"
+    fi
+}
+
+# Installs the PACKAGES that are missing (--no-install-recommends). No package lists yet (a fresh machine): fetched
+# once first. A temporary policy-rc.d (exit 101) keeps the packages' maintainer scripts from starting the stock
+# Apache on *:80, only when no such guard is there already.
+cmd_install() {
+    local missing=() p
+    for p in "${PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+            missing+=("$p")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        log "all packages present (${#PACKAGES[@]})"
+        return 0
+    fi
+    log "installing: ${missing[*]}"
+    if ! apt-cache policy "$CANDIDATE" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+        as_root apt-get update
+    fi
+    local guard=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        guard=/usr/sbin/policy-rc.d
+        as_root sh -c "printf '#!/bin/sh\n# temporary, from $WORLD install\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d"
+        trap 'as_root rm -f /usr/sbin/policy-rc.d' EXIT
+    fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    if [ -n "$guard" ]; then as_root rm -f "$guard"; trap - EXIT; fi
+}
+
+abspath() { mkdir -p "$1" && (cd "$1" && pwd -P); }   # creates DIR (start)
+existing() { [ -d "$1" ] || die "no state directory $1"; (cd "$1" && pwd -P); }
+
+load_env() {  # load_env DIR: the variables `start` recorded in DIR/$WORLD.env
+    [ -f "$1/$WORLD.env" ] || die "$1/$WORLD.env not found (was the world started from $1?)"
+    # shellcheck disable=SC1090
+    . "$1/$WORLD.env"
+}
+
+apache_pid() {  # apache_pid DIR: the live master PID from DIR's pidfile, or nothing
+    local pid
+    [ -f "$1/run/httpd.pid" ] || return 0
+    pid=$(cat "$1/run/httpd.pid" 2>/dev/null || true)
+    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
+    if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+}
+
+check_addr() {
+    [[ $1 =~ ^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] || die "address $1 is not a 127.0.0.0/8 address"
+}
+
+bound() { ss -Hltn "src $1:$2" 2>/dev/null | grep -q .; }   # bound ADDR PORT: something listens on exactly that
+
+php_q() { printf "%s" "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/\\\\'/g"; }   # for '...' PHP strings
