@@ -181,28 +181,40 @@ final class LiveIdentityProvider: Sendable {
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
             let world = LiveIdentityProvider.shared
-            if !LiveIdentityProvider.isInstalled {
-                let installed = try await LiveIdentityProvider.run([LiveIdentityProvider.script, "install"])
-                try #require(installed == 0, "Tests/LiveIdP/liveidp.sh install failed")
-            }
-            let started = try await LiveIdentityProvider.run(
-                [LiveIdentityProvider.script, "start", world.directory],
-                environment: ["LIVEIDP_PORT": String(world.port)])
-            let stop = [LiveIdentityProvider.script, "stop", world.directory]
-            guard started == 0 else {
-                _ = try? await LiveIdentityProvider.run(stop)
-                Issue.record("Tests/LiveIdP/liveidp.sh start failed (exit \(started)) on port \(world.port)")
-                return
-            }
-            do {
-                try await function()
-            } catch {
-                _ = try? await LiveIdentityProvider.run(stop)
-                throw error
-            }
-            // Stopped by its PID (the script waits until Apache is gone).
-            _ = try await LiveIdentityProvider.run(stop)
+            _ = try await LiveIdentityProvider.within(
+                script: LiveIdentityProvider.script, directory: world.directory,
+                installed: LiveIdentityProvider.isInstalled,
+                environment: ["LIVEIDP_PORT": String(world.port)], performing: function)
         }
+    }
+
+    /// Runs `function` inside the world `script` (`liveidp.sh`, `lemonmellon.sh`) makes in `directory`: installs it
+    /// first unless `installed`, starts it with `environment`, and stops it by its PID afterwards, whatever happened.
+    /// Returns whether the stop succeeded (false: the world could not be started, recorded as an issue).
+    static func within(
+        script: String, directory: String, installed: Bool, environment: [String: String],
+        performing function: @Sendable () async throws -> Void
+    ) async throws -> Bool {
+        let name = (script as NSString).lastPathComponent
+        if !installed {
+            let status = try await run([script, "install"])
+            try #require(status == 0, "Tests/LiveIdP/\(name) install failed")
+        }
+        let started = try await run([script, "start", directory], environment: environment)
+        let stop = [script, "stop", directory]
+        guard started == 0 else {
+            _ = try? await run(stop)
+            Issue.record("Tests/LiveIdP/\(name) start failed (exit \(started)) with \(environment)")
+            return false
+        }
+        do {
+            try await function()
+        } catch {
+            _ = try? await run(stop)
+            throw error
+        }
+        // Stopped by its PID (the script waits until Apache and what it started are gone).
+        return try await run(stop) == 0
     }
 
     /// Runs a command with bash to its end and returns its exit status (``spawnToExit(_:_:environment:standardOutput:timeout:)``:

@@ -298,29 +298,11 @@ final class LemonMellonWorld: Sendable {
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
             let world = LemonMellonWorld.shared
-            if !LemonMellonWorld.isInstalled {
-                let installed = try await LiveIdentityProvider.run([LemonMellonWorld.script, "install"])
-                try #require(installed == 0, "Tests/LiveIdP/lemonmellon.sh install failed")
-            }
-            let started = try await LiveIdentityProvider.run(
-                [LemonMellonWorld.script, "start", world.directory], environment: ["LM_PORT": String(world.port)])
-            let stop = [LemonMellonWorld.script, "stop", world.directory]
-            guard started == 0 else {
-                _ = try? await LiveIdentityProvider.run(stop)
-                Issue.record("Tests/LiveIdP/lemonmellon.sh start failed (exit \(started)) on port \(world.port)")
-                return
-            }
-            do {
-                try await function()
-            } catch {
-                _ = try? await LiveIdentityProvider.run(stop)
-                throw error
-            }
-            // Stopped by its PID (the script waits until Apache and the portal are gone); the state goes with it.
-            if try await LiveIdentityProvider.run(stop) == 0 {
-                // rm, not FileManager: the folder holds mod_fcgid's sockets.
-                _ = try await runProgram("/bin/rm", ["-rf", world.directory])
-            }
+            let stopped = try await LiveIdentityProvider.within(
+                script: LemonMellonWorld.script, directory: world.directory, installed: LemonMellonWorld.isInstalled,
+                environment: ["LM_PORT": String(world.port)], performing: function)
+            // The state goes with the world; rm, not FileManager: the folder holds mod_fcgid's sockets.
+            if stopped { _ = try await runProgram("/bin/rm", ["-rf", world.directory]) }
         }
     }
 }
