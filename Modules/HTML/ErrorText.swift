@@ -2,7 +2,7 @@
 ///
 /// 1. **Error containers**: `role=alert`, `aria-live=assertive`, or an id or class whose words name an error
 ///    (`error`, `errors`, `alert`, `errorText`, `ErrorTextLabel`, `input-error…`, `…-error`, `pf-m-error`,
-///    `contactAdminMessage`…). The innermost containers speak (an outer "error panel" holding several messages
+///    `contactAdminMessage`, `errorlist`…) or say the credentials are wrong (`wrongPasswordMsg`, `invalid-credentials`). The innermost containers speak (an outer "error panel" holding several messages
 ///    gives each message, not its buttons); links and buttons inside are not part of the message.
 /// 2. **An error heading**: a heading (`h1`–`h6`, `role=heading`, or an element whose id or class says title,
 ///    header or heading) whose text is an error word of ``SignInLexicon`` ("Error", "Fehler", "Błąd",
@@ -101,6 +101,7 @@ enum ErrorTextReader {
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
         return namesAnError || node.nameWords.contains { errorNames.contains($0) }
+            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
 
     /// A one-word name joining an error word and a container's word (`errorlist`, `errorbox`, `errornote`,

@@ -267,6 +267,8 @@ struct PageReadingTests {
                 "Please enter a correct username and password."
             ),
             ("<div class=errorbox>Wrong code.</div>", "Wrong code."),
+            ("<p class='warning wrongPasswordMsg'>Wrong login or password.</p>", "Wrong login or password."),
+            ("<p class='warning'>This connection is not secure.</p>", nil),
             ("<p class=error data-code=0></p>", nil),
         ])
     func errorText(html: String, expected: String?) throws {
