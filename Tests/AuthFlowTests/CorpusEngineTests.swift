@@ -7,7 +7,11 @@ import Transport
 @testable import AuthFlow
 
 /// The engine's first decision on every real captured identity-provider page in ../shared/corpus/idp.
-@Suite struct CorpusEngineTests {
+@Suite(
+    .enabled(
+        if: SharedCorpus.isAvailable(SharedCorpus.identityProviderPages),
+        "no shared corpus beside the project (../shared/corpus)"))
+struct CorpusEngineTests {
     struct Entry: Decodable, Sendable, CustomTestStringConvertible {
         let file: String
         let kind: String
