@@ -25,12 +25,6 @@ public struct BrowserHeaders: Sendable, Equatable {
         self.sendsReferrer = sendsReferrer
     }
 
-    /// Query parameter names whose values must never travel in a `Referer`.
-    static let secretQueryNames: Set<String> = [
-        "code", "token", "id_token", "access_token", "refresh_token", "samlresponse", "samlrequest", "wresult",
-        "ticket", "session_state", "otp", "password", "pwd",
-    ]
-
     /// The headers to add to a request for `url` with `method`, sent from the page at `referrer` (nil: typed in
     /// or a redirect's start), leaving any header the request already has (`existing` names).
     public func headers(method: String, url: String, referrer: String?, existing: [String]) -> [(String, String)] {
@@ -58,7 +52,8 @@ public struct BrowserHeaders: Sendable, Equatable {
         components.fragment = nil
         components.user = nil
         components.password = nil
-        let secret = (components.queryItems ?? []).contains { secretQueryNames.contains($0.name.lowercased()) }
+        // One registry of secret names for traces, redaction and this header (``Redaction/isSecret(name:)``).
+        let secret = (components.queryItems ?? []).contains { Redaction.isSecret(name: $0.name) }
         if sameOrigin && !secret, let text = components.string { return text }
         return serializedOrigin(parts) + "/"
     }

@@ -50,7 +50,7 @@ public enum Redaction {
     static let signInSecretFragments = ["saml", "ppft", "assertion", "credential"]
     /// Whole names (lowercased) that are secret on sign-in pages but too short or too common to match as
     /// fragments, besides Transport's (`code`, `ctx`, `wctx`, ...).
-    static let signInSecretNames: Set<String> = ["state", "sft", "sctx", "otc", "nonce"]
+    static let signInSecretNames: Set<String> = ["state", "sft", "sctx", "otc", "nonce", "ticket", "otp"]
     /// `$Config` and other JSON keys whose string values carry tokens or identify a session, besides the
     /// secret names above.
     static let tokenConfigKeys: Set<String> = [
@@ -58,7 +58,8 @@ public enum Redaction {
         "id_token", "state", "session_state", "urlpost", "urlgetcredentialtype", "spost_username", "serrtxt_login",
     ]
 
-    /// Whether a form field, query parameter or JSON key with this name holds a secret.
+    /// Whether a form field, query parameter or JSON key with this name holds a secret: the one registry that
+    /// traces, response redaction and the `Referer` rule read.
     static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
         return Transport.TraceRedaction.isSecret(name: name) || signInSecretNames.contains(lowered)

@@ -97,10 +97,12 @@ public enum PageClassifier {
         // 1. Script-configured pages (Entra's $Config, Microsoft account's ServerData).
         if let config = page.aadConfig, let urlPost = config.urlPost {
             let pgid = config.pgid ?? "?"
-            if pgid == "KmsiInterrupt" {
+            // The stay-signed-in question (`KmsiInterrupt`, and any page id naming KMSI): read here only, the Entra
+            // strategy acts on the kind.
+            if pgid.lowercased().contains("kmsi") {
                 return result(
-                    .kmsi, nil, "$Config page id KmsiInterrupt: the stay-signed-in question, posts to urlPost",
-                    ["$Config pgid KmsiInterrupt"])
+                    .kmsi, nil, "$Config page id \(pgid): the stay-signed-in question, posts to urlPost",
+                    ["$Config pgid \(pgid)"])
             }
             if mfaPageIDs.contains(pgid) || (!config.proofMethods.isEmpty && config.raw["urlBeginAuth"] != nil) {
                 let methods =

@@ -61,7 +61,7 @@ struct EntraStrategy: SignInStrategy {
         }
         let action = URLResolution.resolve(urlPost, against: page.url)
         let configuration = state.configuration
-        if pgid.lowercased().contains("kmsi") {
+        if page.kind == .kmsi {
             guard state.interruptsAnswered < 3 else {
                 return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
             }
