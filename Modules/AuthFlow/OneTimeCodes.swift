@@ -97,8 +97,13 @@ extension FormsStrategy {
 extension SignInMachine {
     /// Answers a ``SignInAction/needCode(_:)``: fills the code page's form with `code` and submits it, or, with
     /// no code, ends the sign-in as an interaction that says how to give one.
+    ///
+    /// - Precondition: the last action was ``SignInAction/needCode(_:)`` and it has not been answered yet (a driver
+    ///   that calls this at any other time has a bug; it is not a sign-in outcome).
     public mutating func provide(code: Secret?) -> SignInAction {
-        guard let pending = pendingCode else { return .finish(.loop(url: configuration.siteURL, steps: steps)) }
+        guard let pending = pendingCode else {
+            preconditionFailure("provide(code:) called without a pending needCode action")
+        }
         pendingCode = nil
         guard let code, !code.revealedValue().isEmpty, let answer = pending.answer(code.revealedValue()) else {
             return .finish(pending.withoutCode)
