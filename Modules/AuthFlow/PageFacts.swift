@@ -26,6 +26,8 @@ struct PageFacts: Sendable {
     var errorText: String?
     /// Every message the page shows in an error container or under an error heading, in page order.
     var errorMessages: [String] = []
+    /// Those of ``errorMessages`` shown as errors rather than notices.
+    var severeErrorMessages: [String] = []
 
     /// A page's own refresh: its absolute target, its delay in seconds, and whether the header said it.
     struct Refresh: Sendable, Equatable {

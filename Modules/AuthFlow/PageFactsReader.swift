@@ -24,7 +24,7 @@ enum PageFactsReader {
             config: page.aadConfig,
             refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
             autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText,
-            errorMessages: page.errorMessages)
+            errorMessages: page.errorMessages, severeErrorMessages: page.severeErrorMessages)
     }
 
     /// The HTTP `Refresh` header, resolved against the response's URL (it comes before any `<base>`).

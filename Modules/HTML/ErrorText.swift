@@ -15,9 +15,21 @@
 /// (shown only on demand).
 enum ErrorTextReader {
     static func messages(in root: DOMNode, blocks: [TextBlocks.Block]) -> [String] {
+        read(root, blocks: blocks).messages
+    }
+
+    /// The messages in page order, and those of them shown with an error's severity (see ``isSevere(_:)``).
+    static func read(_ root: DOMNode, blocks: [TextBlocks.Block]) -> (messages: [String], severe: [String]) {
         var messages: [String] = []
-        func add(_ text: String) {
-            if !text.isEmpty && !messages.contains(text) { messages.append(text) }
+        var severe: [String] = []
+        func add(_ text: String, from container: DOMNode?) {
+            guard !text.isEmpty else { return }
+            if !messages.contains(text) { messages.append(text) }
+            if let container, isSevere(container) || container.ancestors.contains(where: isSevere),
+                !severe.contains(text)
+            {
+                severe.append(text)
+            }
         }
         func visit(_ node: DOMNode) {
             guard node.kind == .element, !isSkipped(node) else { return }
@@ -27,19 +39,35 @@ enum ErrorTextReader {
                     let text = visibleText(of: node).collapsingWhitespace()
                     // An empty alert a script fills from a code or translation key in the markup: the key is all
                     // there is to say.
-                    add(
-                        text.isEmpty ? messageKey(in: node).map { "the identity provider's message \($0)" } ?? "" : text
-                    )
+                    let key = messageKey(in: node).map { "the identity provider's message \($0)" }
+                    add(text.isEmpty ? key ?? "" : text, from: node)
                 } else {
-                    for container in inner { add(visibleText(of: container).collapsingWhitespace()) }
+                    for container in inner { add(visibleText(of: container).collapsingWhitespace(), from: container) }
                 }
                 return
             }
             for child in node.children { visit(child) }
         }
         visit(root)
-        if messages.isEmpty, let message = messageUnderErrorHeading(in: blocks) { add(message) }
-        return messages
+        if messages.isEmpty, let message = messageUnderErrorHeading(in: blocks) {
+            add(message, from: nil)
+            severe.append(message)
+        }
+        return (messages, severe)
+    }
+
+    /// Whether a container shows its message as an error, not a notice: `role=alert`, `aria-live=assertive`, or an
+    /// id or class word for an error or danger (`alert-danger`, `error`, `errorlist`, `is-invalid`), not a bare
+    /// `alert` box of another kind (`alert alert-info`).
+    static func isSevere(_ node: DOMNode) -> Bool {
+        guard node.kind == .element else { return false }
+        if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
+        if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
+        let names = ([node.attribute("id") ?? ""] + node.classTokens).map { $0.lowercased() }
+        let severeWords: Set<String> = ["error", "errors", "danger", "invalid", "negative", "fail", "failed"]
+        return node.nameWords.contains { severeWords.contains($0) }
+            || names.contains { isErrorCompound($0) && !$0.hasPrefix("alert") }
+            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
 
     // MARK: Containers

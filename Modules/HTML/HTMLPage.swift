@@ -191,6 +191,9 @@ public struct HTMLPage: Sendable {
     public let aadConfig: AADConfig?
     /// Visible error messages (role=alert, error ids/classes, `$Config.sErrTxt`), in document order.
     public let errorMessages: [String]
+    /// The messages of ``errorMessages`` shown with an error's severity (`role=alert`, `alert-danger`, an error
+    /// class, an error heading), not as a notice (`alert alert-info`), in page order.
+    public let severeErrorMessages: [String]
 
     /// The visible headings, in document order (`h1`–`h6`, `role=heading`, elements named title/header).
     public let headings: [String]
@@ -242,7 +245,8 @@ public struct HTMLPage: Sendable {
     init(
         url: String, baseHref: String?, baseURL: String, title: String?, forms: [HTMLForm], metaRefresh: MetaRefresh?,
         scripts: [String], scriptSources: [String], scriptRedirect: String?, selfSubmit: SelfSubmit?,
-        aadConfig: AADConfig?, errorMessages: [String], headings: [String] = [], visibleText: String = "",
+        aadConfig: AADConfig?, errorMessages: [String], severeErrorMessages: [String]? = nil,
+        headings: [String] = [], visibleText: String = "",
         links: [String] = [], imageNames: [String] = []
     ) {
         self.links = links
@@ -259,6 +263,7 @@ public struct HTMLPage: Sendable {
         self.selfSubmit = selfSubmit
         self.aadConfig = aadConfig
         self.errorMessages = errorMessages
+        self.severeErrorMessages = severeErrorMessages ?? errorMessages
         self.headings = headings
         self.visibleText = visibleText
     }

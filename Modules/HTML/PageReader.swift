@@ -43,9 +43,10 @@ struct PageReader {
         let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
 
         let blocks = TextBlocks(root: root).blocks
-        var errors = ErrorTextReader.messages(in: root, blocks: blocks)
+        var (errors, severeErrors) = ErrorTextReader.read(root, blocks: blocks)
         if let text = aadConfig?.errorText?.collapsingWhitespace(), !text.isEmpty, !errors.contains(text) {
             errors.append(text)
+            severeErrors.append(text)
         }
 
         let headings = blocks.filter { $0.isHeading && !$0.text.isEmpty }.map(\.text)
@@ -66,7 +67,8 @@ struct PageReader {
         return HTMLPage(
             url: url, baseHref: baseHref, baseURL: baseURL, title: title, forms: forms, metaRefresh: metaRefresh,
             scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
-            selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, headings: headings,
+            selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, severeErrorMessages: severeErrors,
+            headings: headings,
             visibleText: visibleText, links: links, imageNames: imageNames)
     }
 

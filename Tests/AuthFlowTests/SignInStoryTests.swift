@@ -211,6 +211,19 @@ import Transport
         #expect(message == "Invalid password.")
     }
 
+    @Test("of two boxes that appeared after the password, the one shown as an error is quoted, not the notice")
+    func theErrorBeforeANewNotice() {
+        let action = Self.afterPassword(
+            firstPage: Self.loginForm,
+            after: #"<div class="alert alert-info">You have 2 attempts left.</div>"#
+                + #"<div class="alert alert-danger">The password is incorrect.</div>"# + Self.loginForm)
+        guard case .finish(.invalidCredentials(let message, _)) = action else {
+            Issue.record("expected invalid credentials, got \(action)")
+            return
+        }
+        #expect(message == "The password is incorrect.")
+    }
+
     @Test("errors in a one-word error list are read")
     func errorsInAnErrorList() {
         let action = Self.afterPassword(

@@ -42,11 +42,13 @@ extension FlowState {
         return !submittedPage.isSamePasswordField(form)
     }
 
-    /// The message of `page` a person reads as the answer to what was sent: the first that appeared since the form
-    /// was submitted (the first of all when nothing was submitted yet); nil when nothing new appeared.
+    /// The message of `page` a person reads as the answer to what was sent: of those that appeared since the form
+    /// was submitted, the first shown as an error (else the first); the first of all when nothing was submitted yet;
+    /// nil when nothing new appeared.
     func answerMessage(on page: PageFacts) -> String? {
         guard let submittedPage else { return page.errorText }
-        return submittedPage.newMessages(on: page).first
+        let new = submittedPage.newMessages(on: page)
+        return new.first { page.severeErrorMessages.contains($0) } ?? new.first
     }
 
     /// Whether `message` says, in the lexicon's words, that the credentials are wrong.
