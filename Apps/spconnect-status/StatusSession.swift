@@ -183,7 +183,7 @@ actor StatusSession {
                     reason: "The session has ended and signing in again failed: " + lastSignIn.message)
             }
             let advice =
-                configuration.canSignIn
+                configuration.canSignIn || renewsSilently
                 ? "Use \"Sign in again\"."
                 : "Run 'spconnect login' (or start the app with SPCONNECT_PASSWORD) and reload."
             return .unhealthy(
@@ -304,11 +304,16 @@ actor StatusSession {
         return result
     }
 
-    /// Called by the site client on 401/403: sign in again when credentials are available, but not again within
+    /// Whether the saved session can be renewed without a password, as the CLI renews it: it kept the identity
+    /// provider's own session (`login --stay-signed-in`), which the renewal tries first.
+    private var renewsSilently: Bool { session?.staySignedIn == true }
+
+    /// Called by the site client on 401/403: sign in again when credentials are available (a password, or the
+    /// identity provider's kept session), but not again within
     /// ``Configuration/renewalPause`` of a failed sign-in (reloading the page must not lock the account with a
     /// wrong password; the button still signs in at once).
     func reauthenticate() async throws -> Bool {
-        guard configuration.canSignIn else { return false }
+        guard configuration.canSignIn || renewsSilently else { return false }
         if let lastSignIn, !lastSignIn.succeeded,
             configuration.now().timeIntervalSince(lastSignIn.at) < configuration.renewalPause
         {
@@ -326,7 +331,7 @@ actor StatusSession {
                 steps: [], source: Self.recordSource)
             return false
         }
-        guard configuration.password() != nil, let renewal else {
+        guard configuration.password() != nil || renewsSilently, let renewal else {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false,
                 message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [],

@@ -57,4 +57,44 @@ import Testing
             Self.renewalLine(status.stdout).hasPrefix("renewal:  silently through the identity provider's session"),
             "\(status.stdout)")
     }
+
+    /// The status app renews as the CLI does: a session that kept the identity provider's own session is signed in
+    /// again through it, with no password anywhere in the app's environment, where it answered "session-gone".
+    @Test func theStatusAppRenewsThroughTheIdentityProvidersSessionWithoutAPassword() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        let kept = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                "--allow-http-loopback", "--stay-signed-in",
+            ], stdin: alicePassword + "\n")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        fixture.sim.expireSessions()
+        let scratch = try temporaryDirectory("status-silent")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // `spconnect status --serve` in the background; once it prints its URL, one read of the session, which
+        // finds the session ended and renews it; then the app is stopped by its PID.
+        let script = """
+            "$0" status --serve >"$1/url" 2>"$1/err" &
+            pid=$!
+            tries=0
+            while [ ! -s "$1/url" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+            /usr/bin/curl -s -m 60 -o "$1/status.json" "$(head -n 1 "$1/url" | sed 's,/*$,,')/status.json"
+            kill -9 $pid
+            wait $pid
+            exit 0
+            """
+        var environment = fixture.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["SPCONNECT_PASSWORD"] = nil
+        let status = await spawnToExit(
+            "/bin/sh", ["-c", script, spconnectPath, scratch], environment: environment, timeout: .seconds(120))
+        #expect(status == 0)
+        let body = FileManager.default.contents(atPath: scratch + "/status.json") ?? Data()
+        let text = String(decoding: body, as: UTF8.self)
+        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "\(text)")
+        #expect(!text.contains("session-gone"), "\(text)")
+        let signIn = try #require(json["lastSignIn"] as? [String: Any], "\(text)")
+        #expect(signIn["ok"] as? Bool == true, "\(signIn)")
+        #expect(signIn["source"] as? String == "status app (identity-provider session)", "\(signIn)")
+    }
 }
