@@ -1,11 +1,18 @@
+import Presentation
+
 /// Defaults for options not given on the command line, strongest first: the flag itself, then the environment
 /// (`SPCONNECT_PROFILE`; `SPCONNECT_USER_AGENT` is read where the client is made), then the config file
 /// (``ConfigFile``), then the command's own default.
 enum ArgumentDefaults {
     /// Fills in `arguments` for `command`. The config file is read only when the command takes one of its options,
     /// so `version`, `help` and `completion` work whatever it holds.
+    ///
+    /// The config file's `output` is the default on a terminal only; when standard output is a pipe or a file its
+    /// `output-piped` is (else the command's own default, JSON), so a format chosen for reading never reaches a
+    /// script that parses the output.
     static func apply(
-        to arguments: inout ParsedArguments, for command: Command, environment: [String: String]
+        to arguments: inout ParsedArguments, for command: Command, environment: [String: String],
+        standardOutputIsTerminal: Bool = Terminal.isTerminal(1)
     ) throws(ConfigFileError) {
         let accepted = Set(command.acceptedOptions.map(\.name))
         if accepted.contains("profile"), let profile = environment["SPCONNECT_PROFILE"], !profile.isEmpty {
@@ -14,9 +21,17 @@ enum ArgumentDefaults {
         guard ConfigFile.keys.contains(where: accepted.contains),
             let config = try ConfigFile.load(environment: environment)
         else { return }
-        for (key, value) in config.values where accepted.contains(key) {
-            if key == "user-agent", let agent = environment["SPCONNECT_USER_AGENT"], !agent.isEmpty { continue }
-            arguments.setDefault(key, value)
+        for (key, value) in config.values {
+            switch key {
+            case "output" where !standardOutputIsTerminal, "output-piped" where standardOutputIsTerminal:
+                continue
+            case "output-piped":
+                if accepted.contains("output") { arguments.setDefault("output", value) }
+            case "user-agent" where !(environment["SPCONNECT_USER_AGENT"] ?? "").isEmpty:
+                continue
+            default:
+                if accepted.contains(key) { arguments.setDefault(key, value) }
+            }
         }
     }
 }

@@ -6,8 +6,10 @@ import Presentation
 /// Flags and environment variables win over it (see ``ArgumentDefaults``). Holds no secret: there is no key for
 /// one.
 struct ConfigFile: Equatable {
-    /// The keys it understands, each the name of an option.
-    static let keys = ["profile", "output", "timeout", "user-agent"]
+    /// The keys it understands, each the name of an option, but `output-piped`: `output` is the format on a
+    /// terminal, `output-piped` the one when standard output is a pipe or a file (so `output = csv` for reading does
+    /// not break `| jq`; see ``ArgumentDefaults``).
+    static let keys = ["profile", "output", "output-piped", "timeout", "user-agent"]
 
     let path: String
     /// The values by key, as written (trimmed).
@@ -71,7 +73,7 @@ struct ConfigFile: Equatable {
             guard value.first != ".", value.allSatisfy({ allowed.contains($0) }) else {
                 return "profile '\(value)' may only use letters, digits, '.', '-' and '_'"
             }
-        case "output":
+        case "output", "output-piped":
             guard OutputFormat(rawValue: value.lowercased()) != nil else {
                 return "output '\(value)' is not a format; use table, json, ndjson or csv"
             }

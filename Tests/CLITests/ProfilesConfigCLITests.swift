@@ -79,9 +79,13 @@ import Testing
         let environment = ["XDG_CONFIG_HOME": xdg]
         let status = try await fixture.run(["status"], extra: environment)
         #expect(status.stdout.hasPrefix("profile:  prod\n"), "\(status.stdout)\(status.stderr)")
+        // Standard output is a pipe here: `output = csv` is for a terminal, so a script still reads JSON.
         let lists = try await fixture.run(["lists"], extra: environment)
         #expect(lists.status == 0, "\(lists.stderr)")
-        #expect(lists.stdout.hasPrefix("Title,") && lists.stdout.contains("\r\n"), "CSV from the config file")
+        #expect(lists.stdout.hasPrefix("["), "JSON into a pipe whatever output says: \(lists.stdout.prefix(80))")
+        _ = try writeConfig(fixture, "profile = prod\noutput = table\noutput-piped = csv\n", base: xdg)
+        let piped = try await fixture.run(["lists"], extra: environment)
+        #expect(piped.stdout.hasPrefix("Title,") && piped.stdout.contains("\r\n"), "CSV from output-piped")
         let flag = try await fixture.run(["lists", "-o", "json"], extra: environment)
         #expect(flag.stdout.hasPrefix("["), "the flag wins over the config file")
         var both = environment
