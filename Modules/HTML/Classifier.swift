@@ -330,7 +330,12 @@ public enum PageClassifier {
         let nothingToType = page.forms.allSatisfy { form in
             !form.controls.contains { $0.isTextLike && $0.type != "password" && !$0.disabled }
         }
-        if approves && nothingToType && (!page.forms.isEmpty || showsNumber) {
+        // With no form at all (a script polls for the approval), the page's heading or first lines must say it.
+        let leading = page.headings + [page.title ?? ""] + text.split(separator: "\n").prefix(6).map(String.init)
+        let saysItUpFront =
+            leading.contains { SignInLexicon.says(.approve, in: $0) }
+            && leading.contains { SignInLexicon.says(.device, in: $0) }
+        if approves && nothingToType && (!page.forms.isEmpty || showsNumber || saysItUpFront) {
             return (
                 page.forms.first?.index,
                 [

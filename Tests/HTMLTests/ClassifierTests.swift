@@ -60,6 +60,10 @@ struct ClassifierTests {
             ),
             ("<p>Approve the sign-in request in your app.</p><h2>42</h2>", "a number to match"),
             (
+                "<h1>Check your phone</h1><p>We sent a push notification to your device. Approve it to continue.</p>"
+                    + "<script>setInterval(poll, 2000)</script>", "approve on a device"
+            ),
+            (
                 #"<form method=post><button name=sms>Send SMS</button><button name=call>Call my phone</button></form>"#,
                 "one per method: Send SMS, Call my phone"
             ),
