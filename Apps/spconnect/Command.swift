@@ -18,6 +18,8 @@ enum ExitCode: Int32 {
     case httpError = 13
     /// `add --from` / `update --from`: one or more rows could not be written (the others were).
     case rowsFailed = 14
+    /// `download -r` / `upload -r`: another spconnect run holds the local folder's lock (longer than `--wait`).
+    case locked = 15
 }
 
 /// One `spconnect` subcommand: its name, help text, options, examples and what it runs.

@@ -40,6 +40,6 @@ func withDeadline(
 }
 
 /// Seconds as a user wrote them: `5`, `2.5`.
-private func secondsText(_ seconds: Double) -> String {
+func secondsText(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
 }

@@ -1,16 +1,17 @@
 import Foundation
 import SharePoint
 
-/// What `download -r` wrote into a folder: for each file (its path below the folder), the size and modification
-/// time it had when spconnect finished writing it. A local file whose size and time are still those was written
-/// by spconnect and left alone since, so a newer version from SharePoint may replace it; any other file that is in
-/// the way is the user's and is never replaced without `--overwrite`.
+/// What `download -r` wrote into a folder: for each file (its path below the folder), the size, modification time
+/// and SHA-256 it had when spconnect finished writing it. A local file whose content is still that (``LocalCopy``)
+/// was written by spconnect and left alone since, so a newer version from SharePoint may replace it and `--delete`
+/// may remove it; any other file in the way is the user's and is never replaced without `--overwrite`.
 ///
 /// Kept in `DIR/.spconnect-download.json` (the format: `DownloadLedgerFile`), saved atomically (a temporary `.part`
-/// file renamed into place) at most once a
-/// second while files complete and once at the end; a run killed in between loses at most the last second's
-/// entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. Not thread-safe:
-/// used by the one task that collects results.
+/// file renamed into place) at most once a second while files complete and once at the end. A file is recorded only
+/// once it is whole and in place, so the file never lists a partial one; a run killed in between loses at most the
+/// last second's entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. The
+/// folder's lock (``lockTreeFolder(_:command:waiting:output:)``) keeps two runs from saving over each other. Not
+/// thread-safe: used by the one task that collects results.
 struct DownloadLedger {
     /// The ledger's file name in the download folder (never uploaded by `upload -r`).
     static let fileName = ".spconnect-download.json"
@@ -18,16 +19,17 @@ struct DownloadLedger {
     /// Size and whole-second modification time of a file as written.
     typealias Entry = DownloadLedgerFile.Entry
 
-    private let folder: LocalFolder
+    private let folder: LocalFolder?
     private var files: [String: Entry] = [:]
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
 
     /// The ledger of the download folder `folder` (read from it by name, never through a link); a missing or
-    /// unreadable one is empty (fewer files count as spconnect's, never more).
-    init(folder: LocalFolder) {
+    /// unreadable one is empty (fewer files count as spconnect's, never more), and so is that of a folder not there
+    /// yet (nil: a dry run into a new folder).
+    init(folder: LocalFolder?) {
         self.folder = folder
-        if let bytes = folder.contents(of: Self.fileName, limit: 256 << 20),
+        if let bytes = folder?.contents(of: Self.fileName, limit: 256 << 20),
             let read = DownloadLedgerFile.parse(Data(bytes))
         {
             files = read
@@ -37,15 +39,24 @@ struct DownloadLedger {
     /// The entry written for `relativePath`, if any.
     func entry(_ relativePath: String) -> Entry? { files[relativePath] }
 
-    /// Notes that spconnect has just written `relativePath` with this size and time.
+    /// Every path the ledger lists.
+    var paths: [String] { Array(files.keys) }
+
+    /// Notes that spconnect has just written `relativePath` with this size, time and hash.
     mutating func record(_ relativePath: String, _ entry: Entry) {
         files[relativePath] = entry
         unsaved = true
     }
 
+    /// Forgets `relativePath` (spconnect deleted it, or it is gone).
+    mutating func forget(_ relativePath: String) {
+        guard files.removeValue(forKey: relativePath) != nil else { return }
+        unsaved = true
+    }
+
     /// Saves when something changed and the last save is a second old (`force`: whenever something changed).
     mutating func save(force: Bool = false) throws(SharePointLedgerError) {
-        guard unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
+        guard let folder, unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
         do {
             try folder.write(Array(try DownloadLedgerFile.render(files)), to: Self.fileName)
         } catch let error as LocalFileError {
@@ -69,6 +80,8 @@ struct SharePointLedgerError: Error, CustomStringConvertible {
 }
 
 extension DownloadLedger.Entry {
-    /// The size and time of a local file.
-    init(_ local: LocalEntry) { self.init(size: local.size, modified: local.modified) }
+    /// The size and time of a local file (and its hash, when known).
+    init(_ local: LocalEntry, sha256: String? = nil) {
+        self.init(size: local.size, modified: local.modified, sha256: sha256)
+    }
 }

@@ -58,19 +58,28 @@ func distinctDestinations(_ urls: [String], in directory: String) throws(UsageEr
 let downloadCommand = Command(
     name: "download",
     summary: "Download files (by library item or path), or a whole folder tree with -r, into a local folder.",
-    synopsis: "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite]",
+    synopsis:
+        "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite] [--delete] [--dry-run] "
+        + "[--wait SECONDS]",
     options: [
         .value("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
         .flag(
             "recursive", short: "r",
             "FOLDER and every folder below it, the tree kept; files whose size and time match are skipped"),
-        .flag("overwrite", "with -r: also replace local files that spconnect did not write"),
+        .flag("overwrite", "with -r: also replace local files that spconnect did not write or that were modified"),
+        .flag(
+            "delete",
+            "with -r: remove local files spconnect wrote that SharePoint no longer has (never one it did not write), "
+                + "and the folders that leaves empty"),
+        .flag("dry-run", "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
+        waitOption,
     ] + SiteContext.options,
     examples: [
         "spconnect download Documents 12 --to ~/Downloads",
         "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
         "spconnect download -r 'Shared Documents/Reports' --to ./reports --parallel 8 -o ndjson",
+        "spconnect download -r Documents --to ./mirror --delete --dry-run",
     ]
 ) { arguments in
     try await withSiteErrors("download") {
@@ -81,12 +90,12 @@ let downloadCommand = Command(
             guard arguments.value("to") != nil else {
                 throw UsageError(description: "download -r needs --to DIR (the local folder the tree goes in)")
             }
+            let options = try treeOptions(arguments, parallel: parallel)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            return try await downloadTree(
-                folder, to: directory, parallel: parallel, overwrite: arguments.has("overwrite"), site: site,
-                output: output)
+            return try await downloadTree(folder, to: directory, options: options, site: site, output: output)
         }
+        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait"], command: "download")
         let targets = try DownloadTarget.parse(arguments.positionals)
         try makeLocalFolder(directory)
         let output = try Output(arguments)
@@ -95,6 +104,20 @@ let downloadCommand = Command(
         let distinct = try distinctDestinations(urls, in: directory)
         return try await downloadFiles(
             distinct, words: wordFor, to: directory, parallel: parallel, site: site, output: output)
+    }
+}
+
+/// The flags of a tree transfer (`-r`).
+private func treeOptions(_ arguments: ParsedArguments, parallel: Int) throws(UsageError) -> TreeOptions {
+    TreeOptions(
+        parallel: parallel, overwrite: arguments.has("overwrite"), delete: arguments.has("delete"),
+        dryRun: arguments.has("dry-run"), wait: try lockWait(arguments))
+}
+
+/// Refuses the flags of a tree transfer without `-r`: a `--dry-run` that did not hold back would write.
+private func refuseTreeFlags(_ arguments: ParsedArguments, _ names: [String], command: String) throws(UsageError) {
+    for name in names where arguments.has(name) || arguments.value(name) != nil {
+        throw UsageError(description: "--\(name) goes with -r (\(command) -r …); it does nothing for single files")
     }
 }
 
@@ -224,7 +247,9 @@ private func downloadFiles(
 let uploadCommand = Command(
     name: "upload",
     summary: "Upload a local file, or a whole folder tree with -r, into a library folder (large files in chunks).",
-    synopsis: "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite]",
+    synopsis:
+        "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite] [--dry-run] "
+        + "[--wait SECONDS]",
     options: [
         .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
@@ -233,6 +258,8 @@ let uploadCommand = Command(
             "recursive", short: "r",
             "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
         .value("parallel", "N", "with -r: files uploaded at the same time (default 4)"),
+        .flag("dry-run", "with -r: print what would be uploaded, replaced or refused; change nothing"),
+        waitOption,
     ] + SiteContext.options,
     examples: [
         "spconnect upload report.pdf --to 'Shared Documents/Reports'",
@@ -247,13 +274,12 @@ let uploadCommand = Command(
             guard arguments.value("as") == nil else {
                 throw UsageError(description: "--as renames one file; it cannot go with -r")
             }
-            let parallel = try arguments.integer("parallel", in: 1...32) ?? 4
+            let options = try treeOptions(arguments, parallel: arguments.integer("parallel", in: 1...32) ?? 4)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            return try await uploadTree(
-                file, to: folder, parallel: parallel, overwrite: arguments.has("overwrite"), site: site,
-                output: output)
+            return try await uploadTree(file, to: folder, options: options, site: site, output: output)
         }
+        try refuseTreeFlags(arguments, ["dry-run", "wait"], command: "upload")
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw UsageError(description: "cannot read the local file \(file)")
         }

@@ -12,6 +12,8 @@ enum ManPage {
         (.conflict, "conflict: changed since read, exists or locked"), (.throttled, "throttled after the retries"),
         (.signInRequired, "sign-in required: run spconnect login"), (.accessDenied, "access denied"),
         (.httpError, "the server refused the request"),
+        (.rowsFailed, "add --from / update --from: at least one row could not be written"),
+        (.locked, "download -r / upload -r: another spconnect run is using the local folder (see --wait)"),
     ]
 
     static let environment: [(String, String)] = [

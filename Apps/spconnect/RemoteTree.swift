@@ -11,9 +11,11 @@ struct RemoteTreeFile: Sendable {
     let relativePath: String
 }
 
-/// A library folder tree as `download -r` reads it: its files, sorted by path, and the entries left out.
+/// A library folder tree as `download -r` reads it: its files, sorted by path, its folders, and the entries left out.
 struct RemoteTree {
     var files: [RemoteTreeFile] = []
+    /// Every folder below the top, by its path below it (`Reports/2026`), parents before children.
+    var folders: [String] = []
     var refused: [Refusal] = []
 
     /// An entry of the tree that is not downloaded, and why.
@@ -76,6 +78,7 @@ func remoteTree(_ top: String, parallel: Int, site: SharePointSite) async throws
                     tree.refused.append(refusal)
                     continue
                 }
+                tree.folders.append(relative)
                 next.append((folder.serverRelativeUrl, relative + "/"))
             }
         }

@@ -7,81 +7,93 @@ import SharePoint
 #endif
 
 /// `download -r FOLDER --to DIR`: mirrors a library folder into `directory` (made when missing), `parallel` files at
-/// a time. A file whose local copy has SharePoint's size and modification time is skipped; one written by an
-/// earlier run and unchanged since (``DownloadLedger``) is replaced by the newer version; anything else in the way is
-/// refused unless `overwrite`. Each file is written to a temporary file, given SharePoint's time, then renamed into
-/// place, so a killed run leaves only complete files and a rerun fetches what is missing. Everything below
-/// `directory` is reached from its open descriptor one name at a time (``LocalFolder``): a symbolic link inside it
-/// is never followed, and a file below one is refused.
+/// a time, holding the folder's lock (``lockTreeFolder(_:command:waiting:output:)``) for the whole run. What each
+/// file needs is decided first (``planDownloads(_:into:ledger:overwrite:dryRun:results:)``): a file whose local copy
+/// has SharePoint's size and modification time is skipped; one written by an earlier run whose content is unchanged
+/// since (``LocalCopy``) is replaced by the newer version; anything else in the way is refused unless `overwrite`.
+/// Folders the server has are made, empty ones too. Each file is written to a temporary file, given SharePoint's
+/// time, then renamed into place, so a killed run leaves only complete files and a rerun fetches what is missing.
+/// With `delete`, what spconnect wrote and the server no longer has goes after the downloads
+/// (``deleteDropped(_:below:from:ledger:options:results:)``). With `dryRun` the plan is printed and nothing is
+/// changed: no folder made, no file, no ledger, no lock. Everything below `directory` is reached from its open
+/// descriptor one name at a time (``LocalFolder``): a symbolic link inside it is never followed, and a file below
+/// one is refused.
 func downloadTree(
-    _ word: String, to directory: String, parallel: Int, overwrite: Bool, site: SharePointSite, output: Output
+    _ word: String, to directory: String, options: TreeOptions, site: SharePointSite, output: Output
 ) async throws -> ExitCode {
-    let tree = try await withPath(word, container: true, site: site) { path in
-        try await remoteTree(path, parallel: parallel, site: site)
+    let top: LocalFolder?
+    let lock: FolderLock?
+    if options.dryRun {
+        top = try openFolder(directory, missingIsNil: true)
+        lock = nil
+    } else {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError(description: "--to \(directory): cannot make that folder (\(error.localizedDescription))")
+        }
+        guard let opened = try openFolder(directory, missingIsNil: false) else { return .failure }
+        do throws(LocalFileError) {
+            lock = try await lockTreeFolder(opened, command: "download", waiting: options.wait, output: output)
+        } catch {
+            throw UsageError(description: "--to \(directory): cannot lock that folder (\(error.description))")
+        }
+        guard lock != nil else { return .locked }
+        top = opened
     }
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-        throw UsageError(description: "--to \(directory): cannot make that folder (\(error.localizedDescription))")
-    }
-    let top: LocalFolder
-    do {
-        top = try LocalFolder(path: directory)
-    } catch {
-        throw UsageError(description: "--to \(directory): cannot open that folder (\(error.reason))")
+    defer { withExtendedLifetime(lock) {} }
+    let (topURL, tree) = try await withPath(word, container: true, site: site) { path in
+        (path, try await remoteTree(path, parallel: options.parallel, site: site))
     }
     var ledger = DownloadLedger(folder: top)
     let results = TreeResultWriter(output, command: "download")
     for refusal in tree.refused {
         results.write(
             TreeResult(
-                localPath: refusal.relativePath.map { top.path(of: $0) } ?? "", serverRelativeUrl: refusal.url,
-                size: nil, outcome: .failed(refusal.result, detail: refusal.detail, code: .failure)))
+                localPath: refusal.relativePath.map { top?.path(of: $0) ?? directory + "/" + $0 } ?? "",
+                serverRelativeUrl: refusal.url, size: nil,
+                outcome: .failed(refusal.result, detail: refusal.detail, code: .failure)))
     }
-    // Decide first (cheap, local): what is to be fetched. Folders are made on the way (one open at a time).
-    var wanted: [RemoteTreeFile] = []
-    var current: (folders: [String], folder: LocalFolder) = ([], top)
-    var cleanedFolders: Set<[String]> = []
-    for entry in tree.files {
-        let destination = top.path(of: entry.relativePath)
-        let (folders, name) = entry.placement
-        let local: LocalEntry?
-        do throws(LocalFileError) {
-            if current.folders != folders { current = (folders, try top.folder(at: folders, create: true)) }
-            if cleanedFolders.insert(folders).inserted { removeUnfinishedDownloads(in: current.folder) }
-            local = try current.folder.entry(name)
-        } catch {
-            results.write(localFailure(error, entry, destination))
-            continue
+    let plan = await planDownloads(
+        tree, into: top, ledger: ledger, overwrite: options.overwrite, dryRun: options.dryRun, results: results)
+    for (relativePath, entry) in plan.adopted { ledger.record(relativePath, entry) }
+    var ledgerError: SharePointLedgerError?
+    if let top, !options.dryRun {
+        makeEmptyFolders(tree, in: top, below: topURL, results: results)
+        ledgerError = await fetch(
+            plan.fetch, into: top, parallel: options.parallel, site: site, ledger: &ledger, output, results)
+    } else {
+        for planned in plan.fetch {
+            let entry = planned.entry
+            results.write(
+                TreeResult(
+                    localPath: top?.path(of: entry.relativePath) ?? directory + "/" + entry.relativePath,
+                    serverRelativeUrl: entry.file.serverRelativeUrl, size: entry.file.length,
+                    outcome: .skipped(planned.replaces ? "would replace" : "would download")))
         }
-        if let local {
-            guard local.kind == .file else {
-                results.write(
-                    refused(entry, destination, "is not a regular file (a folder or a link is in the way)"))
-                continue
-            }
-            let facts = DownloadLedger.Entry(local)
-            if facts == serverEntry(entry.file) {
-                results.write(
-                    TreeResult(
-                        localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: facts.size,
-                        outcome: .skipped("unchanged")))
-                continue
-            }
-            if !overwrite && ledger.entry(entry.relativePath) != facts {
-                results.write(
-                    refused(
-                        entry, destination,
-                        "exists with another size or time and was not written by spconnect; not replaced (add "
-                            + "--overwrite to replace it)"))
-                continue
-            }
-        }
-        wanted.append(entry)
     }
+    if options.delete, let top {
+        await deleteDropped(tree, below: topURL, from: top, ledger: &ledger, options: options, results: results)
+    }
+    if !options.dryRun {
+        do throws(SharePointLedgerError) { try ledger.save(force: true) } catch { ledgerError = error }
+    }
+    if let ledgerError { printError("spconnect download: \(ledgerError.description)") }
+    let code = results.finish()
+    if options.dryRun { output.note("Dry run: nothing was changed.") }
+    return code == .ok && ledgerError != nil ? .failure : code
+}
+
+/// Downloads `planned` into `top`, `parallel` at a time, recording each whole file (size, time, SHA-256) in the
+/// ledger as it lands and writing its result; the last error saving the ledger, if any.
+private func fetch(
+    _ planned: [PlannedDownload], into top: LocalFolder, parallel: Int, site: SharePointSite,
+    ledger: inout DownloadLedger, _ output: Output, _ results: TreeResultWriter
+) async -> SharePointLedgerError? {
+    let wanted = planned.map(\.entry)
     let transfers = TransferTotals(count: wanted.count)
     let bar = TransferBar(label: "\(wanted.count) files", totals: transfers, enabled: output.progressEnabled)
-    let fetch: @Sendable (Int) async -> Result<(Int64, DownloadLedger.Entry?), SharePointError> = { [wanted] index in
+    let fetch: @Sendable (Int) async -> Result<(Int64, DownloadLedger.Entry?), SharePointError> = { index in
         let entry = wanted[index]
         let (folders, name) = entry.placement
         do throws(SharePointError) {
@@ -95,7 +107,8 @@ func downloadTree(
                 serverRelativeURL: entry.file.serverRelativeUrl, into: folder, as: name,
                 modified: entry.file.timeLastModified
             ) { progress in transfers.update(index, progress) }
-            return .success((size, (try? folder.entry(name)).map(DownloadLedger.Entry.init)))
+            guard let local = try? folder.entry(name) else { return .success((size, nil)) }
+            return .success((size, DownloadLedger.Entry(local, sha256: await contentHash(of: name, in: folder))))
         } catch {
             return .failure(error)
         }
@@ -118,57 +131,36 @@ func downloadTree(
         }
     }
     bar.finish()
-    do throws(SharePointLedgerError) { try ledger.save(force: true) } catch { ledgerError = error }
-    if let ledgerError { printError("spconnect download: \(ledgerError.description)") }
-    let code = results.finish()
-    return code == .ok && ledgerError != nil ? .failure : code
+    return ledgerError
 }
 
-extension RemoteTreeFile {
-    /// The folders below the tree's top that hold the file, and its name.
-    var placement: (folders: [String], name: String) {
-        let parts = relativePath.split(separator: "/").map(String.init)
-        return (Array(parts.dropLast()), parts.last ?? "")
+/// Makes the folders of `tree` that hold no file (those that do are made on the way to their files), so the
+/// mirror has the server's empty folders too; one that cannot be made is a failed result.
+private func makeEmptyFolders(_ tree: RemoteTree, in top: LocalFolder, below topURL: String, results: TreeResultWriter)
+{
+    var holding: Set<String> = []
+    for file in tree.files {
+        var folders = file.placement.folders
+        while !folders.isEmpty {
+            guard holding.insert(folders.joined(separator: "/")).inserted else { break }
+            folders.removeLast()
+        }
+    }
+    for relative in tree.folders where !holding.contains(relative) {
+        do throws(LocalFileError) {
+            _ = try top.folder(at: relative.components(separatedBy: "/"), create: true)
+        } catch {
+            results.write(localFailure(error, url: topURL + "/" + relative, destination: top.path(of: relative)))
+        }
     }
 }
 
-/// SharePoint's size and whole-second modification time of `file`, as a downloaded copy has them.
-private func serverEntry(_ file: SharePoint.File) -> DownloadLedger.Entry? {
-    guard let modified = file.timeLastModified else { return nil }
-    return DownloadLedger.Entry(size: file.length, modified: Int(modified.timeIntervalSince1970.rounded(.down)))
-}
-
-/// A file left alone because something that is not spconnect's is at its place.
-private func refused(_ entry: RemoteTreeFile, _ destination: String, _ why: String) -> TreeResult {
-    TreeResult(
-        localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: nil,
-        outcome: .failed("refused (exists)", detail: why, code: .conflict))
-}
-
-/// A file not written because its place below `--to DIR` cannot be reached: a symbolic link on the way (never
-/// followed: `refused (link)`), or a local error such as a name too long for the file system (`failed (local
-/// file)`, naming the path and the system's reason).
-private func localFailure(_ error: LocalFileError, _ entry: RemoteTreeFile, _ destination: String) -> TreeResult {
-    let url = entry.file.serverRelativeUrl
-    guard !error.isSymbolicLink else {
-        return TreeResult(
-            localPath: destination, serverRelativeUrl: url, size: nil,
-            outcome: .failed(
-                "refused (link)",
-                detail: "\(error.path) is a symbolic link; links inside the download folder are never followed, so "
-                    + "nothing is written through it", code: .conflict))
-    }
-    return TreeResult(
-        localPath: destination, serverRelativeUrl: url, size: nil,
-        outcome: .failed("failed (local file)", detail: error.description, code: .failure))
-}
-
-/// Removes what a killed run left in `folder`: download temporary files (`.NAME.UUID.part`, see
-/// ``SharePointSite/download(serverRelativeURL:into:as:modified:progress:)``). Nothing else is touched.
-private func removeUnfinishedDownloads(in folder: LocalFolder) {
-    for name in folder.names() where name.hasPrefix(".") && name.hasSuffix(".part") && name.count > 43 {
-        let uuid = name.dropLast(5).suffix(37)
-        guard uuid.first == ".", UUID(uuidString: String(uuid.dropFirst())) != nil else { continue }
-        folder.removeFile(name)
+/// The local folder `directory`, opened; nil when it is not there and `missingIsNil`.
+private func openFolder(_ directory: String, missingIsNil: Bool) throws(UsageError) -> LocalFolder? {
+    do throws(LocalFileError) {
+        return try LocalFolder(path: directory)
+    } catch {
+        if missingIsNil && error.code == ENOENT { return nil }
+        throw UsageError(description: "--to \(directory): cannot open that folder (\(error.reason))")
     }
 }

@@ -2,6 +2,20 @@ import Foundation
 import Presentation
 import SharePoint
 
+/// How a `download -r` or `upload -r` run goes, from its flags. A plain value.
+struct TreeOptions: Sendable {
+    /// `--parallel N`: files (and folder listings) at a time.
+    var parallel = 4
+    /// `--overwrite`: also replace (with `--delete`: delete) what the user changed or spconnect did not write.
+    var overwrite = false
+    /// `--delete` (downloads): remove local files spconnect wrote that the server no longer has.
+    var delete = false
+    /// `--dry-run`: print the plan, change nothing.
+    var dryRun = false
+    /// `--wait SECONDS`: how long to wait for another run's lock on the local folder.
+    var wait: Double = 0
+}
+
 /// What became of one file of a `download -r` or `upload -r` run. A plain value.
 struct TreeResult: Sendable {
     /// How it ended: done (`downloaded`, `uploaded`, `unchanged`), left alone on purpose, or failed.
@@ -25,7 +39,7 @@ struct TreeResult: Sendable {
         Column("serverRelativeUrl", title: "Server-relative URL"),
     ]
 
-    /// The result cell: `downloaded`, `unchanged`, `refused (…)`, `failed (…)`.
+    /// The result cell: `downloaded`, `unchanged`, `deleted`, `would download`, `refused (…)`, `failed (…)`.
     var resultText: String {
         switch outcome {
         case .done(let word), .skipped(let word), .failed(let word, _, _): return word
@@ -89,7 +103,8 @@ final class TreeResultWriter {
             printError("spconnect \(command): \(result.localPath): \(detail)")
             if firstFailure == nil { firstFailure = code }
         }
-        let word = result.resultText.split(separator: " ").first.map(String.init) ?? ""
+        // `refused (exists)` counts as `refused`, `would download` as itself.
+        let word = result.resultText.components(separatedBy: " (").first ?? ""
         counts[word, default: 0] += 1
         stream.write(result.record)
         stream.flush()

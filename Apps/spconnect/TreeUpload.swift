@@ -32,8 +32,8 @@ struct LocalTree {
     var skipped: [(path: String, why: String)] = []
 
     /// Walks `top` depth first, each folder's entries by name. Symbolic links are never followed (a link could lead
-    /// out of the tree or into a loop); spconnect's own bookkeeping files (the download ledger, unfinished `.part`
-    /// downloads) are not uploaded.
+    /// out of the tree or into a loop); spconnect's own bookkeeping files (the download ledger, the folder's lock
+    /// file, unfinished `.part` downloads) are not uploaded.
     static func walk(_ top: String) throws(UsageError) -> LocalTree {
         var tree = LocalTree()
         var pending: [(path: String, prefix: String)] = [(top, "")]
@@ -74,9 +74,9 @@ struct LocalTree {
         return tree
     }
 
-    /// The download ledger and a download's unfinished temporary file (`.NAME.UUID.part`).
+    /// The download ledger, the lock file and a download's unfinished temporary file (`.NAME.UUID.part`).
     private static func isBookkeeping(_ name: String) -> Bool {
-        name == DownloadLedger.fileName || (name.hasPrefix(".") && name.hasSuffix(".part"))
+        name == DownloadLedger.fileName || name == treeLockFileName || (name.hasPrefix(".") && name.hasSuffix(".part"))
     }
 }
 
@@ -84,19 +84,39 @@ struct LocalTree {
 /// (made when missing, its parent must exist), making every sub-folder, then uploading `parallel` files at a time
 /// (large files in chunks). A file already in SharePoint with the local size and a modification time no older
 /// than the local one is left as it is (`unchanged`), so a rerun after a failure sends only what is missing; any
-/// other file of that name is refused unless `overwrite`.
+/// other file of that name is refused unless `overwrite`. The run holds `directory`'s lock
+/// (``lockTreeFolder(_:command:waiting:output:)``), so no `download -r` changes it meanwhile; a folder where the
+/// lock file cannot be made (read-only) is uploaded without it, and the run says so. With `dryRun` the plan is
+/// printed (`would upload`, `would replace`, `unchanged`, `refused (…)`) and nothing is written anywhere: no
+/// folder, no file, no lock.
 func uploadTree(
-    _ directory: String, to word: String, parallel: Int, overwrite: Bool, site: SharePointSite, output: Output
+    _ directory: String, to word: String, options: TreeOptions, site: SharePointSite, output: Output
 ) async throws -> ExitCode {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
         throw UsageError(description: "\(directory): no such local folder (upload -r takes a folder)")
     }
+    var lock: FolderLock?
+    if !options.dryRun {
+        do throws(LocalFileError) {
+            let folder = try LocalFolder(path: directory)
+            lock = try await lockTreeFolder(folder, command: "upload", waiting: options.wait, output: output)
+            guard lock != nil else { return .locked }
+        } catch {
+            output.note("spconnect upload: \(directory) is uploaded without a lock (\(error.description))")
+        }
+    }
+    defer { withExtendedLifetime(lock) {} }
     let tree = try LocalTree.walk(directory)
     let top = try await withPath(word, container: true, site: site) { path in
-        try await ensureFolder(path, site: site)
+        if options.dryRun {
+            try await checkFolder(path, site: site)
+        } else {
+            try await ensureFolder(path, site: site)
+        }
         return path
     }
+    let overwrite = options.overwrite
     let results = TreeResultWriter(output, command: "upload")
     for (path, why) in tree.skipped {
         results.write(
@@ -108,14 +128,20 @@ func uploadTree(
     // Folders first, parents before children; a folder that cannot be made fails the files below it.
     var unmade: [String: SharePointError] = [:]
     var existing: [String: [String: SharePoint.File]] = [:]
+    // In a dry run, a folder that is not in SharePoint would be made: nothing is there yet, nor below it.
+    var absent: Set<String> = []
     for relative in [""] + tree.folders {
         if let parent = unmade.first(where: { $0.key.isEmpty || relative.hasPrefix($0.key + "/") }) {
             unmade[relative] = parent.value
             continue
         }
+        if absent.contains(where: { $0.isEmpty || relative.hasPrefix($0 + "/") }) {
+            existing[relative] = [:]
+            continue
+        }
         let url = remotePath(relative, below: top)
         do {
-            if !relative.isEmpty {
+            if !relative.isEmpty && !options.dryRun {
                 let name = (relative as NSString).lastPathComponent
                 let parent = (url as NSString).deletingLastPathComponent
                 _ = try await site.createFolder(named: name, in: parent)
@@ -123,10 +149,16 @@ func uploadTree(
             let files = try await site.files(inFolder: url)
             existing[relative] = Dictionary(files.map { ($0.name.lowercased(), $0) }) { first, _ in first }
         } catch {
-            unmade[relative] = error
+            if options.dryRun && (error.kind == .fileNotFound || error.kind == .notFound) {
+                absent.insert(relative)
+                existing[relative] = [:]
+            } else {
+                unmade[relative] = error
+            }
         }
     }
     var wanted: [LocalTreeFile] = []
+    var replacing: Set<String> = []
     for file in tree.files {
         let folder = file.folder
         let name = (file.relativePath as NSString).lastPathComponent
@@ -155,8 +187,21 @@ func uploadTree(
                                 + "replaced (add --overwrite to replace it)", code: .conflict)))
                 continue
             }
+            replacing.insert(file.relativePath)
         }
         wanted.append(file)
+    }
+    if options.dryRun {
+        for file in wanted {
+            results.write(
+                TreeResult(
+                    localPath: file.path, serverRelativeUrl: remotePath(file.relativePath, below: top),
+                    size: file.facts.size,
+                    outcome: .skipped(replacing.contains(file.relativePath) ? "would replace" : "would upload")))
+        }
+        let code = results.finish()
+        output.note("Dry run: nothing was changed.")
+        return code
     }
     let transfers = TransferTotals(count: wanted.count)
     let bar = TransferBar(label: "\(wanted.count) files", totals: transfers, enabled: output.progressEnabled)
@@ -171,7 +216,7 @@ func uploadTree(
             return .failure(error)
         }
     }
-    await forEachConcurrently(wanted.count, parallel: parallel, send) { index, outcome in
+    await forEachConcurrently(wanted.count, parallel: options.parallel, send) { index, outcome in
         let file = wanted[index]
         switch outcome {
         case .success(let uploaded):
@@ -187,6 +232,18 @@ func uploadTree(
     }
     bar.finish()
     return results.finish()
+}
+
+/// For a dry run, what ``ensureFolder(_:site:)`` would find, making nothing: the folder at `path` is there, or its
+/// parent is (it would be made); else the not-found error.
+private func checkFolder(_ path: String, site: SharePointSite) async throws(SharePointError) {
+    do {
+        _ = try await site.folders(inFolder: path)
+    } catch let error where error.kind == .fileNotFound || error.kind == .notFound {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !(path as NSString).lastPathComponent.isEmpty, parent != path else { throw error }
+        _ = try await site.folders(inFolder: parent)
+    }
 }
 
 /// Makes sure the folder at `path` exists: read it, and when it is missing make it in its parent (which must

@@ -1,22 +1,27 @@
 package import Foundation
 
 /// The format of the file `download -r` keeps in a download folder (`.spconnect-download.json`): for each file, by
-/// its path below the folder, the size and whole-second modification time it had when spconnect wrote it.
+/// its path below the folder, the size and whole-second modification time it had when spconnect wrote it, and the
+/// SHA-256 of its content (left out by spconnect before 2026-12; such a file still reads, its entries without one).
 ///
 /// Only the format lives here (package API, for the app and the fuzz target); when to read, write and trust the
 /// file is the app's (`DownloadLedger`).
 package enum DownloadLedgerFile {
-    /// Size and whole-second modification time of a file as written.
+    /// Size, whole-second modification time and content hash of a file as written.
     package struct Entry: Codable, Equatable, Sendable {
         /// The size in bytes.
         package var size: Int64
         /// The modification time, whole seconds since 1970.
         package var modified: Int
+        /// The SHA-256 of the content, 64 lowercase hex digits; nil in an entry written without it (the key is then
+        /// left out of the file).
+        package var sha256: String?
 
         /// An entry.
-        package init(size: Int64, modified: Int) {
+        package init(size: Int64, modified: Int, sha256: String? = nil) {
             self.size = size
             self.modified = modified
+            self.sha256 = sha256
         }
     }
 
@@ -26,12 +31,13 @@ package enum DownloadLedgerFile {
     }
 
     /// The entries of a ledger file; nil when `data` is not one (not JSON, a missing `files` object, a size or time
-    /// that is not a whole number in range).
+    /// that is not a whole number in range, a `sha256` that is not a string).
     package static func parse(_ data: Data) -> [String: Entry]? {
         (try? JSONDecoder().decode(Contents.self, from: data))?.files
     }
 
-    /// The file's bytes for `entries`: `{"files":{…},"version":1}`, keys sorted.
+    /// The file's bytes for `entries`: `{"files":{"a.txt":{"modified":…,"sha256":"…","size":…}},"version":1}`,
+    /// keys sorted.
     package static func render(_ entries: [String: Entry]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

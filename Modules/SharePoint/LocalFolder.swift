@@ -94,6 +94,30 @@ public final class LocalFolder: Sendable {
     @discardableResult
     public func removeFile(_ name: String) -> Bool { unlinkat(descriptor, name, 0) == 0 }
 
+    /// Removes the empty folder `name` from this folder (never a link, never a folder with anything in it); false
+    /// when it could not.
+    @discardableResult
+    public func removeEmptyFolder(_ name: String) -> Bool { unlinkat(descriptor, name, AT_REMOVEDIR) == 0 }
+
+    /// Hands the bytes of the regular file `name` (never through a symbolic link; a FIFO or device is refused, never
+    /// waited on) to `body`, chunk by chunk and in order, and says whether the whole file was read.
+    public func readChunks(of name: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard (try? check(name)) != nil else { return false }
+        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return false }
+            if count == 0 { return true }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
     /// The bytes of the regular file `name` (not through a symbolic link), up to `limit`; nil when it is not there
     /// or cannot be read.
     public func contents(of name: String, limit: Int) -> [UInt8]? {

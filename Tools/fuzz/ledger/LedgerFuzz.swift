@@ -23,8 +23,11 @@ func fuzzLedger(_ bytes: [UInt8]) {
     }
 }
 
-/// A ledger as `download -r` writes it, an empty one, and one with a later version and odd paths.
+/// A ledger as `download -r` writes it (with and without content hashes), an empty one, and one with a later
+/// version and odd paths.
 let seeds = [
+    #"{"files":{"a.txt":{"modified":1767225600,"sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","#
+        + #""size":0}},"version":1}"#,
     #"{"files":{"Reports/2026/q1.xlsx":{"modified":1767225600,"size":48213},"a.txt":{"modified":0,"size":0}},"#
         + #""version":1}"#,
     #"{"files":{},"version":1}"#,

@@ -16,6 +16,25 @@ extension SimulatorCore {
         }
     }
 
+    /// `DELETE …/GetFolderByServerRelativePath(decodedurl='…')`: removes a folder below a list's root folder with
+    /// everything below it (its files' items too), as SharePoint does (there: to the recycle bin).
+    func deleteFolder(_ folder: String, _ context: RESTContext) throws -> HTTPServerResponse {
+        try requireDigest(context)
+        let root = folder.lowercased()
+        let below = { (url: String) in url.lowercased() == root || url.lowercased().hasPrefix(root + "/") }
+        state.withLock { state in
+            state.createdFolders.removeAll { below($0.url) }
+            for file in state.files where below(file.folder) {
+                if let list = state.lists.first(where: { $0.id == file.listId }) {
+                    list.stored[file.itemId] = nil
+                    list.deleted.insert(file.itemId)
+                }
+            }
+            state.files.removeAll { below($0.folder) }
+        }
+        return HTTPServerResponse(status: 200, headers: standardHeaders())
+    }
+
     /// `…/Folders/add(url='Name')`: makes the folder `Name` in `parent` (a list's root folder or a folder below it)
     /// and answers it as `SP.Folder`; an existing folder of that name is answered as it is (as SharePoint does).
     func addFolder(in parent: String, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {
@@ -88,6 +107,7 @@ extension SimulatorCore {
         else {
             // The web's root folder, or a folder below a list's root folder.
             guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
+            if rest.isEmpty && method == "DELETE" && folder != "/" { return try deleteFolder(folder, context) }
             switch rest.first?.lower {
             case "folders":
                 if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
