@@ -163,6 +163,7 @@ let apiCommand = Command(
                 site?.invalidateDigest()
                 continue
             }
+            if let refused = await RefusedRenewal.report("api") { return refused }
         }
         let success = (200..<300).contains(response.status)
         let text = arguments.has("raw") ? response.text : prettyJSON(response.body) ?? response.text

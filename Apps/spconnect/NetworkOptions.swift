@@ -36,7 +36,7 @@ enum NetworkOptions {
         changed.retry = retryPolicy(configuration.retry, arguments)
         if arguments.has(verbose.name) {
             changed.trace = { record in
-                for line in VerboseTrace.lines(record) { printError(line) }
+                for line in VerboseTrace.lines(record) { ErrorOutput.trace(line) }
             }
         }
         return changed
