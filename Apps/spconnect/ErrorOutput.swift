@@ -45,10 +45,10 @@ enum ErrorOutput {
         if writeNow { writeLine(line) }
     }
 
-    /// Writes a `--verbose` line at once: as it is, or as `{"trace": …}` in JSON mode.
+    /// Writes a `--verbose` line at once, as plain text in JSON mode too: the trace is for people reading along,
+    /// and holding it until the end would hide what a slow command is doing.
     static func trace(_ line: String) {
-        let shown = displayed(line)
-        writeLine(held.withLock { $0 } == nil ? shown : JSONErrors.trace(shown))
+        writeLine(displayed(line))
     }
 
     /// At the end of the command, in JSON mode: the held messages, the last one as the failure when `code` is one.

@@ -7,7 +7,7 @@ import JSON
 ///   line the plain output would have ended with, with the run's secrets removed exactly as there; `hint` is what to
 ///   do about that kind of failure (the exit codes of docs/cli.md, by name).
 /// - A message along the way (a warning, a notice that the session is being renewed) is `{"notice": "…"}`.
-/// - A `--verbose` line is `{"trace": "…"}`, written at once.
+/// - `--verbose` lines stay plain text, written at once (they are for people reading along).
 ///
 /// Messages are held until the command ends (only then is it known which one is the failure), then written in order.
 enum JSONErrors {
@@ -52,11 +52,6 @@ enum JSONErrors {
     /// `{"notice": message}`.
     static func notice(_ message: String) -> String {
         JSONValue.object([("notice", .string(message))]).serialized()
-    }
-
-    /// `{"trace": line}`.
-    static func trace(_ line: String) -> String {
-        JSONValue.object([("trace", .string(line))]).serialized()
     }
 }
 
