@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(
             name: "CryptographyTests", dependencies: ["TestSupport", "Cryptography"], path: "Tests/CryptographyTests"),
-        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer"], path: "Tests/TransportTests"),
+        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer", "Cryptography"], path: "Tests/TransportTests"),
         .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),

@@ -108,6 +108,8 @@ let apiCommand = Command(
         }
         defaults = [("Accept", "application/json;odata=nometadata")]
     }
+    // As a browser sends what is typed in its address bar: a space in a path is sent as %20, not refused.
+    url = BrowserURL.encoded(url)
     if body != nil { defaults.append(("Content-Type", "application/json")) }
     var requestHeaders = HTTPHeaders()
     for (name, value) in defaults where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
@@ -161,6 +163,7 @@ let apiCommand = Command(
                 site?.invalidateDigest()
                 continue
             }
+            if let refused = await RefusedRenewal.report("api") { return refused }
         }
         let success = (200..<300).contains(response.status)
         let text = arguments.has("raw") ? response.text : prettyJSON(response.body) ?? response.text

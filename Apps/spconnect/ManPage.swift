@@ -5,9 +5,10 @@ enum ManPage {
     static let exitStatuses: [(ExitCode, String)] = [
         (.ok, "success"), (.failure, "failure not covered below"),
         (.usage, "usage error: unknown command or option, missing value, a bad config file line"),
-        (.invalidCredentials, "invalid credentials"),
+        (.invalidCredentials, "invalid credentials, at login or when a renewal's password is refused"),
         (.interactionRequired, "interaction required (MFA, Conditional Access, consent, ...)"),
-        (.unknownPage, "unknown page or loop during the sign-in"), (.network, "network or TLS failure, --timeout"),
+        (.unknownPage, "unknown page or loop during the sign-in"),
+        (.network, "network or TLS failure after the --retries, --timeout"),
         (.policyRefused, "refused by the sign-in policy"), (.notFound, "not found"),
         (.conflict, "conflict: changed since read, exists or locked"), (.throttled, "throttled after the retries"),
         (.signInRequired, "sign-in required: run spconnect login"), (.accessDenied, "access denied"),
@@ -65,6 +66,22 @@ enum ManPage {
         for (code, meaning) in exitStatuses {
             lines += [".TP", "\\fB\(code.rawValue)\\fR", text(meaning)]
         }
+        lines += [
+            ".PP",
+            text(
+                "With -o json or -o ndjson standard error is JSON, one object a line: the failure last, as "
+                    + "{\"code\": \"not_found\", \"exit\": 8, \"message\": \"...\", \"hint\": \"...\"} (the message "
+                    + "with its secrets removed as in the plain text), messages along the way as {\"notice\": ...} "
+                    + "(--verbose lines stay plain text). status -o json prints the session as one object."),
+            ".SH RETRIES",
+            text(
+                "A request is sent again up to --retries N times (default 3), after a back-off from 0.5 s doubling "
+                    + "to 8 s: a refused or unreachable connection, and 429 or 503 (Retry-After honoured up to 5 "
+                    + "minutes); for idempotent requests (GET, HEAD, PUT, DELETE) also a broken connection, a "
+                    + "timeout, 502 and 504. A download cut short resumes with a Range request when the server gave "
+                    + "Accept-Ranges and an ETag or Last-Modified to check (If-Range), else starts again from zero. "
+                    + "--verbose shows every attempt."),
+        ]
         lines.append(".SH ENVIRONMENT")
         for (name, meaning) in environment {
             lines += [".TP", "\\fB" + text(name) + "\\fR", text(meaning)]

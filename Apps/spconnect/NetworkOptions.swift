@@ -6,19 +6,25 @@ enum NetworkOptions {
         "verbose", short: "v", "show each request, its answer and each retry on standard error (secrets redacted)")
     static let retries = OptionSpec.value(
         "retries", "N",
-        "retry a throttled (429/503) or unreachable request up to N times (0-20; default 5 for reads, 4 for writes)")
+        "retry a request that failed on the way up to N times (0-20, default 3): a refused or broken connection, a "
+            + "timeout, 429/503 (Retry-After honoured), 502/504; a broken download resumes where it stopped")
     static let options = [verbose, retries]
+
+    /// Retries when `--retries` is not given.
+    static let defaultRetries = 3
 
     /// The `--retries` given, checked; nil when not given.
     static func retryCount(_ arguments: ParsedArguments) throws(UsageError) -> Int? {
         try arguments.integer(retries.name, in: 0...20)
     }
 
-    /// `policy` with the attempts `--retries` asks for (the first attempt plus N retries), or as it is.
+    /// `policy` with the attempts `--retries` asks for (the first attempt plus N retries, ``defaultRetries`` when
+    /// not given), a refused connection included.
     static func retryPolicy(_ policy: RetryPolicy, _ arguments: ParsedArguments) -> RetryPolicy {
-        guard let count = try? retryCount(arguments) else { return policy }
+        let count = (try? retryCount(arguments)) ?? defaultRetries
         var changed = policy
         changed.maxAttempts = count + 1
+        changed.maxConnectAttempts = count + 1
         return changed
     }
 
@@ -30,7 +36,7 @@ enum NetworkOptions {
         changed.retry = retryPolicy(configuration.retry, arguments)
         if arguments.has(verbose.name) {
             changed.trace = { record in
-                for line in VerboseTrace.lines(record) { printError(line) }
+                for line in VerboseTrace.lines(record) { ErrorOutput.trace(line) }
             }
         }
         return changed

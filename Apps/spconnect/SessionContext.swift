@@ -45,6 +45,7 @@ struct SessionContext {
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { [session] in await renewalPassword(for: session) },
             oneTimeCode: oneTimeCode)
+        RefusedRenewal.watch(renewal)
         if session.tokens != nil {
             TokenLogin.remember(session)
             return SessionContext(profile: profile, store: store, session: session, client: client, renewal: renewal)

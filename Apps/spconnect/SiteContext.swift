@@ -48,6 +48,11 @@ func withSiteErrors(_ command: String, _ body: () async throws -> ExitCode) asyn
     do {
         return try await body()
     } catch let error as SharePointError {
+        if [.authenticationRequired, .formsAuthRequired].contains(error.kind),
+            let refused = await RefusedRenewal.report(command)
+        {
+            return refused
+        }
         printError("spconnect \(command): \(error.description)")
         return exitCode(for: error)
     }

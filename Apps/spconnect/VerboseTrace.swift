@@ -1,7 +1,8 @@
+import Foundation
 import Transport
 
 /// What `--verbose` prints for one transfer, in curl's style: `* METHOD URL -> STATUS (time, bytes)`, then the
-/// request headers (`> `) and the answer's (`< `). Everything comes from Transport's ``TraceRecord``, which has
+/// request headers (`> `), the answer's (`< `) and, when it is sent again, `* retrying in 1.2 s`. Everything comes from Transport's ``TraceRecord``, which has
 /// already redacted cookie, `Authorization` and secret query values (names are kept, values never); the lines are
 /// then written through ``printError(_:)``, which also removes the run's password and cookie values wherever they
 /// appear. Bodies are never shown.
@@ -17,6 +18,10 @@ enum VerboseTrace {
         }
         lines += record.requestHeaders.map { "> \($0.name): \($0.value)" }
         lines += record.responseHeaders.map { "< \($0.name): \($0.value)" }
+        if let wait = record.retryIn {
+            let seconds = Double(wait / .milliseconds(1)) / 1000
+            lines.append("* retrying in \(String(format: "%.1f", seconds)) s")
+        }
         return lines
     }
 }

@@ -36,6 +36,7 @@ func overview() -> String {
 
 func main() async -> ExitCode {
     var arguments = Array(CommandLine.arguments.dropFirst())
+    if JSONErrors.requested(arguments) { ErrorOutput.useJSON() }
     guard let first = arguments.first else {
         printPartial(overview() + "\n")
         return .usage
@@ -68,6 +69,8 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
         var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
         try ArgumentDefaults.apply(to: &given, for: command, environment: ProcessInfo.processInfo.environment)
+        // `output = json` in the config file counts as `-o json`.
+        if let format = given.value("output"), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
         _ = try NetworkOptions.retryCount(given)
         let parsed = given
         guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
@@ -87,4 +90,6 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     }
 }
 
-exit(await main().rawValue)
+let code = await main()
+ErrorOutput.finish(code)
+exit(code.rawValue)

@@ -74,6 +74,15 @@ public final class ProfileRenewal: Sendable {
         }
     }
 
+    /// How the last sign-in a cookie session's renewal ran failed (nil before any, after one that worked, and for a
+    /// token session).
+    public var lastFailure: SessionReauthenticator.Failure? {
+        get async {
+            guard case .signIn(let renewal) = renewer else { return nil }
+            return await renewal.lastFailure
+        }
+    }
+
     /// The record of the last sign-in a cookie session's renewal ran (nil before any, and for a token session).
     public var lastRecord: SignInRecord? {
         get async {

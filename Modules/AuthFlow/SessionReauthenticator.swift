@@ -31,6 +31,9 @@ public actor SessionReauthenticator {
     package private(set) var renewals = 0
     /// The record of the last sign-in this object ran (also saved to the store, when there is one).
     public private(set) var lastRecord: SignInRecord?
+    /// How the last renewal failed, when it did (nil after one that worked): front ends tell a refused password
+    /// (``SignInOutcome/invalidCredentials(message:code:)``) from a session that merely ended.
+    public private(set) var lastFailure: Failure?
 
     /// - Parameters:
     ///   - password: asked for only when a renewal is needed; nil means no credentials are available,
@@ -62,7 +65,14 @@ public actor SessionReauthenticator {
         let task = Task { try await renew() }
         running = task
         defer { running = nil }
-        return try await task.value
+        do {
+            let renewed = try await task.value
+            lastFailure = nil
+            return renewed
+        } catch let failure as Failure {
+            lastFailure = failure
+            throw failure
+        }
     }
 
     private func renew() async throws -> Bool {

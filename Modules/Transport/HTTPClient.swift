@@ -162,31 +162,25 @@ public final class HTTPClient: Sendable {
         return next
     }
 
-    /// One hop, with retries.
+    /// One hop, with retries (``RetryPolicy``); a download that broke part way is resumed (``DownloadResume``).
     private func exchange(_ request: HTTPRequest, chain: [String]) async throws(TransportError) -> HTTPResponse {
         let policy = request.retry ?? configuration.retry
-        let mayRetry = request.isIdempotent || policy.retryNonIdempotent
         var attempt = 1
+        var resume: DownloadResume?
         while true {
-            let delay: Duration
-            do throws(TransportError) {
-                let response = try await perform(request, attempt: attempt, chain: chain)
-                guard mayRetry, attempt < policy.maxAttempts, policy.statuses.contains(response.status) else {
-                    return response
-                }
-                // Throttled requests still count against the caller, so never again at once: a `Retry-After` of
-                // zero or in the past waits the back-off instead.
-                let backoff = policy.backoff(afterAttempt: attempt)
-                let wait = max(Self.retryAfter(response.headers["Retry-After"], now: Date()) ?? backoff, backoff)
-                guard wait <= policy.maxRetryAfter else { return response }
-                delay = wait
-            } catch {
-                guard mayRetry, attempt < min(policy.maxAttempts, policy.maxConnectAttempts), error.kind == .connect
-                else { throw error }
-                delay = policy.backoff(afterAttempt: attempt)
+            let sent = resume?.request(continuing: request) ?? request
+            let outcome = try await perform(sent, resumingAt: resume?.offset)
+            let wait = policy.wait(after: outcome, of: request, attempt: attempt)
+            if let trace = configuration.trace {
+                trace(Self.traceRecord(sent, attempt: attempt, outcome: outcome, retryIn: wait))
             }
+            guard let wait else {
+                if let error = outcome.error { throw error }
+                return Self.response(outcome, attempt: attempt, chain: chain, completing: resume)
+            }
+            resume = outcome.error == nil ? nil : DownloadResume.after(outcome, of: request, previous: resume)
             do {
-                try await Task.sleep(for: delay)
+                try await Task.sleep(for: wait)
             } catch {
                 throw .cancelled(request.url)
             }
@@ -203,30 +197,39 @@ public final class HTTPClient: Sendable {
         return .milliseconds(max(Int((TimeInterval(date) - now.timeIntervalSince1970) * 1000), 0))
     }
 
-    /// One transfer.
-    private func perform(_ request: HTTPRequest, attempt: Int, chain: [String]) async throws(TransportError)
-        -> HTTPResponse
+    /// One transfer; its failure is in the outcome. Throws only when it could not start (a bad request, a file
+    /// that cannot be opened, a cancelled task).
+    private func perform(_ request: HTTPRequest, resumingAt offset: Int64?) async throws(TransportError)
+        -> TransferOutcome
     {
         if Task.isCancelled { throw .cancelled(request.url) }
         let easy = try EasyHandle(share: share)
         easy.url = request.url
-        let (sink, upload) = try configure(easy, for: request)
+        let (sink, upload) = try configure(easy, for: request, resumingAt: offset)
         let transfer = try Transfer(
             easy: easy, url: request.url, sink: sink,
             discardRedirectBodies: request.redirects != .manual, upload: upload, progress: request.progress,
-            trace: configuration.trace != nil)
-        let outcome = await loop.run(transfer)
-        if let trace = configuration.trace { trace(Self.traceRecord(request, attempt: attempt, outcome: outcome)) }
-        if let error = outcome.error { throw error }
+            trace: configuration.trace != nil, resumingAt: offset)
+        return await loop.run(transfer)
+    }
+
+    /// The response of a transfer that succeeded; a 206 completing a resumed download is given as the answer it
+    /// completes (its status and headers describe the whole body).
+    private static func response(
+        _ outcome: TransferOutcome, attempt: Int, chain: [String], completing resume: DownloadResume?
+    ) -> HTTPResponse {
+        let completed = outcome.resumed ? resume : nil
         return HTTPResponse(
-            status: outcome.status, headers: HTTPHeaders(outcome.headers), body: outcome.body,
-            url: outcome.effectiveURL,
+            status: completed?.status ?? outcome.status, headers: HTTPHeaders(completed?.headers ?? outcome.headers),
+            body: outcome.body, url: outcome.effectiveURL,
             redirectLocation: (300..<400).contains(outcome.status) ? outcome.redirectURL : nil,
             httpVersion: outcome.httpVersion, timings: outcome.timings, bytesSent: outcome.bytesSent,
             bytesReceived: outcome.bytesReceived, attempts: attempt, urlChain: chain)
     }
 
-    private static func traceRecord(_ request: HTTPRequest, attempt: Int, outcome: TransferOutcome) -> TraceRecord {
+    private static func traceRecord(
+        _ request: HTTPRequest, attempt: Int, outcome: TransferOutcome, retryIn: Duration?
+    ) -> TraceRecord {
         let sent = outcome.sentHeaderLines.compactMap { line -> (name: String, value: String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return TraceRedaction.header(
@@ -240,6 +243,6 @@ public final class HTTPClient: Sendable {
             status: outcome.error == nil ? outcome.status : nil,
             attempt: attempt, requestHeaders: sent, responseHeaders: received, formFieldNames: formNames,
             timings: outcome.timings, bytesSent: outcome.bytesSent, bytesReceived: outcome.bytesReceived,
-            error: outcome.error?.description)
+            error: outcome.error?.description, retryIn: retryIn)
     }
 }

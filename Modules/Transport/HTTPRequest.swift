@@ -148,10 +148,17 @@ public struct HTTPTimeouts: Sendable, Equatable {
 
 /// When and how often to retry a failed exchange.
 ///
-/// Retried: connect failures, and the statuses in `statuses` (429 and 503 by default), only for idempotent
-/// methods unless `retryNonIdempotent`. `Retry-After` (seconds or HTTP date) is honoured up to
-/// `maxRetryAfter`; otherwise capped exponential backoff with jitter (a random wait between half and all of
-/// the capped delay).
+/// Retried, with capped exponential backoff and jitter (a random wait between half and all of the capped delay):
+/// - a connection that could not be made (refused, unreachable), and the statuses in `statuses` (429 and 503 by
+///   default: the server says it did nothing), for idempotent methods, and for the others too when
+///   `retryNonIdempotent`;
+/// - a connection that broke (reset, closed early, a body cut short), a timeout, and the statuses in
+///   `transientStatuses` (502 and 504: a gateway that failed or gave up), for idempotent methods only, since a
+///   request that reached the server may have been carried out. A GET streamed to a file that broke after part of
+///   the body arrived is resumed where it stopped (``HTTPClient/execute(_:)`` says when).
+///
+/// `Retry-After` (seconds or HTTP date) is honoured up to `maxRetryAfter`. A 500 is an answer, not a failure to
+/// reach the server (SharePoint sends it for a query it cannot run), so it is not retried unless listed.
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in total, including the first (1 = never retry).
     public var maxAttempts: Int
@@ -161,9 +168,11 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxDelay: Duration
     /// A longer `Retry-After` is not waited for: the response is returned instead.
     public var maxRetryAfter: Duration
-    /// Statuses that are retried.
+    /// Statuses that are retried (the server did nothing: throttled, or unavailable).
     public var statuses: Set<Int>
-    /// Also retry POST, PATCH, MERGE and other non-idempotent methods.
+    /// Statuses that are retried for idempotent methods only: the server may have carried the request out.
+    public var transientStatuses: Set<Int>
+    /// Also retry POST, PATCH, MERGE and other non-idempotent methods on a refused connection and on `statuses`.
     public var retryNonIdempotent: Bool
     /// Attempts in total when no connection could be made (refused, unreachable), never more than
     /// ``maxAttempts``. A server that refuses connections rarely starts accepting them within seconds, so a client
@@ -171,11 +180,11 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxConnectAttempts: Int
 
     /// Defaults: 3 attempts (3 also when the connection fails), 0.5 s doubling to 8 s, `Retry-After` up to 60 s,
-    /// statuses 429 and 503.
+    /// statuses 429 and 503, and 502 and 504 for idempotent methods.
     public init(
         maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(8),
-        maxRetryAfter: Duration = .seconds(60), statuses: Set<Int> = [429, 503], retryNonIdempotent: Bool = false,
-        maxConnectAttempts: Int = 3
+        maxRetryAfter: Duration = .seconds(60), statuses: Set<Int> = [429, 503],
+        transientStatuses: Set<Int> = [502, 504], retryNonIdempotent: Bool = false, maxConnectAttempts: Int = 3
     ) {
         self.maxConnectAttempts = maxConnectAttempts
         self.maxAttempts = maxAttempts
@@ -183,6 +192,7 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
         self.statuses = statuses
+        self.transientStatuses = transientStatuses
         self.retryNonIdempotent = retryNonIdempotent
     }
 
@@ -203,12 +213,15 @@ public enum ResponseBodyDestination: Sendable {
     /// Kept in memory up to `limit` bytes (nil: the client's `maxBodySize`); beyond it the transfer is
     /// aborted at once with `.tooLarge`.
     case memory(limit: Int? = nil)
-    /// Written to a file (created or truncated, mode 0600 for new files); `HTTPResponse.body` stays empty.
+    /// Written to a file (created or truncated, mode 0600 for new files); `HTTPResponse.body` stays empty. A GET
+    /// whose connection broke part way is resumed into the same file when the server allows it (``DownloadResume``),
+    /// else the file is emptied and the retry starts afresh.
     case file(path: String)
     /// Written to a file the caller has open for writing (and closes once the request returns), through a
-    /// duplicate of `descriptor`: emptied at the start of every attempt, so a retry starts the file afresh. `name`
-    /// names it in error messages. `HTTPResponse.body` stays empty. For writing below a folder held open
-    /// (`openat`), where a path could lead through a symbolic link.
+    /// duplicate of `descriptor`: emptied at the start of every attempt, so a retry starts the file afresh (or,
+    /// for a GET resumed as ``file(path:)`` says, cut back to the bytes that arrived whole). `name` names it in error
+    /// messages. `HTTPResponse.body` stays empty. For writing below a folder held open (`openat`), where a path could
+    /// lead through a symbolic link.
     case descriptor(Int32, name: String)
     /// Handed chunk by chunk to a closure on the transfer thread (keep it short); a throw aborts with `.io`.
     /// After a retry the closure sees the new attempt's bytes from the start.

@@ -94,6 +94,9 @@ public struct TraceRecord: Sendable {
     public let bytesReceived: Int64
     /// The error's description when the transfer failed.
     public let error: String?
+    /// The wait before the exchange is sent again (throttled, unavailable, or the connection failed or broke), or
+    /// nil when this transfer's outcome stands.
+    public var retryIn: Duration? = nil
 
     /// Every string in the record, for audits and tests.
     public var allStrings: [String] {

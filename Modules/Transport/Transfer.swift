@@ -19,6 +19,11 @@ struct TransferOutcome: Sendable {
     var timings = HTTPResponse.Timings.zero
     var bytesSent: Int64 = 0
     var bytesReceived: Int64 = 0
+    /// For a body written to a file: its length when the transfer ended (bytes kept from an earlier attempt
+    /// included).
+    var fileLength: Int64 = 0
+    /// The answer was a 206 continuing the file where an earlier attempt stopped (``DownloadResume``).
+    var resumed = false
 }
 
 /// Where a transfer writes the body it receives.
@@ -55,6 +60,14 @@ final class Transfer: @unchecked Sendable {
     private var body: [UInt8] = []
     private var failure: TransportError?
     private var lastProgress: TransferProgress?
+    /// For a resumed download: the bytes already in the file, until the answer says whether it continues them
+    /// (a 206 from that offset) or starts the body again (anything else empties the file).
+    private var resumeOffset: Int64?
+    /// Bytes in the file sink now.
+    private var fileLength: Int64 = 0
+    /// The answer continues the file (a 206 from ``resumeOffset``); progress then counts the earlier bytes too.
+    private var resumed = false
+    private var progressOffset: Int64 = 0
 
     // Guarded by MultiLoop.lock.
     var cancelRequested = false
@@ -62,9 +75,11 @@ final class Transfer: @unchecked Sendable {
 
     init(
         easy: EasyHandle, url: String, sink: BodySink, discardRedirectBodies: Bool, upload: FileDescriptor?,
-        progress: (@Sendable (TransferProgress) -> Void)?, trace: Bool
+        progress: (@Sendable (TransferProgress) -> Void)?, trace: Bool, resumingAt resumeOffset: Int64? = nil
     ) throws(TransportError) {
         self.easy = easy
+        self.resumeOffset = resumeOffset
+        fileLength = resumeOffset ?? 0
         self.url = url
         self.sink = sink
         self.discardRedirectBodies = discardRedirectBodies
@@ -117,6 +132,7 @@ final class Transfer: @unchecked Sendable {
                 }
                 offset += written
             }
+            fileLength += Int64(bytes.count)
         case .closure(let handler):
             do {
                 try handler(Array(bytes))
@@ -163,6 +179,7 @@ final class Transfer: @unchecked Sendable {
                 // 13 MB page would otherwise pass through 8 and 16 MB buffers, both alive during the copy).
                 body.reserveCapacity(length)
             }
+            if status >= 200, !discarding, !decideResume() { return 0 }
         } else if let colon = line.firstIndex(of: ":") {
             let field = (
                 name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: " ")
@@ -171,6 +188,27 @@ final class Transfer: @unchecked Sendable {
             allResponseHeaders.append(field)
         }
         return bytes.count
+    }
+
+    /// At the end of the first final answer's headers of a resumed download: keeps the file's bytes when the answer
+    /// is a 206 continuing them, else empties the file for the whole body. False when the file cannot be emptied.
+    private func decideResume() -> Bool {
+        guard let offset = resumeOffset, case .file(let file, let path) = sink else { return true }
+        resumeOffset = nil
+        let range = headers.last { $0.name.lowercased() == "content-range" }?.value
+        if status == 206, range.flatMap(DownloadResume.firstByte(ofContentRange:)) == offset {
+            resumed = true
+            progressOffset = offset
+            return true
+        }
+        guard ftruncate(file.fd, 0) == 0, lseek(file.fd, 0, SEEK_SET) == 0 else {
+            failure = TransportError(
+                kind: .io, detail: String(cString: strerror(errno)), url: url,
+                message: "could not empty \(path) for the response body")
+            return false
+        }
+        fileLength = 0
+        return true
     }
 
     fileprivate func readUpload(_ buffer: UnsafeMutableRawPointer, _ capacity: Int) -> Int {
@@ -191,7 +229,12 @@ final class Transfer: @unchecked Sendable {
         return lseek(upload.fd, off_t(offset), origin) < 0 ? Int32(CURL_SEEKFUNC_FAIL) : Int32(CURL_SEEKFUNC_OK)
     }
 
-    fileprivate func reportProgress(_ value: TransferProgress) {
+    fileprivate func reportProgress(_ reported: TransferProgress) {
+        var value = reported
+        if resumed {
+            value.bytesReceived += progressOffset
+            if value.totalBytesToReceive > 0 { value.totalBytesToReceive += progressOffset }
+        }
         guard value != lastProgress else { return }
         lastProgress = value
         progress?(value)
@@ -246,6 +289,8 @@ final class Transfer: @unchecked Sendable {
             total: time(CURLINFO_TOTAL_TIME_T))
         outcome.bytesSent = easy.info(offset: CURLINFO_SIZE_UPLOAD_T)
         outcome.bytesReceived = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
+        outcome.fileLength = fileLength
+        outcome.resumed = resumed
         if case .file(let file, let path) = sink, !file.close(), failure == nil {
             failure = TransportError(
                 kind: .io, detail: String(cString: strerror(errno)), url: url,

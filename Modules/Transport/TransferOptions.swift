@@ -9,10 +9,11 @@ import Foundation
 // The options of one transfer, set on its easy handle from the request and the client's configuration (the
 // client's exchange logic is in HTTPClient.swift).
 extension HTTPClient {
-    /// Sets every option of one transfer; returns the body sink and the upload file.
-    func configure(_ easy: EasyHandle, for request: HTTPRequest) throws(TransportError) -> (
-        BodySink, FileDescriptor?
-    ) {
+    /// Sets every option of one transfer; returns the body sink and the upload file. With `resumeOffset` a file
+    /// destination keeps its first `resumeOffset` bytes and is written after them (``DownloadResume``).
+    func configure(
+        _ easy: EasyHandle, for request: HTTPRequest, resumingAt resumeOffset: Int64? = nil
+    ) throws(TransportError) -> (BodySink, FileDescriptor?) {
         guard let parsed = CurlURL(request.url), let scheme = parsed.scheme, scheme == "http" || scheme == "https"
         else { throw .invalid("\(TraceRedaction.url(request.url)) is not an absolute http(s) URL", url: request.url) }
         guard !request.method.isEmpty, !request.method.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" })
@@ -157,13 +158,20 @@ extension HTTPClient {
         case .memory(let limit):
             sink = .memory(limit: limit ?? configuration.maxBodySize)
         case .file(let path):
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resumeOffset == nil ? O_TRUNC : 0), 0o600)
             guard fd >= 0 else {
                 throw TransportError(
                     kind: .io, detail: String(cString: strerror(errno)), url: request.url,
                     message: "could not open \(path) for the response body")
             }
-            sink = .file(FileDescriptor(fd: fd), path: path)
+            let file = FileDescriptor(fd: fd)
+            let kept = off_t(resumeOffset ?? 0)
+            guard kept == 0 || ftruncate(fd, kept) == 0 && lseek(fd, kept, SEEK_SET) == kept else {
+                throw TransportError(
+                    kind: .io, detail: String(cString: strerror(errno)), url: request.url,
+                    message: "could not resume writing \(path)")
+            }
+            sink = .file(file, path: path)
         case .descriptor(let descriptor, let name):
             let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard fd >= 0 else {
@@ -172,7 +180,8 @@ extension HTTPClient {
                     message: "could not use \(name) for the response body")
             }
             let file = FileDescriptor(fd: fd)
-            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            let kept = off_t(resumeOffset ?? 0)
+            guard ftruncate(fd, kept) == 0, lseek(fd, kept, SEEK_SET) == kept else {
                 throw TransportError(
                     kind: .io, detail: String(cString: strerror(errno)), url: request.url,
                     message: "could not empty \(name) for the response body")

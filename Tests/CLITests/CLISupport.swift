@@ -35,9 +35,12 @@ func temporaryDirectory(_ label: String = "cli") throws -> String {
 
 /// Runs `spconnect arguments` with `stdin` fed in, in an environment of only `environment` plus PATH; output goes
 /// through files, so any amount of it is fine. Suspends, without blocking a thread, while spconnect runs.
-func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [String: String]) async throws
-    -> RunResult
-{
+/// With `watch`, standard error as written so far is handed to it every 20 ms while spconnect runs (to act on a
+/// line the moment it appears, as a server that starts listening after the third refused connection does).
+func runSpconnect(
+    _ arguments: [String], stdin: String? = nil, environment: [String: String],
+    watchingStandardError watch: (@Sendable (String) -> Void)? = nil
+) async throws -> RunResult {
     let scratch = try temporaryDirectory("run")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out"
@@ -50,9 +53,19 @@ func runSpconnect(_ arguments: [String], stdin: String? = nil, environment: [Str
     env["PATH"] = "/usr/bin:/bin"
     // posix_spawn, not Foundation's Process: Process.run crashes now and then in this toolchain when the test
     // process holds many descriptors (swift-corelibs-foundation #5472), which a full run with its simulators does.
+    let watcher = watch.map { watch in
+        Task {
+            while !Task.isCancelled {
+                watch(String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
     let status = await spawnToExit(
         spconnectPath, arguments, environment: env, standardInput: inPath, standardOutput: outPath,
         standardError: errPath)
+    watcher?.cancel()
+    _ = await watcher?.value
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()
     return RunResult(

@@ -71,6 +71,42 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("'--retries' wants a whole number from 0 to 20"), "\(bad.stderr)")
     }
+
+    /// `--retries N` counts refused connections too (it once allowed one more try whatever N said): a server that
+    /// refuses the first three connections is reached with `--retries 3`, and `--retries 1` gives up after two.
+    @Test(.childProcesses) func aServerThatRefusesItsFirstThreeConnectionsIsReachedWithThreeRetries() async throws {
+        let site = try RawHTTPSite(listening: false) { _ in
+            .bytes(RawHTTPSite.response(status: 200, contentType: "application/json", body: "{\"up\":true}"))
+        }
+        defer { site.stop() }
+        let state = try temporaryDirectory("refused")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let environment = ["XDG_STATE_HOME": state, "HOME": state]
+        let url = site.baseURL + "/health"
+        @Sendable func refusals(_ stderr: String) -> Int {
+            stderr.split(separator: "\n").filter { $0.hasPrefix("* GET \(url) -> failed: could not connect") }.count
+        }
+        // Each attempt's trace line comes before its back-off (a second or more before the fourth attempt): the
+        // third refusal opens the port.
+        let three = try await runSpconnect(
+            ["api", "GET", url, "--anonymous", "--retries", "3", "-v"], environment: environment,
+            watchingStandardError: { if refusals($0) >= 3 { try? site.startListening() } })
+        #expect(three.status == 0, "\(three.stderr)")
+        #expect(three.stdout.contains("\"up\""), "\(three.stdout)")
+        #expect(refusals(three.stderr) == 3, "\(three.stderr)")
+        #expect(three.stderr.contains("* GET \(url) -> HTTP 200 (retry 3,"), "\(three.stderr)")
+        #expect(three.stderr.components(separatedBy: "* retrying in ").count == 4, "each retry announced")
+
+        let down = try RefusingPort()
+        let downURL = down.baseURL + "/health"
+        let one = try await runSpconnect(
+            ["api", "GET", downURL, "--anonymous", "--retries", "1", "-v"], environment: environment)
+        #expect(one.status == 6, "\(one.stderr)")
+        let tries = one.stderr.split(separator: "\n").filter { $0.hasPrefix("* GET \(downURL) -> failed:") }
+        #expect(tries.count == 2, "the first try and one retry: \(one.stderr)")
+        #expect(one.stderr.contains("could not connect to 127.0.0.1"), "\(one.stderr)")
+        withExtendedLifetime(down) {}
+    }
 }
 
 extension CLIFixture {

@@ -51,17 +51,14 @@ public final class RawHTTPSite: @unchecked Sendable {
     /// What the serving thread and the caller share.
     private final class State: Sendable {
         let isStopped = Mutex(false)
+        let isListening = Mutex(false)
         let log = Mutex<[Request]>([])
     }
 
-    /// Listens on a fresh port of 127.0.0.1 and answers each request with `handler`'s choice.
-    public init(handler: @escaping @Sendable (Request) -> Answer) throws {
+    /// Listens on a fresh port of 127.0.0.1 and answers each request with `handler`'s choice. With `listening`
+    /// false the port is bound but refuses every connection (as ``RefusingPort`` does) until ``startListening()``.
+    public init(listening: Bool = true, handler: @escaping @Sendable (Request) -> Answer) throws {
         let (descriptor, port) = try LoopbackSocket.bound()
-        guard listen(descriptor, 16) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw RefusingPortError(call: "listen", code: code)
-        }
         self.descriptor = descriptor
         self.port = port
         let done = self.done
@@ -91,7 +88,18 @@ public final class RawHTTPSite: @unchecked Sendable {
                 }
             }
         }
-        thread.start()
+        // On a failure the descriptor is closed by `deinit` (``stop()``).
+        if listening { try startListening() }
+    }
+
+    /// Starts accepting connections (once; later calls do nothing).
+    public func startListening() throws {
+        try state.isListening.withLock { isListening in
+            guard !isListening else { return }
+            guard listen(descriptor, 16) == 0 else { throw RefusingPortError(call: "listen", code: errno) }
+            isListening = true
+            thread.start()
+        }
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
@@ -110,6 +118,8 @@ public final class RawHTTPSite: @unchecked Sendable {
             shutdown(descriptor, Int32(SHUT_RDWR))
             close(descriptor)
         }
+        // A site that never listened has no thread to wait for.
+        guard state.isListening.withLock({ $0 }) else { return }
         done.wait()
         done.signal()  // a second stop (or deinit after stop) does not wait again
     }
