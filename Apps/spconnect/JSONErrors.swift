@@ -74,6 +74,7 @@ extension ExitCode {
         case .accessDenied: "access_denied"
         case .httpError: "http_error"
         case .rowsFailed: "rows_failed"
+        case .locked: "locked"
         }
     }
 
@@ -100,6 +101,8 @@ extension ExitCode {
         case .accessDenied: "The account lacks permission for this; ask the site's owner."
         case .httpError: "The server refused the request; the message gives its reason."
         case .rowsFailed: "Some rows were not written; the output says which (rerun with those rows only)."
+        case .locked:
+            "Another spconnect run is using the local folder; wait for it, or give --wait SECONDS to wait for it."
         }
     }
 }
