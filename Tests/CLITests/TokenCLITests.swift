@@ -97,8 +97,11 @@ import Testing
         #expect(
             status.stdout.contains("app id:   \(SimulatedApp.fullControlId)")
                 && status.stdout.contains("token:    expires"))
-        // The discovery, the token and the proof: the summary of the sign-in (hosts and names only).
-        #expect(status.stdout.contains("succeeded in 3 steps, by spconnect login"), "\(status.stdout)")
+        // The discovery, the token and the proof: the summary of the sign-in (hosts and names only); an exchange
+        // retried on a busy machine is a step of its own.
+        let steps = status.stdout.components(separatedBy: "succeeded in ").dropFirst().first?
+            .split(separator: " ").first.flatMap { Int($0) }
+        #expect((steps ?? 0) >= 3 && status.stdout.contains(" steps, by spconnect login"), "\(status.stdout)")
         let whoami = try await world.command("whoami", ["--output", "json"])
         #expect(whoami.status == 0, "\(whoami.stderr)")
         #expect(whoami.stdout.contains("\"kind\": \"app\"") && whoami.stdout.contains("Sites.FullControl.All"))
