@@ -137,29 +137,11 @@ import Testing
             let login = try await Self.saveLogin(fixture, keyring)
             #expect(login.status == 0, "\(login.stderr)")
             fixture.sim.expireSessions()
-            let scratch = try temporaryDirectory("status-keyring")
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            // `spconnect status --serve` in the background; once it prints its URL, one read of the session, which
-            // finds the session ended and signs in again; then the app is stopped by its PID.
-            let script = """
-                "$0" status --serve >"$1/url" 2>"$1/err" &
-                pid=$!
-                tries=0
-                while [ ! -s "$1/url" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
-                /usr/bin/curl -s -m 60 -o "$1/status.json" "$(head -n 1 "$1/url" | sed 's,/*$,,')/status.json"
-                kill -9 $pid
-                wait $pid
-                exit 0
-                """
-            var environment = fixture.environment.merging(keyring.environment) { $1 }
-            environment["PATH"] = "/usr/bin:/bin"
-            let status = await spawnToExit(
-                "/bin/sh", ["-c", script, spconnectPath, scratch], environment: environment, timeout: .seconds(120))
-            #expect(status == 0)
-            let body = FileManager.default.contents(atPath: scratch + "/status.json") ?? Data()
+            let (body, stderr) = try await statusJSONFromServe(
+                environment: fixture.environment.merging(keyring.environment) { $1 })
             let json = try #require(
                 try JSONSerialization.jsonObject(with: body) as? [String: Any],
-                "\(String(decoding: body, as: UTF8.self)) \((try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "")"
+                "\(String(decoding: body, as: UTF8.self)) \(stderr)"
             )
             let signIn = try #require(json["lastSignIn"] as? [String: Any])
             #expect(signIn["ok"] as? Bool == true, "\(signIn)")

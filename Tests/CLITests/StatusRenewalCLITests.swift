@@ -69,27 +69,9 @@ import Testing
             ], stdin: alicePassword + "\n")
         #expect(kept.status == 0, "\(kept.stderr)")
         fixture.sim.expireSessions()
-        let scratch = try temporaryDirectory("status-silent")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        // `spconnect status --serve` in the background; once it prints its URL, one read of the session, which
-        // finds the session ended and renews it; then the app is stopped by its PID.
-        let script = """
-            "$0" status --serve >"$1/url" 2>"$1/err" &
-            pid=$!
-            tries=0
-            while [ ! -s "$1/url" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
-            /usr/bin/curl -s -m 60 -o "$1/status.json" "$(head -n 1 "$1/url" | sed 's,/*$,,')/status.json"
-            kill -9 $pid
-            wait $pid
-            exit 0
-            """
         var environment = fixture.environment
-        environment["PATH"] = "/usr/bin:/bin"
         environment["SPCONNECT_PASSWORD"] = nil
-        let status = await spawnToExit(
-            "/bin/sh", ["-c", script, spconnectPath, scratch], environment: environment, timeout: .seconds(120))
-        #expect(status == 0)
-        let body = FileManager.default.contents(atPath: scratch + "/status.json") ?? Data()
+        let (body, _) = try await statusJSONFromServe(environment: environment)
         let text = String(decoding: body, as: UTF8.self)
         let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "\(text)")
         #expect(!text.contains("session-gone"), "\(text)")
