@@ -1,4 +1,4 @@
-public import JSON
+import JSON
 public import SharePoint
 
 /// File properties, versions and attachments as ``Record``s with fixed columns (see ``SharePointRecords``).
