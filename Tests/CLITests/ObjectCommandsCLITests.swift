@@ -16,6 +16,46 @@ import Testing
         try #require(try json(text) as? [[String: Any]], "\(text)")
     }
 
+    @Test func eachCommandHasHelpCompletionAndAManPageSection() async throws {
+        let home = try temporaryDirectory("object-help")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let environment = ["HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config"]
+        for (name, example) in [
+            ("rm", "spconnect rm --dry-run"), ("file", "spconnect file "), ("versions", "spconnect versions Tasks 17"),
+            ("attachments", "spconnect attachments Tasks 17 --download"),
+        ] {
+            let help = try await runSpconnect(["help", name], environment: environment)
+            #expect(help.status == 0, "\(help.stderr)")
+            #expect(help.stdout.hasPrefix("usage: spconnect \(name) "), "\(help.stdout)")
+            #expect(help.stdout.contains("\nexamples:\n") && help.stdout.contains(example), "\(help.stdout)")
+        }
+        let man = try await runSpconnect(["man"], environment: environment)
+        for heading in [
+            "spconnect rm PATH...", "spconnect file PATH", "spconnect versions PATH", "spconnect attachments",
+        ] {
+            #expect(man.stdout.contains(".SS \"\(heading)"), "the man page lacks \(heading)")
+        }
+        let script = try await runSpconnect(["completion", "bash"], environment: environment)
+        let file = home + "/spconnect.bash"
+        try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        func complete(_ words: [String]) async throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let result = try await runTool(
+                "/bin/bash",
+                [
+                    "-c",
+                    "source '\(file)' && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _spconnect && "
+                        + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+                ])
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try await complete(["spconnect", "vers"]) == ["version", "versions"])
+        #expect(try await complete(["spconnect", "att"]) == ["attachments"])
+        #expect(try await complete(["spconnect", "rm", "Documents/a.txt", "--dr"]) == ["--dry-run"])
+        #expect(try await complete(["spconnect", "attachments", "Tasks", "1", "--dow"]) == ["--download"])
+        #expect(try await complete(["spconnect", "attachments", "Tasks", "1", "--ov"]) == ["--overwrite"])
+    }
+
     @Test func fileShowsPropertiesAndAMissingOneNamesTheClosest() async throws {
         let fixture = try await CLIFixture()
         let shown = try await fixture.run(["file", "Documents/Welcome.txt", "-o", "json"])
