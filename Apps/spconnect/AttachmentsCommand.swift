@@ -25,8 +25,8 @@ let attachmentsCommand = Command(
         }
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let (list, attachments) = try await withList(words[0], site: site) { list in
-            (list, try await site.attachments(in: list, id: id))
+        let (list, attachments) = try await withListSuggestion(words[0], site: site) {
+            try await withList(words[0], site: site) { list in (list, try await site.attachments(in: list, id: id)) }
         }
         guard let directory = arguments.value("download") else {
             output.render(

@@ -216,8 +216,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case 404:
             switch code {
             case -1 where exception.hasSuffix("ArgumentException"): return .listNotFound
-            case -2_130_575_338 where addressesAttachment, -2_147_024_894 where addressesAttachment:
-                return .fileNotFound
+            // "File Not Found." answers a path (a folder, a list's address, an attachment), never an item.
+            case -2_130_575_338 where addressesAttachment, -2_147_024_894: return .fileNotFound
             case _ where addressesItem, -2_147_024_809: return .itemNotFound
             case -2_130_575_338, -2_147_024_894: return .fileNotFound
             default: return .notFound

@@ -127,6 +127,7 @@ import Testing
         #expect(noItem.status == 8, "\(noItem.stderr)")
         let noList = try await fixture.run(["versions", "Taks", "3"])
         #expect(noList.status == 8, "\(noList.stderr)")
+        #expect(noList.stderr.contains("Did you mean 'Tasks'?"), "\(noList.stderr)")
     }
 
     @Test func attachmentsAreListedAndSavedWithoutReplacingWhatIsThere() async throws {
@@ -161,6 +162,10 @@ import Testing
         #expect(try String(contentsOfFile: agenda, encoding: .utf8) == "Kickoff agenda: goals, roles, dates.\n")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: into).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
+
+        let typo = try await fixture.run(["attachments", "Tsaks", "1"])
+        #expect(typo.status == 8, "\(typo.stderr)")
+        #expect(typo.stderr.contains("Did you mean 'Tasks'?"), "\(typo.stderr)")
 
         let lonely = try await fixture.run(["attachments", "Tasks", "1", "--overwrite"])
         #expect(lonely.status == 2, "\(lonely.stderr)")

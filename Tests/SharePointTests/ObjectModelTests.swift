@@ -44,16 +44,26 @@ struct ObjectModelTests {
         #expect(CheckOutType(rawValue: 0).isCheckedOut)
     }
 
-    @Test func aMissingAttachmentIsAMissingFileNotAMissingItem() {
-        let body = Data(
-            #"{"odata.error":{"code":"-2147024894, System.IO.FileNotFoundException","message":{"lang":"en-US","value":"File Not Found."}}}"#
-                .utf8)
-        let site = "https://contoso.sharepoint.com/sites/team/_api/web/lists/getbytitle('Tasks')/items(7)"
+    @Test func aMissingAttachmentOrListAddressIsAMissingFileNotAMissingItem() {
+        func body(_ code: String, _ message: String) -> Data {
+            Data(#"{"odata.error":{"code":"\#(code)","message":{"lang":"en-US","value":"\#(message)"}}}"#.utf8)
+        }
+        let missingFile = body("-2130575338, Microsoft.SharePoint.SPException", "The file does not exist.")
+        let fileNotFound = body("-2147024894, System.IO.FileNotFoundException", "File Not Found.")
+        let api = "https://contoso.sharepoint.com/sites/team/_api/web"
+        let item = api + "/lists/getbytitle('Tasks')/items(7)"
         let attachment = SharePointError(
-            status: 404, headers: [:], body: body, url: site + "/AttachmentFiles('a.txt')/$value")
+            status: 404, headers: [:], body: missingFile, url: item + "/AttachmentFiles('a.txt')/$value")
         #expect(attachment.kind == .fileNotFound)
-        let item = SharePointError(status: 404, headers: [:], body: body, url: site)
-        #expect(item.kind == .itemNotFound)
+        #expect(
+            SharePointError(status: 404, headers: [:], body: fileNotFound, url: item + "/AttachmentFiles('a.txt')")
+                .kind == .fileNotFound)
+        // The CSOM-style answer of a missing item shares the missing file's code: the URL decides.
+        #expect(SharePointError(status: 404, headers: [:], body: missingFile, url: item).kind == .itemNotFound)
+        // `GetList('…')` of an address that is no list's answers "File Not Found." below it too.
+        let byAddress = SharePointError(
+            status: 404, headers: [:], body: fileNotFound, url: api + "/GetList('/sites/team/Taks')/items(7)/Versions")
+        #expect(byAddress.kind == .fileNotFound)
     }
 
     @Test(arguments: [ODataFlavor.noMetadata, .minimalMetadata, .verbose])
