@@ -71,6 +71,20 @@ import Testing
         let id = try #require(file["uniqueId"] as? String)
         #expect(file["etag"] as? String == "\"{\(id.uppercased())},1\"")
 
+        let url = "/_api/web/GetFileByServerRelativeUrl('/Shared%20Documents/Welcome.txt')"
+        #expect(try await fixture.run(["api", "POST", url + "/checkout()"]).status == 0)
+        let out = try #require(
+            try Self.json(try await fixture.run(["file", "Documents/Welcome.txt", "-o", "json"]).stdout)
+                as? [String: Any])
+        #expect(out["checkOut"] as? String == "online")
+        let checkIn = try await fixture.run(["api", "POST", url + "/checkin(comment='Reviewed',checkintype=0)"])
+        #expect(checkIn.status == 0, "\(checkIn.stderr)")
+        let back = try #require(
+            try Self.json(try await fixture.run(["file", "Documents/Welcome.txt", "-o", "json"]).stdout)
+                as? [String: Any])
+        #expect(back["checkOut"] as? String == "none")
+        #expect(back["checkInComment"] as? String == "Reviewed")
+
         let typo = try await fixture.run(["file", "Documents/Welcom.txt"])
         #expect(typo.status == 8)
         #expect(typo.stderr.contains("Did you mean 'Documents/Welcome.txt'?"), "\(typo.stderr)")

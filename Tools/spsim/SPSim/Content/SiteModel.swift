@@ -133,6 +133,10 @@ struct SPFile: Sendable {
     var title: String = ""
     /// Earlier versions, oldest first.
     var history: [SPFileVersion] = []
+    /// Who has the file checked out (`checkout()`), as a SharePoint user id; nil when nobody.
+    var checkedOutBy: Int?
+    /// The comment of the last `checkin(comment='…')`.
+    var checkInComment = ""
     var serverRelativeUrl: String { folder == "/" ? "/" + name : folder + "/" + name }
     var etag: String { "\"{\(uniqueId.uppercased())},\(majorVersion)\"" }
     var contentTag: String { "{\(uniqueId.uppercased())},\(majorVersion),\(majorVersion + 1)" }

@@ -70,7 +70,9 @@ extension SimulatorCore {
         return entity(
             type: "SP.File", path: editPath, set: "SP.ApiData.Files12",
             props: [
-                ("CheckInComment", .string("")), ("CheckOutType", .int(2)), ("ContentTag", .string(file.contentTag)),
+                ("CheckInComment", .string(file.checkInComment)),
+                ("CheckOutType", .int(file.checkedOutBy == nil ? 2 : 0)),
+                ("ContentTag", .string(file.contentTag)),
                 ("CustomizedPageStatus", .int(0)), ("ETag", .string(file.etag)), ("Exists", .bool(true)),
                 ("IrmEnabled", .bool(false)), ("Length", .string(String(file.content.length))), ("Level", .int(1)),
                 ("LinkingUri", .string(link + "?d=w" + file.uniqueId.replacingOccurrences(of: "-", with: ""))),
@@ -131,6 +133,8 @@ extension SimulatorCore {
             return fileBody(file, headers: [("Content-Type", "application/octet-stream")] + standardHeaders())
         case "versions":
             return fileVersionsCollection(file, context)
+        case "checkout" where method == "POST", "checkin" where method == "POST":
+            return try checkOutOrIn(file, next, context)
         case "recycle" where method == "POST":
             return try recycleFile(file, context)
         case "author", "modifiedby":
