@@ -27,8 +27,10 @@ let fileCommand = Command(
 
 /// Runs `body` with the server-relative path of the file `word` names (``withPath(_:container:site:_:)``); nothing
 /// there is "not found" with the closest name beside it (``withSuggestion(_:site:_:)``); a folder there is a usage
-/// error saying so.
-func withFile<T>(_ word: String, site: SharePointSite, _ body: (String) async throws -> T) async throws -> T {
+/// error saying so (and what to do about it: `folderAdvice`, by default listing it with `ls`).
+func withFile<T>(
+    _ word: String, site: SharePointSite, folderAdvice: String? = nil, _ body: (String) async throws -> T
+) async throws -> T {
     try await withSuggestion(word, site: site) {
         try await withPath(word, container: false, site: site) { path in
             do {
@@ -36,7 +38,8 @@ func withFile<T>(_ word: String, site: SharePointSite, _ body: (String) async th
             } catch let error as SharePointError where error.isMissingPath {
                 if (try? await site.folder(serverRelativeURL: path)) != nil {
                     throw UsageError(
-                        description: "\(path) is a folder, not a file: list it with 'spconnect ls \(word)'")
+                        description: "\(path) is a folder, not a file: "
+                            + (folderAdvice ?? "list it with 'spconnect ls \(word)'"))
                 }
                 throw error
             }

@@ -70,8 +70,10 @@ func withSuggestion<T>(_ word: String, site: SharePointSite, _ body: () async th
 /// there.
 private func siblingNames(of reference: SiteAddressing.PathReference, site: SharePointSite) async -> [String]? {
     func names(in folder: String) async -> [String]? {
-        guard let files = try? await site.files(inFolder: folder) else { return nil }
-        let folders = (try? await site.folders(inFolder: folder)) ?? []
+        // Only the names (and the size a file needs to decode): a big folder's listing stays small.
+        guard let files = try? await site.files(inFolder: folder, query: ODataQuery(select: ["Name", "Length"]))
+        else { return nil }
+        let folders = (try? await site.folders(inFolder: folder, query: ODataQuery(select: ["Name"]))) ?? []
         return files.map(\.name) + folders.map(\.name)
     }
     if let found = await names(in: parent(of: reference.path)) { return found }

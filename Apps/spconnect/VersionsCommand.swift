@@ -19,11 +19,13 @@ let versionsCommand = Command(
         switch words.count {
         case 1:
             let site = try SiteContext.open(arguments).site
-            let (file, earlier) = try await withFile(words[0], site: site) { path in
-                (
-                    try await site.fileProperties(serverRelativeURL: path),
-                    try await site.fileVersions(serverRelativeURL: path)
-                )
+            let (file, earlier) = try await withItemHint(words[0]) {
+                try await withFile(words[0], site: site, folderAdvice: itemAdvice(words[0])) { path in
+                    (
+                        try await site.fileProperties(serverRelativeURL: path),
+                        try await site.fileVersions(serverRelativeURL: path)
+                    )
+                }
             }
             // SharePoint lists the earlier versions only, oldest first: the file itself is the current one.
             let records =
@@ -48,4 +50,26 @@ let versionsCommand = Command(
         }
         return .ok
     }
+}
+
+/// Runs `body` for the one word of `versions PATH`; a word with no `/` that names no file may have been meant as a
+/// list (`versions Tasks`): the "not found" then says how to ask for an item's versions (as the "is a folder" error
+/// does when the word is a list title).
+private func withItemHint<T>(_ word: String, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch var error as SharePointError where error.isMissingPath && !word.contains("/") {
+        error.message = (error.message.map { $0 + " " } ?? "") + itemAdvice(word).capitalisedFirst + "."
+        throw error
+    }
+}
+
+/// How to ask for an item's versions instead, for a word that was meant as a list.
+private func itemAdvice(_ word: String) -> String {
+    "for a list item's versions give the list and the item id: spconnect versions \(word) ID"
+}
+
+extension String {
+    /// The text with its first letter upper-cased.
+    fileprivate var capitalisedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

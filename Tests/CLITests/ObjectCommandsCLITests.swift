@@ -137,6 +137,12 @@ import Testing
         let table = try await fixture.run(["versions", "Tasks", "3", "-o", "table"])
         #expect(!table.stdout.contains("Values"), "a table shows what changed, not every value: \(table.stdout)")
 
+        let listOnly = try await fixture.run(["versions", "Tasks"])
+        #expect(listOnly.status == 2, "a list title is its root folder: \(listOnly.stderr)")
+        #expect(listOnly.stderr.contains("spconnect versions Tasks ID"), "\(listOnly.stderr)")
+        let noSuchWord = try await fixture.run(["versions", "Nothing"])
+        #expect(noSuchWord.status == 8, "\(noSuchWord.stderr)")
+        #expect(noSuchWord.stderr.contains("spconnect versions Nothing ID"), "\(noSuchWord.stderr)")
         let noItem = try await fixture.run(["versions", "Tasks", "999"])
         #expect(noItem.status == 8, "\(noItem.stderr)")
         let noList = try await fixture.run(["versions", "Taks", "3"])
