@@ -87,6 +87,8 @@ struct ObjectModelTests {
         let file = try await fixture.site.fileProperties(serverRelativeURL: "/Shared Documents/v.txt")
         #expect(file.uiVersionLabel == "2.0")
         #expect(file.length == 11)
+        #expect(file.author?.title == "Alice Example", "$expand=Author in \(flavor)")
+        #expect(file.modifiedBy?.email == aliceEmail, "$expand=ModifiedBy in \(flavor)")
     }
 
     @Test(arguments: [ODataFlavor.noMetadata, .minimalMetadata, .verbose])
