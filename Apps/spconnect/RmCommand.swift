@@ -25,26 +25,17 @@ let rmCommand = Command(
         let dryRun = arguments.has("dry-run")
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        var outcomes: [RemovalOutcome] = []
-        for word in words {
-            let outcome = await remove(word, dryRun: dryRun, site: site)
-            outcomes.append(outcome)
-            if case .failed(let error) = outcome.result, !error.isAboutOnePath {
-                // The session, the network, throttling: the paths after it are not tried.
-                for rest in words[outcomes.count...] { outcomes.append(RemovalOutcome(word: rest, result: .notTried)) }
-                break
-            }
-        }
+        let outcomes = await removeAll(words, dryRun: dryRun, site: site)
         var firstFailure: ExitCode?
         for outcome in outcomes {
             switch outcome.result {
             case .failed(let error):
                 printError("spconnect rm: \(outcome.word): \(error.description)")
                 firstFailure = firstFailure ?? exitCode(for: error)
-            case .refused(let reason):
+            case .refused(let reason, _):
                 printError("spconnect rm: \(outcome.word): \(reason)")
                 firstFailure = firstFailure ?? .usage
-            case .recycled, .wouldRecycle, .notTried: break
+            case .recycled, .wouldRecycle, .covered, .notTried: break
             }
         }
         output.render(RecordSet(columns: RemovalOutcome.columns, records: outcomes.map(\.record)))
@@ -60,8 +51,10 @@ private struct RemovalOutcome {
     enum Result {
         case recycled(RemoteEntry, recycleBinId: String?)
         case wouldRecycle(RemoteEntry)
-        /// Left alone on purpose (a library's root folder).
-        case refused(String)
+        /// The same file or folder as an earlier PATH, or inside an earlier folder: it goes (or went) with that one.
+        case covered(RemoteEntry, by: String, dryRun: Bool)
+        /// Left alone on purpose: a library's root folder (`library`), an address elsewhere (`usage`).
+        case refused(String, label: String)
         case failed(SharePointError)
         /// Left alone after a failure that stopped the run.
         case notTried
@@ -78,7 +71,7 @@ private struct RemovalOutcome {
 
     var succeeded: Bool {
         switch result {
-        case .recycled, .wouldRecycle: true
+        case .recycled, .wouldRecycle, .covered: true
         default: false
         }
     }
@@ -92,8 +85,10 @@ private struct RemovalOutcome {
             (entry, text, binId) = (recycled, "recycled", id)
         case .wouldRecycle(let found):
             (entry, text) = (found, "would recycle")
-        case .refused:
-            text = "refused (library)"
+        case .covered(let found, let word, let dryRun):
+            (entry, text) = (found, (dryRun ? "would recycle" : "recycled") + " (with \(word))")
+        case .refused(_, let label):
+            text = "refused (\(label))"
         case .failed(let error):
             text = error.isMissingPath ? "not found" : "failed (\(failureWord(error)))"
         case .notTried:
@@ -122,8 +117,72 @@ extension SharePointError {
     }
 }
 
-/// Reads what `word` names, refuses a library's (or the site's) root folder, then recycles it unless `dryRun`.
-private func remove(_ word: String, dryRun: Bool, site: SharePointSite) async -> RemovalOutcome {
+/// Every PATH's outcome, in order. First each is read (a library's or the site's root folder is refused), so that a
+/// path given twice, or inside a folder given before it, is `covered` by that one rather than "not found" once it
+/// went; then, unless `dryRun`, each of the others is recycled. A failure that is not about one path (the session,
+/// the network, throttling after the retries) stops the run in either step: what was not done is `not tried`.
+private func removeAll(_ words: [String], dryRun: Bool, site: SharePointSite) async -> [RemovalOutcome] {
+    var outcomes: [RemovalOutcome] = []
+    for word in words {
+        var outcome = await plan(word, site: site)
+        if case .wouldRecycle(let entry) = outcome.result, let earlier = coveringWord(entry, in: outcomes) {
+            outcome.result = .covered(entry, by: earlier, dryRun: dryRun)
+        }
+        outcomes.append(outcome)
+        if case .failed(let error) = outcome.result, !error.isAboutOnePath {
+            for rest in words[outcomes.count...] { outcomes.append(RemovalOutcome(word: rest, result: .notTried)) }
+            return outcomes
+        }
+    }
+    guard !dryRun else { return outcomes }
+    var stopped = false
+    for index in outcomes.indices {
+        switch outcomes[index].result {
+        case .wouldRecycle(let entry):
+            if stopped {
+                outcomes[index].result = .notTried
+                continue
+            }
+            do {
+                let id: UUID?
+                switch entry {
+                case .file(let file): id = try await site.recycleFile(serverRelativeURL: file.serverRelativeUrl)
+                case .folder(let folder): id = try await site.recycleFolder(serverRelativeURL: folder.serverRelativeUrl)
+                }
+                outcomes[index].result = .recycled(entry, recycleBinId: id?.uuidString.lowercased())
+            } catch {
+                outcomes[index].result = .failed(error)
+                stopped = !error.isAboutOnePath
+            }
+        case .covered(_, let word, _):
+            // Gone with the earlier path only if that one went.
+            let went = outcomes[..<index].contains {
+                if $0.word == word, case .recycled = $0.result { return true }
+                return false
+            }
+            if !went { outcomes[index].result = .notTried }
+        default:
+            break
+        }
+    }
+    return outcomes
+}
+
+/// The word of an earlier outcome that takes `entry` with it: the same file or folder, or a folder it lies in.
+private func coveringWord(_ entry: RemoteEntry, in earlier: [RemovalOutcome]) -> String? {
+    let url = entry.serverRelativeUrl.lowercased()
+    for outcome in earlier {
+        guard case .wouldRecycle(let other) = outcome.result else { continue }
+        let base = other.serverRelativeUrl.lowercased()
+        if url == base { return outcome.word }
+        if case .folder = other, url.hasPrefix(base.hasSuffix("/") ? base : base + "/") { return outcome.word }
+    }
+    return nil
+}
+
+/// Reads what `word` names and refuses a library's (or the site's) root folder: `wouldRecycle`, `refused` or
+/// `failed`.
+private func plan(_ word: String, site: SharePointSite) async -> RemovalOutcome {
     do {
         let entry = try await RemoteEntry.read(word, site: site)
         if case .folder(let folder) = entry, let list = try await rootFolderOwner(folder, site: site) {
@@ -131,20 +190,16 @@ private func remove(_ word: String, dryRun: Bool, site: SharePointSite) async ->
                 word: word,
                 result: .refused(
                     "\(folder.serverRelativeUrl) is the root folder of '\(list)'; rm moves files and folders, never "
-                        + "a whole library or the site. Give the folders or files inside it instead."))
+                        + "a whole library or the site. Give the folders or files inside it instead.", label: "library")
+            )
         }
-        if dryRun { return RemovalOutcome(word: word, result: .wouldRecycle(entry)) }
-        let id: UUID?
-        switch entry {
-        case .file(let file): id = try await site.recycleFile(serverRelativeURL: file.serverRelativeUrl)
-        case .folder(let folder): id = try await site.recycleFolder(serverRelativeURL: folder.serverRelativeUrl)
-        }
-        return RemovalOutcome(word: word, result: .recycled(entry, recycleBinId: id?.uuidString.lowercased()))
+        return RemovalOutcome(word: word, result: .wouldRecycle(entry))
     } catch let error as SharePointError {
         return RemovalOutcome(word: word, result: .failed(error))
+    } catch let error as UsageError {
+        return RemovalOutcome(word: word, result: .refused(error.description, label: "usage"))
     } catch {
-        return RemovalOutcome(
-            word: word, result: .failed(SharePointError(unexpectedResponse: "\(error)")))
+        return RemovalOutcome(word: word, result: .failed(SharePointError(unexpectedResponse: "\(error)")))
     }
 }
 

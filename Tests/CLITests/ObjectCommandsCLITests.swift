@@ -208,12 +208,16 @@ import Testing
         #expect(try await fixture.run(["file", "Documents/Old/old.txt"]).status == 0, "--dry-run removed the folder")
 
         let removed = try await fixture.run([
-            "rm", "Documents/Old", "Documents/Welcome.txt", "Documents/Budget 2025.csv", "Documents", "-o", "json",
+            "rm", "Documents/Old", "Documents/Welcome.txt", "Documents/Budget 2025.csv", "Documents",
+            "Documents/Old/old.txt", "/Shared Documents/Welcome.txt", "http://elsewhere.test/x.txt", "-o", "json",
         ])
         #expect(removed.status == 8, "the first failure is the missing path: \(removed.stderr)")
         let results = try Self.objects(removed.stdout)
         #expect(
-            results.map { $0["result"] as? String } == ["recycled", "recycled", "not found", "refused (library)"])
+            results.map { $0["result"] as? String } == [
+                "recycled", "recycled", "not found", "refused (library)", "recycled (with Documents/Old)",
+                "recycled (with Documents/Welcome.txt)", "refused (usage)",
+            ])
         #expect(removed.stderr.contains("Did you mean 'Documents/Budget 2026.csv'?"), "\(removed.stderr)")
         #expect(removed.stderr.contains("root folder of 'Documents'"), "\(removed.stderr)")
         #expect(try await fixture.run(["file", "Documents/Welcome.txt"]).status == 8)
@@ -225,6 +229,7 @@ import Testing
         let entries = try #require((try Self.json(bin.stdout) as? [String: Any])?["value"] as? [[String: Any]])
         #expect(entries.map { $0["LeafName"] as? String } == ["Old", "Welcome.txt"])
         let ids = results.prefix(2).map { $0["recycleBinId"] as? String }
+        #expect(removed.stderr.contains("Moved 4 of 7 to the recycle bin."), "\(removed.stderr)")
         #expect(entries.map { $0["Id"] as? String } == ids)
     }
 }
