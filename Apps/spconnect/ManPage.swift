@@ -42,7 +42,8 @@ enum ManPage {
             text(
                 "spconnect signs in to SharePoint (or any page behind single sign-on) the way a browser does, without "
                     + "a browser, saves the session as a curl-readable cookie file, and lists, downloads and uploads "
-                    + "content over the REST API. Options may be written --name value or --name=value; -- ends them. "
+                    + "content over the REST API (with its versions and attachments, and the recycle bin for what it "
+                    + "removes). Options may be written --name value or --name=value; -- ends them. "
                     + "Passwords are never accepted as arguments."),
             ".SH COMMANDS",
         ]

@@ -16,8 +16,9 @@ let commands: [Command] = [
         return .ok
     },
     loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
-    itemsCommand, itemCommand, lsCommand, mkdirCommand, downloadCommand, uploadCommand, addCommand, updateCommand,
-    deleteCommand, apiCommand, cookiesCommand, demoCommand, inspectCommand, profilesCommand, helpCommand,
+    itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
+    downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
+    demoCommand, inspectCommand, profilesCommand, helpCommand,
     completionCommand, manCommand,
 ]
 

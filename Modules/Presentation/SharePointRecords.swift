@@ -22,7 +22,7 @@ public enum SharePointRecords {
         }
     }
 
-    private static func optional<T>(_ value: T?, _ make: (T) -> Cell) -> Cell {
+    static func optional<T>(_ value: T?, _ make: (T) -> Cell) -> Cell {
         value.map(make) ?? .null
     }
 

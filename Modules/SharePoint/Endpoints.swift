@@ -110,6 +110,14 @@ public struct ItemPath: Sendable, Hashable {
     public let path: RESTPath
     /// `…/items(ID)/FieldValuesAsText`.
     public var fieldValuesAsText: RESTPath { path.appending("FieldValuesAsText") }
+    /// `…/items(ID)/Versions`: the item's versions, newest first, the current one included.
+    public var versions: RESTPath { path.appending("Versions") }
+    /// `…/items(ID)/AttachmentFiles`: the files attached to the item.
+    public var attachmentFiles: RESTPath { path.appending("AttachmentFiles") }
+    /// `…/items(ID)/AttachmentFiles('name')/$value`: the bytes of one attachment.
+    public func attachmentValue(named name: String) -> RESTPath {
+        path.appending("AttachmentFiles(\(OData.pathLiteral(name)))/$value")
+    }
 }
 
 /// A folder's REST path.
@@ -124,6 +132,8 @@ public struct FolderPath: Sendable, Hashable {
     public func addFolder(named name: String) -> RESTPath {
         folders.appending("add(url=\(OData.serverRelativeURLLiteral(name)))")
     }
+    /// `…/recycle()` (POST): moves the folder and everything in it to the site's recycle bin.
+    public var recycle: RESTPath { path.appending("recycle()") }
     /// `…/Files/add(url='name',overwrite=true)` (POST, body = the file's bytes).
     public func addFile(named name: String, overwrite: Bool) -> RESTPath {
         files.appending("add(url=\(OData.serverRelativeURLLiteral(name)),overwrite=\(overwrite))")
@@ -138,6 +148,10 @@ public struct FilePath: Sendable, Hashable {
     public var value: RESTPath { path.appending("$value") }
     /// `…/ListItemAllFields`: the file's list item.
     public var listItemAllFields: RESTPath { path.appending("ListItemAllFields") }
+    /// `…/Versions`: the file's earlier versions, oldest first (the current version is the file itself).
+    public var versions: RESTPath { path.appending("Versions") }
+    /// `…/recycle()` (POST): moves the file to the site's recycle bin.
+    public var recycle: RESTPath { path.appending("recycle()") }
     /// `…/StartUpload(uploadId=guid'…')`: first chunk of a chunked upload.
     public func startUpload(uploadId: UUID) -> RESTPath {
         path.appending("StartUpload(uploadId=\(OData.guidLiteral(uploadId)))")

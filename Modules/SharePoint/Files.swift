@@ -70,7 +70,9 @@ extension SharePointSite {
     /// only when the transfer completed (a link at `name` is replaced, not followed). On any failure the temporary
     /// file is removed and an existing file at `name` is left untouched. `progress` is called on Transport's thread
     /// (keep it short). With `modified` the temporary file gets that modification time before the rename, so a file
-    /// at `name` with another time was never completed by this call.
+    /// at `name` with another time was never completed by this call. With `replacing: false` the finished file is
+    /// linked into place only when nothing is at `name` (checked by the link itself, so nothing that appears
+    /// meanwhile is replaced): otherwise ``SharePointError/Kind/alreadyExists`` and the temporary file is removed.
     ///
     /// - Returns: the number of bytes written.
     /// - Throws: ``SharePointError`` (`fileNotFound` for a wrong path, `transport` for a broken connection,
@@ -78,7 +80,18 @@ extension SharePointSite {
     @discardableResult
     public func download(
         serverRelativeURL: String, into folder: LocalFolder, as name: String, modified: Date? = nil,
-        progress: (@Sendable (FileProgress) -> Void)? = nil
+        replacing: Bool = true, progress: (@Sendable (FileProgress) -> Void)? = nil
+    ) async throws(SharePointError) -> Int64 {
+        let url = API.file(serverRelativeUrl: serverRelativeURL).value.url(site: siteURL)
+        return try await download(
+            from: url, into: folder, as: name, modified: modified, replacing: replacing, progress: progress)
+    }
+
+    /// Streams the bytes at `url` (a `…/$value`) into `folder` as `name`: see
+    /// ``download(serverRelativeURL:into:as:modified:replacing:progress:)``.
+    func download(
+        from url: String, into folder: LocalFolder, as name: String, modified: Date?, replacing: Bool,
+        progress: (@Sendable (FileProgress) -> Void)?
     ) async throws(SharePointError) -> Int64 {
         do {
             // A name the folder cannot hold (too long, say) fails here, before anything is fetched.
@@ -99,7 +112,6 @@ extension SharePointSite {
             close(fd)
             if !renamed { folder.removeFile(temporary) }
         }
-        let url = API.file(serverRelativeUrl: serverRelativeURL).value.url(site: siteURL)
         var exchange = Exchange.read(self, url)
         exchange.headers.set("Accept", "*/*")
         exchange.responseBody = .descriptor(fd, name: folder.path(of: temporary))
@@ -136,7 +148,16 @@ extension SharePointSite {
             }
         }
         do {
-            try folder.rename(temporary, to: name)
+            if replacing {
+                try folder.rename(temporary, to: name)
+            } else {
+                try folder.link(temporary, to: name)
+                folder.removeFile(temporary)
+            }
+        } catch  where error.code == EEXIST {
+            throw SharePointError(
+                kind: .alreadyExists, status: 0,
+                message: "\(folder.path(of: name)) already exists; it was left as it was")
         } catch {
             throw SharePointError(error)
         }

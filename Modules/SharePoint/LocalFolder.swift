@@ -179,6 +179,15 @@ public final class LocalFolder: Sendable {
         }
     }
 
+    /// Links `name` as `newName` too, both in this folder, only when nothing is at `newName` (`EEXIST` otherwise,
+    /// a link there included): the check and the link are one step. The caller removes `name` afterwards.
+    func link(_ name: String, to newName: String) throws(LocalFileError) {
+        try check(newName)
+        guard linkat(descriptor, name, descriptor, newName, 0) == 0 else {
+            throw LocalFileError(path: path(of: newName), action: "move a finished file into place at", code: errno)
+        }
+    }
+
     /// A fresh temporary name for `name` in the same folder, `.NAME.UUID` + `suffix`, short enough to be a file
     /// name (`NAME` is cut to fit the 255-byte limit, so a long name still gets one).
     static func temporaryName(for name: String, suffix: String) -> String {

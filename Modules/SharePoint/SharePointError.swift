@@ -202,6 +202,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         // "Item does not exist" arrives with several codes (-2147024809, and -2130575338 shared with missing
         // files), so the request URL decides when it names an item.
         let addressesItem = ["/items(", "/getitembyid("].contains { unquotedPath(of: url ?? "").contains($0) }
+        // A missing attachment of an item that exists: the file is missing, not the item.
+        let addressesAttachment = unquotedPath(of: url ?? "").contains("/attachmentfiles(")
         switch status {
         case 429, 503:
             return .throttled(retryAfter: headers.retryAfterSeconds)
@@ -214,6 +216,8 @@ public struct SharePointError: Error, Sendable, Equatable, CustomStringConvertib
         case 404:
             switch code {
             case -1 where exception.hasSuffix("ArgumentException"): return .listNotFound
+            // "File Not Found." answers a path (a folder, a list's address, an attachment), never an item.
+            case -2_130_575_338 where addressesAttachment, -2_147_024_894: return .fileNotFound
             case _ where addressesItem, -2_147_024_809: return .itemNotFound
             case -2_130_575_338, -2_147_024_894: return .fileNotFound
             default: return .notFound

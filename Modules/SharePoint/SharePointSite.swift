@@ -217,6 +217,12 @@ public final class SharePointSite: Sendable {
         try await getEntity(API.file(serverRelativeUrl: serverRelativeURL).path)
     }
 
+    /// A folder's metadata: `GET …/GetFolderByServerRelativeUrl('…')`. A missing folder →
+    /// ``SharePointError/Kind/notFound`` or ``SharePointError/Kind/fileNotFound`` ("File Not Found.").
+    public func folder(serverRelativeURL: String) async throws(SharePointError) -> Folder {
+        try await getEntity(API.folder(serverRelativeUrl: serverRelativeURL).path)
+    }
+
     /// The request digest and web information: `POST /_api/contextinfo` (not cached; see ``requestDigest()``).
     public func contextInfo() async throws(SharePointError) -> ContextInfo {
         let url = API.contextInfo.url(site: siteURL)

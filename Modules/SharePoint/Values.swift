@@ -282,6 +282,14 @@ public struct File: ODataDecodable, Equatable {
     public var uiVersionLabel: String?
     /// Title property (often empty or null).
     public var title: String?
+    /// Whether and how the file is checked out (`CheckOutType`), when sent.
+    public var checkOutType: CheckOutType?
+    /// The comment of the last check-in (`CheckInComment`; empty when none).
+    public var checkInComment: String?
+    /// Who created the file, when the request expanded `Author`.
+    public var author: User?
+    /// Who changed it last, when the request expanded `ModifiedBy`.
+    public var modifiedBy: User?
     /// Type, id and edit link when the flavour carries them (`SP.File`).
     public var metadata: EntityMetadata
     /// Every property as sent (normalised).
@@ -303,6 +311,10 @@ public struct File: ODataDecodable, Equatable {
         minorVersion = entity.int("MinorVersion")
         uiVersionLabel = entity.string("UIVersionLabel")
         title = entity.string("Title")
+        checkOutType = entity.int("CheckOutType").map(CheckOutType.init(rawValue:))
+        checkInComment = entity.string("CheckInComment")
+        author = try entity.entity("Author").map(User.init(entity:))
+        modifiedBy = try entity.entity("ModifiedBy").map(User.init(entity:))
     }
 }
 

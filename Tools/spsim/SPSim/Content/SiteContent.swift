@@ -148,6 +148,10 @@ enum SiteContent {
                 guid: stableGUID(seed, "item/Tasks/\(id)"))
         }
         tasks.nextId = taskTitles.count + 1
+        tasks.attachments[1] = [
+            SPAttachment(name: "agenda.txt", bytes: Array("Kickoff agenda: goals, roles, dates.\n".utf8)),
+            SPAttachment(name: "O'Brien plan.txt", bytes: Array("Quotes in attachment names are doubled.\n".utf8)),
+        ]
         tasks.defaultViewFields = [
             "Checkmark", "LinkTitle", "Priority", "Status", "DueDate", "Completed", "AssignedTo", "Modified", "Editor",
         ]

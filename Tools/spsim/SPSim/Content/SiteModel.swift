@@ -47,6 +47,37 @@ struct ListItem: Sendable {
     var authorId: Int
     var editorId: Int
     var guid: String
+    /// The item's earlier versions, oldest first (each an earlier copy of this item, its own `history` empty).
+    var history: [ListItem] = []
+}
+
+/// An earlier version of a file: kept when the file's content is replaced (upload again, `$value` PUT, a chunked
+/// upload's end), as SharePoint keeps one per save when versioning is on (the default for libraries).
+struct SPFileVersion: Sendable {
+    var major: Int
+    var created: Int
+    var content: FileContent
+    var editorId: Int
+}
+
+/// A file attached to a list item (`…/Lists/Tasks/Attachments/7/name`).
+struct SPAttachment: Sendable {
+    var name: String
+    var bytes: [UInt8]
+}
+
+/// An entry of the site's recycle bin (`SP.RecycleBinItem`): a file or a folder moved there with `recycle()`.
+struct SPRecycled: Sendable {
+    var id: String
+    /// The name (`LeafName`, `Title`).
+    var title: String
+    /// The folder it was in (`DirName`, without the leading slash as SharePoint sends it).
+    var dirName: String
+    /// `SP.RecycleBinItemType`: 1 file, 5 folder.
+    var itemType: Int
+    var deleted: Int
+    var deletedById: Int
+    var size: Int
 }
 
 /// A file's bytes: stored, or generated on the fly (big downloads stream without being held).
@@ -100,6 +131,12 @@ struct SPFile: Sendable {
     var listId: String
     var itemId: Int
     var title: String = ""
+    /// Earlier versions, oldest first.
+    var history: [SPFileVersion] = []
+    /// Who has the file checked out (`checkout()`), as a SharePoint user id; nil when nobody.
+    var checkedOutBy: Int?
+    /// The comment of the last `checkin(comment='…')`.
+    var checkInComment = ""
     var serverRelativeUrl: String { folder == "/" ? "/" + name : folder + "/" + name }
     var etag: String { "\"{\(uniqueId.uppercased())},\(majorVersion)\"" }
     var contentTag: String { "{\(uniqueId.uppercased())},\(majorVersion),\(majorVersion + 1)" }
@@ -124,6 +161,8 @@ final class SPList: @unchecked Sendable {
     var generator: (@Sendable (Int) -> ListItem)?
     var stored: [Int: ListItem] = [:]
     var deleted: Set<Int> = []
+    /// Files attached to items, by item id.
+    var attachments: [Int: [SPAttachment]] = [:]
     var nextId = 1
     /// The default content type id of the list's items (on every item of a page: computed once).
     let contentTypeId: String

@@ -70,7 +70,9 @@ extension SimulatorCore {
         return entity(
             type: "SP.File", path: editPath, set: "SP.ApiData.Files12",
             props: [
-                ("CheckInComment", .string("")), ("CheckOutType", .int(2)), ("ContentTag", .string(file.contentTag)),
+                ("CheckInComment", .string(file.checkInComment)),
+                ("CheckOutType", .int(file.checkedOutBy == nil ? 2 : 0)),
+                ("ContentTag", .string(file.contentTag)),
                 ("CustomizedPageStatus", .int(0)), ("ETag", .string(file.etag)), ("Exists", .bool(true)),
                 ("IrmEnabled", .bool(false)), ("Length", .string(String(file.content.length))), ("Level", .int(1)),
                 ("LinkingUri", .string(link + "?d=w" + file.uniqueId.replacingOccurrences(of: "-", with: ""))),
@@ -87,7 +89,22 @@ extension SimulatorCore {
                 ("UIVersion", .int(512 * file.majorVersion)), ("UIVersionLabel", .string("\(file.majorVersion).0")),
                 ("UniqueId", .string(file.uniqueId)),
             ], deferred: ["Author", "ListItemAllFields", "ModifiedBy", "Versions"], context: context, top: top,
-            idOverride: context.site + "/_api/" + filePath(file))
+            expanded: top ? expandedPeople(of: file, context) : [], idOverride: context.site + "/_api/" + filePath(file)
+        )
+    }
+
+    /// The list item of a library file.
+    func fileItem(_ file: SPFile) -> ListItem? {
+        state.withLock { state in state.lists.first { $0.id == file.listId }?.item(file.itemId) }
+    }
+
+    /// `$expand=Author,ModifiedBy` of a file: who created it and who changed it last, as `SP.User`.
+    private func expandedPeople(of file: SPFile, _ context: RESTContext) -> [(String, JSON)] {
+        guard let item = fileItem(file) else { return [] }
+        return [("Author", item.authorId), ("ModifiedBy", item.editorId)].compactMap { name, spId in
+            guard context.query.expands(name), users.indices.contains(spId - 10) else { return nil }
+            return (name, userEntity(spId - 10, context, top: false))
+        }
     }
 
     func routeFile(_ file: SPFile, _ rest: [Segment], method: String, context: RESTContext) throws -> HTTPServerResponse
@@ -114,6 +131,16 @@ extension SimulatorCore {
                 return HTTPServerResponse(status: 204, headers: [("ETag", updated.etag)] + standardHeaders())
             }
             return fileBody(file, headers: [("Content-Type", "application/octet-stream")] + standardHeaders())
+        case "versions":
+            return fileVersionsCollection(file, context)
+        case "checkout" where method == "POST", "checkin" where method == "POST":
+            return try checkOutOrIn(file, next, context)
+        case "recycle" where method == "POST":
+            return try recycleFile(file, context)
+        case "author", "modifiedby":
+            let editor = next.lower == "author" ? fileItem(file)?.authorId : fileItem(file)?.editorId
+            guard let editor, users.indices.contains(editor - 10) else { throw RESTError.notFound("User not found.") }
+            return jsonResponse(userEntity(editor - 10, context, top: true), context)
         case "listitemallfields":
             guard let list = state.withLock({ state in state.lists.first { $0.id == file.listId } }) else {
                 throw RESTError.notFound("File Not Found.")
@@ -131,6 +158,7 @@ extension SimulatorCore {
         let now = nowEpoch()
         return state.withLock { state in
             guard let index = state.files.firstIndex(where: { $0.uniqueId == file.uniqueId }) else { return file }
+            Self.keepVersion(of: index, in: &state)
             state.files[index].content = .bytes(bytes)
             state.files[index].majorVersion += 1
             state.files[index].modified = now

@@ -122,6 +122,8 @@ extension SimulatorCore {
                     return try addFile(list, folder: folder, sub, context)
                 }
                 return filesCollection(folder, context)
+            case "recycle" where method == "POST" && folder != "/":
+                return try recycleFolder(folder, context)
             case let property?:
                 guard folder == "/" else {
                     throw RESTError.invalidQuery("The property '\(property)' does not exist on type 'SP.Folder'.")

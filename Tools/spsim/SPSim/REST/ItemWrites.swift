@@ -13,6 +13,12 @@ extension SimulatorCore {
             else { throw RESTError.notFound("File Not Found.") }
             return try routeFile(file, Array(rest.dropFirst()), method: method, context: context)
         }
+        if let next = rest.first, next.lower == "versions" {
+            return itemVersionsCollection(item, list, context)
+        }
+        if let next = rest.first, next.lower == "attachmentfiles" {
+            return try routeAttachments(list, id: id, next, Array(rest.dropFirst()), context: context)
+        }
         if let next = rest.first {
             guard next.lower == "fieldvaluesastext" || next.lower == "fieldvaluesashtml" else {
                 throw RESTError.invalidQuery(
@@ -61,6 +67,9 @@ extension SimulatorCore {
             let values = try parseItemValues(list, context.request.body)
             let updated = state.withLock { _ -> ListItem in
                 var changed = item
+                var earlier = item
+                earlier.history = []
+                changed.history.append(earlier)
                 if method == "PUT" {
                     for field in list.fields where !field.readOnly { changed.values[field.internalName] = nil }
                 }

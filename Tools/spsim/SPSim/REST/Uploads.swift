@@ -25,6 +25,7 @@ extension SimulatorCore {
                 $0.folder.lowercased() == folder.lowercased() && $0.name.lowercased() == name.lowercased()
             }) {
                 guard overwrite else { return nil }
+                Self.keepVersion(of: index, in: &state)
                 state.files[index].content = .bytes(bytes)
                 state.files[index].majorVersion += 1
                 state.files[index].modified = now

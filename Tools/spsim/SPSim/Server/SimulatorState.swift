@@ -58,6 +58,8 @@ struct SimulatorState {
     /// FBA view state → expected event validation
     var viewStates: Set<String> = []
     var uploads: [String: [UInt8]] = [:]
+    /// What `recycle()` moved to the recycle bin, oldest first.
+    var recycleBin: [SPRecycled] = []
     var log: [LoggedRequest] = []
     var apiRequests = 0
     var dropped = 0
