@@ -86,16 +86,18 @@ import Testing
         @Sendable func refusals(_ stderr: String) -> Int {
             stderr.split(separator: "\n").filter { $0.hasPrefix("* GET \(url) -> failed: could not connect") }.count
         }
-        // Each attempt's trace line comes before its back-off (a second or more before the fourth attempt): the
-        // third refusal opens the port.
+        // Each attempt's trace line comes before its back-off: the third refusal opens the port. On a busy machine
+        // the watcher may see it only after the next attempt was refused too, so the budget has room for that; the
+        // count is still bounded by --retries (and `--retries 1` below gives up after two).
         let three = try await runSpconnect(
-            ["api", "GET", url, "--anonymous", "--retries", "3", "-v"], environment: environment,
+            ["api", "GET", url, "--anonymous", "--retries", "6", "-v"], environment: environment,
             watchingStandardError: { if refusals($0) >= 3 { try? site.startListening() } })
+        let refused = refusals(three.stderr)
         #expect(three.status == 0, "\(three.stderr)")
         #expect(three.stdout.contains("\"up\""), "\(three.stdout)")
-        #expect(refusals(three.stderr) == 3, "\(three.stderr)")
-        #expect(three.stderr.contains("* GET \(url) -> HTTP 200 (retry 3,"), "\(three.stderr)")
-        #expect(three.stderr.components(separatedBy: "* retrying in ").count == 4, "each retry announced")
+        #expect((3...6).contains(refused), "\(three.stderr)")
+        #expect(three.stderr.contains("* GET \(url) -> HTTP 200 (retry \(refused),"), "\(three.stderr)")
+        #expect(three.stderr.components(separatedBy: "* retrying in ").count == refused + 1, "each retry announced")
 
         let down = try RefusingPort()
         let downURL = down.baseURL + "/health"
