@@ -1,4 +1,5 @@
 import Foundation
+import HTML
 
 /// Any identity provider's plain HTML pages, by the kind the HTML module's classifier gave them: credential
 /// forms, username-first and password-only steps, pages that submit themselves, meta refreshes, script
@@ -125,7 +126,7 @@ struct FormsStrategy: SignInStrategy {
             }
             return .interactionRequired(.mfa, pageId: page.title, message: "the one-time code was refused: \(message)")
         }
-        if state.passwordSubmitted || state.usernameSubmitted, FlowState.saysCredentialsWrong(message) {
+        if state.passwordSubmitted || state.usernameSubmitted, SignInLexicon.saysCredentialsWrong(message) {
             return .invalidCredentials(message: message, code: nil)
         }
         return .interactionRequired(.identityProviderError, pageId: page.title, message: message)

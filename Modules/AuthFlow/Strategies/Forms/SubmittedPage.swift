@@ -1,5 +1,4 @@
 import Foundation
-import HTML
 
 /// The page a sign-in form was filled on, as the sign-in remembers it: which form took the credentials and what the
 /// page already said. What a later page shows is read against it, as a person reads what changed after pressing
@@ -50,7 +49,4 @@ extension FlowState {
         let new = submittedPage.newMessages(on: page)
         return new.first { page.severeErrorMessages.contains($0) } ?? new.first
     }
-
-    /// Whether `message` says, in the lexicon's words, that the credentials are wrong.
-    static func saysCredentialsWrong(_ message: String) -> Bool { SignInLexicon.saysCredentialsWrong(message) }
 }
