@@ -20,6 +20,7 @@ let apiCommand = Command(
         .value("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
         .flag("allow-http-loopback", "with --basic: allow plain http to a loopback address (local services, tests)"),
         .flag("raw", "print the response body exactly as received (no pretty JSON)"),
+        outFileOption,
         profileOption,
     ] + connectionOptions + [
         .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx")
@@ -167,9 +168,9 @@ let apiCommand = Command(
         }
         let success = (200..<300).contains(response.status)
         let text = arguments.has("raw") ? response.text : prettyJSON(response.body) ?? response.text
-        let sink = FileDescriptorSink.standardOutput()
+        let sink = try OutputFile.sink(arguments)
         if !text.isEmpty { sink.write(text.hasSuffix("\n") ? text : text + "\n") }
-        sink.flush()
+        if arguments.value("out") != nil { OutputFile.settled(sink) } else { sink.flush() }
         if !success {
             if !arguments.has("quiet") {
                 printError("spconnect api: \(method) \(AuthFlow.Redaction.url(url)) answered HTTP \(response.status)")

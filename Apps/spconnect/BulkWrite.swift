@@ -35,7 +35,8 @@ enum BulkWrite {
         let source = path == "-" ? "standard input" : "'\(path)'"
         let input = try BulkInput(BulkInput.contents(of: path), format: format, source: source)
         // Results are for programs first: NDJSON, one line per row, unless a format is asked for.
-        let output = try Output(arguments, forcing: Terminal.isTerminal(1) ? nil : .ndjson)
+        let toTerminal = Terminal.isTerminal(1) && arguments.value("out") == nil
+        let output = try Output(arguments, forcing: toTerminal ? nil : .ndjson)
         let site = try SiteContext.open(arguments).site
         return try await withList(name, site: site) { list in
             let columns = try BulkColumns(

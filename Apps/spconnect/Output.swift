@@ -4,6 +4,7 @@ import Presentation
 /// The output options every listing command understands.
 let outputOptions: [OptionSpec] = [
     .value("output", "FORMAT", short: "o", "table, json, ndjson or csv (default: table on a terminal, json otherwise)"),
+    outFileOption,
     .flag("quiet", short: "q", "no progress bar and no messages on standard error, only results and errors"),
     .flag("no-color", "no ANSI colour or bold (also when NO_COLOR is set)"),
 ]
@@ -27,14 +28,24 @@ final class Output {
             }
             requested = format
         }
-        let stdoutIsTerminal = Terminal.isTerminal(1)
+        let outFile = arguments.value("out")
+        let stdoutIsTerminal = outFile == nil && Terminal.isTerminal(1)
         format = OutputFormat.resolve(requested: requested, standardOutputIsTerminal: stdoutIsTerminal)
         quiet = arguments.has("quiet")
         colorEnabled = Terminal.isColorEnabled(
             noColorFlag: arguments.has("no-color"), environment: environment, outputIsTerminal: stdoutIsTerminal)
         progressEnabled = !quiet && Terminal.isTerminal(2)
-        sink = FileDescriptorSink.standardOutput()
+        sink = try OutputFile.sink(arguments)
+        writesToFile = outFile != nil
         self.environment = environment
+    }
+
+    /// Whether the results go to `--out FILE` (``OutputFile``) rather than standard output.
+    let writesToFile: Bool
+
+    deinit {
+        sink.flush()
+        if writesToFile { OutputFile.settled(sink) }
     }
 
     var tableOptions: TableOptions {

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Transport
 
 #if canImport(Glibc)
@@ -62,14 +63,20 @@ func main() async -> ExitCode {
             print(command.help)
             return .ok
         }
-        return await run(command, arguments)
+        return OutputFile.finish(await run(command, arguments))
     }
 }
 
 func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
         var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
-        try ArgumentDefaults.apply(to: &given, for: command, environment: ProcessInfo.processInfo.environment)
+        // `--out tasks.csv` without `-o` writes CSV, whatever the config file's default.
+        if let path = given.value("out"), let format = OutputFile.format(forPath: path) {
+            given.setDefault("output", format)
+        }
+        try ArgumentDefaults.apply(
+            to: &given, for: command, environment: ProcessInfo.processInfo.environment,
+            standardOutputIsTerminal: given.value("out") == nil && Terminal.isTerminal(1))
         // `output = json` in the config file counts as `-o json`.
         if let format = given.value("output"), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
         _ = try NetworkOptions.retryCount(given)

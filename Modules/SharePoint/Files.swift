@@ -102,7 +102,9 @@ extension SharePointSite {
         let temporary = LocalFolder.temporaryName(for: name, suffix: ".part")
         let fd: Int32
         do {
-            fd = try folder.createFile(temporary)
+            // A downloaded file is the user's content: 0666 less the umask, as `curl -o` makes it, so a shared
+            // mirror can be read by its group (session and ledger files stay 0600).
+            fd = try folder.createFile(temporary, mode: 0o666)
         } catch {
             throw SharePointError(
                 localFile: "could not create a temporary file in \(folder.path) for \(name)", detail: error.reason)

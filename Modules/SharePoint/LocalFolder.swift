@@ -161,11 +161,12 @@ public final class LocalFolder: Sendable {
         complete = true
     }
 
-    /// Creates the new file `name` in this folder for reading and writing, mode 0600, and returns its descriptor (the caller
-    /// closes it). Anything already at `name`, a symbolic link included, makes it fail (`O_EXCL`).
-    func createFile(_ name: String) throws(LocalFileError) -> Int32 {
+    /// Creates the new file `name` in this folder for reading and writing, `mode` less the umask (0600 unless
+    /// said), and returns its descriptor (the caller closes it). Anything already at `name`, a symbolic link
+    /// included, makes it fail (`O_EXCL`).
+    func createFile(_ name: String, mode: mode_t = 0o600) throws(LocalFileError) -> Int32 {
         try check(name)
-        let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw LocalFileError(path: path(of: name), action: "create", code: errno) }
         return fd
     }
