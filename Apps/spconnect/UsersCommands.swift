@@ -14,7 +14,7 @@ let usersCommand = Command(
     try await withSiteErrors("users") {
         _ = try positionals(arguments)
         let output = try Output(arguments)
-        let users = try await siteUsers(try SiteContext.open(arguments).site)
+        let users = try await SiteContext.open(arguments).site.siteUsers()
         output.render(RecordSet(columns: siteUserColumns, records: users.map(siteUserRecord)))
         return .ok
     }
@@ -57,7 +57,7 @@ let userCommand = Command(
                 return .notFound
             }
         }
-        let users = try await siteUsers(site)
+        let users = try await site.siteUsers()
         guard let user = users.first(where: { matches($0, name) }) else {
             let hint = Suggestions.didYouMean(name, in: users.map(\.email).filter { !$0.isEmpty })
             printError(
@@ -70,13 +70,6 @@ let userCommand = Command(
     }
 }
 
-/// Every user of the site, all pages.
-private func siteUsers(_ site: SharePointSite) async throws(SharePointError) -> [User] {
-    var users: [User] = []
-    for try await user in site.pages(API.web.appending("siteusers"), of: User.self).elements { users.append(user) }
-    return users
-}
-
 /// Whether `name` is the user's e-mail, user principal name or login name (claims or bare), ignoring case.
 private func matches(_ user: User, _ name: String) -> Bool {
     let wanted = name.lowercased()
@@ -85,11 +78,11 @@ private func matches(_ user: User, _ name: String) -> Bool {
 }
 
 /// Columns of ``siteUserRecord(_:)``.
-private let siteUserColumns =
+let siteUserColumns =
     SharePointRecords.userColumns + [Column("principalType", title: "Principal type")]
 
 /// A site user: the `whoami` fields and the principal type (1 user, 4 security group, 8 SharePoint group).
-private func siteUserRecord(_ user: User) -> Record {
+func siteUserRecord(_ user: User) -> Record {
     var fields = SharePointRecords.record(user: user).fields
     fields.append(Field("principalType", user.principalType.map { .int($0) } ?? .null))
     return Record(fields)
