@@ -6,15 +6,23 @@ import SharePoint
 let whoamiCommand = Command(
     name: "whoami",
     summary: "Sign-in check: prove the saved session with a request and print the signed-in user.",
-    synopsis: "[--profile NAME] [--output FORMAT]", options: SiteContext.options,
+    synopsis: "[--groups] [--profile NAME] [--output FORMAT]",
+    options: [.flag("groups", "list the signed-in user's SharePoint groups instead")] + SiteContext.options,
     examples: [
         "spconnect whoami",
         "spconnect whoami --profile prod -o json",
+        "spconnect whoami --groups",
     ]
 ) { arguments in
     try await withSiteErrors("whoami") {
         _ = try positionals(arguments)
         let session = try SessionContext.open(arguments)
+        if arguments.has("groups") {
+            let output = try Output(arguments)
+            let groups = try await SiteContext.open(arguments, session: session).site.currentUserGroups()
+            output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
+            return .ok
+        }
         if session.session.tokens != nil { return try await TokenLogin.whoami(arguments, context: session) }
         if let proofURL = session.session.proofURL {
             return try await webWhoami(arguments, context: session, proofURL: proofURL)

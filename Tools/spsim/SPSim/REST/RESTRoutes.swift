@@ -66,6 +66,7 @@ extension SimulatorCore {
         RESTRoute("web") { $0.jsonResponse($0.webEntity($1.context, top: true), $1.context) },
         RESTRoute("web/currentuser/**") { try $0.currentUserEndpoint($1) },
         RESTRoute("web/siteusers/**") { $0.siteUsersEndpoint($1) },
+        RESTRoute("web/sitegroups/**") { try $0.siteGroupsEndpoint($1) },
         RESTRoute("web/getuserbyid/**") { try $0.userByIdEndpoint($1) },
         RESTRoute("web/ensureuser/**") { try $0.ensureUser($1.context) },
         RESTRoute("web/lists/**") { try $0.listsEndpoint($1) },

@@ -28,13 +28,14 @@ extension SimulatorCore {
                 ], deferred: ["RootWeb"], context: context, top: true), context)
     }
 
-    /// `web/currentuser`: the signed-in user (an app-only token has none).
+    /// `web/currentuser` (the signed-in user; an app-only token has none) and `web/currentuser/groups`.
     func currentUserEndpoint(_ match: RESTMatch) throws -> HTTPServerResponse {
         guard let user = match.context.user else {
             throw RESTError(
                 status: 403, code: "-2147024891, System.UnauthorizedAccessException",
                 message: "Access denied. You do not have permission to perform this action or access this resource.")
         }
+        if match.rest.first?.lower == "groups" { return currentUserGroups(user, match.context) }
         return jsonResponse(userEntity(user, match.context, top: true), match.context)
     }
 

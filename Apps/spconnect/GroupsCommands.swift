@@ -1,0 +1,66 @@
+import Presentation
+import SharePoint
+
+/// `spconnect groups`: the site's SharePoint groups (`GET /_api/web/sitegroups`).
+let groupsCommand = Command(
+    name: "groups",
+    summary: "List the site's SharePoint groups: id, name, description and owner.",
+    synopsis: "[--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect groups",
+        "spconnect groups -o json",
+    ]
+) { arguments in
+    try await withSiteErrors("groups") {
+        _ = try positionals(arguments)
+        let output = try Output(arguments)
+        let groups = try await SiteContext.open(arguments).site.siteGroups()
+        output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
+        return .ok
+    }
+}
+
+/// `spconnect group members NAME`: the users of one group, found by name (case ignored).
+let groupCommand = Command(
+    name: "group",
+    summary: "List the members of one SharePoint group of the site (group members NAME).",
+    synopsis: "members NAME [--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect group members 'Team Site Members'",
+        "spconnect group members 'Team Site Owners' -o csv",
+    ]
+) { arguments in
+    try await withSiteErrors("group") {
+        let words = arguments.positionals
+        guard words.count == 2, words[0] == "members" else {
+            throw UsageError(description: "expected 'members NAME', got \(words.joined(separator: " "))")
+        }
+        let name = words[1]
+        let output = try Output(arguments)
+        let site = try SiteContext.open(arguments).site
+        let groups = try await site.siteGroups()
+        guard let group = groups.first(where: { $0.title.lowercased() == name.lowercased() }) else {
+            let hint = Suggestions.didYouMean(name, in: groups.map(\.title))
+            printError(
+                "spconnect group: no group '\(name)' in \(site.siteURL).\(hint) The groups: spconnect groups")
+            return .notFound
+        }
+        let members = try await site.groupMembers(groupID: group.id)
+        output.render(RecordSet(columns: siteUserColumns, records: members.map(siteUserRecord)))
+        return .ok
+    }
+}
+
+/// Columns of ``siteGroupRecord(_:)``.
+let siteGroupColumns = [
+    Column("id", title: "Id"), Column("title", title: "Name"), Column("description", title: "Description"),
+    Column("ownerTitle", title: "Owner"),
+]
+
+/// A SharePoint group.
+func siteGroupRecord(_ group: SiteGroup) -> Record {
+    Record([
+        Field("id", .int(group.id)), Field("title", .string(group.title)),
+        Field("description", .string(group.description)), Field("ownerTitle", .string(group.ownerTitle)),
+    ])
+}

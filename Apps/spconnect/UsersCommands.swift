@@ -1,0 +1,89 @@
+import Presentation
+import SharePoint
+
+/// `spconnect users`: the site's users (`GET /_api/web/siteusers`, every page).
+let usersCommand = Command(
+    name: "users",
+    summary: "List the site's users: id, name, login name, e-mail, site admin and principal type.",
+    synopsis: "[--output FORMAT]", options: SiteContext.options,
+    examples: [
+        "spconnect users",
+        "spconnect users -o csv > users.csv",
+    ]
+) { arguments in
+    try await withSiteErrors("users") {
+        _ = try positionals(arguments)
+        let output = try Output(arguments)
+        let users = try await SiteContext.open(arguments).site.siteUsers()
+        output.render(RecordSet(columns: siteUserColumns, records: users.map(siteUserRecord)))
+        return .ok
+    }
+}
+
+/// `spconnect user EMAIL`: one site user by e-mail or login name; `--ensure` adds the person to the site first.
+let userCommand = Command(
+    name: "user",
+    summary: "Show one site user by e-mail or login name (--ensure: add the person to the site when needed).",
+    synopsis: "EMAIL [--ensure [--dry-run]] [--output FORMAT]",
+    options: [
+        .flag("ensure", "resolve the person through /_api/web/ensureuser, adding them to the site when needed"),
+        .flag("dry-run", short: "n", "with --ensure: only say what would be resolved; nothing is changed"),
+    ] + SiteContext.options,
+    examples: [
+        "spconnect user alice@contoso.com",
+        "spconnect user bob@contoso.com --ensure --dry-run",
+        "spconnect user 'i:0#.f|membership|bob@contoso.com' --ensure -o json",
+    ]
+) { arguments in
+    try await withSiteErrors("user") {
+        let name = try positionals(arguments, "EMAIL")[0]
+        let ensure = arguments.has("ensure")
+        if arguments.has("dry-run") && !ensure {
+            throw UsageError(description: "--dry-run goes with --ensure (a lookup changes nothing)")
+        }
+        let output = try Output(arguments)
+        let site = try SiteContext.open(arguments).site
+        if ensure {
+            if arguments.has("dry-run") {
+                output.note("Would resolve '\(name)' with POST \(site.siteURL)/_api/web/ensureuser (dry run).")
+                return .ok
+            }
+            do {
+                let user = try await site.ensureUser(name)
+                output.renderOne(siteUserRecord(user), columns: siteUserColumns)
+                return .ok
+            } catch let error as SharePointError where error.message?.contains("could not be found") == true {
+                printError("spconnect user: no person '\(name)' is known to the directory (\(error.description)).")
+                return .notFound
+            }
+        }
+        let users = try await site.siteUsers()
+        guard let user = users.first(where: { matches($0, name) }) else {
+            let hint = Suggestions.didYouMean(name, in: users.map(\.email).filter { !$0.isEmpty })
+            printError(
+                "spconnect user: '\(name)' is not a user of \(site.siteURL).\(hint) "
+                    + "To add a person to the site: spconnect user \(name) --ensure")
+            return .notFound
+        }
+        output.renderOne(siteUserRecord(user), columns: siteUserColumns)
+        return .ok
+    }
+}
+
+/// Whether `name` is the user's e-mail, user principal name or login name (claims or bare), ignoring case.
+private func matches(_ user: User, _ name: String) -> Bool {
+    let wanted = name.lowercased()
+    let bareLogin = user.loginName.split(separator: "|").last.map(String.init) ?? user.loginName
+    return [user.email, user.userPrincipalName ?? "", user.loginName, bareLogin].contains { $0.lowercased() == wanted }
+}
+
+/// Columns of ``siteUserRecord(_:)``.
+let siteUserColumns =
+    SharePointRecords.userColumns + [Column("principalType", title: "Principal type")]
+
+/// A site user: the `whoami` fields and the principal type (1 user, 4 security group, 8 SharePoint group).
+func siteUserRecord(_ user: User) -> Record {
+    var fields = SharePointRecords.record(user: user).fields
+    fields.append(Field("principalType", user.principalType.map { .int($0) } ?? .null))
+    return Record(fields)
+}
