@@ -39,7 +39,8 @@ import Testing
         let fixture = try await CLIFixture()
         let folder = try temporaryDirectory("dry-run")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let csv = "Title,Owner,Cost\nDesk,alice@contoso.test,120.5\nChair,alice@contoso.test,twelve\n"
+        let csv =
+            "Title,Owner,Cost\nDesk,alice@contoso.test,120.5\nChair,alice@contoso.test,twelve\n"
             + "Lamp,newcomer@contoso.test,15\n"
         try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/assets.csv"))
         let before = try await fixture.run(["items", "Asset_Register", "--select", "Id", "-o", "ndjson"])
