@@ -77,6 +77,11 @@ let package = Package(
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
         .target(name: "SharePoint", dependencies: ["Transport", "JSON"], path: "Modules/SharePoint"),
 
+        // MARK: App support (what both apps share, never a library)
+
+        /// The one ordered chain of password sources for renewals, `status` and the status app; helper commands.
+        .target(name: "AppSupport", dependencies: ["AuthFlow", "Keyring", "Transport"], path: "Modules/AppSupport"),
+
         // MARK: Presentation
 
         /// Records and renderers: terminal tables, JSON, NDJSON, CSV, escaped HTML, progress bars.
@@ -89,14 +94,16 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON", "Cryptography",
-                "Keyring",
+                "Keyring", "AppSupport",
             ],
             path: "Apps/spconnect"),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
             name: "spconnect-status",
-            dependencies: ["Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON", "Keyring"],
+            dependencies: [
+                "Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON", "Keyring", "AppSupport",
+            ],
             path: "Apps/spconnect-status"),
 
         // MARK: Tools (never imported by Modules)
@@ -157,10 +164,14 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(
             name: "CryptographyTests", dependencies: ["TestSupport", "Cryptography"], path: "Tests/CryptographyTests"),
-        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer", "Cryptography"], path: "Tests/TransportTests"),
-        .testTarget(name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
         .testTarget(
-            name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"], path: "Tests/SharePointTests"),
+            name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer", "Cryptography"],
+            path: "Tests/TransportTests"),
+        .testTarget(
+            name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
+        .testTarget(
+            name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"],
+            path: "Tests/SharePointTests"),
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
@@ -169,13 +180,17 @@ let package = Package(
             path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),
         .testTarget(
-            name: "CLITests", dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport", "Cryptography"], path: "Tests/CLITests"),
+            name: "CLITests",
+            dependencies: ["TestSupport", "spconnect", "SPSim", "HTTPServer", "Transport", "Cryptography"],
+            path: "Tests/CLITests"),
         .testTarget(
-            name: "StatusAppTests", dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
+            name: "StatusAppTests",
+            dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML"], path: "Tests/HTMLTests"),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"], path: "Tests/HTTPServerTests"),
+            name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"],
+            path: "Tests/HTTPServerTests"),
     ]
 )
 

@@ -138,34 +138,24 @@ final class StatusServer: Sendable {
 
     func stop() { server.stop() }
 
-    /// The session configuration for `options`, with the password from the environment (never argv), else the one
-    /// `spconnect login --save-password` kept in the keyring (looked up once, when the app starts).
+    /// The session configuration for `options`: the password from the chain every app uses (``StatusPasswords``),
+    /// never from argv.
     static func sessionConfiguration(
         _ options: StatusOptions, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> StatusSession.Configuration {
         let store = SessionStore(environment: environment)
-        let hasPasswordInEnvironment =
-            !(environment["SPCONNECT_PASSWORD"] ?? "").isEmpty
-            || !(environment["SPCONNECT_PASSWORD_FILE"] ?? "").isEmpty
-        let saved =
-            hasPasswordInEnvironment
-            ? nil : StatusPassword.fromKeyring(profile: options.profile, store: store, environment: environment)
-        return StatusSession.Configuration(
+        let passwords = StatusPasswords(profile: options.profile, store: store, environment: environment)
+        var configuration = StatusSession.Configuration(
             profile: options.profile, store: store,
-            password: { password(environment: environment) ?? saved },
-            canSignIn: hasPasswordInEnvironment || saved != nil,
+            password: { passwords.next() },
+            canSignIn: passwords.canSignIn,
             clientConfiguration: HTTPClient.Configuration(
                 userAgent: environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
                     ?? "NONISV|SPConnect|spconnect-status", caFile: options.caFile,
                 insecureSkipTLSVerification: options.insecure))
-    }
-
-    /// `SPCONNECT_PASSWORD`, else the first line of `SPCONNECT_PASSWORD_FILE` (refused when group- or
-    /// world-readable), else nil.
-    static func password(environment: [String: String]) -> Secret? {
-        if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
-        guard let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty else { return nil }
-        return try? PasswordFile.read(path)
+        configuration.knownPasswords = { passwords.known }
+        configuration.passwordProblem = { passwords.problem }
+        return configuration
     }
 
     /// Why `SPCONNECT_PASSWORD_FILE` cannot be used, when it is named and `SPCONNECT_PASSWORD` is not set: said

@@ -22,6 +22,11 @@ actor StatusSession {
         var password: @Sendable () -> Secret?
         /// Whether credentials are available at all (shows the "sign in again" button).
         var canSignIn: Bool
+        /// The passwords a page must never show, when not just ``password``'s (which a page load must not run:
+        /// it may run a command or ask the keyring).
+        var knownPasswords: (@Sendable () -> [Secret])? = nil
+        /// Why the last ``password`` call gave none, for the page.
+        var passwordProblem: (@Sendable () -> String?)? = nil
         var clientConfiguration: HTTPClient.Configuration
         /// How long a proof result is reused before the next page load sends another.
         var proofCacheSeconds: Double = 5
@@ -211,7 +216,8 @@ actor StatusSession {
 
     /// The secrets a page must never show: the password (when one is configured) and the jar's cookie values.
     func secretScrubber() -> SecretScrubber {
-        var scrubber = SecretScrubber(secrets: configuration.password().map { [$0] } ?? [])
+        var scrubber = SecretScrubber(
+            secrets: configuration.knownPasswords?() ?? configuration.password().map { [$0] } ?? [])
         let cookies = (try? client.cookies.all()) ?? []
         scrubber.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength)
         return scrubber
@@ -331,16 +337,24 @@ actor StatusSession {
                 steps: [], source: Self.recordSource)
             return false
         }
-        guard configuration.password() != nil || renewsSilently, let renewal else {
+        guard configuration.canSignIn || renewsSilently, let renewal else {
             lastSignIn = StatusPages.SignInFact(
                 at: configuration.now(), succeeded: false,
-                message: "no password is available (set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE).", steps: [],
+                message: "no password is available (set SPCONNECT_PASSWORD, SPCONNECT_PASSWORD_FILE or "
+                    + "SPCONNECT_PASSWORD_COMMAND, or log in with --password-command or --save-password).", steps: [],
                 source: Self.recordSource)
             return false
         }
         // The CLI's renewal (it saves the new session and the record of its sign-in to the store).
+        let before = await renewal.lastRecord
         let renewed = (try? await renewal.reauthenticate()) ?? false
         if let record = await renewal.lastRecord { lastSignIn = record }
+        if !renewed, await renewal.lastRecord == before, let problem = configuration.passwordProblem?() {
+            // No sign-in ran: the password source gave nothing.
+            lastSignIn = StatusPages.SignInFact(
+                at: configuration.now(), succeeded: false, message: problem + ".", steps: [],
+                source: Self.recordSource)
+        }
         guard renewed else {
             // The button may be pressed while the session still works: a failed sign-in leaves its cookies in use.
             try? session.install(into: client)

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 import Transport
@@ -6,8 +7,9 @@ import Transport
     import Glibc
 #endif
 
-/// Where a password comes from: never argv. In order: `--password-stdin`, `--password-file F` (refused
-/// when group- or world-readable), `SPCONNECT_PASSWORD`, then a no-echo prompt when stdin is a terminal.
+/// Where a login's password comes from: never argv. In order: `--password-stdin`, `--password-file F` (refused
+/// when group- or world-readable), `--password-command CMD`, then the chain renewals use (``PasswordChain``:
+/// `SPCONNECT_PASSWORD`, `SPCONNECT_PASSWORD_FILE`, `SPCONNECT_PASSWORD_COMMAND`, a no-echo prompt on a terminal).
 enum PasswordSource {
     static func read(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
         let secret = try obtain(arguments, user: user)
@@ -32,16 +34,29 @@ enum PasswordSource {
                 throw UsageError(description: "--password-command gave no password: \(failure.description)")
             }
         }
-        if let value = ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"], !value.isEmpty {
-            return Secret(value)
+        // No flag: the chain renewals use, as far as a first login has it (no saved command, no keyring yet).
+        let chain = PasswordChain(
+            session: nil, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1)
+        var typed: Result<Secret, UsageError>?
+        switch chain.password(ask: {
+            do throws(UsageError) {
+                return try PasswordPrompt.ask("Password for \(user): ")
+            } catch {
+                typed = .failure(error)
+                return nil
+            }
+        }) {
+        case .password(let secret, _): return secret
+        case .failed(let source, let reason):
+            if case .failure(let error)? = typed { throw error }
+            throw UsageError(description: "\(source) gave no password: \(reason)")
+        case .none:
+            throw UsageError(
+                description:
+                    "no password: use --password-stdin, --password-file FILE (mode 0600), --password-command CMD, "
+                    + "SPCONNECT_PASSWORD, SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND, or run on a terminal "
+                    + "to be asked")
         }
-        if isatty(STDIN_FILENO) == 1 {
-            return try PasswordPrompt.ask("Password for \(user): ")
-        }
-        throw UsageError(
-            description:
-                "no password: use --password-stdin, --password-file FILE (mode 0600), --password-command CMD, "
-                + "SPCONNECT_PASSWORD, or run on a terminal to be asked")
     }
 
     /// A password file's first line (``PasswordFile``: refused when others can read it).

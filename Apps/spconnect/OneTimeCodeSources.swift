@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Cryptography
 import Foundation

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 
@@ -42,16 +43,10 @@ enum RenewalReport {
         }
     }
 
-    /// Where a renewal would take the password from, in the order renewals try them; nil when nowhere.
+    /// Where a renewal would take the password from: the first source of the chain renewals use
+    /// (``PasswordChain``); nil when nowhere.
     static func passwordSource(_ session: Session, environment: [String: String]) -> String? {
-        if environment["SPCONNECT_PASSWORD"]?.isEmpty == false { return "SPCONNECT_PASSWORD" }
-        // Named, not quoted: a command line can hold a secret of its own.
-        if session.passwordCommand != nil { return "the login's password command" }
-        if session.passwordInKeyring { return "the keyring (saved by login --save-password)" }
-        if environment["SPCONNECT_PASSWORD_COMMAND"]?.isEmpty == false { return "SPCONNECT_PASSWORD_COMMAND" }
-        if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
-            return "SPCONNECT_PASSWORD_FILE (\(path))"
-        }
-        return isatty(STDIN_FILENO) == 1 ? "a prompt (this is a terminal)" : nil
+        PasswordChain(session: session, environment: environment, terminal: isatty(STDIN_FILENO) == 1).first?
+            .description
     }
 }

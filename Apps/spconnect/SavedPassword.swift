@@ -5,7 +5,8 @@ import Transport
 
 /// `login --save-password`: the password kept in the desktop's Secret Service keyring (gnome-keyring, KeePassXC,
 /// KWallet) under SPConnect's own schema, one entry per site origin and user. The session file only says that the
-/// keyring holds it (`"passwordSource":"keyring"`); renewals look it up there, `logout` removes it.
+/// keyring holds it (`"passwordSource":"keyring"`); renewals look it up there (``PasswordChain``), `logout`
+/// removes it.
 enum SavedPassword {
     /// The option of `login`.
     static let option = OptionSpec.flag(
@@ -51,30 +52,6 @@ enum SavedPassword {
         } catch {
             printError("spconnect login: the password was not saved in the keyring: \(error.description)")
             return false
-        }
-    }
-
-    /// The saved password of `session`, for a renewal; nil, said on stderr with the alternatives, when the keyring
-    /// has none or cannot be reached.
-    static func lookUp(for session: Session) async -> Secret? {
-        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else { return nil }
-        do {
-            return try await keyring().password(for: entry)
-        } catch {
-            printError("The session ended and the keyring gave no password: \(error.description)")
-            return nil
-        }
-    }
-
-    /// ``lookUp(for:)`` on the calling thread, which waits while the keyring answers (at most its timeout): for
-    /// opening a session that needs the password before any request (HTTP Basic).
-    static func lookUpWaiting(for session: Session) -> Secret? {
-        guard let entry = KeyringEntry(site: session.siteURL, user: session.user) else { return nil }
-        do {
-            return try keyring().blockingPassword(for: entry)
-        } catch {
-            printError("The keyring gave no password: \(error.description)")
-            return nil
         }
     }
 

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 import SharePoint
@@ -78,80 +79,36 @@ struct SessionContext {
     }
 }
 
-/// The password for renewing `session`, when one is available without argv (remembered by ``ErrorOutput``):
-/// `SPCONNECT_PASSWORD`, else the keyring when the login saved it there (`--save-password`), else the other sources.
+/// The password for a renewal of `session`, from the one chain of sources every app uses (``PasswordChain``:
+/// `SPCONNECT_PASSWORD`, `SPCONNECT_PASSWORD_FILE`, the login's command or `SPCONNECT_PASSWORD_COMMAND`, the
+/// keyring, a prompt), remembered by ``ErrorOutput`` so no message can show it. Nil when there is none, said on
+/// standard error with what to set.
 func renewalPassword(for session: Session) async -> Secret? {
-    let askKeyring = !hasPasswordInEnvironment && session.passwordInKeyring
-    if askKeyring, let secret = await SavedPassword.lookUp(for: session) {
+    renewalPasswordWaiting(for: session)
+}
+
+/// ``renewalPassword(for:)`` on the calling thread (a command runs, the keyring is asked, bounded by their limits).
+func renewalPasswordWaiting(for session: Session) -> Secret? {
+    let chain = PasswordChain(
+        session: session, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1)
+    let outcome = chain.password {
+        printError("The session ended; signing in again.")
+        return try? PasswordPrompt.ask("Password for \(session.user): ")
+    }
+    switch outcome {
+    case .password(let secret, _):
         ErrorOutput.remember(secret)
         return secret
-    }
-    let secret = renewalPassword(user: session.user, command: session.passwordCommand)
-    if secret == nil, !askKeyring, session.passwordCommand == nil, !hasPasswordSourceInEnvironment,
-        isatty(STDIN_FILENO) != 1
-    {
-        // Nothing was there to ask: say what would have been.
+    case .failed(let source, let reason):
+        printError("The session ended and \(source) gave no password to sign in again: \(reason).")
+        return nil
+    case .none:
         printError(
             "The session ended and no password source is available to sign in again: set SPCONNECT_PASSWORD, "
                 + "SPCONNECT_PASSWORD_COMMAND or SPCONNECT_PASSWORD_FILE, or log in again with --password-command CMD "
                 + "(for example 'pass show sp') or --save-password.")
+        return nil
     }
-    return secret
-}
-
-/// ``renewalPassword(for:)`` with the keyring asked on the calling thread (a synchronous caller's).
-func renewalPasswordWaiting(for session: Session) -> Secret? {
-    if !hasPasswordInEnvironment, session.passwordInKeyring, let secret = SavedPassword.lookUpWaiting(for: session) {
-        ErrorOutput.remember(secret)
-        return secret
-    }
-    return renewalPassword(user: session.user, command: session.passwordCommand)
-}
-
-private var hasPasswordInEnvironment: Bool {
-    !(ProcessInfo.processInfo.environment["SPCONNECT_PASSWORD"] ?? "").isEmpty
-}
-
-private var hasPasswordSourceInEnvironment: Bool {
-    let environment = ProcessInfo.processInfo.environment
-    return ["SPCONNECT_PASSWORD", "SPCONNECT_PASSWORD_COMMAND", "SPCONNECT_PASSWORD_FILE"].contains {
-        !(environment[$0] ?? "").isEmpty
-    }
-}
-
-/// The password for a renewal from the sources that need no keyring (remembered by ``ErrorOutput``).
-func renewalPassword(user: String, command: String? = nil) -> Secret? {
-    let secret = renewalPasswordSource(user: user, command: command)
-    if let secret { ErrorOutput.remember(secret) }
-    return secret
-}
-
-private func renewalPasswordSource(user: String, command: String?) -> Secret? {
-    let environment = ProcessInfo.processInfo.environment
-    if let value = environment["SPCONNECT_PASSWORD"], !value.isEmpty { return Secret(value) }
-    // The login's --password-command (kept in the session), else SPCONNECT_PASSWORD_COMMAND.
-    if let command = command ?? environment["SPCONNECT_PASSWORD_COMMAND"].flatMap({ $0.isEmpty ? nil : $0 }) {
-        switch PasswordCommand.run(command) {
-        case .success(let secret): return secret
-        case .failure(let failure):
-            printError("The session ended and the password command gave no password: \(failure.description).")
-            return nil
-        }
-    }
-    if let path = environment["SPCONNECT_PASSWORD_FILE"], !path.isEmpty {
-        do {
-            return try PasswordSource.readFile(path)
-        } catch {
-            // Said here: the command's own error only says the session could not be renewed.
-            printError("The session ended and SPCONNECT_PASSWORD_FILE cannot be used: \(error.description)")
-            return nil
-        }
-    }
-    if isatty(STDIN_FILENO) == 1 {
-        printError("The session ended; signing in again.")
-        return try? PasswordPrompt.ask("Password for \(user): ")
-    }
-    return nil
 }
 
 /// No saved session for the profile: the user has to sign in first (exit code 11).

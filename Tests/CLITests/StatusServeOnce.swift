@@ -2,14 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `spconnect status --serve` started in the background with `environment`; once it prints its URL, one read of
+/// `spconnect status --serve` (for `profile`, else the default one) started in the background with `environment`; once it prints its URL, one read of
 /// `/status.json` (which proves the session, and renews it when it ended); then the app is stopped by its PID.
 /// Returns the body read (empty when none came) and the app's standard error.
-func statusJSONFromServe(environment: [String: String]) async throws -> (body: Data, stderr: String) {
+func statusJSONFromServe(environment: [String: String], profile: String? = nil) async throws -> (
+    body: Data, stderr: String
+) {
     let scratch = try temporaryDirectory("status-serve")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let script = """
-        "$0" status --serve >"$1/url" 2>"$1/err" &
+        "$0" status --serve ${2:+--profile "$2"} >"$1/url" 2>"$1/err" &
         pid=$!
         tries=0
         while [ ! -s "$1/url" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
@@ -21,7 +23,8 @@ func statusJSONFromServe(environment: [String: String]) async throws -> (body: D
     var environment = environment
     environment["PATH"] = "/usr/bin:/bin"
     let status = await spawnToExit(
-        "/bin/sh", ["-c", script, spconnectPath, scratch], environment: environment, timeout: .seconds(120))
+        "/bin/sh", ["-c", script, spconnectPath, scratch, profile ?? ""], environment: environment,
+        timeout: .seconds(120))
     #expect(status == 0)
     let body = FileManager.default.contents(atPath: scratch + "/status.json") ?? Data()
     return (body, (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "")

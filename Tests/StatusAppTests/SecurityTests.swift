@@ -299,16 +299,19 @@ import Transport
     }
 
     @Test func passwordComesFromTheEnvironmentOnly() throws {
-        #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD": "p1"])?.revealedValue() == "p1")
-        #expect(StatusServer.password(environment: [:]) == nil)
+        let password = { (environment: [String: String]) in
+            StatusServer.sessionConfiguration(StatusOptions(), environment: environment).password()?.revealedValue()
+        }
+        #expect(password(["SPCONNECT_PASSWORD": "p1"]) == "p1")
+        #expect(password([:]) == nil)
         let path = NSTemporaryDirectory() + "spc-status-pw-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(
             FileManager.default.createFile(
                 atPath: path, contents: Data("p2\nrest\n".utf8), attributes: [.posixPermissions: 0o600]))
-        #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path])?.revealedValue() == "p2")
+        #expect(password(["SPCONNECT_PASSWORD_FILE": path]) == "p2")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        #expect(StatusServer.password(environment: ["SPCONNECT_PASSWORD_FILE": path]) == nil)
+        #expect(password(["SPCONNECT_PASSWORD_FILE": path]) == nil)
         // The app says so when it starts, with the remedy, instead of "no password" at the first renewal.
         let refusal = StatusServer.passwordFileRefusal(environment: ["SPCONNECT_PASSWORD_FILE": path])
         #expect(refusal?.contains("chmod 600") == true)

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Synchronization
-import Transport
+package import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,19 +12,19 @@ import Transport
 /// most ``outputLimit`` bytes. It is stopped, its whole process group killed by its ID, when it prints more, runs
 /// longer than ``timeout(environment:)`` or its caller is cancelled. Nothing of its output is printed, and no
 /// message quotes the command (a command line can hold a secret).
-enum HelperCommand {
+package enum HelperCommand {
     /// The most output read: a password or a code is one short line; more is an error.
-    static let outputLimit = 64 << 10
+    package static let outputLimit = 64 << 10
 
     /// The time a command may take by default, well below a sign-in's 120 s.
-    static let defaultTimeout = 60.0
+    package static let defaultTimeout = 60.0
 
     /// The longest time `SPCONNECT_COMMAND_TIMEOUT` may give, still below a sign-in's 120 s.
-    static let longestTimeout = 100.0
+    package static let longestTimeout = 100.0
 
     /// Seconds a command may run: `SPCONNECT_COMMAND_TIMEOUT` when it is a number greater than 0 (at most
     /// ``longestTimeout``), else ``defaultTimeout``.
-    static func timeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+    package static func timeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
         guard let seconds = environment["SPCONNECT_COMMAND_TIMEOUT"].flatMap(Double.init), seconds > 0,
             seconds.isFinite
         else { return defaultTimeout }
@@ -32,7 +32,7 @@ enum HelperCommand {
     }
 
     /// Why a command gave no secret. The description is a clause: "gave no password: <description>".
-    enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// `/bin/sh` could not be started.
         case notStarted(reason: String)
         /// It ran longer than the limit (seconds) and was killed.
@@ -48,7 +48,7 @@ enum HelperCommand {
         /// It printed no non-empty line.
         case noOutput
 
-        var description: String {
+        package var description: String {
             switch self {
             case .notStarted(let reason): return "it could not be started (\(reason))"
             case .timedOut(let seconds):
@@ -70,13 +70,15 @@ enum HelperCommand {
     }
 
     /// Runs `command` to its end on the calling thread; its first non-empty output line, trimmed.
-    static func firstLine(of command: String, timeout: Double = timeout()) throws(Failure) -> Secret {
+    package static func firstLine(of command: String, timeout: Double = timeout()) throws(Failure) -> Secret {
         try firstLine(of: command, timeout: timeout, stop: StopSignal())
     }
 
     /// ``firstLine(of:timeout:)`` on a thread of its own (never the cooperative pool's); cancelling the calling task
     /// kills the command.
-    static func firstLineWaiting(for command: String, timeout: Double = timeout()) async -> Result<Secret, Failure> {
+    package static func firstLineWaiting(for command: String, timeout: Double = timeout()) async -> Result<
+        Secret, Failure
+    > {
         let stop = StopSignal()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Secret, Failure>, Never>) in
