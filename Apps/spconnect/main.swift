@@ -20,7 +20,7 @@ let commands: [Command] = [
     itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
     downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
     demoCommand, inspectCommand, profilesCommand, helpCommand,
-    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand,
+    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand, changesCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.
