@@ -7,6 +7,8 @@ import SharePoint
 /// last good token and the next run fetches the same changes again.
 struct ChangeTokenFile {
     let path: String
+    /// The option that named the file, for messages (`since-token`, `incremental`).
+    var option = "since-token"
 
     /// The option both commands take.
     static let option = OptionSpec.value(
@@ -17,14 +19,19 @@ struct ChangeTokenFile {
     /// The token in the file, or nil when there is no file. An unreadable file, or one that holds no change token,
     /// is a usage error (the file is not overwritten).
     func read() throws(UsageError) -> String? {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(description: "--\(option) \(path): the folder \(folder) does not exist")
+        }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(description: "--since-token \(path): cannot read the file")
+            throw UsageError(description: "--\(option) \(path): cannot read the file")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.isChangeToken(text) else {
             throw UsageError(
-                description: "--since-token \(path) holds no change token (expected 1;3;GUID;TICKS;NUMBER); "
+                description: "--\(option) \(path) holds no change token (expected 1;3;GUID;TICKS;NUMBER); "
                     + "remove it for a full run")
         }
         return text
@@ -47,7 +54,7 @@ struct ChangeTokenFile {
     func check(_ token: String, isFor id: String, what: String) throws(UsageError) {
         guard let scope = Self.scopeID(of: token), scope != id.lowercased() else { return }
         throw UsageError(
-            description: "--since-token \(path) holds a token of another list or web (\(scope)), not of \(what) "
+            description: "--\(option) \(path) holds a token of another list or web (\(scope)), not of \(what) "
                 + "(\(id.lowercased())); give each list its own token file")
     }
 

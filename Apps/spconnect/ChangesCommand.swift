@@ -28,7 +28,7 @@ let changesCommand = Command(
         }
         let output = try Output(arguments)
         let fetchLimit = try arguments.integer("fetch-limit", in: 1...2000) ?? 1000
-        let tokenFile = arguments.value("since-token").map(ChangeTokenFile.init)
+        let tokenFile = arguments.value("since-token").map { ChangeTokenFile(path: $0) }
         let start = try tokenFile?.read()
         let site = try SiteContext.open(arguments).site
         let run = { (list: ListPath?, what: String) async throws -> ExitCode in
@@ -45,7 +45,9 @@ let changesCommand = Command(
                 return .failure
             }
             output.render(
-                RecordSet(columns: changeColumns(web: list == nil), records: found.changes.map(changeRecord)))
+                RecordSet(
+                    columns: changeColumns(web: list == nil, all: output.format != .table),
+                    records: found.changes.map(changeRecord)))
             try tokenFile?.write(found.token ?? current)
             return .ok
         }
@@ -56,12 +58,14 @@ let changesCommand = Command(
     }
 }
 
-/// Columns of ``changeRecord(_:)`` (with the list id for the web's changes).
-func changeColumns(web: Bool) -> [Column] {
+/// Columns of ``changeRecord(_:)``: with the list id for the web's changes, and with `all` (every format but the
+/// table) the unique id, whether a folder changed, and the token after each change.
+func changeColumns(web: Bool, all: Bool) -> [Column] {
     [
         Column("change", title: "Change"), Column("id", title: "Id"), Column("path", title: "Path"),
         Column("time", title: "Time"),
-    ] + (web ? [Column("listId", title: "List")] : [])
+    ] + (web || all ? [Column("listId", title: "List")] : [])
+        + (all ? [Column("uniqueId", title: "Unique id"), Column("folder", title: "Folder"), Column("token")] : [])
 }
 
 /// One change: its type in a word, the item id, the server-relative path, the time, the list, the unique id and

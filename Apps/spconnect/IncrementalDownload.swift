@@ -21,7 +21,7 @@ final class IncrementalDownload {
     private var removedFiles: Set<String> = []
     private var removedFolders: Set<String> = []
 
-    init(path: String) { file = ChangeTokenFile(path: path) }
+    init(path: String) { file = ChangeTokenFile(path: path, option: "incremental") }
 
     /// The tree a run plans: every file below `topURL`, or only the files added or changed there since the token.
     func tree(below topURL: String, parallel: Int, site: SharePointSite, output: Output) async throws -> RemoteTree {

@@ -88,6 +88,7 @@ struct IDChunkPages {
         var asked = query
         asked.filter = query.filter.map { $0 && chunk } ?? chunk
         asked.top = Self.chunk
+        asked.orderBy = []  // ID order, as documented (and no sort of a big list on an unindexed column)
         var items: [ListItem] = []
         var pages = site.items(in: list, query: asked).makeAsyncIterator()
         while let page = try await pages.next() { items += page.items }

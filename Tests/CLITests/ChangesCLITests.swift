@@ -43,6 +43,9 @@ import Testing
         #expect(changes.compactMap { $0["change"] as? String } == ["add", "update", "delete"])
         #expect(changes.compactMap { $0["id"] as? Int } == [21, 3, 4])
         #expect(changes.first?["path"] as? String == "/Lists/Tasks/21_.000")
+        #expect((changes.last?["token"] as? String)?.hasSuffix(";3") == true, "\(changes)")
+        #expect((changes.first?["uniqueId"] as? String)?.count == 36, "\(changes)")
+        #expect((changes.first?["time"] as? String)?.hasSuffix("Z") == true, "\(changes)")
         #expect(Self.token(tokenPath).hasSuffix(";3\n"), "\(Self.token(tokenPath))")
 
         let third = try await fixture.run(["changes", "Tasks", "--since-token", tokenPath, "-o", "json"])
@@ -97,6 +100,9 @@ import Testing
         try Data("not a token\n".utf8).write(to: URL(fileURLWithPath: tokenPath))
         let garbage = try await fixture.run(["changes", "Tasks", "--since-token", tokenPath])
         #expect(garbage.status == 2, "\(garbage.stderr)")
+        let nowhere = try await fixture.run(["changes", "Tasks", "--since-token", folder + "/missing/tasks.token"])
+        #expect(nowhere.status == 2, "\(nowhere.stderr)")
+        #expect(nowhere.stderr.contains("does not exist"), "\(nowhere.stderr)")
         #expect(Self.token(tokenPath) == "not a token\n")
     }
 }
