@@ -50,6 +50,10 @@ import Testing
 
         let third = try await fixture.run(["changes", "Tasks", "--since-token", tokenPath, "-o", "json"])
         #expect(try Self.objects(third.stdout).isEmpty, "\(third.stdout)")
+        // Verbose OData (SharePoint 2013): the query and the answer carry their `__metadata` types.
+        let verbose = try await fixture.run(["changes", "Tasks", "--odata", "verbose", "-o", "json"])
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        #expect(try Self.objects(verbose.stdout).compactMap { $0["id"] as? Int } == [21, 3, 4])
         let table = try await fixture.run(["changes", "Tasks"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("delete") && table.stdout.contains("/Lists/Tasks/4_.000"), "\(table.stdout)")
