@@ -60,7 +60,7 @@ let downloadCommand = Command(
     summary: "Download files (by library item or path), or a whole folder tree with -r, into a local folder.",
     synopsis:
         "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite] [--delete] [--dry-run] "
-        + "[--wait SECONDS]",
+        + "[--wait SECONDS] [--incremental FILE]",
     options: [
         .value("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
@@ -74,12 +74,17 @@ let downloadCommand = Command(
                 + "and the folders that leaves empty"),
         .flag("dry-run", "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
         waitOption,
+        .value(
+            "incremental", "FILE",
+            "with -r: only what changed since the change token in FILE (a missing FILE: a full run); FILE gets the "
+                + "new token after a run that succeeded"),
     ] + SiteContext.options,
     examples: [
         "spconnect download Documents 12 --to ~/Downloads",
         "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
         "spconnect download -r 'Shared Documents/Reports' --to ./reports --parallel 8 -o ndjson",
         "spconnect download -r Documents --to ./mirror --delete --dry-run",
+        "spconnect download -r Documents --to ./mirror --delete --incremental mirror.token",
     ]
 ) { arguments in
     try await withSiteErrors("download") {
@@ -93,9 +98,11 @@ let downloadCommand = Command(
             let options = try treeOptions(arguments, parallel: parallel)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            return try await downloadTree(folder, to: directory, options: options, site: site, output: output)
+            return try await downloadTree(
+                folder, to: directory, options: options, site: site, output: output,
+                incremental: arguments.value("incremental").map(IncrementalDownload.init))
         }
-        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait"], command: "download")
+        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait", "incremental"], command: "download")
         let targets = try DownloadTarget.parse(arguments.positionals)
         try makeLocalFolder(directory)
         let output = try Output(arguments)

@@ -6,7 +6,8 @@ import SharePoint
 let itemsCommand = Command(
     name: "items",
     summary: "List the items of a list: every item, streamed page by page (memory stays flat); --top N caps the count.",
-    synopsis: "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text]",
+    synopsis:
+        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--since-token FILE]",
     options: [
         .value("select", "F,..", "fields to return, by internal name (also the columns shown; Id is always shown)"),
         .value("filter", "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
@@ -18,6 +19,7 @@ let itemsCommand = Command(
             "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
         .flag("all", "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
+        ChangeTokenFile.option,
     ] + SiteContext.options,
     examples: [
         "spconnect items Tasks",
@@ -26,6 +28,7 @@ let itemsCommand = Command(
         "spconnect items Tasks --all -o ndjson > tasks.ndjson",
         "spconnect items Tasks --orderby 'Modified desc' --top 10 --as-text",
         "spconnect items Big --parallel 4 -o csv > big.csv",
+        "spconnect items Tasks --since-token tasks.token --out tasks-changed.ndjson",
     ]
 ) { arguments in
     try await withSiteErrors("items") {
@@ -36,7 +39,10 @@ let itemsCommand = Command(
         if limits.readsAhead { MemoryPolicy.returnLargeBuffersPromptly() }
         let site = try SiteContext.open(arguments).site
         return try await withList(name, site: site) { list in
-            try await listItems(of: list, named: name, arguments: arguments, limits: limits, site: site, output: output)
+            try await ItemsSinceToken.run(arguments, list: list, named: name, site: site, output: output) { only in
+                try await listItems(
+                    of: list, named: name, arguments: arguments, limits: limits, site: site, output: output, only: only)
+            }
         }
     }
 }
@@ -80,10 +86,11 @@ struct ItemLimits {
 }
 
 /// Streams the items of `list` to `output`: the selection checked against the list's fields first, then page after
-/// page (the next requested while this one is written out), stopping at the cap.
+/// page (the next requested while this one is written out), stopping at the cap; with `only`, just the items of
+/// those ids.
 private func listItems(
     of list: ListPath, named name: String, arguments: ParsedArguments, limits: ItemLimits, site: SharePointSite,
-    output: Output
+    output: Output, only: [Int]? = nil
 ) async throws -> ExitCode {
     var query = ODataQuery()
     let requested = arguments.value("select").map(splitList) ?? []
@@ -110,7 +117,9 @@ private func listItems(
     let projections = columnsAsked.filter { $0.contains("/") }
     var stream: RecordStream?
     var progress = ListingProgress(enabled: output.progressEnabled)
-    var pages = try ItemPages(list, query: query, arguments: arguments, limits: limits, site: site)
+    var pages =
+        try only.map { ItemPages.ids(IDChunkPages(site: site, list: list, query: query, ids: $0)) }
+        ?? ItemPages(list, query: query, arguments: arguments, limits: limits, site: site)
     var written = 0
     reading: while let page = try await pages.next() {
         var inPage = 0
@@ -195,6 +204,8 @@ struct ListingProgress {
 private enum ItemPages {
     case sequential(PagedSequence<ListItem>.AsyncIterator)
     case ranges(IDRangePages.AsyncIterator)
+    /// The items of some ids (`--since-token`).
+    case ids(IDChunkPages)
 
     init(
         _ list: ListPath, query: ODataQuery, arguments: ParsedArguments, limits: ItemLimits, site: SharePointSite
@@ -224,6 +235,9 @@ private enum ItemPages {
         case .ranges(var iterator):
             defer { self = .ranges(iterator) }
             return try await iterator.next()
+        case .ids(var chunks):
+            defer { self = .ids(chunks) }
+            return try await chunks.next()
         }
     }
 }

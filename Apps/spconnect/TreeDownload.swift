@@ -19,7 +19,8 @@ import SharePoint
 /// descriptor one name at a time (``LocalFolder``): a symbolic link inside it is never followed, and a file below
 /// one is refused.
 func downloadTree(
-    _ word: String, to directory: String, options: TreeOptions, site: SharePointSite, output: Output
+    _ word: String, to directory: String, options: TreeOptions, site: SharePointSite, output: Output,
+    incremental: IncrementalDownload? = nil
 ) async throws -> ExitCode {
     let top: LocalFolder?
     let lock: FolderLock?
@@ -43,7 +44,8 @@ func downloadTree(
     }
     defer { withExtendedLifetime(lock) {} }
     let (topURL, tree) = try await withPath(word, container: true, site: site) { path in
-        (path, try await remoteTree(path, parallel: options.parallel, site: site))
+        guard let incremental else { return (path, try await remoteTree(path, parallel: options.parallel, site: site)) }
+        return (path, try await incremental.tree(below: path, parallel: options.parallel, site: site, output: output))
     }
     var ledger = DownloadLedger(folder: top)
     let results = TreeResultWriter(output, command: "download")
@@ -72,7 +74,10 @@ func downloadTree(
                     outcome: .skipped(planned.replaces ? "would replace" : "would download")))
         }
     }
-    if options.delete, let top {
+    if let incremental, !incremental.isFull, let top {
+        await incremental.deleteRemoved(
+            below: topURL, from: top, ledger: &ledger, options: options, site: site, results: results)
+    } else if options.delete, let top {
         await deleteDropped(tree, below: topURL, from: top, ledger: &ledger, options: options, results: results)
     }
     if !options.dryRun {
@@ -81,6 +86,7 @@ func downloadTree(
     if let ledgerError { printError("spconnect download: \(ledgerError.description)") }
     let code = results.finish()
     if options.dryRun { output.note("Dry run: nothing was changed.") }
+    if code == .ok, ledgerError == nil, !options.dryRun { try incremental?.save() }
     return code == .ok && ledgerError != nil ? .failure : code
 }
 

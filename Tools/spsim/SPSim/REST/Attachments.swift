@@ -69,11 +69,12 @@ extension SimulatorCore {
             !name.contains("/")
         else { throw RESTError.argument("The file name is not valid.") }
         let attachment = SPAttachment(name: name, bytes: context.request.body)
-        let added: Bool = state.withLock { _ in
+        let added: Bool = state.withLock { state in
             var existing = list.attachments[id] ?? []
             if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) { return false }
             existing.append(attachment)
             list.attachments[id] = existing
+            state.logItemChange(.update, in: list, itemId: id)  // an attachment more changes the item
             return true
         }
         guard added else {

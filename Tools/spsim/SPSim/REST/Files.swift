@@ -113,6 +113,7 @@ extension SimulatorCore {
             if method == "DELETE" {
                 try requireDigest(context)
                 state.withLock { state in
+                    state.logFileChange(.deleteObject, file)
                     state.files.removeAll { $0.uniqueId == file.uniqueId }
                     if let list = state.lists.first(where: { $0.id == file.listId }) {
                         list.stored[file.itemId] = nil
@@ -162,6 +163,7 @@ extension SimulatorCore {
             state.files[index].content = .bytes(bytes)
             state.files[index].majorVersion += 1
             state.files[index].modified = now
+            state.logFileChange(.update, state.files[index])
             return state.files[index]
         }
     }

@@ -22,7 +22,12 @@ extension SimulatorCore {
         try requireDigest(context)
         let root = folder.lowercased()
         let below = { (url: String) in url.lowercased() == root || url.lowercased().hasPrefix(root + "/") }
+        let owner = listOwning(folder: folder)
         state.withLock { state in
+            for file in state.files where below(file.folder) { state.logFileChange(.deleteObject, file) }
+            for made in state.createdFolders where below(made.url) {
+                state.logFolderChange(.deleteObject, url: made.url, listId: owner?.id ?? "")
+            }
             state.createdFolders.removeAll { below($0.url) }
             for file in state.files where below(file.folder) {
                 if let list = state.lists.first(where: { $0.id == file.listId }) {
@@ -67,6 +72,7 @@ extension SimulatorCore {
         state.withLock { state in
             state.createdFolders.append((url, now))
             list.lastModified = now
+            state.logFolderChange(.add, url: url, listId: list.id)
         }
         return jsonResponse(folderEntity(url, context, top: true), context)
     }

@@ -57,7 +57,8 @@ extension SimulatorCore {
                 )
             }
             if method == "DELETE" {
-                state.withLock { _ in
+                state.withLock { state in
+                    state.logItemChange(.deleteObject, in: list, itemId: id, guid: item.guid)
                     list.stored[id] = nil
                     list.deleted.insert(id)
                     list.lastModified = nowEpoch()
@@ -65,7 +66,7 @@ extension SimulatorCore {
                 return HTTPServerResponse(status: 200, headers: standardHeaders())
             }
             let values = try parseItemValues(list, context.request.body)
-            let updated = state.withLock { _ -> ListItem in
+            let updated = state.withLock { state -> ListItem in
                 var changed = item
                 var earlier = item
                 earlier.history = []
@@ -79,6 +80,7 @@ extension SimulatorCore {
                 changed.editorId = spUserId(context.user ?? 0)
                 list.stored[id] = changed
                 list.lastModified = changed.modified
+                state.logItemChange(.update, in: list, itemId: id)
                 return changed
             }
             return HTTPServerResponse(status: 204, headers: [("ETag", "\"\(updated.version)\"")] + standardHeaders())
@@ -158,7 +160,7 @@ extension SimulatorCore {
         let values = try parseItemValues(list, context.request.body)
         let now = nowEpoch()
         let author = spUserId(context.user ?? 0)
-        let item = state.withLock { _ -> ListItem in
+        let item = state.withLock { state -> ListItem in
             let id = list.nextId
             list.nextId += 1
             let item = ListItem(
@@ -166,6 +168,7 @@ extension SimulatorCore {
                 guid: Tokens.guid())
             list.stored[id] = item
             list.lastModified = now
+            state.logItemChange(.add, in: list, itemId: id)
             return item
         }
         return jsonResponse(

@@ -42,7 +42,7 @@ extension SimulatorCore {
             (
                 "CurrentChangeToken",
                 complex(
-                    "SP.ChangeToken", [("StringValue", .string("1;3;\(list.id);\(lastModified);860589836"))], context)
+                    "SP.ChangeToken", [("StringValue", .string(currentChangeToken(scope: 3, id: list.id)))], context)
             ),
             ("Description", .string(list.description)), ("Direction", .string("none")),
             ("DocumentTemplateUrl", list.isLibrary ? .string(list.url + "/Forms/template.dotx") : .null),

@@ -70,6 +70,9 @@ extension SimulatorCore {
         RESTRoute("web/sitegroups/**") { try $0.siteGroupsEndpoint($1) },
         RESTRoute("web/getuserbyid/**") { try $0.userByIdEndpoint($1) },
         RESTRoute("web/ensureuser/**") { try $0.ensureUser($1.context) },
+        RESTRoute("web/getchanges") { try $0.webChangesEndpoint($1) },
+        RESTRoute("web/lists/getchanges") { try $0.listChangesEndpoint($1) },
+        RESTRoute("web/lists/*/getchanges") { try $0.listChangesEndpoint($1) },
         RESTRoute("web/lists/**") { try $0.listsEndpoint($1) },
         RESTRoute("web/getlist/**") { try $0.listByURLEndpoint($1) },
         RESTRoute("web/rootfolder/**") {

@@ -12,6 +12,7 @@ extension SimulatorCore {
             id: Tokens.guid(), title: file.name, dirName: String(file.folder.dropFirst()), itemType: 1,
             deleted: nowEpoch(), deletedById: spUserId(context.user ?? 0), size: file.content.length)
         state.withLock { state in
+            state.logFileChange(.deleteObject, file)
             state.files.removeAll { $0.uniqueId == file.uniqueId }
             if let list = state.lists.first(where: { $0.id == file.listId }) {
                 list.stored[file.itemId] = nil
@@ -42,6 +43,13 @@ extension SimulatorCore {
         state.withLock { state in
             let gone = state.files.filter {
                 $0.folder.lowercased() == url.lowercased() || $0.folder.lowercased().hasPrefix(prefix)
+            }
+            let owner =
+                gone.first?.listId ?? state.lists.first { url.lowercased().hasPrefix($0.url.lowercased() + "/") }?.id
+            for file in gone { state.logFileChange(.deleteObject, file) }
+            for made in state.createdFolders
+            where made.url.lowercased() == url.lowercased() || made.url.lowercased().hasPrefix(prefix) {
+                state.logFolderChange(.deleteObject, url: made.url, listId: owner ?? "")
             }
             for file in gone {
                 if let list = state.lists.first(where: { $0.id == file.listId }) {

@@ -30,6 +30,7 @@ extension SimulatorCore {
                 state.files[index].majorVersion += 1
                 state.files[index].modified = now
                 list.lastModified = now
+                state.logFileChange(.update, state.files[index])
                 return state.files[index]
             }
             var created: [SPFile] = []
@@ -42,6 +43,7 @@ extension SimulatorCore {
             file.modified = now
             list.lastModified = now
             state.files.append(file)
+            state.logFileChange(.add, file)
             return file
         }
         guard let result else {

@@ -157,6 +157,11 @@ extension SimulatorCore {
             props: [
                 ("AllowRssFeeds", .bool(true)), ("Configuration", .int(0)),
                 ("Created", .string(CivilTime(SiteContent.baseEpoch - 86400 * 30).iso)),
+                (
+                    "CurrentChangeToken",
+                    complex(
+                        "SP.ChangeToken", [("StringValue", .string(currentChangeToken(scope: 2, id: webId)))], context)
+                ),
                 ("Description", .string("Simulated SharePoint team site")), ("Id", .string(webId)),
                 ("IsMultilingual", .bool(true)), ("Language", .int(1033)),
                 ("LastItemModifiedDate", .string(CivilTime(lastModified).iso)),

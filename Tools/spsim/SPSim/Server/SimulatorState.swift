@@ -60,6 +60,8 @@ struct SimulatorState {
     var uploads: [String: [UInt8]] = [:]
     /// What `recycle()` moved to the recycle bin, oldest first.
     var recycleBin: [SPRecycled] = []
+    /// Every add, update and delete of an item, file or folder (`GetChanges`, `Content/ChangeLog.swift`).
+    var changes = ChangeLog()
     var log: [LoggedRequest] = []
     var apiRequests = 0
     var dropped = 0

@@ -1,0 +1,82 @@
+import Foundation
+import Presentation
+import SharePoint
+
+/// `spconnect changes LIST` / `spconnect changes --web`: the change log (`POST …/GetChanges`) of one list or of the
+/// whole web, every page of it: adds, updates, deletes, renames and moves, oldest first.
+let changesCommand = Command(
+    name: "changes",
+    summary:
+        "List what changed in a list (or the web): adds, updates, deletes, renames and moves, from its change log.",
+    synopsis: "(LIST | --web) [--since-token FILE] [--fetch-limit N] [--output FORMAT]",
+    options: [
+        .flag("web", "the changes of every list of the web instead of one list"),
+        ChangeTokenFile.option,
+        .value("fetch-limit", "N", "changes per request, 1-2000 (default 1000); every page is read either way"),
+    ] + SiteContext.options,
+    examples: [
+        "spconnect changes Tasks",
+        "spconnect changes Tasks --since-token tasks.token -o ndjson",
+        "spconnect changes --web --since-token web.token -o csv",
+    ]
+) { arguments in
+    try await withSiteErrors("changes") {
+        let web = arguments.has("web")
+        let words = arguments.positionals
+        guard web ? words.isEmpty : words.count == 1 else {
+            throw UsageError(description: web ? "--web takes no LIST" : "expected LIST (or --web)")
+        }
+        let output = try Output(arguments)
+        let fetchLimit = try arguments.integer("fetch-limit", in: 1...2000) ?? 1000
+        let tokenFile = arguments.value("since-token").map { ChangeTokenFile(path: $0) }
+        let start = try tokenFile?.read()
+        let site = try SiteContext.open(arguments).site
+        let run = { (list: ListPath?, what: String) async throws -> ExitCode in
+            // The scope's own token first: it names the list (or web) a saved token must be of.
+            let current = try await site.currentChangeToken(of: list)
+            if let start, let tokenFile, let id = ChangeTokenFile.scopeID(of: current) {
+                try tokenFile.check(start, isFor: id, what: what)
+            }
+            guard let found = try await changesUnlessTooOld(site, list, since: start, fetchLimit: fetchLimit) else {
+                printError(
+                    "spconnect changes: the token in \(tokenFile?.path ?? "the token file") is older than the change "
+                        + "log of \(what) keeps, so the changes since then are not known; read everything again "
+                        + "(items LIST --since-token FILE does so by itself) or remove the file to start from now")
+                return .failure
+            }
+            output.render(
+                RecordSet(
+                    columns: changeColumns(web: list == nil, all: output.format != .table),
+                    records: found.changes.map(changeRecord)))
+            try tokenFile?.write(found.token ?? current)
+            return .ok
+        }
+        if web { return try await run(nil, "the web") }
+        return try await withListSuggestion(words[0], site: site) {
+            try await withList(words[0], site: site) { list in try await run(list, "list '\(words[0])'") }
+        }
+    }
+}
+
+/// Columns of ``changeRecord(_:)``: with the list id for the web's changes, and with `all` (every format but the
+/// table) the unique id, whether a folder changed, and the token after each change.
+func changeColumns(web: Bool, all: Bool) -> [Column] {
+    [
+        Column("change", title: "Change"), Column("id", title: "Id"), Column("path", title: "Path"),
+        Column("time", title: "Time"),
+    ] + (web || all ? [Column("listId", title: "List")] : [])
+        + (all ? [Column("uniqueId", title: "Unique id"), Column("folder", title: "Folder"), Column("token")] : [])
+}
+
+/// One change: its type in a word, the item id, the server-relative path, the time, the list, the unique id and
+/// the token after it.
+func changeRecord(_ change: Change) -> Record {
+    Record([
+        Field("change", .string(change.typeName)), Field("id", change.itemID.map { .int($0) } ?? .null),
+        Field("path", change.serverRelativeURL.map { .string($0) } ?? .null),
+        Field("time", change.time.map { .date($0) } ?? .null),
+        Field("listId", change.listID.map { .string($0) } ?? .null),
+        Field("uniqueId", change.uniqueID.map { .string($0) } ?? .null), Field("folder", .bool(change.isFolder)),
+        Field("token", .string(change.token)),
+    ])
+}

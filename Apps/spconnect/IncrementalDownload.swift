@@ -1,0 +1,209 @@
+import Foundation
+import SharePoint
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `download -r FOLDER --to DIR --incremental FILE`: the library's change log instead of a listing of the whole
+/// tree. Without a token in FILE (or with one older than the change log keeps) the run is a full one
+/// (``remoteTree(_:parallel:site:)``); with one, only the files added or changed below FOLDER since are read (one
+/// request each) and planned as a full run plans them, and the files and folders deleted since are reported, or
+/// with `--delete` removed when spconnect wrote them and they are unchanged (``deleteRemoved(below:from:ledger:options:results:)``).
+/// FILE gets the library's new token only when the whole run succeeded (``save()``).
+final class IncrementalDownload {
+    let file: ChangeTokenFile
+    /// Whether this run reads the whole tree (no token yet, or one too old).
+    private(set) var isFull = true
+    /// The token to save after success: the library's current one read before anything else, or the last change's.
+    private var nextToken: String?
+    /// Paths below FOLDER the server removed since the token: files, and folders (with what was below them).
+    private var removedFiles: Set<String> = []
+    private var removedFolders: Set<String> = []
+
+    init(path: String) { file = ChangeTokenFile(path: path, option: "incremental") }
+
+    /// The tree a run plans: every file below `topURL`, or only the files added or changed there since the token.
+    func tree(below topURL: String, parallel: Int, site: SharePointSite, output: Output) async throws -> RemoteTree {
+        let saved = try file.read()
+        let library = try await Self.library(holding: topURL, site: site)
+        let current = try await site.currentChangeToken(of: library)
+        nextToken = current
+        guard let saved else {
+            output.note("spconnect download: no token in \(file.path) yet; reading the whole tree")
+            return try await remoteTree(topURL, parallel: parallel, site: site)
+        }
+        if let id = ChangeTokenFile.scopeID(of: current) { try file.check(saved, isFor: id, what: "the library") }
+        guard let found = try await changesUnlessTooOld(site, library, since: saved) else {
+            printError(
+                "spconnect download: the token in \(file.path) is older than the library's change log keeps; "
+                    + "reading the whole tree (a full run) and saving a new token")
+            return try await remoteTree(topURL, parallel: parallel, site: site)
+        }
+        isFull = false
+        nextToken = found.token ?? saved
+        var last: [String: (relativePath: String, change: Change)] = [:]
+        for change in found.changes {
+            guard let url = change.serverRelativeURL, let relative = Self.relative(url, below: topURL) else { continue }
+            last[url.lowercased()] = (relative, change)
+        }
+        var tree = RemoteTree()
+        for (relative, change) in last.values.sorted(by: { $0.relativePath < $1.relativePath }) {
+            let parts = relative.split(separator: "/").map(String.init)
+            guard parts.allSatisfy(isSafePathComponent) else {
+                tree.refused.append(
+                    RemoteTree.Refusal(
+                        url: change.serverRelativeURL ?? relative, relativePath: nil, result: "refused (name)",
+                        detail: "\(change.serverRelativeURL ?? relative) has a name that cannot be a local path"))
+                continue
+            }
+            if change.removes {
+                if change.isFolder { removedFolders.insert(relative) } else { removedFiles.insert(relative) }
+            } else if change.isFolder {
+                tree.folders.append(relative)
+            } else if let url = change.serverRelativeURL {
+                do {
+                    tree.files.append(
+                        RemoteTreeFile(file: try await site.file(serverRelativeURL: url), relativePath: relative))
+                } catch {
+                    // Deleted after the changes were read.
+                    guard error.kind == .fileNotFound || error.kind == .notFound else { throw error }
+                    removedFiles.insert(relative)
+                }
+            }
+        }
+        output.note(
+            "spconnect download: \(tree.files.count) files added or changed, "
+                + "\(removedFiles.count + removedFolders.count) deleted since the token in \(file.path)")
+        return tree
+    }
+
+    /// The files and folders removed on the server since the token: each spconnect wrote (the ledger lists it) and
+    /// that is unchanged since (any, with `--overwrite`) is deleted with `--delete` (`would delete` in a dry run);
+    /// without `--delete` each is reported, `deleted on the server (kept; --delete removes it)`. A file modified
+    /// locally is kept, `refused (modified locally)`; one spconnect did not write is never touched.
+    func deleteRemoved(
+        below topURL: String, from top: LocalFolder, ledger: inout DownloadLedger, options: TreeOptions,
+        site: SharePointSite, results: TreeResultWriter
+    ) async {
+        let gone = ledger.paths.filter { path in
+            removedFiles.contains(path) || removedFolders.contains { path.hasPrefix($0 + "/") }
+        }
+        var removed: Set<String> = []
+        var emptied: Set<String> = removedFolders
+        for path in gone.sorted() {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let (folders, name) = (Array(parts.dropLast()), parts[parts.count - 1])
+            let (url, destination) = (topURL + "/" + path, top.path(of: path))
+            guard let folder = try? existingFolder(folders, below: top), let local = try? folder.entry(name),
+                local.kind == .file
+            else {
+                if !options.dryRun { ledger.forget(path) }
+                continue
+            }
+            guard options.delete else {
+                results.write(
+                    TreeResult(
+                        localPath: destination, serverRelativeUrl: url, size: local.size,
+                        outcome: .skipped("deleted on the server (kept; --delete removes it)")))
+                continue
+            }
+            if !options.overwrite,
+                await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
+            {
+                results.write(
+                    TreeResult(
+                        localPath: destination, serverRelativeUrl: url, size: local.size,
+                        outcome: .failed(
+                            "refused (modified locally)",
+                            detail: "is no longer in SharePoint, but was modified locally since spconnect wrote it; "
+                                + "kept (add --overwrite to delete it too)", code: .conflict)))
+                continue
+            }
+            if !options.dryRun {
+                guard folder.removeFile(name) else {
+                    results.write(
+                        TreeResult(
+                            localPath: destination, serverRelativeUrl: url, size: local.size,
+                            outcome: .failed(
+                                "failed (local file)",
+                                detail: "could not delete \(destination): \(String(cString: strerror(errno)))",
+                                code: .failure)))
+                    continue
+                }
+                ledger.forget(path)
+            }
+            results.write(
+                TreeResult(
+                    localPath: destination, serverRelativeUrl: url, size: local.size,
+                    outcome: options.dryRun ? .skipped("would delete") : .done("deleted")))
+            removed.insert(path)
+            for depth in stride(from: folders.count, to: 0, by: -1) {
+                emptied.insert(folders.prefix(depth).joined(separator: "/"))
+            }
+        }
+        guard options.delete else { return }
+        // Folders the server removed, or left empty here by the deletions and no longer on the server either,
+        // deepest first, when nothing else is left in them.
+        let deepestFirst = emptied.sorted {
+            let (left, right) = ($0.split(separator: "/").count, $1.split(separator: "/").count)
+            return left != right ? left > right : $0 < $1
+        }
+        for relative in deepestFirst {
+            let parts = relative.components(separatedBy: "/")
+            guard let parent = try? existingFolder(Array(parts.dropLast()), below: top),
+                let folder = try? parent.folder(parts[parts.count - 1], create: false),
+                folder.names().allSatisfy({ removed.contains(relative + "/" + $0) })
+            else { continue }
+            if !removedFolders.contains(relative) {
+                guard await Self.isGone(topURL + "/" + relative, site: site) else { continue }
+            }
+            removed.insert(relative)
+            if !options.dryRun {
+                guard parent.removeEmptyFolder(parts[parts.count - 1]) else { continue }
+            }
+            results.write(
+                TreeResult(
+                    localPath: top.path(of: relative), serverRelativeUrl: topURL + "/" + relative, size: nil,
+                    outcome: options.dryRun ? .skipped("would delete") : .done("deleted")))
+        }
+    }
+
+    /// Whether the server says it has no folder at `url` (any other answer keeps the local folder).
+    private static func isGone(_ url: String, site: SharePointSite) async -> Bool {
+        do {
+            _ = try await site.folder(serverRelativeURL: url)
+            return false
+        } catch {
+            return error.kind == .fileNotFound || error.kind == .notFound
+        }
+    }
+
+    /// Writes the token to go on from (after a run that succeeded, not in a dry run).
+    func save() throws(SharePointError) {
+        if let nextToken { try file.write(nextToken) }
+    }
+
+    /// The library whose root folder holds `url`: the list at `url`, else at each folder above it.
+    static func library(holding url: String, site: SharePointSite) async throws(SharePointError) -> ListPath {
+        var candidate = url
+        while true {
+            do {
+                let info = try await site.list(.serverRelativeURL(candidate))
+                return UUID(uuidString: info.id).map(ListPath.id) ?? .serverRelativeURL(candidate)
+            } catch {
+                guard [.fileNotFound, .notFound, .listNotFound].contains(error.kind),
+                    let slash = candidate.lastIndex(of: "/"), slash != candidate.startIndex
+                else { throw error }
+                candidate = String(candidate[..<slash])
+            }
+        }
+    }
+
+    /// `url`'s path below `top` (`Reports/q1.txt`), or nil when it is not below it.
+    static func relative(_ url: String, below top: String) -> String? {
+        let prefix = top.hasSuffix("/") ? top : top + "/"
+        guard url.lowercased().hasPrefix(prefix.lowercased()), url.count > prefix.count else { return nil }
+        return String(url.dropFirst(prefix.count))
+    }
+}
