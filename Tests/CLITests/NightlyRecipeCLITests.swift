@@ -5,7 +5,8 @@ import Testing
 
 /// The nightly job of docs/cli.md ("Recipe: a nightly job"), run as its script (`docs/examples/nightly-job.sh`)
 /// against the simulator over three nights: the first exports and mirrors everything, the second carries a new
-/// item and a deleted file over, the third fails and leaves the second night's files as they were.
+/// item and a deleted file over and fetches only the library's changes, the third fails and leaves the second
+/// night's files as they were.
 @Suite(.serialized) struct NightlyRecipeCLITests {
     static let script: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -47,8 +48,14 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         try await MirrorCLITests.deleteOnServer(fixture, "/Export/file-00000.bin")
 
+        fixture.sim.clearRequestLog()
         let second = try await Self.night(fixture, out: out)
         #expect(second.status == 0, "\(second.log)")
+        // Only the changes: the library's change log, no folder listed, no unchanged file fetched again.
+        let secondRequests = fixture.sim.requestLog().map { $0.path.lowercased() }
+        #expect(secondRequests.contains { $0.contains("getchanges") }, "\(secondRequests)")
+        #expect(!secondRequests.contains { $0.hasSuffix("/folders") || $0.hasSuffix("/files") }, "\(secondRequests)")
+        #expect(!secondRequests.contains { $0.hasSuffix("/$value") }, "nothing changed to fetch: \(secondRequests)")
         let secondCSV = try #require(FileManager.default.contents(atPath: out + "/Tasks.csv"))
         #expect(String(decoding: secondCSV, as: UTF8.self).contains("Added during the day"))
         #expect(!FileManager.default.fileExists(atPath: out + "/mirror/file-00000.bin"))
@@ -63,6 +70,7 @@ import Testing
         #expect(third.log.contains("exit 11"), "\(third.log)")
         #expect(FileManager.default.contents(atPath: out + "/Tasks.csv") == secondCSV)
         #expect(MirrorCLITests.snapshot(out + "/mirror") == mirrored)
+        #expect(FileManager.default.fileExists(atPath: out + "/mirror.token"), "the mirror's change token is kept")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }

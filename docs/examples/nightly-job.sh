@@ -8,8 +8,9 @@
 #   SPCONNECT                  the spconnect binary (default: spconnect on PATH)
 #   SPCONNECT_PROFILE, SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND ...: as for every spconnect command.
 #
-# Each export replaces yesterday's file only when tonight's succeeded (--out); the mirror removes what was deleted
-# in SharePoint (--delete, only files spconnect wrote) and waits for a run that is still going (--wait).
+# Each export replaces yesterday's file only when tonight's succeeded (--out); the mirror fetches only what changed
+# since the last good night (--incremental, SharePoint's change log), removes what was deleted in SharePoint
+# (--delete, only files spconnect wrote) and waits for a run that is still going (--wait).
 # The mirror's report (one JSON line per file: downloaded, deleted, refused ...) and one line per step go to
 # standard output (the journal under systemd, the log file under cron); the script exits
 # with the first failing step's code, so the timer or cron can alert on any non-zero status.
@@ -31,7 +32,9 @@ for list in ${SPCONNECT_NIGHTLY_LISTS:-Tasks}; do
     step "$spconnect" items "$list" --all --out "$out/$list.csv" --quiet
 done
 if [ -n "${SPCONNECT_NIGHTLY_LIBRARY:-}" ]; then
+    # The library's change log: the first night (or after SharePoint's log forgot the token) is a full run, the
+    # next ones fetch only what changed; the token is kept beside the mirror, replaced only after a good run.
     step "$spconnect" download -r "$SPCONNECT_NIGHTLY_LIBRARY" --to "$out/mirror" --delete --wait 600 \
-        -o ndjson --quiet
+        --incremental "$out/mirror.token" -o ndjson --quiet
 fi
 exit "$status"
