@@ -7,7 +7,8 @@ let itemsCommand = Command(
     name: "items",
     summary: "List the items of a list: every item, streamed page by page (memory stays flat); --top N caps the count.",
     synopsis:
-        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--since-token FILE]",
+        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--since-token FILE] "
+        + "[--wait SECONDS]",
     options: [
         .value("select", "F,..", "fields to return, by internal name (also the columns shown; Id is always shown)"),
         .value("filter", "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
@@ -19,7 +20,7 @@ let itemsCommand = Command(
             "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
         .flag("all", "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
-        ChangeTokenFile.option,
+        ChangeTokenFile.option, ExportLock.waitOption,
     ] + SiteContext.options,
     examples: [
         "spconnect items Tasks",
@@ -37,7 +38,18 @@ let itemsCommand = Command(
         let limits = try ItemLimits(arguments, output: output)
         // Before the transfer thread starts, so it shares the one arena.
         if limits.readsAhead { MemoryPolicy.returnLargeBuffersPromptly() }
-        let site = try SiteContext.open(arguments).site
+        if arguments.value("wait") != nil, !ExportLock.applies(arguments) {
+            throw UsageError(description: "--wait goes with --out FILE or --since-token FILE (an export's lock)")
+        }
+        let context = try SiteContext.open(arguments)
+        let site = context.site
+        var exportLock: FolderLock?
+        if ExportLock.applies(arguments) {
+            let taken = try await ExportLock.take(list: name, context: context, arguments: arguments, output: output)
+            if taken.held { return .locked }
+            exportLock = taken.lock
+        }
+        defer { withExtendedLifetime(exportLock) {} }
         return try await withList(name, site: site) { list in
             try await ItemsSinceToken.run(arguments, list: list, named: name, site: site, output: output) { only in
                 try await listItems(

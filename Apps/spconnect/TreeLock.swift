@@ -28,11 +28,20 @@ func lockWait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
 func lockTreeFolder(
     _ folder: LocalFolder, command: String, waiting seconds: Double, output: Output
 ) async throws(LocalFileError) -> FolderLock? {
+    try await lockFile(treeLockFileName, in: folder, guarding: folder.path, command: command, waiting: seconds, output: output)
+}
+
+/// Takes the lock file `name` in `folder` (`flock(2)`), which guards `what` (named in the messages: a folder, an
+/// export), waiting as ``lockTreeFolder(_:command:waiting:output:)`` does.
+func lockFile(
+    _ name: String, in folder: LocalFolder, guarding what: String, command: String, waiting seconds: Double,
+    output: Output
+) async throws(LocalFileError) -> FolderLock? {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     var announced = false
     while true {
         let holder: Int32?
-        switch try FolderLock.attempt(treeLockFileName, in: folder) {
+        switch try FolderLock.attempt(name, in: folder) {
         case .acquired(let lock): return lock
         case .held(let pid): holder = pid
         }
@@ -40,14 +49,14 @@ func lockTreeFolder(
         guard ContinuousClock.now < deadline, !Task.isCancelled else {
             let waited = seconds == 0 ? "" : "; waited \(secondsText(seconds)) s (--wait)"
             printError(
-                "spconnect \(command): \(folder.path) is in use by \(who), which holds "
-                    + "\(folder.path(of: treeLockFileName))\(waited). Try again when it has ended, or give --wait "
+                "spconnect \(command): \(what) is in use by \(who), which holds "
+                    + "\(folder.path(of: name))\(waited). Try again when it has ended, or give --wait "
                     + "SECONDS to wait for it.")
             return nil
         }
         if !announced {
             output.note(
-                "spconnect \(command): waiting for \(who) to finish with \(folder.path) (up to "
+                "spconnect \(command): waiting for \(who) to finish with \(what) (up to "
                     + "\(secondsText(seconds)) s, --wait)")
             announced = true
         }
