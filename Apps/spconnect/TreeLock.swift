@@ -28,7 +28,8 @@ func lockWait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
 func lockTreeFolder(
     _ folder: LocalFolder, command: String, waiting seconds: Double, output: Output
 ) async throws(LocalFileError) -> FolderLock? {
-    try await lockFile(treeLockFileName, in: folder, guarding: folder.path, command: command, waiting: seconds, output: output)
+    try await lockFile(
+        treeLockFileName, in: folder, guarding: folder.path, command: command, waiting: seconds, output: output)
 }
 
 /// Takes the lock file `name` in `folder` (`flock(2)`), which guards `what` (named in the messages: a folder, an

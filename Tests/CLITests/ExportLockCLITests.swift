@@ -21,7 +21,8 @@ import Testing
 
         let refused = try await fixture.run(["items", "Big", "--out", out + "/second.csv"])
         #expect(refused.status == 15, "\(refused.stderr)")
-        #expect(refused.stderr.contains("the export of 'Big' (profile 'default') is in use by another spconnect run (PID"))
+        #expect(
+            refused.stderr.contains("the export of 'Big' (profile 'default') is in use by another spconnect run (PID"))
         #expect(!FileManager.default.fileExists(atPath: out + "/second.csv"))
         // Another list of the same profile is not held up.
         let other = try await fixture.run(["items", "Tasks", "--out", out + "/tasks.csv"])
