@@ -94,7 +94,7 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON", "Cryptography",
-                "Keyring", "AppSupport",
+                "Keyring", "AppSupport", "HTTPServer",
             ],
             path: "Apps/spconnect"),
 

@@ -1,0 +1,228 @@
+import AuthFlow
+import Foundation
+import HTTPServer
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `spconnect gateway` does with one request of a local tool: refuse it unless it carries the gateway's secret,
+/// names the gateway as its `Host` and comes from no foreign web page (`Origin`); else send it on to the profile's
+/// site with the session's credentials (its cookies from the client's jar, its bearer token or Basic credentials),
+/// and hand the answer back with the upstream origin rewritten to the gateway's and the session's own cookies kept
+/// out. A session that ended on the way (401, a 403 that says so, a redirect to a sign-in page) is renewed through
+/// the profile's renewal — one for any number of requests at once — and the request sent once more.
+/// Immutable after init (`@unchecked`: the session context holds the client and the renewal, both safe to share).
+final class GatewayForwarder: @unchecked Sendable {
+    /// The gateway's own origin (`http://127.0.0.1:PORT`).
+    let gatewayOrigin: String
+    /// The site's origin (`https://contoso.sharepoint.com`): every request goes there.
+    let upstreamOrigin: String
+    private let secret: Secret
+    private let session: SessionContext
+    private let scratch: String
+
+    /// Request headers never sent on: hop-by-hop ones, the client's own credentials and cookies, and what the
+    /// transport sets itself.
+    static let droppedRequestHeaders: Set<String> = [
+        "host", "authorization", "cookie", "connection", "keep-alive", "proxy-authorization", "proxy-connection", "te",
+        "trailer", "transfer-encoding", "upgrade", "content-length", "origin", "expect", "accept-encoding",
+    ]
+    /// Response headers never handed back: the session's cookies stay in the session, hop-by-hop ones and the
+    /// framing are the gateway's own.
+    static let droppedResponseHeaders: Set<String> = [
+        "set-cookie", "set-cookie2", "connection", "keep-alive", "transfer-encoding", "content-length",
+        "content-encoding", "trailer", "upgrade", "proxy-authenticate", "www-authenticate",
+    ]
+
+    init(gatewayOrigin: String, upstreamOrigin: String, secret: Secret, session: SessionContext, scratch: String) {
+        self.gatewayOrigin = gatewayOrigin
+        self.upstreamOrigin = upstreamOrigin
+        self.secret = secret
+        self.session = session
+        self.scratch = scratch
+    }
+
+    /// The answer to `request`, on the server's connection thread.
+    func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if let refusal = refusal(request) { return refusal }
+        return blockingWait { await self.forward(request) }
+    }
+
+    // MARK: Who may use the gateway
+
+    /// Why `request` is refused before anything is sent upstream, nil when it may go on.
+    func refusal(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        let host = request.header("Host")?.lowercased() ?? ""
+        let authority = String(gatewayOrigin.dropFirst("http://".count))
+        let port = authority.split(separator: ":").last.map(String.init) ?? ""
+        guard host == authority || host == "localhost:" + port else {
+            return Self.text(421, "spconnect gateway: the Host header must name the gateway (\(authority))")
+        }
+        if let origin = request.header("Origin"), origin.lowercased() != gatewayOrigin {
+            return Self.text(403, "spconnect gateway: requests from web pages are refused (Origin \(origin))")
+        }
+        guard let given = Self.presentedSecret(request.header("Authorization")),
+            Self.constantTimeEqual(Array(given.utf8), Array(secret.revealedValue().utf8))
+        else {
+            var response = Self.text(
+                401, "spconnect gateway: give the gateway's secret (HTTP Basic password, or Authorization: Bearer)")
+            response.headers.append(("WWW-Authenticate", "Basic realm=\"spconnect gateway\""))
+            return response
+        }
+        guard request.target.hasPrefix("/"), !request.path.split(separator: "/").contains("..") else {
+            return Self.text(400, "spconnect gateway: only paths on the site are forwarded, not \(request.target)")
+        }
+        return nil
+    }
+
+    /// The secret a request presents: a Basic password (any user name) or a bearer token.
+    static func presentedSecret(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        switch parts[0].lowercased() {
+        case "bearer": return parts[1].trimmingCharacters(in: .whitespaces)
+        case "basic":
+            guard let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
+                let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            else { return nil }
+            return String(text[text.index(after: colon)...])
+        default: return nil
+        }
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: Forwarding
+
+    private func forward(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        var renewed = false
+        while true {
+            let bodyPath = scratch + "/body-" + UUID().uuidString
+            let upstream: HTTPResponse
+            do {
+                upstream = try await send(request, bodyTo: bodyPath)
+            } catch {
+                unlink(bodyPath)
+                return Self.text(502, "spconnect gateway: the site could not be reached: \(error)")
+            }
+            if sessionEnded(upstream) {
+                unlink(bodyPath)
+                guard !renewed else {
+                    return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
+                }
+                renewed = true
+                if (try? await session.renewal.reauthenticate()) == true { continue }
+                return Self.text(
+                    503,
+                    "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
+                        + "the gateway a password source: SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND)")
+            }
+            return answer(from: upstream, bodyAt: bodyPath)
+        }
+    }
+
+    private func send(_ request: HTTPServerRequest, bodyTo path: String) async throws -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in request.headers where !Self.droppedRequestHeaders.contains(name.lowercased()) {
+            // WebDAV's MOVE and COPY name their target as an absolute URL on the gateway.
+            headers.add(
+                name,
+                name.lowercased() == "destination" ? rewrite(value, from: gatewayOrigin, to: upstreamOrigin) : value)
+        }
+        var outgoing = HTTPRequest(
+            method: request.method, url: upstreamOrigin + request.target, headers: headers,
+            body: request.body.isEmpty ? .none : .bytes(request.body), auth: session.httpAuthentication,
+            redirects: .manual, retry: .never, responseBody: .file(path: path))
+        if let tokens = session.tokens { outgoing.auth = try await tokens.currentAuthentication() }
+        return try await session.client.execute(outgoing)
+    }
+
+    /// Whether the site answered as it does to a session that ended: 401, a 403 that says so (forms, WebDAV's
+    /// `917656`), or a redirect to a sign-in page (another origin, or the site's own sign-in paths).
+    func sessionEnded(_ response: HTTPResponse) -> Bool {
+        if response.status == 401 { return true }
+        if response.status == 403,
+            response.headers["X-Forms_Based_Auth_Required"] != nil
+                || response.headers["X-MSDAVEXT_Error"]?.hasPrefix("917656") == true
+        {
+            return true
+        }
+        guard (300..<400).contains(response.status), let location = response.headers["Location"] else { return false }
+        let lower = location.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            if !HTTPClient.isSameOrigin(location, upstreamOrigin) { return true }
+        }
+        return ["/_forms/", "/_login/", "/_trust/", "/authenticate.aspx", "/_windows/"].contains { lower.contains($0) }
+    }
+
+    /// The upstream answer as the gateway's: headers filtered and rewritten, the body streamed from its file (which
+    /// is removed once sent, or at once when the client goes away).
+    private func answer(from upstream: HTTPResponse, bodyAt path: String) -> HTTPServerResponse {
+        var headers: [(name: String, value: String)] = []
+        for (name, value) in upstream.headers where !Self.droppedResponseHeaders.contains(name.lowercased()) {
+            let rewritten = ["location", "content-location"].contains(name.lowercased())
+            headers.append((name, rewritten ? rewrite(value, from: upstreamOrigin, to: gatewayOrigin) : value))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        unlink(path)
+        guard descriptor >= 0 else { return HTTPServerResponse(status: upstream.status, headers: headers) }
+        var info = stat()
+        let length = fstat(descriptor, &info) == 0 ? Int(info.st_size) : nil
+        let file = BodyFile(descriptor)
+        return HTTPServerResponse(
+            status: upstream.status, headers: headers, body: .stream(length: length) { file.next() })
+    }
+
+    /// `value` with a leading `from` origin replaced by `to` (any case), else as it is.
+    func rewrite(_ value: String, from: String, to: String) -> String {
+        guard value.lowercased().hasPrefix(from.lowercased()) else { return value }
+        return to + value.dropFirst(from.count)
+    }
+
+    static func text(_ status: Int, _ message: String) -> HTTPServerResponse {
+        HTTPServerResponse(status: status, contentType: "text/plain; charset=utf-8", text: message + "\n")
+    }
+}
+
+/// An answer's body file, read 64 KiB at a time and closed at its end (the connection's thread only).
+private final class BodyFile: @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    func next() -> HTTPServerResponse.Chunk {
+        guard descriptor >= 0 else { return .end }
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else {
+            close(descriptor)
+            descriptor = -1
+            return count == 0 ? .end : .abort
+        }
+        return .data(Array(buffer.prefix(count)))
+    }
+}
+
+/// Runs async work from a server thread (never the cooperative pool) and waits for it.
+func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let box = WaitBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await operation()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+private final class WaitBox<T>: @unchecked Sendable {
+    var value: T?
+}
