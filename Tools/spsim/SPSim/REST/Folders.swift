@@ -122,6 +122,9 @@ extension SimulatorCore {
                     return try addFile(list, folder: folder, sub, context)
                 }
                 return filesCollection(folder, context)
+            case "listitemallfields" where rest.count > 1 && folder != "/":
+                guard let list = listOwning(folder: folder) else { throw RESTError.notFound("File Not Found.") }
+                return try itemSecurableEndpoint(list, id: 0, Array(rest.dropFirst()), context: context)
             case "recycle" where method == "POST" && folder != "/":
                 return try recycleFolder(folder, context)
             case let property?:

@@ -180,6 +180,8 @@ extension SimulatorCore {
             return try routeFolder(list.url, tail, method: method, context: context)
         case "defaultview":
             return try defaultView(list, tail, context: context)
+        case "roleassignments", "hasuniqueroleassignments":
+            return try listSecurableEndpoint(list, rest, context: context)
         case "contenttypes":
             return try contentTypesEndpoint(list, tail, context: context)
         default:
