@@ -21,7 +21,7 @@ let commands: [Command] = [
     downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
     demoCommand, inspectCommand, profilesCommand, helpCommand,
     completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand,
-    contentTypesCommand, permissionsCommand,
+    contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.

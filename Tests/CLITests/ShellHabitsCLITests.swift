@@ -97,7 +97,7 @@ import Testing
         #expect(try await complete(["spconnect", "items", "-o", ""]) == ["table", "json", "ndjson", "csv"])
         #expect(try await complete(["spconnect", "help", "prof"]) == ["profiles"])
         #expect(try await complete(["spconnect", "completion", "z"]) == ["zsh"])
-        #expect(try await complete(["spconnect", "m"]) == ["mkdir"], "the hidden man command is not offered")
+        #expect(try await complete(["spconnect", "m"]) == ["mkdir", "mv"], "the hidden man command is not offered")
     }
 
     @Test func zshAndFishScriptsNameEveryCommand() async throws {
