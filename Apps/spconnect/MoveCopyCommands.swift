@@ -1,32 +1,32 @@
 import Presentation
 import SharePoint
 
-/// `spconnect mv SOURCE DEST`: a file moved within the site (`MoveTo`).
+/// `spconnect mv SOURCE DEST`: a file or folder moved within the site (`MoveTo`).
 let mvCommand = Command(
     name: "mv",
-    summary: "Move a file within the site: to another name, or into a folder (keeping its name).",
+    summary: "Move a file or folder within the site: to another name, or into a folder (keeping its name).",
     synopsis: "SOURCE DEST [--overwrite] [--dry-run]   (SOURCE, DEST: file or folder paths; see docs/cli.md)",
     options: MoveCopy.options, examples: MoveCopy.examples("mv")
 ) { arguments in
     try await MoveCopy.run(arguments, copying: false)
 }
 
-/// `spconnect cp SOURCE DEST`: a copy of a file within the site (`CopyTo`).
+/// `spconnect cp SOURCE DEST`: a copy of a file or folder within the site (`CopyTo`).
 let cpCommand = Command(
     name: "cp",
-    summary: "Copy a file within the site: under another name, or into a folder (keeping its name).",
+    summary: "Copy a file or folder within the site: under another name, or into a folder (keeping its name).",
     synopsis: "SOURCE DEST [--overwrite] [--dry-run]   (SOURCE, DEST: file or folder paths; see docs/cli.md)",
     options: MoveCopy.options, examples: MoveCopy.examples("cp")
 ) { arguments in
     try await MoveCopy.run(arguments, copying: true)
 }
 
-/// What `mv` and `cp` share: SOURCE read (a file, with the closest name when missing), DEST read as a folder (the
-/// file keeps its name there) or as the new path (its folder must exist), then one `MoveTo` / `CopyTo`.
+/// What `mv` and `cp` share: SOURCE read (a file first, else a folder; the closest name when missing), DEST read as
+/// a folder (SOURCE keeps its name there) or as the new path (its folder must exist), then one `MoveTo` / `CopyTo`.
 enum MoveCopy {
     static let options: [OptionSpec] =
         [
-            .flag("overwrite", "replace a file already at DEST (otherwise it is refused, exit 9)"),
+            .flag("overwrite", "replace a file already at DEST (otherwise it is refused, exit 9; never a folder)"),
             .flag("dry-run", short: "n", "only say what would be done; nothing is changed"),
         ] + SiteContext.options
 
@@ -34,13 +34,14 @@ enum MoveCopy {
         [
             "spconnect \(name) 'Shared Documents/report.docx' Documents/Archive",
             "spconnect \(name) Documents/draft.txt Documents/final.txt --overwrite",
-            "spconnect \(name) --dry-run Documents/a.txt Documents/Reports/a.txt",
+            "spconnect \(name) Documents/2025 Documents/Archive/2025",
+            "spconnect \(name) --dry-run Documents/a.txt Documents/Reports/",
         ]
     }
 
     static let columns = [
-        Column("source", title: "Source"), Column("destination", title: "Destination"),
-        Column("result", title: "Result"),
+        Column("type", title: "Type"), Column("source", title: "Source"),
+        Column("destination", title: "Destination"), Column("result", title: "Result"),
     ]
 
     static func run(_ arguments: ParsedArguments, copying: Bool) async throws -> ExitCode {
@@ -48,56 +49,82 @@ enum MoveCopy {
         return try await withSiteErrors(command) {
             let words = try positionals(arguments, "SOURCE", "DEST")
             let overwrite = arguments.has("overwrite")
-            let dryRun = arguments.has("dry-run")
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            let file: SharePoint.File
-            switch try await RemoteEntry.read(words[0], site: site) {
-            case .file(let found): file = found
-            case .folder(let folder):
+            let source = try await RemoteEntry.read(words[0], site: site)
+            let sourceURL = source.serverRelativeUrl
+            if case .folder = source {
+                try await refuseRoot(sourceURL, command: command, site: site)
+            }
+            let target = try await destination(words[1], name: name(of: source), site: site)
+            if target.lowercased() == sourceURL.lowercased() {
+                throw UsageError(description: "SOURCE and DEST are the same (\(target))")
+            }
+            if case .folder = source, target.lowercased().hasPrefix(sourceURL.lowercased() + "/") {
                 throw UsageError(
-                    description: "\(folder.serverRelativeUrl) is a folder; \(command) moves and copies files only")
+                    description: "cannot \(copying ? "copy" : "move") \(sourceURL) into itself (\(target))")
             }
-            let target = try await destination(words[1], name: file.name, site: site)
-            if target.lowercased() == file.serverRelativeUrl.lowercased() {
-                throw UsageError(description: "SOURCE and DEST are the same file (\(target))")
-            }
-            let replacing = try await fileExists(target, site: site)
-            if replacing, !overwrite {
+            let existing = try await entry(at: target, site: site)
+            if let existing, !(overwrite && existing.kind == "file" && source.kind == "file") {
+                let advice =
+                    existing.kind == "file" && source.kind == "file"
+                    ? "; add --overwrite to replace it" : " (a folder is never replaced, nor a file by a folder)"
                 printError(
-                    "spconnect \(command): A file already exists at \(target); add --overwrite to replace it. "
-                        + "Nothing was changed.")
-                output.render(RecordSet(columns: columns, records: [record(file, target, "refused (exists)")]))
+                    "spconnect \(command): A \(existing.kind) already exists at \(target)\(advice). Nothing was changed."
+                )
+                output.render(RecordSet(columns: columns, records: [record(source, target, "refused (exists)")]))
                 return .conflict
             }
             let verb = copying ? "copy" : "move"
-            let suffix = replacing ? ", replacing" : ""
-            if dryRun {
-                output.render(RecordSet(columns: columns, records: [record(file, target, "would \(verb)\(suffix)")]))
+            let suffix = existing == nil ? "" : ", replacing"
+            if arguments.has("dry-run") {
+                output.render(RecordSet(columns: columns, records: [record(source, target, "would \(verb)\(suffix)")]))
                 output.note("Dry run: nothing was changed.")
                 return .ok
             }
             do {
-                if copying {
-                    try await site.copyFile(serverRelativeURL: file.serverRelativeUrl, to: target, overwrite: overwrite)
-                } else {
-                    try await site.moveFile(serverRelativeURL: file.serverRelativeUrl, to: target, overwrite: overwrite)
+                switch (source, copying) {
+                case (.file, false):
+                    try await site.moveFile(serverRelativeURL: sourceURL, to: target, overwrite: overwrite)
+                case (.file, true):
+                    try await site.copyFile(serverRelativeURL: sourceURL, to: target, overwrite: overwrite)
+                case (.folder, false): try await site.moveFolder(serverRelativeURL: sourceURL, to: target)
+                case (.folder, true): try await site.copyFolder(serverRelativeURL: sourceURL, to: target)
                 }
             } catch let error as SharePointError where error.kind == .alreadyExists {
                 // Made there since it was checked.
-                printError(
-                    "spconnect \(command): A file already exists at \(target); add --overwrite to replace it."
-                        + error.details)
+                printError("spconnect \(command): Something already exists at \(target)." + error.details)
                 return .conflict
             }
             let done = copying ? "copied" : "moved"
-            output.render(RecordSet(columns: columns, records: [record(file, target, done + suffix)]))
+            output.render(RecordSet(columns: columns, records: [record(source, target, done + suffix)]))
             return .ok
         }
     }
 
-    /// The server-relative URL the file goes to: `DEST/NAME` when DEST is a folder, DEST itself when the folder it
-    /// names as its parent exists. Neither: the folder's "not found" (exit 8).
+    /// The name of a file or folder.
+    private static func name(of entry: RemoteEntry) -> String {
+        switch entry {
+        case .file(let file): file.name
+        case .folder(let folder): folder.name
+        }
+    }
+
+    /// Refuses a library's root folder and the site's: mv and cp work inside libraries.
+    private static func refuseRoot(_ url: String, command: String, site: SharePointSite) async throws {
+        let siteRoot = SiteAddressing(siteURL: site.siteURL).basePath
+        if url == "/" || url == siteRoot || url == siteRoot + "/" {
+            throw UsageError(description: "\(url) is the site's root folder; \(command) works on files and folders")
+        }
+        if try await isListRootFolder(url, site: site) {
+            throw UsageError(
+                description: "\(url) is the root folder of a library; \(command) moves and copies the files and "
+                    + "folders inside it, never a whole library")
+        }
+    }
+
+    /// The server-relative URL SOURCE goes to: `DEST/NAME` when DEST is a folder, DEST itself when the folder it
+    /// names as its parent exists (a DEST ending in `/` must be a folder). Neither: the folder's "not found" (exit 8).
     private static func destination(_ word: String, name: String, site: SharePointSite) async throws -> String {
         try await withPath(word, container: false, site: site) { path in
             do {
@@ -116,13 +143,16 @@ enum MoveCopy {
         }
     }
 
-    /// Whether a file is at the server-relative `url`.
-    private static func fileExists(_ url: String, site: SharePointSite) async throws(SharePointError) -> Bool {
+    /// The file or folder at the server-relative `url`, or nil when nothing is there.
+    private static func entry(at url: String, site: SharePointSite) async throws(SharePointError) -> RemoteEntry? {
         do {
-            _ = try await site.file(serverRelativeURL: url)
-            return true
+            return .file(try await site.file(serverRelativeURL: url))
         } catch  where error.isMissingPath {
-            return false
+            do {
+                return .folder(try await site.folder(serverRelativeURL: url))
+            } catch  where error.isMissingPath {
+                return nil
+            }
         }
     }
 
@@ -132,10 +162,10 @@ enum MoveCopy {
         return String(path[..<slash])
     }
 
-    private static func record(_ file: SharePoint.File, _ target: String, _ result: String) -> Record {
+    private static func record(_ source: RemoteEntry, _ target: String, _ result: String) -> Record {
         Record([
-            Field("source", .string(file.serverRelativeUrl)), Field("destination", .string(target)),
-            Field("result", .string(result)),
+            Field("type", .string(source.kind)), Field("source", .string(source.serverRelativeUrl)),
+            Field("destination", .string(target)), Field("result", .string(result)),
         ])
     }
 }

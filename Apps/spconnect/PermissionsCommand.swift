@@ -71,7 +71,7 @@ private struct SecurableTarget {
                     kind: "file", name: file.serverRelativeUrl, permissions: try await site.permissions(of: path))
             case .folder(let folder):
                 let url = folder.serverRelativeUrl
-                if try await isListRoot(url, site: site) {
+                if try await isListRootFolder(url, site: site) {
                     let list = ListPath.serverRelativeURL(url)
                     return SecurableTarget(
                         kind: "list", name: url, permissions: try await site.permissions(of: list.path))
@@ -86,15 +86,16 @@ private struct SecurableTarget {
             }
         }
     }
+}
 
-    /// Whether the folder at `url` is the root folder of a list (its permissions are the list's).
-    private static func isListRoot(_ url: String, site: SharePointSite) async throws(SharePointError) -> Bool {
-        do {
-            let root = try await site.rootFolder(of: .serverRelativeURL(url))
-            return root.serverRelativeUrl.lowercased() == url.lowercased()
-        } catch  where error.isMissingPath || error.kind == .listNotFound {
-            return false
-        }
+/// Whether the folder at `url` is the root folder of a list (a list's permissions are its own, not its root
+/// folder's; mv and cp never move a whole library).
+func isListRootFolder(_ url: String, site: SharePointSite) async throws(SharePointError) -> Bool {
+    do {
+        let root = try await site.rootFolder(of: .serverRelativeURL(url))
+        return root.serverRelativeUrl.lowercased() == url.lowercased()
+    } catch  where error.isMissingPath || error.kind == .listNotFound {
+        return false
     }
 }
 

@@ -31,3 +31,37 @@ extension SharePointSite {
             Exchange.write(self, path.url(site: siteURL), body: .none, contentType: nil, repeatable: true))
     }
 }
+
+extension FolderPath {
+    /// `…/MoveTo(newurl='…')` (POST): the folder, with everything in it, moved to the server-relative `url`.
+    public func moveTo(_ url: String) -> RESTPath {
+        path.appending("MoveTo(newurl=\(OData.serverRelativeURLLiteral(url)))")
+    }
+
+    /// `…/CopyTo(strnewurl='…')` (POST): a copy of the folder and everything in it at the server-relative `url`.
+    public func copyTo(_ url: String) -> RESTPath {
+        path.appending("CopyTo(strnewurl=\(OData.serverRelativeURLLiteral(url)))")
+    }
+}
+
+extension SharePointSite {
+    /// Moves a folder and everything in it within the site:
+    /// `POST …/GetFolderByServerRelativePath(decodedurl='…')/MoveTo(newurl='…')`. Anything already at `to` is refused
+    /// (SPException -2130575257: ``SharePointError/Kind/alreadyExists``); a missing folder →
+    /// ``SharePointError/Kind/fileNotFound`` or ``SharePointError/Kind/notFound``. Repeated as
+    /// ``moveFile(serverRelativeURL:to:overwrite:)`` is.
+    public func moveFolder(serverRelativeURL: String, to: String) async throws(SharePointError) {
+        let path = API.folder(serverRelativePath: serverRelativeURL).moveTo(to)
+        _ = try await perform(
+            Exchange.write(self, path.url(site: siteURL), body: .none, contentType: nil, repeatable: true))
+    }
+
+    /// Copies a folder and everything in it within the site:
+    /// `POST …/GetFolderByServerRelativePath(decodedurl='…')/CopyTo(strnewurl='…')`, with the refusals of
+    /// ``moveFolder(serverRelativeURL:to:)``.
+    public func copyFolder(serverRelativeURL: String, to: String) async throws(SharePointError) {
+        let path = API.folder(serverRelativePath: serverRelativeURL).copyTo(to)
+        _ = try await perform(
+            Exchange.write(self, path.url(site: siteURL), body: .none, contentType: nil, repeatable: true))
+    }
+}

@@ -5,7 +5,8 @@ import Testing
 
 /// `mv SOURCE DEST` and `cp SOURCE DEST` end to end against the simulator (docs/cli.md): into a folder keeping the
 /// name, to a new name, across libraries; an existing target refused (exit 9) unless `--overwrite`; `--dry-run`
-/// changing nothing; a missing source (exit 8, the closest name), a missing folder, usage errors. Serialized: each
+/// changing nothing; folders with everything in them; a missing source (exit 8, the closest name), a missing
+/// folder, usage errors (a library's root folder, a folder into itself). Serialized: each
 /// case runs a simulator and several spconnect processes (see AddressingCLITests).
 @Suite(.serialized) struct MoveCopyCLITests {
     static func objects(_ text: String) throws -> [[String: Any]] {
@@ -106,9 +107,50 @@ import Testing
         #expect(nowhere.stderr.contains("No folder"), "\(nowhere.stderr)")
         #expect(try await fixture.run(["mv", "Documents/Welcome.txt"]).status == 2)
         #expect(try await fixture.run(["mv", "Documents/Welcome.txt", "Documents/Welcome.txt"]).status == 2)
-        #expect(try await fixture.run(["mkdir", "Documents/Old"]).status == 0)
-        let folder = try await fixture.run(["cp", "Documents/Old", "Documents/New"])
-        #expect(folder.status == 2, "\(folder.stderr)")
+        let library = try await fixture.run(["mv", "Documents", "Photos"])
+        #expect(library.status == 2, "\(library.stderr)")
+        #expect(library.stderr.contains("root folder of a library"), "\(library.stderr)")
         #expect(try await Self.size("Documents/Welcome.txt", fixture) == 32)
+    }
+
+    @Test func foldersMoveAndCopyWithEverythingInThem() async throws {
+        let fixture = try await CLIFixture()
+        for folder in ["Documents/2025", "Documents/2025/Q1", "Documents/Archive"] {
+            #expect(try await fixture.run(["mkdir", folder]).status == 0)
+        }
+        let into = try await fixture.run(["cp", "Documents/Welcome.txt", "Documents/2025/Q1/", "-o", "json"])
+        #expect(into.status == 0, "\(into.stderr)")
+        #expect(
+            try Self.objects(into.stdout).first?["destination"] as? String == "/Shared Documents/2025/Q1/Welcome.txt")
+
+        let copied = try await fixture.run(["cp", "Documents/2025", "Documents/Copy 2025", "-o", "json"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let row = try #require(try Self.objects(copied.stdout).first)
+        #expect(row["type"] as? String == "folder" && row["result"] as? String == "copied", "\(row)")
+        #expect(try await Self.size("Documents/Copy 2025/Q1/Welcome.txt", fixture) == 32)
+        #expect(try await Self.size("Documents/2025/Q1/Welcome.txt", fixture) == 32)
+
+        let moved = try await fixture.run(["mv", "Documents/2025", "Documents/Archive", "-o", "json"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try Self.objects(moved.stdout).first?["destination"] as? String == "/Shared Documents/Archive/2025")
+        #expect(try await Self.size("Documents/Archive/2025/Q1/Welcome.txt", fixture) == 32)
+        #expect(try await Self.size("Documents/2025/Q1/Welcome.txt", fixture) == nil)
+        #expect(try await fixture.run(["ls", "Documents/2025"]).status == 8)
+        let listed = try await fixture.run(["ls", "Documents/Archive/2025", "-o", "json"])
+        #expect(listed.status == 0 && listed.stdout.contains("Q1"), "\(listed.stdout) \(listed.stderr)")
+
+        let taken = try await fixture.run(["mv", "Documents/Copy 2025", "Documents/Archive/2025"])
+        #expect(taken.status == 0, "into the folder: \(taken.stderr)")
+        #expect(try await Self.size("Documents/Archive/2025/Copy 2025/Q1/Welcome.txt", fixture) == 32)
+        let across = try await fixture.run(["mv", "Documents/Archive/2025/Copy 2025", "Photos"])
+        #expect(across.status == 0, "\(across.stderr)")
+        #expect(try await Self.size("Photos/Copy 2025/Q1/Welcome.txt", fixture) == 32)
+        #expect(try await Self.size("Documents/Archive/2025/Copy 2025/Q1/Welcome.txt", fixture) == nil)
+        #expect(try await fixture.run(["mkdir", "Documents/Q1"]).status == 0)
+        let clash = try await fixture.run(["mv", "Documents/Q1", "Documents/Archive/2025", "--overwrite"])
+        #expect(clash.status == 9, "\(clash.stderr)")
+        #expect(clash.stderr.contains("A folder already exists"), "\(clash.stderr)")
+        let itself = try await fixture.run(["mv", "Documents/Archive", "Documents/Archive/2025/Inner"])
+        #expect(itself.status == 2, "\(itself.stderr)")
     }
 }

@@ -125,6 +125,8 @@ extension SimulatorCore {
             case "listitemallfields" where rest.count > 1 && folder != "/":
                 guard let list = listOwning(folder: folder) else { throw RESTError.notFound("File Not Found.") }
                 return try itemSecurableEndpoint(list, id: 0, Array(rest.dropFirst()), context: context)
+            case "moveto" where method == "POST" && folder != "/", "copyto" where method == "POST" && folder != "/":
+                return try moveOrCopyFolder(folder, rest[0], context)
             case "recycle" where method == "POST" && folder != "/":
                 return try recycleFolder(folder, context)
             case let property?:
