@@ -13,6 +13,7 @@ let permissionsCommand = Command(
         "spconnect permissions Tasks 17",
         "spconnect permissions 'Shared Documents/report.docx'",
         "spconnect permissions Documents/Reports -o json",
+        "spconnect permissions /                 # the site's own role assignments",
     ]
 ) { arguments in
     try await withSiteErrors("permissions") {
@@ -38,22 +39,26 @@ let permissionsCommand = Command(
                 description:
                     "expected PATH (a file or folder), LIST, or LIST ID (an item), got \(words.count) argument(s)")
         }
-        let inherited = !target.permissions.hasUniqueRoleAssignments
+        let inherited = target.permissions.hasUniqueRoleAssignments.map { !$0 }
         output.render(
             RecordSet(
                 columns: roleAssignmentColumns,
                 records: target.permissions.assignments.map { roleAssignmentRecord($0, inherited: inherited) }))
-        output.note(
-            inherited
-                ? "The \(target.kind) \(target.name) inherits its permissions from its parent."
-                : "The \(target.kind) \(target.name) has its own permissions (inheritance broken).")
+        switch inherited {
+        case true?: output.note("The \(target.kind) \(target.name) inherits its permissions from its parent.")
+        case false?: output.note("The \(target.kind) \(target.name) has its own permissions (inheritance broken).")
+        case nil:
+            output.note(
+                "SharePoint did not say whether the \(target.kind) \(target.name) inherits its permissions "
+                    + "(HasUniqueRoleAssignments could not be read).")
+        }
         return .ok
     }
 }
 
 /// What `permissions` was asked about, and its permissions.
 private struct SecurableTarget {
-    /// `list`, `item`, `file` or `folder`.
+    /// `site`, `list`, `item`, `file` or `folder`.
     var kind: String
     /// How to name it in the note (the list's word, the path).
     var name: String
@@ -61,7 +66,8 @@ private struct SecurableTarget {
 
     /// The list a bare word (or a GUID) names, with the closest title when there is none; otherwise the file or
     /// folder a path names (a file first), with the closest name when there is nothing: a folder that is a list's
-    /// root folder (`Lists/Tasks`, `/sites/team/Shared Documents`) is that list.
+    /// root folder (`Lists/Tasks`, `/sites/team/Shared Documents`) is that list, the site's root folder (`/`, the
+    /// site's address) the site (web) itself.
     static func read(_ word: String, site: SharePointSite) async throws -> SecurableTarget {
         if case .address = try SiteAddressing(siteURL: site.siteURL).list(word) {
             switch try await RemoteEntry.read(word, site: site) {
@@ -71,6 +77,11 @@ private struct SecurableTarget {
                     kind: "file", name: file.serverRelativeUrl, permissions: try await site.permissions(of: path))
             case .folder(let folder):
                 let url = folder.serverRelativeUrl
+                let siteRoot = SiteAddressing(siteURL: site.siteURL).basePath
+                if url == "/" || url == siteRoot || url == siteRoot + "/" {
+                    return SecurableTarget(
+                        kind: "site", name: site.siteURL, permissions: try await site.permissions(of: API.web))
+                }
                 if try await isListRootFolder(url, site: site) {
                     let list = ListPath.serverRelativeURL(url)
                     return SecurableTarget(
@@ -105,13 +116,14 @@ let roleAssignmentColumns = [
     Column("principalType", title: "Type"), Column("roles", title: "Roles"), Column("inherited", title: "Inherited"),
 ]
 
-/// One role assignment: who, their permission levels (names joined with `, `), and whether it is inherited.
-func roleAssignmentRecord(_ assignment: RoleAssignment, inherited: Bool) -> Record {
+/// One role assignment: who, their permission levels (names joined with `, `), and whether it is inherited (null
+/// when SharePoint did not say).
+func roleAssignmentRecord(_ assignment: RoleAssignment, inherited: Bool?) -> Record {
     Record([
         Field("principalId", .int(assignment.principalId)), Field("principal", .string(assignment.member.title)),
         Field("loginName", .string(assignment.member.loginName)),
         Field("principalType", .string(assignment.member.typeName)),
         Field("roles", .string(assignment.roles.map(\.name).joined(separator: ", "))),
-        Field("inherited", .bool(inherited)),
+        Field("inherited", inherited.map(Cell.bool) ?? .null),
     ])
 }

@@ -1,4 +1,5 @@
-/// A content type of a list: `GET {site}/_api/web/lists/getbytitle('…')/contenttypes` (`SP.ContentType`).
+/// A content type of a list or of the site: `GET {site}/_api/web/lists/getbytitle('…')/contenttypes`,
+/// `GET {site}/_api/web/contenttypes` (`SP.ContentType`).
 /// Decoding requires `Name`; the id is `Id.StringValue` (or `StringId`, which SharePoint Online also sends).
 public struct ContentType: ODataDecodable, Equatable {
     /// The content type id, e.g. `0x0100…` (a list's Item), `0x0101…` (Document), `0x0120…` (Folder).
@@ -30,7 +31,17 @@ extension ListPath {
     public var contentTypes: RESTPath { path.appending("contenttypes") }
 }
 
+extension API {
+    /// `/_api/web/contenttypes`: the site's content types.
+    public static let webContentTypes = web.appending("contenttypes")
+}
+
 extension SharePointSite {
+    /// The site's content types (all pages): `GET /_api/web/contenttypes`.
+    public func webContentTypes() async throws(SharePointError) -> [ContentType] {
+        try await collect(API.webContentTypes, query: ODataQuery())
+    }
+
     /// The content types of a list (all pages): `GET …/contenttypes`. A missing list →
     /// ``SharePointError/Kind/listNotFound``.
     public func contentTypes(of list: ListPath) async throws(SharePointError) -> [ContentType] {

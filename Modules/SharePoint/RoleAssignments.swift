@@ -79,8 +79,8 @@ public struct RoleAssignment: ODataDecodable, Equatable {
 /// The permissions of one securable object: its role assignments and whether they are its own.
 public struct Permissions: Equatable, Sendable {
     /// `HasUniqueRoleAssignments`: true when inheritance is broken (the object has its own assignments), false when
-    /// they are its parent's.
-    public var hasUniqueRoleAssignments: Bool
+    /// they are its parent's, nil when SharePoint did not say (see ``SharePointSite/permissions(of:)``).
+    public var hasUniqueRoleAssignments: Bool?
     /// The role assignments, in server order.
     public var assignments: [RoleAssignment]
 }
@@ -96,23 +96,41 @@ extension FolderPath {
 }
 
 extension SharePointSite {
-    /// The permissions of the securable object at `path` (the web `/_api/web`, a list, an item, a file's or a
-    /// folder's `ListItemAllFields`): `GET …/HasUniqueRoleAssignments` then every page of
-    /// `GET …/roleassignments?$expand=Member,RoleDefinitionBindings`. A missing object throws its "not found" kind.
-    public func permissions(of path: RESTPath) async throws(SharePointError) -> Permissions {
+    /// The role assignments of the securable object at `path` (the web `/_api/web`, a list, an item, a file's or a
+    /// folder's `ListItemAllFields`), every page: `GET …/roleassignments?$expand=Member,RoleDefinitionBindings`.
+    /// A missing object throws its "not found" kind.
+    public func roleAssignments(of path: RESTPath) async throws(SharePointError) -> [RoleAssignment] {
+        try await collect(
+            path.appending("roleassignments"), query: ODataQuery(expand: ["Member", "RoleDefinitionBindings"]))
+    }
+
+    /// Whether the securable object at `path` has its own role assignments (inheritance broken):
+    /// `GET …/HasUniqueRoleAssignments` (`{"value":true}`; verbose `{"d":{"HasUniqueRoleAssignments":true}}`).
+    public func hasUniqueRoleAssignments(of path: RESTPath) async throws(SharePointError) -> Bool {
         let url = path.appending("HasUniqueRoleAssignments").url(site: siteURL)
         let response = try await perform(.read(self, url))
-        let unique: Bool
         do throws(SharePointError) {
             guard let value = try ODataDocument(data: Data(response.body)).scalar().boolValue else {
                 throw SharePointError(unexpectedResponse: "HasUniqueRoleAssignments is not a Boolean")
             }
-            unique = value
+            return value
         } catch {
             throw error.at(url)
         }
-        let assignments: [RoleAssignment] = try await collect(
-            path.appending("roleassignments"), query: ODataQuery(expand: ["Member", "RoleDefinitionBindings"]))
-        return Permissions(hasUniqueRoleAssignments: unique, assignments: assignments)
+    }
+
+    /// Both: ``roleAssignments(of:)`` first (its failure is the call's), then ``hasUniqueRoleAssignments(of:)``.
+    /// When only the second fails with an answer about that one request (not found, bad request, an unexpected
+    /// body: a server or gateway that does not serve the property) the assignments are still returned, with
+    /// ``Permissions/hasUniqueRoleAssignments`` nil; any other failure (the session, the network, throttling) is
+    /// thrown.
+    public func permissions(of path: RESTPath) async throws(SharePointError) -> Permissions {
+        let assignments = try await roleAssignments(of: path)
+        do {
+            return Permissions(
+                hasUniqueRoleAssignments: try await hasUniqueRoleAssignments(of: path), assignments: assignments)
+        } catch  where [.notFound, .fileNotFound, .badRequest, .unexpectedResponse].contains(error.kind) {
+            return Permissions(hasUniqueRoleAssignments: nil, assignments: assignments)
+        }
     }
 }

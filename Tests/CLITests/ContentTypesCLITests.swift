@@ -3,8 +3,8 @@ import SPSim
 import TestSupport
 import Testing
 
-/// `content-types LIST` end to end against the simulator (docs/cli.md): a list's Item, a library's Document and
-/// Folder, and the did-you-mean and exit code of a missing list. Serialized: each case runs a simulator and several
+/// `content-types [LIST]` end to end against the simulator (docs/cli.md): a list's Item, a library's Document and
+/// Folder, the site's own without a LIST, and the did-you-mean and exit code of a missing list. Serialized: each case runs a simulator and several
 /// spconnect processes (see AddressingCLITests).
 @Suite(.serialized) struct ContentTypesCLITests {
     static func objects(_ text: String) throws -> [[String: Any]] {
@@ -35,13 +35,22 @@ import Testing
         #expect(table.stdout.contains("Document Content Types") && table.stdout.contains("Folder"), "\(table.stdout)")
     }
 
+    @Test func withoutAListTheSitesOwn() async throws {
+        let fixture = try await CLIFixture()
+        let site = try await fixture.run(["content-types", "-o", "json"])
+        #expect(site.status == 0, "\(site.stderr)")
+        let types = try Self.objects(site.stdout)
+        #expect(types.compactMap { $0["id"] as? String } == ["0x", "0x01", "0x0101", "0x0102", "0x0120"])
+        #expect(types.first?["hidden"] as? Bool == true && types.first?["group"] as? String == "_Hidden")
+        #expect(types.compactMap { $0["name"] as? String }.contains("Event"))
+    }
+
     @Test func aMissingListIsExit8WithTheClosestTitle() async throws {
         let fixture = try await CLIFixture()
         let typo = try await fixture.run(["content-types", "Taks"])
         #expect(typo.status == 8, "\(typo.stderr)")
         #expect(typo.stderr.contains("Did you mean 'Tasks'?"), "\(typo.stderr)")
         #expect(typo.stdout.isEmpty, "\(typo.stdout)")
-        #expect(try await fixture.run(["content-types"]).status == 2)
         #expect(try await fixture.run(["content-types", "Tasks", "extra"]).status == 2)
     }
 }

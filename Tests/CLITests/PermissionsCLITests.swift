@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 /// `permissions PATH | LIST [ID]` end to end against the simulator (docs/cli.md): the web's three group assignments
-/// inherited by a list, an item, a file and a folder; the seeded `Projects` list with broken inheritance and one
-/// user more; the exit codes of a missing list, item and file. Serialized: each case runs a simulator and several
-/// spconnect processes (see AddressingCLITests).
+/// (its own: `permissions /`) inherited by a list, an item, a file and a folder; the seeded `Projects` list with
+/// broken inheritance and one user more; the exit codes of a missing list, item and file. Serialized: each case runs
+/// a simulator and several spconnect processes (see AddressingCLITests).
 @Suite(.serialized) struct PermissionsCLITests {
     static func objects(_ text: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text)")
@@ -50,6 +50,16 @@ import Testing
         #expect(root.status == 0, "\(root.stderr)")
         #expect(root.stderr.contains("The list /Lists/Tasks inherits"), "\(root.stderr)")
         #expect(root.stdout.contains("Full Control") && root.stdout.contains("SharePoint group"), "\(root.stdout)")
+    }
+
+    @Test func theSitesRootIsTheWebWithItsOwnAssignments() async throws {
+        let fixture = try await CLIFixture()
+        let web = try await fixture.run(["permissions", "/", "-o", "json"])
+        #expect(web.status == 0, "\(web.stderr)")
+        let rows = try Self.objects(web.stdout)
+        #expect(Self.summary(rows) == Self.webDefaults)
+        #expect(rows.allSatisfy { $0["inherited"] as? Bool == false })
+        #expect(web.stderr.contains("The site ") && web.stderr.contains("has its own permissions"), "\(web.stderr)")
     }
 
     @Test func brokenInheritanceShowsTheListsOwnAssignments() async throws {
