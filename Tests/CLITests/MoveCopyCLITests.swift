@@ -64,6 +64,12 @@ import Testing
         let refused = try await fixture.run(["mv", "Documents/O'Brien notes.txt", "Documents/Welcome.txt"])
         #expect(refused.status == 9, "\(refused.stderr)")
         #expect(try await Self.size("Documents/O'Brien notes.txt", fixture) != nil)
+
+        // Quotes, `#` and `%` in names travel escaped both ways.
+        let odd = try await fixture.run(["mv", "Documents/O'Brien notes.txt", "Documents/O'Brien #1 at 50%.txt"])
+        #expect(odd.status == 0, "\(odd.stderr)")
+        #expect(try await Self.size("Documents/O'Brien #1 at 50%.txt", fixture) == 51)
+        #expect(try await Self.size("Documents/O'Brien notes.txt", fixture) == nil)
     }
 
     @Test func theSimulatorRefusesAnExistingTargetAsSharePointDoes() async throws {
