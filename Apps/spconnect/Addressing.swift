@@ -123,7 +123,7 @@ struct SiteAddressing {
     }
 
     /// `scheme://host:port`, lower-cased, with the scheme's default port written out.
-    private static func origin(of components: URLComponents) -> String? {
+    static func origin(of components: URLComponents) -> String? {
         guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else { return nil }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"

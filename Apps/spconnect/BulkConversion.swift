@@ -99,15 +99,29 @@ struct RowProblem: Error {
 }
 
 /// Turns rows into changes, resolving people by e-mail or login name through `ensureuser` (each name once a run).
+/// In a dry run (`lookingUpOnly`) people are looked up among the site's users instead, since `ensureuser` adds them:
+/// one who is not a site user yet gets id 0 and a note for the row (``takeNotes()``).
 final class RowConverter {
     private let columns: BulkColumns
     private let site: SharePointSite
+    private let lookingUpOnly: Bool
     /// Names already resolved: the user id, or why there is none.
     private var people: [String: Result<Int, RowProblem>] = [:]
+    /// The site's users, read once by a dry run.
+    private var siteUsers: [User]?
+    /// What the dry run could not check for the row converted last.
+    private var notes: [String] = []
 
-    init(columns: BulkColumns, site: SharePointSite) {
+    init(columns: BulkColumns, site: SharePointSite, lookingUpOnly: Bool = false) {
         self.columns = columns
         self.site = site
+        self.lookingUpOnly = lookingUpOnly
+    }
+
+    /// The notes of the row converted last (dry runs only), cleared.
+    func takeNotes() -> [String] {
+        defer { notes = [] }
+        return notes
     }
 
     /// The change row `row` asks for, or its problems (every column's, in column order). Throws only what stops
@@ -205,6 +219,7 @@ final class RowConverter {
     /// The site user id of a person named by e-mail or login name, resolved once a run.
     private func personID(_ name: String) async throws(SharePointError) -> Result<Int, RowProblem> {
         let key = name.lowercased()
+        if lookingUpOnly { return try await siteUserID(name) }
         if let known = people[key] { return known }
         let result: Result<Int, RowProblem>
         do {
@@ -216,6 +231,14 @@ final class RowConverter {
         }
         people[key] = result
         return result
+    }
+
+    /// A dry run's person: the id of the site user `name` names, else 0 and a note (the run would add them).
+    private func siteUserID(_ name: String) async throws(SharePointError) -> Result<Int, RowProblem> {
+        if siteUsers == nil { siteUsers = try await site.siteUsers() }
+        if let user = siteUsers?.first(where: { matches($0, name) }) { return .success(user.id) }
+        notes.append("'\(name)' is no user of the site yet: the run adds them (ensureuser) if the directory knows them")
+        return .success(0)
     }
 
     /// A positive item id from a cell.

@@ -9,6 +9,9 @@ enum BulkWrite {
     static let options: [OptionSpec] = [
         .value("from", "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
         .value("format", "FORMAT", "csv or ndjson: the format of --from (needed for '-'; default: the extension)"),
+        .flag(
+            "dry-run", short: "n",
+            "with --from: check every row (columns, values, people), say what each would do; write nothing"),
     ]
 
     /// The columns of the per-row results.
@@ -43,7 +46,8 @@ enum BulkWrite {
                 input.columns, fields: try await site.fields(of: list), list: name, needsID: updating)
             let run = BulkRun(
                 list: list, name: name, site: site, output: output,
-                converter: RowConverter(columns: columns, site: site), updating: updating)
+                converter: RowConverter(columns: columns, site: site, lookingUpOnly: arguments.has("dry-run")),
+                updating: updating, dryRun: arguments.has("dry-run"))
             return try await run.write(input.rows, command: command)
         }
     }
@@ -60,15 +64,20 @@ private final class BulkRun {
     let converter: RowConverter
     /// `update --from` (else `add --from`).
     let updating: Bool
-    /// The status of a row written (`created`, `updated`).
+    /// `--dry-run`: every row converted and checked, none sent.
+    let dryRun: Bool
+    /// The status of a row written (`created`, `updated`; `would create`, `would update` in a dry run).
     let written: String
     private let stream: RecordStream
     private var counts = (written: 0, failed: 0, notSent: 0, unknown: 0)
     /// The rows of a batch that reached the server without a usable answer, and the items they name (updates).
     private var unknown: (rows: [Int], ids: [Int]) = ([], [])
+    /// A dry run's notes per row: what it could not check.
+    private var notes: [Int: [String]] = [:]
 
     init(
-        list: ListPath, name: String, site: SharePointSite, output: Output, converter: RowConverter, updating: Bool
+        list: ListPath, name: String, site: SharePointSite, output: Output, converter: RowConverter, updating: Bool,
+        dryRun: Bool
     ) {
         self.list = list
         self.name = name
@@ -76,7 +85,8 @@ private final class BulkRun {
         self.output = output
         self.converter = converter
         self.updating = updating
-        written = updating ? "updated" : "created"
+        self.dryRun = dryRun
+        written = (dryRun ? "would " : "") + (updating ? "update" : "create") + (dryRun ? "" : "d")
         stream = output.stream(columns: BulkWrite.resultColumns)
     }
 
@@ -92,6 +102,7 @@ private final class BulkRun {
             next += 1
             do {
                 pending.append((row.number, try await converter.change(for: row)))
+                notes[row.number] = converter.takeNotes()
             } catch {
                 stopped = error
                 report(pending.map(\.row) + [row.number], notSentBecause: error)
@@ -110,7 +121,9 @@ private final class BulkRun {
         stream.finish()
         let total = counts.written + counts.failed + counts.notSent + counts.unknown
         output.note(
-            "\(total) row\(total == 1 ? "" : "s"): \(counts.written) written, \(counts.failed) failed"
+            (dryRun ? "Dry run, nothing was written. " : "")
+                + "\(total) row\(total == 1 ? "" : "s"): \(counts.written) \(dryRun ? "would be written" : "written"), "
+                + "\(counts.failed) failed"
                 + (counts.notSent > 0 ? ", \(counts.notSent) not sent" : "")
                 + (counts.unknown > 0 ? ", \(counts.unknown) unknown" : ""))
         if !unknown.rows.isEmpty {
@@ -128,6 +141,7 @@ private final class BulkRun {
     /// of the batch as a whole, or nil: its rows are then `unknown` when the server may have written them (the
     /// batch reached it and got no usable answer), else `not sent`.
     private func send(_ pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)]) async -> SharePointError? {
+        if dryRun { return plan(pending) }
         let changes = pending.compactMap { try? $0.change.get() }
         var outcomes: [BatchItemOutcome] = []
         if !changes.isEmpty {
@@ -161,6 +175,21 @@ private final class BulkRun {
                 } else {
                     result(row, id: outcome.id, status: written, error: nil)
                 }
+            }
+        }
+        stream.flush()
+        return nil
+    }
+
+    /// A dry run's results for `pending`: what each row would do (with the id it names when updating), or why it
+    /// would fail. Never fails as a whole: nothing is sent.
+    private func plan(_ pending: [(row: Int, change: Result<BatchItemChange, RowProblem>)]) -> SharePointError? {
+        for (row, change) in pending {
+            switch change {
+            case .failure(let problem): result(row, id: nil, status: "failed", error: problem.message)
+            case .success(let change):
+                let note = notes[row, default: []].joined(separator: "; ")
+                result(row, id: change.id, status: written, error: note.isEmpty ? nil : note)
             }
         }
         stream.flush()

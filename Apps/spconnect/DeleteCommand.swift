@@ -5,12 +5,15 @@ import SharePoint
 let deleteCommand = Command(
     name: "delete",
     summary: "Delete list items (to the recycle bin of the site; several in one $batch): one result per id.",
-    synopsis: "LIST ID... [--etag ETAG]",
-    options: [.value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)")]
-        + SiteContext.options,
+    synopsis: "LIST ID... [--etag ETAG] [--dry-run]",
+    options: [
+        .value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)"),
+        .flag("dry-run", short: "n", "only look each item up and say what would be deleted; nothing is changed"),
+    ] + SiteContext.options,
     examples: [
         "spconnect delete Tasks 17",
         "spconnect delete Tasks 22 23 24 -o ndjson",
+        "spconnect delete Tasks 22 23 24 --dry-run",
     ]
 ) { arguments in
     try await withSiteErrors("delete") {
@@ -29,6 +32,9 @@ let deleteCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let etag = arguments.value("etag") ?? "*"
+        if arguments.has("dry-run") {
+            return try await planDeletion(ids, of: name, etag: etag, site: site, output: output)
+        }
         let outcomes = try await withList(name, site: site) { list in
             try await deleteItems(ids, in: list, etag: etag, site: site)
         }
@@ -153,4 +159,47 @@ private func deleteItemsOneByOne(_ ids: [Int], in list: ListPath, etag: String, 
         }
     }
     return outcomes
+}
+
+/// `delete --dry-run`: each item looked up (its id and title), and what `delete` would do with it: `would delete`,
+/// `not found` (exit 8) or, with `--etag` and a flavour that carries etags, `changed since read (etag)` (exit 9).
+/// Nothing is written.
+private func planDeletion(_ ids: [Int], of name: String, etag: String, site: SharePointSite, output: Output)
+    async throws -> ExitCode
+{
+    var records: [Record] = []
+    var exit = ExitCode.ok
+    try await withList(name, site: site) { list in
+        for id in ids {
+            var title = ""
+            var result = "would delete"
+            do {
+                let item = try await site.item(in: list, id: id, query: ODataQuery(select: ["Id", "Title"]))
+                title = item.fields.first { $0.0 == "Title" }?.1.stringValue ?? ""
+                if etag != "*" {
+                    // Without metadata (the default flavour) the answer carries no etag: the server checks it then.
+                    if let current = item.etag, current != etag {
+                        result = "changed since read (etag)"
+                        if exit == .ok { exit = .conflict }
+                    } else if item.etag == nil {
+                        result = "would delete if its etag is still \(etag)"
+                    }
+                }
+            } catch let error as SharePointError where error.kind == .itemNotFound {
+                result = "not found"
+                if exit == .ok { exit = .notFound }
+            }
+            records.append(
+                Record([
+                    Presentation.Field("id", .int(id)), Presentation.Field("title", .string(title)),
+                    Presentation.Field("result", .string(result)),
+                ]))
+        }
+    }
+    output.render(
+        RecordSet(
+            columns: [Column("id", title: "Id"), Column("title", title: "Title"), Column("result", title: "Result")],
+            records: records))
+    output.note("Dry run: nothing was deleted from '\(name)'.")
+    return exit
 }

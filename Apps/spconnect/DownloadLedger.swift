@@ -12,14 +12,21 @@ import SharePoint
 /// last second's entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. The
 /// folder's lock (``lockTreeFolder(_:command:waiting:output:)``) keeps two runs from saving over each other. Not
 /// thread-safe: used by the one task that collects results.
+///
+/// `upload -r` keeps the same kind of ledger in the folder it uploads from (``uploadFileName``): for each file it
+/// uploaded, the size and time SharePoint gave it, so `upload -r --delete` recycles only what spconnect put there and
+/// nobody changed since (`UploadMirror.swift`).
 struct DownloadLedger {
     /// The ledger's file name in the download folder (never uploaded by `upload -r`).
     static let fileName = ".spconnect-download.json"
+    /// The upload ledger's file name in the folder `upload -r` reads (never uploaded either).
+    static let uploadFileName = ".spconnect-upload.json"
 
     /// Size and whole-second modification time of a file as written.
     typealias Entry = DownloadLedgerFile.Entry
 
     private let folder: LocalFolder?
+    private let fileName: String
     private var files: [String: Entry] = [:]
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
@@ -27,9 +34,10 @@ struct DownloadLedger {
     /// The ledger of the download folder `folder` (read from it by name, never through a link); a missing or
     /// unreadable one is empty (fewer files count as spconnect's, never more), and so is that of a folder not there
     /// yet (nil: a dry run into a new folder).
-    init(folder: LocalFolder?) {
+    init(folder: LocalFolder?, fileName: String = DownloadLedger.fileName) {
         self.folder = folder
-        if let bytes = folder?.contents(of: Self.fileName, limit: 256 << 20),
+        self.fileName = fileName
+        if let bytes = folder?.contents(of: fileName, limit: 256 << 20),
             let read = DownloadLedgerFile.parse(Data(bytes))
         {
             files = read
@@ -58,11 +66,11 @@ struct DownloadLedger {
     mutating func save(force: Bool = false) throws(SharePointLedgerError) {
         guard let folder, unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
         do {
-            try folder.write(Array(try DownloadLedgerFile.render(files)), to: Self.fileName)
+            try folder.write(Array(try DownloadLedgerFile.render(files)), to: fileName)
         } catch let error as LocalFileError {
-            throw SharePointLedgerError(path: folder.path(of: Self.fileName), detail: error.reason)
+            throw SharePointLedgerError(path: folder.path(of: fileName), detail: error.reason)
         } catch {
-            throw SharePointLedgerError(path: folder.path(of: Self.fileName), detail: "\(error)")
+            throw SharePointLedgerError(path: folder.path(of: fileName), detail: "\(error)")
         }
         unsaved = false
         lastSaved = ContinuousClock.now

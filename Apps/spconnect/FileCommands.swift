@@ -248,8 +248,8 @@ let uploadCommand = Command(
     name: "upload",
     summary: "Upload a local file, or a whole folder tree with -r, into a library folder (large files in chunks).",
     synopsis:
-        "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite] [--dry-run] "
-        + "[--wait SECONDS]",
+        "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite] [--delete] "
+        + "[--dry-run] [--wait SECONDS]",
     options: [
         .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
         .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
@@ -258,11 +258,15 @@ let uploadCommand = Command(
             "recursive", short: "r",
             "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
         .value("parallel", "N", "with -r: files uploaded at the same time (default 4)"),
-        .flag("dry-run", "with -r: print what would be uploaded, replaced or refused; change nothing"),
+        .flag(
+            "delete",
+            "with -r: recycle what spconnect uploaded there before and DIR no longer has (unchanged since)"),
+        .flag("dry-run", "with -r: print what would be uploaded, replaced, deleted or refused; change nothing"),
         waitOption,
     ] + SiteContext.options,
     examples: [
         "spconnect upload report.pdf --to 'Shared Documents/Reports'",
+        "spconnect upload -r ./site --to 'Shared Documents/Site' --delete --dry-run",
         "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
         "spconnect upload -r ./exports --to 'Shared Documents/Exports' --parallel 8",
     ]
@@ -279,7 +283,7 @@ let uploadCommand = Command(
             let site = try SiteContext.open(arguments).site
             return try await uploadTree(file, to: folder, options: options, site: site, output: output)
         }
-        try refuseTreeFlags(arguments, ["dry-run", "wait"], command: "upload")
+        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait"], command: "upload")
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw UsageError(description: "cannot read the local file \(file)")
         }

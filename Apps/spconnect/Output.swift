@@ -80,6 +80,12 @@ final class Output {
         }
     }
 
+    /// Plain lines, one value each, whatever the format (`sites --urls`: input for xargs and GNU parallel).
+    func writeLines(_ lines: [String]) {
+        for line in lines { sink.write(line + "\n") }
+        sink.flush()
+    }
+
     /// A message for people on standard error, unless `--quiet`.
     func note(_ message: String) {
         if !quiet { printError(message) }

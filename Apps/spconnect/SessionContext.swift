@@ -38,6 +38,10 @@ struct SessionContext {
         }
         var configuration = clientConfiguration(arguments)
         configuration.plainHTTP = .forSession(of: session.siteURL)
+        // Every command of one profile (parallel jobs over many sites) backs off together when throttled.
+        if let path = try? store.path(for: profile), path.hasSuffix(".cookies") {
+            configuration.sharedBackoff = SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
+        }
         let client = try HTTPClient(configuration: configuration)
         let user = session.user
         let oneTimeCode = session.tokens == nil ? try OneTimeCodeSources.source(arguments) : nil

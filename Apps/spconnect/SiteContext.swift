@@ -14,7 +14,8 @@ struct SiteContext {
         SessionContext.options + outputOptions + [
             .value(
                 "odata", "FLAVOR",
-                "JSON flavour to ask for: nometadata (default), minimalmetadata, verbose (SharePoint 2013)")
+                "JSON flavour to ask for: nometadata (default), minimalmetadata, verbose (SharePoint 2013)"),
+            .value("site", "URL", "a site on the profile's host other than its own (list them: spconnect sites)"),
         ]
 
     static func open(_ arguments: ParsedArguments) throws -> SiteContext {
@@ -32,9 +33,10 @@ struct SiteContext {
             flavor = chosen
         }
         // The site client's own retry policies, with the attempts `--retries` asks for when it is given.
-        let defaults = SharePointSite(client: session.client, siteURL: session.session.siteURL)
+        let siteURL = try OtherSite.url(arguments.value("site"), profileSite: session.session.siteURL)
+        let defaults = SharePointSite(client: session.client, siteURL: siteURL)
         let site = SharePointSite(
-            client: session.client, siteURL: session.session.siteURL, flavor: flavor,
+            client: session.client, siteURL: siteURL, flavor: flavor,
             authentication: session.httpAuthentication, reauthenticate: session.renewal.reauthenticate,
             readRetry: NetworkOptions.retryPolicy(defaults.readRetry, arguments),
             writeRetry: NetworkOptions.retryPolicy(defaults.writeRetry, arguments),

@@ -74,9 +74,10 @@ struct LocalTree {
         return tree
     }
 
-    /// The download ledger, the lock file and a download's unfinished temporary file (`.NAME.UUID.part`).
+    /// The download and upload ledgers, the lock file and a download's unfinished temporary file (`.NAME.UUID.part`).
     private static func isBookkeeping(_ name: String) -> Bool {
-        name == DownloadLedger.fileName || name == treeLockFileName || (name.hasPrefix(".") && name.hasSuffix(".part"))
+        name == DownloadLedger.fileName || name == DownloadLedger.uploadFileName || name == treeLockFileName
+            || (name.hasPrefix(".") && name.hasSuffix(".part"))
     }
 }
 
@@ -88,7 +89,8 @@ struct LocalTree {
 /// (``lockTreeFolder(_:command:waiting:output:)``), so no `download -r` changes it meanwhile; a folder where the
 /// lock file cannot be made (read-only) is uploaded without it, and the run says so. With `dryRun` the plan is
 /// printed (`would upload`, `would replace`, `unchanged`, `refused (…)`) and nothing is written anywhere: no
-/// folder, no file, no lock.
+/// folder, no file, no lock. Each file uploaded goes into `directory`'s upload ledger (``UploadLedger``), which
+/// `delete` uses afterwards to recycle what the folder no longer has (``recycleDropped(_:from:below:ledger:options:site:results:)``).
 func uploadTree(
     _ directory: String, to word: String, options: TreeOptions, site: SharePointSite, output: Output
 ) async throws -> ExitCode {
@@ -108,6 +110,7 @@ func uploadTree(
     }
     defer { withExtendedLifetime(lock) {} }
     let tree = try LocalTree.walk(directory)
+    var ledger = UploadLedger.open(directory)
     let top = try await withPath(word, container: true, site: site) { path in
         if options.dryRun {
             try await checkFolder(path, site: site)
@@ -175,6 +178,10 @@ func uploadTree(
                     TreeResult(
                         localPath: file.path, serverRelativeUrl: there.serverRelativeUrl, size: there.length,
                         outcome: .skipped("unchanged")))
+                // Still spconnect's when it was before: SharePoint's facts may have moved on (a rename back).
+                if ledger.entry(file.relativePath) != nil {
+                    ledger.record(file.relativePath, UploadLedger.entry(there))
+                }
                 continue
             }
             if !overwrite {
@@ -199,6 +206,10 @@ func uploadTree(
                     size: file.facts.size,
                     outcome: .skipped(replacing.contains(file.relativePath) ? "would replace" : "would upload")))
         }
+        if options.delete {
+            await recycleDropped(
+                tree, from: directory, below: top, ledger: &ledger, options: options, site: site, results: results)
+        }
         let code = results.finish()
         output.note("Dry run: nothing was changed.")
         return code
@@ -220,6 +231,7 @@ func uploadTree(
         let file = wanted[index]
         switch outcome {
         case .success(let uploaded):
+            ledger.record(file.relativePath, UploadLedger.entry(uploaded))
             results.write(
                 TreeResult(
                     localPath: file.path, serverRelativeUrl: uploaded.serverRelativeUrl, size: uploaded.length,
@@ -231,6 +243,11 @@ func uploadTree(
         }
     }
     bar.finish()
+    if options.delete {
+        await recycleDropped(
+            tree, from: directory, below: top, ledger: &ledger, options: options, site: site, results: results)
+    }
+    UploadLedger.save(&ledger, output: output)
     return results.finish()
 }
 

@@ -32,6 +32,9 @@ func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONVal
 private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
     if arguments.value("from") != nil { return true }
     if arguments.value("format") != nil { throw UsageError(description: "--format goes with --from FILE") }
+    if arguments.has("dry-run") {
+        throw UsageError(description: "--dry-run goes with --from FILE (one item's write is one request, shown by -v)")
+    }
     return false
 }
 
@@ -45,6 +48,7 @@ let addCommand = Command(
         "spconnect add Tasks Title='Write the report' Priority:=2",
         "spconnect add Tasks Title=Review Done:=false AssignedToId:=12",
         "spconnect add Tasks --from tasks.csv > results.ndjson",
+        "spconnect add Tasks --from tasks.csv --dry-run       # every row checked, nothing written",
         "jq -c '.[]' tasks.json | spconnect add Tasks --from - --format ndjson",
     ]
 ) { arguments in

@@ -20,7 +20,7 @@ let commands: [Command] = [
     itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
     downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
     demoCommand, inspectCommand, profilesCommand, helpCommand,
-    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand,
+    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand, sitesCommand,
     contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
 ]
 

@@ -42,6 +42,9 @@ public final class HTTPClient: Sendable {
         /// ``PlainHTTPRule/never``, so no request, redirect hop or next link sends its cookies in clear, whether or
         /// not the server marked them `Secure`.
         public var plainHTTP: PlainHTTPRule
+        /// A pause shared with other clients (other processes too): each request waits for it, and a throttled
+        /// answer this client will retry extends it (``SharedBackoff``). Nil: this client backs off alone.
+        public var sharedBackoff: SharedBackoff?
 
         /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
         public init(
@@ -169,8 +172,10 @@ public final class HTTPClient: Sendable {
         var resume: DownloadResume?
         while true {
             let sent = resume?.request(continuing: request) ?? request
+            try await configuration.sharedBackoff?.waitIfPaused(cap: policy.maxRetryAfter, before: request.url)
             let outcome = try await perform(sent, resumingAt: resume?.offset)
             let wait = policy.wait(after: outcome, of: request, attempt: attempt)
+            if let wait, [429, 503].contains(outcome.status) { configuration.sharedBackoff?.pause(for: wait) }
             if let trace = configuration.trace {
                 trace(Self.traceRecord(sent, attempt: attempt, outcome: outcome, retryIn: wait))
             }

@@ -82,9 +82,11 @@ final class CLIFixture {
     init(
         mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
         entraSessions: EntraSessionOptions = EntraSessionOptions(), exportFiles: Int = 0, latencyMilliseconds: Int = 0,
-        faults: FaultSpec = FaultSpec()
+        faults: FaultSpec = FaultSpec(), siteCollections: [String] = [], searchRowLimit: Int = 500
     ) async throws {
         var options = SimulatorOptions(mode: mode, users: users, items: items)
+        options.siteCollections = siteCollections
+        options.searchRowLimit = searchRowLimit
         options.entraSessions = entraSessions
         options.exportFiles = exportFiles
         options.latencyMilliseconds = latencyMilliseconds

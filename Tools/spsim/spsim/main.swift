@@ -6,7 +6,7 @@ import SPSim
 
 let usage = """
     usage: spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N]
-                 [--export-files N] [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
+                 [--export-files N] [--sites NAME,NAME…] [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
                  [--app-certificate FILE]... [--token-lifetime S] [--device-code-interval S]
       MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
       SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
@@ -52,6 +52,11 @@ while !arguments.isEmpty {
         }
     case "--items": options.items = number(flag, as: Int.self)
     case "--export-files": options.exportFiles = number(flag, as: Int.self)
+    case "--sites":
+        let names = value(flag).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard names.allSatisfy({ name in !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
+        else { fail("--sites takes site names of letters, digits and '-', separated by commas") }
+        options.siteCollections = names
     case "--latency": options.latencyMilliseconds = number(flag, as: Int.self)
     case "--faults":
         do { options.faults = try FaultSpec(parsing: value(flag)) } catch { fail("\(error)") }

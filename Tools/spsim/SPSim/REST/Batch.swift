@@ -130,8 +130,10 @@ extension SimulatorCore {
         var text = ""
         for operation in operations {
             var target = operation.url
-            if target.lowercased().hasPrefix(context.site.lowercased()) {
-                target = String(target.dropFirst(context.site.count))
+            // The path from the host on: a site collection's routes start with its own path (`/sites/hr/_api`).
+            let origin = String(context.site.dropLast(webRoot.count))
+            if target.lowercased().hasPrefix(origin.lowercased() + "/") {
+                target = String(target.dropFirst(origin.count))
             } else if let schemeEnd = target.range(of: "://"),
                 let slash = target[schemeEnd.upperBound...].firstIndex(of: "/")
             {
@@ -144,7 +146,7 @@ extension SimulatorCore {
             let flavour = Flavour(accept: request.header("Accept"))
             var response: HTTPServerResponse
             do {
-                guard request.path.lowercased().hasPrefix("/_api/") else {
+                guard request.path.lowercased().hasPrefix(webRoot.lowercased() + "/_api/") else {
                     throw RESTError.invalidQuery("The batch operation URL '\(operation.url)' is not a REST URL.")
                 }
                 let inner = RESTContext(

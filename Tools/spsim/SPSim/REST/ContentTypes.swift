@@ -81,7 +81,7 @@ extension SimulatorCore {
     /// An `SP.ContentType` entity of `list` (nil: of the web).
     func contentTypeEntity(_ type: SimulatedContentType, _ list: SPList?, _ context: RESTContext, top: Bool) -> JSON {
         let isDocument = type.name == "Document"
-        let template = list.map { $0.url + "/Forms/template.dotx" } ?? "/_cts/Document/template.dotx"
+        let template = list.map { $0.url + "/Forms/template.dotx" } ?? webRoot + "/_cts/Document/template.dotx"
         return entity(
             type: "SP.ContentType", path: (list.map(listPath) ?? "Web") + "/ContentTypes('\(type.id)')",
             set: "SP.ContentType",
@@ -96,7 +96,8 @@ extension SimulatorCore {
                 ("JSLink", .string("")), ("MobileDisplayFormUrl", .string("")), ("MobileEditFormUrl", .string("")),
                 ("MobileNewFormUrl", .string("")), ("Name", .string(type.name)),
                 ("NewFormTemplateName", .string("ListForm")), ("NewFormUrl", .string("")),
-                ("ReadOnly", .bool(false)), ("Scope", .string(list?.url ?? "/")), ("Sealed", .bool(type.hidden)),
+                ("ReadOnly", .bool(false)), ("Scope", .string(list?.url ?? webRootFolder)),
+                ("Sealed", .bool(type.hidden)),
                 ("StringId", .string(type.id)),
             ], deferred: ["FieldLinks", "Fields", "Parent", "WorkflowAssociations"], context: context, top: top)
     }

@@ -10,9 +10,6 @@ extension SimulatorCore {
         return state.withLock { state in state.files.first { $0.serverRelativeUrl.lowercased() == wanted } }
     }
 
-    /// The site collection's server-relative URL (the simulated site collection is the root one).
-    static let siteServerRelativeURL = "/"
-
     /// Wildcard managed paths: below the root site collection, `/sites/x`, `/teams/x` and `/personal/x` are other
     /// site collections.
     static let managedPaths: Set<String> = ["sites", "teams", "personal"]
@@ -40,21 +37,24 @@ extension SimulatorCore {
     /// Whether the normalized server-relative `path` lies in this site collection: it starts with the site's
     /// server-relative URL and is not below a wildcard managed path (another site collection), nor another host.
     func isInSiteCollection(_ path: String) -> Bool {
-        let site = Self.siteServerRelativeURL
-        guard path.lowercased() == site.lowercased() || path.lowercased().hasPrefix(site.lowercased()) else {
+        let site = webRootFolder
+        let lower = path.lowercased()
+        guard lower == site.lowercased() || lower.hasPrefix(webRoot.lowercased() + "/") else { return false }
+        let rest = path.dropFirst(webRoot.count).split(separator: "/", omittingEmptySubsequences: true)
+        if let first = rest.first, first.contains(":") { return false }  // `https://other.example/…`
+        if webRoot.isEmpty, rest.count >= 2, let first = rest.first, Self.managedPaths.contains(first.lowercased()) {
             return false
         }
-        let rest = path.dropFirst(site.count).split(separator: "/", omittingEmptySubsequences: true)
-        if let first = rest.first, first.contains(":") { return false }  // `https://other.example/…`
-        if rest.count >= 2, let first = rest.first, Self.managedPaths.contains(first.lowercased()) { return false }
         return true
     }
 
     /// Accepts `/Shared Documents/a.txt`, `Shared Documents/a.txt` and absolute URLs on this site (no decoding).
     func normalizedServerRelative(_ url: String) -> String {
         var text = url
-        if text.lowercased().hasPrefix(siteURL.lowercased()) { text = String(text.dropFirst(siteURL.count)) }
-        if !text.hasPrefix("/") { text = "/" + text }
+        // An absolute URL on this host keeps its path; a relative one is below the web.
+        let origin = String(siteURL.dropLast(webRoot.count))
+        if text.lowercased().hasPrefix(origin.lowercased() + "/") { text = String(text.dropFirst(origin.count)) }
+        if !text.hasPrefix("/") { text = webRoot + "/" + text }
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
         return text
     }

@@ -106,8 +106,12 @@ extension SimulatorCore {
         guard let list = state.withLock({ state in state.lists.first { $0.url.lowercased() == url.lowercased() } })
         else {
             // The web's root folder, or a folder below a list's root folder.
-            guard let folder = url == "/" ? "/" : subfolder(url) else { throw RESTError.notFound("File Not Found.") }
-            if rest.isEmpty && method == "DELETE" && folder != "/" { return try deleteFolder(folder, context) }
+            guard let folder = url == webRootFolder ? url : subfolder(url) else {
+                throw RESTError.notFound("File Not Found.")
+            }
+            if rest.isEmpty && method == "DELETE" && folder != webRootFolder {
+                return try deleteFolder(folder, context)
+            }
             switch rest.first?.lower {
             case "folders":
                 if let sub = rest.dropFirst().first, sub.lower == "add" || sub.lower == "addusingpath" {
@@ -122,15 +126,16 @@ extension SimulatorCore {
                     return try addFile(list, folder: folder, sub, context)
                 }
                 return filesCollection(folder, context)
-            case "listitemallfields" where rest.count > 1 && folder != "/":
+            case "listitemallfields" where rest.count > 1 && folder != webRootFolder:
                 guard let list = listOwning(folder: folder) else { throw RESTError.notFound("File Not Found.") }
                 return try itemSecurableEndpoint(list, id: 0, Array(rest.dropFirst()), context: context)
-            case "moveto" where method == "POST" && folder != "/", "copyto" where method == "POST" && folder != "/":
+            case "moveto" where method == "POST" && folder != webRootFolder,
+                "copyto" where method == "POST" && folder != webRootFolder:
                 return try moveOrCopyFolder(folder, rest[0], context)
-            case "recycle" where method == "POST" && folder != "/":
+            case "recycle" where method == "POST" && folder != webRootFolder:
                 return try recycleFolder(folder, context)
             case let property?:
-                guard folder == "/" else {
+                guard folder == webRootFolder else {
                     throw RESTError.invalidQuery("The property '\(property)' does not exist on type 'SP.Folder'.")
                 }
                 return jsonResponse(folderEntity(folder, context, top: true), context)
@@ -164,7 +169,7 @@ extension SimulatorCore {
     /// list's own sub-folder (`Forms` or `Attachments`) for a list's root folder, none below that.
     func subfolders(of url: String) -> [String] {
         state.withLock { state in
-            if url == "/" { return state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
+            if url == webRootFolder { return state.lists.filter { $0.isLibrary && !$0.hidden }.map(\.url) }
             let builtIn = state.lists.filter { $0.url.lowercased() == url.lowercased() }.map(\.subfolderURL)
             return builtIn
                 + state.createdFolders.map(\.url).filter { Self.parent(of: $0).lowercased() == url.lowercased() }

@@ -56,7 +56,7 @@ extension SimulatorCore {
             ("ItemCount", .int(count)), ("LastItemDeletedDate", .string(CivilTime(list.created).iso)),
             ("LastItemModifiedDate", .string(CivilTime(lastModified).iso)),
             ("ListItemEntityTypeFullName", .string(list.itemEntityTypeFullName)),
-            ("ParentWebUrl", .string("/")), ("Title", .string(list.title)),
+            ("ParentWebUrl", .string(webRootFolder)), ("Title", .string(list.title)),
         ]
         return entity(
             type: "SP.List", path: listPath(list), set: "SP.ApiData.Lists", props: props,
@@ -102,7 +102,7 @@ extension SimulatorCore {
             let urlName = title.filter { $0 != " " }
             let list = SPList(
                 id: stableGUID(options.seed, "list/created/\(title)/\(state.lists.count)"), title: title,
-                baseTemplate: template, url: isLibrary ? "/" + urlName : "/Lists/" + urlName,
+                baseTemplate: template, url: isLibrary ? webRoot + "/" + urlName : webRoot + "/Lists/" + urlName,
                 fields: SiteContent.standardFields(seed: options.seed, listLabel: title), created: nowEpoch(),
                 description: body["Description"] as? String ?? "")
             state.lists.append(list)

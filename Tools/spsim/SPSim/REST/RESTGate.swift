@@ -39,9 +39,11 @@ extension SimulatorCore {
         }
         do {
             let query = try QueryOptions(request.query)
+            // A site collection's request passed this (the root's) gates; its own core answers it.
+            let core = siteCollection(forAPIPath: request.path) ?? self
             let context = RESTContext(
-                flavour: flavour, site: siteURL, query: query, request: request, user: user, app: app)
-            return try route(context)
+                flavour: flavour, site: core.siteURL, query: query, request: request, user: user, app: app)
+            return try core.route(context)
         } catch let error as RESTError {
             return errorResponse(error, flavour: flavour)
         } catch {

@@ -63,6 +63,7 @@ extension SimulatorCore {
         RESTRoute("contextinfo/**") { try $0.contextInfoEndpoint($1) },
         RESTRoute("$batch/**") { try $0.batch($1.context) },
         RESTRoute("site/**") { $0.siteEndpoint($1) },
+        RESTRoute("search/query/**") { try $0.searchQuery($1) },
         RESTRoute("web") { $0.jsonResponse($0.webEntity($1.context, top: true), $1.context) },
         RESTRoute("web/currentuser/**") { try $0.currentUserEndpoint($1) },
         RESTRoute("web/siteusers/**") { $0.siteUsersEndpoint($1) },
@@ -71,9 +72,12 @@ extension SimulatorCore {
         RESTRoute("web/ensureuser/**") { try $0.ensureUser($1.context) },
         RESTRoute("web/lists/**") { try $0.listsEndpoint($1) },
         RESTRoute("web/getlist/**") { try $0.listByURLEndpoint($1) },
-        RESTRoute("web/rootfolder/**") { try $0.routeFolder("/", $1.rest, method: $1.method, context: $1.context) },
+        RESTRoute("web/rootfolder/**") {
+            try $0.routeFolder($0.webRootFolder, $1.rest, method: $1.method, context: $1.context)
+        },
         RESTRoute("web/folders/**") {
-            try $0.routeFolder("/", [Segment(name: "Folders")] + $1.rest, method: $1.method, context: $1.context)
+            try $0.routeFolder(
+                $0.webRootFolder, [Segment(name: "Folders")] + $1.rest, method: $1.method, context: $1.context)
         },
         RESTRoute("web/getfolderbyserverrelativeurl/**") { try $0.folderByPathEndpoint($1, percentEncoded: true) },
         RESTRoute("web/getfolderbyserverrelativepath/**") { try $0.folderByPathEndpoint($1, percentEncoded: false) },
@@ -98,7 +102,7 @@ extension SimulatorCore {
 
     /// The answer of the first REST route that fits the request of `context`.
     func route(_ context: RESTContext) throws -> HTTPServerResponse {
-        let apiPath = String(context.request.path.dropFirst("/_api".count))
+        let apiPath = String(context.request.path.dropFirst(webRoot.count + "/_api".count))
         let segments = Segment.split(apiPath)
         let method = effectiveMethod(context.request)
         guard !segments.isEmpty, let route = Self.restRoutes.first(where: { $0.fits(segments, method: method) })

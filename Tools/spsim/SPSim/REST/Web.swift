@@ -24,7 +24,8 @@ extension SimulatorCore {
             entity(
                 type: "SP.Site", path: "Site", set: "SP.Site",
                 props: [
-                    ("Id", .string(siteId)), ("ServerRelativeUrl", .string("/")), ("Url", .string(context.site)),
+                    ("Id", .string(siteId)), ("ServerRelativeUrl", .string(webRootFolder)),
+                    ("Url", .string(context.site)),
                 ], deferred: ["RootWeb"], context: context, top: true), context)
     }
 
@@ -159,7 +160,7 @@ extension SimulatorCore {
                 ("Description", .string("Simulated SharePoint team site")), ("Id", .string(webId)),
                 ("IsMultilingual", .bool(true)), ("Language", .int(1033)),
                 ("LastItemModifiedDate", .string(CivilTime(lastModified).iso)),
-                ("ServerRelativeUrl", .string("/")), ("Title", .string("SPSim Team")), ("UIVersion", .int(15)),
+                ("ServerRelativeUrl", .string(webRootFolder)), ("Title", .string(webTitle)), ("UIVersion", .int(15)),
                 ("Url", .string(context.site)), ("WebTemplate", .string("STS")),
             ],
             deferred: [

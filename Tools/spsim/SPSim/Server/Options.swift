@@ -108,6 +108,11 @@ public struct SimulatorOptions: Sendable {
     public var items: Int = 0
     /// Files of the "Export" library (`/Export`, a folder tree of generated files; none when 0).
     public var exportFiles: Int = 0
+    /// Names of the other site collections, each served at `/sites/NAME` with a small content of its own
+    /// (Documents and Tasks) and found by the search API (`contentclass:STS_Site`); the root site is always there.
+    public var siteCollections: [String] = []
+    /// The most rows one Search page holds, whatever `rowlimit` asks (SharePoint Online: 500).
+    public var searchRowLimit: Int = 500
     /// Delay before every answer (added to `faults.latencyMilliseconds`).
     public var latencyMilliseconds: Int = 0
     public var faults: FaultSpec = FaultSpec()

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPServer
 
 /// One form field as logged.
@@ -26,6 +26,8 @@ public struct LoggedRequest: Sendable {
     public let status: Int
     /// For `POST /_api/$batch`: how many operations (`application/http` parts) the batch carried; else 0.
     public var batchOperations: Int = 0
+    /// When the simulator answered it.
+    public var answeredAt = Date()
 }
 
 /// The request log tests read (`Simulator.requestLog()`).

@@ -21,12 +21,22 @@ final class SimulatorCore: Sendable {
     let throttling = Mutex<(count: Int, queryText: String?)>((0, nil))
     /// Site users: SharePoint user id for options.users[index] is `10 + index`.
     var users: [SimulatedUser] { options.users }
+    /// The server-relative path of this core's site collection: empty for the root site, `/sites/hr` for one of
+    /// ``SimulatorOptions/siteCollections``.
+    let webRoot: String
+    /// The other site collections (`/sites/NAME`), by lower-cased name; each a core of its own whose REST requests
+    /// pass the root core's gates first (`Site/SiteCollections.swift`). Empty on those cores themselves.
+    let siteCollections: [String: SimulatorCore]
 
     init(options: SimulatorOptions) {
         self.options = options
+        webRoot = ""
         tenantId = stableGUID(options.seed, "tenant")
         webId = stableGUID(options.seed, "web")
         siteId = stableGUID(options.seed, "site")
+        siteCollections = Dictionary(
+            options.siteCollections.map { ($0.lowercased(), SimulatorCore(siteCollection: $0, of: options)) },
+            uniquingKeysWith: { first, _ in first })
         let content = SiteContent.build(
             seed: options.seed, bigItems: options.items, userIds: options.users.indices.map { 10 + $0 })
         state.withLock {
@@ -43,13 +53,36 @@ final class SimulatorCore: Sendable {
         }
     }
 
+    /// The core of the site collection `/sites/NAME`: its own web, lists and files, the root's users and tenant.
+    private init(siteCollection name: String, of options: SimulatorOptions) {
+        self.options = options
+        webRoot = "/sites/" + name
+        tenantId = stableGUID(options.seed, "tenant")
+        webId = stableGUID(options.seed, "web" + webRoot)
+        siteId = stableGUID(options.seed, "site" + webRoot)
+        siteCollections = [:]
+        let content = SiteContent.siteCollection(
+            name: name, root: webRoot, seed: options.seed, userIds: options.users.indices.map { 10 + $0 })
+        state.withLock {
+            $0.lists = content.lists
+            $0.files = content.files
+        }
+    }
+
     func configure(siteURL: String, identityProviderURL: String, federationURL: String) {
         state.withLock {
             $0.siteURL = siteURL
             $0.identityProviderURL = identityProviderURL
             $0.federationURL = federationURL
         }
+        for core in siteCollections.values {
+            core.configure(
+                siteURL: siteURL + core.webRoot, identityProviderURL: identityProviderURL, federationURL: federationURL)
+        }
     }
+
+    /// The server-relative URL of the web's root folder: `/`, or the site collection's path.
+    var webRootFolder: String { webRoot.isEmpty ? "/" : webRoot }
 
     var siteURL: String { state.withLock { $0.siteURL } }
     var identityProviderURL: String { state.withLock { $0.identityProviderURL } }
