@@ -67,8 +67,13 @@ private struct SecurableTarget {
     /// The list a bare word (or a GUID) names, with the closest title when there is none; otherwise the file or
     /// folder a path names (a file first), with the closest name when there is nothing: a folder that is a list's
     /// root folder (`Lists/Tasks`, `/sites/team/Shared Documents`) is that list, the site's root folder (`/`, the
-    /// site's address) the site (web) itself.
+    /// site's address or server-relative path) the site (web) itself.
     static func read(_ word: String, site: SharePointSite) async throws -> SecurableTarget {
+        // `/` is the site itself, whichever site `--site` names (not the host's root).
+        if word == "/" {
+            return SecurableTarget(
+                kind: "site", name: site.siteURL, permissions: try await site.permissions(of: API.web))
+        }
         if case .address = try SiteAddressing(siteURL: site.siteURL).list(word) {
             switch try await RemoteEntry.read(word, site: site) {
             case .file(let file):

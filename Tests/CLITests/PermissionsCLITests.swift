@@ -62,6 +62,17 @@ import Testing
         #expect(web.stderr.contains("The site ") && web.stderr.contains("has its own permissions"), "\(web.stderr)")
     }
 
+    @Test func slashIsTheSiteThatSiteNames() async throws {
+        let fixture = try await CLIFixture(siteCollections: ["hr"])
+        let hr = fixture.sim.siteURL + "/sites/hr"
+        for word in ["/", "/sites/hr", hr] {
+            let web = try await fixture.run(["permissions", word, "--site", hr, "-o", "json"])
+            #expect(web.status == 0, "\(word): \(web.stderr)")
+            #expect(Self.summary(try Self.objects(web.stdout)) == Self.webDefaults, "\(word)")
+            #expect(web.stderr.contains("The site \(hr) has its own permissions"), "\(word): \(web.stderr)")
+        }
+    }
+
     @Test func brokenInheritanceShowsTheListsOwnAssignments() async throws {
         let fixture = try await CLIFixture()
         let own = try await fixture.run(["permissions", "Projects", "-o", "json"])
