@@ -48,7 +48,7 @@ private func isMissingList(_ error: SharePointError, _ list: ListPath) -> Bool {
         guard let url = error.url, let range = url.range(of: list.path.rawValue) else { return false }
         let after = url[range.upperBound...]
         return after.isEmpty || after.hasPrefix("?") || after.hasPrefix("/items") || after.hasPrefix("/fields")
-            || after.hasPrefix("/RootFolder")
+            || after.hasPrefix("/RootFolder") || after.hasPrefix("/contenttypes") || after.hasPrefix("/roleassignments")
     default: return false
     }
 }

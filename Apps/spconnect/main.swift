@@ -22,6 +22,7 @@ let commands: [Command] = [
     demoCommand, inspectCommand, profilesCommand, helpCommand,
     completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand, sitesCommand,
     changesCommand, gatewayCommand,
+    contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
 ]
 
 /// The top-level help: every command with its one-line summary.

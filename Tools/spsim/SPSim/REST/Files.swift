@@ -138,6 +138,8 @@ extension SimulatorCore {
             return try checkOutOrIn(file, next, context)
         case "recycle" where method == "POST":
             return try recycleFile(file, context)
+        case "moveto" where method == "POST", "copyto" where method == "POST":
+            return try moveOrCopy(file, next, context)
         case "author", "modifiedby":
             let editor = next.lower == "author" ? fileItem(file)?.authorId : fileItem(file)?.editorId
             guard let editor, users.indices.contains(editor - 10) else { throw RESTError.notFound("User not found.") }

@@ -132,6 +132,12 @@ extension SimulatorCore {
                     return try addFile(list, folder: folder, sub, context)
                 }
                 return filesCollection(folder, context)
+            case "listitemallfields" where rest.count > 1 && folder != webRootFolder:
+                guard let list = listOwning(folder: folder) else { throw RESTError.notFound("File Not Found.") }
+                return try itemSecurableEndpoint(list, id: 0, Array(rest.dropFirst()), context: context)
+            case "moveto" where method == "POST" && folder != webRootFolder,
+                "copyto" where method == "POST" && folder != webRootFolder:
+                return try moveOrCopyFolder(folder, rest[0], context)
             case "recycle" where method == "POST" && folder != webRootFolder:
                 return try recycleFolder(folder, context)
             case let property?:

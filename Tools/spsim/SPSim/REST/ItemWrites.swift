@@ -13,6 +13,9 @@ extension SimulatorCore {
             else { throw RESTError.notFound("File Not Found.") }
             return try routeFile(file, Array(rest.dropFirst()), method: method, context: context)
         }
+        if let next = rest.first, Self.securableProperties.contains(next.lower) {
+            return try itemSecurableEndpoint(list, id: id, rest, context: context)
+        }
         if let next = rest.first, next.lower == "versions" {
             return itemVersionsCollection(item, list, context)
         }

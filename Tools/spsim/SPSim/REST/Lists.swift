@@ -180,6 +180,10 @@ extension SimulatorCore {
             return try routeFolder(list.url, tail, method: method, context: context)
         case "defaultview":
             return try defaultView(list, tail, context: context)
+        case "roleassignments", "hasuniqueroleassignments":
+            return try listSecurableEndpoint(list, rest, context: context)
+        case "contenttypes":
+            return try contentTypesEndpoint(list, tail, context: context)
         default:
             throw RESTError.invalidQuery(
                 "The property '\(next.name)' does not exist on type 'SP.List'. Make sure to only use property names that are defined by the type."

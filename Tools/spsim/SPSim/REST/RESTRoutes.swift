@@ -88,6 +88,9 @@ extension SimulatorCore {
         RESTRoute("web/getfilebyserverrelativepath/**") { try $0.fileByPathEndpoint($1, percentEncoded: false) },
         RESTRoute("web/getfilebyid/**") { try $0.fileByIdEndpoint($1) },
         RESTRoute("web/recyclebin/**") { $0.recycleBinEndpoint($1) },
+        RESTRoute("web/roleassignments/**") { try $0.webSecurableEndpoint($1) },
+        RESTRoute("web/hasuniqueroleassignments") { try $0.webSecurableEndpoint($1) },
+        RESTRoute("web/contenttypes/**") { try $0.webContentTypesEndpoint($1) },
         RESTRoute("web/*/**") { _, match in
             throw RESTError.invalidQuery(
                 "The property '\(match.last.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type."
