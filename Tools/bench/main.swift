@@ -35,6 +35,8 @@ var runs = 1
 var pagesOnly = false
 var exportOnly = false
 var itemsParallelOnly = false
+var incrementalOnly = false
+var exportFiles = 10_000
 var manifestDirectory: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
@@ -54,6 +56,14 @@ while !arguments.isEmpty {
         exportOnly = true
     case "--items-parallel":
         itemsParallelOnly = true
+    case "--incremental":
+        incrementalOnly = true
+    case "--files":
+        guard let text = arguments.first, let value = Int(text), value >= 10 else {
+            fail("--files needs a number >= 10")
+        }
+        arguments.removeFirst()
+        exportFiles = value
     case "--manifest":
         guard let directory = arguments.first else { fail("--manifest needs a folder with a manifest.json") }
         arguments.removeFirst()
@@ -70,6 +80,8 @@ while !arguments.isEmpty {
         print(
             "  --items-parallel: only items --parallel 2/4/8 against sequential paging, --latency 250 (ParallelItems.swift)"
         )
+        print("  --incremental: only download -r --incremental and items --since-token, full then after 10 changes")
+        print("    (Incremental.swift; a library of --files N files, default 10000, and a list of --items N items)")
         exit(0)
     default: fail("unknown argument \(flag)")
     }
@@ -150,6 +162,12 @@ let hasTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
 let curl = "/usr/bin/curl"
 if itemsParallelOnly {
     for line in try parallelItemsReport(spconnectPath: spconnect, items: largest, latencyMilliseconds: 250) {
+        print(line)
+    }
+    exit(0)
+}
+if incrementalOnly {
+    for line in try incrementalReport(spconnectPath: spconnect, files: exportFiles, items: largest, changes: 10) {
         print(line)
     }
     exit(0)
