@@ -1,3 +1,4 @@
+import AppSupport
 import Foundation
 import HTTPServer
 import Presentation
@@ -208,20 +209,4 @@ func randomToken() -> String {
         let byte = UInt8.random(in: 0...255, using: &generator)
         return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
     }.joined()
-}
-
-/// Runs async work from a server thread (not the cooperative pool) and waits for it.
-func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.value = await operation()
-        done.signal()
-    }
-    done.wait()
-    return box.value!
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: T?
 }

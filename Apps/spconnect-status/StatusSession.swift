@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 import Presentation

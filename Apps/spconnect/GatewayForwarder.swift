@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 import HTTPServer
@@ -47,7 +48,7 @@ final class GatewayForwarder: @unchecked Sendable {
     /// The answer to `request`, on the server's connection thread.
     func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
         if let refusal = refusal(request) { return refusal }
-        return blockingWait { await self.forward(request) }
+        return blockingAwait { await self.forward(request) }
     }
 
     // MARK: Who may use the gateway
@@ -209,20 +210,4 @@ private final class BodyFile: @unchecked Sendable {
         }
         return .data(Array(buffer.prefix(count)))
     }
-}
-
-/// Runs async work from a server thread (never the cooperative pool) and waits for it.
-func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-    let box = WaitBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.value = await operation()
-        done.signal()
-    }
-    done.wait()
-    return box.value!
-}
-
-private final class WaitBox<T>: @unchecked Sendable {
-    var value: T?
 }

@@ -1,0 +1,19 @@
+import Dispatch
+
+/// Runs async work from a thread that is not the cooperative pool's (an HTTP server's connection thread) and waits
+/// for it: the status app's pages and the gateway's requests.
+package func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let box = AwaitedValue<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await operation()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+/// The value, written by the task before it signals and read after the wait.
+private final class AwaitedValue<T>: @unchecked Sendable {
+    var value: T?
+}
