@@ -1,10 +1,6 @@
 import Foundation
 import SharePoint
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `download -r FOLDER --to DIR --incremental FILE`: the library's change log instead of a listing of the whole
 /// tree. Without a token in FILE (or with one older than the change log keeps) the run is a full one
 /// (``remoteTree(_:parallel:site:)``); with one, only the files added or changed below FOLDER since are read (one
@@ -108,35 +104,11 @@ final class IncrementalDownload {
                         outcome: .skipped("deleted on the server (kept; --delete removes it)")))
                 continue
             }
-            if !options.overwrite,
-                await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
-            {
-                results.write(
-                    TreeResult(
-                        localPath: destination, serverRelativeUrl: url, size: local.size,
-                        outcome: .failed(
-                            "refused (modified locally)",
-                            detail: "is no longer in SharePoint, but was modified locally since spconnect wrote it; "
-                                + "kept (add --overwrite to delete it too)", code: .conflict)))
-                continue
-            }
-            if !options.dryRun {
-                guard folder.removeFile(name) else {
-                    results.write(
-                        TreeResult(
-                            localPath: destination, serverRelativeUrl: url, size: local.size,
-                            outcome: .failed(
-                                "failed (local file)",
-                                detail: "could not delete \(destination): \(String(cString: strerror(errno)))",
-                                code: .failure)))
-                    continue
-                }
-                ledger.forget(path)
-            }
-            results.write(
-                TreeResult(
-                    localPath: destination, serverRelativeUrl: url, size: local.size,
-                    outcome: options.dryRun ? .skipped("would delete") : .done("deleted")))
+            guard
+                await deleteWrittenFile(
+                    name, in: folder, local: local, path: path, url: url, destination: destination,
+                    ledger: &ledger, options: options, results: results)
+            else { continue }
             removed.insert(path)
             for depth in stride(from: folders.count, to: 0, by: -1) {
                 emptied.insert(folders.prefix(depth).joined(separator: "/"))

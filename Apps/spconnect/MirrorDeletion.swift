@@ -44,29 +44,11 @@ func deleteDropped(
             if !options.dryRun { ledger.forget(path) }
             continue
         }
-        if !options.overwrite,
-            await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
-        {
-            results.write(
-                TreeResult(
-                    localPath: destination, serverRelativeUrl: url, size: local.size,
-                    outcome: .failed(
-                        "refused (modified locally)",
-                        detail: "is no longer in SharePoint, but was modified locally since spconnect wrote it; kept "
-                            + "(add --overwrite to delete it too)", code: .conflict)))
-            continue
-        }
-        if !options.dryRun {
-            guard folder.removeFile(name) else {
-                results.write(deleteFailure(destination, url, size: local.size))
-                continue
-            }
-            ledger.forget(path)
-        }
-        results.write(
-            TreeResult(
-                localPath: destination, serverRelativeUrl: url, size: local.size,
-                outcome: options.dryRun ? .skipped("would delete") : .done("deleted")))
+        guard
+            await deleteWrittenFile(
+                name, in: folder, local: local, path: path, url: url, destination: destination, ledger: &ledger,
+                options: options, results: results)
+        else { continue }
         removed.insert(path)
         emptied.insert(folders.joined(separator: "/"))
     }
@@ -111,6 +93,40 @@ private func removeEmptiedFolders(
 }
 
 /// A file `--delete` could not remove, with the system's reason.
+/// Deletes the local file `name` in `folder` (`path` below the mirror's top, `url` on the server, `destination` on
+/// disk) that the server no longer has, when it is still what spconnect wrote (``LocalCopy``; any content with
+/// `--overwrite`), and forgets it in the ledger; in a dry run removes nothing. Writes its result: `deleted` (`would
+/// delete`), `refused (modified locally)`, or the local failure. True when it went (or would go).
+func deleteWrittenFile(
+    _ name: String, in folder: LocalFolder, local: LocalEntry, path: String, url: String, destination: String,
+    ledger: inout DownloadLedger, options: TreeOptions, results: TreeResultWriter
+) async -> Bool {
+    if !options.overwrite,
+        await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
+    {
+        results.write(
+            TreeResult(
+                localPath: destination, serverRelativeUrl: url, size: local.size,
+                outcome: .failed(
+                    "refused (modified locally)",
+                    detail: "is no longer in SharePoint, but was modified locally since spconnect wrote it; kept "
+                        + "(add --overwrite to delete it too)", code: .conflict)))
+        return false
+    }
+    if !options.dryRun {
+        guard folder.removeFile(name) else {
+            results.write(deleteFailure(destination, url, size: local.size))
+            return false
+        }
+        ledger.forget(path)
+    }
+    results.write(
+        TreeResult(
+            localPath: destination, serverRelativeUrl: url, size: local.size,
+            outcome: options.dryRun ? .skipped("would delete") : .done("deleted")))
+    return true
+}
+
 private func deleteFailure(_ destination: String, _ url: String, size: Int64) -> TreeResult {
     let reason = String(cString: strerror(errno))
     return TreeResult(
