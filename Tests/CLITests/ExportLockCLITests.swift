@@ -3,34 +3,50 @@ import SPSim
 import TestSupport
 import Testing
 
-/// One export of a list per profile at a time (docs/cli.md, `items`): a second `items LIST --out FILE` of the same
-/// list and profile exits 15 naming the first run's PID, or waits for it with `--wait`; another list is not held up.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One export of a list per profile at a time (docs/cli.md, `items`): while the list's export lock is held (here by
+/// the test itself, as a running export holds it), a second `items LIST --out FILE` of the same list and profile
+/// exits 15, or waits for it with `--wait`; another list is not held up.
 /// Serialized: each case runs a simulator and several spconnect processes.
 @Suite(.serialized) struct ExportLockCLITests {
     @Test func aSecondExportOfTheSameListWaitsOrExitsFifteen() async throws {
-        // 12,000 items behind 250 ms a page: the first export takes a few seconds.
-        let fixture = try await CLIFixture(items: 12_000, latencyMilliseconds: 250)
+        let fixture = try await CLIFixture(items: 12_000)
         let out = try temporaryDirectory("export-lock")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let environment = fixture.environment
-        let first = Task {
-            try await runSpconnect(
-                ["items", "Big", "--out", out + "/first.csv", "--page-size", "1000"], environment: environment)
-        }
-        try await Task.sleep(for: .milliseconds(1500))
+        // The first export makes the list's lock file; then this test holds that lock, as a running export would.
+        let first = try await fixture.run(["items", "Big", "--out", out + "/first.csv"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let sessions = fixture.state + "/spconnect/sessions"
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: sessions).first {
+                $0.hasPrefix("default.export-") && $0.hasSuffix(".lock")
+            })
+        let descriptor = open(sessions + "/" + name, O_RDWR | O_CLOEXEC)
+        #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
 
         let refused = try await fixture.run(["items", "Big", "--out", out + "/second.csv"])
         #expect(refused.status == 15, "\(refused.stderr)")
         #expect(
-            refused.stderr.contains("the export of 'Big' (profile 'default') is in use by another spconnect run (PID"))
+            refused.stderr.contains("the export of 'Big' (profile 'default') is in use by another spconnect run"),
+            "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "/second.csv"))
         // Another list of the same profile is not held up.
         let other = try await fixture.run(["items", "Tasks", "--out", out + "/tasks.csv"])
         #expect(other.status == 0, "\(other.stderr)")
 
-        let waited = try await fixture.run(["items", "Big", "--out", out + "/third.csv", "--wait", "120"])
-        let firstRun = try await first.value
-        #expect(firstRun.status == 0, "\(firstRun.stderr)")
+        // A run with --wait waits for the lock and goes on once it is released.
+        let environment = fixture.environment
+        let waiting = Task {
+            try await runSpconnect(
+                ["items", "Big", "--out", out + "/third.csv", "--wait", "120"], environment: environment)
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(!FileManager.default.fileExists(atPath: out + "/third.csv"), "it waits while the lock is held")
+        close(descriptor)
+        let waited = try await waiting.value
         #expect(waited.status == 0, "\(waited.stderr)")
         #expect(waited.stderr.contains("waiting for another spconnect run"), "\(waited.stderr)")
         let lines = { (name: String) in
