@@ -65,7 +65,8 @@ func planDownloads(
             let listed = ledger.entry(entry.relativePath)
             if !dryRun, listed?.size != local.size || listed?.modified != local.modified {
                 let sha256 = await contentHash(of: name, in: folder)
-                plan.adopted.append((entry.relativePath, DownloadLedger.Entry(local, sha256: sha256)))
+                plan.adopted.append(
+                    (entry.relativePath, DownloadLedger.Entry(local, sha256: sha256, uniqueId: entry.file.uniqueId)))
             }
             results.write(
                 TreeResult(

@@ -4,9 +4,11 @@ import SharePoint
 /// `download -r FOLDER --to DIR --incremental FILE`: the library's change log instead of a listing of the whole
 /// tree. Without a token in FILE (or with one older than the change log keeps) the run is a full one
 /// (``remoteTree(_:parallel:site:)``); with one, only the files added or changed below FOLDER since are read (one
-/// request each) and planned as a full run plans them, and the files and folders deleted since are reported, or
-/// with `--delete` removed when spconnect wrote them and they are unchanged (``deleteRemoved(below:from:ledger:options:results:)``).
-/// FILE gets the library's new token only when the whole run succeeded (``save()``).
+/// request each; a folder renamed or moved in, with what is below it) and planned as a full run plans them, and the
+/// files and folders deleted, renamed or moved away since (a renamed file known by its unique id in the ledger) are
+/// reported, or with `--delete` removed when spconnect wrote them and they are unchanged
+/// (``deleteRemoved(below:from:ledger:options:results:)``). FILE gets the library's new token only when the whole run
+/// succeeded (``save()``).
 final class IncrementalDownload {
     let file: ChangeTokenFile
     /// Whether this run reads the whole tree (no token yet, or one too old).
@@ -16,6 +18,9 @@ final class IncrementalDownload {
     /// Paths below FOLDER the server removed since the token: files, and folders (with what was below them).
     private var removedFiles: Set<String> = []
     private var removedFolders: Set<String> = []
+    /// Where each file of this run's tree is now, by its unique id (lowercased): a file the ledger lists at another
+    /// path was renamed or moved there, so its old copy is one the server no longer has.
+    private var arrivedAt: [String: String] = [:]
 
     init(path: String) { file = ChangeTokenFile(path: path, option: "incremental") }
 
@@ -57,6 +62,15 @@ final class IncrementalDownload {
                 if change.isFolder { removedFolders.insert(relative) } else { removedFiles.insert(relative) }
             } else if change.isFolder {
                 tree.folders.append(relative)
+                // A folder renamed or moved here brought what is below it, which SharePoint need not log one by one.
+                if change.arrives, let url = change.serverRelativeURL {
+                    let below = try await remoteTree(url, parallel: parallel, site: site)
+                    tree.folders += below.folders.map { relative + "/" + $0 }
+                    tree.files += below.files.map {
+                        RemoteTreeFile(file: $0.file, relativePath: relative + "/" + $0.relativePath)
+                    }
+                    tree.refused += below.refused
+                }
             } else if let url = change.serverRelativeURL {
                 do {
                     tree.files.append(
@@ -67,6 +81,14 @@ final class IncrementalDownload {
                     removedFiles.insert(relative)
                 }
             }
+        }
+        var seen: Set<String> = []
+        tree.files = tree.files.filter { seen.insert($0.relativePath).inserted }.sorted {
+            $0.relativePath < $1.relativePath
+        }
+        tree.folders = Array(Set(tree.folders)).sorted()
+        for entry in tree.files {
+            if let id = entry.file.uniqueId?.lowercased() { arrivedAt[id] = entry.relativePath }
         }
         output.note(
             "spconnect download: \(tree.files.count) files added or changed, "
@@ -84,6 +106,7 @@ final class IncrementalDownload {
     ) async {
         let gone = ledger.paths.filter { path in
             removedFiles.contains(path) || removedFolders.contains { path.hasPrefix($0 + "/") }
+                || ledger.entry(path)?.uniqueId.flatMap { arrivedAt[$0.lowercased()] }.map { $0 != path } == true
         }
         var removed: Set<String> = []
         var emptied: Set<String> = removedFolders

@@ -114,7 +114,9 @@ private func fetch(
                 modified: entry.file.timeLastModified
             ) { progress in transfers.update(index, progress) }
             guard let local = try? folder.entry(name) else { return .success((size, nil)) }
-            return .success((size, DownloadLedger.Entry(local, sha256: await contentHash(of: name, in: folder))))
+            let written = DownloadLedger.Entry(
+                local, sha256: await contentHash(of: name, in: folder), uniqueId: entry.file.uniqueId)
+            return .success((size, written))
         } catch {
             return .failure(error)
         }

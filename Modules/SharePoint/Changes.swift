@@ -56,6 +56,10 @@ public struct Change: ODataDecodable, Equatable {
 
     /// Whether the object is gone after this change (a delete, or a move away).
     public var removes: Bool { changeType == 3 || changeType == 5 }
+
+    /// Whether the object arrived at its URL by this change (a rename, or a move into the list): what was below a
+    /// folder came with it.
+    public var arrives: Bool { changeType == 4 || changeType == 6 }
 }
 
 /// What a `GetChanges` request asks for (`SP.ChangeQuery`): the change types and objects, where to start and how many

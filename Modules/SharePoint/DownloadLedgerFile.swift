@@ -2,7 +2,8 @@ package import Foundation
 
 /// The format of the file `download -r` keeps in a download folder (`.spconnect-download.json`): for each file, by
 /// its path below the folder, the size and whole-second modification time it had when spconnect wrote it, and the
-/// SHA-256 of its content (left out by spconnect before 2026-12; such a file still reads, its entries without one).
+/// SHA-256 of its content and the SharePoint file's unique id (each left out by spconnect before 2026-12; such a file
+/// still reads, its entries without them).
 ///
 /// Only the format lives here (package API, for the app and the fuzz target); when to read, write and trust the
 /// file is the app's (`DownloadLedger`).
@@ -16,12 +17,16 @@ package enum DownloadLedgerFile {
         /// The SHA-256 of the content, 64 lowercase hex digits; nil in an entry written without it (the key is then
         /// left out of the file).
         package var sha256: String?
+        /// The SharePoint file's `UniqueId`, which a rename or move keeps: an incremental run tells by it that a file
+        /// it wrote now lives at another path. Nil in entries written without it.
+        package var uniqueId: String?
 
         /// An entry.
-        package init(size: Int64, modified: Int, sha256: String? = nil) {
+        package init(size: Int64, modified: Int, sha256: String? = nil, uniqueId: String? = nil) {
             self.size = size
             self.modified = modified
             self.sha256 = sha256
+            self.uniqueId = uniqueId
         }
     }
 

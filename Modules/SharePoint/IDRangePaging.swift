@@ -1,3 +1,5 @@
+import Transport
+
 /// The items of a list read as disjoint ranges of `ID` at once, handed out in ascending `ID` order.
 ///
 /// SharePoint pages a collection one link after the other, so a long listing costs one round trip per page in a
@@ -6,7 +8,9 @@
 /// ``PagedSequence`` (a range larger than `$top` still follows its next links); at most `parallel` ranges are being
 /// read at any time, each one request at a time, so no more than `parallel` requests are ever in flight (a
 /// throttled request waits out `Retry-After` in Transport without another taking its place). Ranges finished ahead
-/// of the one being handed out are held until their turn: memory holds at most `parallel` ranges.
+/// of the one being handed out are held until their turn as the bodies the server sent, and each page is decoded
+/// only when it is handed out: memory holds at most `parallel` ranges' bodies and one decoded page (a decoded page
+/// takes several times its body's bytes).
 ///
 /// Made with ``SharePointSite/itemsInIDRanges(in:query:parallel:rangeSize:)``. A value: iterating it twice sends the
 /// requests twice; each iterator belongs to one task, and dropping it cancels the ranges still being read.
@@ -45,8 +49,8 @@ public struct IDRangePages: AsyncSequence, Sendable {
         var nextToStart = 0
         var nextToHandOut = 0
         var reading: [Int: RangeRead] = [:]
-        /// Pages of the range being handed out that are not yet returned.
-        var pending: [Page<ListItem>] = []
+        /// Pages of the range being handed out that are not yet returned, last first.
+        var pending: [RangePage] = []
 
         init(listing: IDRangePages) { self.listing = listing }
 
@@ -59,7 +63,8 @@ public struct IDRangePages: AsyncSequence, Sendable {
                 while nextToStart < ranges, nextToStart < nextToHandOut + listing.parallel {
                     let lower = nextToStart * listing.rangeSize + 1
                     reading[nextToStart] = RangeRead(
-                        listing.site.items(
+                        site: listing.site,
+                        pages: listing.site.items(
                             in: listing.list, query: listing.query(from: lower, to: lower - 1 + listing.rangeSize)))
                     nextToStart += 1
                 }
@@ -67,7 +72,7 @@ public struct IDRangePages: AsyncSequence, Sendable {
                 nextToHandOut += 1
                 pending = try await range.pages().reversed()
             }
-            return pending.removeLast()
+            return try pending.removeLast().decoded()
         }
 
         /// The next page, or nil after the last range.
@@ -88,17 +93,41 @@ public struct IDRangePages: AsyncSequence, Sendable {
     }
 }
 
-/// One range's pages, read by a task of its own (cancelled when dropped before its turn).
-final class RangeRead: Sendable {
-    private let task: Task<Result<[Page<ListItem>], SharePointError>, Never>
+/// One page of a range as read: the body, decoded when its turn comes; or the page itself when its body had to be
+/// decoded to find the next link.
+enum RangePage: Sendable {
+    case body(HTTPResponse, url: String, followed: String?)
+    case decoded(Page<ListItem>)
 
-    init(_ pages: PagedSequence<ListItem>) {
+    /// The page, decoding its body; the next link decoded must be the one the range followed.
+    func decoded() throws(SharePointError) -> Page<ListItem> {
+        switch self {
+        case .decoded(let page):
+            return page
+        case .body(let response, let url, let followed):
+            let page = try PagedSequence<ListItem>.AsyncIterator.decode(response, from: url, keepingAtMost: nil)
+            guard page.nextLink == followed else {
+                throw SharePointError(
+                    unexpectedResponse: "the page's next link (\(page.nextLink ?? "none")) is not the one read "
+                        + "ahead (\(followed ?? "none"))"
+                ).at(url)
+            }
+            return page
+        }
+    }
+}
+
+/// One range's pages, read by a task of its own (cancelled when dropped before its turn) and kept as the bodies the
+/// server sent: the next link is found with the items skipped over, so a range waiting for its turn holds bytes, not
+/// decoded items.
+final class RangeRead: Sendable {
+    private let task: Task<Result<[RangePage], SharePointError>, Never>
+
+    init(site: SharePointSite, pages: PagedSequence<ListItem>) {
+        let firstURL = pages.firstURL
         task = Task {
-            var all: [Page<ListItem>] = []
-            var iterator = pages.makeAsyncIterator()
             do throws(SharePointError) {
-                while let page = try await iterator.next() { all.append(page) }
-                return .success(all)
+                return .success(try await Self.read(site: site, from: firstURL))
             } catch {
                 return .failure(error)
             }
@@ -107,8 +136,41 @@ final class RangeRead: Sendable {
 
     deinit { task.cancel() }
 
+    /// Every page of the range from `firstURL` on, following next links; a link back to a page already read is a
+    /// cycle, as in ``PagedSequence``.
+    private static func read(site: SharePointSite, from firstURL: String) async throws(SharePointError)
+        -> [RangePage]
+    {
+        var all: [RangePage] = []
+        var visited: Set<String> = []
+        var next: String? = firstURL
+        while let url = next {
+            visited.insert(url)
+            let response = try await site.perform(.read(site, url))
+            switch Page<ListItem>.peekedNextLink(bytes: response.body) {
+            case .link(let link):
+                all.append(.body(response, url: url, followed: link))
+                next = link
+            case .lastPage:
+                all.append(.body(response, url: url, followed: nil))
+                next = nil
+            case .unknown:
+                let page = try PagedSequence<ListItem>.AsyncIterator.decode(response, from: url, keepingAtMost: nil)
+                all.append(.decoded(page))
+                next = page.nextLink
+            }
+            if let link = next, visited.contains(link) {
+                throw SharePointError(
+                    unexpectedResponse: "the next link leads back to a page read earlier in this range (\(link)), so "
+                        + "the listing would never end; stopped after \(visited.count) page(s)"
+                ).at(url)
+            }
+        }
+        return all
+    }
+
     /// Every page of the range, waiting for them if needed.
-    func pages() async throws(SharePointError) -> [Page<ListItem>] {
+    func pages() async throws(SharePointError) -> [RangePage] {
         try await withTaskCancellationHandler {
             await task.value
         } onCancel: {

@@ -289,15 +289,34 @@ public struct Page<Element: ODataDecodable>: Sendable {
     /// is none or the body is not read that way. A hint for requesting the next page early: ``decode(bytes:)``
     /// has the final word.
     static func peekNextLink(bytes: [UInt8]) -> String? {
+        if case .link(let link) = peekedNextLink(bytes: bytes) { return link }
+        return nil
+    }
+
+    /// What skipping over a collection body's items tells of its next link.
+    enum PeekedNextLink: Equatable {
+        /// The body reads as a collection, and this is its next link.
+        case link(String)
+        /// The body reads as a collection without a next link: the last page.
+        case lastPage
+        /// The body does not read that way: only ``decode(bytes:)`` can tell.
+        case unknown
+    }
+
+    /// The next link of a collection body with its items skipped over (see ``peekNextLink(bytes:)``), telling a
+    /// last page apart from a body that must be decoded to know.
+    static func peekedNextLink(bytes: [UInt8]) -> PeekedNextLink {
         guard let parsed = try? JSONValue.parse(bytes: bytes, skipping: [["d", "results"], ["value"]]) else {
-            return nil
+            return .unknown
         }
         let document = ODataDocument(root: parsed.root)
         if document.isVerbose, parsed.skipped[0], case .object = document.root["d"] {
-            return document.payload["__next"]?.stringValue
+            return document.payload["__next"]?.stringValue.map(PeekedNextLink.link) ?? .lastPage
         }
-        if !document.isVerbose, parsed.skipped[1] { return document.root["odata.nextLink"]?.stringValue }
-        return nil
+        if !document.isVerbose, parsed.skipped[1] {
+            return document.root["odata.nextLink"]?.stringValue.map(PeekedNextLink.link) ?? .lastPage
+        }
+        return .unknown
     }
 
     /// Items decoded as their elements stream by. Failures are kept and thrown once the body has parsed, in the

@@ -62,6 +62,58 @@ import Testing
         #expect(try Self.rows(third.stdout).isEmpty, "\(third.stdout)")
     }
 
+    /// A snapshot of a mirror without its ledger and lock (the ledger differs between runs by when each file was
+    /// written), each file as a short digest (FNV-1a) of its size, time and bytes so that a failure prints paths
+    /// rather than contents.
+    static func files(_ directory: String) -> [String: String] {
+        Mirror.snapshot(directory).filter { !$0.key.hasPrefix(".spconnect-download.") }.mapValues { entry in
+            // A folder's own time is when its entries last changed here, not a property of the mirror.
+            if entry.contains("NSFileTypeDirectory") { return "folder" }
+            var hash: UInt64 = 14_695_981_039_346_656_037
+            for byte in entry.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+            return String(hash, radix: 16)
+        }
+    }
+
+    @Test func renamesAndMovesEndAtTheTreeAFreshMirrorGets() async throws {
+        let fixture = try await CLIFixture(exportFiles: 20)
+        let work = try temporaryDirectory("incremental-moves")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (into, tokenPath) = (work + "/mirror", work + "/export.token")
+        let arguments = ["download", "-r", "Export", "--to", into, "--incremental", tokenPath, "-o", "json"]
+        #expect(try await fixture.run(arguments).status == 0)
+        #expect(FileManager.default.fileExists(atPath: into + "/folder-2/part-0/file-00002.bin"))
+        for (source, destination) in [
+            ("Export/file-00000.bin", "Export/renamed.bin"),  // a rename within the library
+            ("Export/folder-2", "Export/folder-two"),  // a folder renamed, with what is below it
+            ("Export/file-00017.bin", "Shared Documents"),  // a move to another library
+        ] {
+            let moved = try await fixture.run(["mv", source, destination])
+            #expect(moved.status == 0, "mv \(source) \(destination): \(moved.stderr)")
+        }
+        let changes = try await fixture.run(["changes", "Export", "-o", "json"])
+        #expect(changes.status == 0, "\(changes.stderr)")
+        let kinds = Set(try Self.rows(changes.stdout).compactMap { $0["change"] as? String })
+        #expect(kinds.isSuperset(of: ["rename", "moveAway"]), "\(changes.stdout)")
+
+        let second = try await fixture.run(arguments + ["--delete"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let rows = try Self.rows(second.stdout)
+        #expect(Mirror.result(rows, "/renamed.bin") == "downloaded", "\(rows)")
+        #expect(Mirror.result(rows, "/file-00000.bin") == "deleted", "\(rows)")
+        #expect(Mirror.result(rows, "/file-00017.bin") == "deleted", "\(rows)")
+        #expect(!FileManager.default.fileExists(atPath: into + "/folder-2"))
+        #expect(FileManager.default.fileExists(atPath: into + "/folder-two/part-0/file-00002.bin"))
+
+        let fresh = work + "/fresh"
+        let full = try await fixture.run(["download", "-r", "Export", "--to", fresh, "-q"])
+        #expect(full.status == 0, "\(full.stderr)")
+        let (mirrored, expected) = (Self.files(into), Self.files(fresh))
+        let differing = Set(mirrored.keys).union(expected.keys).filter { mirrored[$0] != expected[$0] }.sorted()
+        #expect(mirrored == expected, "differing entries: \(differing)")
+        #expect(Set(try Mirror.ledger(into).keys) == Set(try Mirror.ledger(fresh).keys))
+    }
+
     @Test func withoutDeleteTheRemovedAreReportedAndATooOldTokenIsAFullRun() async throws {
         let fixture = try await CLIFixture(exportFiles: 12)
         let work = try temporaryDirectory("incremental-old")

@@ -9,6 +9,8 @@ struct SPChange: Sendable {
         case update = 2
         case deleteObject = 3
         case rename = 4
+        case moveAway = 5
+        case moveInto = 6
     }
 
     let number: Int
@@ -26,7 +28,8 @@ struct SPChange: Sendable {
 }
 
 /// The change log of the one simulated web (`GetChanges` on the web or one list reads it): every add, update and
-/// delete of an item, file or folder, numbered from 1. `truncate()` stands for the retention SharePoint applies
+/// delete of an item, file or folder, numbered from 1, and each move as SharePoint logs it (within a library a
+/// `Rename` at the new address; to another library a `MoveAway` in the one it left and a `MoveInto` in the other). `truncate()` stands for the retention SharePoint applies
 /// (60 days online): a change token from before it is refused (`SPInvalidChangeTokenException`).
 struct ChangeLog: Sendable {
     private(set) var entries: [SPChange] = []

@@ -48,7 +48,9 @@ extension SimulatorCore {
         let limit = max(1, min((query["FetchLimit"] as? Int) ?? 1000, 2000))
         let flag = { (name: String) in (query[name] as? Bool) ?? false }
         let kinds: Set<Int> = Set(
-            [("Add", 1), ("Update", 2), ("DeleteObject", 3), ("Rename", 4)].filter { flag($0.0) }.map(\.1))
+            [("Add", 1), ("Update", 2), ("DeleteObject", 3), ("Rename", 4), ("Move", 5), ("Move", 6)].filter {
+                flag($0.0)
+            }.map(\.1))
         let (items, files, folders) = (flag("Item"), flag("File"), flag("Folder"))
         let (found, tooOld) = state.withLock { state in
             let tooOld = start.map { state.changes.isTooOld($0) } ?? false

@@ -6,7 +6,9 @@ import HTTPServer
 /// a library's root folder or a folder in one; a file already there is refused (400, SPException -2130575257) unless
 /// a file is overwriting it, and a folder there always is. A move within a library keeps each file (its id, versions
 /// and item) and changes its address; a move to another library, and every copy, makes new files there (a copy's
-/// versions start again at 1.0).
+/// versions start again at 1.0). Each change is logged as SharePoint logs it (`Content/ChangeLog.swift`): within a
+/// library a `Rename` of each file and folder at its new address; to another library `MoveAway` in the old one and
+/// `MoveInto` in the new; a copy's files and folders are adds.
 extension SimulatorCore {
     /// `MoveTo` or `CopyTo` of `file`.
     func moveOrCopy(_ file: SPFile, _ segment: Segment, _ context: RESTContext) throws -> HTTPServerResponse {
@@ -59,6 +61,17 @@ extension SimulatorCore {
             let folders = state.createdFolders.filter { isBelow($0.url) }
             if moving { state.createdFolders.removeAll { isBelow($0.url) } }
             state.createdFolders += folders.map { (renamed($0.url), moving ? $0.created : now) }
+            let sourceList = state.lists.first { $0.isLibrary && source.hasPrefix($0.url.lowercased() + "/") }
+            for folder in folders {
+                if !moving {
+                    state.logFolderChange(.add, url: renamed(folder.url), listId: list.id)
+                } else if sourceList?.id == list.id {
+                    state.logFolderChange(.rename, url: renamed(folder.url), listId: list.id)
+                } else {
+                    state.logFolderChange(.moveAway, url: folder.url, listId: sourceList?.id ?? "")
+                    state.logFolderChange(.moveInto, url: renamed(folder.url), listId: list.id)
+                }
+            }
             for file in state.files where isBelow(file.folder) {
                 place(
                     file.uniqueId, folder: renamed(file.folder), name: file.name, in: list, moving: moving, user: user,
@@ -107,6 +120,7 @@ extension SimulatorCore {
             state.files[index].name = name
             list.stored[file.itemId]?.values["FileLeafRef"] = .text(name)
             list.stored[file.itemId]?.values["FileRef"] = .text(state.files[index].serverRelativeUrl)
+            state.logFileChange(.rename, state.files[index])
             return
         }
         var made: [SPFile] = []
@@ -119,6 +133,7 @@ extension SimulatorCore {
         copy.modified = moving ? file.modified : now
         copy.title = file.title
         if moving {
+            state.logFileChange(.moveAway, file)
             state.files.remove(at: index)
             if let source = state.lists.first(where: { $0.id == file.listId }) {
                 source.stored[file.itemId] = nil
@@ -126,6 +141,7 @@ extension SimulatorCore {
             }
         }
         state.files.append(copy)
+        state.logFileChange(moving ? .moveInto : .add, copy)
     }
 
     /// The library whose root folder is `folder` or holds it (a folder made in it); nil for anything else.
