@@ -8,9 +8,9 @@ import Transport
 /// ``PagedSequence`` (a range larger than `$top` still follows its next links); at most `parallel` ranges are being
 /// read at any time, each one request at a time, so no more than `parallel` requests are ever in flight (a
 /// throttled request waits out `Retry-After` in Transport without another taking its place). Ranges finished ahead
-/// of the one being handed out are held until their turn as the bodies the server sent, and each page is decoded
-/// only when it is handed out: memory holds at most `parallel` ranges' bodies and one decoded page (a decoded page
-/// takes several times its body's bytes).
+/// of the one being handed out are held until their turn as the bodies the server sent; the next range's first page
+/// is decoded while the current one is handed out, the others when their turn comes: memory holds at most `parallel`
+/// ranges' bodies and two decoded pages (a decoded page takes several times its body's bytes).
 ///
 /// Made with ``SharePointSite/itemsInIDRanges(in:query:parallel:rangeSize:)``. A value: iterating it twice sends the
 /// requests twice; each iterator belongs to one task, and dropping it cancels the ranges still being read.
@@ -51,6 +51,9 @@ public struct IDRangePages: AsyncSequence, Sendable {
         var reading: [Int: RangeRead] = [:]
         /// Pages of the range being handed out that are not yet returned, last first.
         var pending: [RangePage] = []
+        /// The next range, its first page being decoded while this one is handed out (the caller's work and the
+        /// decoding then share the cores; only one page more is held decoded).
+        var ahead: (range: Int, pages: DecodingAhead)?
 
         init(listing: IDRangePages) { self.listing = listing }
 
@@ -69,8 +72,15 @@ public struct IDRangePages: AsyncSequence, Sendable {
                     nextToStart += 1
                 }
                 guard let range = reading.removeValue(forKey: nextToHandOut) else { return nil }
+                let decoding = ahead?.range == nextToHandOut ? ahead?.pages : nil
+                ahead = nil
                 nextToHandOut += 1
-                pending = try await range.pages().reversed()
+                if let following = reading[nextToHandOut] { ahead = (nextToHandOut, DecodingAhead(following)) }
+                if let decoding {
+                    pending = try await decoding.pages().reversed()
+                } else {
+                    pending = try await range.pages().reversed()
+                }
             }
             return try pending.removeLast().decoded()
         }
@@ -170,6 +180,34 @@ final class RangeRead: Sendable {
     }
 
     /// Every page of the range, waiting for them if needed.
+    func pages() async throws(SharePointError) -> [RangePage] {
+        try await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }.get()
+    }
+}
+
+/// A range's pages with the first one decoded by a task of its own (cancelled when dropped before its turn).
+final class DecodingAhead: Sendable {
+    private let task: Task<Result<[RangePage], SharePointError>, Never>
+
+    init(_ range: RangeRead) {
+        task = Task {
+            do throws(SharePointError) {
+                var pages = try await range.pages()
+                if let first = pages.first { pages[0] = .decoded(try first.decoded()) }
+                return .success(pages)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// The range's pages, waiting for them if needed.
     func pages() async throws(SharePointError) -> [RangePage] {
         try await withTaskCancellationHandler {
             await task.value
