@@ -3,15 +3,16 @@
 #endif
 
 /// A pthread mutex and condition variable owned by one Swift object (allocated, so their addresses never move):
-/// what the server's stop needs to wait for its last handler. Not `Synchronization.Mutex`, which has no condition
+/// what the server's stop needs to wait for its last handler, and what a handler whose stream body waits for bytes
+/// still on their way (a proxy passing an answer on) waits with. Not `Synchronization.Mutex`, which has no condition
 /// variable; named apart from it so neither shadows the other.
 ///
 /// Thread-safety: every method may be called from any thread; `withLock` is not reentrant.
-final class ConditionLock: @unchecked Sendable {
+public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         mutex.initialize(to: pthread_mutex_t())
         condition.initialize(to: pthread_cond_t())
         // With default attributes these fail only for want of memory, which nothing here could recover from.
@@ -30,14 +31,14 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
     }
 
     /// Waits, lock held while `ready` is evaluated, until `ready` is true (wake waiters with `broadcast()`).
-    func waitUntil(_ ready: () -> Bool) {
+    public func waitUntil(_ ready: () -> Bool) {
         lock()
         defer { unlock() }
         while !ready() {
@@ -47,7 +48,7 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Wakes every `waitUntil`.
-    func broadcast() {
+    public func broadcast() {
         lock()
         defer { unlock() }
         // Cannot fail on an initialised condition.

@@ -215,6 +215,9 @@ public final class HTTPClient: Sendable {
             easy: easy, url: request.url, sink: sink,
             discardRedirectBodies: request.redirects != .manual, upload: upload, progress: request.progress,
             trace: configuration.trace != nil, resumingAt: offset)
+        if let responseHead = request.responseHead {
+            transfer.reportHead(to: responseHead, skippingHandshake401: request.auth?.negotiatesIn401 ?? false)
+        }
         return await loop.run(transfer)
     }
 

@@ -36,6 +36,11 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     /// Called on the transfer thread as bytes move; keep it short and do not block. Counts are per transfer:
     /// they start again from zero on a retry or a redirect hop.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called on the transfer thread when the status and headers of an answer have arrived, before its body: for
+    /// passing an answer on while it arrives (a proxy, with a ``ResponseBodyDestination/sink(_:)``). Not called for
+    /// an informational answer, a redirect that is followed, or the 401 of an NTLM or Negotiate handshake; called
+    /// again on each retry. Keep it short and do not block.
+    public var responseHead: (@Sendable (HTTPResponseHead) -> Void)?
 
     /// Creates a request; everything but the URL has a default.
     public init(
@@ -111,6 +116,14 @@ public enum Authentication: Sendable {
     case negotiate
     /// `Authorization: Bearer <token>`.
     case bearer(Secret)
+
+    /// Whether a 401 can be a round of the handshake rather than the answer (NTLM, Negotiate).
+    var negotiatesIn401: Bool {
+        switch self {
+        case .ntlm, .negotiate: true
+        case .basic, .bearer: false
+        }
+    }
 }
 
 /// What to do with a 3xx response.
@@ -206,6 +219,14 @@ public struct RetryPolicy: Sendable, Equatable {
         let ms = ceiling.milliseconds
         return ms <= 0 ? .zero : .milliseconds(Int.random(in: (ms / 2)...ms))
     }
+}
+
+/// The status and headers of an answer whose body is still on its way (``HTTPRequest/responseHead``).
+public struct HTTPResponseHead: Sendable {
+    /// The HTTP status.
+    public let status: Int
+    /// The headers, in the order sent.
+    public let headers: HTTPHeaders
 }
 
 /// Where a response body goes.

@@ -69,6 +69,11 @@ final class Transfer: @unchecked Sendable {
     private var resumed = false
     private var progressOffset: Int64 = 0
 
+    /// Told of each final answer's status and headers before its body (``HTTPRequest/responseHead``).
+    private var headHandler: (@Sendable (HTTPResponseHead) -> Void)?
+    /// A 401 is a round of an NTLM or Negotiate handshake, not the answer.
+    private var skipsHandshake401 = false
+
     // Guarded by MultiLoop.lock.
     var cancelRequested = false
     var continuation: CheckedContinuation<TransferOutcome, Never>?
@@ -106,6 +111,12 @@ final class Transfer: @unchecked Sendable {
             try easy.set(CURLOPT_DEBUGDATA, pointer: context)
             try easy.set(CURLOPT_VERBOSE, 1)
         }
+    }
+
+    /// Reports each final answer's head to `handler` (set before the transfer starts).
+    func reportHead(to handler: @escaping @Sendable (HTTPResponseHead) -> Void, skippingHandshake401: Bool) {
+        headHandler = handler
+        skipsHandshake401 = skippingHandshake401
     }
 
     // MARK: Callbacks (multi thread)
@@ -180,6 +191,9 @@ final class Transfer: @unchecked Sendable {
                 body.reserveCapacity(length)
             }
             if status >= 200, !discarding, !decideResume() { return 0 }
+            if let headHandler, status >= 200, !discarding, !(skipsHandshake401 && status == 401) {
+                headHandler(HTTPResponseHead(status: status, headers: HTTPHeaders(headers)))
+            }
         } else if let colon = line.firstIndex(of: ":") {
             let field = (
                 name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: " ")
