@@ -36,6 +36,8 @@ var pagesOnly = false
 var exportOnly = false
 var itemsParallelOnly = false
 var incrementalOnly = false
+var gatewayOnly = false
+var hugeMebibytes = 1024
 var exportFiles = 10_000
 var manifestDirectory: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -58,6 +60,12 @@ while !arguments.isEmpty {
         itemsParallelOnly = true
     case "--incremental":
         incrementalOnly = true
+    case "--gateway":
+        gatewayOnly = true
+    case "--huge-mib":
+        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--huge-mib needs a number") }
+        arguments.removeFirst()
+        hugeMebibytes = value
     case "--files":
         guard let text = arguments.first, let value = Int(text), value >= 10 else {
             fail("--files needs a number >= 10")
@@ -80,6 +88,9 @@ while !arguments.isEmpty {
         print(
             "  --items-parallel: only items --parallel 2/4/8 against sequential paging, --latency 250 (ParallelItems.swift)"
         )
+        print(
+            "  --gateway: only the gateway: 50 MiB (best of --runs) and a --huge-mib N (default 1024) MiB file through")
+        print("    spconnect gateway against curl direct, its peak RSS, and 16 clients after an expiry (Gateway.swift)")
         print("  --incremental: only download -r --incremental and items --since-token, full then after 10 changes")
         print("    (Incremental.swift; a library of --files N files, default 10000, and a list of --items N items)")
         exit(0)
@@ -181,6 +192,12 @@ if exportOnly {
     exit(0)
 }
 guard FileManager.default.isExecutableFile(atPath: curl) else { fail("/usr/bin/curl is needed for the baseline") }
+if gatewayOnly {
+    for line in try gatewayReport(spconnectPath: spconnect, runs: max(runs, 3), hugeMebibytes: hugeMebibytes) {
+        print(line)
+    }
+    exit(0)
+}
 
 // MARK: Python client (optional)
 

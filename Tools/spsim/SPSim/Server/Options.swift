@@ -108,6 +108,9 @@ public struct SimulatorOptions: Sendable {
     public var items: Int = 0
     /// Files of the "Export" library (`/Export`, a folder tree of generated files; none when 0).
     public var exportFiles: Int = 0
+    /// The size in MiB of a generated file `/Shared Documents/huge.bin` (``Simulator/hugeFileURL``; none when 0),
+    /// for measuring transfers of files far larger than memory should hold (its bytes are made as they are sent).
+    public var hugeFileMebibytes: Int = 0
     /// Names of the other site collections, each served at `/sites/NAME` with a small content of its own
     /// (Documents and Tasks) and found by the search API (`contentclass:STS_Site`); the root site is always there.
     public var siteCollections: [String] = []

@@ -147,6 +147,8 @@ public final class Simulator: Sendable {
 
     /// Server-relative URL of the biggest file, 52,428,800 bytes generated from the seed as they are sent.
     public static let largeFileURL = "/Shared Documents/" + SiteContent.largeFileName
+    /// The generated file made with ``SimulatorOptions/hugeFileMebibytes``.
+    public static let hugeFileURL = "/Shared Documents/huge.bin"
 
     /// The length of the file at `serverRelativeURL` as it would be served now; nil when there is no such file.
     public func fileLength(serverRelativeURL: String) -> Int? {

@@ -43,6 +43,14 @@ final class SimulatorCore: Sendable {
             $0.lists = content.lists
             $0.files = content.files
         }
+        if options.hugeFileMebibytes > 0, let documents = content.lists.first(where: { $0.url == "/Shared Documents" }) {
+            var made: [SPFile] = []
+            SiteContent.addFile(
+                to: documents, name: "huge.bin",
+                content: .generated(length: options.hugeFileMebibytes << 20, seed: options.seed ^ 0x4855_4745),
+                seed: options.seed, author: 10, files: &made)
+            state.withLock { $0.files += made }
+        }
         if options.exportFiles > 0 {
             let export = SiteContent.exportLibrary(seed: options.seed, count: options.exportFiles, author: 10)
             state.withLock {
