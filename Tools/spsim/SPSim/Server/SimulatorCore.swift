@@ -43,7 +43,8 @@ final class SimulatorCore: Sendable {
             $0.lists = content.lists
             $0.files = content.files
         }
-        if options.hugeFileMebibytes > 0, let documents = content.lists.first(where: { $0.url == "/Shared Documents" }) {
+        if options.hugeFileMebibytes > 0, let documents = content.lists.first(where: { $0.url == "/Shared Documents" })
+        {
             var made: [SPFile] = []
             SiteContent.addFile(
                 to: documents, name: "huge.bin",
