@@ -104,16 +104,23 @@ final class GatewayForwarder: @unchecked Sendable {
     private func forward(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         var renewed = false
         while true {
-            let bodyPath = scratch + "/body-" + UUID().uuidString
-            let upstream: HTTPResponse
+            let exchange: GatewayExchange
             do {
-                upstream = try await send(request, bodyTo: bodyPath)
+                let spool = try GatewaySpool(in: scratch)
+                exchange = GatewayExchange(try await outgoing(request), client: session.client, spool: spool)
+            } catch let error as GatewaySpoolError {
+                return Self.text(500, "spconnect gateway: \(error)")
             } catch {
-                unlink(bodyPath)
                 return Self.text(502, "spconnect gateway: the site could not be reached: \(error)")
             }
-            if sessionEnded(upstream) {
-                unlink(bodyPath)
+            let head: HTTPResponseHead
+            switch await exchange.head() {
+            case .success(let arrived): head = arrived
+            case .failure(let error):
+                return Self.text(502, "spconnect gateway: the site could not be reached: \(error)")
+            }
+            if sessionEnded(head) {
+                await exchange.ended()
                 guard !renewed else {
                     return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
                 }
@@ -124,11 +131,13 @@ final class GatewayForwarder: @unchecked Sendable {
                     "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
                         + "the gateway a password source: SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND)")
             }
-            return answer(from: upstream, bodyAt: bodyPath)
+            return answer(head, streaming: exchange)
         }
     }
 
-    private func send(_ request: HTTPServerRequest, bodyTo path: String) async throws -> HTTPResponse {
+    /// `request` as it goes to the site: its headers without the client's credentials and hop-by-hop ones, the
+    /// session's credentials added.
+    private func outgoing(_ request: HTTPServerRequest) async throws -> HTTPRequest {
         var headers = HTTPHeaders()
         for (name, value) in request.headers where !Self.droppedRequestHeaders.contains(name.lowercased()) {
             // WebDAV's MOVE and COPY name their target as an absolute URL on the gateway.
@@ -139,14 +148,14 @@ final class GatewayForwarder: @unchecked Sendable {
         var outgoing = HTTPRequest(
             method: request.method, url: upstreamOrigin + request.target, headers: headers,
             body: request.body.isEmpty ? .none : .bytes(request.body), auth: session.httpAuthentication,
-            redirects: .manual, retry: .never, responseBody: .file(path: path))
+            redirects: .manual, retry: .never)
         if let tokens = session.tokens { outgoing.auth = try await tokens.currentAuthentication() }
-        return try await session.client.execute(outgoing)
+        return outgoing
     }
 
     /// Whether the site answered as it does to a session that ended: 401, a 403 that says so (forms, WebDAV's
     /// `917656`), or a redirect to a sign-in page (another origin, or the site's own sign-in paths).
-    func sessionEnded(_ response: HTTPResponse) -> Bool {
+    func sessionEnded(_ response: HTTPResponseHead) -> Bool {
         if response.status == 401 { return true }
         if response.status == 403,
             response.headers["X-Forms_Based_Auth_Required"] != nil
@@ -162,22 +171,20 @@ final class GatewayForwarder: @unchecked Sendable {
         return ["/_forms/", "/_login/", "/_trust/", "/authenticate.aspx", "/_windows/"].contains { lower.contains($0) }
     }
 
-    /// The upstream answer as the gateway's: headers filtered and rewritten, the body streamed from its file (which
-    /// is removed once sent, or at once when the client goes away).
-    private func answer(from upstream: HTTPResponse, bodyAt path: String) -> HTTPServerResponse {
+    /// The upstream answer as the gateway's: headers filtered and rewritten, the body passed on from the spool as
+    /// it arrives (sized when the site said how long it is and sent it as is).
+    private func answer(_ upstream: HTTPResponseHead, streaming exchange: GatewayExchange) -> HTTPServerResponse {
         var headers: [(name: String, value: String)] = []
         for (name, value) in upstream.headers where !Self.droppedResponseHeaders.contains(name.lowercased()) {
             let rewritten = ["location", "content-location"].contains(name.lowercased())
             headers.append((name, rewritten ? rewrite(value, from: upstreamOrigin, to: gatewayOrigin) : value))
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        unlink(path)
-        guard descriptor >= 0 else { return HTTPServerResponse(status: upstream.status, headers: headers) }
-        var info = stat()
-        let length = fstat(descriptor, &info) == 0 ? Int(info.st_size) : nil
-        let file = BodyFile(descriptor)
+        let length =
+            upstream.headers["Content-Encoding"] == nil ? upstream.headers["Content-Length"].flatMap { Int($0) } : nil
+        // The closure holds the exchange: once the server lets it go (the body sent, or the client gone), a transfer
+        // still running is cancelled.
         return HTTPServerResponse(
-            status: upstream.status, headers: headers, body: .stream(length: length) { file.next() })
+            status: upstream.status, headers: headers, body: .stream(length: length) { exchange.spool.next() })
     }
 
     /// `value` with a leading `from` origin replaced by `to` (any case), else as it is.
@@ -188,26 +195,5 @@ final class GatewayForwarder: @unchecked Sendable {
 
     static func text(_ status: Int, _ message: String) -> HTTPServerResponse {
         HTTPServerResponse(status: status, contentType: "text/plain; charset=utf-8", text: message + "\n")
-    }
-}
-
-/// An answer's body file, read 64 KiB at a time and closed at its end (the connection's thread only).
-private final class BodyFile: @unchecked Sendable {
-    private var descriptor: Int32
-
-    init(_ descriptor: Int32) { self.descriptor = descriptor }
-
-    deinit { if descriptor >= 0 { close(descriptor) } }
-
-    func next() -> HTTPServerResponse.Chunk {
-        guard descriptor >= 0 else { return .end }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else {
-            close(descriptor)
-            descriptor = -1
-            return count == 0 ? .end : .abort
-        }
-        return .data(Array(buffer.prefix(count)))
     }
 }

@@ -227,6 +227,12 @@ public struct HTTPResponseHead: Sendable {
     public let status: Int
     /// The headers, in the order sent.
     public let headers: HTTPHeaders
+
+    /// A head.
+    public init(status: Int, headers: HTTPHeaders) {
+        self.status = status
+        self.headers = headers
+    }
 }
 
 /// Where a response body goes.
