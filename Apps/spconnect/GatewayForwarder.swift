@@ -170,6 +170,9 @@ final class GatewayForwarder: @unchecked Sendable {
             let rewritten = ["location", "content-location"].contains(name.lowercased())
             headers.append((name, rewritten ? rewrite(value, from: upstreamOrigin, to: gatewayOrigin) : value))
         }
+        if upstream.status == 207 {
+            GatewayMultistatus.rewriteHrefs(inFileAt: path, from: upstreamOrigin, to: gatewayOrigin)
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         unlink(path)
         guard descriptor >= 0 else { return HTTPServerResponse(status: upstream.status, headers: headers) }
