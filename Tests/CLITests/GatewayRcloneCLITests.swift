@@ -51,6 +51,14 @@ struct GatewayRcloneCLITests {
         return files
     }
 
+    /// The modification time (whole seconds) of every file of ``tree(_:)``.
+    static func modificationTimes(_ root: String) -> [String: Int] {
+        tree(root).keys.reduce(into: [:]) { times, relative in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: root + "/" + relative)
+            times[relative] = (attributes?[.modificationDate] as? Date).map { Int($0.timeIntervalSince1970) }
+        }
+    }
+
     /// Sign-ins that made a site session: the sign-in's form post to the site.
     static func siteSignIns(_ sim: Simulator) -> Int {
         sim.requestLog().filter { $0.method == "POST" && $0.path.lowercased() == "/_forms/default.aspx" }.count
@@ -124,6 +132,7 @@ struct GatewayRcloneCLITests {
         let first = try await runTool(Self.rclone, ["sync", "sp:Export", synced] + flags, environment: environment)
         #expect(first.status == 0, "\(first.stderr) \(gateway.log)")
         #expect(Self.tree(synced) == expected, "rclone sync gives the tree spconnect download -r gives")
+        #expect(Self.modificationTimes(synced) == Self.modificationTimes(downloaded), "and SharePoint's times")
 
         // The session ends after 60 more requests, in the middle of the next sync.
         let again = try temporaryDirectory("sync")
