@@ -2,6 +2,7 @@ import AppSupport
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Transport
 
 #if canImport(Glibc)
@@ -23,6 +24,9 @@ final class GatewayForwarder: @unchecked Sendable {
     private let secret: Secret
     private let session: SessionContext
     private let scratch: String
+    /// Renewals done so far: a request refused after another one renewed the session while it was on its way is
+    /// sent again with the new session, not renewed once more.
+    private let renewals = Atomic<Int>(0)
 
     /// Request headers never sent on: hop-by-hop ones, the client's own credentials and cookies, and what the
     /// transport sets itself.
@@ -104,6 +108,7 @@ final class GatewayForwarder: @unchecked Sendable {
     private func forward(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         var renewed = false
         while true {
+            let renewalsBefore = renewals.load(ordering: .acquiring)
             let bodyPath = scratch + "/body-" + UUID().uuidString
             let upstream: HTTPResponse
             do {
@@ -118,7 +123,11 @@ final class GatewayForwarder: @unchecked Sendable {
                     return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
                 }
                 renewed = true
-                if (try? await session.renewal.reauthenticate()) == true { continue }
+                if renewals.load(ordering: .acquiring) != renewalsBefore { continue }
+                if (try? await session.renewal.reauthenticate()) == true {
+                    renewals.wrappingAdd(1, ordering: .releasing)
+                    continue
+                }
                 return Self.text(
                     503,
                     "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
