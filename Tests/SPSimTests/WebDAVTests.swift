@@ -138,6 +138,26 @@ import Testing
         #expect(lock.status == 200 && lock.header("Lock-Token")?.hasPrefix("<opaquelocktoken:") == true)
     }
 
+    @Test func aSiteCollectionsLibrariesAreItsOwn() async throws {
+        var options = SimulatorOptions(mode: .basic)
+        options.siteCollections = ["hr"]
+        let simulator = try Simulator(options)
+        defer { simulator.stop() }
+        let browser = Browser()
+        let library = "/sites/hr/Shared%20Documents"
+        let put = try await Self.dav(simulator, browser, "PUT", library + "/leave.txt", body: Array("days".utf8))
+        #expect(put.status == 201, "\(put.body)")
+        let listing = try await Self.dav(simulator, browser, "PROPFIND", library, headers: ["Depth: 1"])
+        let listed = Self.responses(listing.body)
+        let root = simulator.siteURL + library + "/"
+        #expect(listed[root + "leave.txt"]?["getcontentlength"] == "4", "\(listed.keys.sorted())")
+        #expect(listed[root + "About%20hr.txt"] != nil, "\(listed.keys.sorted())")
+        #expect(simulator.fileLength(serverRelativeURL: "/Shared Documents/leave.txt") == nil, "not the root site's")
+        let web = Self.responses(
+            try await Self.dav(simulator, browser, "PROPFIND", "/sites/hr", headers: ["Depth: 1"]).body)
+        #expect(web.keys.sorted() == [simulator.siteURL + "/sites/hr/", root], "\(web.keys.sorted())")
+    }
+
     @Test func aLostSessionGetsSharePointsWebDAVRefusal() async throws {
         let simulator = try startSimulator(.entra)
         defer { simulator.stop() }

@@ -52,7 +52,7 @@ extension SimulatorCore {
                 )
             }
             let created = list?.created ?? made ?? SiteContent.baseEpoch
-            let name = url == "/" ? "" : String(url.split(separator: "/").last ?? "")
+            let name = url == webRootFolder ? webTitle : String(url.split(separator: "/").last ?? "")
             return DAVEntry(
                 href: davHref(url, isFolder: true), name: name, isFolder: true, length: 0,
                 modified: list?.lastModified ?? created, created: created,

@@ -29,8 +29,14 @@ extension SimulatorCore {
         // OPTIONS is how a client finds out the site speaks WebDAV, before it signs in.
         if method == "OPTIONS" { return davOptions() }
         guard isAllowed(request) else { return webDAVLostSession(request) }
-        let path = davPath(request.path)
         let user = spUserId(authenticatedUser(request) ?? 0)
+        // A site collection's request passed this (the root's) gate; its own core answers it.
+        return (siteCollection(containing: request.path) ?? self).davAnswer(request, method: method, user: user)
+    }
+
+    /// The answer to a signed-in WebDAV request on this core's site collection.
+    private func davAnswer(_ request: HTTPServerRequest, method: String, user: Int) -> HTTPServerResponse {
+        let path = davPath(request.path)
         switch method {
         case "PROPFIND": return propfind(path, depth: request.header("Depth"))
         case "PUT": return davPut(path, body: request.body, user: user)
@@ -40,6 +46,13 @@ extension SimulatorCore {
         case "LOCK": return davLock(path)
         default: return HTTPServerResponse(status: 204, headers: standardHeaders())
         }
+    }
+
+    /// The site collection (`/sites/NAME`) whose URLs `path` (decoded) lies under; nil for the root site's.
+    func siteCollection(containing path: String) -> SimulatorCore? {
+        let lower = path.lowercased()
+        guard lower.hasPrefix("/sites/") else { return nil }
+        return lower.dropFirst("/sites/".count).split(separator: "/").first.flatMap { siteCollections[String($0)] }
     }
 
     /// `OPTIONS`: the DAV classes and `MS-Author-Via` SharePoint announces.
@@ -59,10 +72,10 @@ extension SimulatorCore {
         return text
     }
 
-    /// What is at the decoded, normalized `path`: a file, a library's folder, the web's root; nil for nothing (a
-    /// plain list's folders are no WebDAV folders here).
+    /// What is at the decoded, normalized `path`: a file, a library's folder, the web's root folder; nil for nothing
+    /// (a plain list's folders are no WebDAV folders here).
     func davResource(_ path: String) -> DAVResource? {
-        if path == "/" { return .folder("/") }
+        if path.lowercased() == webRootFolder.lowercased() { return .folder(webRootFolder) }
         if let file = fileByURL(path) { return .file(file) }
         let wanted = path.lowercased()
         if let list = state.withLock({ state in
