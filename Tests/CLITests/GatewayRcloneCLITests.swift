@@ -134,10 +134,11 @@ struct GatewayRcloneCLITests {
         #expect(Self.tree(synced) == expected, "rclone sync gives the tree spconnect download -r gives")
         #expect(Self.modificationTimes(synced) == Self.modificationTimes(downloaded), "and SharePoint's times")
 
-        // The session ends after 60 more requests, in the middle of the next sync.
+        // The session ends after 120 more requests, in the middle of the next sync: past its ~60 PROPFINDs, while
+        // rclone's four transfers download.
         let again = try temporaryDirectory("sync")
         let signIns = Self.siteSignIns(fixture.sim)
-        fixture.sim.expireSessions(afterRequests: 60)
+        fixture.sim.expireSessions(afterRequests: 120)
         let second = try await runTool(Self.rclone, ["sync", "sp:Export", again] + flags, environment: environment)
         #expect(second.status == 0, "\(second.stderr) \(gateway.log)")
         #expect(!second.stderr.contains("ERROR"), "\(second.stderr)")
