@@ -136,6 +136,15 @@ import Testing
         #expect(try await Self.dav(simulator, browser, "DELETE", library).status == 403, "a library stays")
         let lock = try await Self.dav(simulator, browser, "LOCK", library + "/Welcome.txt")
         #expect(lock.status == 200 && lock.header("Lock-Token")?.hasPrefix("<opaquelocktoken:") == true)
+        let token = try #require(lock.header("Lock-Token"))
+        let unlock = try await Self.dav(
+            simulator, browser, "UNLOCK", library + "/Welcome.txt", headers: ["Lock-Token: " + token])
+        #expect(unlock.status == 204)
+        let head = try await browser.request(
+            simulator.siteURL + library + "/Welcome.txt", extra: Self.alice + ["-I"], useJar: false)
+        #expect(
+            head.status == 200 && head.header("Content-Length") == "32" && !head.body.contains("Welcome"),
+            "\(head.headers)")
     }
 
     @Test func aSiteCollectionsLibrariesAreItsOwn() async throws {
