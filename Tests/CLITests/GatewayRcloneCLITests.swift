@@ -64,16 +64,24 @@ struct GatewayRcloneCLITests {
         sim.requestLog().filter { $0.method == "POST" && $0.path.lowercased() == "/_forms/default.aspx" }.count
     }
 
-    /// Nothing secret in `outputs`: not the password, not the gateway's secret, no value of the session's cookies.
-    static func expectNoSecrets(_ outputs: [String], _ fixture: CLIFixture, _ gateway: GatewayCLITests.Running) throws {
+    /// The values of the session's cookies as saved now (the long ones: not a flag like `rtFa` deleted).
+    static func cookieValues(_ fixture: CLIFixture) throws -> [String] {
+        let cookies = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
+        return cookies.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) }
+            .filter { $0.count > 12 }
+    }
+
+    /// Nothing secret in `outputs`: not the password, not the gateway's secret, no value of the session's cookies
+    /// (as saved now, and the `earlier` ones of a session renewed since).
+    static func expectNoSecrets(
+        _ outputs: [String], _ fixture: CLIFixture, _ gateway: GatewayCLITests.Running, earlier: [String] = []
+    ) throws {
         let all = outputs.joined(separator: "\n") + gateway.log
         #expect(!all.contains(alicePassword))
         #expect(!all.contains(gateway.secret))
-        let cookies = try String(contentsOfFile: fixture.state + "/spconnect/sessions/default.cookies", encoding: .utf8)
-        for value in cookies.split(separator: "\n").compactMap({ $0.split(separator: "\t").last })
-        where value.count > 12 {
-            #expect(!all.contains(value))
-        }
+        let values = try cookieValues(fixture) + earlier
+        #expect(!values.isEmpty)
+        for value in values { #expect(!all.contains(value)) }
     }
 
     @Test func lsCopyAndCatGoThroughTheGateway() async throws {
@@ -138,6 +146,7 @@ struct GatewayRcloneCLITests {
         // rclone's four transfers download.
         let again = try temporaryDirectory("sync")
         let signIns = Self.siteSignIns(fixture.sim)
+        let oldCookies = try Self.cookieValues(fixture)
         fixture.sim.expireSessions(afterRequests: 120)
         let second = try await runTool(Self.rclone, ["sync", "sp:Export", again] + flags, environment: environment)
         #expect(second.status == 0, "\(second.stderr) \(gateway.log)")
@@ -147,6 +156,8 @@ struct GatewayRcloneCLITests {
         #expect(Self.siteSignIns(fixture.sim) == signIns + 1, "one renewal")
         #expect(Self.tree(again) == expected, "no file missing or different after the renewal")
         #expect(await gateway.stop() == 0, "\(gateway.log)")
-        try Self.expectNoSecrets([first.stdout, first.stderr, second.stdout, second.stderr], fixture, gateway)
+        #expect(try Self.cookieValues(fixture) != oldCookies, "the renewed session was saved")
+        try Self.expectNoSecrets(
+            [first.stdout, first.stderr, second.stdout, second.stderr], fixture, gateway, earlier: oldCookies)
     }
 }
