@@ -111,16 +111,21 @@ struct GatewayRcloneCLITests {
         let local = try temporaryDirectory("up")
         try FileManager.default.createDirectory(atPath: local + "/deep/er", withIntermediateDirectories: true)
         try "alpha\n".write(toFile: local + "/a.txt", atomically: true, encoding: .utf8)
+        try "odd\n".write(toFile: local + "/deep/Ünïcode #1 50%.txt", atomically: true, encoding: .utf8)
         try Data(repeating: 0x42, count: 70_000).write(to: URL(fileURLWithPath: local + "/deep/er/b.bin"))
         let copied = try await runTool(
             Self.rclone, ["copy", local, "sp:Shared Documents/Up"], environment: environment)
         #expect(copied.status == 0, "\(copied.stderr) \(gateway.log)")
         #expect(fixture.sim.fileLength(serverRelativeURL: "/Shared Documents/Up/deep/er/b.bin") == 70_000)
+        #expect(fixture.sim.fileLength(serverRelativeURL: "/Shared Documents/Up/deep/Ünïcode #1 50%.txt") == 4)
         let seen = try await fixture.run(["ls", "Shared Documents/Up/deep/er"])
         #expect(seen.stdout.contains("b.bin"), "spconnect ls sees what rclone copied: \(seen.stdout)")
 
         let cat = try await runTool(Self.rclone, ["cat", "sp:Shared Documents/Up/a.txt"], environment: environment)
         #expect(cat.status == 0 && cat.stdout == "alpha\n", "\(cat)")
+        let odd = try await runTool(
+            Self.rclone, ["cat", "sp:Shared Documents/Up/deep/Ünïcode #1 50%.txt"], environment: environment)
+        #expect(odd.status == 0 && odd.stdout == "odd\n", "\(odd)")
         #expect(await gateway.stop() == 0, "\(gateway.log)")
         try Self.expectNoSecrets([listed.stdout, listed.stderr, copied.stderr, cat.stderr], fixture, gateway)
     }
