@@ -2,6 +2,7 @@ import AppSupport
 import AuthFlow
 import Foundation
 import HTTPServer
+import Synchronization
 import Transport
 
 #if canImport(Glibc)
@@ -23,6 +24,9 @@ final class GatewayForwarder: @unchecked Sendable {
     private let secret: Secret
     private let session: SessionContext
     private let scratch: String
+    /// Renewals done so far: a request refused after another one renewed the session while it was on its way is
+    /// sent again with the new session, not renewed once more.
+    private let renewals = Atomic<Int>(0)
 
     /// Request headers never sent on: hop-by-hop ones, the client's own credentials and cookies, and what the
     /// transport sets itself.
@@ -104,6 +108,7 @@ final class GatewayForwarder: @unchecked Sendable {
     private func forward(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         var renewed = false
         while true {
+            let renewalsBefore = renewals.load(ordering: .acquiring)
             let exchange: GatewayExchange
             do {
                 let spool = try GatewaySpool(in: scratch)
@@ -125,11 +130,25 @@ final class GatewayForwarder: @unchecked Sendable {
                     return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
                 }
                 renewed = true
-                if (try? await session.renewal.reauthenticate()) == true { continue }
+                if renewals.load(ordering: .acquiring) != renewalsBefore { continue }
+                if (try? await session.renewal.reauthenticate()) == true {
+                    renewals.wrappingAdd(1, ordering: .releasing)
+                    continue
+                }
                 return Self.text(
                     503,
                     "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
                         + "the gateway a password source: SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND)")
+            }
+            if head.status == 207 {
+                // A multistatus names the site's origin in its hrefs: rewritten whole (they are small).
+                await exchange.ended()
+                if let body = exchange.spool.contents(limit: GatewayMultistatus.largestRewritten) {
+                    var response = answer(head, streaming: exchange)
+                    response.body = .bytes(
+                        GatewayMultistatus.rewritingHrefs(body, from: upstreamOrigin, to: gatewayOrigin))
+                    return response
+                }
             }
             return answer(head, streaming: exchange)
         }

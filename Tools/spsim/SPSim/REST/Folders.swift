@@ -20,6 +20,12 @@ extension SimulatorCore {
     /// everything below it (its files' items too), as SharePoint does (there: to the recycle bin).
     func deleteFolder(_ folder: String, _ context: RESTContext) throws -> HTTPServerResponse {
         try requireDigest(context)
+        removeFolder(folder)
+        return HTTPServerResponse(status: 200, headers: standardHeaders())
+    }
+
+    /// Removes the folder at `folder` with everything below it, each file and made folder logged as deleted.
+    func removeFolder(_ folder: String) {
         let root = folder.lowercased()
         let below = { (url: String) in url.lowercased() == root || url.lowercased().hasPrefix(root + "/") }
         let owner = listOwning(folder: folder)
@@ -37,7 +43,6 @@ extension SimulatorCore {
             }
             state.files.removeAll { below($0.folder) }
         }
-        return HTTPServerResponse(status: 200, headers: standardHeaders())
     }
 
     /// `…/Folders/add(url='Name')`: makes the folder `Name` in `parent` (a list's root folder or a folder below it)

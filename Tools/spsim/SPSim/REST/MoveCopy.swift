@@ -51,8 +51,14 @@ extension SimulatorCore {
             throw RESTError.argument("A folder cannot be moved or copied into itself.")
         }
         if isFolder(target) || fileByURL(target) != nil { throw exists(target) }
+        relocateFolder(url, to: target, in: list, moving: moving, user: spUserId(context.user ?? 0))
+        return done(moving ? "MoveTo" : "CopyTo", context)
+    }
+
+    /// The made folder at `url`, with its folders and files, moved (`moving`) or copied to `target` in `list`.
+    func relocateFolder(_ url: String, to target: String, in list: SPList, moving: Bool, user: Int) {
+        let source = url.lowercased()
         let now = nowEpoch()
-        let user = spUserId(context.user ?? 0)
         state.withLock { state in
             func isBelow(_ path: String) -> Bool {
                 path.lowercased() == source || path.lowercased().hasPrefix(source + "/")
@@ -78,7 +84,6 @@ extension SimulatorCore {
                     now: now, &state)
             }
         }
-        return done(moving ? "MoveTo" : "CopyTo", context)
     }
 
     /// Whether the segment is `MoveTo` (else `CopyTo`), and the server-relative URL it names.
@@ -102,13 +107,13 @@ extension SimulatorCore {
     }
 
     /// Whether a folder (a list's root folder, its built-in folder, or one made) is at `url`.
-    private func isFolder(_ url: String) -> Bool {
+    func isFolder(_ url: String) -> Bool {
         subfolder(url) != nil
             || state.withLock { state in state.lists.contains { $0.url.lowercased() == url.lowercased() } }
     }
 
     /// The file with id `id` moved (`moving`) or copied to `folder`/`name` in `list`. Called under the lock.
-    private func place(
+    func place(
         _ id: String, folder: String, name: String, in list: SPList, moving: Bool, user: Int, now: Int,
         _ state: inout SimulatorState
     ) {
@@ -145,7 +150,7 @@ extension SimulatorCore {
     }
 
     /// The library whose root folder is `folder` or holds it (a folder made in it); nil for anything else.
-    private func library(holding folder: String) -> SPList? {
+    func library(holding folder: String) -> SPList? {
         let wanted = folder.lowercased()
         let root = state.withLock { state in state.lists.first { $0.isLibrary && $0.url.lowercased() == wanted } }
         if let root { return root }
@@ -156,7 +161,7 @@ extension SimulatorCore {
     }
 
     /// A file and its list item gone (replaced by a move or copy with overwrite).
-    private func removeFile(_ file: SPFile) {
+    func removeFile(_ file: SPFile) {
         state.withLock { state in
             state.files.removeAll { $0.uniqueId == file.uniqueId }
             if let list = state.lists.first(where: { $0.id == file.listId }) {

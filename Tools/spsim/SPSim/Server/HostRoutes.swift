@@ -24,6 +24,7 @@ extension SimulatorCore {
         Route(.path("/_layouts/15/error.aspx")) { core, _ in core.sharePointErrorPage() },
         Route(.path("/_api"), .below("/_api/")) { $0.restEndpoint($1) },
         Route(.below("/sites/"), when: { $0.siteCollection(forAPIPath: $1.path) != nil }) { $0.restEndpoint($1) },
+        Route(.anyPath, when: { $0.isWebDAVRequest($1) }) { $0.webDAV($1) },
     ]
 
     func handleSharePoint(_ request: HTTPServerRequest) -> HTTPServerResponse {

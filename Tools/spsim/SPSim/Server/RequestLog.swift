@@ -48,6 +48,7 @@ extension SimulatorCore {
             // Keep memory bounded on long benchmark runs: the newest entries win.
             if state.log.count >= SimulatorCore.logLimit { state.log.removeFirst(state.log.count / 2) }
             state.log.append(entry)
+            state.countTowardsSessionEnd()
         }
     }
 }

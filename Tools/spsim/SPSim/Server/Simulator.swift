@@ -105,11 +105,7 @@ public final class Simulator: Sendable {
     /// Forgets every FedAuth / SPOIDCRL session and access token: the next REST call with an old cookie gets
     /// 403 (401 with an old bearer token).
     public func expireSessions() {
-        core.state.withLock {
-            $0.sessions.removeAll()
-            $0.accessTokens.removeAll()
-            $0.entra.revokedTokenIds.formUnion($0.entra.issuedTokenIds)
-        }
+        core.state.withLock { $0.endSessions() }
     }
 
     // MARK: The Entra tenant's test hooks

@@ -63,6 +63,8 @@ struct SimulatorState {
     /// Every add, update and delete of an item, file or folder (`GetChanges`, `Content/ChangeLog.swift`).
     var changes = ChangeLog()
     var log: [LoggedRequest] = []
+    /// Requests still to be answered before every session ends (`Site/SessionExpiry.swift`); nil: none planned.
+    var sessionsEndAfterRequests: Int?
     var apiRequests = 0
     var dropped = 0
 }
