@@ -118,7 +118,7 @@ final class GatewayProcess {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.dropFirst("VmHWM:".count).split(separator: " ").first ?? "")
+            return Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }
