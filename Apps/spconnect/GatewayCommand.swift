@@ -43,7 +43,12 @@ let gatewayCommand = Command(
     let box = ForwarderBox()
     let server: HTTPServer
     do {
-        server = try HTTPServer(address: address, port: port, connectionTimeout: 300) { request in
+        // Uploads over 1 MiB wait in a file of the scratch folder, not in memory; a request without the secret (or
+        // from the wrong Host or Origin) is refused on its head, before any of its body is read.
+        server = try HTTPServer(
+            address: address, port: port, connectionTimeout: 300, bodies: .files(over: 1 << 20, in: scratch),
+            admission: { head in box.forwarder?.refusal(head) }
+        ) { request in
             box.forwarder?.answer(request) ?? GatewayForwarder.text(503, "spconnect gateway: starting")
         }
     } catch {

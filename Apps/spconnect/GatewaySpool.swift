@@ -30,6 +30,8 @@ final class GatewaySpool: @unchecked Sendable {
         var template = Array("\(directory)/answer-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw GatewaySpoolError(reason: String(cString: strerror(errno))) }
+        // Not inherited by a password command a renewal runs.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let reading = open(path, O_RDONLY | O_CLOEXEC)
         unlink(path)

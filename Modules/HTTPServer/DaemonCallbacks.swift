@@ -12,9 +12,16 @@ internal import CMicroHTTPDShims
 final class ServerContext: @unchecked Sendable {
     let handler: HTTPServer.Handler
     let serverAddress: String
-    init(handler: @escaping HTTPServer.Handler, serverAddress: String) {
+    let bodies: RequestBodyStorage
+    let admission: HTTPServer.Admission?
+    init(
+        handler: @escaping HTTPServer.Handler, serverAddress: String, bodies: RequestBodyStorage,
+        admission: HTTPServer.Admission?
+    ) {
         self.handler = handler
         self.serverAddress = serverAddress
+        self.bodies = bodies
+        self.admission = admission
     }
 }
 
@@ -22,6 +29,10 @@ final class ServerContext: @unchecked Sendable {
 final class RequestState {
     let target: String
     var body: [UInt8] = []
+    /// The body past the memory threshold (``RequestBodyStorage/files(over:in:)``).
+    var bodyFile: IncomingBodyFile?
+    /// No file could be made for a body past the threshold: the request is answered 507 once it arrived.
+    var bodyRefused = false
     /// libmicrohttpd calls the handler once with the headers alone before any body; answer only after that.
     var headersSeen = false
     init(target: String) { self.target = target }
@@ -60,20 +71,66 @@ let accessHandler: MHD_AccessHandlerCallback = {
     guard let serverContext, let connection, let method, let requestContext, let raw = requestContext.pointee
     else { return .NO }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    let server = Unmanaged<ServerContext>.fromOpaque(serverContext).takeUnretainedValue()
     if !state.headersSeen {
         state.headersSeen = true
+        // A request refused on its head alone is answered before its body is read (the body is never stored).
+        if let admission = server.admission {
+            let head = receivedRequest(connection, method: method, state: state, server: server, withBody: false)
+            if let refusal = CallbackThread.running(serverContext, { admission(head) }) {
+                return CallbackThread.running(serverContext) { queue(refusal, on: connection, server: serverContext) }
+            }
+        }
         return .YES
     }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadDataSize.pointee) { bytes in
-                state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: uploadDataSize.pointee))
+                receiveBody(UnsafeBufferPointer(start: bytes, count: uploadDataSize.pointee), into: state, server)
             }
         }
         uploadDataSize.pointee = 0
         return .YES
     }
-    let server = Unmanaged<ServerContext>.fromOpaque(serverContext).takeUnretainedValue()
+    if state.bodyRefused || state.bodyFile?.failure != nil {
+        let reason = state.bodyFile?.failure ?? "no file could be made for it"
+        let refusal = HTTPServerResponse(
+            status: 507, contentType: "text/plain; charset=utf-8",
+            text: "the server could not keep the request body (\(reason))\n")
+        return CallbackThread.running(serverContext) { queue(refusal, on: connection, server: serverContext) }
+    }
+    let request = receivedRequest(connection, method: method, state: state, server: server, withBody: true)
+    return CallbackThread.running(serverContext) {
+        queue(server.handler(request), on: connection, server: serverContext)
+    }
+}
+
+/// Keeps body bytes that arrived: in memory, or past the threshold in the request's body file.
+private func receiveBody(_ bytes: UnsafeBufferPointer<UInt8>, into state: RequestState, _ server: ServerContext) {
+    if let file = state.bodyFile {
+        file.append(bytes)
+        return
+    }
+    guard !state.bodyRefused else { return }
+    if case .files(let threshold, let directory) = server.bodies, state.body.count + bytes.count > threshold {
+        guard let file = IncomingBodyFile(in: directory, holding: state.body) else {
+            state.bodyRefused = true
+            state.body = []
+            return
+        }
+        file.append(bytes)
+        state.bodyFile = file
+        state.body = []
+        return
+    }
+    state.body.append(contentsOf: bytes)
+}
+
+/// The request as received: its head, and its body when it has arrived (`withBody`).
+private func receivedRequest(
+    _ connection: OpaquePointer, method: UnsafePointer<CChar>, state: RequestState, server: ServerContext,
+    withBody: Bool
+) -> HTTPServerRequest {
     var headers: [(name: String, value: String)] = []
     withUnsafeMutablePointer(to: &headers) { pointer in
         // Returns how many headers it visited; the collected list is what counts.
@@ -82,13 +139,11 @@ let accessHandler: MHD_AccessHandlerCallback = {
     var addressBuffer = [CChar](repeating: 0, count: 64)
     // Returns nothing: an unknown peer leaves the buffer empty (the shim writes a NUL first).
     spc_mhd_client_address(connection, &addressBuffer, addressBuffer.count)
-    let request = HTTPServerRequest(
-        method: String(cString: method), target: state.target, headers: headers, body: state.body,
+    return HTTPServerRequest(
+        method: String(cString: method), target: state.target, headers: headers, body: withBody ? state.body : [],
+        bodyFile: withBody ? state.bodyFile?.finish() : nil,
         clientAddress: String(decoding: addressBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
         serverAddress: server.serverAddress)
-    return CallbackThread.running(serverContext) {
-        queue(server.handler(request), on: connection, server: serverContext)
-    }
 }
 
 let collectHeader: MHD_KeyValueIterator = { context, _, key, value in

@@ -37,6 +37,8 @@ public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
 public final class HTTPServer: @unchecked Sendable {
     /// The handler type: one request in, one response out.
     public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
+    /// The admission check: a request's head in, a refusal out, or nil to read the body and call the handler.
+    public typealias Admission = @Sendable (HTTPServerRequest) -> HTTPServerResponse?
 
     /// The address the server listens on.
     public let address: String
@@ -55,10 +57,14 @@ public final class HTTPServer: @unchecked Sendable {
     ///   - port: 0 picks a free port.
     ///   - tls: PEM certificate and key to serve HTTPS, or nil.
     ///   - connectionTimeout: idle seconds before a connection is closed.
+    ///   - bodies: where request bodies are kept while they arrive (in memory, or large ones in files).
+    ///   - admission: looks at each request's head (its body empty) before the body is read; a response it returns
+    ///     is sent at once and the body is never stored. For refusing unauthorised uploads before they cost memory
+    ///     or disk. Runs on the connection's thread.
     public init(
         address: String = "127.0.0.1", port: UInt16 = 0, allowNonLoopback: Bool = false,
         tls: (certificatePEM: String, keyPEM: String)? = nil, connectionTimeout: UInt32 = 30,
-        handler: @escaping Handler
+        bodies: RequestBodyStorage = .memory, admission: Admission? = nil, handler: @escaping Handler
     ) throws(HTTPServerError) {
         var inAddress = in_addr()
         guard inet_pton(AF_INET, address, &inAddress) == 1 else { throw .invalidAddress(address) }
@@ -72,7 +78,8 @@ public final class HTTPServer: @unchecked Sendable {
         ignoreSIGPIPE
         guard
             let daemon = Daemon(
-                socketAddress: &socketAddress, context: ServerContext(handler: handler, serverAddress: address),
+                socketAddress: &socketAddress, context: ServerContext(
+                    handler: handler, serverAddress: address, bodies: bodies, admission: admission),
                 tls: tls, connectionTimeout: connectionTimeout)
         else { throw .startFailed(address: address, port: port) }
         self.daemon = daemon

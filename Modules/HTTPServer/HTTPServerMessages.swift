@@ -12,8 +12,11 @@ public struct HTTPServerRequest: Sendable {
     public let query: [(name: String, value: String)]
     /// Request headers in the order received.
     public let headers: [(name: String, value: String)]
-    /// The request body.
+    /// The request body; empty when it is in ``bodyFile``.
     public let body: [UInt8]
+    /// The request body when the server keeps large bodies in files (``RequestBodyStorage/files(over:in:)``) and
+    /// this one was larger; nil otherwise.
+    public let bodyFile: RequestBodyFile?
     /// The peer's IP address as text (`127.0.0.1`).
     public let clientAddress: String
     /// The address the server is bound to (`127.0.0.2`), so one handler can serve several "hosts".
@@ -57,7 +60,7 @@ public struct HTTPServerRequest: Sendable {
     /// A request as received (the server's own reader, and a simulator's `$batch` parts, make them).
     package init(
         method: String, target: String, headers: [(name: String, value: String)], body: [UInt8],
-        clientAddress: String, serverAddress: String
+        bodyFile: RequestBodyFile? = nil, clientAddress: String, serverAddress: String
     ) {
         self.method = method
         self.target = target
@@ -67,6 +70,7 @@ public struct HTTPServerRequest: Sendable {
         self.query = FormURLEncoding.decode(rawQuery)
         self.headers = headers
         self.body = body
+        self.bodyFile = bodyFile
         self.clientAddress = clientAddress
         self.serverAddress = serverAddress
     }
