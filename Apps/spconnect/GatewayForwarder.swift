@@ -166,7 +166,8 @@ final class GatewayForwarder: @unchecked Sendable {
         }
         var outgoing = HTTPRequest(
             method: request.method, url: upstreamOrigin + request.target, headers: headers,
-            body: request.bodyFile.map { .file(path: $0.path) } ?? (request.body.isEmpty ? .none : .bytes(request.body)),
+            body: request.bodyFile.map { .file(path: $0.path) }
+                ?? (request.body.isEmpty ? .none : .bytes(request.body)),
             auth: session.httpAuthentication,
             redirects: .manual, retry: .never)
         if let tokens = session.tokens { outgoing.auth = try await tokens.currentAuthentication() }

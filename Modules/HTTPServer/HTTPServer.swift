@@ -78,7 +78,8 @@ public final class HTTPServer: @unchecked Sendable {
         ignoreSIGPIPE
         guard
             let daemon = Daemon(
-                socketAddress: &socketAddress, context: ServerContext(
+                socketAddress: &socketAddress,
+                context: ServerContext(
                     handler: handler, serverAddress: address, bodies: bodies, admission: admission),
                 tls: tls, connectionTimeout: connectionTimeout)
         else { throw .startFailed(address: address, port: port) }

@@ -27,7 +27,8 @@ import Testing
             if let file = request.bodyFile {
                 let bytes = FileManager.default.contents(atPath: file.path) ?? Data()
                 let mode = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.posixPermissions] as? Int
-                summary = "file \(file.length) \(bytes.count) \(bytes.last ?? 0) \(String(mode ?? 0, radix: 8)) "
+                summary =
+                    "file \(file.length) \(bytes.count) \(bytes.last ?? 0) \(String(mode ?? 0, radix: 8)) "
                     + "memory \(request.body.count)"
             } else {
                 summary = "memory \(request.body.count)"
