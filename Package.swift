@@ -93,8 +93,8 @@ let package = Package(
         .executableTarget(
             name: "spconnect",
             dependencies: [
-                "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "SPSim", "JSON", "Cryptography",
-                "Keyring", "AppSupport", "HTTPServer",
+                "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
+                "AppSupport", "HTTPServer",
             ],
             path: "Apps/spconnect"),
 

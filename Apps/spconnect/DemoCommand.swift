@@ -1,13 +1,12 @@
 import AuthFlow
 import Foundation
 import Presentation
-import SPSim
 import SharePoint
 import Synchronization
 import Transport
 
-/// `spconnect demo`: the whole tool on a fresh machine, with nothing to set up. Starts the simulator in this
-/// process on loopback (Entra ID mode), signs in through the `entra` flow exactly as against a real site, lists the
+/// `spconnect demo`: the whole tool on a fresh machine, with nothing to set up. Starts the simulator (`spsim`, a
+/// process of its own, ``DemoSimulator``) on loopback (Entra ID mode), signs in through the `entra` flow exactly as against a real site, lists the
 /// lists and the Photos library, and shows what to try next. Uses a temporary session store, never the user's.
 let demoCommand = Command(
     name: "demo",
@@ -27,13 +26,19 @@ let demoCommand = Command(
     try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-    let simulator = try Simulator(SimulatorOptions(mode: .entra))
+    let simulator: DemoSimulator
+    do {
+        simulator = try DemoSimulator(say: say)
+    } catch let error as DemoError {
+        printError("spconnect demo: \(error.description)")
+        return .failure
+    }
     defer { simulator.stop() }
     say("SPConnect demo: a simulated SharePoint site on loopback, signed in headlessly the way a browser would.")
     say("")
     say("1. Started the simulator (spsim, Entra ID mode)")
     say("   site:              \(simulator.siteURL)")
-    say("   identity provider: \(simulator.identityProviderURL)")
+    if let identityProvider = simulator.identityProviderURL { say("   identity provider: \(identityProvider)") }
     say("")
     say("2. Signing in as \(user) with the entra flow (no browser; password only to the identity provider):")
     let client = try HTTPClient()
