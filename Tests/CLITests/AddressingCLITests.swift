@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import TestSupport
 import Testing
 
 /// The one addressing rule (docs/cli.md, "Addressing lists, folders and files"): a title, a site-relative path, a

@@ -26,13 +26,6 @@ let spconnectPath: String = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
 }()
 
-/// A fresh temporary directory.
-func temporaryDirectory(_ label: String = "cli") throws -> String {
-    let path = NSTemporaryDirectory() + "spc-\(label)-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 /// Runs `spconnect arguments` with `stdin` fed in, in an environment of only `environment` plus PATH; output goes
 /// through files, so any amount of it is fine. Suspends, without blocking a thread, while spconnect runs.
 /// With `watch`, standard error as written so far is handed to it every 20 ms while spconnect runs (to act on a

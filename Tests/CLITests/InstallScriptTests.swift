@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `scripts/install.sh` into a fresh prefix, reusing the binaries this test run built (`SPCONNECT_INSTALL_FROM`),

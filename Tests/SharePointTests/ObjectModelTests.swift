@@ -70,7 +70,7 @@ struct ObjectModelTests {
     func aReplacedFileKeepsItsEarlierVersion(flavor: ODataFlavor) async throws {
         let fixture = try SiteFixture(mode: .basic, flavor: flavor)
         defer { fixture.sim.stop() }
-        let scratch = try SiteFixture.temporaryDirectory()
+        let scratch = try temporaryDirectory("client")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let local = scratch + "/v.txt"
         try Data("one".utf8).write(to: URL(fileURLWithPath: local))
@@ -115,7 +115,7 @@ struct ObjectModelTests {
         #expect(attachments.map(\.fileName) == ["agenda.txt", "O'Brien plan.txt"])
         #expect(attachments.map(\.serverRelativeUrl).first == "/Lists/Tasks/Attachments/1/agenda.txt")
 
-        let scratch = try SiteFixture.temporaryDirectory()
+        let scratch = try temporaryDirectory("client")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let folder = try LocalFolder(path: scratch)
         let size = try await fixture.site.downloadAttachment(

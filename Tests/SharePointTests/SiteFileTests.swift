@@ -2,6 +2,7 @@ import Foundation
 import SPSim
 import SharePoint
 import Synchronization
+import TestSupport
 import Testing
 import Transport
 
@@ -35,7 +36,7 @@ extension SiteClientTests {
         @Test func largeDownloadIsStreamedToDisk() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let destination = folder + "/large.bin"
             let size = 8 * 1024 * 1024
@@ -64,7 +65,7 @@ extension SiteClientTests {
         @Test func fiftyMegabyteDownloadIsByteIdenticalAndStreamed() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let destination = folder + "/large-50MB.bin"
             let size = 52_428_800
@@ -86,7 +87,7 @@ extension SiteClientTests {
         @Test func byteComparisonFindsAChangedByte() async throws {
             let fixture = try SiteFixture(mode: .anonymous)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/large.bin"
             let url = "/Shared Documents/large.bin"
@@ -113,7 +114,7 @@ extension SiteClientTests {
             faults.dropPath = "large.bin"
             let fixture = try SiteFixture(mode: .anonymous, faults: faults)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
 
             let cut = await sharePointError {
@@ -157,7 +158,7 @@ extension SiteClientTests {
         func chunkedUploadRoundTrips(flavor: ODataFlavor) async throws {
             let fixture = try SiteFixture(mode: .basic, flavor: flavor)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let source = folder + "/source.bin"
             let size = 3 * 1024 * 1024 + 12_345
@@ -205,7 +206,7 @@ extension SiteClientTests {
             faults.dropPath = "continueupload"
             let fixture = try SiteFixture(mode: .basic, faults: faults)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let source = folder + "/big.bin"
             try Data(repeating: 7, count: 300_000).write(to: URL(fileURLWithPath: source))
@@ -229,7 +230,7 @@ extension SiteClientTests {
         @Test func namesWithPercentHashQuoteAndCommaRoundTrip() async throws {
             let fixture = try SiteFixture(mode: .basic)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let source = folder + "/source.txt"
             for (index, name) in ["50%.txt", "a#b.txt", "a, b.txt", "x%25y.txt", "O'Neil, 100% #1.txt"].enumerated() {
@@ -251,7 +252,7 @@ extension SiteClientTests {
         @Test func smallUploadIsOneRequestAndOverwriteIsHonoured() async throws {
             let fixture = try SiteFixture(mode: .basic)
             defer { fixture.sim.stop() }
-            let folder = try SiteFixture.temporaryDirectory()
+            let folder = try temporaryDirectory("client")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let source = folder + "/notes.txt"
             try Data("first version\n".utf8).write(to: URL(fileURLWithPath: source))

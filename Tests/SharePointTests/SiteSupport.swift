@@ -36,12 +36,6 @@ struct SiteFixture {
         }
     }
 
-    /// A fresh temporary directory (removed by the caller).
-    static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "spc-client-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 }
 
 /// Signs in again with the FBA SOAP service (`/_vti_bin/authentication.asmx`), putting a new FedAuth into the

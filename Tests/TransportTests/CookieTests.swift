@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import Transport
@@ -126,7 +127,7 @@ import Testing
         let client = try makeClient()
         _ = try await client.execute(
             HTTPRequest(url: Self.setURL(server.baseURL, "FedAuth=abc123; Path=/; HttpOnly", "rtFa=xyz; Path=/")))
-        let directory = try temporaryDirectory()
+        let directory = URL(fileURLWithPath: try temporaryDirectory("transport"))
         let path = directory.appendingPathComponent("session.cookies").path
         try client.cookies.export(to: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -149,7 +150,7 @@ import Testing
     @Test func importReadsAJarWrittenByCurl() async throws {
         let server = try Self.cookieServer()
         defer { server.stop() }
-        let path = try temporaryDirectory().appendingPathComponent("curl.jar").path
+        let path = URL(fileURLWithPath: try temporaryDirectory("transport")).appendingPathComponent("curl.jar").path
         let setURL = Self.setURL(server.baseURL, "k=v1; Path=/; HttpOnly", "m=v2; Path=/m; Max-Age=600")
         #expect(try await run("/usr/bin/curl", ["-s", "--max-time", "10", "-c", path, setURL]).status == 0)
         let client = try makeClient()
@@ -162,7 +163,7 @@ import Testing
 
     @Test func exportOverwritesAtomically() throws {
         let client = try makeClient()
-        let directory = try temporaryDirectory()
+        let directory = URL(fileURLWithPath: try temporaryDirectory("transport"))
         let path = directory.appendingPathComponent("jar.txt").path
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(chmod(path, 0o644) == 0)

@@ -71,7 +71,7 @@ import Testing
             HTTPServerResponse(status: 200, body: .bytes(request.body))
         }
         defer { server.stop() }
-        let directory = try temporaryDirectory()
+        let directory = URL(fileURLWithPath: try temporaryDirectory("transport"))
         let source = directory.appendingPathComponent("up.bin").path
         let target = directory.appendingPathComponent("down.bin").path
         try Data(payload).write(to: URL(fileURLWithPath: source))

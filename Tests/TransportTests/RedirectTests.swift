@@ -83,7 +83,7 @@ import Testing
         let server = try Self.redirectServer(recorder)
         defer { server.stop() }
         let client = try makeClient()
-        let path = try temporaryDirectory().appendingPathComponent("body.txt").path
+        let path = URL(fileURLWithPath: try temporaryDirectory("transport")).appendingPathComponent("body.txt").path
         let response = try await client.execute(
             HTTPRequest(url: server.baseURL + "/r302", redirects: .follow(max: 2), responseBody: .file(path: path)))
         #expect(response.status == 200)

@@ -108,7 +108,7 @@ import Testing
                     body: whole[first...]))
         }
         defer { site.stop() }
-        let folder = try temporaryDirectory()
+        let folder = URL(fileURLWithPath: try temporaryDirectory("transport"))
         defer { try? FileManager.default.removeItem(at: folder) }
         // The way SharePoint's downloads write: through a descriptor the caller holds open.
         let path = folder.appendingPathComponent("big.bin").path
@@ -145,7 +145,7 @@ import Testing
                     sent: count.values.count == 1 ? whole.count / 3 : nil))
         }
         defer { site.stop() }
-        let folder = try temporaryDirectory()
+        let folder = URL(fileURLWithPath: try temporaryDirectory("transport"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("big.bin").path
         let client = try makeClient { $0.retry = Self.quick(attempts: 3) }
@@ -168,7 +168,7 @@ import Testing
                 : .bytes(Self.answer(headers: ["Accept-Ranges: bytes", "ETag: \"v2\""], body: new[...]))
         }
         defer { site.stop() }
-        let folder = try temporaryDirectory()
+        let folder = URL(fileURLWithPath: try temporaryDirectory("transport"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("big.bin").path
         let client = try makeClient { $0.retry = Self.quick(attempts: 3) }

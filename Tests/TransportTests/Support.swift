@@ -71,13 +71,6 @@ func makeClient(_ configure: (inout HTTPClient.Configuration) -> Void = { _ in }
     return try HTTPClient(configuration: configuration)
 }
 
-/// A fresh temporary directory for one test.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("transport-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// Runs a program and returns its stdout and exit status; suspends, without blocking a thread, while it runs.
 func run(_ executable: String, _ arguments: [String]) async throws -> (output: String, status: Int32) {
     let process = Process()

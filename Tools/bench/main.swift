@@ -37,6 +37,7 @@ var exportOnly = false
 var itemsParallelOnly = false
 var incrementalOnly = false
 var gatewayOnly = false
+var coldStartBinaries: [String]?
 var hugeMebibytes = 1024
 var exportFiles = 10_000
 var manifestDirectory: String?
@@ -62,6 +63,9 @@ while !arguments.isEmpty {
         incrementalOnly = true
     case "--gateway":
         gatewayOnly = true
+    case "--cold-start":
+        coldStartBinaries = []
+        while let next = arguments.first, !next.hasPrefix("--") { coldStartBinaries?.append(arguments.removeFirst()) }
     case "--huge-mib":
         guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--huge-mib needs a number") }
         arguments.removeFirst()
@@ -91,6 +95,8 @@ while !arguments.isEmpty {
         print(
             "  --gateway: only the gateway: 50 MiB (best of --runs) and a --huge-mib N (default 1024) MiB file through")
         print("    spconnect gateway against curl direct, its peak RSS, and 16 clients after an expiry (Gateway.swift)")
+        print("  --cold-start [BINARY]...: curl --version against spconnect --version of each binary (default: the")
+        print("    release build), 40 interleaved rounds (ColdStart.swift)")
         print("  --incremental: only download -r --incremental and items --since-token, full then after 10 changes")
         print("    (Incremental.swift; a library of --files N files, default 10000, and a list of --items N items)")
         exit(0)
@@ -192,6 +198,12 @@ if exportOnly {
     exit(0)
 }
 guard FileManager.default.isExecutableFile(atPath: curl) else { fail("/usr/bin/curl is needed for the baseline") }
+if let coldStartBinaries {
+    for line in try coldStartReport(binaries: coldStartBinaries.isEmpty ? [spconnect] : coldStartBinaries) {
+        print(line)
+    }
+    exit(0)
+}
 if gatewayOnly {
     for line in try gatewayReport(spconnectPath: spconnect, runs: max(runs, 3), hugeMebibytes: hugeMebibytes) {
         print(line)
