@@ -70,7 +70,8 @@ let package = Package(
         // MARK: Engines
 
         /// The headless sign-in engine: a sans-I/O state machine over pages, strategies, policy, sessions.
-        .target(name: "AuthFlow", dependencies: ["Transport", "HTML", "Cryptography"], path: "Modules/AuthFlow"),
+        .target(
+            name: "AuthFlow", dependencies: ["Transport", "HTML", "Cryptography", "JSON"], path: "Modules/AuthFlow"),
 
         // MARK: Domain
 
@@ -151,7 +152,8 @@ let package = Package(
             name: "fuzz-batch", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/batch"),
         /// The token and device-code endpoints' answers, and the session file's token line for what they give.
         .executableTarget(
-            name: "fuzz-token", dependencies: ["FuzzSupport", "AuthFlow", "Transport"], path: "Tools/fuzz/token"),
+            name: "fuzz-token", dependencies: ["FuzzSupport", "AuthFlow", "Transport", "JSON"], path: "Tools/fuzz/token"
+        ),
         /// The download ledger of `download -r`: parse, render, parse again.
         .executableTarget(
             name: "fuzz-ledger", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/ledger"),

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import HTML
 import Transport
 
@@ -120,10 +121,10 @@ extension SignInMachine {
                     provedAt: now(), policy: configuration.policy, cookies: response.siteCookies,
                     targetCookies: wanted, staySignedIn: configuration.staySignedIn, proofURL: proofURL))
         }
-        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-        let user = (object?["d"] as? [String: Any]) ?? object
+        let object = try? JSONValue.parse(bytes: response.body)
+        let user = object?["d"]?.objectValue != nil ? object?["d"] : object
         let displayName =
-            configuration.flow == .anonymous ? nil : (user?["Title"] as? String) ?? (user?["LoginName"] as? String)
+            configuration.flow == .anonymous ? nil : user?["Title"]?.stringValue ?? user?["LoginName"]?.stringValue
         return .signedIn(
             Session(
                 siteURL: configuration.siteURL, user: configuration.username, displayName: displayName,

@@ -23,18 +23,21 @@ import Transport
         // The assertion named the certificate the way the algorithm says, and carried the claims Entra checks.
         let assertion = try #require(world.simulator.receivedClientAssertions().last)
         let header = try #require(JSONWebToken.header(of: assertion))
-        #expect(header["alg"] as? String == algorithm.rawValue)
+        #expect(header["alg"]?.stringValue == algorithm.rawValue)
         let certificate = try Certificate(pem: Array(world.app.certificatePEM.utf8))
         switch algorithm {
-        case .rs256: #expect(header["x5t"] as? String == Base64URL.encode(certificate.sha1Thumbprint))
-        case .ps256: #expect(header["x5t#S256"] as? String == Base64URL.encode(certificate.sha256Thumbprint))
+        case .rs256: #expect(header["x5t"]?.stringValue == Base64URL.encode(certificate.sha1Thumbprint))
+        case .ps256: #expect(header["x5t#S256"]?.stringValue == Base64URL.encode(certificate.sha256Thumbprint))
         }
         let claims = try #require(JSONWebToken.payload(of: assertion))
-        #expect(claims["aud"] as? String == "\(world.simulator.identityProviderURL)/\(tokens.tenant)/oauth2/v2.0/token")
         #expect(
-            claims["iss"] as? String == SimulatedApp.fullControlId
-                && claims["sub"] as? String == claims["iss"] as? String)
-        #expect(claims["jti"] is String && claims["nbf"] is NSNumber && claims["exp"] is NSNumber)
+            claims["aud"]?.stringValue == "\(world.simulator.identityProviderURL)/\(tokens.tenant)/oauth2/v2.0/token")
+        #expect(
+            claims["iss"]?.stringValue == SimulatedApp.fullControlId
+                && claims["sub"]?.stringValue == claims["iss"]?.stringValue)
+        #expect(
+            claims["jti"]?.stringValue != nil && claims["nbf"]?.int64Value != nil
+                && claims["exp"]?.int64Value != nil)
         #expect(JSONWebToken.verify(assertion, with: try certificate.publicKey()))
         // Nothing secret in what a session prints.
         #expect(!"\(session)".contains(tokens.accessToken.revealedValue()))

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 import Transport
 
@@ -10,8 +11,8 @@ import Transport
     /// A token lifetime of 10^13 s gave an expiry the session file's token line refuses (beyond ±1e12 s), so the
     /// session saved after signing in could not be read again. A day at most now.
     @Test func aTokenLifetimeBeyondADayIsCutSoTheSessionFileReadsItBack() throws {
-        for lifetime: Any in [10_000_000_000_000 as Int64, 1e300, "99999999999999"] {
-            let tokens = try TokenEndpoint.tokens(["access_token": "eyJ0.eyJ1.c2ln", "expires_in": lifetime])
+        for lifetime: JSONValue in [.integer(10_000_000_000_000), .double(1e300), .string("99999999999999")] {
+            let tokens = try TokenEndpoint.tokens(.object([("access_token", "eyJ0.eyJ1.c2ln"), ("expires_in", lifetime)]))
             #expect((0...86_400).contains(tokens.expiresIn), "\(lifetime): \(tokens.expiresIn)")
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             let set = TokenSet(
@@ -20,26 +21,23 @@ import Transport
                 expiresAt: now.addingTimeInterval(TimeInterval(tokens.expiresIn)))
             #expect(TokenSetLine.parse(TokenSetLine.render(set)) != nil, "\(lifetime)")
         }
-        #expect(try TokenEndpoint.tokens(["access_token": "x", "expires_in": -30]).expiresIn == 0)
-        #expect(try TokenEndpoint.tokens(["access_token": "x", "expires_in": "3599"]).expiresIn == 3599)
+        #expect(try TokenEndpoint.tokens(.object([("access_token", "x"), ("expires_in", -30)])).expiresIn == 0)
+        #expect(try TokenEndpoint.tokens(.object([("access_token", "x"), ("expires_in", "3599")])).expiresIn == 3599)
     }
 
     /// A device-code answer's interval and lifetime: huge ones (1e300 too) are cut, so the poll loop's deadline and
     /// `slow_down` sums cannot overflow.
     @Test func aDeviceCodeAnswerKeepsItsIntervalAndLifetimeWithinBounds() throws {
-        let base: [String: Any] = ["device_code": "D", "user_code": "U", "verification_uri": "https://x/devicelogin"]
-        var huge = base
-        huge["interval"] = 1_000_000
-        huge["expires_in"] = 1e300
-        let answer = try DeviceCodeAnswer(huge)
+        let base: [(String, JSONValue)] = [
+            ("device_code", "D"), ("user_code", "U"), ("verification_uri", "https://x/devicelogin"),
+        ]
+        let answer = try DeviceCodeAnswer(.object(base + [("interval", 1_000_000), ("expires_in", .double(1e300))]))
         #expect(answer.prompt.interval == DeviceCodeAnswer.longestInterval)
         #expect(answer.prompt.expiresIn == DeviceCodeAnswer.longestLifetime)
-        var negative = base
-        negative["interval"] = -5
-        negative["expires_in"] = -1
+        let negative = JSONValue.object(base + [("interval", -5), ("expires_in", -1)])
         #expect(try DeviceCodeAnswer(negative).prompt.interval == 1)
         #expect(try DeviceCodeAnswer(negative).prompt.expiresIn == 1)
-        #expect(throws: TokenError.self) { try DeviceCodeAnswer(["user_code": "U"]) }
+        #expect(throws: TokenError.self) { try DeviceCodeAnswer(.object([("user_code", "U")])) }
     }
 
     /// Error answers: codes beyond a double's integers are skipped, the others still classify.

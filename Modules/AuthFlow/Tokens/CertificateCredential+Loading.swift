@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSON
 import Transport
 
 /// A certificate credential read from its files, for one sign-in: the certificate (thumbprints) and its private
@@ -65,14 +66,15 @@ final class LoadedCertificateCredential {
     /// `exp` 10 minutes on. A ``Secret``: it stands for the key until it expires.
     func assertion(clientId: String, audience: String, now: Date = Date()) throws(TokenError) -> Secret {
         let seconds = Int(now.timeIntervalSince1970)
-        var header: [String: any Sendable] = ["typ": "JWT"]
+        var header: [String: JSONValue] = ["typ": "JWT"]
         switch algorithm {
-        case .rs256: header["x5t"] = Base64URL.encode(certificate.sha1Thumbprint)
-        case .ps256: header["x5t#S256"] = Base64URL.encode(certificate.sha256Thumbprint)
+        case .rs256: header["x5t"] = .string(Base64URL.encode(certificate.sha1Thumbprint))
+        case .ps256: header["x5t#S256"] = .string(Base64URL.encode(certificate.sha256Thumbprint))
         }
-        let claims: [String: any Sendable] = [
-            "aud": audience, "iss": clientId, "sub": clientId, "jti": UUID().uuidString.lowercased(),
-            "nbf": seconds, "iat": seconds, "exp": seconds + 600,
+        let claims: [String: JSONValue] = [
+            "aud": .string(audience), "iss": .string(clientId), "sub": .string(clientId),
+            "jti": .string(UUID().uuidString.lowercased()), "nbf": .integer(Int64(seconds)),
+            "iat": .integer(Int64(seconds)), "exp": .integer(Int64(seconds + 600)),
         ]
         do {
             return Secret(try JSONWebToken.signed(header: header, claims: claims, key: key, algorithm: algorithm))

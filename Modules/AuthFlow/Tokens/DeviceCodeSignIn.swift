@@ -1,4 +1,5 @@
 public import Foundation
+import JSON
 public import Transport
 
 /// Delegated sign-in with the OAuth 2.0 device authorization grant (RFC 8628) for a public-client app: asks for a
@@ -130,15 +131,15 @@ struct DeviceCodeAnswer {
     var prompt: DeviceCodeSignIn.Prompt
 
     /// Reads the JSON object of the answer; `unexpectedResponse` without a device code, user code and address.
-    init(_ object: [String: Any]) throws(TokenError) {
-        guard let deviceCode = object["device_code"] as? String, let userCode = object["user_code"] as? String,
-            let verification = (object["verification_uri"] ?? object["verification_url"]) as? String
+    init(_ object: JSONValue) throws(TokenError) {
+        guard let deviceCode = object["device_code"]?.stringValue, let userCode = object["user_code"]?.stringValue,
+            let verification = (object["verification_uri"] ?? object["verification_url"])?.stringValue
         else { throw TokenError(.unexpectedResponse, detail: "the device code answer lacks device_code or user_code") }
         self.deviceCode = deviceCode
         let interval = min(max(1, TokenEndpoint.integer(object["interval"]) ?? 5), Self.longestInterval)
         let expiresIn = min(max(1, TokenEndpoint.integer(object["expires_in"]) ?? 900), Self.longestLifetime)
         prompt = DeviceCodeSignIn.Prompt(
-            userCode: userCode, verificationURI: verification, message: object["message"] as? String,
+            userCode: userCode, verificationURI: verification, message: object["message"]?.stringValue,
             expiresIn: expiresIn, interval: interval)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Transport
 
 /// An Entra tenant's OAuth 2.0 endpoints (v2.0): where tokens and device codes are asked for.
@@ -57,7 +58,7 @@ enum TokenEndpoint {
     /// error.
     static func post(_ form: [(name: String, value: String)], to url: String, client: HTTPClient)
         async throws(TokenError)
-        -> [String: Any]
+        -> JSONValue
     {
         let request = HTTPRequest(
             method: "POST", url: url, headers: ["Accept": "application/json"], body: .form(form),
@@ -73,14 +74,15 @@ enum TokenEndpoint {
 
     /// The JSON object of a 2xx answer; an error answer as a ``TokenError`` with the server's codes, anything else
     /// as `unexpectedResponse`. What ``post(_:to:client:)`` does with the bytes it got.
-    static func answer(status: Int, body: [UInt8], url: String) throws(TokenError) -> [String: Any] {
-        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    static func answer(status: Int, body: [UInt8], url: String) throws(TokenError) -> JSONValue {
+        let parsed = try? JSONValue.parse(bytes: body)
+        let object = parsed?.objectValue == nil ? nil : parsed
         guard (200..<300).contains(status) else {
-            guard let object, let code = object["error"] as? String else {
+            guard let object, let code = object["error"]?.stringValue else {
                 throw TokenError(.unexpectedResponse, detail: "HTTP \(status) from \(Redaction.url(url))")
             }
-            let codes = (object["error_codes"] as? [Any])?.compactMap { integer($0) } ?? []
-            let text = (object["error_description"] as? String).map(firstLine)
+            let codes = object["error_codes"]?.arrayValue?.compactMap { integer($0) } ?? []
+            let text = object["error_description"]?.stringValue.map(firstLine)
             throw TokenError(classify(code, codes), serverError: code, serverCodes: codes, detail: text)
         }
         guard let object else {
@@ -91,34 +93,28 @@ enum TokenEndpoint {
 
     /// The token response in `object`, or `unexpectedResponse` without an access token, or with a token that
     /// cannot travel in a header (see ``TokenShape``). `expires_in` is clamped to ``TokenShape/lifetimes``.
-    static func tokens(_ object: [String: Any]) throws(TokenError) -> TokenResponse {
-        guard let access = object["access_token"] as? String, !access.isEmpty else {
+    static func tokens(_ object: JSONValue) throws(TokenError) -> TokenResponse {
+        guard let access = object["access_token"]?.stringValue, !access.isEmpty else {
             throw TokenError(.unexpectedResponse, detail: "the answer has no access_token")
         }
         try TokenShape.check(access, named: "access_token")
-        let refresh = object["refresh_token"] as? String
+        let refresh = object["refresh_token"]?.stringValue
         if let refresh { try TokenShape.check(refresh, named: "refresh_token") }
         let lifetime = integer(object["expires_in"]) ?? 3599
         return TokenResponse(
             accessToken: Secret(access), expiresIn: TokenShape.lifetimes.clamp(lifetime),
-            refreshToken: refresh.map(Secret.init), scope: object["scope"] as? String)
+            refreshToken: refresh.map(Secret.init), scope: object["scope"]?.stringValue)
     }
 
     /// A number or a numeric string (Entra has sent both), saturated to Int's range; nil for anything else
     /// (a fraction is rounded down, a non-finite number is nil).
-    static func integer(_ value: Any?) -> Int? {
-        if let number = value as? NSNumber {
-            let double = number.doubleValue
-            guard double.isFinite else { return nil }
-            if double >= Double(Int.max) { return Int.max }
-            if double <= Double(Int.min) { return Int.min }
-            return Int(double.rounded(.down))
-        }
-        if let text = value as? String {
-            if let whole = Int(text) { return whole }
-            return integer(Double(text).map { NSNumber(value: $0) })
-        }
-        return nil
+    static func integer(_ value: JSONValue?) -> Int? {
+        if let whole = value?.int64Value { return Int(clamping: whole) }
+        // A fraction, a number past Int64, or a numeric string that is not a whole number.
+        guard let double = value?.doubleValue, double.isFinite else { return nil }
+        if double >= Double(Int.max) { return Int.max }
+        if double <= Double(Int.min) { return Int.min }
+        return Int(double.rounded(.down))
     }
 
     /// Entra's descriptions carry `Trace ID: … Correlation ID: … Timestamp: …` on later lines: the first says it.

@@ -1,5 +1,6 @@
 public import Cryptography
 public import Foundation
+import JSON
 public import Transport
 
 /// The bearer-token half of a ``Session``: what Entra issued for SharePoint, and how to ask again.
@@ -115,14 +116,14 @@ public struct TokenClaims: Sendable, Equatable {
 
     /// The claims of `accessToken` (a JWT, read without verifying: only for display and expiry).
     public init(accessToken: Secret) {
-        let payload = JSONWebToken.payload(of: accessToken.revealedValue()) ?? [:]
-        audience = payload["aud"] as? String
-        appId = (payload["appid"] ?? payload["azp"]) as? String
-        tenant = payload["tid"] as? String
-        roles = payload["roles"] as? [String] ?? []
-        scopes = (payload["scp"] as? String)?.split(separator: " ").map(String.init) ?? []
-        userName = (payload["upn"] ?? payload["unique_name"] ?? payload["preferred_username"]) as? String
-        expiresAt = (payload["exp"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
-        appAuthentication = (payload["appidacr"] ?? payload["azpacr"]) as? String
+        let payload = JSONWebToken.payload(of: accessToken.revealedValue()) ?? .object([])
+        audience = payload["aud"]?.stringValue
+        appId = (payload["appid"] ?? payload["azp"])?.stringValue
+        tenant = payload["tid"]?.stringValue
+        roles = payload["roles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        scopes = payload["scp"]?.stringValue?.split(separator: " ").map(String.init) ?? []
+        userName = (payload["upn"] ?? payload["unique_name"] ?? payload["preferred_username"])?.stringValue
+        expiresAt = payload["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        appAuthentication = (payload["appidacr"] ?? payload["azpacr"])?.stringValue
     }
 }

@@ -8,6 +8,7 @@
 // lifetime are within their bounds.
 import Foundation
 import FuzzSupport
+import JSON
 import Transport
 
 @testable import AuthFlow
@@ -16,7 +17,7 @@ func fuzzToken(_ bytes: [UInt8]) {
     var reader = FuzzReader(bytes)
     let status = [200, 400, 401, 500][safe: Int(reader.byte())] ?? 200
     let body = reader.rest()
-    let object: [String: Any]
+    let object: JSONValue
     do {
         object = try TokenEndpoint.answer(status: status, body: body, url: "https://login.example/t/oauth2/v2.0/token")
     } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import HTML
 import Transport
 
@@ -62,8 +63,9 @@ struct EntraSecondFactor: Sendable {
         let exchange = EntraSecondFactor(
             page: page, config: config, methodId: chosenId, method: method, offered: offered,
             flowToken: config.flowToken ?? "", context: config.text("sCtx") ?? "")
-        let body: [String: Any] = [
-            "AuthMethodId": chosenId, "Method": "BeginAuth", "ctx": exchange.context, "flowToken": exchange.flowToken,
+        let body: [String: JSONValue] = [
+            "AuthMethodId": .string(chosenId), "Method": "BeginAuth", "ctx": .string(exchange.context),
+            "flowToken": .string(exchange.flowToken),
         ]
         let request = exchange.jsonCall(URLResolution.resolve(beginAuth, against: page.url), body: body)
         return (exchange, .send(request, note: "second factor: BeginAuth with \(chosenId) (\(method.rawValue))"))
@@ -74,23 +76,23 @@ struct EntraSecondFactor: Sendable {
     /// The next move after a `BeginAuth` or `EndAuth` answer.
     mutating func receive(_ response: SignInResponse, state: inout FlowState) -> StrategyDecision {
         guard (200...299).contains(response.status),
-            let answer = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+            let answer = try? JSONValue.parse(bytes: response.body), answer.objectValue != nil
         else {
             return .finish(
                 .secondFactorFailed(.serviceError(result: "HTTP \(response.status)", message: "not a JSON answer")))
         }
-        if let token = answer["FlowToken"] as? String, !token.isEmpty { flowToken = token }
-        if let ctx = answer["Ctx"] as? String, !ctx.isEmpty { context = ctx }
-        if let session = answer["SessionId"] as? String, !session.isEmpty { sessionId = session }
-        let success = answer["Success"] as? Bool ?? false
-        let result = answer["ResultValue"] as? String ?? (success ? "Success" : "an unknown result")
-        let message = (answer["Message"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        if let token = answer["FlowToken"]?.stringValue, !token.isEmpty { flowToken = token }
+        if let ctx = answer["Ctx"]?.stringValue, !ctx.isEmpty { context = ctx }
+        if let session = answer["SessionId"]?.stringValue, !session.isEmpty { sessionId = session }
+        let success = answer["Success"]?.boolValue ?? false
+        let result = answer["ResultValue"]?.stringValue ?? (success ? "Success" : "an unknown result")
+        let message = answer["Message"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         switch stage {
         case .begun:
             guard success else { return .finish(.secondFactorFailed(failure(result, message))) }
             if method == .push {
                 stage = .polling
-                let number = answer["Entropy"] as? Int ?? 0
+                let number = answer["Entropy"]?.intValue ?? 0
                 var poll = pollRequest()
                 poll.notice =
                     number > 0
@@ -102,7 +104,7 @@ struct EntraSecondFactor: Sendable {
             return askCode(attempt: 1)
         case .polling:
             if success { return processAuth() }
-            let pending = result == "AuthenticationPending" || (answer["Retry"] as? Bool ?? false)
+            let pending = result == "AuthenticationPending" || (answer["Retry"]?.boolValue ?? false)
             guard pending else { return .finish(.secondFactorFailed(failure(result, message))) }
             guard polls < maximumPolls else {
                 return .finish(.secondFactorFailed(.timedOut(seconds: Int(pollingTimeout.rounded()))))
@@ -110,7 +112,7 @@ struct EntraSecondFactor: Sendable {
             return .send(pollRequest(), note: "second factor: waiting for the approval (poll \(polls + 1))")
         case .codeChecked:
             if success { return processAuth() }
-            let retry = answer["Retry"] as? Bool ?? false
+            let retry = answer["Retry"]?.boolValue ?? false
             guard retry, Self.isWrongCode(result) else {
                 return .finish(.secondFactorFailed(failure(result, message)))
             }
@@ -145,8 +147,8 @@ struct EntraSecondFactor: Sendable {
 
     /// A JSON call to a SAS service with the page's headers. It carries the flow token (and a code), so the policy
     /// checks where it goes as for credentials.
-    private func jsonCall(_ url: String, body: [String: Any]) -> SignInRequest {
-        let bytes = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+    private func jsonCall(_ url: String, body: [String: JSONValue]) -> SignInRequest {
+        let bytes = JSONValue.object(body.map { ($0.key, $0.value) }).encoded(options: .sortedKeys)
         var request = SignInRequest(
             method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)),
             headers: serviceHeaders(), purpose: .secondFactor, carriesCredentials: true)
@@ -196,10 +198,10 @@ struct EntraSecondFactor: Sendable {
                 request: question, pageURL: page.url,
                 withoutCode: .secondFactorFailed(.noCode(method: method, offered: offered)),
                 answer: { code in
-                    let body: [String: Any] = [
-                        "Method": "EndAuth", "AuthMethodId": exchange.methodId, "Ctx": exchange.context,
-                        "FlowToken": exchange.flowToken, "SessionId": exchange.sessionId,
-                        "AdditionalAuthData": code, "PollCount": 1,
+                    let body: [String: JSONValue] = [
+                        "Method": "EndAuth", "AuthMethodId": .string(exchange.methodId),
+                        "Ctx": .string(exchange.context), "FlowToken": .string(exchange.flowToken),
+                        "SessionId": .string(exchange.sessionId), "AdditionalAuthData": .string(code), "PollCount": 1,
                     ]
                     return (
                         exchange.jsonCall(endAuth, body: body),

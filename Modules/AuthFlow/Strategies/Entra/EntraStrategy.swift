@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import HTML
 
 /// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
@@ -126,15 +127,15 @@ struct EntraStrategy: SignInStrategy {
             (try? state.configuration.policy.checkCredentialSubmission(method: "POST", action: url, pageURL: page.url))
                 != nil
         else { return nil }
-        let body: [String: Any] = [
-            "username": state.configuration.username, "isOtherIdpSupported": true, "checkPhones": false,
-            "isRemoteNGCSupported": false, "isCookieBannerShown": false, "isFidoSupported": false,
-            "originalRequest": config.text("sCtx") ?? "", "forceotclogin": false,
-            "isExternalFederationDisallowed": false,
-            "isRemoteConnectSupported": false, "federationFlags": 0, "isSignup": false,
-            "flowToken": config.flowToken ?? "", "isAccessPassSupported": false,
+        let body: [(String, JSONValue)] = [
+            ("username", .string(state.configuration.username)), ("isOtherIdpSupported", true),
+            ("checkPhones", false), ("isRemoteNGCSupported", false), ("isCookieBannerShown", false),
+            ("isFidoSupported", false), ("originalRequest", .string(config.text("sCtx") ?? "")),
+            ("forceotclogin", false), ("isExternalFederationDisallowed", false), ("isRemoteConnectSupported", false),
+            ("federationFlags", 0), ("isSignup", false), ("flowToken", .string(config.flowToken ?? "")),
+            ("isAccessPassSupported", false),
         ]
-        guard let bytes = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return nil }
+        let bytes = JSONValue.object(body).encoded(options: .sortedKeys)
         return SignInRequest(
             method: "POST", url: url, rawBody: ("application/json; charset=UTF-8", Array(bytes)),
             headers: Self.serviceHeaders(config),
@@ -161,14 +162,14 @@ struct EntraStrategy: SignInStrategy {
         let action = URLResolution.resolve(urlPost, against: page.url)
         let answer =
             (200...299).contains(response.status)
-            ? (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] : nil
+            ? (try? JSONValue.parse(bytes: response.body)).flatMap { $0.objectValue == nil ? nil : $0 } : nil
         guard let answer else { return postPassword(config, action: action, state: &state) }
-        if let flowToken = answer["FlowToken"] as? String, !flowToken.isEmpty {
+        if let flowToken = answer["FlowToken"]?.stringValue, !flowToken.isEmpty {
             config = config.replacingFlowToken(with: flowToken)
         }
-        let credentials = answer["Credentials"] as? [String: Any]
+        let credentials = answer["Credentials"]
         let pgid = config.text("pgid") ?? ""
-        if let redirect = credentials?["FederationRedirectUrl"] as? String, !redirect.isEmpty {
+        if let redirect = credentials?["FederationRedirectUrl"]?.stringValue, !redirect.isEmpty {
             let target = URLResolution.resolve(redirect, against: response.url)
             guard let parts = URLParts(target), parts.scheme == "https" || parts.scheme == "http" else {
                 return .finish(
@@ -181,8 +182,8 @@ struct EntraStrategy: SignInStrategy {
                 SignInRequest(url: target, purpose: .redirect),
                 note: "federated account: followed GetCredentialType's FederationRedirectUrl to \(parts.host)")
         }
-        let domainType = (answer["EstsProperties"] as? [String: Any])?["DomainType"] as? Int
-        let preferred = credentials?["PrefCredential"] as? Int
+        let domainType = answer["EstsProperties"]?["DomainType"]?.intValue
+        let preferred = credentials?["PrefCredential"]?.intValue
         if domainType == 4 || preferred == 4 {
             return .finish(
                 .interactionRequired(

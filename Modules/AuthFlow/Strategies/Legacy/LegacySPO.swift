@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The legacy SharePoint Online route (IDCRL): realm discovery at `GetUserRealm.srf`, a security token from
 /// `extSTS.srf` (WS-Trust, user name and password in a SOAP body), then the token posted to the site's
@@ -142,9 +143,6 @@ struct LegacySPO: ScriptedRoute {
     }
 
     static func jsonString(_ key: String, in text: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-            return nil
-        }
-        return object[key] as? String
+        (try? JSONValue.parse(text))?[key]?.stringValue
     }
 }
