@@ -1,6 +1,6 @@
 import Foundation
-import JSON
 import HTML
+import JSON
 import Transport
 
 /// Signed in means proven: when to try the proof, what its answer says, and the session it gives.

@@ -12,7 +12,8 @@ import Transport
     /// session saved after signing in could not be read again. A day at most now.
     @Test func aTokenLifetimeBeyondADayIsCutSoTheSessionFileReadsItBack() throws {
         for lifetime: JSONValue in [.integer(10_000_000_000_000), .double(1e300), .string("99999999999999")] {
-            let tokens = try TokenEndpoint.tokens(.object([("access_token", "eyJ0.eyJ1.c2ln"), ("expires_in", lifetime)]))
+            let tokens = try TokenEndpoint.tokens(
+                .object([("access_token", "eyJ0.eyJ1.c2ln"), ("expires_in", lifetime)]))
             #expect((0...86_400).contains(tokens.expiresIn), "\(lifetime): \(tokens.expiresIn)")
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             let set = TokenSet(

@@ -1,6 +1,6 @@
 import Foundation
-import JSON
 import HTML
+import JSON
 import Transport
 
 /// Entra's second factor on its `ConvergedTFA` page, as the page's script does it: `BeginAuth` starts the chosen

@@ -1,6 +1,6 @@
 import Foundation
-import JSON
 import HTML
+import JSON
 
 /// Microsoft Entra ID (Azure AD) pages driven by their `$Config` object: the converged sign-in page,
 /// "Stay signed in?" (KMSI), and the interrupts (MFA, Conditional Access, password change, consent).
