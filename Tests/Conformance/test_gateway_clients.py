@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 import pytest
 import requests
@@ -186,6 +187,15 @@ def test_requests_reads_the_web_and_a_list_as_spconnect_does(gateway):
     web = session.get(running.url + "/_api/web", headers=NOMETADATA).json()
     assert web["Title"] == "SPSim Team"
     assert [item["Id"] for item in through.json()["value"]] == [1, 2, 3, 4, 5]
+
+    # Paging: the next link names the site; its path and query on the gateway's URL give the next page.
+    ids, link = [], running.url + "/_api/web/lists/getbytitle('Big')/items?$select=Id&$top=2"
+    while link:
+        page = running.keep(session.get(link, headers=NOMETADATA)).json()
+        ids += [item["Id"] for item in page["value"]]
+        next_link = urllib.parse.urlsplit(page.get("odata.nextLink", ""))
+        link = next_link.path and f"{running.url}{next_link.path}?{next_link.query}"
+    assert ids == [1, 2, 3, 4, 5]
 
     # The recipes of docs/cli.md, as written there.
     tasks = running.keep(session.get(running.url + "/_api/web/lists/getbytitle('Tasks')/items", headers=NOMETADATA))
