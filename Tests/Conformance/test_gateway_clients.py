@@ -21,6 +21,7 @@ import urllib.parse
 
 import pytest
 import requests
+from office365.runtime.auth.token_response import TokenResponse
 from office365.sharepoint.client_context import ClientContext
 
 from conftest import ROOT, spconnect_binary, spsim_binary
@@ -228,6 +229,12 @@ def test_office365_client_reads_lists_and_uploads_through_the_gateway(gateway):
     seen = running.spconnect("ls", "Shared Documents")
     assert "gateway.txt" in seen.stdout, "spconnect sees what the client uploaded"
 
+    # The other form the gateway takes its secret in, Authorization: Bearer, through the client's token callback.
+    bearer = ClientContext(running.url).with_access_token(lambda: TokenResponse(running.secret, "Bearer"))
+    assert bearer.web.get().execute_query().title == "SPSim Team"
+    again = bearer.web.get_file_by_server_relative_url("/Shared Documents/gateway.txt").get_content().execute_query()
+    assert again.value == b"through the gateway"
+
     printed = running.run_snippet(sys.executable, recipe("python", "ClientContext"))
     assert printed.splitlines()[0] == "SPSim Team"
     assert set(printed.splitlines()[1:]) == set(titles)
@@ -236,7 +243,7 @@ def test_office365_client_reads_lists_and_uploads_through_the_gateway(gateway):
 
 
 def test_a_session_that_ends_between_requests_is_renewed_once(gateway):
-    lifetime = 10
+    lifetime = 12
     running = gateway("--faults", f"cookieLifetime={lifetime}")
     signed_in = time.monotonic()
     session = running.session()
