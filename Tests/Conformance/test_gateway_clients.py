@@ -8,6 +8,7 @@ once, and requests without the secret, from a foreign Host or a foreign Origin a
 docs/cli.md run as written there. Every captured output and response is searched for the password, the secret and
 the session's cookie values.
 """
+import concurrent.futures
 import json
 import os
 import pathlib
@@ -264,6 +265,37 @@ def test_a_session_that_ends_between_requests_is_renewed_once(gateway):
     assert [entry[0] for entry in since[-3:]] == ["200"] * 3, "then contextinfo, the web and the items, renewed"
     assert len(running.site_sign_ins()) == sign_ins + 1, "one renewal"
     assert running.cookie_values() != running.earlier_cookies, "the renewed session was saved"
+    running.expect_no_secrets()
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "AuthFlow bug seen through the gateway (issue #28), intermittent (2 runs in 5 here): after a renewal in the "
+    "process, the next renewal can return true without signing in, and the requests sent again are refused (503 "
+    "'the site refused the session again after a renewal'; spsim's log: 16 refusals and no sign-in, or 9 and one). "
+    "SessionReauthenticator.renew() adopts the saved session when `saved.provedAt > session.provedAt` (another "
+    "process renewed), but the saved time went through SessionStore's timeIntervalSince1970 Double and back, which "
+    "lands one ulp above the in-memory Date about 1 time in 4, so its own save looks newer and the same expired "
+    "session is installed again. The first expiry after a login (the session loaded from the store) is not hit."))
+def test_eight_clients_after_a_second_expiry_all_succeed_with_one_renewal(gateway):
+    lifetime = 8
+    running = gateway("--faults", f"cookieLifetime={lifetime}")
+    session = running.session()
+    assert running.keep(session.get(running.url + "/_api/web")).status_code == 200
+    time.sleep(lifetime + 1)
+    ctx = ClientContext(running.url).with_transport(session=session)
+    assert ctx.web.get().execute_query().title == "SPSim Team"
+    renewed = time.monotonic()
+    assert len(running.site_sign_ins()) == 2, "the login's and one renewal"
+    running.earlier_cookies = running.cookie_values()
+
+    time.sleep(max(0.0, renewed + lifetime + 1 - time.monotonic()))
+    before = len(running.sim_requests())
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        burst = list(pool.map(lambda _: running.session().get(running.url + "/_api/web", headers=NOMETADATA),
+                              range(8)))
+    since = " | ".join(" ".join(entry) for entry in running.sim_requests()[before:])
+    assert [running.keep(response).status_code for response in burst] == [200] * 8, since
+    assert len(running.site_sign_ins()) == 3, "one more renewal for the eight"
     running.expect_no_secrets()
 
 
