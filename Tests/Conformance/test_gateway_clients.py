@@ -4,7 +4,8 @@ The built `spsim` (entra mode) and `spconnect` run as processes: spconnect signs
 XDG_STATE_HOME (the password on standard input), then `spconnect gateway --secret-file F` runs with
 SPCONNECT_PASSWORD in its environment for renewals. Python `requests` and Office365-REST-Python-Client reach the
 site through it with the gateway's secret as their only credential, a session that ends in the middle is renewed
-once, and requests without the secret, from a foreign Host or a foreign Origin are refused. The recipes of
+once, and requests without the secret, from a foreign Host or a foreign Origin, or for a path out of the site are
+refused (and a non-loopback --listen is a usage error). The recipes of
 docs/cli.md run as written there. Every captured output and response is searched for the password, the secret and
 the session's cookie values.
 """
@@ -101,8 +102,10 @@ class Gateway:
         return session
 
     def keep(self, response):
-        """Keeps a response's status line, headers and body for the leak check; returns it."""
+        """Keeps a response's status line, headers and body for the leak check; returns it. The site's cookies stay
+        in the session: no answer of the gateway sets one."""
         self.outputs += [f"{response.status_code} {dict(response.headers)}", response.text]
+        assert "set-cookie" not in {name.lower() for name in response.headers}, response.headers
         return response
 
     @property
@@ -299,7 +302,7 @@ def test_eight_clients_after_a_second_expiry_all_succeed_with_one_renewal(gatewa
     running.expect_no_secrets()
 
 
-def test_requests_without_the_secret_from_a_foreign_host_or_origin_are_refused(gateway):
+def test_requests_without_the_secret_from_a_foreign_host_or_origin_or_out_of_the_site_are_refused(gateway):
     running = gateway()
     sent = len(running.sim_requests())
     web = running.url + "/_api/web"
@@ -316,6 +319,14 @@ def test_requests_without_the_secret_from_a_foreign_host_or_origin_are_refused(g
         assert response.status_code == status, f"{name}: {response.status_code} {response.text}"
         assert response.text.startswith("spconnect gateway: "), f"{name}: a reason the client can show"
     assert refusals[0][1].headers.get("WWW-Authenticate", "").startswith("Basic ")
+    remote = running.spconnect("gateway", "--listen", "0.0.0.0:8700")
+    assert remote.returncode == 2 and "loopback" in remote.stderr, remote.stderr
+    # A path out of the site, sent as written (requests would resolve the dots itself).
+    outside = requests.Request("GET", running.url + "/x", auth=("x", running.secret)).prepare()
+    outside.url = running.url + "/a/../../etc/passwd"
+    with requests.Session() as plain:
+        dots = running.keep(plain.send(outside))
+    assert dots.status_code == 400 and "only paths on the site" in dots.text, dots.text
     assert len(running.sim_requests()) == sent, "a refused request is never sent on"
     allowed = running.keep(requests.get(web, headers={"Authorization": f"Bearer {running.secret}", **NOMETADATA}))
     assert allowed.status_code == 200 and allowed.json()["Title"] == "SPSim Team"
