@@ -5,15 +5,15 @@ XDG_STATE_HOME (the password on standard input), then `spconnect gateway --secre
 SPCONNECT_PASSWORD in its environment for renewals. Python `requests` and Office365-REST-Python-Client reach the
 site through it with the gateway's secret as their only credential, a session that ends in the middle is renewed
 once, and requests without the secret, from a foreign Host or a foreign Origin, or for a path out of the site are
-refused (and a non-loopback --listen is a usage error). The recipes of
-docs/cli.md run as written there. Every captured output and response is searched for the password, the secret and
-the session's cookie values.
+refused (and a non-loopback --listen is a usage error). The recipes of docs/cli.md run as written there. Every
+captured output and response is searched for the password, the secret and the session's cookie values.
 """
 import concurrent.futures
 import json
 import os
 import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,7 +39,7 @@ class Gateway:
 
     def __init__(self, *spsim_arguments):
         spconnect, spsim = spconnect_binary(), spsim_binary()
-        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="spc-gateway-"))
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="spc-pygateway-"))
         self.home = self.folder / "home"
         (self.home / ".config" / "spconnect").mkdir(parents=True)
         (self.home / ".cache").mkdir()
@@ -49,9 +49,10 @@ class Gateway:
         self.earlier_cookies = []
         self.sim_log = self.folder / "spsim.log"
         self.gateway_log = self.folder / "gateway.log"
+        self.logs = [self.sim_log.open("w"), self.gateway_log.open("w")]
         self.sim = subprocess.Popen(
             [spsim, "--mode", "entra", "--log", *spsim_arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self.sim_log.open("w"), text=True)
+            stderr=self.logs[0], text=True)
         self.gateway = None
         try:
             self.start(spconnect)
@@ -70,7 +71,7 @@ class Gateway:
         self.secret_file = self.home / ".config" / "spconnect" / "gateway.secret"
         self.gateway = subprocess.Popen(
             [spconnect, "gateway", "--secret-file", str(self.secret_file)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self.gateway_log.open("w"), text=True,
+            stdout=subprocess.PIPE, stderr=self.logs[1], text=True,
             env={**self.environment, "SPCONNECT_PASSWORD": PASSWORD})
         self.url = self.gateway.stdout.readline().strip()
         assert self.url.startswith("http://127."), f"the gateway did not print its URL: {self.log}"
@@ -145,10 +146,14 @@ class Gateway:
             gateway.send_signal(signal.SIGTERM)
             gateway.stdin.close()
             status = gateway.wait(timeout=20)
+            gateway.stdout.close()
             assert status == 0 or not check, f"the gateway exited {status}: {self.log}"
         if self.sim.poll() is None:
             self.sim.stdin.close()  # stdin closing stops spsim
             self.sim.wait(timeout=10)
+            self.sim.stdout.close()
+        for log in self.logs:
+            log.close()
 
 
 @pytest.fixture
@@ -163,6 +168,7 @@ def gateway():
     yield start
     for running in started:
         running.stop()
+        shutil.rmtree(running.folder, ignore_errors=True)
 
 
 def stable(answer):
