@@ -191,10 +191,9 @@ def test_requests_reads_the_web_and_a_list_as_spconnect_does(gateway):
     for path in ["/_api/web", "/_api/web/lists/getbytitle('Big')/items?$select=Id,Title&$orderby=Id"]:
         through = running.keep(session.get(running.url + path, headers=NOMETADATA))
         assert through.status_code == 200, through.text
-        assert "set-cookie" not in {name.lower() for name in through.headers}
         direct = running.spconnect("api", "GET", path, "--raw")
         assert direct.returncode == 0, direct.stderr
-        assert stable(through.json()) == stable(json.loads(direct.stdout)), "the gateway answers as the site answers spconnect"
+        assert stable(through.json()) == stable(json.loads(direct.stdout)), "as the site answers spconnect"
     web = session.get(running.url + "/_api/web", headers=NOMETADATA).json()
     assert web["Title"] == "SPSim Team"
     assert [item["Id"] for item in through.json()["value"]] == [1, 2, 3, 4, 5]
@@ -228,8 +227,8 @@ def test_office365_client_reads_lists_and_uploads_through_the_gateway(gateway):
     # One page: the next page's link names the site, not the gateway (see the xfail test below).
     items = ctx.web.lists.get_by_title("Big").items.get().top(100).execute_query()
     assert [item.id for item in items] == list(range(1, 41))
-    assert items[0].properties["Title"] == ctx.web.lists.get_by_title("Big").get_item_by_id(1).get().execute_query(
-    ).properties["Title"]
+    first = ctx.web.lists.get_by_title("Big").get_item_by_id(1).get().execute_query()
+    assert first.properties["Title"] == items[0].properties["Title"] and first.properties["Title"]
 
     folder = ctx.web.get_folder_by_server_relative_url("/Shared Documents")
     uploaded = folder.upload_file("gateway.txt", b"through the gateway").execute_query()
