@@ -1,6 +1,7 @@
 """Starts the built `spsim` binary for the conformance suite.
 
 SPSIM (env) overrides the binary path; default: .build/debug/spsim (then release) at the repository root.
+SPCONNECT (env) does the same for the `spconnect` binary (`spconnect_binary()`), which the gateway tests run.
 """
 import os
 import pathlib
@@ -19,6 +20,16 @@ def spsim_binary():
         if candidate.exists():
             return str(candidate)
     pytest.skip("spsim is not built (swift build --product spsim)")
+
+
+def spconnect_binary():
+    if os.environ.get("SPCONNECT"):
+        return os.environ["SPCONNECT"]
+    for config in ("debug", "release"):
+        candidate = ROOT / ".build" / config / "spconnect"
+        if candidate.exists():
+            return str(candidate)
+    pytest.skip("spconnect is not built (swift build --product spconnect)")
 
 
 class Running:
