@@ -23,7 +23,7 @@ let gatewayCommand = Command(
     ] + SessionContext.options,
     examples: [
         "spconnect gateway --secret-file ~/.config/spconnect/gateway.secret",
-        "curl -u x:\"$(cat ~/.config/spconnect/gateway.secret)\" http://127.0.0.1:PORT/_api/web",
+        "printf 'user = \"x:%s\"\\n' \"$(cat ~/.config/spconnect/gateway.secret)\" | curl -K - http://127.0.0.1:PORT/_api/web",
     ]
 ) { arguments in
     _ = try positionals(arguments)

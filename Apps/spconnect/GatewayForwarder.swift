@@ -140,18 +140,27 @@ final class GatewayForwarder: @unchecked Sendable {
                     "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
                         + "the gateway a password source: SPCONNECT_PASSWORD_FILE, SPCONNECT_PASSWORD_COMMAND)")
             }
-            if head.status == 207 {
-                // A multistatus names the site's origin in its hrefs: rewritten whole (they are small).
+            if let rewrite = linkRewrite(for: head) {
+                // The answer names the site's origin in its links: read whole (at most 64 MiB) and rewritten.
                 await exchange.ended()
                 if let body = exchange.spool.contents(limit: GatewayMultistatus.largestRewritten) {
                     var response = answer(head, streaming: exchange)
-                    response.body = .bytes(
-                        GatewayMultistatus.rewritingHrefs(body, from: upstreamOrigin, to: gatewayOrigin))
+                    response.body = .bytes(rewrite(body))
                     return response
                 }
             }
             return answer(head, streaming: exchange)
         }
+    }
+
+    /// How an answer's body names the site, when it does: a WebDAV multistatus's hrefs, a JSON answer's links.
+    private func linkRewrite(for head: HTTPResponseHead) -> (([UInt8]) -> [UInt8])? {
+        let (upstream, gateway) = (upstreamOrigin, gatewayOrigin)
+        if head.status == 207 { return { GatewayMultistatus.rewritingHrefs($0, from: upstream, to: gateway) } }
+        guard head.headers["Content-Encoding"] == nil,
+            head.headers["Content-Type"]?.lowercased().contains("json") == true
+        else { return nil }
+        return { GatewayJSONLinks.rewritingOrigins($0, from: upstream, to: gateway) }
     }
 
     /// `request` as it goes to the site: its headers without the client's credentials and hop-by-hop ones, the

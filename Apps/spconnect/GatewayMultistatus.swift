@@ -27,7 +27,7 @@ enum GatewayMultistatus {
             index = end + 1
             var text = index
             while text < xml.count, [0x20, 0x09, 0x0A, 0x0D].contains(xml[text]) { text += 1 }
-            if startsWith(xml, at: text, origin) {
+            if bytes(xml, holdLowercased: origin, at: text) {
                 let after = text + origin.count
                 if after == xml.count
                     || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "<")]
@@ -60,14 +60,15 @@ enum GatewayMultistatus {
         return String(decoding: local, as: UTF8.self).lowercased() == "href"
     }
 
-    /// Whether `xml` holds `lowercased` (ASCII, any case) at `index`.
-    private static func startsWith(_ xml: [UInt8], at index: Int, _ lowercased: [UInt8]) -> Bool {
-        guard index + lowercased.count <= xml.count else { return false }
-        for (offset, byte) in lowercased.enumerated() {
-            let given = xml[index + offset]
-            let folded = given >= 0x41 && given <= 0x5A ? given + 0x20 : given
-            if folded != byte { return false }
-        }
-        return true
+}
+
+/// Whether `bytes` hold `lowercased` (ASCII, compared in any case) at `index`.
+func bytes(_ bytes: [UInt8], holdLowercased lowercased: [UInt8], at index: Int) -> Bool {
+    guard index + lowercased.count <= bytes.count else { return false }
+    for (offset, expected) in lowercased.enumerated() {
+        let given = bytes[index + offset]
+        let folded = given >= 0x41 && given <= 0x5A ? given + 0x20 : given
+        if folded != expected { return false }
     }
+    return true
 }

@@ -75,14 +75,21 @@ public actor SessionReauthenticator {
         }
     }
 
+    /// Whether a saved session proven at `saved` is newer than the one in hand, proven at `current`: by more than a
+    /// millisecond, since the session file keeps the time as seconds since 1970 and reading it back can give a time
+    /// one rounding step later than the one saved (about one save in four) — the same session, not a newer one.
+    static func isNewer(_ saved: Date, than current: Date) -> Bool {
+        saved.timeIntervalSince(current) > 0.001
+    }
+
     private func renew() async throws -> Bool {
         // One renewal per profile at a time, across processes: who waited takes the session the first one saved.
         let lock: RenewalLock? =
             if let store, let profile { await RenewalLock.acquire(profile: profile, in: store) } else { nil }
         defer { withExtendedLifetime(lock) {} }
         for cookie in session.cookies { try? client.cookies.remove(cookie) }
-        if let store, let profile, let saved = try? store.load(profile: profile), saved.provedAt > session.provedAt,
-            saved.siteURL == session.siteURL
+        if let store, let profile, let saved = try? store.load(profile: profile),
+            Self.isNewer(saved.provedAt, than: session.provedAt), saved.siteURL == session.siteURL
         {
             try saved.install(into: client)
             session = saved

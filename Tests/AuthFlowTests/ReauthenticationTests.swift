@@ -1,9 +1,10 @@
-import AuthFlow
 import Foundation
 import SPSim
 import TestSupport
 import Testing
 import Transport
+
+@testable import AuthFlow
 
 @Suite struct ReauthenticationTests {
     static func web(_ client: HTTPClient, _ site: String) async throws -> Int {
@@ -47,6 +48,37 @@ import Transport
         let record = try #require(try store.lastSignIn(profile: "p"))
         #expect(record.succeeded && record.source == "renewal")
         #expect(record.steps.contains { $0.host.hasPrefix("127.0.0.2:") })
+    }
+
+    /// A session read back from its file can carry a time one rounding step after the one saved: that is the same
+    /// session, and a second renewal in one process must sign in again rather than take it for a newer one.
+    @Test func aSessionReadBackIsNotNewerThanTheOneSaved() async throws {
+        let drifting = try #require(
+            (0..<10_000).lazy.map { Date(timeIntervalSinceReferenceDate: 8e8 + Double($0) * 0.000_123_7) }
+                .first { Date(timeIntervalSince1970: $0.timeIntervalSince1970) > $0 })
+        let readBack = Date(timeIntervalSince1970: drifting.timeIntervalSince1970)
+        #expect(readBack > drifting, "a time that reads back later")
+        #expect(!SessionReauthenticator.isNewer(readBack, than: drifting))
+        #expect(SessionReauthenticator.isNewer(drifting.addingTimeInterval(1), than: drifting))
+
+        // End to end: two expiries in one process, two renewals, each a real sign-in.
+        let simulator = try Simulator(SimulatorOptions(mode: .entra))
+        defer { simulator.stop() }
+        guard let session = try await aliceSession(simulator) else { return }
+        let store = SessionStore(directory: try temporaryDirectory("reauth-twice"))
+        try store.save(session, profile: "p")
+        let client = try HTTPClient()
+        let saved = try #require(try store.load(profile: "p"))
+        try saved.install(into: client)
+        let renewer = SessionReauthenticator(
+            client: client, session: saved, store: store, profile: "p",
+            password: { Secret(SimulatorSignInTests.password) })
+        for round in 1...2 {
+            simulator.expireSessions()
+            #expect(try await renewer.reauthenticate())
+            #expect(try await Self.web(client, simulator.siteURL) == 200, "after renewal \(round)")
+        }
+        #expect(await renewer.renewals == 2)
     }
 
     /// A session signed in with `--cookie rtFa` and `--stay-signed-in`, saved and loaded by a later process,

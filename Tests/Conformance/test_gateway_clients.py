@@ -193,7 +193,10 @@ def test_requests_reads_the_web_and_a_list_as_spconnect_does(gateway):
         assert through.status_code == 200, through.text
         direct = running.spconnect("api", "GET", path, "--raw")
         assert direct.returncode == 0, direct.stderr
-        assert stable(through.json()) == stable(json.loads(direct.stdout)), "as the site answers spconnect"
+        # The same answer, with the site's absolute URLs naming the gateway (so a client follows them back to it).
+        assert running.site not in through.text, "no link leads past the gateway"
+        expected = json.loads(direct.stdout.replace(running.site, running.url))
+        assert stable(through.json()) == stable(expected), "as the site answers spconnect"
     web = session.get(running.url + "/_api/web", headers=NOMETADATA).json()
     assert web["Title"] == "SPSim Team"
     assert [item["Id"] for item in through.json()["value"]] == [1, 2, 3, 4, 5]
@@ -224,7 +227,7 @@ def test_office365_client_reads_lists_and_uploads_through_the_gateway(gateway):
     assert ctx.web.get().execute_query().title == "SPSim Team"
     titles = [sp_list.title for sp_list in ctx.web.lists.get().execute_query()]
     assert {"Tasks", "Big", "Documents"} <= set(titles), titles
-    # One page: the next page's link names the site, not the gateway (see the xfail test below).
+    # One page here; paging through the next links is test_paging_follows_next_links_through_the_gateway.
     items = ctx.web.lists.get_by_title("Big").items.get().top(100).execute_query()
     assert [item.id for item in items] == list(range(1, 41))
     first = ctx.web.lists.get_by_title("Big").get_item_by_id(1).get().execute_query()
@@ -276,14 +279,6 @@ def test_a_session_that_ends_between_requests_is_renewed_once(gateway):
     running.expect_no_secrets()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "AuthFlow bug seen through the gateway (issue #28), intermittent (2 runs in 5 here): after a renewal in the "
-    "process, the next renewal can return true without signing in, and the requests sent again are refused (503 "
-    "'the site refused the session again after a renewal'; spsim's log: 16 refusals and no sign-in, or 9 and one). "
-    "SessionReauthenticator.renew() adopts the saved session when `saved.provedAt > session.provedAt` (another "
-    "process renewed), but the saved time went through SessionStore's timeIntervalSince1970 Double and back, which "
-    "lands one ulp above the in-memory Date about 1 time in 4, so its own save looks newer and the same expired "
-    "session is installed again. The first expiry after a login (the session loaded from the store) is not hit."))
 def test_eight_clients_after_a_second_expiry_all_succeed_with_one_renewal(gateway):
     lifetime = 8
     running = gateway("--faults", f"cookieLifetime={lifetime}")
@@ -339,12 +334,6 @@ def test_requests_without_the_secret_from_a_foreign_host_or_origin_or_out_of_the
     running.expect_no_secrets()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "gateway bug (issue #28): JSON answers are passed on as they are, so OData's next links (`odata.nextLink`, "
-    "verbose `__next`) and `__metadata.uri` name the site's origin, not the gateway's; a client that pages "
-    "(Office365-REST-Python-Client's get_all, requests following odata.nextLink) then calls the site directly, "
-    "without the session (403) and with the gateway's secret in its Authorization header. The gateway rewrites "
-    "Location, Content-Location and multistatus hrefs only."))
 def test_paging_follows_next_links_through_the_gateway(gateway):
     running = gateway("--items", "250")
     page = running.keep(running.session().get(
