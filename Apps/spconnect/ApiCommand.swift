@@ -17,7 +17,7 @@ let apiCommand = Command(
         .value("basic", "USER", "HTTP Basic as USER instead of the saved session (password: see --password-stdin)"),
         .flag("anonymous", "no credentials at all (public services)"),
         .flag("password-stdin", "with --basic: read the password from the first line of standard input"),
-        .value("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
+        .path("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
         .flag("allow-http-loopback", "with --basic: allow plain http to a loopback address (local services, tests)"),
         .flag("raw", "print the response body exactly as received (no pretty JSON)"),
         outFileOption,

@@ -8,21 +8,60 @@ struct OptionSpec: Sendable {
         /// `-H 'K: V'` given any number of times.
         case repeatable(placeholder: String)
     }
+    /// What an option's value is: declared once here, read by completion, the man page and the docs' drift test.
+    enum Values: Sendable, Equatable {
+        /// Any text (a URL, a name, a number): completion offers nothing.
+        case text
+        /// A local file or folder: completion offers file names.
+        case path
+        /// The name of a saved profile: completion offers the profiles in the sessions folder.
+        case profile
+        /// One of a fixed list, taken from a `CaseIterable` enum (``OptionSpec/choice(_:_:of:short:_:)``).
+        case choices([String])
+    }
     let name: String
     let short: Character?
     let kind: Kind
     let help: String
+    /// What the value is; ``Values/text`` for a flag.
+    var values: Values = .text
 
     static func flag(_ name: String, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, kind: .flag, help: help)
     }
-    static func value(_ name: String, _ placeholder: String, short: Character? = nil, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help)
+    static func value(
+        _ name: String, _ placeholder: String, short: Character? = nil, values: Values = .text, _ help: String
+    ) -> OptionSpec {
+        OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help, values: values)
     }
-    static func repeatable(_ name: String, _ placeholder: String, short: Character? = nil, _ help: String)
-        -> OptionSpec
-    {
-        OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help)
+    static func repeatable(
+        _ name: String, _ placeholder: String, short: Character? = nil, values: Values = .text, _ help: String
+    ) -> OptionSpec {
+        OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help, values: values)
+    }
+    /// An option whose value is one of `Choice`'s cases (their raw values), e.g. `--mfa-method push`.
+    static func choice<Choice: CaseIterable & RawRepresentable>(
+        _ name: String, _ placeholder: String, of _: Choice.Type, short: Character? = nil, _ help: String
+    ) -> OptionSpec where Choice.RawValue == String {
+        .value(name, placeholder, short: short, values: .choices(Choice.allCases.map(\.rawValue)), help)
+    }
+    /// An option whose value is a local file or folder, e.g. `--cacert FILE`.
+    static func path(_ name: String, _ placeholder: String, short: Character? = nil, _ help: String) -> OptionSpec {
+        .value(name, placeholder, short: short, values: .path, help)
+    }
+
+    /// The values of a fixed list, or nil when the option has none.
+    var choices: [String]? {
+        if case .choices(let list) = values { return list }
+        return nil
+    }
+
+    /// `Choice`'s raw values for a sentence: `push, totp, sms or voice`.
+    static func listed<Choice: CaseIterable & RawRepresentable>(_: Choice.Type) -> String
+    where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue)
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 
@@ -118,6 +157,19 @@ struct ParsedArguments {
 
     /// All values of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The value of `option` as one of `Choice`'s cases (matched in any case), nil when not given; a value outside
+    /// the list is a usage error naming the ones there are.
+    func choice<Choice: CaseIterable & RawRepresentable>(_ option: OptionSpec, as _: Choice.Type)
+        throws(UsageError) -> Choice? where Choice.RawValue == String
+    {
+        guard let text = value(option.name) else { return nil }
+        guard let chosen = Choice(rawValue: text.lowercased()) else {
+            throw UsageError(
+                description: "unknown --\(option.name) '\(text)'; use \(OptionSpec.listed(Choice.self))")
+        }
+        return chosen
+    }
 
     /// An integer option, with a usage error when it is not a whole number in range.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {

@@ -8,7 +8,7 @@ let attachmentsCommand = Command(
     summary: "List the files attached to a list item, or save them into a local folder with --download.",
     synopsis: "LIST ID [--download DIR [--overwrite]] [--output FORMAT]",
     options: [
-        .value("download", "DIR", "save every attachment into DIR (made when missing), each complete or not at all"),
+        .path("download", "DIR", "save every attachment into DIR (made when missing), each complete or not at all"),
         .flag("overwrite", "with --download: replace files already in DIR (otherwise they are refused, exit 9)"),
     ] + SiteContext.options,
     examples: [

@@ -7,8 +7,11 @@ import SharePoint
 enum BulkWrite {
     /// The options `add` and `update` take for files.
     static let options: [OptionSpec] = [
-        .value("from", "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
-        .value("format", "FORMAT", "csv or ndjson: the format of --from (needed for '-'; default: the extension)"),
+        .path("from", "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
+        .choice(
+            "format", "FORMAT", of: BulkInput.Format.self,
+            "\(OptionSpec.listed(BulkInput.Format.self)): the format of --from (needed for '-'; default: the extension)"
+        ),
         .flag(
             "dry-run", short: "n",
             "with --from: check every row (columns, values, people), say what each would do; write nothing"),

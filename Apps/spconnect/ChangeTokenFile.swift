@@ -11,7 +11,7 @@ struct ChangeTokenFile {
     var option = "since-token"
 
     /// The option both commands take.
-    static let option = OptionSpec.value(
+    static let option = OptionSpec.path(
         "since-token", "FILE",
         "only what changed since the change token in FILE; FILE is (re)written with the new token after a run that "
             + "succeeded (a missing FILE: from the start)")

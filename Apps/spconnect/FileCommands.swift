@@ -62,7 +62,7 @@ let downloadCommand = Command(
         "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite] [--delete] [--dry-run] "
         + "[--wait SECONDS] [--incremental FILE]",
     options: [
-        .value("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
+        .path("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
         .value("parallel", "N", "files downloaded at the same time (default 4)"),
         .flag(
             "recursive", short: "r",
@@ -74,7 +74,7 @@ let downloadCommand = Command(
                 + "and the folders that leaves empty"),
         .flag("dry-run", "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
         waitOption,
-        .value(
+        .path(
             "incremental", "FILE",
             "with -r: only what changed since the change token in FILE (a missing FILE: a full run); FILE gets the "
                 + "new token after a run that succeeded"),

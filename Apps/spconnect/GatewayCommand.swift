@@ -19,7 +19,7 @@ let gatewayCommand = Command(
     options: [
         .value(
             "listen", "ADDRESS:PORT", "where to listen: a loopback address and port (default 127.0.0.1:0, any free)"),
-        .value("secret-file", "FILE", "write the gateway's secret to FILE (0600) instead of printing it"),
+        .path("secret-file", "FILE", "write the gateway's secret to FILE (0600) instead of printing it"),
     ] + SessionContext.options,
     examples: [
         "spconnect gateway --secret-file ~/.config/spconnect/gateway.secret",

@@ -8,7 +8,12 @@ import Transport
 #endif
 
 /// Options every command that uses a saved session understands.
-let profileOption = OptionSpec.value("profile", "NAME", "session profile (default: 'default')")
+let profileOption = OptionSpec.value("profile", "NAME", values: .profile, "session profile (default: 'default')")
+
+/// `--mfa-method`: which second factor to answer, one of ``SecondFactorMethod``'s cases.
+let mfaMethodOption = OptionSpec.choice(
+    "mfa-method", "METHOD", of: SecondFactorMethod.self,
+    "answer a second factor with \(OptionSpec.listed(SecondFactorMethod.self)) (default: the account's default method)")
 
 /// `spconnect login`: sign in the way a browser does and save the proven session.
 let loginCommand = Command(
@@ -21,9 +26,9 @@ let loginCommand = Command(
         .value("url", "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
         .value("proof-url", "URL", "with --url: the page that proves the session (default: --url)"),
         .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
-        .value("flow", "FLOW", "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
+        .choice("flow", "FLOW", of: SignInFlow.self, "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
         .flag("password-stdin", "read the password from the first line of standard input"),
-        .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
+        .path("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
         .value(
             "password-command", "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
@@ -34,14 +39,12 @@ let loginCommand = Command(
             "also allow sending credentials to HOST (on port 443, or PORT); the form's own host and port always may"),
         .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
     ] + connectionOptions + [
-        .value("trace", "FILE", "write one redacted JSON line per step to FILE"),
-        .value(
+        .path("trace", "FILE", "write one redacted JSON line per step to FILE"),
+        .path(
             "dump-pages", "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
-        .value(
-            "mfa-method", "METHOD",
-            "answer a second factor with push, totp, sms or voice (default: the account's default method)"),
+        mfaMethodOption,
         OneTimeCodeSources.option, OneTimeCodeSources.secretFileOption,
         .repeatable(
             "cookie", "PATTERN",
@@ -80,12 +83,7 @@ let loginCommand = Command(
     guard webURL == nil || flow == .auto else {
         throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
     }
-    let secondFactor = try arguments.value("mfa-method").map { name throws(UsageError) in
-        guard let method = SecondFactorMethod(rawValue: name.lowercased()) else {
-            throw UsageError(description: "unknown --mfa-method '\(name)'; use push, totp, sms or voice")
-        }
-        return method
-    }
+    let secondFactor = try arguments.choice(mfaMethodOption, as: SecondFactorMethod.self)
     let profile = arguments.value("profile") ?? "default"
     let store = SessionStore()
     // Before the password is asked for and before any request: a sessions folder others may write (or a session

@@ -21,7 +21,7 @@ enum OneTimeCodeSources {
         "run CMD (with /bin/sh) for a one-time code; its first output line is the code (oathtool, pass otp, a vault)")
 
     /// The `--totp-secret-file` option.
-    static let secretFileOption = OptionSpec.value(
+    static let secretFileOption = OptionSpec.path(
         "totp-secret-file", "FILE",
         "make one-time codes from the base32 TOTP secret (or otpauth:// URI) in FILE (must not be readable by others)")
 

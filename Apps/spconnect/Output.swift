@@ -3,7 +3,9 @@ import Presentation
 
 /// The output options every listing command understands.
 let outputOptions: [OptionSpec] = [
-    .value("output", "FORMAT", short: "o", "table, json, ndjson or csv (default: table on a terminal, json otherwise)"),
+    .choice(
+        "output", "FORMAT", of: OutputFormat.self, short: "o",
+        "\(OptionSpec.listed(OutputFormat.self)) (default: table on a terminal, json otherwise)"),
     outFileOption,
     .flag("quiet", short: "q", "no progress bar and no messages on standard error, only results and errors"),
     .flag("no-color", "no ANSI colour or bold (also when NO_COLOR is set)"),

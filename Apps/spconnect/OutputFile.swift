@@ -3,7 +3,7 @@ import Presentation
 import Synchronization
 
 /// The option of every command that writes results (``OutputFile``).
-let outFileOption = OptionSpec.value(
+let outFileOption = OptionSpec.path(
     "out", "FILE",
     "write the results to FILE, replacing it only when the command succeeds (format from a .json, .ndjson or .csv "
         + "name unless -o is given)")

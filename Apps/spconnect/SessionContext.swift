@@ -119,7 +119,7 @@ struct SessionMissing: Error, CustomStringConvertible {
 /// The connection options of every command that talks to a server.
 let connectionOptions: [OptionSpec] = [
     .flag("insecure", "do not verify TLS certificates, for this run only"),
-    .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    .path("cacert", "FILE", "trust the CA certificates in FILE"),
     timeoutOption,
     .value(
         "user-agent", "TEXT",

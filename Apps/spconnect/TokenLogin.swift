@@ -14,13 +14,13 @@ enum TokenLogin {
         .value("app-id", "ID", "Entra ID: the app (client) id; with --certificate (app-only) or --device-code"),
         .value(
             "tenant", "TENANT", "Entra ID: the tenant id or domain (default: read from the site's Bearer challenge)"),
-        .value("certificate", "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
-        .value("key", "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
-        .value("key-password-file", "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
+        .path("certificate", "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
+        .path("key", "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
+        .path("key-password-file", "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
         .value("algorithm", "ALG", "app-only: RS256 (x5t, default) or PS256 (x5t#S256) for the client assertion"),
         .flag("device-code", "delegated sign-in: print a code to enter at the sign-in page on any device"),
         .value("authority", "URL", "Entra ID's host (default https://login.microsoftonline.com; other clouds, tests)"),
-        .value("client-secret-file", "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
+        .path("client-secret-file", "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
         .flag("client-secret-stdin", "refused: SharePoint rejects app-only tokens obtained with a secret"),
     ]
 
