@@ -1,7 +1,8 @@
 import Foundation
 
-/// Exit codes, documented in docs/cli.md. Only the app maps errors to these.
-enum ExitCode: Int32 {
+/// Exit codes, documented in docs/cli.md. Only the app maps errors to these. ``summary`` is the one short
+/// description the man page prints; the drift test (CLIDeclarationTests) checks docs/cli.md lists every code.
+enum ExitCode: Int32, CaseIterable {
     case ok = 0
     case failure = 1
     case usage = 2
@@ -20,6 +21,28 @@ enum ExitCode: Int32 {
     case rowsFailed = 14
     /// `download -r` / `upload -r`: another spconnect run holds the local folder's lock (longer than `--wait`).
     case locked = 15
+
+    /// What the code means, in one line (docs/cli.md's "Exit codes" says it at length).
+    var summary: String {
+        switch self {
+        case .ok: "success"
+        case .failure: "failure not covered below"
+        case .usage: "usage error: unknown command or option, missing value, a bad config file line"
+        case .invalidCredentials: "invalid credentials, at login or when a renewal's password is refused"
+        case .interactionRequired: "interaction required (MFA, Conditional Access, consent, ...)"
+        case .unknownPage: "unknown page or loop during the sign-in"
+        case .network: "network or TLS failure after the --retries, --timeout"
+        case .policyRefused: "refused by the sign-in policy"
+        case .notFound: "not found"
+        case .conflict: "conflict: changed since read, exists or locked"
+        case .throttled: "throttled after the retries"
+        case .signInRequired: "sign-in required: run spconnect login"
+        case .accessDenied: "access denied"
+        case .httpError: "the server refused the request"
+        case .rowsFailed: "add --from / update --from: at least one row could not be written"
+        case .locked: "download -r / upload -r: another spconnect run is using the local folder (see --wait)"
+        }
+    }
 }
 
 /// One `spconnect` subcommand: its name, help text, options, examples and what it runs.
