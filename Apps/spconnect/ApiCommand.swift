@@ -10,15 +10,15 @@ let apiCommand = Command(
     name: "api",
     summary:
         "Call any REST endpoint: a SharePoint path with the profile's session, or any URL with --basic or --anonymous.",
-    synopsis: "METHOD PATH-OR-URL [-H 'K: V']... [--data JSON|@FILE] [--basic USER | --anonymous]",
+    synopsis:
+        "METHOD PATH-OR-URL [-H 'K: V']... [--data JSON|@FILE] [--raw] "
+        + "[--basic USER [--password-stdin | --password-file FILE] [--allow-http-loopback] | --anonymous]",
     options: [
         .repeatable("header", "'K: V'", short: "H", "add a request header (repeatable; replaces a default one)"),
         .value("data", "JSON|@FILE", "the request body (JSON text, or @FILE to read it from a file)"),
         .value("basic", "USER", "HTTP Basic as USER instead of the saved session (password: see --password-stdin)"),
         .flag("anonymous", "no credentials at all (public services)"),
-        .flag("password-stdin", "with --basic: read the password from the first line of standard input"),
-        .path("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
-        .flag("allow-http-loopback", "with --basic: allow plain http to a loopback address (local services, tests)"),
+        PasswordOptions.stdin, PasswordOptions.file, PasswordOptions.allowHTTPLoopback,
         .flag("raw", "print the response body exactly as received (no pretty JSON)"),
         outFileOption,
         profileOption,

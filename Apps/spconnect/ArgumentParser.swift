@@ -164,7 +164,7 @@ struct ParsedArguments {
         throws(UsageError) -> Choice? where Choice.RawValue == String
     {
         guard let text = value(option.name) else { return nil }
-        guard let chosen = Choice(rawValue: text.lowercased()) else {
+        guard let chosen = Choice.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
             throw UsageError(
                 description: "unknown --\(option.name) '\(text)'; use \(OptionSpec.listed(Choice.self))")
         }

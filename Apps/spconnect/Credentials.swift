@@ -18,13 +18,13 @@ enum PasswordSource {
     }
 
     private static func obtain(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
-        if arguments.has("password-stdin") {
+        if arguments.has(PasswordOptions.stdin.name) {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                 throw UsageError(description: "--password-stdin was given but standard input had no password line")
             }
             return Secret(line)
         }
-        if let path = arguments.value("password-file") {
+        if let path = arguments.value(PasswordOptions.file.name) {
             return try readFile(path)
         }
         if let command = arguments.value("password-command") {

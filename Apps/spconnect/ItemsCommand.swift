@@ -7,8 +7,8 @@ let itemsCommand = Command(
     name: "items",
     summary: "List the items of a list: every item, streamed page by page (memory stays flat); --top N caps the count.",
     synopsis:
-        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--since-token FILE] "
-        + "[--wait SECONDS]",
+        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--parallel N] "
+        + "[--since-token FILE] [--wait SECONDS] [--all]",
     options: [
         .value("select", "F,..", "fields to return, by internal name (also the columns shown; Id is always shown)"),
         .value("filter", "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),

@@ -27,8 +27,7 @@ let loginCommand = Command(
         .value("proof-url", "URL", "with --url: the page that proves the session (default: --url)"),
         .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
         .choice("flow", "FLOW", of: SignInFlow.self, "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
-        .flag("password-stdin", "read the password from the first line of standard input"),
-        .path("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
+        PasswordOptions.stdin, PasswordOptions.file,
         .value(
             "password-command", "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
@@ -37,7 +36,7 @@ let loginCommand = Command(
         .repeatable(
             "allow-host", "HOST[:PORT]",
             "also allow sending credentials to HOST (on port 443, or PORT); the form's own host and port always may"),
-        .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
+        PasswordOptions.allowHTTPLoopback,
     ] + connectionOptions + [
         .path("trace", "FILE", "write one redacted JSON line per step to FILE"),
         .path(

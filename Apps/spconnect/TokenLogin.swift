@@ -17,7 +17,7 @@ enum TokenLogin {
         .path("certificate", "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
         .path("key", "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
         .path("key-password-file", "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
-        .value("algorithm", "ALG", "app-only: RS256 (x5t, default) or PS256 (x5t#S256) for the client assertion"),
+        algorithmOption,
         .flag("device-code", "delegated sign-in: print a code to enter at the sign-in page on any device"),
         .value("authority", "URL", "Entra ID's host (default https://login.microsoftonline.com; other clouds, tests)"),
         .path("client-secret-file", "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
@@ -114,15 +114,18 @@ enum TokenLogin {
         return .ok
     }
 
+    /// `--algorithm`: how the client assertion is signed, one of ``SignatureAlgorithm``'s cases.
+    static let algorithmOption = OptionSpec.choice(
+        "algorithm", "ALG", of: SignatureAlgorithm.self,
+        "app-only: \(OptionSpec.listed(SignatureAlgorithm.self)) for the client assertion (RS256, the default, names "
+            + "the certificate by x5t; PS256 by x5t#S256)")
+
     /// The certificate credential of `--certificate`, `--key`, `--key-password-file`, `--algorithm`.
     static func credential(_ arguments: ParsedArguments) throws(UsageError) -> CertificateCredential {
         guard let certificate = arguments.value("certificate") else {
             throw UsageError(description: "--certificate FILE is required for app-only sign-in")
         }
-        let name = (arguments.value("algorithm") ?? "RS256").uppercased()
-        guard let algorithm = SignatureAlgorithm(rawValue: name) else {
-            throw UsageError(description: "unknown --algorithm '\(name)'; use RS256 or PS256")
-        }
+        let algorithm = try arguments.choice(algorithmOption, as: SignatureAlgorithm.self) ?? .rs256
         return CertificateCredential(
             certificatePath: absolute(certificate), keyPath: arguments.value("key").map(absolute),
             keyPasswordPath: arguments.value("key-password-file").map(absolute), algorithm: algorithm)

@@ -42,7 +42,7 @@ private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
 let addCommand = Command(
     name: "add",
     summary: "Create a list item from Name=value (text) and Name:=JSON pairs, or one item per row with --from FILE.",
-    synopsis: "LIST (Name=value... [Name:=JSON...] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson])",
+    synopsis: "LIST (Name=value... [Name:=JSON...] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson] [--dry-run])",
     options: BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect add Tasks Title='Write the report' Priority:=2",
@@ -76,7 +76,8 @@ let updateCommand = Command(
     summary:
         "Change fields of a list item (MERGE; --etag refuses if someone else changed it), or of the item each row "
         + "of --from FILE names by its Id column.",
-    synopsis: "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format F])",
+    synopsis:
+        "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson] [--dry-run])",
     options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
         + BulkWrite.options + SiteContext.options,
     examples: [
