@@ -20,7 +20,8 @@ let commands: [Command] = [
     itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
     downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
     demoCommand, inspectCommand, profilesCommand, helpCommand,
-    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand, sitesCommand,
+    completionCommand, manCommand, declarationsCommand, usersCommand, userCommand, groupsCommand, groupCommand,
+    sitesCommand,
     changesCommand, gatewayCommand,
     contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
 ]
