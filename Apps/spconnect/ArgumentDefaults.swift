@@ -14,11 +14,11 @@ enum ArgumentDefaults {
         to arguments: inout ParsedArguments, for command: Command, environment: [String: String],
         standardOutputIsTerminal: Bool = Terminal.isTerminal(1)
     ) throws(ConfigFileError) {
-        let accepted = Set(command.acceptedOptions.map(\.name))
-        if accepted.contains("profile"), let profile = environment["SPCONNECT_PROFILE"], !profile.isEmpty {
-            arguments.setDefault("profile", profile)
+        let accepted = Set(command.acceptedOptions.map(\.key))
+        if accepted.contains(.profile), let profile = environment["SPCONNECT_PROFILE"], !profile.isEmpty {
+            arguments.setDefault(.profile, profile)
         }
-        guard ConfigFile.keys.contains(where: accepted.contains),
+        guard ConfigFile.keys.contains(where: { accepted.contains(OptionKey(named: $0)) }),
             let config = try ConfigFile.load(environment: environment)
         else { return }
         for (key, value) in config.values {
@@ -26,11 +26,11 @@ enum ArgumentDefaults {
             case "output" where !standardOutputIsTerminal, "output-piped" where standardOutputIsTerminal:
                 continue
             case "output-piped":
-                if accepted.contains("output") { arguments.setDefault("output", value) }
+                if accepted.contains(.output) { arguments.setDefault(.output, value) }
             case "user-agent" where !(environment["SPCONNECT_USER_AGENT"] ?? "").isEmpty:
                 continue
             default:
-                if accepted.contains(key) { arguments.setDefault(key, value) }
+                if accepted.contains(OptionKey(named: key)) { arguments.setDefault(OptionKey(named: key), value) }
             }
         }
     }

@@ -12,7 +12,7 @@ struct ChangeTokenFile {
 
     /// The option both commands take.
     static let option = OptionSpec.path(
-        "since-token", "FILE",
+        .sinceToken, "FILE",
         "only what changed since the change token in FILE; FILE is (re)written with the new token after a run that "
             + "succeeded (a missing FILE: from the start)")
 

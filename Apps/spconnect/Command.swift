@@ -73,7 +73,7 @@ struct Command: Sendable {
     }
 
     /// Whether the command talks to a server: it takes the connection options (`--timeout` is one of them).
-    var talksToServer: Bool { options.contains { $0.name == timeoutOption.name } }
+    var talksToServer: Bool { options.contains { $0.key == timeoutOption.key } }
 
     /// Every option the command accepts: its own, and `--verbose` and `--retries` when it talks to a server.
     var acceptedOptions: [OptionSpec] { options + (talksToServer ? NetworkOptions.options : []) }

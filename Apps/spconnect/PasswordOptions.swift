@@ -3,11 +3,11 @@
 enum PasswordOptions {
     /// `--password-stdin`: the first line of standard input.
     static let stdin = OptionSpec.flag(
-        "password-stdin", "read the password from the first line of standard input (api: with --basic)")
+        .passwordStdin, "read the password from the first line of standard input (api: with --basic)")
     /// `--password-file FILE`: the first line of a file only its owner can read.
     static let file = OptionSpec.path(
-        "password-file", "FILE", "read the password from FILE (must not be readable by others; api: with --basic)")
+        .passwordFile, "FILE", "read the password from FILE (must not be readable by others; api: with --basic)")
     /// `--allow-http-loopback`: plain http to a loopback address is allowed to carry credentials.
     static let allowHTTPLoopback = OptionSpec.flag(
-        "allow-http-loopback", "allow plain http to loopback addresses (simulators, local services, tests)")
+        .allowHttpLoopback, "allow plain http to loopback addresses (simulators, local services, tests)")
 }

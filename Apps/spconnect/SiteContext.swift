@@ -11,7 +11,7 @@ struct SiteContext {
 
     /// `--odata`: the JSON flavour, one of ``ODataFlavor``'s cases.
     static let odataOption = OptionSpec.choice(
-        "odata", "FLAVOR", of: ODataFlavor.self,
+        .odata, "FLAVOR", of: ODataFlavor.self,
         "JSON flavour to ask for: \(OptionSpec.listed(ODataFlavor.self)) (default: nometadata; verbose: SharePoint 2013)"
     )
 
@@ -19,7 +19,7 @@ struct SiteContext {
     static let options: [OptionSpec] =
         SessionContext.options + outputOptions + [
             odataOption,
-            .value("site", "URL", "a site on the profile's host other than its own (list them: spconnect sites)"),
+            .value(.site, "URL", "a site on the profile's host other than its own (list them: spconnect sites)"),
         ]
 
     static func open(_ arguments: ParsedArguments) throws -> SiteContext {
@@ -30,7 +30,7 @@ struct SiteContext {
     static func open(_ arguments: ParsedArguments, session: SessionContext) throws -> SiteContext {
         let flavor = try arguments.choice(odataOption, as: ODataFlavor.self) ?? .noMetadata
         // The site client's own retry policies, with the attempts `--retries` asks for when it is given.
-        let siteURL = try OtherSite.url(arguments.value("site"), profileSite: session.session.siteURL)
+        let siteURL = try OtherSite.url(arguments.value(.site), profileSite: session.session.siteURL)
         let defaults = SharePointSite(client: session.client, siteURL: siteURL)
         let site = SharePointSite(
             client: session.client, siteURL: siteURL, flavor: flavor,

@@ -11,7 +11,7 @@ enum CookieFormat: String, CaseIterable {
 
     /// `--format`, one of the cases.
     static let option = OptionSpec.choice(
-        "format", "FORMAT", of: CookieFormat.self,
+        .format, "FORMAT", of: CookieFormat.self,
         "\(OptionSpec.listed(CookieFormat.self)): header (default) is 'Cookie: a=b; c=d', netscape is for curl -b FILE")
 }
 
@@ -24,7 +24,7 @@ let cookiesCommand = Command(
     options: [
         profileOption,
         CookieFormat.option,
-        .value("url", "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
+        .value(.url, "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
     ],
     examples: [
         "curl -H \"$(spconnect cookies)\" https://contoso.sharepoint.com/sites/team/_api/web",
@@ -32,12 +32,12 @@ let cookiesCommand = Command(
     ]
 ) { arguments in
     _ = try positionals(arguments)
-    let profile = arguments.value("profile") ?? "default"
+    let profile = arguments.value(.profile) ?? "default"
     guard let session = try SessionStore().load(profile: profile) else {
         throw SessionMissing(description: "no session for profile '\(profile)'; sign in first with 'spconnect login'")
     }
     let format = try arguments.choice(CookieFormat.option, as: CookieFormat.self) ?? .header
-    let url = arguments.value("url") ?? session.proofURL ?? session.siteURL + "/"
+    let url = arguments.value(.url) ?? session.proofURL ?? session.siteURL + "/"
     guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
         throw UsageError(description: "--url \(url) is not an absolute http(s) URL")
     }

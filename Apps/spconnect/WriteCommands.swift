@@ -30,9 +30,9 @@ func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONVal
 
 /// Whether the command line asks for a bulk write (`--from`); `--format` alone is a usage error.
 private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
-    if arguments.value("from") != nil { return true }
-    if arguments.value("format") != nil { throw UsageError(description: "--format goes with --from FILE") }
-    if arguments.has("dry-run") {
+    if arguments.value(.from) != nil { return true }
+    if arguments.value(.format) != nil { throw UsageError(description: "--format goes with --from FILE") }
+    if arguments.has(.dryRun) {
         throw UsageError(description: "--dry-run goes with --from FILE (one item's write is one request, shown by -v)")
     }
     return false
@@ -78,7 +78,7 @@ let updateCommand = Command(
         + "of --from FILE names by its Id column.",
     synopsis:
         "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson] [--dry-run])",
-    options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
+    options: [.value(.etag, "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
         + BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect update Tasks 17 Status=Completed",
@@ -96,7 +96,7 @@ let updateCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let etag = try await withList(arguments.positionals[0], site: site) { list in
-            try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value("etag") ?? "*")
+            try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value(.etag) ?? "*")
         }
         output.renderOne(
             Record([Presentation.Field("id", .int(id)), Presentation.Field("etag", etag.map(Cell.string) ?? .null)]),

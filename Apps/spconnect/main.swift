@@ -74,14 +74,14 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
         var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
         // `--out tasks.csv` without `-o` writes CSV, whatever the config file's default.
-        if let path = given.value("out"), let format = OutputFile.format(forPath: path) {
-            given.setDefault("output", format)
+        if let path = given.value(.out), let format = OutputFile.format(forPath: path) {
+            given.setDefault(.output, format)
         }
         try ArgumentDefaults.apply(
             to: &given, for: command, environment: ProcessInfo.processInfo.environment,
-            standardOutputIsTerminal: given.value("out") == nil && Terminal.isTerminal(1))
+            standardOutputIsTerminal: given.value(.out) == nil && Terminal.isTerminal(1))
         // `output = json` in the config file counts as `-o json`.
-        if let format = given.value("output"), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
+        if let format = given.value(.output), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
         _ = try NetworkOptions.retryCount(given)
         let parsed = given
         guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
