@@ -27,8 +27,28 @@ struct OptionSpec: Sendable {
     /// What the value is; ``Values/text`` for a flag.
     var values: Values = .text
 
+    /// The command's own default, shown in the help when neither the environment nor the config file sets one.
+    var defaultValue: String?
+
     /// The name after `--`.
     var name: String { key.name }
+
+    /// This option with `value` as its shown default (`--profile`'s `default`).
+    func defaulting(_ value: String) -> OptionSpec {
+        var changed = self
+        changed.defaultValue = value
+        return changed
+    }
+
+    /// The help text with the default in force: `resolved` (from the environment or the config file) when there is
+    /// one, else the declared ``defaultValue``.
+    func described(resolved: ResolvedDefault? = nil) -> String {
+        if let resolved {
+            let word = defaultValue == nil ? "here" : "default"
+            return help + " (\(word): '\(resolved.value)', from \(resolved.source))"
+        }
+        return defaultValue.map { help + " (default: '\($0)')" } ?? help
+    }
 
     static func flag(_ key: OptionKey, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(key: key, short: short, kind: .flag, help: help)

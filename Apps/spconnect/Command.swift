@@ -78,14 +78,18 @@ struct Command: Sendable {
     /// Every option the command accepts: its own, and `--verbose` and `--retries` when it talks to a server.
     var acceptedOptions: [OptionSpec] { options + (talksToServer ? NetworkOptions.options : []) }
 
-    /// The `--help` text of this command.
-    var help: String {
+    /// The `--help` text of this command, with the declared defaults.
+    var help: String { help(resolved: [:]) }
+
+    /// The `--help` text, each option's default as `resolved` has it (``ArgumentDefaults/resolved(for:environment:)``).
+    func help(resolved: [OptionKey: ResolvedDefault]) -> String {
         var lines = ["usage: spconnect \(name) \(synopsis)", "", summary]
         if !acceptedOptions.isEmpty {
             lines.append("")
             lines.append("options:")
             for option in acceptedOptions {
-                lines.append("  " + padded(option.label, to: 28) + " " + option.help)
+                lines.append(
+                    "  " + padded(option.label, to: 28) + " " + option.described(resolved: resolved[option.key]))
             }
         }
         if !examples.isEmpty {

@@ -8,7 +8,7 @@ import Transport
 #endif
 
 /// Options every command that uses a saved session understands.
-let profileOption = OptionSpec.value(.profile, "NAME", values: .profile, "session profile (default: 'default')")
+let profileOption = OptionSpec.value(.profile, "NAME", values: .profile, "session profile").defaulting("default")
 
 /// `--mfa-method`: which second factor to answer, one of ``SecondFactorMethod``'s cases.
 let mfaMethodOption = OptionSpec.choice(

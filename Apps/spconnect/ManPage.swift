@@ -29,7 +29,7 @@ enum ManPage {
             for option in command.acceptedOptions {
                 lines.append(".TP")
                 lines.append("\\fB" + text(option.label) + "\\fR")
-                lines.append(text(option.help))
+                lines.append(text(option.described()))
             }
             if !command.examples.isEmpty {
                 lines += [".PP", "Examples:", ".RS", ".nf"]

@@ -63,7 +63,7 @@ func main() async -> ExitCode {
             return .usage
         }
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(command.help)
+            print(command.help(resolved: ArgumentDefaults.resolved(for: command)))
             return .ok
         }
         return OutputFile.finish(await run(command, arguments))

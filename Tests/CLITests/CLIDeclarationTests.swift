@@ -231,4 +231,27 @@ import Testing
         let fish = try await runSpconnect(["completion", "fish"], environment: Self.isolated())
         #expect(fish.stdout.contains("-l mfa-method -x -a 'push totp sms voice'"), "fish: --mfa-method")
     }
+
+    @Test func helpShowsTheDefaultsTheConfigFileAndTheEnvironmentResolve() async throws {
+        let environment = Self.isolated()
+        let folder = try #require(environment["XDG_CONFIG_HOME"]) + "/spconnect"
+        let home = try #require(environment["HOME"])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        func profileLine(_ extra: [String: String] = [:]) async throws -> String {
+            let help = try await runSpconnect(["items", "--help"], environment: environment.merging(extra) { $1 })
+            #expect(help.status == 0, "\(help.stderr)")
+            return help.stdout.split(separator: "\n").first { $0.contains("--profile NAME") }.map(String.init) ?? ""
+        }
+        #expect(try await profileLine().hasSuffix("session profile (default: 'default')"))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "profile = work\ntimeout = 30\n".write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+        #expect(try await profileLine().hasSuffix("session profile (default: 'work', from the config file)"))
+        #expect(
+            try await profileLine(["SPCONNECT_PROFILE": "night"])
+                .hasSuffix("session profile (default: 'night', from SPCONNECT_PROFILE)"))
+        let help = try await runSpconnect(["items", "--help"], environment: environment)
+        #expect(help.stdout.contains("(here: '30', from the config file)"), "\(help.stdout)")
+        let man = try await runSpconnect(["man"], environment: environment)
+        #expect(man.stdout.contains("session profile (default: 'default')"), "the man page shows the declared default")
+    }
 }
