@@ -55,19 +55,24 @@ struct Command: Sendable {
     /// Whole command lines shown under `examples:` in the help and the man page, e.g.
     /// `spconnect items Tasks --all -o csv > tasks.csv`.
     let examples: [String]
+    /// What the positional words are: ``OptionSpec/Values/path`` where they are local files (`upload FILE`,
+    /// `inspect FILE`), for completion.
+    let positionals: OptionSpec.Values
     /// Left out of the overview, the completions and the man page (tools for the installer, such as `man`).
     let hidden: Bool
     let run: @Sendable (ParsedArguments) async throws -> ExitCode
 
     init(
         name: String, summary: String, synopsis: String, options: [OptionSpec], examples: [String] = [],
-        hidden: Bool = false, run: @escaping @Sendable (ParsedArguments) async throws -> ExitCode
+        positionals: OptionSpec.Values = .text, hidden: Bool = false,
+        run: @escaping @Sendable (ParsedArguments) async throws -> ExitCode
     ) {
         self.name = name
         self.summary = summary
         self.synopsis = synopsis
         self.options = options
         self.examples = examples
+        self.positionals = positionals
         self.hidden = hidden
         self.run = run
     }

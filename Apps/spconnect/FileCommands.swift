@@ -276,7 +276,7 @@ let uploadCommand = Command(
         "spconnect upload -r ./site --to 'Shared Documents/Site' --delete --dry-run",
         "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
         "spconnect upload -r ./exports --to 'Shared Documents/Exports' --parallel 8",
-    ]
+    ], positionals: .path
 ) { arguments in
     try await withSiteErrors("upload") {
         let file = try positionals(arguments, arguments.has(.recursive) ? "DIR" : "FILE")[0]

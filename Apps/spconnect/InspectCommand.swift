@@ -18,7 +18,7 @@ let inspectCommand = Command(
     examples: [
         "spconnect inspect login-page.html --url https://login.example.com/",
         "curl -s https://idp.example/login | spconnect inspect -",
-    ]
+    ], positionals: .path
 ) { arguments in
     guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
         throw UsageError(description: "give exactly one FILE (or - for standard input)")

@@ -49,7 +49,7 @@ enum ShellCompletion {
 
     /// Whether the command's positional words are local files (`upload FILE`, `inspect FILE`).
     static func positionalsArePaths(_ command: Command) -> Bool {
-        command.synopsis.hasPrefix("FILE")
+        command.positionals == .path
     }
 
     // MARK: bash

@@ -157,9 +157,37 @@ import Testing
                 }
                 for value in option.choices {
                     #expect(
-                        mentioning.contains { $0.contains("`\(value)`") || $0.contains(value) },
+                        mentioning.contains { $0.contains(value) },
                         "docs/cli.md does not name --\(option.name)'s value '\(value)' where it names the option")
                 }
+            }
+        }
+    }
+
+    /// The lines of docs/cli.md's sections about `spconnect NAME` (each `###` heading naming it, to the next heading).
+    static func sections(of name: String) -> [String] {
+        var lines: [String] = []
+        var inside = false
+        for line in docs.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("## ") || line.hasPrefix("### ") {
+                inside =
+                    line.hasPrefix("### ")
+                    && (line.contains("`spconnect \(name) ") || line.contains("`spconnect \(name)`"))
+            }
+            if inside { lines.append(line) }
+        }
+        return lines
+    }
+
+    @Test func eachCommandsSectionNamesItsOwnOptions() async throws {
+        let declaration = try await Self.declaration()
+        for command in declaration.commands where !command.hidden {
+            let section = Self.sections(of: command.name).joined(separator: "\n")
+            #expect(!section.isEmpty, "docs/cli.md has no section for 'spconnect \(command.name)'")
+            for option in command.options where !declaration.shared.contains(option.name) {
+                #expect(
+                    Self.mentions(section, option: option),
+                    "docs/cli.md's section on 'spconnect \(command.name)' does not name --\(option.name)")
             }
         }
     }
@@ -225,6 +253,14 @@ import Testing
             ])
         #expect(try await complete(["spconnect", "cookies", "--format", ""]) == ["header", "netscape", "json"])
         #expect(try await complete(["spconnect", "add", "--format", ""]) == ["csv", "ndjson"])
+        // Positional words complete as files only where the command declares them paths.
+        let folder = NSTemporaryDirectory() + "spc-declaration-files-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: folder + "/report.pdf", contents: Data())
+        #expect(try await complete(["spconnect", "upload", folder + "/rep"]) == [folder + "/report.pdf"])
+        #expect(try await complete(["spconnect", "inspect", folder + "/rep"]) == [folder + "/report.pdf"])
+        #expect(try await complete(["spconnect", "items", folder + "/rep"]) == [])
         let zsh = try await runSpconnect(["completion", "zsh"], environment: Self.isolated())
         #expect(zsh.stdout.contains(":METHOD:(push totp sms voice)"), "zsh: --mfa-method")
         #expect(zsh.stdout.contains("--cacert[trust the CA certificates in FILE]:FILE:_files"), "zsh: --cacert")
