@@ -83,7 +83,11 @@ struct OptionSpec: Sendable {
     /// `Choice`'s raw values for a sentence: `push, totp, sms or voice`.
     static func listed<Choice: CaseIterable & RawRepresentable>(_: Choice.Type) -> String
     where Choice.RawValue == String {
-        let names = Choice.allCases.map(\.rawValue)
+        listed(Choice.allCases.map(\.rawValue))
+    }
+
+    /// `names` for a sentence: `csv or ndjson`, `a, b or c`.
+    static func listed(_ names: [String]) -> String {
         guard names.count > 1 else { return names.joined() }
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
@@ -156,6 +160,10 @@ struct ParsedArguments {
                 } else {
                     throw UsageError(description: "option '--\(name)' needs a value (\(placeholder))")
                 }
+                // A value outside the declared set is refused here, before the command opens a session.
+                if let choices = spec.choices, !choices.contains(where: { $0.lowercased() == value.lowercased() }) {
+                    throw UsageError(description: "unknown --\(name) '\(value)'; use \(OptionSpec.listed(choices))")
+                }
                 if case .value = spec.kind, values[name] != nil {
                     throw UsageError(description: "option '--\(name)' given twice")
                 }
@@ -184,13 +192,12 @@ struct ParsedArguments {
 
     /// The value of `option` as one of `Choice`'s cases (matched in any case), nil when not given; a value outside
     /// the list is a usage error naming the ones there are.
-    func choice<Choice: CaseIterable & RawRepresentable>(_ option: OptionSpec, as _: Choice.Type)
+    func choice<Choice: CaseIterable & RawRepresentable>(_ key: OptionKey, as _: Choice.Type)
         throws(UsageError) -> Choice? where Choice.RawValue == String
     {
-        guard let text = value(option.key) else { return nil }
+        guard let text = value(key) else { return nil }
         guard let chosen = Choice.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            throw UsageError(
-                description: "unknown --\(option.name) '\(text)'; use \(OptionSpec.listed(Choice.self))")
+            throw UsageError(description: "unknown --\(key.name) '\(text)'; use \(OptionSpec.listed(Choice.self))")
         }
         return chosen
     }

@@ -76,13 +76,11 @@ let loginCommand = Command(
     guard arguments.value(.proofUrl) == nil || webURL != nil else {
         throw UsageError(description: "--proof-url goes with --url; a SharePoint site is proven by its current user")
     }
-    guard let flow = SignInFlow(rawValue: arguments.value(.flow) ?? "auto") else {
-        throw UsageError(description: "unknown flow '\(arguments.value(.flow) ?? "")'; see --help for the list")
-    }
+    let flow = try arguments.choice(.flow, as: SignInFlow.self) ?? .auto
     guard webURL == nil || flow == .auto else {
         throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
     }
-    let secondFactor = try arguments.choice(mfaMethodOption, as: SecondFactorMethod.self)
+    let secondFactor = try arguments.choice(.mfaMethod, as: SecondFactorMethod.self)
     let profile = arguments.value(.profile) ?? "default"
     let store = SessionStore()
     // Before the password is asked for and before any request: a sessions folder others may write (or a session

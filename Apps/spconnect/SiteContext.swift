@@ -28,7 +28,7 @@ struct SiteContext {
 
     /// The site client over a session already opened.
     static func open(_ arguments: ParsedArguments, session: SessionContext) throws -> SiteContext {
-        let flavor = try arguments.choice(odataOption, as: ODataFlavor.self) ?? .noMetadata
+        let flavor = try arguments.choice(.odata, as: ODataFlavor.self) ?? .noMetadata
         // The site client's own retry policies, with the attempts `--retries` asks for when it is given.
         let siteURL = try OtherSite.url(arguments.value(.site), profileSite: session.session.siteURL)
         let defaults = SharePointSite(client: session.client, siteURL: siteURL)

@@ -125,7 +125,7 @@ enum TokenLogin {
         guard let certificate = arguments.value(.certificate) else {
             throw UsageError(description: "--certificate FILE is required for app-only sign-in")
         }
-        let algorithm = try arguments.choice(algorithmOption, as: SignatureAlgorithm.self) ?? .rs256
+        let algorithm = try arguments.choice(.algorithm, as: SignatureAlgorithm.self) ?? .rs256
         return CertificateCredential(
             certificatePath: absolute(certificate), keyPath: arguments.value(.key).map(absolute),
             keyPasswordPath: arguments.value(.keyPasswordFile).map(absolute), algorithm: algorithm)

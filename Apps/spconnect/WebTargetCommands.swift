@@ -36,7 +36,7 @@ let cookiesCommand = Command(
     guard let session = try SessionStore().load(profile: profile) else {
         throw SessionMissing(description: "no session for profile '\(profile)'; sign in first with 'spconnect login'")
     }
-    let format = try arguments.choice(CookieFormat.option, as: CookieFormat.self) ?? .header
+    let format = try arguments.choice(.format, as: CookieFormat.self) ?? .header
     let url = arguments.value(.url) ?? session.proofURL ?? session.siteURL + "/"
     guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
         throw UsageError(description: "--url \(url) is not an absolute http(s) URL")

@@ -290,4 +290,21 @@ import Testing
         let man = try await runSpconnect(["man"], environment: environment)
         #expect(man.stdout.contains("session profile (default: 'default')"), "the man page shows the declared default")
     }
+
+    @Test func aValueOutsideTheDeclaredSetIsAUsageErrorBeforeAnySession() async throws {
+        // No session exists: a refused value is exit 2 (not 11), naming the values there are.
+        let odata = try await runSpconnect(["items", "Tasks", "--odata", "fancy"], environment: Self.isolated())
+        #expect(odata.status == 2, "\(odata.stderr)")
+        #expect(odata.stderr.contains("unknown --odata 'fancy'; use verbose, minimalmetadata or nometadata"))
+        let cookies = try await runSpconnect(["cookies", "--format", "xml"], environment: Self.isolated())
+        #expect(cookies.status == 2, "\(cookies.stderr)")
+        #expect(cookies.stderr.contains("use header, netscape or json"), "\(cookies.stderr)")
+        let mfa = try await runSpconnect(
+            ["login", "--site", "https://contoso.example/sites/a", "--user", "a", "--mfa-method", "fax"],
+            environment: Self.isolated())
+        #expect(mfa.status == 2, "\(mfa.stderr)")
+        #expect(mfa.stderr.contains("unknown --mfa-method 'fax'; use push, totp, sms or voice"), "\(mfa.stderr)")
+        let upper = try await runSpconnect(["items", "Tasks", "--odata", "VERBOSE"], environment: Self.isolated())
+        #expect(upper.status == 11, "a declared value in another case is accepted: \(upper.stderr)")
+    }
 }
