@@ -10,20 +10,20 @@ let apiCommand = Command(
     name: "api",
     summary:
         "Call any REST endpoint: a SharePoint path with the profile's session, or any URL with --basic or --anonymous.",
-    synopsis: "METHOD PATH-OR-URL [-H 'K: V']... [--data JSON|@FILE] [--basic USER | --anonymous]",
+    synopsis:
+        "METHOD PATH-OR-URL [-H 'K: V']... [--data JSON|@FILE] [--raw] "
+        + "[--basic USER [--password-stdin | --password-file FILE] [--allow-http-loopback] | --anonymous]",
     options: [
-        .repeatable("header", "'K: V'", short: "H", "add a request header (repeatable; replaces a default one)"),
-        .value("data", "JSON|@FILE", "the request body (JSON text, or @FILE to read it from a file)"),
-        .value("basic", "USER", "HTTP Basic as USER instead of the saved session (password: see --password-stdin)"),
-        .flag("anonymous", "no credentials at all (public services)"),
-        .flag("password-stdin", "with --basic: read the password from the first line of standard input"),
-        .value("password-file", "FILE", "with --basic: read the password from FILE (mode 0600)"),
-        .flag("allow-http-loopback", "with --basic: allow plain http to a loopback address (local services, tests)"),
-        .flag("raw", "print the response body exactly as received (no pretty JSON)"),
+        .repeatable(.header, "'K: V'", short: "H", "add a request header (repeatable; replaces a default one)"),
+        .value(.data, "JSON|@FILE", "the request body (JSON text, or @FILE to read it from a file)"),
+        .value(.basic, "USER", "HTTP Basic as USER instead of the saved session (password: see --password-stdin)"),
+        .flag(.anonymous, "no credentials at all (public services)"),
+        PasswordOptions.stdin, PasswordOptions.file, PasswordOptions.allowHTTPLoopback,
+        .flag(.raw, "print the response body exactly as received (no pretty JSON)"),
         outFileOption,
         profileOption,
     ] + connectionOptions + [
-        .flag("quiet", short: "q", "no status line on standard error when the answer is not 2xx")
+        .flag(.quiet, short: "q", "no status line on standard error when the answer is not 2xx")
     ],
     examples: [
         "spconnect api GET '/_api/web/lists?$select=Title'",
@@ -34,11 +34,11 @@ let apiCommand = Command(
     let words = try positionals(arguments, "METHOD", "PATH-OR-URL")
     let method = words[0].uppercased()
     let target = words[1]
-    if arguments.has("anonymous"), arguments.value("basic") != nil {
+    if arguments.has(.anonymous), arguments.value(.basic) != nil {
         throw UsageError(description: "--basic and --anonymous exclude each other")
     }
     var headers: [(String, String)] = []
-    for header in arguments.all("header") {
+    for header in arguments.all(.header) {
         guard let colon = header.firstIndex(of: ":") else {
             throw UsageError(description: "header '\(header)' is not 'Name: value'")
         }
@@ -50,7 +50,7 @@ let apiCommand = Command(
         headers.append((name, value))
     }
     var body: [UInt8]?
-    if let data = arguments.value("data") {
+    if let data = arguments.value(.data) {
         if data.hasPrefix("@") {
             guard let contents = FileManager.default.contents(atPath: String(data.dropFirst())) else {
                 throw UsageError(description: "cannot read the body file \(data.dropFirst())")
@@ -71,14 +71,14 @@ let apiCommand = Command(
     var renewal: ProfileRenewal?
     var tokens: TokenRenewal?
     var defaults: [(String, String)] = [("Accept", "application/json")]
-    if arguments.has("anonymous") || arguments.value("basic") != nil {
+    if arguments.has(.anonymous) || arguments.value(.basic) != nil {
         guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
             throw UsageError(description: "with --basic or --anonymous give an absolute http(s) URL")
         }
-        if arguments.value("basic") != nil {
+        if arguments.value(.basic) != nil {
             // A password in the clear only to this machine, and only when asked (the same rule as `login`).
             do {
-                try SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
+                try SignInPolicy(allowHTTPLoopback: arguments.has(.allowHttpLoopback))
                     .checkCredentialTransport(to: target)
             } catch {
                 throw UsageError(
@@ -89,7 +89,7 @@ let apiCommand = Command(
         }
         url = target
         client = try HTTPClient(configuration: configuration)
-        if let user = arguments.value("basic") {
+        if let user = arguments.value(.basic) {
             auth = .basic(user: user, password: try PasswordSource.read(arguments, user: user))
         }
     } else {
@@ -167,12 +167,12 @@ let apiCommand = Command(
             if let refused = await RefusedRenewal.report("api") { return refused }
         }
         let success = (200..<300).contains(response.status)
-        let text = arguments.has("raw") ? response.text : prettyJSON(response.body) ?? response.text
+        let text = arguments.has(.raw) ? response.text : prettyJSON(response.body) ?? response.text
         let sink = try OutputFile.sink(arguments)
         if !text.isEmpty { sink.write(text.hasSuffix("\n") ? text : text + "\n") }
-        if arguments.value("out") != nil { OutputFile.settled(sink) } else { sink.flush() }
+        if arguments.value(.out) != nil { OutputFile.settled(sink) } else { sink.flush() }
         if !success {
-            if !arguments.has("quiet") {
+            if !arguments.has(.quiet) {
                 printError("spconnect api: \(method) \(AuthFlow.Redaction.url(url)) answered HTTP \(response.status)")
             }
             return .httpError

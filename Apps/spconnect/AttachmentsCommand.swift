@@ -8,8 +8,8 @@ let attachmentsCommand = Command(
     summary: "List the files attached to a list item, or save them into a local folder with --download.",
     synopsis: "LIST ID [--download DIR [--overwrite]] [--output FORMAT]",
     options: [
-        .value("download", "DIR", "save every attachment into DIR (made when missing), each complete or not at all"),
-        .flag("overwrite", "with --download: replace files already in DIR (otherwise they are refused, exit 9)"),
+        .path(.download, "DIR", "save every attachment into DIR (made when missing), each complete or not at all"),
+        .flag(.overwrite, "with --download: replace files already in DIR (otherwise they are refused, exit 9)"),
     ] + SiteContext.options,
     examples: [
         "spconnect attachments Tasks 17",
@@ -20,7 +20,7 @@ let attachmentsCommand = Command(
     try await withSiteErrors("attachments") {
         let words = try positionals(arguments, "LIST", "ID")
         let id = try itemID(words[1])
-        if arguments.has("overwrite"), arguments.value("download") == nil {
+        if arguments.has(.overwrite), arguments.value(.download) == nil {
             throw UsageError(description: "--overwrite goes with --download DIR")
         }
         let output = try Output(arguments)
@@ -28,7 +28,7 @@ let attachmentsCommand = Command(
         let (list, attachments) = try await withListSuggestion(words[0], site: site) {
             try await withList(words[0], site: site) { list in (list, try await site.attachments(in: list, id: id)) }
         }
-        guard let directory = arguments.value("download") else {
+        guard let directory = arguments.value(.download) else {
             output.render(
                 RecordSet(
                     columns: SharePointRecords.attachmentColumns,
@@ -43,7 +43,7 @@ let attachmentsCommand = Command(
             throw UsageError(description: "--download \(directory): \(error.reason)")
         }
         return try await saveAttachments(
-            attachments, of: list, id: id, into: folder, overwrite: arguments.has("overwrite"), output: output,
+            attachments, of: list, id: id, into: folder, overwrite: arguments.has(.overwrite), output: output,
             site: site)
     }
 }

@@ -6,7 +6,7 @@ import Presentation
 /// NDJSON (one JSON object per line), read whole before anything is sent.
 struct BulkInput {
     /// The two formats read.
-    enum Format: String {
+    enum Format: String, CaseIterable {
         case csv, ndjson
     }
 

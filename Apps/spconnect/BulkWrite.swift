@@ -7,10 +7,13 @@ import SharePoint
 enum BulkWrite {
     /// The options `add` and `update` take for files.
     static let options: [OptionSpec] = [
-        .value("from", "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
-        .value("format", "FORMAT", "csv or ndjson: the format of --from (needed for '-'; default: the extension)"),
+        .path(.from, "FILE", "write one item per row of FILE (.csv or .ndjson; '-' reads standard input)"),
+        .choice(
+            .format, "FORMAT", of: BulkInput.Format.self,
+            "\(OptionSpec.listed(BulkInput.Format.self)): the format of --from (needed for '-'; default: the extension)"
+        ),
         .flag(
-            "dry-run", short: "n",
+            .dryRun, short: "n",
             "with --from: check every row (columns, values, people), say what each would do; write nothing"),
     ]
 
@@ -29,16 +32,16 @@ enum BulkWrite {
                 description: "with --from, give only the LIST (the fields come from the file), e.g. "
                     + "'spconnect \(command) Tasks --from tasks.csv'")
         }
-        if arguments.value("etag") != nil {
+        if arguments.value(.etag) != nil {
             throw UsageError(description: "--etag is one item's etag: it cannot go with --from")
         }
         let name = arguments.positionals[0]
-        let path = arguments.value("from") ?? "-"
-        let format = try BulkInput.format(of: path, given: arguments.value("format"))
+        let path = arguments.value(.from) ?? "-"
+        let format = try BulkInput.format(of: path, given: arguments.value(.format))
         let source = path == "-" ? "standard input" : "'\(path)'"
         let input = try BulkInput(BulkInput.contents(of: path), format: format, source: source)
         // Results are for programs first: NDJSON, one line per row, unless a format is asked for.
-        let toTerminal = Terminal.isTerminal(1) && arguments.value("out") == nil
+        let toTerminal = Terminal.isTerminal(1) && arguments.value(.out) == nil
         let output = try Output(arguments, forcing: toTerminal ? nil : .ndjson)
         let site = try SiteContext.open(arguments).site
         return try await withList(name, site: site) { list in
@@ -46,8 +49,8 @@ enum BulkWrite {
                 input.columns, fields: try await site.fields(of: list), list: name, needsID: updating)
             let run = BulkRun(
                 list: list, name: name, site: site, output: output,
-                converter: RowConverter(columns: columns, site: site, lookingUpOnly: arguments.has("dry-run")),
-                updating: updating, dryRun: arguments.has("dry-run"))
+                converter: RowConverter(columns: columns, site: site, lookingUpOnly: arguments.has(.dryRun)),
+                updating: updating, dryRun: arguments.has(.dryRun))
             return try await run.write(input.rows, command: command)
         }
     }

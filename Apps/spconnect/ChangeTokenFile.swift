@@ -11,8 +11,8 @@ struct ChangeTokenFile {
     var option = "since-token"
 
     /// The option both commands take.
-    static let option = OptionSpec.value(
-        "since-token", "FILE",
+    static let option = OptionSpec.path(
+        .sinceToken, "FILE",
         "only what changed since the change token in FILE; FILE is (re)written with the new token after a run that "
             + "succeeded (a missing FILE: from the start)")
 

@@ -10,9 +10,9 @@ let changesCommand = Command(
         "List what changed in a list (or the web): adds, updates, deletes, renames and moves, from its change log.",
     synopsis: "(LIST | --web) [--since-token FILE] [--fetch-limit N] [--output FORMAT]",
     options: [
-        .flag("web", "the changes of every list of the web instead of one list"),
+        .flag(.web, "the changes of every list of the web instead of one list"),
         ChangeTokenFile.option,
-        .value("fetch-limit", "N", "changes per request, 1-2000 (default 1000); every page is read either way"),
+        .value(.fetchLimit, "N", "changes per request, 1-2000 (default 1000); every page is read either way"),
     ] + SiteContext.options,
     examples: [
         "spconnect changes Tasks",
@@ -21,14 +21,14 @@ let changesCommand = Command(
     ]
 ) { arguments in
     try await withSiteErrors("changes") {
-        let web = arguments.has("web")
+        let web = arguments.has(.web)
         let words = arguments.positionals
         guard web ? words.isEmpty : words.count == 1 else {
             throw UsageError(description: web ? "--web takes no LIST" : "expected LIST (or --web)")
         }
         let output = try Output(arguments)
-        let fetchLimit = try arguments.integer("fetch-limit", in: 1...2000) ?? 1000
-        let tokenFile = arguments.value("since-token").map { ChangeTokenFile(path: $0) }
+        let fetchLimit = try arguments.integer(.fetchLimit, in: 1...2000) ?? 1000
+        let tokenFile = arguments.value(.sinceToken).map { ChangeTokenFile(path: $0) }
         let start = try tokenFile?.read()
         let site = try SiteContext.open(arguments).site
         let run = { (list: ListPath?, what: String) async throws -> ExitCode in

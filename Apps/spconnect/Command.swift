@@ -1,7 +1,8 @@
 import Foundation
 
-/// Exit codes, documented in docs/cli.md. Only the app maps errors to these.
-enum ExitCode: Int32 {
+/// Exit codes, documented in docs/cli.md. Only the app maps errors to these. ``summary`` is the one short
+/// description the man page prints; the drift test (CLIDeclarationTests) checks docs/cli.md lists every code.
+enum ExitCode: Int32, CaseIterable {
     case ok = 0
     case failure = 1
     case usage = 2
@@ -20,6 +21,28 @@ enum ExitCode: Int32 {
     case rowsFailed = 14
     /// `download -r` / `upload -r`: another spconnect run holds the local folder's lock (longer than `--wait`).
     case locked = 15
+
+    /// What the code means, in one line (docs/cli.md's "Exit codes" says it at length).
+    var summary: String {
+        switch self {
+        case .ok: "success"
+        case .failure: "failure not covered below"
+        case .usage: "usage error: unknown command or option, missing value, a bad config file line"
+        case .invalidCredentials: "invalid credentials, at login or when a renewal's password is refused"
+        case .interactionRequired: "interaction required (MFA, Conditional Access, consent, ...)"
+        case .unknownPage: "unknown page or loop during the sign-in"
+        case .network: "network or TLS failure after the --retries, --timeout"
+        case .policyRefused: "refused by the sign-in policy"
+        case .notFound: "not found"
+        case .conflict: "conflict: changed since read, exists or locked"
+        case .throttled: "throttled after the retries"
+        case .signInRequired: "sign-in required: run spconnect login"
+        case .accessDenied: "access denied"
+        case .httpError: "the server refused the request"
+        case .rowsFailed: "add --from / update --from: at least one row could not be written"
+        case .locked: "download -r / upload -r: another spconnect run is using the local folder (see --wait)"
+        }
+    }
 }
 
 /// One `spconnect` subcommand: its name, help text, options, examples and what it runs.
@@ -32,37 +55,46 @@ struct Command: Sendable {
     /// Whole command lines shown under `examples:` in the help and the man page, e.g.
     /// `spconnect items Tasks --all -o csv > tasks.csv`.
     let examples: [String]
+    /// What the positional words are: ``OptionSpec/Values/path`` where they are local files (`upload FILE`,
+    /// `inspect FILE`), for completion.
+    let positionals: OptionSpec.Values
     /// Left out of the overview, the completions and the man page (tools for the installer, such as `man`).
     let hidden: Bool
     let run: @Sendable (ParsedArguments) async throws -> ExitCode
 
     init(
         name: String, summary: String, synopsis: String, options: [OptionSpec], examples: [String] = [],
-        hidden: Bool = false, run: @escaping @Sendable (ParsedArguments) async throws -> ExitCode
+        positionals: OptionSpec.Values = .text, hidden: Bool = false,
+        run: @escaping @Sendable (ParsedArguments) async throws -> ExitCode
     ) {
         self.name = name
         self.summary = summary
         self.synopsis = synopsis
         self.options = options
         self.examples = examples
+        self.positionals = positionals
         self.hidden = hidden
         self.run = run
     }
 
     /// Whether the command talks to a server: it takes the connection options (`--timeout` is one of them).
-    var talksToServer: Bool { options.contains { $0.name == timeoutOption.name } }
+    var talksToServer: Bool { options.contains { $0.key == timeoutOption.key } }
 
     /// Every option the command accepts: its own, and `--verbose` and `--retries` when it talks to a server.
     var acceptedOptions: [OptionSpec] { options + (talksToServer ? NetworkOptions.options : []) }
 
-    /// The `--help` text of this command.
-    var help: String {
+    /// The `--help` text of this command, with the declared defaults.
+    var help: String { help(resolved: [:]) }
+
+    /// The `--help` text, each option's default as `resolved` has it (``ArgumentDefaults/resolved(for:environment:)``).
+    func help(resolved: [OptionKey: ResolvedDefault]) -> String {
         var lines = ["usage: spconnect \(name) \(synopsis)", "", summary]
         if !acceptedOptions.isEmpty {
             lines.append("")
             lines.append("options:")
             for option in acceptedOptions {
-                lines.append("  " + padded(option.label, to: 28) + " " + option.help)
+                lines.append(
+                    "  " + padded(option.label, to: 28) + " " + option.described(resolved: resolved[option.key]))
             }
         }
         if !examples.isEmpty {

@@ -18,16 +18,16 @@ enum PasswordSource {
     }
 
     private static func obtain(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
-        if arguments.has("password-stdin") {
+        if arguments.has(PasswordOptions.stdin.key) {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                 throw UsageError(description: "--password-stdin was given but standard input had no password line")
             }
             return Secret(line)
         }
-        if let path = arguments.value("password-file") {
+        if let path = arguments.value(PasswordOptions.file.key) {
             return try readFile(path)
         }
-        if let command = arguments.value("password-command") {
+        if let command = arguments.value(.passwordCommand) {
             switch PasswordCommand.run(command) {
             case .success(let secret): return secret
             case .failure(let failure):

@@ -4,11 +4,11 @@ import Foundation
 /// stops after 120 s without it; other commands have no overall limit, only the per-request ones (15 s to connect,
 /// 30 s of a stalled transfer).
 let timeoutOption = OptionSpec.value(
-    "timeout", "SECONDS", "stop the whole command after SECONDS (default: none; a sign-in stops after 120 s)")
+    .timeout, "SECONDS", "stop the whole command after SECONDS (default: none; a sign-in stops after 120 s)")
 
 /// The `--timeout` given, in seconds, or nil.
 func commandTimeout(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-    guard let text = arguments.value("timeout") else { return nil }
+    guard let text = arguments.value(.timeout) else { return nil }
     guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
         throw UsageError(description: "--timeout takes a number of seconds greater than 0, not '\(text)'")
     }

@@ -7,8 +7,8 @@ let deleteCommand = Command(
     summary: "Delete list items (to the recycle bin of the site; several in one $batch): one result per id.",
     synopsis: "LIST ID... [--etag ETAG] [--dry-run]",
     options: [
-        .value("etag", "ETAG", "only delete if the item still has this etag (default '*'; one ID only)"),
-        .flag("dry-run", short: "n", "only look each item up and say what would be deleted; nothing is changed"),
+        .value(.etag, "ETAG", "only delete if the item still has this etag (default '*'; one ID only)"),
+        .flag(.dryRun, short: "n", "only look each item up and say what would be deleted; nothing is changed"),
     ] + SiteContext.options,
     examples: [
         "spconnect delete Tasks 17",
@@ -26,13 +26,13 @@ let deleteCommand = Command(
             let id = try itemID(word)
             if !ids.contains(id) { ids.append(id) }
         }
-        if arguments.value("etag") != nil, ids.count > 1 {
+        if arguments.value(.etag) != nil, ids.count > 1 {
             throw UsageError(description: "--etag is one item's etag: give one ID with it")
         }
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let etag = arguments.value("etag") ?? "*"
-        if arguments.has("dry-run") {
+        let etag = arguments.value(.etag) ?? "*"
+        if arguments.has(.dryRun) {
             return try await planDeletion(ids, of: name, etag: etag, site: site, output: output)
         }
         let outcomes = try await withList(name, site: site) { list in

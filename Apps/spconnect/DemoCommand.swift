@@ -18,7 +18,7 @@ let demoCommand = Command(
     ]
 ) { arguments in
     _ = try positionals(arguments)
-    let output = try Output(arguments, forcing: arguments.value("output") == nil ? .table : nil)
+    let output = try Output(arguments, forcing: arguments.value(.output) == nil ? .table : nil)
     let user = "alice@contoso.test"
     let password = "Spring2026!"
 

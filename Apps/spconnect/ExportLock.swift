@@ -9,13 +9,13 @@ import SharePoint
 enum ExportLock {
     /// `--wait SECONDS` of `items`.
     static let waitOption = OptionSpec.value(
-        "wait", "SECONDS",
+        .wait, "SECONDS",
         "with --out or --since-token: when another run exports this list with the same profile, wait up to SECONDS "
             + "for it (default 0: exit 15 at once)")
 
     /// Whether the command line is an export that takes the lock.
     static func applies(_ arguments: ParsedArguments) -> Bool {
-        arguments.value("out") != nil || arguments.value(ChangeTokenFile.option.name) != nil
+        arguments.value(.out) != nil || arguments.value(ChangeTokenFile.option.key) != nil
     }
 
     /// The lock of `list` on `site` for the context's profile; nil (said on standard error) when another run holds it

@@ -62,20 +62,20 @@ let downloadCommand = Command(
         "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite] [--delete] [--dry-run] "
         + "[--wait SECONDS] [--incremental FILE]",
     options: [
-        .value("to", "DIR", "the folder to write into, made when missing (default: the current folder)"),
-        .value("parallel", "N", "files downloaded at the same time (default 4)"),
+        .path(.to, "DIR", "the folder to write into, made when missing (default: the current folder)"),
+        .value(.parallel, "N", "files downloaded at the same time (default 4)"),
         .flag(
-            "recursive", short: "r",
+            .recursive, short: "r",
             "FOLDER and every folder below it, the tree kept; files whose size and time match are skipped"),
-        .flag("overwrite", "with -r: also replace local files that spconnect did not write or that were modified"),
+        .flag(.overwrite, "with -r: also replace local files that spconnect did not write or that were modified"),
         .flag(
-            "delete",
+            .delete,
             "with -r: remove local files spconnect wrote that SharePoint no longer has (never one it did not write), "
                 + "and the folders that leaves empty"),
-        .flag("dry-run", "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
+        .flag(.dryRun, "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
         waitOption,
-        .value(
-            "incremental", "FILE",
+        .path(
+            .incremental, "FILE",
             "with -r: only what changed since the change token in FILE (a missing FILE: a full run); FILE gets the "
                 + "new token after a run that succeeded"),
     ] + SiteContext.options,
@@ -88,11 +88,11 @@ let downloadCommand = Command(
     ]
 ) { arguments in
     try await withSiteErrors("download") {
-        let parallel = try arguments.integer("parallel", in: 1...32) ?? 4
-        let directory = arguments.value("to") ?? FileManager.default.currentDirectoryPath
-        if arguments.has("recursive") {
+        let parallel = try arguments.integer(.parallel, in: 1...32) ?? 4
+        let directory = arguments.value(.to) ?? FileManager.default.currentDirectoryPath
+        if arguments.has(.recursive) {
             let folder = try positionals(arguments, "FOLDER")[0]
-            guard arguments.value("to") != nil else {
+            guard arguments.value(.to) != nil else {
                 throw UsageError(description: "download -r needs --to DIR (the local folder the tree goes in)")
             }
             let options = try treeOptions(arguments, parallel: parallel)
@@ -100,9 +100,9 @@ let downloadCommand = Command(
             let site = try SiteContext.open(arguments).site
             return try await downloadTree(
                 folder, to: directory, options: options, site: site, output: output,
-                incremental: arguments.value("incremental").map(IncrementalDownload.init))
+                incremental: arguments.value(.incremental).map(IncrementalDownload.init))
         }
-        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait", "incremental"], command: "download")
+        try refuseTreeFlags(arguments, [.delete, .dryRun, .wait, .incremental], command: "download")
         let targets = try DownloadTarget.parse(arguments.positionals)
         try makeLocalFolder(directory)
         let output = try Output(arguments)
@@ -117,14 +117,14 @@ let downloadCommand = Command(
 /// The flags of a tree transfer (`-r`).
 private func treeOptions(_ arguments: ParsedArguments, parallel: Int) throws(UsageError) -> TreeOptions {
     TreeOptions(
-        parallel: parallel, overwrite: arguments.has("overwrite"), delete: arguments.has("delete"),
-        dryRun: arguments.has("dry-run"), wait: try lockWait(arguments))
+        parallel: parallel, overwrite: arguments.has(.overwrite), delete: arguments.has(.delete),
+        dryRun: arguments.has(.dryRun), wait: try lockWait(arguments))
 }
 
 /// Refuses the flags of a tree transfer without `-r`: a `--dry-run` that did not hold back would write.
-private func refuseTreeFlags(_ arguments: ParsedArguments, _ names: [String], command: String) throws(UsageError) {
-    for name in names where arguments.has(name) || arguments.value(name) != nil {
-        throw UsageError(description: "--\(name) goes with -r (\(command) -r …); it does nothing for single files")
+private func refuseTreeFlags(_ arguments: ParsedArguments, _ keys: [OptionKey], command: String) throws(UsageError) {
+    for key in keys where arguments.has(key) || arguments.value(key) != nil {
+        throw UsageError(description: "--\(key.name) goes with -r (\(command) -r …); it does nothing for single files")
     }
 }
 
@@ -258,17 +258,17 @@ let uploadCommand = Command(
         "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite] [--delete] "
         + "[--dry-run] [--wait SECONDS]",
     options: [
-        .value("to", "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
-        .value("as", "NAME", "the file name in SharePoint (default: the local name)"),
-        .flag("overwrite", "replace a file of the same name (otherwise the upload is refused)"),
+        .value(.to, "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
+        .value(.asOption, "NAME", "the file name in SharePoint (default: the local name)"),
+        .flag(.overwrite, "replace a file of the same name (otherwise the upload is refused)"),
         .flag(
-            "recursive", short: "r",
+            .recursive, short: "r",
             "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
-        .value("parallel", "N", "with -r: files uploaded at the same time (default 4)"),
+        .value(.parallel, "N", "with -r: files uploaded at the same time (default 4)"),
         .flag(
-            "delete",
+            .delete,
             "with -r: recycle what spconnect uploaded there before and DIR no longer has (unchanged since)"),
-        .flag("dry-run", "with -r: print what would be uploaded, replaced, deleted or refused; change nothing"),
+        .flag(.dryRun, "with -r: print what would be uploaded, replaced, deleted or refused; change nothing"),
         waitOption,
     ] + SiteContext.options,
     examples: [
@@ -276,21 +276,21 @@ let uploadCommand = Command(
         "spconnect upload -r ./site --to 'Shared Documents/Site' --delete --dry-run",
         "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
         "spconnect upload -r ./exports --to 'Shared Documents/Exports' --parallel 8",
-    ]
+    ], positionals: .path
 ) { arguments in
     try await withSiteErrors("upload") {
-        let file = try positionals(arguments, arguments.has("recursive") ? "DIR" : "FILE")[0]
-        guard let folder = arguments.value("to") else { throw UsageError(description: "--to FOLDER is required") }
-        if arguments.has("recursive") {
-            guard arguments.value("as") == nil else {
+        let file = try positionals(arguments, arguments.has(.recursive) ? "DIR" : "FILE")[0]
+        guard let folder = arguments.value(.to) else { throw UsageError(description: "--to FOLDER is required") }
+        if arguments.has(.recursive) {
+            guard arguments.value(.asOption) == nil else {
                 throw UsageError(description: "--as renames one file; it cannot go with -r")
             }
-            let options = try treeOptions(arguments, parallel: arguments.integer("parallel", in: 1...32) ?? 4)
+            let options = try treeOptions(arguments, parallel: arguments.integer(.parallel, in: 1...32) ?? 4)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
             return try await uploadTree(file, to: folder, options: options, site: site, output: output)
         }
-        try refuseTreeFlags(arguments, ["delete", "dry-run", "wait"], command: "upload")
+        try refuseTreeFlags(arguments, [.delete, .dryRun, .wait], command: "upload")
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw UsageError(description: "cannot read the local file \(file)")
         }
@@ -299,12 +299,12 @@ let uploadCommand = Command(
         let totals = TransferTotals(count: 1)
         let bar = TransferBar(
             label: URL(fileURLWithPath: file).lastPathComponent, totals: totals, enabled: output.progressEnabled)
-        let name = arguments.value("as") ?? URL(fileURLWithPath: file).lastPathComponent
+        let name = arguments.value(.asOption) ?? URL(fileURLWithPath: file).lastPathComponent
         let uploaded: SharePoint.File
         do {
             uploaded = try await withPath(folder, container: true, site: site) { path in
                 try await site.upload(
-                    file: file, toFolder: path, as: name, overwrite: arguments.has("overwrite")
+                    file: file, toFolder: path, as: name, overwrite: arguments.has(.overwrite)
                 ) { progress in totals.update(0, progress) }
             }
         } catch let error as SharePointError where error.kind == .alreadyExists {

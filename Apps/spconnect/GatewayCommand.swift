@@ -18,8 +18,8 @@ let gatewayCommand = Command(
     synopsis: "[--listen 127.0.0.1:PORT] [--secret-file FILE]",
     options: [
         .value(
-            "listen", "ADDRESS:PORT", "where to listen: a loopback address and port (default 127.0.0.1:0, any free)"),
-        .value("secret-file", "FILE", "write the gateway's secret to FILE (0600) instead of printing it"),
+            .listen, "ADDRESS:PORT", "where to listen: a loopback address and port (default 127.0.0.1:0, any free)"),
+        .path(.secretFile, "FILE", "write the gateway's secret to FILE (0600) instead of printing it"),
     ] + SessionContext.options,
     examples: [
         "spconnect gateway --secret-file ~/.config/spconnect/gateway.secret",
@@ -27,7 +27,7 @@ let gatewayCommand = Command(
     ]
 ) { arguments in
     _ = try positionals(arguments)
-    let (address, port) = try GatewayListen.parse(arguments.value("listen"))
+    let (address, port) = try GatewayListen.parse(arguments.value(.listen))
     let context = try SessionContext.open(arguments)
     guard let components = URLComponents(string: context.session.siteURL), let scheme = components.scheme,
         let host = components.host
@@ -57,11 +57,11 @@ let gatewayCommand = Command(
     }
     box.forwarder = GatewayForwarder(
         gatewayOrigin: server.baseURL, upstreamOrigin: upstream, secret: secret, session: context, scratch: scratch)
-    if let path = arguments.value("secret-file") {
+    if let path = arguments.value(.secretFile) {
         try GatewayListen.writeSecret(secret, to: path)
     }
     // Unbuffered: a script reading the first line(s) gets them at once.
-    let lines = server.baseURL + "\n" + (arguments.value("secret-file") == nil ? secret.revealedValue() + "\n" : "")
+    let lines = server.baseURL + "\n" + (arguments.value(.secretFile) == nil ? secret.revealedValue() + "\n" : "")
     FileHandle.standardOutput.write(Data(lines.utf8))
     printError(
         "spconnect gateway: forwarding \(server.baseURL) to \(upstream) as \(context.session.user); Ctrl-C stops")

@@ -12,19 +12,19 @@ let inspectCommand = Command(
     name: "inspect", summary: "Show what the sign-in engine sees in a saved page (kind, forms, $Config, errors).",
     synopsis: "FILE|- [--url URL] [--charset CHARSET]",
     options: [
-        .value("url", "URL", "the address the page was served from (resolves relative actions)"),
-        .value("charset", "CHARSET", "the charset of the HTTP Content-Type, when known"),
+        .value(.url, "URL", "the address the page was served from (resolves relative actions)"),
+        .value(.charset, "CHARSET", "the charset of the HTTP Content-Type, when known"),
     ],
     examples: [
         "spconnect inspect login-page.html --url https://login.example.com/",
         "curl -s https://idp.example/login | spconnect inspect -",
-    ]
+    ], positionals: .path
 ) { arguments in
     guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
         throw UsageError(description: "give exactly one FILE (or - for standard input)")
     }
     return ExitCode(
-        rawValue: inspect(file: file, url: arguments.value("url"), charset: arguments.value("charset"))) ?? .failure
+        rawValue: inspect(file: file, url: arguments.value(.url), charset: arguments.value(.charset))) ?? .failure
 }
 
 /// Reads and reports one page; returns 0, or 2 on an unreadable file or a bad `--url`.

@@ -7,19 +7,19 @@ let itemsCommand = Command(
     name: "items",
     summary: "List the items of a list: every item, streamed page by page (memory stays flat); --top N caps the count.",
     synopsis:
-        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--since-token FILE] "
-        + "[--wait SECONDS]",
+        "LIST [--select F,..] [--filter EXPR] [--orderby F] [--top N] [--page-size N] [--as-text] [--parallel N] "
+        + "[--since-token FILE] [--wait SECONDS] [--all]",
     options: [
-        .value("select", "F,..", "fields to return, by internal name (also the columns shown; Id is always shown)"),
-        .value("filter", "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
-        .value("orderby", "F", "order by field F ('F desc' for descending); above 5000 items it must be indexed"),
-        .value("top", "N", "at most N items (default: every item)"),
-        .value("page-size", "N", "items per request, 1-5000 (default 5000)"),
+        .value(.select, "F,..", "fields to return, by internal name (also the columns shown; Id is always shown)"),
+        .value(.filter, "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
+        .value(.orderby, "F", "order by field F ('F desc' for descending); above 5000 items it must be indexed"),
+        .value(.top, "N", "at most N items (default: every item)"),
+        .value(.pageSize, "N", "items per request, 1-5000 (default 5000)"),
         .value(
-            "parallel", "N",
+            .parallel, "N",
             "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
-        .flag("all", "every item (the default; with --top N, N is the page size as before --page-size existed)"),
-        .flag("as-text", "show each item's display texts (FieldValuesAsText) instead of raw values"),
+        .flag(.all, "every item (the default; with --top N, N is the page size as before --page-size existed)"),
+        .flag(.asText, "show each item's display texts (FieldValuesAsText) instead of raw values"),
         ChangeTokenFile.option, ExportLock.waitOption,
     ] + SiteContext.options,
     examples: [
@@ -38,7 +38,7 @@ let itemsCommand = Command(
         let limits = try ItemLimits(arguments, output: output)
         // Before the transfer thread starts, so it shares the one arena.
         if limits.readsAhead { MemoryPolicy.returnLargeBuffersPromptly() }
-        if arguments.value("wait") != nil, !ExportLock.applies(arguments) {
+        if arguments.value(.wait) != nil, !ExportLock.applies(arguments) {
             throw UsageError(description: "--wait goes with --out FILE or --since-token FILE (an export's lock)")
         }
         let context = try SiteContext.open(arguments)
@@ -72,9 +72,9 @@ struct ItemLimits {
     var readsAhead: Bool { cap.map { $0 > 4 * pageSize } ?? true }
 
     init(_ arguments: ParsedArguments, output: Output) throws(UsageError) {
-        let top = try Self.positive(arguments, "top")
-        let pageSize = try arguments.integer("page-size", in: 1...5000)
-        if arguments.has("all"), let top, pageSize == nil {
+        let top = try Self.positive(arguments, .top)
+        let pageSize = try arguments.integer(.pageSize, in: 1...5000)
+        if arguments.has(.all), let top, pageSize == nil {
             // Before --page-size, `--all --top N` asked for every item in pages of N: a job written so keeps working.
             guard top <= 5000 else {
                 throw UsageError(description: "option '--top' with --all is the page size, at most 5000")
@@ -88,10 +88,10 @@ struct ItemLimits {
         self.pageSize = min(pageSize ?? 5000, top ?? 5000)
     }
 
-    private static func positive(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Int? {
-        guard let text = arguments.value(name) else { return nil }
+    private static func positive(_ arguments: ParsedArguments, _ key: OptionKey) throws(UsageError) -> Int? {
+        guard let text = arguments.value(key) else { return nil }
         guard let number = Int(text), number > 0 else {
-            throw UsageError(description: "option '--\(name)' wants a whole number from 1")
+            throw UsageError(description: "option '--\(key.name)' wants a whole number from 1")
         }
         return number
     }
@@ -105,10 +105,10 @@ private func listItems(
     output: Output, only: [Int]? = nil
 ) async throws -> ExitCode {
     var query = ODataQuery()
-    let requested = arguments.value("select").map(splitList) ?? []
+    let requested = arguments.value(.select).map(splitList) ?? []
     let selection = try await FieldSelection.checked(requested, in: list, named: name, site: site)
-    if let filter = arguments.value("filter") { query.filter = ODataFilter(filter) }
-    if let order = arguments.value("orderby") {
+    if let filter = arguments.value(.filter) { query.filter = ODataFilter(filter) }
+    if let order = arguments.value(.orderby) {
         query.orderBy = splitList(order).map { part in
             let words = part.split(separator: " ")
             return ODataQuery.Order(
@@ -120,7 +120,7 @@ private func listItems(
     let columnsAsked = withID(selection.names)
     query.select = columnsAsked
     query.expand = selection.expand
-    let asText = arguments.has("as-text")
+    let asText = arguments.has(.asText)
     if asText {
         // Display texts come with each page (`$expand=FieldValuesAsText`), not one request per item.
         query.expand.append("FieldValuesAsText")
@@ -222,7 +222,7 @@ private enum ItemPages {
     init(
         _ list: ListPath, query: ODataQuery, arguments: ParsedArguments, limits: ItemLimits, site: SharePointSite
     ) throws(UsageError) {
-        guard let parallel = try arguments.integer("parallel", in: 1...16) else {
+        guard let parallel = try arguments.integer(.parallel, in: 1...16) else {
             let listing = site.items(in: list, query: query)
             self = .sequential((limits.readsAhead ? listing.readingAhead() : listing).makeAsyncIterator())
             return
@@ -232,7 +232,7 @@ private enum ItemPages {
         {
             throw UsageError(
                 description: "--parallel reads ranges of ID and writes them in ID order, so it cannot go with "
-                    + "--orderby \(arguments.value("orderby") ?? ""); leave out one of them")
+                    + "--orderby \(arguments.value(.orderby) ?? ""); leave out one of them")
         }
         self = .ranges(
             site.itemsInIDRanges(in: list, query: query, parallel: parallel, rangeSize: query.top ?? 5000)

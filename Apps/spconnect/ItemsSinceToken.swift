@@ -14,7 +14,7 @@ enum ItemsSinceToken {
         _ arguments: ParsedArguments, list: ListPath, named name: String, site: SharePointSite, output: Output,
         listing: ([Int]?) async throws -> ExitCode
     ) async throws -> ExitCode {
-        guard let path = arguments.value("since-token") else { return try await listing(nil) }
+        guard let path = arguments.value(.sinceToken) else { return try await listing(nil) }
         let file = ChangeTokenFile(path: path)
         let saved = try file.read()
         // Taken before anything is read: a change made during the run is then read again next time, never lost.

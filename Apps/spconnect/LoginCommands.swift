@@ -8,7 +8,12 @@ import Transport
 #endif
 
 /// Options every command that uses a saved session understands.
-let profileOption = OptionSpec.value("profile", "NAME", "session profile (default: 'default')")
+let profileOption = OptionSpec.value(.profile, "NAME", values: .profile, "session profile").defaulting("default")
+
+/// `--mfa-method`: which second factor to answer, one of ``SecondFactorMethod``'s cases.
+let mfaMethodOption = OptionSpec.choice(
+    .mfaMethod, "METHOD", of: SecondFactorMethod.self,
+    "answer a second factor with \(OptionSpec.listed(SecondFactorMethod.self)) (default: the account's default method)")
 
 /// `spconnect login`: sign in the way a browser does and save the proven session.
 let loginCommand = Command(
@@ -17,37 +22,34 @@ let loginCommand = Command(
     synopsis:
         "(--site URL | --url URL) --user NAME [options] | --site URL --app-id ID (--certificate FILE | --device-code)",
     options: [
-        .value("site", "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
-        .value("url", "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
-        .value("proof-url", "URL", "with --url: the page that proves the session (default: --url)"),
-        .value("user", "NAME", "the sign-in name, e.g. alice@contoso.com"),
-        .value("flow", "FLOW", "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
-        .flag("password-stdin", "read the password from the first line of standard input"),
-        .value("password-file", "FILE", "read the password from FILE (must not be readable by others)"),
+        .value(.site, "URL", "the site, e.g. https://contoso.sharepoint.com/sites/team"),
+        .value(.url, "URL", "instead of --site: any web page behind single sign-on (SAML, WS-Fed, OIDC, forms)"),
+        .value(.proofUrl, "URL", "with --url: the page that proves the session (default: --url)"),
+        .value(.user, "NAME", "the sign-in name, e.g. alice@contoso.com"),
+        .choice(.flow, "FLOW", of: SignInFlow.self, "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
+        PasswordOptions.stdin, PasswordOptions.file,
         .value(
-            "password-command", "CMD",
+            .passwordCommand, "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
         SavedPassword.option,
         profileOption,
         .repeatable(
-            "allow-host", "HOST[:PORT]",
+            .allowHost, "HOST[:PORT]",
             "also allow sending credentials to HOST (on port 443, or PORT); the form's own host and port always may"),
-        .flag("allow-http-loopback", "allow plain http to loopback addresses (simulators, tests)"),
+        PasswordOptions.allowHTTPLoopback,
     ] + connectionOptions + [
-        .value("trace", "FILE", "write one redacted JSON line per step to FILE"),
-        .value(
-            "dump-pages", "DIR",
+        .path(.trace, "FILE", "write one redacted JSON line per step to FILE"),
+        .path(
+            .dumpPages, "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
-        .flag("stay-signed-in", "answer 'Stay signed in?' with yes"),
-        .value(
-            "mfa-method", "METHOD",
-            "answer a second factor with push, totp, sms or voice (default: the account's default method)"),
+        .flag(.staySignedIn, "answer 'Stay signed in?' with yes"),
+        mfaMethodOption,
         OneTimeCodeSources.option, OneTimeCodeSources.secretFileOption,
         .repeatable(
-            "cookie", "PATTERN",
+            .cookie, "PATTERN",
             "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
                 + "with --url the cookies the page's host sets"),
-        .value("login-url", "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
+        .value(.loginUrl, "URL", "legacy-spo only: the login service (default by cloud, login.microsoftonline.com)"),
     ] + TokenLogin.options,
     examples: [
         "spconnect login --site https://contoso.sharepoint.com/sites/team --user alice@contoso.com",
@@ -55,38 +57,31 @@ let loginCommand = Command(
         "spconnect login --url https://wiki.example.edu/ --user alice --cookie '_shibsession_*'",
     ]
 ) { arguments in
-    if arguments.has("save-password"), arguments.value("app-id") != nil {
+    if arguments.has(.savePassword), arguments.value(.appId) != nil {
         throw UsageError(
             description: "--save-password is for password sign-ins; an app or device-code sign-in has none")
     }
     if let code = try await TokenLogin.runIfAsked(arguments) { return code }
-    let webURL = arguments.value("url")
+    let webURL = arguments.value(.url)
     // An anonymous visit signs in as nobody: it needs no --user.
-    let anonymous = arguments.value("flow") == SignInFlow.anonymous.rawValue
-    guard let site = arguments.value("site") ?? webURL, let user = arguments.value("user") ?? (anonymous ? "" : nil)
+    let anonymous = arguments.value(.flow) == SignInFlow.anonymous.rawValue
+    guard let site = arguments.value(.site) ?? webURL, let user = arguments.value(.user) ?? (anonymous ? "" : nil)
     else {
         throw UsageError(
             description: "--site URL (a SharePoint site) or --url URL (any web page), and --user NAME are required")
     }
-    guard arguments.value("site") == nil || webURL == nil else {
+    guard arguments.value(.site) == nil || webURL == nil else {
         throw UsageError(description: "give --site (SharePoint) or --url (any web page), not both")
     }
-    guard arguments.value("proof-url") == nil || webURL != nil else {
+    guard arguments.value(.proofUrl) == nil || webURL != nil else {
         throw UsageError(description: "--proof-url goes with --url; a SharePoint site is proven by its current user")
     }
-    guard let flow = SignInFlow(rawValue: arguments.value("flow") ?? "auto") else {
-        throw UsageError(description: "unknown flow '\(arguments.value("flow") ?? "")'; see --help for the list")
-    }
+    let flow = try arguments.choice(.flow, as: SignInFlow.self) ?? .auto
     guard webURL == nil || flow == .auto else {
         throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
     }
-    let secondFactor = try arguments.value("mfa-method").map { name throws(UsageError) in
-        guard let method = SecondFactorMethod(rawValue: name.lowercased()) else {
-            throw UsageError(description: "unknown --mfa-method '\(name)'; use push, totp, sms or voice")
-        }
-        return method
-    }
-    let profile = arguments.value("profile") ?? "default"
+    let secondFactor = try arguments.choice(.mfaMethod, as: SecondFactorMethod.self)
+    let profile = arguments.value(.profile) ?? "default"
     let store = SessionStore()
     // Before the password is asked for and before any request: a sessions folder others may write (or a session
     // file that breaks the trust rules) would refuse the session after the password was sent, and a keyring that is
@@ -98,13 +93,13 @@ let loginCommand = Command(
     let configuration = SignInConfiguration(
         siteURL: site, username: user, password: password, flow: flow,
         policy: SignInPolicy(
-            allowedHosts: Set(arguments.all("allow-host")), allowHTTPLoopback: arguments.has("allow-http-loopback")),
-        staySignedIn: arguments.has("stay-signed-in"), targetCookies: arguments.all("cookie"),
-        loginURL: arguments.value("login-url"),
-        target: webURL.map { .web(proofURL: arguments.value("proof-url") ?? $0) } ?? .sharePoint,
+            allowedHosts: Set(arguments.all(.allowHost)), allowHTTPLoopback: arguments.has(.allowHttpLoopback)),
+        staySignedIn: arguments.has(.staySignedIn), targetCookies: arguments.all(.cookie),
+        loginURL: arguments.value(.loginUrl),
+        target: webURL.map { .web(proofURL: arguments.value(.proofUrl) ?? $0) } ?? .sharePoint,
         secondFactorMethod: secondFactor)
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
-    let traceWriter = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+    let traceWriter = try arguments.value(.trace).map { path throws(UsageError) in try TraceFile(path: path) }
     let collector = SignInTraceCollector()
     let outcome = await SignIn(
         client: client, configuration: configuration,
@@ -112,7 +107,7 @@ let loginCommand = Command(
             trace: { step in
                 traceWriter?.write(step)
                 collector.add(step)
-            }, dumpPagesDirectory: arguments.value("dump-pages"),
+            }, dumpPagesDirectory: arguments.value(.dumpPages),
             deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
             oneTimeCode: try OneTimeCodeSources.source(arguments),
             notice: { printError("spconnect: " + $0) })
@@ -121,8 +116,8 @@ let loginCommand = Command(
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
     record.message = outcome.cliMessage
     if case .signedIn(var session) = outcome {
-        session.passwordCommand = arguments.value("password-command")
-        let savingPassword = arguments.has("save-password")
+        session.passwordCommand = arguments.value(.passwordCommand)
+        let savingPassword = arguments.has(.savePassword)
         if savingPassword { session.passwordInKeyring = await SavedPassword.store(password, for: session) }
         do {
             try store.save(session, profile: profile)
@@ -179,10 +174,10 @@ let logoutCommand = Command(
         "spconnect logout --forget-password",
     ]
 ) { arguments in
-    let profile = arguments.value("profile") ?? "default"
+    let profile = arguments.value(.profile) ?? "default"
     let store = SessionStore()
     let session = try? store.load(profile: profile)
-    if arguments.has("forget-password") {
+    if arguments.has(.forgetPassword) {
         guard var session, session.passwordInKeyring else {
             print("Profile '\(profile)' has no password saved in the keyring; nothing to forget.")
             return .ok

@@ -7,7 +7,7 @@ let lsCommand = Command(
     synopsis: "FOLDER [-R] [--output FORMAT]   (FOLDER: a library title, a path or a browser address; see docs/cli.md)",
     options: [
         .flag(
-            "recursive", short: "R",
+            .recursive, short: "R",
             "also every folder below, depth first (each entry's server-relative URL says where it is)")
     ] + SiteContext.options,
     examples: [
@@ -22,7 +22,7 @@ let lsCommand = Command(
         let top = try await withPath(folder, container: true, site: site) { path in
             try await FolderLevel.read(path, site: site)
         }
-        guard arguments.has("recursive") else {
+        guard arguments.has(.recursive) else {
             output.render(RecordSet(columns: SharePointRecords.entryColumns, records: top.records))
             return .ok
         }

@@ -1,34 +1,8 @@
 /// The spconnect(1) manual page in roff (`man -l`), made from the command table: each command's synopsis,
-/// summary, options and examples are the ones `--help` prints, so the two never disagree.
+/// summary, options and examples are the ones `--help` prints, so the two never disagree; the exit statuses are
+/// ``ExitCode``'s and the environment ``EnvironmentVariable/all``.
 enum ManPage {
-    /// The exit statuses, as docs/cli.md lists them (shortened).
-    static let exitStatuses: [(ExitCode, String)] = [
-        (.ok, "success"), (.failure, "failure not covered below"),
-        (.usage, "usage error: unknown command or option, missing value, a bad config file line"),
-        (.invalidCredentials, "invalid credentials, at login or when a renewal's password is refused"),
-        (.interactionRequired, "interaction required (MFA, Conditional Access, consent, ...)"),
-        (.unknownPage, "unknown page or loop during the sign-in"),
-        (.network, "network or TLS failure after the --retries, --timeout"),
-        (.policyRefused, "refused by the sign-in policy"), (.notFound, "not found"),
-        (.conflict, "conflict: changed since read, exists or locked"), (.throttled, "throttled after the retries"),
-        (.signInRequired, "sign-in required: run spconnect login"), (.accessDenied, "access denied"),
-        (.httpError, "the server refused the request"),
-        (.rowsFailed, "add --from / update --from: at least one row could not be written"),
-        (.locked, "download -r / upload -r: another spconnect run is using the local folder (see --wait)"),
-    ]
-
-    static let environment: [(String, String)] = [
-        ("SPCONNECT_PROFILE", "the profile used when --profile is not given (default: default)"),
-        ("SPCONNECT_PASSWORD, SPCONNECT_PASSWORD_FILE", "the password for login and for renewing a session"),
-        ("SPCONNECT_KEYRING_TIMEOUT", "seconds a keyring call may take, unlock prompt included (default 60)"),
-        ("SPCONNECT_COMMAND_TIMEOUT", "seconds a password or one-time code command may run (default 60, at most 100)"),
-        ("SPCONNECT_USER_AGENT", "the User-Agent when --user-agent is not given"),
-        ("SPCONNECT_OTP_COMMAND, SPCONNECT_TOTP_SECRET_FILE", "one-time codes for a second factor"),
-        ("XDG_CONFIG_HOME", "where the config file is (default ~/.config)"),
-        ("XDG_STATE_HOME", "where the sessions are (default ~/.local/state)"),
-        ("NO_COLOR", "no ANSI bold in tables"),
-    ]
-
+    /// The page for `commands` (hidden ones left out).
     static func render(commands: [Command], version: String) -> String {
         var lines = [
             ".TH SPCONNECT 1 \"\" \"spconnect \(version)\" \"User Commands\"",
@@ -55,7 +29,7 @@ enum ManPage {
             for option in command.acceptedOptions {
                 lines.append(".TP")
                 lines.append("\\fB" + text(option.label) + "\\fR")
-                lines.append(text(option.help))
+                lines.append(text(option.described()))
             }
             if !command.examples.isEmpty {
                 lines += [".PP", "Examples:", ".RS", ".nf"]
@@ -64,8 +38,8 @@ enum ManPage {
             }
         }
         lines.append(".SH \"EXIT STATUS\"")
-        for (code, meaning) in exitStatuses {
-            lines += [".TP", "\\fB\(code.rawValue)\\fR", text(meaning)]
+        for code in ExitCode.allCases {
+            lines += [".TP", "\\fB\(code.rawValue)\\fR", text(code.summary)]
         }
         lines += [
             ".PP",
@@ -84,8 +58,8 @@ enum ManPage {
                     + "--verbose shows every attempt."),
         ]
         lines.append(".SH ENVIRONMENT")
-        for (name, meaning) in environment {
-            lines += [".TP", "\\fB" + text(name) + "\\fR", text(meaning)]
+        for variable in EnvironmentVariable.all {
+            lines += [".TP", "\\fB" + text(variable.name) + "\\fR", text(variable.summary)]
         }
         lines += [
             ".SH FILES",

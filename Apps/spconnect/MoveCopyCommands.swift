@@ -26,8 +26,8 @@ let cpCommand = Command(
 enum MoveCopy {
     static let options: [OptionSpec] =
         [
-            .flag("overwrite", "replace a file already at DEST (otherwise it is refused, exit 9; never a folder)"),
-            .flag("dry-run", short: "n", "only say what would be done; nothing is changed"),
+            .flag(.overwrite, "replace a file already at DEST (otherwise it is refused, exit 9; never a folder)"),
+            .flag(.dryRun, short: "n", "only say what would be done; nothing is changed"),
         ] + SiteContext.options
 
     static func examples(_ name: String) -> [String] {
@@ -48,7 +48,7 @@ enum MoveCopy {
         let command = copying ? "cp" : "mv"
         return try await withSiteErrors(command) {
             let words = try positionals(arguments, "SOURCE", "DEST")
-            let overwrite = arguments.has("overwrite")
+            let overwrite = arguments.has(.overwrite)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
             let source = try await RemoteEntry.read(words[0], site: site)
@@ -77,7 +77,7 @@ enum MoveCopy {
             }
             let verb = copying ? "copy" : "move"
             let suffix = existing == nil ? "" : ", replacing"
-            if arguments.has("dry-run") {
+            if arguments.has(.dryRun) {
                 output.render(RecordSet(columns: columns, records: [record(source, target, "would \(verb)\(suffix)")]))
                 output.note("Dry run: nothing was changed.")
                 return .ok

@@ -17,12 +17,12 @@ import Transport
 enum OneTimeCodeSources {
     /// The `--otp-command` option.
     static let option = OptionSpec.value(
-        "otp-command", "CMD",
+        .otpCommand, "CMD",
         "run CMD (with /bin/sh) for a one-time code; its first output line is the code (oathtool, pass otp, a vault)")
 
     /// The `--totp-secret-file` option.
-    static let secretFileOption = OptionSpec.value(
-        "totp-secret-file", "FILE",
+    static let secretFileOption = OptionSpec.path(
+        .totpSecretFile, "FILE",
         "make one-time codes from the base32 TOTP secret (or otpauth:// URI) in FILE (must not be readable by others)")
 
     /// The source for this run: the command, else the TOTP secret file (given or from the environment), else the
@@ -30,11 +30,11 @@ enum OneTimeCodeSources {
     static func source(
         _ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(UsageError) -> OneTimeCodeSource? {
-        func given(_ option: String, _ variable: String) -> String? {
+        func given(_ option: OptionKey, _ variable: String) -> String? {
             arguments.value(option) ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
         }
-        if let command = given("otp-command", "SPCONNECT_OTP_COMMAND") { return source(command: command) }
-        if let path = given("totp-secret-file", "SPCONNECT_TOTP_SECRET_FILE") { return try totpSource(path: path) }
+        if let command = given(.otpCommand, "SPCONNECT_OTP_COMMAND") { return source(command: command) }
+        if let path = given(.totpSecretFile, "SPCONNECT_TOTP_SECRET_FILE") { return try totpSource(path: path) }
         return source(command: nil)
     }
 

@@ -3,10 +3,12 @@ import Presentation
 
 /// The output options every listing command understands.
 let outputOptions: [OptionSpec] = [
-    .value("output", "FORMAT", short: "o", "table, json, ndjson or csv (default: table on a terminal, json otherwise)"),
+    .choice(
+        .output, "FORMAT", of: OutputFormat.self, short: "o",
+        "\(OptionSpec.listed(OutputFormat.self)) (default: table on a terminal, json otherwise)"),
     outFileOption,
-    .flag("quiet", short: "q", "no progress bar and no messages on standard error, only results and errors"),
-    .flag("no-color", "no ANSI colour or bold (also when NO_COLOR is set)"),
+    .flag(.quiet, short: "q", "no progress bar and no messages on standard error, only results and errors"),
+    .flag(.noColor, "no ANSI colour or bold (also when NO_COLOR is set)"),
 ]
 
 /// How a command writes its results: the chosen format, colour, progress, and the standard output sink.
@@ -22,18 +24,18 @@ final class Output {
     init(_ arguments: ParsedArguments, forcing forced: OutputFormat? = nil) throws(UsageError) {
         let environment = ProcessInfo.processInfo.environment
         var requested: OutputFormat? = forced
-        if let name = arguments.value("output") {
+        if let name = arguments.value(.output) {
             guard let format = OutputFormat(rawValue: name.lowercased()) else {
                 throw UsageError(description: "unknown output format '\(name)'; use table, json, ndjson or csv")
             }
             requested = format
         }
-        let outFile = arguments.value("out")
+        let outFile = arguments.value(.out)
         let stdoutIsTerminal = outFile == nil && Terminal.isTerminal(1)
         format = OutputFormat.resolve(requested: requested, standardOutputIsTerminal: stdoutIsTerminal)
-        quiet = arguments.has("quiet")
+        quiet = arguments.has(.quiet)
         colorEnabled = Terminal.isColorEnabled(
-            noColorFlag: arguments.has("no-color"), environment: environment, outputIsTerminal: stdoutIsTerminal)
+            noColorFlag: arguments.has(.noColor), environment: environment, outputIsTerminal: stdoutIsTerminal)
         progressEnabled = !quiet && Terminal.isTerminal(2)
         sink = try OutputFile.sink(arguments)
         writesToFile = outFile != nil

@@ -3,8 +3,8 @@ import Presentation
 import Synchronization
 
 /// The option of every command that writes results (``OutputFile``).
-let outFileOption = OptionSpec.value(
-    "out", "FILE",
+let outFileOption = OptionSpec.path(
+    .out, "FILE",
     "write the results to FILE, replacing it only when the command succeeds (format from a .json, .ndjson or .csv "
         + "name unless -o is given)")
 
@@ -46,7 +46,7 @@ enum OutputFile {
 
     /// Where a command's results go: the `--out` file's temporary file when `--out` is given, else standard output.
     static func sink(_ arguments: ParsedArguments) throws(UsageError) -> FileDescriptorSink {
-        guard let path = arguments.value("out") else { return .standardOutput() }
+        guard let path = arguments.value(.out) else { return .standardOutput() }
         return FileDescriptorSink(fileDescriptor: try descriptor(for: path))
     }
 

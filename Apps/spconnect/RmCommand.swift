@@ -8,7 +8,7 @@ let rmCommand = Command(
     summary: "Move files and folders to the site's recycle bin (restorable there): one result per path.",
     synopsis: "PATH... [--dry-run]   (PATH: a file or folder path or browser address; see docs/cli.md)",
     options: [
-        .flag("dry-run", short: "n", "only say what would go to the recycle bin; nothing is changed")
+        .flag(.dryRun, short: "n", "only say what would go to the recycle bin; nothing is changed")
     ] + SiteContext.options,
     examples: [
         "spconnect rm 'Shared Documents/old report.docx'",
@@ -22,7 +22,7 @@ let rmCommand = Command(
         }
         var words: [String] = []
         for word in arguments.positionals where !words.contains(word) { words.append(word) }
-        let dryRun = arguments.has("dry-run")
+        let dryRun = arguments.has(.dryRun)
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let outcomes = await removeAll(words, dryRun: dryRun, site: site)

@@ -10,11 +10,11 @@ import Transport
 enum SavedPassword {
     /// The option of `login`.
     static let option = OptionSpec.flag(
-        "save-password", "keep the password in the desktop keyring (Secret Service) for renewals; refused without one")
+        .savePassword, "keep the password in the desktop keyring (Secret Service) for renewals; refused without one")
 
     /// The option of `logout`.
     static let forgetOption = OptionSpec.flag(
-        "forget-password", "only remove the password saved with --save-password; keep the session")
+        .forgetPassword, "only remove the password saved with --save-password; keep the session")
 
     /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds (``Keyring/init(environment:)``).
     static func keyring(environment: [String: String] = ProcessInfo.processInfo.environment) -> Keyring {
@@ -24,13 +24,13 @@ enum SavedPassword {
     /// Refuses `--save-password` before any request is made when it cannot work: with a sign-in that has no
     /// password to keep, or with no Secret Service to keep it in (a server, CI, an ssh session without a desktop).
     static func checkBeforeSignIn(_ arguments: ParsedArguments) async throws(UsageError) {
-        guard arguments.has("save-password") else { return }
-        if arguments.value("password-command") != nil {
+        guard arguments.has(.savePassword) else { return }
+        if arguments.value(.passwordCommand) != nil {
             throw UsageError(
                 description: "--save-password and --password-command do not go together: the command already gives "
                     + "the password at every renewal")
         }
-        if arguments.value("flow") == SignInFlow.anonymous.rawValue || arguments.value("app-id") != nil {
+        if arguments.value(.flow) == SignInFlow.anonymous.rawValue || arguments.value(.appId) != nil {
             throw UsageError(description: "--save-password is for password sign-ins; this one uses no password")
         }
         do {

@@ -30,7 +30,7 @@ struct SessionContext {
 
     /// Opens the profile named by `--profile` (default `default`).
     static func open(_ arguments: ParsedArguments) throws -> SessionContext {
-        let profile = arguments.value("profile") ?? "default"
+        let profile = arguments.value(.profile) ?? "default"
         let store = SessionStore()
         guard let session = try store.load(profile: profile) else {
             throw SessionMissing(
@@ -118,11 +118,11 @@ struct SessionMissing: Error, CustomStringConvertible {
 
 /// The connection options of every command that talks to a server.
 let connectionOptions: [OptionSpec] = [
-    .flag("insecure", "do not verify TLS certificates, for this run only"),
-    .value("cacert", "FILE", "trust the CA certificates in FILE"),
+    .flag(.insecure, "do not verify TLS certificates, for this run only"),
+    .path(.cacert, "FILE", "trust the CA certificates in FILE"),
     timeoutOption,
     .value(
-        "user-agent", "TEXT",
+        .userAgent, "TEXT",
         "the User-Agent to send (default: SPCONNECT_USER_AGENT, else NONISV|SPConnect|spconnect/VERSION)"),
 ]
 
@@ -136,11 +136,11 @@ let defaultUserAgent = "NONISV|SPConnect|spconnect/\(version)"
 func clientConfiguration(
     _ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
 ) -> HTTPClient.Configuration {
-    let agent = arguments.value("user-agent") ?? environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+    let agent = arguments.value(.userAgent) ?? environment["SPCONNECT_USER_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
     // A sign-in's reads wait out throttling as the site commands' reads do (a 429 on the proof request is common
     // when a nightly job starts many sessions at once).
     let configuration = HTTPClient.Configuration(
-        userAgent: agent ?? defaultUserAgent, caFile: arguments.value("cacert"),
-        insecureSkipTLSVerification: arguments.has("insecure"), retry: SharePointSite.defaultReadRetry)
+        userAgent: agent ?? defaultUserAgent, caFile: arguments.value(.cacert),
+        insecureSkipTLSVerification: arguments.has(.insecure), retry: SharePointSite.defaultReadRetry)
     return NetworkOptions.applied(arguments, to: configuration)
 }

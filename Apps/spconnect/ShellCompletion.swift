@@ -1,32 +1,16 @@
-import AuthFlow
-import Presentation
-
 /// Completion scripts for bash, zsh and fish, generated from the command table: the commands (hidden ones left
-/// out), each command's options with their short forms, the known values of some options, profile names from the
-/// sessions folder, and file names where a FILE or DIR is expected.
+/// out), each command's options with their short forms, the values of options with a fixed list, profile names from
+/// the sessions folder, and file names where an option declares a path (``OptionSpec/Values``).
 enum ShellCompletion {
     enum Shell: String, CaseIterable {
         case bash, zsh, fish
     }
 
-    /// The values an option takes, where they are a fixed list.
-    static let choices: [String: [String]] = [
-        "output": OutputFormat.allCases.map(\.rawValue),
-        "odata": ["nometadata", "minimalmetadata", "verbose"],
-        "format": ["header", "netscape", "json"],
-        "flow": SignInFlow.allCases.map(\.rawValue),
-        "mfa-method": ["push", "totp", "sms", "voice"],
-    ]
-    /// Values of an option that means something else in some commands (`--format` of `add --from`).
-    static let commandChoices: [String: [String: [String]]] = [
-        "add": ["format": ["csv", "ndjson"]], "update": ["format": ["csv", "ndjson"]],
-    ]
-
     /// What completes an option's value.
     enum ValueKind: Equatable {
         /// The names of the saved profiles.
         case profile
-        /// A fixed list (``choices``).
+        /// A fixed list (the option's ``OptionSpec/Values/choices(_:)``).
         case choices([String])
         /// File and folder names.
         case path
@@ -34,13 +18,15 @@ enum ShellCompletion {
         case free
     }
 
-    /// What completes the value of `option` of `command`; nil for a flag.
-    static func valueKind(of option: OptionSpec, in command: String) -> ValueKind? {
+    /// What completes the value of `option`, as the option declares it; nil for a flag.
+    static func valueKind(of option: OptionSpec) -> ValueKind? {
         guard option.takesValue else { return nil }
-        if option.name == "profile" { return .profile }
-        if let values = commandChoices[command]?[option.name] ?? choices[option.name] { return .choices(values) }
-        if takesPath(option) { return .path }
-        return .free
+        switch option.values {
+        case .profile: return .profile
+        case .choices(let values): return .choices(values)
+        case .path: return .path
+        case .text: return .free
+        }
     }
 
     /// The script for `shell`.
@@ -53,12 +39,6 @@ enum ShellCompletion {
         }
     }
 
-    /// Whether the values of `option` are paths.
-    static func takesPath(_ option: OptionSpec) -> Bool {
-        let placeholder = placeholder(of: option)
-        return placeholder.contains("FILE") || placeholder.contains("DIR")
-    }
-
     /// The placeholder of an option's value (`FORMAT`, `'K: V'`), or an empty string for a flag.
     static func placeholder(of option: OptionSpec) -> String {
         switch option.kind {
@@ -69,7 +49,7 @@ enum ShellCompletion {
 
     /// Whether the command's positional words are local files (`upload FILE`, `inspect FILE`).
     static func positionalsArePaths(_ command: Command) -> Bool {
-        command.synopsis.hasPrefix("FILE")
+        command.positionals == .path
     }
 
     // MARK: bash
@@ -98,7 +78,7 @@ enum ShellCompletion {
             let options = command.acceptedOptions
             var valueCases: [String] = []
             for option in options {
-                guard let kind = valueKind(of: option, in: command.name) else { continue }
+                guard let kind = valueKind(of: option) else { continue }
                 let words = (["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
                 let action =
                     switch kind {
@@ -165,7 +145,7 @@ enum ShellCompletion {
             for option in command.acceptedOptions {
                 let text = zshHelp(option.help)
                 var action = ""
-                if let kind = valueKind(of: option, in: command.name) {
+                if let kind = valueKind(of: option) {
                     let placeholder = zshHelp(placeholder(of: option).filter { $0 != "'" && $0 != " " })
                     let values =
                         switch kind {
@@ -237,7 +217,7 @@ enum ShellCompletion {
                 if let short = option.short { line += " -s \(short)" }
                 line += " -l \(option.name)"
                 // -x: a value but no file names; -r -F: a value that is a path.
-                switch valueKind(of: option, in: command.name) {
+                switch valueKind(of: option) {
                 case nil: break
                 case .profile: line += " -x -a '(__spconnect_profiles)'"
                 case .choices(let values): line += " -x -a '\(values.joined(separator: " "))'"

@@ -7,7 +7,7 @@ let whoamiCommand = Command(
     name: "whoami",
     summary: "Sign-in check: prove the saved session with a request and print the signed-in user.",
     synopsis: "[--groups] [--profile NAME] [--output FORMAT]",
-    options: [.flag("groups", "list the signed-in user's SharePoint groups instead")] + SiteContext.options,
+    options: [.flag(.groups, "list the signed-in user's SharePoint groups instead")] + SiteContext.options,
     examples: [
         "spconnect whoami",
         "spconnect whoami --profile prod -o json",
@@ -17,7 +17,7 @@ let whoamiCommand = Command(
     try await withSiteErrors("whoami") {
         _ = try positionals(arguments)
         let session = try SessionContext.open(arguments)
-        if arguments.has("groups") {
+        if arguments.has(.groups) {
             let output = try Output(arguments)
             let groups = try await SiteContext.open(arguments, session: session).site.currentUserGroups()
             output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
@@ -58,7 +58,7 @@ let webCommand = Command(
 let listsCommand = Command(
     name: "lists", summary: "List the site's lists and libraries (hidden ones with --all-including-hidden).",
     synopsis: "[--all-including-hidden] [--output FORMAT]",
-    options: [.flag("all-including-hidden", "also show hidden lists (catalogs, system lists)")] + SiteContext.options,
+    options: [.flag(.allIncludingHidden, "also show hidden lists (catalogs, system lists)")] + SiteContext.options,
     examples: [
         "spconnect lists",
         "spconnect lists --all-including-hidden -o csv > lists.csv",
@@ -68,7 +68,7 @@ let listsCommand = Command(
         _ = try positionals(arguments)
         let output = try Output(arguments)
         let lists = try await SiteContext.open(arguments).site.lists(
-            includeHidden: arguments.has("all-including-hidden"))
+            includeHidden: arguments.has(.allIncludingHidden))
         output.render(
             RecordSet(columns: SharePointRecords.listColumns, records: lists.map(SharePointRecords.record(list:))))
         return .ok
@@ -100,7 +100,7 @@ let listCommand = Command(
 let fieldsCommand = Command(
     name: "fields", summary: "List the fields (columns) of a list: internal name, title, type, flags.",
     synopsis: "LIST [--all-including-hidden] [--output FORMAT]",
-    options: [.flag("all-including-hidden", "also show hidden fields")] + SiteContext.options,
+    options: [.flag(.allIncludingHidden, "also show hidden fields")] + SiteContext.options,
     examples: [
         "spconnect fields Tasks",
         "spconnect fields Tasks --all-including-hidden -o csv",
@@ -111,7 +111,7 @@ let fieldsCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         var fields = try await withList(name, site: site) { list in try await site.fields(of: list) }
-        if !arguments.has("all-including-hidden") { fields.removeAll { $0.hidden == true } }
+        if !arguments.has(.allIncludingHidden) { fields.removeAll { $0.hidden == true } }
         output.render(
             RecordSet(columns: SharePointRecords.fieldColumns, records: fields.map(SharePointRecords.record(field:))))
         return .ok
@@ -123,8 +123,8 @@ let itemCommand = Command(
     name: "item", summary: "Show one list item: every field, or display texts with --as-text.",
     synopsis: "LIST ID [--select F,..] [--as-text] [--output FORMAT]",
     options: [
-        .value("select", "F,..", "fields to return, by internal name"),
-        .flag("as-text", "show the item's display texts (FieldValuesAsText)"),
+        .value(.select, "F,..", "fields to return, by internal name"),
+        .flag(.asText, "show the item's display texts (FieldValuesAsText)"),
     ] + SiteContext.options,
     examples: [
         "spconnect item Tasks 17",
@@ -136,8 +136,8 @@ let itemCommand = Command(
         let id = try itemID(words[1])
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let asText = arguments.has("as-text")
-        let requested = arguments.value("select").map(splitList) ?? []
+        let asText = arguments.has(.asText)
+        let requested = arguments.value(.select).map(splitList) ?? []
         let record = try await withList(words[0], site: site) { list in
             if asText {
                 return SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))

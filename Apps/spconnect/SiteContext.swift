@@ -9,13 +9,17 @@ struct SiteContext {
     let session: SessionContext
     let site: SharePointSite
 
+    /// `--odata`: the JSON flavour, one of ``ODataFlavor``'s cases.
+    static let odataOption = OptionSpec.choice(
+        .odata, "FLAVOR", of: ODataFlavor.self,
+        "JSON flavour to ask for: \(OptionSpec.listed(ODataFlavor.self)) (default: nometadata; verbose: SharePoint 2013)"
+    )
+
     /// Options of every command that talks to the site: the profile, TLS, and the output options.
     static let options: [OptionSpec] =
         SessionContext.options + outputOptions + [
-            .value(
-                "odata", "FLAVOR",
-                "JSON flavour to ask for: nometadata (default), minimalmetadata, verbose (SharePoint 2013)"),
-            .value("site", "URL", "a site on the profile's host other than its own (list them: spconnect sites)"),
+            odataOption,
+            .value(.site, "URL", "a site on the profile's host other than its own (list them: spconnect sites)"),
         ]
 
     static func open(_ arguments: ParsedArguments) throws -> SiteContext {
@@ -24,16 +28,9 @@ struct SiteContext {
 
     /// The site client over a session already opened.
     static func open(_ arguments: ParsedArguments, session: SessionContext) throws -> SiteContext {
-        var flavor = ODataFlavor.noMetadata
-        if let name = arguments.value("odata") {
-            guard let chosen = ODataFlavor(rawValue: name.lowercased()) else {
-                throw UsageError(
-                    description: "unknown --odata flavour '\(name)'; use nometadata, minimalmetadata or verbose")
-            }
-            flavor = chosen
-        }
+        let flavor = try arguments.choice(.odata, as: ODataFlavor.self) ?? .noMetadata
         // The site client's own retry policies, with the attempts `--retries` asks for when it is given.
-        let siteURL = try OtherSite.url(arguments.value("site"), profileSite: session.session.siteURL)
+        let siteURL = try OtherSite.url(arguments.value(.site), profileSite: session.session.siteURL)
         let defaults = SharePointSite(client: session.client, siteURL: siteURL)
         let site = SharePointSite(
             client: session.client, siteURL: siteURL, flavor: flavor,

@@ -7,7 +7,7 @@ let sitesCommand = Command(
     name: "sites",
     summary: "List the site collections you can see (SharePoint Search): title, URL, template, last change.",
     synopsis: "[--urls | --output FORMAT]",
-    options: [.flag("urls", "print only the sites' URLs, one per line (for xargs and GNU parallel)")]
+    options: [.flag(.urls, "print only the sites' URLs, one per line (for xargs and GNU parallel)")]
         + SiteContext.options,
     examples: [
         "spconnect sites",
@@ -21,7 +21,7 @@ let sitesCommand = Command(
         _ = try positionals(arguments)
         let output = try Output(arguments)
         let sites = try await SiteContext.open(arguments).site.siteCollections()
-        if arguments.has("urls") {
+        if arguments.has(.urls) {
             output.writeLines(sites.map(\.url))
             return .ok
         }

@@ -11,12 +11,12 @@ let statusCommand = Command(
     options: [
         profileOption,
         .value(
-            "output", "FORMAT", short: "o",
+            .output, "FORMAT", short: "o",
             "text (default; table and csv mean text too) or json: the same facts as one JSON object"),
-        .flag("serve", "serve the HTML status app (spconnect-status) instead of printing"),
-        .value("port", "N", "with --serve: the port (default: a free one)"),
-        .value("bind", "ADDRESS", "with --serve: the address (default 127.0.0.1)"),
-        .flag("allow-remote", "with --serve: allow a non-loopback --bind (an access token is then required)"),
+        .flag(.serve, "serve the HTML status app (spconnect-status) instead of printing"),
+        .value(.port, "N", "with --serve: the port (default: a free one)"),
+        .value(.bind, "ADDRESS", "with --serve: the address (default 127.0.0.1)"),
+        .flag(.allowRemote, "with --serve: allow a non-loopback --bind (an access token is then required)"),
     ],
     examples: [
         "spconnect status",
@@ -24,15 +24,17 @@ let statusCommand = Command(
         "spconnect status --profile prod --serve",
     ]
 ) { arguments in
-    let profile = arguments.value("profile") ?? "default"
-    if arguments.has("serve") {
+    let profile = arguments.value(.profile) ?? "default"
+    if arguments.has(.serve) {
         var forwarded = ["--profile", profile]
-        for name in ["port", "bind"] { if let value = arguments.value(name) { forwarded += ["--\(name)", value] } }
-        if arguments.has("allow-remote") { forwarded.append("--allow-remote") }
+        for key in [OptionKey.port, .bind] {
+            if let value = arguments.value(key) { forwarded += ["--\(key.name)", value] }
+        }
+        if arguments.has(.allowRemote) { forwarded.append("--allow-remote") }
         return try StatusAppLauncher.exec(forwarded)
     }
     let json: Bool
-    switch arguments.value("output")?.lowercased() {
+    switch arguments.value(.output)?.lowercased() {
     // `output = csv` or `table` in the config file (which every listing command reads) leaves the text view.
     case nil, "text", "table", "csv": json = false
     case "json", "ndjson": json = true

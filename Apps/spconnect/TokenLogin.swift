@@ -11,50 +11,50 @@ import Transport
 enum TokenLogin {
     /// The options `login` takes for token sign-ins.
     static let options: [OptionSpec] = [
-        .value("app-id", "ID", "Entra ID: the app (client) id; with --certificate (app-only) or --device-code"),
+        .value(.appId, "ID", "Entra ID: the app (client) id; with --certificate (app-only) or --device-code"),
         .value(
-            "tenant", "TENANT", "Entra ID: the tenant id or domain (default: read from the site's Bearer challenge)"),
-        .value("certificate", "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
-        .value("key", "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
-        .value("key-password-file", "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
-        .value("algorithm", "ALG", "app-only: RS256 (x5t, default) or PS256 (x5t#S256) for the client assertion"),
-        .flag("device-code", "delegated sign-in: print a code to enter at the sign-in page on any device"),
-        .value("authority", "URL", "Entra ID's host (default https://login.microsoftonline.com; other clouds, tests)"),
-        .value("client-secret-file", "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
-        .flag("client-secret-stdin", "refused: SharePoint rejects app-only tokens obtained with a secret"),
+            .tenant, "TENANT", "Entra ID: the tenant id or domain (default: read from the site's Bearer challenge)"),
+        .path(.certificate, "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
+        .path(.key, "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
+        .path(.keyPasswordFile, "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
+        algorithmOption,
+        .flag(.deviceCode, "delegated sign-in: print a code to enter at the sign-in page on any device"),
+        .value(.authority, "URL", "Entra ID's host (default https://login.microsoftonline.com; other clouds, tests)"),
+        .path(.clientSecretFile, "FILE", "refused: SharePoint rejects app-only tokens obtained with a secret"),
+        .flag(.clientSecretStdin, "refused: SharePoint rejects app-only tokens obtained with a secret"),
     ]
 
     /// Runs a token sign-in when the arguments ask for one (`--app-id`, `--device-code`, `--certificate` or a client
     /// secret); nil otherwise, for the password sign-in.
     static func runIfAsked(_ arguments: ParsedArguments) async throws -> ExitCode? {
         let asked =
-            ["app-id", "certificate", "client-secret-file"].contains { arguments.value($0) != nil }
-            || arguments.has("device-code") || arguments.has("client-secret-stdin")
+            [OptionKey.appId, .certificate, .clientSecretFile].contains { arguments.value($0) != nil }
+            || arguments.has(.deviceCode) || arguments.has(.clientSecretStdin)
         guard asked else { return nil }
-        if arguments.value("client-secret-file") != nil || arguments.has("client-secret-stdin") {
+        if arguments.value(.clientSecretFile) != nil || arguments.has(.clientSecretStdin) {
             printError(
                 "spconnect login: refusing a client secret: " + TokenError(.clientSecretRefused).description + ".")
             return .usage
         }
-        guard let site = arguments.value("site"), let appId = arguments.value("app-id") else {
+        guard let site = arguments.value(.site), let appId = arguments.value(.appId) else {
             throw UsageError(description: "--site URL and --app-id ID are required for an Entra ID token sign-in")
         }
-        guard arguments.value("user") == nil else {
+        guard arguments.value(.user) == nil else {
             throw UsageError(description: "--user goes with a password sign-in; an app id signs in by itself")
         }
-        let deviceCode = arguments.has("device-code")
-        guard deviceCode != (arguments.value("certificate") != nil) else {
+        let deviceCode = arguments.has(.deviceCode)
+        guard deviceCode != (arguments.value(.certificate) != nil) else {
             throw UsageError(
                 description: "give --certificate FILE (app-only) or --device-code (delegated), one of them")
         }
-        let profile = arguments.value("profile") ?? "default"
+        let profile = arguments.value(.profile) ?? "default"
         let store = SessionStore()
         // Before a certificate's assertion or a device code goes anywhere: the session must be keepable.
         try store.checkBeforeSignIn(profile: profile)
-        let policy = SignInPolicy(allowHTTPLoopback: arguments.has("allow-http-loopback"))
-        let authority = arguments.value("authority") ?? EntraAuthority.publicCloud
+        let policy = SignInPolicy(allowHTTPLoopback: arguments.has(.allowHttpLoopback))
+        let authority = arguments.value(.authority) ?? EntraAuthority.publicCloud
         var configuration = clientConfiguration(arguments)
-        let file = try arguments.value("trace").map { path throws(UsageError) in try TraceFile(path: path) }
+        let file = try arguments.value(.trace).map { path throws(UsageError) in try TraceFile(path: path) }
         let steps = TokenSteps()
         configuration.trace = { record in
             file?.write(record)
@@ -76,12 +76,12 @@ enum TokenLogin {
         do throws(TokenError) {
             if deviceCode {
                 session = try await DeviceCodeSignIn(
-                    client: client, siteURL: site, appId: appId, tenant: arguments.value("tenant"),
+                    client: client, siteURL: site, appId: appId, tenant: arguments.value(.tenant),
                     authorityHost: authority, policy: policy, prompt: showPrompt
                 ).run()
             } else if let credential {
                 session = try await AppOnlySignIn(
-                    client: client, siteURL: site, appId: appId, tenant: arguments.value("tenant"),
+                    client: client, siteURL: site, appId: appId, tenant: arguments.value(.tenant),
                     authorityHost: authority, credential: credential, policy: policy
                 ).run()
             } else {
@@ -114,18 +114,21 @@ enum TokenLogin {
         return .ok
     }
 
+    /// `--algorithm`: how the client assertion is signed, one of ``SignatureAlgorithm``'s cases.
+    static let algorithmOption = OptionSpec.choice(
+        .algorithm, "ALG", of: SignatureAlgorithm.self,
+        "app-only: \(OptionSpec.listed(SignatureAlgorithm.self)) for the client assertion (RS256, the default, names "
+            + "the certificate by x5t; PS256 by x5t#S256)")
+
     /// The certificate credential of `--certificate`, `--key`, `--key-password-file`, `--algorithm`.
     static func credential(_ arguments: ParsedArguments) throws(UsageError) -> CertificateCredential {
-        guard let certificate = arguments.value("certificate") else {
+        guard let certificate = arguments.value(.certificate) else {
             throw UsageError(description: "--certificate FILE is required for app-only sign-in")
         }
-        let name = (arguments.value("algorithm") ?? "RS256").uppercased()
-        guard let algorithm = SignatureAlgorithm(rawValue: name) else {
-            throw UsageError(description: "unknown --algorithm '\(name)'; use RS256 or PS256")
-        }
+        let algorithm = try arguments.choice(.algorithm, as: SignatureAlgorithm.self) ?? .rs256
         return CertificateCredential(
-            certificatePath: absolute(certificate), keyPath: arguments.value("key").map(absolute),
-            keyPasswordPath: arguments.value("key-password-file").map(absolute), algorithm: algorithm)
+            certificatePath: absolute(certificate), keyPath: arguments.value(.key).map(absolute),
+            keyPasswordPath: arguments.value(.keyPasswordFile).map(absolute), algorithm: algorithm)
     }
 
     /// Paths are kept in the session for renewals from any folder.

@@ -6,13 +6,13 @@ let treeLockFileName = ".spconnect-download.lock"
 
 /// `--wait SECONDS` of the tree transfers.
 let waitOption = OptionSpec.value(
-    "wait", "SECONDS",
+    .wait, "SECONDS",
     "with -r: when another spconnect run is using the local folder, wait up to SECONDS for it (default 0: exit 15 at "
         + "once)")
 
 /// The `--wait` given, in seconds (0 when not given).
 func lockWait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
-    guard let text = arguments.value("wait") else { return 0 }
+    guard let text = arguments.value(.wait) else { return 0 }
     guard let seconds = Double(text), seconds >= 0, seconds <= 604_800 else {
         throw UsageError(description: "--wait takes a number of seconds from 0 to 604800 (a week), not '\(text)'")
     }

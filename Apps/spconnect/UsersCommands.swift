@@ -26,8 +26,8 @@ let userCommand = Command(
     summary: "Show one site user by e-mail or login name (--ensure: add the person to the site when needed).",
     synopsis: "EMAIL [--ensure [--dry-run]] [--output FORMAT]",
     options: [
-        .flag("ensure", "resolve the person through /_api/web/ensureuser, adding them to the site when needed"),
-        .flag("dry-run", short: "n", "with --ensure: only say what would be resolved; nothing is changed"),
+        .flag(.ensure, "resolve the person through /_api/web/ensureuser, adding them to the site when needed"),
+        .flag(.dryRun, short: "n", "with --ensure: only say what would be resolved; nothing is changed"),
     ] + SiteContext.options,
     examples: [
         "spconnect user alice@contoso.com",
@@ -37,14 +37,14 @@ let userCommand = Command(
 ) { arguments in
     try await withSiteErrors("user") {
         let name = try positionals(arguments, "EMAIL")[0]
-        let ensure = arguments.has("ensure")
-        if arguments.has("dry-run") && !ensure {
+        let ensure = arguments.has(.ensure)
+        if arguments.has(.dryRun) && !ensure {
             throw UsageError(description: "--dry-run goes with --ensure (a lookup changes nothing)")
         }
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         if ensure {
-            if arguments.has("dry-run") {
+            if arguments.has(.dryRun) {
                 output.note("Would resolve '\(name)' with POST \(site.siteURL)/_api/web/ensureuser (dry run).")
                 return .ok
             }

@@ -5,6 +5,16 @@ import JSON
 import Presentation
 import Transport
 
+/// What `cookies --format` prints.
+enum CookieFormat: String, CaseIterable {
+    case header, netscape, json
+
+    /// `--format`, one of the cases.
+    static let option = OptionSpec.choice(
+        .format, "FORMAT", of: CookieFormat.self,
+        "\(OptionSpec.listed(CookieFormat.self)): header (default) is 'Cookie: a=b; c=d', netscape is for curl -b FILE")
+}
+
 /// `spconnect cookies`: the saved session for other tools (curl, wget, httpie, rclone), only the cookies a URL
 /// would get.
 let cookiesCommand = Command(
@@ -13,8 +23,8 @@ let cookiesCommand = Command(
     synopsis: "[--profile NAME] [--format header|netscape|json] [--url URL]",
     options: [
         profileOption,
-        .value("format", "FORMAT", "header (default: 'Cookie: a=b; c=d'), netscape (curl -b FILE) or json"),
-        .value("url", "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
+        CookieFormat.option,
+        .value(.url, "URL", "only the cookies a request to URL would carry (default: the session's own URL)"),
     ],
     examples: [
         "curl -H \"$(spconnect cookies)\" https://contoso.sharepoint.com/sites/team/_api/web",
@@ -22,15 +32,12 @@ let cookiesCommand = Command(
     ]
 ) { arguments in
     _ = try positionals(arguments)
-    let profile = arguments.value("profile") ?? "default"
+    let profile = arguments.value(.profile) ?? "default"
     guard let session = try SessionStore().load(profile: profile) else {
         throw SessionMissing(description: "no session for profile '\(profile)'; sign in first with 'spconnect login'")
     }
-    let format = arguments.value("format") ?? "header"
-    guard ["header", "netscape", "json"].contains(format) else {
-        throw UsageError(description: "unknown --format '\(format)'; use header, netscape or json")
-    }
-    let url = arguments.value("url") ?? session.proofURL ?? session.siteURL + "/"
+    let format = try arguments.choice(.format, as: CookieFormat.self) ?? .header
+    let url = arguments.value(.url) ?? session.proofURL ?? session.siteURL + "/"
     guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
         throw UsageError(description: "--url \(url) is not an absolute http(s) URL")
     }
@@ -41,12 +48,12 @@ let cookiesCommand = Command(
     ErrorOutput.remember(cookies: cookies)
     let sink = FileDescriptorSink.standardOutput()
     switch format {
-    case "netscape":
+    case .netscape:
         let lines =
             ["# Netscape HTTP Cookie File", "# cookies of spconnect profile '\(profile)' for \(url)"]
             + cookies.map(\.netscapeLine)
         sink.write(lines.joined(separator: "\n") + "\n")
-    case "json":
+    case .json:
         let values: [JSONValue] = cookies.map { cookie in
             .object([
                 ("name", .string(cookie.name)), ("value", .string(cookie.value)), ("domain", .string(cookie.domain)),
@@ -55,7 +62,7 @@ let cookiesCommand = Command(
             ])
         }
         sink.write(JSONValue.array(values).serialized(options: .prettyPrinted) + "\n")
-    default:
+    case .header:
         guard !cookies.isEmpty else {
             printError("spconnect cookies: the session holds no cookie that \(Redaction.url(url)) would get")
             return .notFound

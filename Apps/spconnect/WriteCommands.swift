@@ -30,9 +30,9 @@ func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONVal
 
 /// Whether the command line asks for a bulk write (`--from`); `--format` alone is a usage error.
 private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
-    if arguments.value("from") != nil { return true }
-    if arguments.value("format") != nil { throw UsageError(description: "--format goes with --from FILE") }
-    if arguments.has("dry-run") {
+    if arguments.value(.from) != nil { return true }
+    if arguments.value(.format) != nil { throw UsageError(description: "--format goes with --from FILE") }
+    if arguments.has(.dryRun) {
         throw UsageError(description: "--dry-run goes with --from FILE (one item's write is one request, shown by -v)")
     }
     return false
@@ -42,7 +42,7 @@ private func isBulk(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
 let addCommand = Command(
     name: "add",
     summary: "Create a list item from Name=value (text) and Name:=JSON pairs, or one item per row with --from FILE.",
-    synopsis: "LIST (Name=value... [Name:=JSON...] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson])",
+    synopsis: "LIST (Name=value... [Name:=JSON...] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson] [--dry-run])",
     options: BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect add Tasks Title='Write the report' Priority:=2",
@@ -76,8 +76,9 @@ let updateCommand = Command(
     summary:
         "Change fields of a list item (MERGE; --etag refuses if someone else changed it), or of the item each row "
         + "of --from FILE names by its Id column.",
-    synopsis: "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format F])",
-    options: [.value("etag", "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
+    synopsis:
+        "LIST (ID Name=value... [Name:=JSON...] [--etag ETAG] | --from FILE.csv|FILE.ndjson|- [--format csv|ndjson] [--dry-run])",
+    options: [.value(.etag, "ETAG", "the etag the item had when read, e.g. '\"3\"' or 3 (default '*': overwrite)")]
         + BulkWrite.options + SiteContext.options,
     examples: [
         "spconnect update Tasks 17 Status=Completed",
@@ -95,7 +96,7 @@ let updateCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let etag = try await withList(arguments.positionals[0], site: site) { list in
-            try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value("etag") ?? "*")
+            try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value(.etag) ?? "*")
         }
         output.renderOne(
             Record([Presentation.Field("id", .int(id)), Presentation.Field("etag", etag.map(Cell.string) ?? .null)]),

@@ -20,7 +20,8 @@ let commands: [Command] = [
     itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
     downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
     demoCommand, inspectCommand, profilesCommand, helpCommand,
-    completionCommand, manCommand, usersCommand, userCommand, groupsCommand, groupCommand, sitesCommand,
+    completionCommand, manCommand, declarationsCommand, usersCommand, userCommand, groupsCommand, groupCommand,
+    sitesCommand,
     changesCommand, gatewayCommand,
     contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
 ]
@@ -62,7 +63,7 @@ func main() async -> ExitCode {
             return .usage
         }
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(command.help)
+            print(command.help(resolved: ArgumentDefaults.resolved(for: command)))
             return .ok
         }
         return OutputFile.finish(await run(command, arguments))
@@ -73,14 +74,14 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
         var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
         // `--out tasks.csv` without `-o` writes CSV, whatever the config file's default.
-        if let path = given.value("out"), let format = OutputFile.format(forPath: path) {
-            given.setDefault("output", format)
+        if let path = given.value(.out), let format = OutputFile.format(forPath: path) {
+            given.setDefault(.output, format)
         }
         try ArgumentDefaults.apply(
             to: &given, for: command, environment: ProcessInfo.processInfo.environment,
-            standardOutputIsTerminal: given.value("out") == nil && Terminal.isTerminal(1))
+            standardOutputIsTerminal: given.value(.out) == nil && Terminal.isTerminal(1))
         // `output = json` in the config file counts as `-o json`.
-        if let format = given.value("output"), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
+        if let format = given.value(.output), JSONErrors.isJSON(format) { ErrorOutput.useJSON() }
         _ = try NetworkOptions.retryCount(given)
         let parsed = given
         guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
