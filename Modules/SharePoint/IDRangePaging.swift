@@ -180,13 +180,7 @@ final class RangeRead: Sendable {
     }
 
     /// Every page of the range, waiting for them if needed.
-    func pages() async throws(SharePointError) -> [RangePage] {
-        try await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }.get()
-    }
+    func pages() async throws(SharePointError) -> [RangePage] { try await awaitPages(of: task) }
 }
 
 /// A range's pages with the first one decoded by a task of its own (cancelled when dropped before its turn).
@@ -208,13 +202,18 @@ final class DecodingAhead: Sendable {
     deinit { task.cancel() }
 
     /// The range's pages, waiting for them if needed.
-    func pages() async throws(SharePointError) -> [RangePage] {
-        try await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }.get()
-    }
+    func pages() async throws(SharePointError) -> [RangePage] { try await awaitPages(of: task) }
+}
+
+/// The pages `task` reads, waiting for them; cancelling the waiting task cancels `task`.
+private func awaitPages(of task: Task<Result<[RangePage], SharePointError>, Never>) async throws(SharePointError)
+    -> [RangePage]
+{
+    try await withTaskCancellationHandler {
+        await task.value
+    } onCancel: {
+        task.cancel()
+    }.get()
 }
 
 extension SharePointSite {

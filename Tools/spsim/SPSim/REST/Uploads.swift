@@ -33,18 +33,8 @@ extension SimulatorCore {
                 state.logFileChange(.update, state.files[index])
                 return state.files[index]
             }
-            var created: [SPFile] = []
-            SiteContent.addFile(
-                to: list, folder: folder, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
-                author: spUserId(context.user ?? 0), files: &created)
-            guard var file = created.first else { return nil }
-            file.uniqueId = Tokens.guid()
-            file.created = now
-            file.modified = now
-            list.lastModified = now
-            state.files.append(file)
-            state.logFileChange(.add, file)
-            return file
+            return addUploadedFile(
+                bytes, named: name, in: folder, of: list, author: spUserId(context.user ?? 0), now: now, &state)
         }
         guard let result else {
             throw RESTError(
@@ -118,5 +108,27 @@ extension SimulatorCore {
             case .nometadata: return jsonResponse(.object([("value", value)]), context)
             }
         }
+    }
+}
+
+extension SimulatorCore {
+    /// A new file uploaded now (REST `Files/add`, WebDAV `PUT`): its item, a fresh unique id, the list's time, and
+    /// its add in the change log. Called under the state's lock.
+    func addUploadedFile(
+        _ bytes: [UInt8], named name: String, in folder: String, of list: SPList, author: Int, now: Int,
+        _ state: inout SimulatorState
+    ) -> SPFile? {
+        var created: [SPFile] = []
+        SiteContent.addFile(
+            to: list, folder: folder, name: name, content: .bytes(bytes), seed: options.seed ^ UInt64(now),
+            author: author, files: &created)
+        guard var file = created.first else { return nil }
+        file.uniqueId = Tokens.guid()
+        file.created = now
+        file.modified = now
+        list.lastModified = now
+        state.files.append(file)
+        state.logFileChange(.add, file)
+        return file
     }
 }

@@ -19,18 +19,7 @@ extension SimulatorCore {
         }
         let now = nowEpoch()
         let made: SPFile? = state.withLock { state in
-            var created: [SPFile] = []
-            SiteContent.addFile(
-                to: list, folder: folder, name: name, content: .bytes(body), seed: options.seed ^ UInt64(now),
-                author: user, files: &created)
-            guard var file = created.first else { return nil }
-            file.uniqueId = Tokens.guid()
-            file.created = now
-            file.modified = now
-            list.lastModified = now
-            state.files.append(file)
-            state.logFileChange(.add, file)
-            return file
+            addUploadedFile(body, named: name, in: folder, of: list, author: user, now: now, &state)
         }
         guard let made else { return davText(500, "The file \(path) could not be made.") }
         return HTTPServerResponse(
