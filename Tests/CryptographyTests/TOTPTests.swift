@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import TestSupport
 import Testing
 
 /// TOTP against RFC 6238's own test vectors (appendix B) and against Debian's `oathtool` for the same secret and
@@ -51,21 +52,17 @@ import Testing
         let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
         let time = 1_796_000_000
         for (algorithm, flag) in [(HMAC.Algorithm.sha1, "sha1"), (.sha256, "sha256"), (.sha512, "sha512")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/oathtool")
-            process.arguments = [
-                "--totp=\(flag)", "--base32", "--now", "@\(time)", "--digits", "6", "-",
-            ]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data((secret + "\n").utf8))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let expected = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // The secret through a 0600 file on standard input, never in argv; posix_spawn, as every test runs a tool.
+            let folder = try temporaryDirectory("oathtool")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            #expect(FileManager.default.createFile(atPath: folder + "/secret", contents: Data((secret + "\n").utf8)))
+            let status = await spawnToExit(
+                "/usr/bin/oathtool", ["--totp=\(flag)", "--base32", "--now", "@\(time)", "--digits", "6", "-"],
+                environment: ["PATH": "/usr/bin:/bin"], standardInput: folder + "/secret",
+                standardOutput: folder + "/code")
+            #expect(status == 0, "oathtool --totp=\(flag)")
+            let expected = ((try? String(contentsOfFile: folder + "/code", encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             let code = try TOTP(text: secret)
             let ours = TOTP(secret: code.secret, algorithm: algorithm, digits: 6)
                 .code(at: Date(timeIntervalSince1970: TimeInterval(time)))
