@@ -1,3 +1,4 @@
+import AppSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -31,15 +32,10 @@ final class DemoSimulator {
         _ = posix_spawn_file_actions_adddup2(&actions, stdinEnds[0], 0)
         _ = posix_spawn_file_actions_adddup2(&actions, stdoutEnds[1], 1)
         _ = posix_spawn_file_actions_adddup2(&actions, stderrEnds[1], 2)
-        let words = [executable, "--mode", "entra"]
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let result = withSpawnStrings(arguments: [executable, "--mode", "entra"]) { argv, envp in
+            posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        }
         for end in [stdinEnds[0], stdoutEnds[1], stderrEnds[1]] { _ = close(end) }
         defer {
             _ = close(stdoutEnds[0])

@@ -44,15 +44,10 @@ final class HelperProcess {
         _ = posix_spawnattr_setpgroup(&attributes, 0)
         _ = posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        let result = withSpawnStrings(arguments: ["/bin/sh", "-c", command]) { argv, envp in
+            posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        }
         // Only the child writes: its end closes here, so the pipe ends when the child (and what it started) close it.
         _ = close(writeEnd)
         guard result == 0 else {

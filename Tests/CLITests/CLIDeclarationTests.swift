@@ -234,18 +234,7 @@ import Testing
         let file = NSTemporaryDirectory() + "spc-declaration-" + UUID().uuidString + ".bash"
         try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        func complete(_ words: [String]) async throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try await runTool(
-                "/bin/bash",
-                [
-                    "-c",
-                    "source '\(file)' && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _spconnect && "
-                        + "printf '%s\\n' \"${COMPREPLY[@]}\"",
-                ])
-            #expect(result.status == 0, "\(result.stderr)")
-            return result.stdout.split(separator: "\n").map(String.init)
-        }
+        func complete(_ words: [String]) async throws -> [String] { try await bashCompletions(script: file, words) }
         #expect(try await complete(["spconnect", "login", "--mfa-method", ""]) == ["push", "totp", "sms", "voice"])
         #expect(
             Set(try await complete(["spconnect", "items", "--odata", ""])) == [

@@ -38,17 +38,7 @@ import Testing
         let script = try await runSpconnect(["completion", "bash"], environment: environment)
         let file = home + "/spconnect.bash"
         try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        func complete(_ words: [String]) async throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try await runTool(
-                "/bin/bash",
-                [
-                    "-c",
-                    "source '\(file)' && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _spconnect && "
-                        + "printf '%s\\n' \"${COMPREPLY[@]}\"",
-                ])
-            return result.stdout.split(separator: "\n").map(String.init)
-        }
+        func complete(_ words: [String]) async throws -> [String] { try await bashCompletions(script: file, words) }
         #expect(try await complete(["spconnect", "vers"]) == ["version", "versions"])
         #expect(try await complete(["spconnect", "att"]) == ["attachments"])
         #expect(try await complete(["spconnect", "rm", "Documents/a.txt", "--dr"]) == ["--dry-run"])

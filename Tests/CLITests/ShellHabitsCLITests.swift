@@ -80,18 +80,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/spconnect.bash"
         try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        func complete(_ words: [String]) async throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try await runTool(
-                "/bin/bash",
-                [
-                    "-c",
-                    "source '\(file)' && complete -p spconnect >/dev/null && COMP_WORDS=(\(quoted)) && "
-                        + "COMP_CWORD=\(words.count - 1) && _spconnect && printf '%s\\n' \"${COMPREPLY[@]}\"",
-                ])
-            #expect(result.status == 0, "\(result.stderr)")
-            return result.stdout.split(separator: "\n").map(String.init)
-        }
+        func complete(_ words: [String]) async throws -> [String] { try await bashCompletions(script: file, words) }
         #expect(try await complete(["spconnect", "it"]) == ["items", "item"])
         #expect(try await complete(["spconnect", "items", "Tasks", "--fi"]) == ["--filter"])
         #expect(try await complete(["spconnect", "items", "-o", ""]) == ["table", "json", "ndjson", "csv"])
@@ -193,4 +182,21 @@ func runTool(_ path: String, _ arguments: [String], environment: [String: String
     return RunResult(
         status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
         stdoutBytes: out)
+}
+
+/// What bash's completion offers for `words` (the last is the word being completed), with the spconnect completion
+/// script at `script` sourced and registered for `spconnect`; a run of bash that fails is a test issue.
+func bashCompletions(
+    script: String, _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [String] {
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let result = try await runTool(
+        "/bin/bash",
+        [
+            "-c",
+            "source '\(script)' && complete -p spconnect >/dev/null && COMP_WORDS=(\(quoted)) && "
+                + "COMP_CWORD=\(words.count - 1) && _spconnect && printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ])
+    #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+    return result.stdout.split(separator: "\n").map(String.init)
 }
