@@ -5,10 +5,6 @@ import HTTPServer
 import Synchronization
 import Transport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What `spconnect gateway` does with one request of a local tool: refuse it unless it carries the gateway's secret,
 /// names the gateway as its `Host` and comes from no foreign web page (`Origin`); else send it on to the profile's
 /// site with the session's credentials (its cookies from the client's jar, its bearer token or Basic credentials),

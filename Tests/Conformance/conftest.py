@@ -12,24 +12,23 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def spsim_binary():
-    if os.environ.get("SPSIM"):
-        return os.environ["SPSIM"]
+def built_binary(product, variable):
+    """The built `product` (the `variable` environment variable overrides), or a skip saying how to build it."""
+    if os.environ.get(variable):
+        return os.environ[variable]
     for config in ("debug", "release"):
-        candidate = ROOT / ".build" / config / "spsim"
+        candidate = ROOT / ".build" / config / product
         if candidate.exists():
             return str(candidate)
-    pytest.skip("spsim is not built (swift build --product spsim)")
+    pytest.skip(f"{product} is not built (swift build --product {product})")
+
+
+def spsim_binary():
+    return built_binary("spsim", "SPSIM")
 
 
 def spconnect_binary():
-    if os.environ.get("SPCONNECT"):
-        return os.environ["SPCONNECT"]
-    for config in ("debug", "release"):
-        candidate = ROOT / ".build" / config / "spconnect"
-        if candidate.exists():
-            return str(candidate)
-    pytest.skip("spconnect is not built (swift build --product spconnect)")
+    return built_binary("spconnect", "SPCONNECT")
 
 
 class Running:
