@@ -33,9 +33,11 @@ import Transport
         let tokens = try #require(session.tokens)
         #expect(tokens.kind == .deviceCode && tokens.refreshToken != nil && session.user == "alice@contoso.test")
         #expect(tokens.claims.scopes == ["AllSites.FullControl"])
-        // The access token expires; the refresh token renews it (and rotates: the old one is spent).
+        // The access token expires; the refresh token renews it (and rotates: the old one is spent). The renewed
+        // token lives long, so a slow machine cannot make it expire too and count a second renewal.
+        world.simulator.setTokenLifetime(seconds: 3599)
         let renewal = TokenRenewal(client: world.client, session: session)
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: .seconds(max(0, tokens.renewAt.timeIntervalSinceNow)) + .milliseconds(50))
         let site = SharePointSite(
             client: world.client, siteURL: world.simulator.siteURL,
             reauthenticate: { try await renewal.reauthenticate() },

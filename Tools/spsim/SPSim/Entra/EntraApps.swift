@@ -109,6 +109,8 @@ struct EntraState {
     var signingKeyPEM: [UInt8]?
     /// Test hook: access tokens are issued for this audience instead of the requested resource.
     var audienceOverride: String?
+    /// Test hook: later access tokens live this many seconds instead of the options' lifetime.
+    var tokenLifetimeOverride: Int?
     /// `Sites.Selected` grants on this site: app id → role (`read`, `write`, `manage`, `fullcontrol`).
     var siteGrants: [String: String] = [:]
 }

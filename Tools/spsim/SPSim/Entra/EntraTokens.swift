@@ -227,9 +227,10 @@ extension SimulatorCore {
         refreshFor: (user: Int, appId: String, scope: String)?
     ) -> HTTPServerResponse {
         let now = nowEpoch()
-        let lifetime = options.tokenLifetimeSeconds
+        let (override, lifetimeOverride) = state.withLock { ($0.entra.audienceOverride, $0.entra.tokenLifetimeOverride) }
+        let lifetime = lifetimeOverride ?? options.tokenLifetimeSeconds
         let jti = Tokens.guid()
-        let audience = state.withLock { $0.entra.audienceOverride } ?? resource
+        let audience = override ?? resource
         let payload =
             [
                 ("aud", JSON.string(audience)), ("iss", .string("https://sts.windows.net/\(tenantId)/")),

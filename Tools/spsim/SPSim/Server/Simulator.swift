@@ -120,6 +120,12 @@ public final class Simulator: Sendable {
         core.state.withLock { $0.entra.deviceScript = script }
     }
 
+    /// Gives every later access token `seconds` to live instead of the options' lifetime (nil: the options'), so a
+    /// test can let one token expire and keep its renewal from expiring under load.
+    public func setTokenLifetime(seconds: Int?) {
+        core.state.withLock { $0.entra.tokenLifetimeOverride = seconds }
+    }
+
     /// Issues every later access token for `audience` instead of the resource asked for (nil: the resource), to
     /// show what SharePoint says to a token for another resource.
     public func issueTokens(forAudience audience: String?) {
