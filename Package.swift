@@ -120,7 +120,7 @@ let package = Package(
 
         /// Benchmarks, side by side with a baseline in one run (figures in docs/performance.md).
         .executableTarget(
-            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML"], path: "Tools/bench"),
+            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML", "AuthFlow"], path: "Tools/bench"),
 
         // MARK: Fuzzing (libFuzzer targets; built and run by Tools/fuzz/run, see docs/fuzzing.md)
 
@@ -129,7 +129,8 @@ let package = Package(
         /// What every fuzz target shares: the libFuzzer or replay entry, oracle failures, input slicing.
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Tools/fuzz/FuzzSupport"),
         /// Page reading as AuthFlow does it, then every form's submissions (urlencoded bodies decoded back).
-        .executableTarget(name: "fuzz-html", dependencies: ["FuzzSupport", "HTML"], path: "Tools/fuzz/html"),
+        .executableTarget(
+            name: "fuzz-html", dependencies: ["FuzzSupport", "HTML", "AuthFlow"], path: "Tools/fuzz/html"),
         /// `$Config` extraction and the other script readers (redirects, self-submits, function bodies).
         .executableTarget(
             name: "fuzz-config", dependencies: ["FuzzSupport", "HTML", "JSON"], path: "Tools/fuzz/config"),
@@ -189,7 +190,7 @@ let package = Package(
             name: "StatusAppTests",
             dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
-        .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML"], path: "Tests/HTMLTests"),
+        .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML", "AuthFlow"], path: "Tests/HTMLTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"],
             path: "Tests/HTTPServerTests"),

@@ -92,11 +92,7 @@ extension SignInMachine {
             return formsAuth && submissions == 0 ? .signInGoesOn : .failed
         }
         guard configuration.target.proofURL != nil else { return .proven }
-        let signInKinds: [PageKind] = [
-            .credentialForm, .usernameStep, .passwordStep, .autoPost, .aadConfig, .kmsi, .oneTimeCode,
-            .secondFactor, .passwordChange, .passwordExpiring, .error,
-        ]
-        if let page = readPage(response), signInKinds.contains(page.kind) || page.refresh?.isFollowed == true {
+        if let page = readPage(response), page.kind.continuesSignIn || page.refresh?.isFollowed == true {
             return .signInGoesOn
         }
         return .proven

@@ -198,7 +198,7 @@ enum DOMParser {
 
 extension String {
     /// The string without leading and trailing ASCII whitespace (space, tab, LF, FF, CR).
-    func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })!
@@ -206,7 +206,7 @@ extension String {
     }
 
     /// Whitespace runs collapsed to one space, trimmed.
-    func collapsingWhitespace() -> String {
+    package func collapsingWhitespace() -> String {
         var result = ""
         var pendingSpace = false
         for scalar in unicodeScalars {

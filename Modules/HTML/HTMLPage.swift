@@ -267,7 +267,4 @@ public struct HTMLPage: Sendable {
         self.headings = headings
         self.visibleText = visibleText
     }
-
-    /// What kind of sign-in page this is, and why.
-    public var classification: PageClassification { PageClassifier.classify(self) }
 }

@@ -164,7 +164,7 @@ public enum SignInLexicon {
     /// Lower-case words of `text`, split at anything not a letter or digit and at camelCase boundaries
     /// (`UserNameInput` → user, name, input; `passcodeField` → passcode, field), plus the joined form of
     /// adjacent pairs (`user`,`name` → `username`), so both spellings match.
-    static func tokens(of text: String) -> [String] {
+    package static func tokens(of text: String) -> [String] {
         if let ascii = asciiTokens(of: text) { return ascii }
         var words: [String] = []
         var current = ""

@@ -1,3 +1,4 @@
+import AuthFlow
 import HTML
 import JSON
 import Testing

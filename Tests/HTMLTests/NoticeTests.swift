@@ -1,3 +1,4 @@
+import AuthFlow
 import Testing
 
 @testable import HTML

@@ -5,6 +5,7 @@
 // The baseline is the scale-1 page of the same run: a reader that is linear in the page's size shows a ratio near 8,
 // a quadratic scan one near 64. Then every page of `../shared/corpus/idp` is read, as pages per second.
 // Nothing here asserts a speed: the figures go to docs/performance.md by hand.
+import AuthFlow
 import Foundation
 import HTML
 

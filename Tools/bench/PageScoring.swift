@@ -2,6 +2,7 @@
 // shared corpus's conventions (file, kind, form_index, username_field, password_field, code_field, action, method,
 // error_text). Prints per-kind accuracy as a confusion table (rows: the manifest's kind, columns: what was read)
 // and the accuracy of each extracted fact. Nothing here asserts: it is for measuring on pages of one's own.
+import AuthFlow
 import Foundation
 import HTML
 

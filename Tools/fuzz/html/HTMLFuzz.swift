@@ -1,3 +1,4 @@
+import AuthFlow
 import FuzzSupport
 
 // Fuzz target: reading a page the way AuthFlow does (Modules/HTML), then building every form's submissions.

@@ -20,6 +20,10 @@ struct FormsStrategy: SignInStrategy {
     }
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
+        // A kind whose rule says what to do on it (the kinds below keep their handling here).
+        for rule in PageClassifier.rules {
+            if let decision = rule.decide(on: page, state: &state) { return decision }
+        }
         switch page.kind {
         case .oneTimeCode:
             return askCode(page, state: &state)
@@ -51,7 +55,7 @@ struct FormsStrategy: SignInStrategy {
             return autoPost(page)
         case .aadConfig, .kmsi:
             return nil
-        case .other:
+        default:
             return navigate(page)
         }
     }

@@ -1,0 +1,11 @@
+import HTML
+
+/// An error page: an error message and no sign-in form to act on.
+struct ErrorPageRule: PageRule {
+    func classify(_ evidence: PageEvidence) -> PageClassification? {
+        guard let error = evidence.page.errorText else { return nil }
+        return evidence.classified(
+            .error, form: evidence.page.forms.first?.index, "no sign-in form; the page shows an error: \(error)",
+            evidence.errorSignals)
+    }
+}
