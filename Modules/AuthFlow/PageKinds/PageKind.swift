@@ -19,8 +19,11 @@ public struct PageKind: Sendable, Hashable, CustomStringConvertible {
         self.continuesSignIn = continuesSignIn
     }
 
+    /// Same kind: same ``rawValue``.
     public static func == (lhs: PageKind, rhs: PageKind) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the ``rawValue``.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// The ``rawValue``.
     public var description: String { rawValue }
 }
 
