@@ -227,7 +227,9 @@ extension SimulatorCore {
         refreshFor: (user: Int, appId: String, scope: String)?
     ) -> HTTPServerResponse {
         let now = nowEpoch()
-        let (override, lifetimeOverride) = state.withLock { ($0.entra.audienceOverride, $0.entra.tokenLifetimeOverride) }
+        let (override, lifetimeOverride) = state.withLock {
+            ($0.entra.audienceOverride, $0.entra.tokenLifetimeOverride)
+        }
         let lifetime = lifetimeOverride ?? options.tokenLifetimeSeconds
         let jti = Tokens.guid()
         let audience = override ?? resource
