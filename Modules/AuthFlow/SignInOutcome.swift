@@ -88,6 +88,9 @@ public enum InteractionKind: String, Sendable, Equatable {
     /// A renewal without a password (``SignInConfiguration/silent``) reached a page that asks for credentials:
     /// the identity provider's own session has ended.
     case credentialsNeeded
+    /// The page asks which identity provider to sign in with, and nothing the sign-in holds tells which (the
+    /// hints name each provider's host to allow).
+    case identityProviderChoice
 
     var explanation: String {
         switch self {
@@ -99,6 +102,7 @@ public enum InteractionKind: String, Sendable, Equatable {
         case .federatedSignIn: return "a sign-in at the organisation's own identity provider (a federated account)"
         case .identityProviderError: return "nothing: it stopped the sign-in with an error"
         case .credentialsNeeded: return "the password again"
+        case .identityProviderChoice: return "a choice of identity provider"
         }
     }
 }

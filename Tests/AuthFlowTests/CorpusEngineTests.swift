@@ -22,7 +22,14 @@ struct CorpusEngineTests {
         let hidden_fields: [String: HiddenValue]?
         let error_text: String?
         let redirect: Redirect?
+        let other_controls: [Control]?
         var testDescription: String { file }
+
+        struct Control: Decodable, Sendable {
+            let name: String?
+            let type: String?
+            let options: [String]?
+        }
 
         struct Redirect: Decodable, Sendable {
             let target: String?
@@ -191,6 +198,15 @@ struct CorpusEngineTests {
             #expect(!request.carriesCredentials)
             let names = Set((request.form ?? []).map(\.name))
             #expect(Set((entry.hidden_fields ?? [:]).keys).isSubset(of: names))
+        case ("other", .send(let request)) where request.purpose == .providerChoice:
+            // A choice of identity provider: the list's entry that keeps the sign-in at this provider (not a URI of
+            // another host), submitted with the form's own submitter; no credential goes with it.
+            let list = try #require(entry.other_controls?.first { $0.type == "select" })
+            let sent = (request.form ?? []).filter { $0.name == list.name }.map(\.value)
+            #expect(sent.count == 1 && list.options?.contains(sent[0]) == true, "\(sent)")
+            #expect(!(sent.first ?? "").contains("://") && !request.carriesCredentials)
+            let action = URL(string: entry.action ?? "", relativeTo: URL(string: request.url))
+            #expect(URL(string: request.url)?.path == action?.path && request.method == "POST")
         case ("other", .send(let request)):
             #expect([.scriptRedirect, .refresh, .autoPost].contains(request.purpose))
         default:

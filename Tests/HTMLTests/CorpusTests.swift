@@ -12,6 +12,15 @@ struct CorpusTests {
         #expect(Corpus.fileNames.count >= 20)
     }
 
+    /// A choice of identity provider is its own kind (the manifest calls it `other`): the one page of the corpus
+    /// that asks for one, and no other page.
+    @Test func onlyTheHomeRealmDiscoveryPageIsAChoiceOfIdentityProvider() throws {
+        let choices = try Corpus.fileNames.filter { file in
+            try Corpus.page(file, url: Self.pageURL).classification.kind == .identityProviderChoice
+        }
+        #expect(choices == ["adfs2-home-realm-discovery-select-pl.html"])
+    }
+
     @Test("page matches manifest", arguments: Corpus.fileNames)
     func pageMatchesManifest(file: String) throws {
         let entry = try #require(Corpus.entry(file))

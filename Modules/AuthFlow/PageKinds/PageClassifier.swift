@@ -12,6 +12,7 @@ public enum PageClassifier {
         PasswordFormRule(),
         UsernameStepRule(),
         ErrorPageRule(),
+        IdentityProviderChoiceRule(),
         PasswordExpiryRule(),
         SecondFactorEnrolmentRule(),
         NoticeRule(),
