@@ -47,6 +47,10 @@ public enum SignInOutcome: Sendable {
                 text +=
                     ". This is not about the password: the error says what is wrong, and may need the "
                     + "tenant's administrator (an invitation, an assignment to the application) or a new sign-in."
+            case .identityProviderChoice:
+                text +=
+                    ". The sign-in takes the one that keeps it at this provider, else the one whose host"
+                    + " credentials may go to, and none of these is either."
             case .federatedSignIn:
                 text +=
                     ". This is not a wrong password: the engine could not follow Entra to the "

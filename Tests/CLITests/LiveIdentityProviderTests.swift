@@ -20,11 +20,14 @@ struct LiveIdentityProviderTests {
     static let passwords = ["alice-pass-1", "wrong-pass-7", "nobody-pass-9", "broken-pass-3"]
 
     /// Runs `spconnect login --url PROTECTED` for `user` with `password` in a fresh state folder.
-    func login(_ user: String, _ password: String, extra: [String] = []) async throws -> (RunResult, String) {
+    func login(_ user: String, _ password: String, url: String? = nil, extra: [String] = []) async throws -> (
+        RunResult, String
+    ) {
         let state = try temporaryDirectory("live")
         let result = try await runSpconnect(
             [
-                "login", "--url", world.protectedURL, "--user", user, "--password-stdin", "--cacert", world.caFile,
+                "login", "--url", url ?? world.protectedURL, "--user", user, "--password-stdin", "--cacert",
+                world.caFile,
                 "--trace", state + "/trace.jsonl", "--dump-pages", state + "/dumps",
             ] + extra, stdin: password + "\n", environment: ["XDG_STATE_HOME": state, "HOME": state])
         return (result, state)
@@ -80,6 +83,30 @@ struct LiveIdentityProviderTests {
             "/usr/bin/curl",
             ["-s", "--cacert", world.caFile, "-H", header.stdout.trimmingCharacters(in: .newlines), world.protectedURL])
         #expect(viaHeader.contains("Hello, alice"))
+    }
+
+    /// Behind SimpleSAMLphp's discovery service (two IdPs, neither on the service provider's host): the sign-in
+    /// stops naming both, with the way to say which is the user's; told, it chooses that one and signs in.
+    @Test func theDiscoveryServiceIsAnsweredWithTheProviderCredentialsMayGoTo() async throws {
+        let (stopped, first) = try await login("alice", "alice-pass-1", url: world.discoURL)
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        #expect(stopped.status == 4, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("a choice of identity provider"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("--allow-host 127.0.0.21:\(world.port)"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("elsewhere.liveidp.invalid"))
+        expectNoPassword(stopped, state: first)
+
+        let (result, state) = try await login(
+            "alice", "alice-pass-1", url: world.discoURL, extra: ["--allow-host", "127.0.0.21:\(world.port)"])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let trace = (try? String(contentsOfFile: state + "/trace.jsonl", encoding: .utf8)) ?? ""
+        #expect(trace.contains("chose identity provider 'https://127.0.0.21:\(world.port)/"), "\(trace)")
+        let session = state + "/spconnect/sessions/default.cookies"
+        let page = try await runProgram(
+            "/usr/bin/curl", ["-s", "--cacert", world.caFile, "-b", session, world.discoURL])
+        #expect(page.contains("Hello, alice"), "\(page.prefix(200))")
+        expectNoPassword(result, state: state)
     }
 
     @Test(arguments: [("alice", "wrong-pass-7"), ("nobody", "nobody-pass-9")])
@@ -146,6 +173,8 @@ final class LiveIdentityProvider: Sendable {
     let directory: String
     let port: Int
     var protectedURL: String { "https://127.0.0.22:\(port)/protected/" }
+    /// The same page behind SimpleSAMLphp's discovery service (the service provider names no IdP).
+    var discoURL: String { "https://127.0.0.22:\(port)/choose/" }
     var caFile: String { directory + "/ca.pem" }
 
     static let script: String = {

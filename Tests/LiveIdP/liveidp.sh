@@ -220,6 +220,11 @@ EOF
     'AssertionConsumerService' => '$SP_URL/simplesaml/module.php/saml/sp/saml2-acs.php/default-sp',
     'SingleLogoutService' => '$SP_URL/simplesaml/module.php/saml/sp/saml2-logout.php/default-sp',
 ];
+// The SP's second entity, which first asks its discovery service which IdP to use.
+\$metadata['$SP_DISCO_ENTITY'] = [
+    'AssertionConsumerService' => '$SP_URL/simplesaml/module.php/saml/sp/saml2-acs.php/disco-sp',
+    'SingleLogoutService' => '$SP_URL/simplesaml/module.php/saml/sp/saml2-logout.php/disco-sp',
+];
 EOF
     cat > "$idp/www/index.html" <<EOF
 <!DOCTYPE html>
@@ -242,6 +247,13 @@ EOF
         'idp' => '$IDP_ENTITY',
         'discoURL' => null,
     ],
+    // No IdP named: SimpleSAMLphp's own discovery service asks which of saml20-idp-remote.php's IdPs to use.
+    'disco-sp' => [
+        'saml:SP',
+        'entityID' => '$SP_DISCO_ENTITY',
+        'idp' => null,
+        'discoURL' => null,
+    ],
 ];
 EOF
     cat > "$sp/metadata/saml20-idp-remote.php" <<EOF
@@ -251,6 +263,13 @@ EOF
     'SingleSignOnService' => '$IDP_URL/simplesaml/saml2/idp/SSOService.php',
     'SingleLogoutService' => '$IDP_URL/simplesaml/saml2/idp/SingleLogoutService.php',
     'certData' => '$certdata',
+    'name' => ['en' => 'LiveIdP'],
+];
+// A second IdP the discovery service offers; nothing answers at its host.
+\$metadata['https://elsewhere.liveidp.invalid/simplesaml/saml2/idp/metadata.php'] = [
+    'SingleSignOnService' => 'https://elsewhere.liveidp.invalid/simplesaml/saml2/idp/SSOService.php',
+    'certData' => '$certdata',
+    'name' => ['en' => 'Elsewhere University'],
 ];
 EOF
     mkdir -p "$sp/www/protected"
@@ -272,6 +291,9 @@ foreach ($attributes as $name => $values) {
 }
 echo "</dl>\n<p><a id=\"logout\" href=\"logout.php\">Sign out</a></p>\n</body></html>\n";
 EOF
+    # The same page behind the discovery service: disco-sp instead of default-sp.
+    mkdir -p "$sp/www/choose"
+    sed -e "s/'default-sp'/'disco-sp'/" "$sp/www/protected/index.php" > "$sp/www/choose/index.php"
     cat > "$sp/www/protected/logout.php" <<'EOF'
 <?php
 // Single logout through the IdP, then back to /whoami.php.
@@ -425,6 +447,7 @@ LIVEIDP_SP_URL='$SP_URL'
 LIVEIDP_IDP_ENTITY='$IDP_ENTITY'
 LIVEIDP_SP_ENTITY='$SP_ENTITY'
 LIVEIDP_PROTECTED_URL='$SP_URL/protected/'
+LIVEIDP_DISCO_URL='$SP_URL/choose/'
 LIVEIDP_WHOAMI_URL='$SP_URL/whoami.php'
 LIVEIDP_NEWUI='$NEWUI'
 EOF
@@ -472,6 +495,7 @@ cmd_start() {
     SP_URL="https://$SP_ADDR:$SP_PORT"
     IDP_ENTITY="$IDP_URL/simplesaml/saml2/idp/metadata.php"
     SP_ENTITY="$SP_URL/simplesaml/module.php/saml/sp/metadata.php/default-sp"
+    SP_DISCO_ENTITY="$SP_URL/simplesaml/module.php/saml/sp/metadata.php/disco-sp"
 
     mkdir -p "$dir/run" "$dir/logs"
     rm -f "$dir/run/httpd.pid"

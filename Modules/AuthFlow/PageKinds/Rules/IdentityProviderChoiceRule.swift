@@ -64,12 +64,13 @@ struct IdentityProviderChoiceRule: PageRule {
             let hosts = choices.map { choice in
                 choice.identifier.flatMap(URLParts.init).map(\.displayAuthority).flatMap { $0.isEmpty ? nil : $0 }
             }
-            let names = zip(choices, hosts).map { choice, host in choice.label + (host.map { " (\($0))" } ?? "") }
+            let names = zip(choices, hosts).map { choice, host in
+                choice.label + (host.flatMap { choice.label.contains($0) ? nil : " (\($0))" } ?? "")
+            }
             return .finish(
                 .interactionRequired(
                     .identityProviderChoice, pageId: page.title,
-                    message: "the page offers " + names.joined(separator: ", ")
-                        + "; the one whose host credentials may go to is chosen",
+                    message: "it offers " + names.joined(separator: ", "),
                     hints: Array(Set(hosts.compactMap { $0 })).sorted().map { .allowHost($0) }))
         }
         guard state.interruptsAnswered < 3 else {
@@ -104,12 +105,19 @@ struct IdentityProviderChoiceRule: PageRule {
                     clicking: submit)
             }
         }
-        return form.submitters.indices.compactMap { index in
+        let buttons = form.submitters.indices.compactMap { index -> Choice? in
             let button = form.submitters[index]
             guard let identifier = providerIdentifier(in: button.value) ?? button.name.flatMap(providerIdentifier)
             else { return nil }
-            let label = button.label.isEmpty ? identifier : button.label
-            return Choice(label: label, identifier: identifier, setting: [:], clicking: index)
+            return Choice(label: button.label, identifier: identifier, setting: [:], clicking: index)
+        }
+        // Buttons that all say the same ("Select" under each provider's heading) are named by their providers.
+        let labels = buttons.map(\.label)
+        guard Set(labels).count < labels.count || labels.contains(where: \.isEmpty) else { return buttons }
+        return buttons.map { choice in
+            var named = choice
+            named.label = choice.identifier ?? choice.label
+            return named
         }
     }
 
