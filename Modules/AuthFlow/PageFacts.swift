@@ -127,14 +127,16 @@ struct PageForm: Sendable {
     /// How traces name the form: `#id`, or its position.
     var label: String { id.map { "#\($0)" } ?? "#\(index)" }
 
-    /// The submitter a person would click to sign in: one whose name, value or label says so, else the first.
+    /// The submitter a person would click to sign in: the first whose name, value or label says sign in, else one
+    /// that says continue (``SignInLexicon``), else the first.
     var signInSubmitter: Int? {
-        let words = ["sign", "log", "submit", "next", "continue", "weiter", "anmelden", "connexion"]
-        if let index = submitters.firstIndex(where: { submitter in
-            let text = [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " ").lowercased()
-            return words.contains { text.contains($0) }
-        }) {
-            return index
+        for concept in [SignInLexicon.Concept.signIn, .continue] {
+            if let index = submitters.firstIndex(where: { submitter in
+                SignInLexicon.says(
+                    concept, in: [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " "))
+            }) {
+                return index
+            }
         }
         return submitters.isEmpty ? nil : 0
     }

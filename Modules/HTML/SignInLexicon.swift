@@ -25,6 +25,8 @@ public enum SignInLexicon {
         case credentials
         /// A second factor's method by its standard name: TOTP, U2F, WebAuthn, FIDO, passkey, SMS, a security key.
         case secondFactorMethod
+        /// The button that signs in: sign in, log in, log on, submit.
+        case signIn
     }
 
     /// The whole words of each concept (lower case).
@@ -56,6 +58,10 @@ public enum SignInLexicon {
         .expired: [
             "expired", "expires", "expire", "expiring", "abgelaufen", "läuft", "expiré", "expirera", "caducado",
             "caduca", "expirado", "scaduta", "verlopen", "wygasło", "wygaśnie", "истек", "истёк", "истекает",
+        ],
+        .signIn: [
+            "signin", "login", "logon", "submit", "anmelden", "einloggen", "connexion", "connecter", "iniciar",
+            "entrar", "acceder", "accedi", "accedere", "inloggen", "aanmelden", "zaloguj", "войти", "вход",
         ],
         .verify: ["verify", "verification", "confirm", "prüfen", "bestätigen", "vérifier", "verificar", "weryfikacja"],
         .approve: [
@@ -122,6 +128,7 @@ public enum SignInLexicon {
         .approve: ["承認"],
         .device: ["デバイス", "端末"],
         .continue: ["続行", "次へ", "继续"],
+        .signIn: ["ログイン", "サインイン", "登录", "登入"],
         .secondFactor: ["二段階認証", "多要素認証", "双重验证"],
         .enroll: ["登録", "設定", "注册"],
         .accept: ["同意", "許可", "承諾", "允许", "接受"],
@@ -133,6 +140,7 @@ public enum SignInLexicon {
     /// Stems found inside a word of an identifier (`loginfmt`, `txtUsername1`, `j_password`, `otpcode`).
     static let stems: [Concept: [String]] = [
         .user: ["user", "login", "logon", "email"],
+        .signIn: ["signin", "login", "logon", "submit"],
         .password: ["passw", "kennw", "passwd"],
         .enroll: ["regist", "enrol"],
         .code: [
