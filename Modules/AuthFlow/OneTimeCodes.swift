@@ -69,27 +69,25 @@ struct PendingCode: Sendable {
 }
 
 extension FormsStrategy {
-    /// The most codes one sign-in sends before it calls them refused.
-    static let maximumCodeAttempts = 3
-
     /// A one-time-code page: asks the driver for a code (the first time, or again after the last was refused),
-    /// or gives up after ``maximumCodeAttempts``.
+    /// or gives up after ``SignInBudget/codeAttempts``.
     /// `field` names the input the code goes in when it is not the form's code field (a password-type passcode
     /// input on the page after the password).
     func askCode(_ page: PageFacts, state: inout FlowState, field named: String? = nil) -> StrategyDecision {
         guard var form = page.chosenForm, let field = named ?? page.codeField else {
             return .finish(.interactionRequired(.mfa, pageId: page.title, message: Self.secondFactorWords(page)))
         }
-        if state.codesSubmitted >= Self.maximumCodeAttempts {
+        if !state.budget.mayAskForCode {
             return .finish(
                 .invalidCredentials(
-                    message: "the one-time code was refused \(state.codesSubmitted) times"
+                    message: "the one-time code was refused \(state.budget.codesSubmitted) times"
                         + (page.errorText.map { " (\($0))" } ?? ""), code: nil))
         }
         form.codeField = field
         let request = OneTimeCodeRequest(
             pageURL: Redaction.url(page.url), fieldName: field,
-            label: state.answerMessage(on: page) ?? page.codeLabel ?? page.title, attempt: state.codesSubmitted + 1)
+            label: state.answerMessage(on: page) ?? page.codeLabel ?? page.title,
+            attempt: state.budget.codesSubmitted + 1)
         return .askCode(PendingCode(request: request, form: form, pageURL: page.url))
     }
 }
@@ -101,14 +99,15 @@ extension SignInMachine {
     /// - Precondition: the last action was ``SignInAction/needCode(_:)`` and it has not been answered yet (a driver
     ///   that calls this at any other time has a bug; it is not a sign-in outcome).
     public mutating func provide(code: Secret?) -> SignInAction {
-        guard let pending = pendingCode else {
-            preconditionFailure("provide(code:) called without a pending needCode action")
+        guard case .awaitingCode(let pending) = phase else {
+            preconditionFailure(
+                "provide(code:) called without a pending needCode action (the sign-in is \(phase.name))")
         }
-        pendingCode = nil
+        phase = .navigating
         guard let code, !code.revealedValue().isEmpty, let answer = pending.answer(code.revealedValue()) else {
-            return .finish(pending.withoutCode)
+            return settled(.finish(pending.withoutCode))
         }
-        state.codesSubmitted += 1
-        return send(answer.request, from: pending.pageURL, note: answer.note)
+        state.budget.codeSent()
+        return settled(send(answer.request, from: pending.pageURL, note: answer.note))
     }
 }

@@ -14,30 +14,21 @@ public struct SignInMachine: Sendable {
     /// Every step so far, with secrets redacted.
     public private(set) var trace: [SignInTraceStep] = []
 
+    /// What the sign-in as a whole has done, shared with the strategies (its ``SignInBudget`` included).
     var state: FlowState
-    /// Requests sent so far.
-    private(set) var steps = 0
-    private var visits: [String: Int] = [:]
+    /// Where the sign-in is, with the data only that phase holds.
+    var phase: SignInPhase = .idle
     var lastRequest: SignInRequest?
-    var proving = false
     /// Requests that moved the sign-in on (credentials, a user name, an auto-post, an interrupt's answer).
     var submissions = 0
     /// `submissions` when the proof was last tried: a cookie seen again triggers no new proof until the sign-in
     /// moved on (a cookie set before the sign-in happened, as some service providers do, is not a session).
     var proofTriedAt: Int?
-    /// Same-origin redirects followed by the current proof.
-    var proofHops = 0
     /// What the sign-in remembers of the target's cookies: which it would get now, and which it had when the
     /// credentials last went (see ``CookieStory``).
     var cookieStory = CookieStory()
     /// The hosts that answered over https during this sign-in (their cookies must never travel over http).
     var httpsHosts: Set<String> = []
-    /// The answer a cookie-triggered proof interrupted: where the sign-in goes on when the proof lands on a sign-in
-    /// page (the proof was a guess; the page the engine had received is the one to read).
-    /// The request it answered is kept with it.
-    var answerBeforeProof: (response: SignInResponse, request: SignInRequest?)?
-    /// A one-time-code page waiting for the driver's answer (``provide(code:)``).
-    var pendingCode: PendingCode?
     var route: (any ScriptedRoute)?
     /// An HTTP authentication challenge was answered by the engine itself (`auto`): at most once per sign-in.
     var challengeAnswered = false
@@ -67,7 +58,16 @@ public struct SignInMachine: Sendable {
     }
 
     /// The first request: the flow's entry point on the site.
+    ///
+    /// - Precondition: called once, before anything else.
     public mutating func start() -> SignInAction {
+        guard case .idle = phase else { preconditionFailure("start() called when the sign-in is \(phase.name)") }
+        phase = .navigating
+        return settled(entry())
+    }
+
+    /// The flow's entry request (or proof, or scripted route's first call).
+    private mutating func entry() -> SignInAction {
         if case .web = configuration.target {
             return send(SignInRequest(url: configuration.siteURL, purpose: .start), note: "start at the target page")
         }
@@ -87,7 +87,26 @@ public struct SignInMachine: Sendable {
     /// Feeds what came back for the last request; returns the next move. Each concern has its turn, in the order a
     /// browser meets them: the proof of the session, a scripted route's own exchange, a redirect, an HTTP
     /// authentication challenge, and last the page itself.
+    ///
+    /// - Precondition: the last action was ``SignInAction/send(_:)`` (not a finish, nor a code still unanswered).
     public mutating func receive(_ response: SignInResponse) -> SignInAction {
+        switch phase {
+        case .navigating, .proving: break
+        case .idle, .awaitingCode, .finished:
+            preconditionFailure("receive(_:) called when the sign-in is \(phase.name)")
+        }
+        return settled(answer(to: response))
+    }
+
+    /// The phase an action leaves the machine in: a finish ends it (a code asked for and a request sent set their
+    /// phase where they are made).
+    mutating func settled(_ action: SignInAction) -> SignInAction {
+        if case .finish = action { phase = .finished }
+        return action
+    }
+
+    /// The next move on `response`, recorded in the trace.
+    private mutating func answer(to response: SignInResponse) -> SignInAction {
         let index = trace.count - 1
         var record =
             trace.indices.contains(index)
@@ -144,7 +163,7 @@ public struct SignInMachine: Sendable {
             return .finish(outcome)
         case .askCode(let pending):
             record.decision = "\(name): ask for a one-time code (attempt \(pending.request.attempt))"
-            pendingCode = pending
+            phase = .awaitingCode(pending)
             return .needCode(pending.request)
         case .send(let request, let note):
             record.decision = "\(name): \(note)"
@@ -189,9 +208,8 @@ public struct SignInMachine: Sendable {
             request.referrer = request.referrer ?? pageURL
         }
         // A second factor's polls are bounded by its own limit (the page's timeout), not by the step limit.
-        if request.delay == nil { steps += 1 }
-        if steps > configuration.policy.maxSteps {
-            return .finish(.loop(url: request.url, steps: steps - 1))
+        if request.delay == nil, !state.budget.spendStep() {
+            return .finish(.loop(url: request.url, steps: state.budget.steps - 1))
         }
         if configuration.silent && request.carriesCredentials && request.purpose != .proof {
             return .finish(
@@ -209,16 +227,15 @@ public struct SignInMachine: Sendable {
         } catch {
             return .finish(.policyRefused(error))
         }
-        let key = request.method + " " + request.url
-        // A proof is a look at the target, not a step of the navigation: it does not count toward a cycle.
-        if request.purpose != .proof { visits[key, default: 0] += 1 }
-        // A second factor's calls repeat by design (polls, codes) and are bounded by its own limits.
-        if visits[key, default: 0] > 2 && request.form == nil && request.purpose != .proof
-            && request.purpose != .secondFactor
+        // A proof is a look at the target, not a step of the navigation: it does not count toward a cycle. A second
+        // factor's calls repeat by design (polls, codes) and are bounded by its own limits.
+        if request.purpose != .proof, !state.budget.visit(request.method + " " + request.url),
+            request.form == nil, request.purpose != .secondFactor
         {
-            return .finish(.loop(url: request.url, steps: steps))
+            return .finish(.loop(url: request.url, steps: state.budget.steps))
         }
         lastRequest = request
+        if request.purpose != .proof { phase = .navigating }
         if request.carriesCredentials && request.purpose != .proof { cookieStory.credentialsSent() }
         if [.credentials, .username, .autoPost, .interrupt, .providerChoice, .oneTimeCode, .secondFactor].contains(
             request.purpose)

@@ -8,27 +8,26 @@ extension SignInMachine {
     /// The proof's turn in ``receive(_:)``: the answer to a proof request, or target cookies that call for one.
     /// Nil lets the sign-in go on (the proof landed on a sign-in page, or there is nothing to prove yet).
     mutating func proofStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
-        if proving {
-            proving = false
+        if case .proving(var attempt) = phase {
+            phase = .navigating
             record.decision = "proof: HTTP \(response.status)"
-            switch proofVerdict(response) {
+            switch proofVerdict(response, hops: attempt.hops) {
             case .proven, .failed:
                 return .finish(proofOutcome(response))
             case .follow(let location):
-                proofHops += 1
+                attempt.hops += 1
                 record.decision = "proof: HTTP \(response.status) to the same origin"
-                return proofRequest(authentication: lastRequest?.authentication, url: location)
+                return proofRequest(authentication: lastRequest?.authentication, url: location, attempt: attempt)
             case .signInGoesOn:
-                guard let (interrupted, request) = answerBeforeProof else {
+                guard let (interrupted, request) = attempt.interrupted else {
                     // The proof was the sign-in's first request: the sign-in starts from its answer.
                     record.decision = "proof: HTTP \(response.status), not signed in yet: the sign-in goes on"
                     return nil
                 }
                 // The cookies were not a session yet: read the answer the proof interrupted, as a browser user
-                // who never made the proof would.
-                answerBeforeProof = nil
-                // As if the proof never went: the request that answer answered is the last one again (a 307 repeats
-                // it, a challenge answers it), and a later page may be proven again.
+                // who never made the proof would. As if the proof never went: the request that answer answered is
+                // the last one again (a 307 repeats it, a challenge answers it), and a later page may be proven
+                // again.
                 lastRequest = request
                 proofTriedAt = nil
                 record.decision =
@@ -38,20 +37,23 @@ extension SignInMachine {
         }
         guard proofTriedAt != submissions, shouldProve(response) else { return nil }
         proofTriedAt = submissions
-        proofHops = 0
         // The sign-in landed on the proof page itself: this answer is the proof.
-        if let proofURL = configuration.target.proofURL, response.url == proofURL, case .proven = proofVerdict(response)
+        if let proofURL = configuration.target.proofURL, response.url == proofURL,
+            case .proven = proofVerdict(response, hops: 0)
         {
             record.decision = "signed in: the target page answered HTTP \(response.status) with the session"
             return .finish(proofOutcome(response))
         }
         record.decision = "session cookies present: prove them"
-        answerBeforeProof = (response, lastRequest)
-        return proofRequest(authentication: lastRequest?.authentication)
+        return proofRequest(
+            authentication: lastRequest?.authentication,
+            attempt: ProofAttempt(interrupted: (response, lastRequest)))
     }
 
-    mutating func proofRequest(authentication: Authentication?, url: String? = nil) -> SignInAction {
-        proving = true
+    /// Sends the proof request (to `url`, else the target's proof URL) as part of `attempt`.
+    mutating func proofRequest(
+        authentication: Authentication?, url: String? = nil, attempt: ProofAttempt = ProofAttempt()
+    ) -> SignInAction {
         let request: SignInRequest
         if let proofURL = configuration.target.proofURL {
             request = SignInRequest(
@@ -67,7 +69,9 @@ extension SignInMachine {
                 headers: [("Accept", "application/json;odata=nometadata")], purpose: .proof,
                 carriesCredentials: authentication != nil, authentication: authentication)
         }
-        return send(request, note: "prove the session with a signed-in request")
+        let action = send(request, note: "prove the session with a signed-in request")
+        if case .send = action { phase = .proving(attempt) }
+        return action
     }
 
     /// What a proof's answer says.
@@ -80,10 +84,10 @@ extension SignInMachine {
     /// A 2xx on the target's own origin proves the session (for a web page: unless it is itself a sign-in page);
     /// a redirect to the same origin is followed (at most 5); a redirect elsewhere, or a sign-in page, means the
     /// sign-in has not happened yet and goes on (bounded by the step limit); anything else failed.
-    func proofVerdict(_ response: SignInResponse) -> ProofVerdict {
+    func proofVerdict(_ response: SignInResponse, hops: Int) -> ProofVerdict {
         if (300...399).contains(response.status), let location = response.location {
             if URLParts(location)?.origin == URLParts(response.url)?.origin {
-                return proofHops < 5 ? .follow(location) : .failed
+                return hops < ProofAttempt.maximumHops ? .follow(location) : .failed
             }
             return .signInGoesOn
         }

@@ -244,10 +244,18 @@ struct CorpusEngineTests {
     }
 
     @Test func traceHoldsNoPassword() throws {
+        // The pages one after another, into one machine while it goes on (so later pages meet a password already
+        // sent); a machine that finished or waits for a code takes no more pages, and a fresh one goes on.
         var machine = Self.machine()
-        for entry in Self.entries { _ = machine.receive(try Self.response(entry)) }
-        let lines = machine.trace.map(\.jsonLine).joined(separator: "\n")
+        var steps: [SignInTraceStep] = []
+        for entry in Self.entries {
+            if case .send = machine.receive(try Self.response(entry)) { continue }
+            steps += machine.trace
+            machine = Self.machine()
+        }
+        steps += machine.trace
+        let lines = steps.map(\.jsonLine).joined(separator: "\n")
         #expect(!lines.contains(Self.password))
-        #expect(!machine.trace.isEmpty)
+        #expect(steps.contains { $0.fieldsSent.contains("passwd") || $0.fieldsSent.contains("Password") })
     }
 }

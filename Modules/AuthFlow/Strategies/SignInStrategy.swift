@@ -34,11 +34,15 @@ struct FlowState: Sendable {
     let configuration: SignInConfiguration
     var usernameSubmitted = false
     var passwordSubmitted = false
-    /// One-time codes sent so far (a code page shown again means the last was refused).
-    var codesSubmitted = 0
-    var interruptsAnswered = 0
+    /// What the sign-in may still spend: requests, interrupts answered, one-time codes sent.
+    var budget: SignInBudget
     /// The flow recognised from the page that took the password (`entra`, `adfs`, `fba`, `forms`).
     var detectedFlow: SignInFlow?
     /// The page the user name or password was last typed on (see ``SubmittedPage``).
     var submittedPage: SubmittedPage?
+
+    init(configuration: SignInConfiguration) {
+        self.configuration = configuration
+        budget = SignInBudget(maxSteps: configuration.policy.maxSteps)
+    }
 }

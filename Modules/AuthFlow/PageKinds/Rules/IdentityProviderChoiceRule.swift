@@ -73,10 +73,9 @@ struct IdentityProviderChoiceRule: PageRule {
                     message: "it offers " + names.joined(separator: ", "),
                     hints: Array(Set(hosts.compactMap { $0 })).sorted().map { .allowHost($0) }))
         }
-        guard state.interruptsAnswered < 3 else {
-            return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
+        guard state.budget.answerInterrupt() else {
+            return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
         }
-        state.interruptsAnswered += 1
         let built = form.submission(chosen.choice.setting, chosen.choice.clicking)
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .providerChoice),

@@ -30,9 +30,6 @@ struct EntraSecondFactor: Sendable {
     private var polls = 0
     private var codesSent = 0
 
-    /// The most codes sent before the sign-in calls them refused (the service may lock the method sooner).
-    static let maximumCodeAttempts = 3
-
     // MARK: Starting
 
     /// The first move on a `ConvergedTFA` page: `BeginAuth` for the chosen method, or the failure that says why no
@@ -116,7 +113,8 @@ struct EntraSecondFactor: Sendable {
             guard retry, Self.isWrongCode(result) else {
                 return .finish(.secondFactorFailed(failure(result, message)))
             }
-            guard codesSent < Self.maximumCodeAttempts else {
+            // The service may lock the method sooner than the sign-in's own limit.
+            guard codesSent < SignInBudget.codeAttempts else {
                 return .finish(.secondFactorFailed(.wrongCode(attempts: codesSent, message: message)))
             }
             return askCode(attempt: codesSent + 1)

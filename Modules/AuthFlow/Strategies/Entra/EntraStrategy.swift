@@ -63,10 +63,9 @@ struct EntraStrategy: SignInStrategy {
         let action = URLResolution.resolve(urlPost, against: page.url)
         let configuration = state.configuration
         if page.kind == .kmsi {
-            guard state.interruptsAnswered < 3 else {
-                return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
+            guard state.budget.answerInterrupt() else {
+                return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
             }
-            state.interruptsAnswered += 1
             var fields: [(name: String, value: String)] = [
                 ("LoginOptions", configuration.staySignedIn ? "1" : "3"), ("type", "28"),
             ]

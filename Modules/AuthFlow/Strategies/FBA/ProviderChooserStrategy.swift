@@ -18,8 +18,9 @@ struct ProviderChooserStrategy: SignInStrategy {
                             .unknownInterrupt, pageId: "provider chooser",
                             message: "no provider fits flow '\(state.configuration.flow.rawValue)' among: \(names)"))
                 }
-                guard state.interruptsAnswered < 3 else { return .finish(.loop(url: page.url, steps: 3)) }
-                state.interruptsAnswered += 1
+                guard state.budget.answerInterrupt() else {
+                    return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
+                }
                 let configuration = state.configuration
                 let built = form.submission([select.name: option.value, "__EVENTTARGET": select.name], nil)
                 var request = SignInRequest(

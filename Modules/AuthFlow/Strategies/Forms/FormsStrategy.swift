@@ -39,7 +39,7 @@ struct FormsStrategy: SignInStrategy {
             return continuePastConsent(page, state: &state)
         case .error:
             // A code page showing the refusal of the last code: ask again (up to the attempt limit).
-            if page.signals.contains("aria-invalid=true"), page.codeField != nil, state.codesSubmitted > 0 {
+            if page.signals.contains("aria-invalid=true"), page.codeField != nil, state.budget.codesSubmitted > 0 {
                 return askCode(page, state: &state)
             }
             if let form = page.credentialForm, state.asksForWhatWasNotSent(form) {
@@ -125,7 +125,7 @@ struct FormsStrategy: SignInStrategy {
             return .invalidCredentials(message: message, code: nil)
         }
         if page.signals.contains("aria-invalid=true") {
-            if state.codesSubmitted > 0 {
+            if state.budget.codesSubmitted > 0 {
                 return .invalidCredentials(message: "the one-time code was refused: \(message)", code: nil)
             }
             return .interactionRequired(.mfa, pageId: page.title, message: "the one-time code was refused: \(message)")
@@ -217,10 +217,9 @@ struct FormsStrategy: SignInStrategy {
                     message: "a consent or notice page whose way on leads to another host (\(Redaction.url(built.url)))"
                 ))
         }
-        guard state.interruptsAnswered < 3 else {
-            return .finish(.loop(url: page.url, steps: state.interruptsAnswered))
+        guard state.budget.answerInterrupt() else {
+            return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
         }
-        state.interruptsAnswered += 1
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .interrupt),
             note: "notice or consent page: continued with \"\(form.submitters[button].label)\"")
