@@ -38,26 +38,11 @@ public enum SignInOutcome: Sendable {
                 + ". Check the user name and password."
         case .interactionRequired(let kind, let pageId, let message, let dumpPath, _):
             var text =
-                kind == .identityProviderError
+                kind.stops
                 ? "the identity provider stopped the sign-in" : "the identity provider asks for \(kind.explanation)"
             if let pageId { text += " (page \(pageId))" }
             if let message, !message.isEmpty { text += ": \(sentence(message))" }
-            switch kind {
-            case .identityProviderError:
-                text +=
-                    ". This is not about the password: the error says what is wrong, and may need the "
-                    + "tenant's administrator (an invitation, an assignment to the application) or a new sign-in."
-            case .identityProviderChoice:
-                text +=
-                    ". The sign-in takes the one that keeps it at this provider, else the one whose host"
-                    + " credentials may go to, and none of these is either."
-            case .federatedSignIn:
-                text +=
-                    ". This is not a wrong password: the engine could not follow Entra to the "
-                    + "organisation's sign-in page."
-            default:
-                text += ". Complete it once in a browser, or use an account or flow without it."
-            }
+            text += kind.advice ?? ". Complete it once in a browser, or use an account or flow without it."
             return text + dumpAdvice(dumpPath)
         case .unknownPage(let kind, let url, let dumpPath, _):
             return "the sign-in reached a page it cannot handle (\(kind)) at \(Redaction.url(url))."
@@ -75,40 +60,62 @@ public enum SignInOutcome: Sendable {
     }
 }
 
-/// What kind of interaction an identity provider asked for.
-public enum InteractionKind: String, Sendable, Equatable {
-    case mfa
-    case conditionalAccess
-    case passwordChange
-    case consent
-    case unknownInterrupt
+/// What kind of interaction an identity provider asked for. An open set (decision 0008's pattern): a rule or
+/// strategy that ends a sign-in in a way of its own declares its kind beside it, with the words the outcome's
+/// message uses.
+public struct InteractionKind: Sendable, Hashable, CustomStringConvertible {
+    /// The kind's name (`mfa`, `conditionalAccess`…).
+    public let rawValue: String
+    /// What the identity provider asks for, as the message words it ("a second factor (MFA)").
+    let explanation: String
+    /// Whether the identity provider stopped the sign-in rather than asked for something.
+    let stops: Bool
+    /// What the message says after the page's words; nil for the usual "complete it once in a browser".
+    let advice: String?
+
+    /// A kind named `rawValue`; see each property for the others.
+    init(_ rawValue: String, explanation: String, stops: Bool = false, advice: String? = nil) {
+        self.rawValue = rawValue
+        self.explanation = explanation
+        self.stops = stops
+        self.advice = advice
+    }
+
+    /// Same kind: same ``rawValue``.
+    public static func == (lhs: InteractionKind, rhs: InteractionKind) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the ``rawValue``.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// The ``rawValue``.
+    public var description: String { rawValue }
+
+    /// A second factor the engine could not answer.
+    public static let mfa = InteractionKind("mfa", explanation: "a second factor (MFA)")
+    /// A Conditional Access step (a compliant device, a location, a policy).
+    public static let conditionalAccess = InteractionKind(
+        "conditionalAccess", explanation: "a Conditional Access step")
+    /// A forced password change.
+    public static let passwordChange = InteractionKind("passwordChange", explanation: "a password change")
+    /// Consent to an application, or a notice whose way on leaves the allowed hosts.
+    public static let consent = InteractionKind("consent", explanation: "consent to an application")
+    /// An interruption the engine does not know.
+    public static let unknownInterrupt = InteractionKind(
+        "unknownInterrupt", explanation: "an interaction this engine does not know")
     /// The account is federated: its organisation's own identity provider signs it in, and the engine could
     /// not get there (Entra's `AADSTS50107` for a password posted to Entra directly).
-    case federatedSignIn
+    public static let federatedSignIn = InteractionKind(
+        "federatedSignIn",
+        explanation: "a sign-in at the organisation's own identity provider (a federated account)",
+        advice: ". This is not a wrong password: the engine could not follow Entra to the organisation's sign-in page.")
     /// The identity provider stopped the sign-in with an error that is not about the password (a guest from
     /// another tenant, a user not assigned to the application, a reply address, an expired flow, an unknown
     /// code); the message carries the provider's text and code.
-    case identityProviderError
+    public static let identityProviderError = InteractionKind(
+        "identityProviderError", explanation: "nothing: it stopped the sign-in with an error", stops: true,
+        advice: ". This is not about the password: the error says what is wrong, and may need the "
+            + "tenant's administrator (an invitation, an assignment to the application) or a new sign-in.")
     /// A renewal without a password (``SignInConfiguration/silent``) reached a page that asks for credentials:
     /// the identity provider's own session has ended.
-    case credentialsNeeded
-    /// The page asks which identity provider to sign in with, and nothing the sign-in holds tells which (the
-    /// hints name each provider's host to allow).
-    case identityProviderChoice
-
-    var explanation: String {
-        switch self {
-        case .mfa: return "a second factor (MFA)"
-        case .conditionalAccess: return "a Conditional Access step"
-        case .passwordChange: return "a password change"
-        case .consent: return "consent to an application"
-        case .unknownInterrupt: return "an interaction this engine does not know"
-        case .federatedSignIn: return "a sign-in at the organisation's own identity provider (a federated account)"
-        case .identityProviderError: return "nothing: it stopped the sign-in with an error"
-        case .credentialsNeeded: return "the password again"
-        case .identityProviderChoice: return "a choice of identity provider"
-        }
-    }
+    public static let credentialsNeeded = InteractionKind("credentialsNeeded", explanation: "the password again")
 }
 
 /// Where the redacted copy of the page went, when one was saved.

@@ -111,10 +111,18 @@ import Testing
 
 /// The flow registry has one row per flow, and the help names each.
 @Suite struct FlowRegistryTests {
-    @Test func everyFlowHasARowAndAHelpLine() {
-        for flow in SignInFlow.allCases {
+    /// Every flow declared as a static member, and a name no row has.
+    static let declared: [SignInFlow] = [
+        .auto, .entra, .adfs, .fba, .forms, .ntlm, .basic, .anonymous, .legacySPO, .adfsWSTrust, .fbaSOAP,
+    ]
+
+    @Test func everyFlowHasOneRowAndAHelpLine() {
+        for flow in Self.declared {
+            #expect(SignInFlow(rawValue: flow.rawValue) == flow, "\(flow) has no row in the registry")
+            #expect(SignInFlow.allCases.filter { $0 == flow }.count == 1, "\(flow) has several rows")
             #expect(SignInFlow.helpLines.contains { $0.hasPrefix(flow.rawValue + ": ") }, "\(flow)")
         }
         #expect(SignInFlow.helpLines.count == SignInFlow.allCases.count)
+        #expect(SignInFlow(rawValue: "kerberos") == nil)
     }
 }

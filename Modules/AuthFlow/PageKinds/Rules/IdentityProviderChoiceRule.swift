@@ -7,6 +7,15 @@ extension PageKind {
     public static let identityProviderChoice = PageKind("identity-provider-choice", manifestName: "other")
 }
 
+extension InteractionKind {
+    /// The page asks which identity provider to sign in with, and nothing the sign-in holds tells which (the
+    /// hints name each provider's host to allow).
+    public static let identityProviderChoice = InteractionKind(
+        "identityProviderChoice", explanation: "a choice of identity provider",
+        advice: ". The sign-in takes the one that keeps it at this provider, else the one whose host credentials may"
+            + " go to, and none of these is either.")
+}
+
 /// Pages asking which identity provider to sign in with, before any credential is asked for: ADFS's home realm
 /// discovery, SimpleSAMLphp's and Shibboleth's discovery services. The signal is the protocols' own: identity
 /// providers are named by URIs (SAML entity ids, WS-Federation trust URLs), so a form that asks for nothing to
