@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "spsim", targets: ["spsim"]),
         .executable(name: "spconnect-status", targets: ["spconnect-status"]),
         .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "TransportValues", targets: ["TransportValues"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -55,8 +56,11 @@ let package = Package(
 
         /// One JSON value type: an order-keeping RFC 8259 parser and a compact/pretty writer.
         .target(name: "JSON", path: "Modules/JSON"),
+        /// What HTTP code speaks in without libcurl: secrets, cookies, credentials, the transport's error, redaction.
+        .target(name: "TransportValues", path: "Modules/TransportValues"),
         /// HTTP over libcurl: exchanges, cookie jar (libcurl's engine), TLS, auth, retries, traces.
-        .target(name: "Transport", dependencies: ["CCurl", "CCurlShims"], path: "Modules/Transport"),
+        .target(
+            name: "Transport", dependencies: ["TransportValues", "CCurl", "CCurlShims"], path: "Modules/Transport"),
         /// HMAC and time-based one-time passwords (RFC 6238) over libcrypto.
         .target(name: "Cryptography", dependencies: ["CCrypto"], path: "Modules/Cryptography"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.

@@ -97,11 +97,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 }
 
 extension TransportError {
-    static func cancelled(_ url: String?) -> TransportError {
+    package static func cancelled(_ url: String?) -> TransportError {
         TransportError(kind: .cancelled, detail: "", url: url, message: "the request was cancelled")
     }
 
-    static func invalid(_ message: String, url: String?) -> TransportError {
+    package static func invalid(_ message: String, url: String?) -> TransportError {
         TransportError(kind: .invalidRequest, detail: "", url: url, message: message)
     }
 }
