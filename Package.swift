@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HTML", targets: ["HTML"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "SharePoint", targets: ["SharePoint"]),
+        .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
     ],
     targets: [
@@ -73,9 +74,15 @@ let package = Package(
 
         // MARK: Engines
 
-        /// The headless sign-in engine: a sans-I/O state machine over pages, strategies, policy, sessions.
+        /// The sign-in engine without I/O: the state machine, page kinds and rules, strategies, policy, outcomes,
+        /// sessions as values. No libcurl, no files.
         .target(
-            name: "AuthFlow", dependencies: ["Transport", "HTML", "Cryptography", "JSON"], path: "Modules/AuthFlow"),
+            name: "AuthFlowCore", dependencies: ["TransportValues", "HTML", "Cryptography", "JSON"],
+            path: "Modules/AuthFlowCore"),
+        /// The headless sign-in over Transport: the driver, the session store, renewals, token sign-ins.
+        .target(
+            name: "AuthFlow", dependencies: ["AuthFlowCore", "Transport", "HTML", "Cryptography", "JSON"],
+            path: "Modules/AuthFlow"),
 
         // MARK: Domain
 
@@ -145,10 +152,11 @@ let package = Package(
             name: "fuzz-odata", dependencies: ["FuzzSupport", "SharePoint", "JSON"], path: "Tools/fuzz/odata"),
         /// The session (Netscape cookie) file and the last sign-in record: parse, render, parse again.
         .executableTarget(
-            name: "fuzz-session", dependencies: ["FuzzSupport", "AuthFlow", "Transport"], path: "Tools/fuzz/session"),
+            name: "fuzz-session", dependencies: ["FuzzSupport", "AuthFlowCore", "AuthFlow", "Transport"],
+            path: "Tools/fuzz/session"),
         /// URL resolution (HTML's RFC 3986 resolver, AuthFlow's Foundation one), refresh values, percent-encoding.
         .executableTarget(
-            name: "fuzz-url", dependencies: ["FuzzSupport", "HTML", "AuthFlow"], path: "Tools/fuzz/url"),
+            name: "fuzz-url", dependencies: ["FuzzSupport", "HTML", "AuthFlowCore"], path: "Tools/fuzz/url"),
         /// The CSV writer on fuzzed records, its output read back as RFC 4180 and by `--from`'s CSV reader.
         .executableTarget(
             name: "fuzz-csv", dependencies: ["FuzzSupport", "Presentation", "JSON"], path: "Tools/fuzz/csv"),
@@ -157,7 +165,8 @@ let package = Package(
             name: "fuzz-batch", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/batch"),
         /// The token and device-code endpoints' answers, and the session file's token line for what they give.
         .executableTarget(
-            name: "fuzz-token", dependencies: ["FuzzSupport", "AuthFlow", "Transport", "JSON"], path: "Tools/fuzz/token"
+            name: "fuzz-token", dependencies: ["FuzzSupport", "AuthFlowCore", "AuthFlow", "Transport", "JSON"],
+            path: "Tools/fuzz/token"
         ),
         /// The download ledger of `download -r`: parse, render, parse again.
         .executableTarget(
@@ -182,7 +191,8 @@ let package = Package(
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
-                "TestSupport", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer", "Cryptography", "SharePoint",
+                "TestSupport", "AuthFlowCore", "AuthFlow", "HTML", "Transport", "SPSim", "HTTPServer", "Cryptography",
+                "SharePoint",
             ],
             path: "Tests/AuthFlowTests"),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], path: "Tests/PresentationTests"),

@@ -5,6 +5,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// The engine's first decision on every real captured identity-provider page in ../shared/corpus/idp.
 @Suite(

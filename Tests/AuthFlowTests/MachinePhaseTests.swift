@@ -2,6 +2,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// The machine's phases: a driver that feeds it out of turn stops at a precondition (its bug, not a sign-in
 /// outcome), and the budget ends a sign-in that answers interrupts or repeats a request without end.

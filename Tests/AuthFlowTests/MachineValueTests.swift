@@ -3,6 +3,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// `SignInMachine` driven as a plain value, with no network and no clock but the one it is given: a corpus sign-in
 /// page, the identity provider's answer and the proof are fed in by hand, and copies of the machine taken midway go

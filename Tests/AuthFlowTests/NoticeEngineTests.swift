@@ -2,6 +2,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// What the engine does with a notice or consent page: clicks its one way on when that stays on the page's own
 /// origin, and stops (exit 4, consent) when it leads elsewhere.

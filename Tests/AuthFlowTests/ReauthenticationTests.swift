@@ -5,6 +5,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 @Suite struct ReauthenticationTests {
     static func web(_ client: HTTPClient, _ site: String) async throws -> Int {

@@ -4,6 +4,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// The facts `shared/corpus/sp-rest/manifest.json` states about the real extSTS answer
 /// (`sts_extsts_success_response.xml`), read with the legacy SharePoint Online route's own XML reader (`SOAPText`),

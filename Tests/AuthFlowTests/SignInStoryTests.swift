@@ -3,6 +3,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// The sign-in read as a story: what the target already had when the password went, which cookies it gets now
 /// (its own host's and a parent domain's), and what a proof that was only a guess should give back. The machine is

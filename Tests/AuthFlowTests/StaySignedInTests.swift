@@ -3,6 +3,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// "Stay signed in" on a generic identity provider: with ``SignInConfiguration/staySignedIn`` the sign-in form's own
 /// "remember me" box is checked as a person would check it; a "remember my user name" box is not that, and without

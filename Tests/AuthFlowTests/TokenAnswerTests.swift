@@ -4,6 +4,7 @@ import Testing
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 /// What the token and device-code endpoints answer, read within bounds (fuzz-token's oracles as tests): a lifetime
 /// or interval a server could send but no session file or poll loop can hold is cut, never trusted.

@@ -10,6 +10,7 @@ import Transport
 // floating-point rounding: it is stored as seconds since 1970; an expiry before 1970 is written as 1 s), and a sign-in record that parses renders to text
 // that parses and renders to the same text.
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 func fuzzSession(_ bytes: [UInt8]) {
     let text = Fuzz.text(bytes)

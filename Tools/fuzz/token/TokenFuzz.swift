@@ -12,6 +12,7 @@ import JSON
 import Transport
 
 @testable import AuthFlow
+@testable import AuthFlowCore
 
 func fuzzToken(_ bytes: [UInt8]) {
     var reader = FuzzReader(bytes)

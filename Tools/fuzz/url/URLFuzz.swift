@@ -10,7 +10,7 @@ import FuzzSupport
 //   dot segments) gives it back;
 // - a reference with a scheme resolves without any base; a relative one against a relative base does not resolve;
 // - `FormEncoding.percentEncode` output is ASCII and decodes back to the text.
-@testable import AuthFlow
+@testable import AuthFlowCore
 @testable import HTML
 
 func fuzzURL(_ bytes: [UInt8]) {

@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+public import TransportValues
 
 /// What came back for a `SignInRequest`, plus the jar's view of the site afterwards.
 public struct SignInResponse: Sendable {

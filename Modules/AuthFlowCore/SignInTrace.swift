@@ -1,5 +1,5 @@
 import Foundation
-import Transport
+import TransportValues
 
 /// One step of a sign-in as the trace records it: never a secret, only names, kinds and hosts.
 public struct SignInTraceStep: Sendable, Equatable, Codable {
@@ -42,7 +42,7 @@ public enum Redaction {
     /// `url` with every query value (and any user:password@ and fragment) replaced by `<redacted>`,
     /// except the harmless names above: sign-in URLs carry codes, states and tokens under many names.
     public static func url(_ url: String) -> String {
-        Transport.TraceRedaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
+        TransportValues.TraceRedaction.url(url) { !harmlessQueryNames.contains($0.lowercased()) }
     }
 
     /// Form field and query names (lowercased fragments) whose values are secrets on sign-in pages, besides the
@@ -62,7 +62,7 @@ public enum Redaction {
     /// traces, response redaction and the `Referer` rule read.
     static func isSecret(name: String) -> Bool {
         let lowered = name.lowercased()
-        return Transport.TraceRedaction.isSecret(name: name) || signInSecretNames.contains(lowered)
+        return TransportValues.TraceRedaction.isSecret(name: name) || signInSecretNames.contains(lowered)
             || signInSecretFragments.contains { lowered.contains($0) }
     }
 

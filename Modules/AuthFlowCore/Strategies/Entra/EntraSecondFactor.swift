@@ -1,7 +1,7 @@
 import Foundation
 import HTML
 import JSON
-import Transport
+import TransportValues
 
 /// Entra's second factor on its `ConvergedTFA` page, as the page's script does it: `BeginAuth` starts the chosen
 /// method (a push, an SMS or call, or an app code session); `EndAuth` is polled at the page's interval for a push, or

@@ -1,5 +1,5 @@
 import Foundation
-import Transport
+import TransportValues
 
 /// Where the sign-in engine may send a password, and how far it may wander. A plain value.
 ///

@@ -1,4 +1,4 @@
-import Transport
+import TransportValues
 
 /// The target's cookies as the sign-in went: which the target would get now (the jar's own matching: its host's
 /// cookies and a parent domain's, set by whichever host), and which it already had when the credentials first went.

@@ -1,7 +1,7 @@
 import Foundation
 import HTML
 import JSON
-import Transport
+import TransportValues
 
 /// Signed in means proven: when to try the proof, what its answer says, and the session it gives.
 extension SignInMachine {

@@ -1,5 +1,5 @@
 public import Foundation
-import Transport
+import TransportValues
 
 /// A summary of one sign-in that is safe to keep on disk and show on a status page: when it ended, whether it
 /// produced a session, the outcome's sentence and the steps reduced to what holds no secret.
@@ -92,29 +92,5 @@ public struct SignInRecord: Sendable, Equatable, Codable {
         if case .signedIn = outcome { succeeded = true }
         self.init(
             at: at, succeeded: succeeded, message: outcome.message, steps: trace.map(Step.init), source: source)
-    }
-}
-
-/// Collects the steps of a sign-in from ``SignIn/Options/trace``, which may call it on any thread.
-///
-/// ```swift
-/// let collector = SignInTraceCollector()
-/// let outcome = await SignIn(client: client, configuration: configuration,
-///     options: SignIn.Options(trace: collector.add)).run()
-/// try store.saveLastSignIn(SignInRecord(outcome: outcome, trace: collector.steps), profile: "default")
-/// ```
-public final class SignInTraceCollector: Sendable {
-    /// Steps arrive from the transfer thread's callbacks: a pthread mutex ThreadSanitizer sees (``PosixMutex``).
-    private let collected = PosixMutex<[SignInTraceStep]>([])
-
-    /// Creates an empty collector.
-    public init() {}
-
-    /// The steps received so far, in order.
-    public var steps: [SignInTraceStep] { collected.withLock { $0 } }
-
-    /// Adds one step (the ``SignIn/Options/trace`` callback).
-    @Sendable public func add(_ step: SignInTraceStep) {
-        collected.withLock { $0.append(step) }
     }
 }

@@ -1,4 +1,4 @@
-import Transport
+import TransportValues
 
 /// Whether a hop from https to plain http may go: the rule is about what is sent, not about schemes alone.
 extension SignInMachine {

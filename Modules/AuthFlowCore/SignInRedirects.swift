@@ -1,4 +1,4 @@
-import Transport
+import TransportValues
 
 /// The HTTP layer's turns in ``SignInMachine/receive(_:)``: a redirect hop (which keeps HTTP authentication on its
 /// own origin only) and a `401` challenge (a refusal of the credentials sent, or a scheme the flow does not speak).

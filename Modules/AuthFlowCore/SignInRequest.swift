@@ -1,4 +1,4 @@
-public import Transport
+public import TransportValues
 
 /// One request the sign-in machine wants performed, exactly as a browser would send it.
 public struct SignInRequest: Sendable {

@@ -94,7 +94,7 @@ public enum SecondFactorFailure: Sendable, Equatable {
     }
 
     /// The same failure with `scrub` applied to the service's words.
-    func scrubbed(by scrub: (String) -> String) -> SecondFactorFailure {
+    package func scrubbed(by scrub: (String) -> String) -> SecondFactorFailure {
         switch self {
         case .wrongCode(let attempts, let message): return .wrongCode(attempts: attempts, message: message.map(scrub))
         case .blocked(let message): return .blocked(message: scrub(message))

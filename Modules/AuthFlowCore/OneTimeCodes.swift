@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+public import TransportValues
 
 /// What the engine asks its driver for when a page wants a one-time code (TOTP, SMS, e-mail, token): the page,
 /// the field, what the page calls it, and which attempt this is (a code page shown again after a code means the

@@ -1,5 +1,5 @@
 public import Foundation
-public import Transport
+public import TransportValues
 
 /// A proven, signed-in session: whose it is, where, how it was obtained, and its cookies, or (app-only and device
 /// code sign-ins) its bearer tokens.
@@ -91,16 +91,6 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
             if let expires = cookie.expires, expires.timeIntervalSince(now) <= margin { return false }
         }
         return true
-    }
-
-    /// Puts the session's cookies into `client`'s jar, so its requests carry the session.
-    public func install(into client: HTTPClient) throws(TransportError) {
-        for cookie in cookies { try client.cookies.add(cookie) }
-    }
-
-    /// Puts the identity provider's cookies into `client`'s jar, for a renewal without a password.
-    public func installIdentityProviderCookies(into client: HTTPClient) throws(TransportError) {
-        for cookie in identityProviderCookies { try client.cookies.add(cookie) }
     }
 
     /// Until when the identity provider's session lets a renewal in without a password: the latest expiry of its

@@ -1,7 +1,7 @@
 public import Cryptography
 public import Foundation
 import JSON
-public import Transport
+public import TransportValues
 
 /// The bearer-token half of a ``Session``: what Entra issued for SharePoint, and how to ask again.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+public import TransportValues
 
 /// How a sign-in ended. Never a generic failure: each case says what happened and what to do.
 public enum SignInOutcome: Sendable {
@@ -142,7 +142,7 @@ private let longestQuotedText = 300
 extension SignInOutcome {
     /// The same outcome with `scrubber`'s secrets removed from every text that came from a server (page
     /// messages, names, URLs, libcurl's detail).
-    func scrubbed(by scrubber: SecretScrubber) -> SignInOutcome {
+    package func scrubbed(by scrubber: SecretScrubber) -> SignInOutcome {
         guard !scrubber.isEmpty else { return self }
         let scrub = scrubber.scrub
         switch self {
@@ -175,7 +175,7 @@ extension SignInOutcome {
 
 extension SignInHint {
     /// The same hint with `scrubber`'s secrets removed from the host it names.
-    func scrubbed(by scrubber: SecretScrubber) -> SignInHint {
+    package func scrubbed(by scrubber: SecretScrubber) -> SignInHint {
         guard case .allowHost(let host) = self else { return self }
         return .allowHost(scrubber.scrub(host))
     }
@@ -183,7 +183,7 @@ extension SignInHint {
 
 extension SignInPolicy.Refusal {
     /// The same refusal with `scrubber`'s secrets removed from its URLs and hosts.
-    func scrubbed(by scrubber: SecretScrubber) -> SignInPolicy.Refusal {
+    package func scrubbed(by scrubber: SecretScrubber) -> SignInPolicy.Refusal {
         let scrub = scrubber.scrub
         switch self {
         case .passwordInURL(let action): return .passwordInURL(action: scrub(action))
@@ -198,7 +198,7 @@ extension SignInPolicy.Refusal {
 
 extension SignInTraceStep {
     /// The same step with `scrubber`'s secrets removed from its texts.
-    func scrubbed(by scrubber: SecretScrubber) -> SignInTraceStep {
+    package func scrubbed(by scrubber: SecretScrubber) -> SignInTraceStep {
         guard !scrubber.isEmpty else { return self }
         var step = self
         step.url = scrubber.scrub(url)

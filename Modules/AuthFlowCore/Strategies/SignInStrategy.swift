@@ -1,4 +1,4 @@
-import Transport
+import TransportValues
 
 /// One way of reading a sign-in page. Strategies are asked in order; the first that recognises the page
 /// decides. They share the HTML module's form rules through `PageForm.submission`.

@@ -1,6 +1,6 @@
 public import Foundation
 import HTML
-import Transport
+import TransportValues
 
 /// The headless sign-in engine as a sans-I/O state machine: it says which request to send, is told what
 /// came back, and decides the next move, until the session cookies are in the jar and proven, or a typed

@@ -1,4 +1,4 @@
-import Transport
+import TransportValues
 
 /// Every sign-in flow in one table: what it is for, where it starts, and which page strategies read its pages.
 /// The machine, `--flow`'s help and the docs read this table; a new flow is one row here (and its strategy or

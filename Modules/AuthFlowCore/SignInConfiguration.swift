@@ -1,5 +1,5 @@
 import Foundation
-public import Transport
+public import TransportValues
 
 /// Everything one sign-in needs. A plain value; the password is a `Secret`.
 public struct SignInConfiguration: Sendable {
