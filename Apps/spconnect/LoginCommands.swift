@@ -116,9 +116,9 @@ let loginCommand = Command(
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
     record.message = outcome.cliMessage
     if case .signedIn(var session) = outcome {
-        session.passwordCommand = arguments.value(.passwordCommand)
+        session.renewalPasswordSource = arguments.value(.passwordCommand).map { .command($0) } ?? .unsaved
         let savingPassword = arguments.has(.savePassword)
-        if savingPassword { session.passwordInKeyring = await SavedPassword.store(password, for: session) }
+        if savingPassword, await SavedPassword.store(password, for: session) { session.renewalPasswordSource = .keyring }
         do {
             try store.save(session, profile: profile)
         } catch {
@@ -129,7 +129,7 @@ let loginCommand = Command(
         saveLastSignIn(record, store: store, profile: profile)
         print("Signed in as \(session.displayName ?? user) at \(session.siteURL) (\(session.flow)).")
         print("Session saved for profile '\(profile)': \(try store.path(for: profile))")
-        if session.passwordInKeyring {
+        if session.renewalPasswordSource == .keyring {
             print("Password saved in the keyring for renewals ('spconnect logout' removes it).")
         } else if savingPassword {
             printError("spconnect login: signed in, but renewals will need another password source.")
@@ -178,12 +178,12 @@ let logoutCommand = Command(
     let store = SessionStore()
     let session = try? store.load(profile: profile)
     if arguments.has(.forgetPassword) {
-        guard var session, session.passwordInKeyring else {
+        guard var session, session.renewalPasswordSource == .keyring else {
             print("Profile '\(profile)' has no password saved in the keyring; nothing to forget.")
             return .ok
         }
         try await SavedPassword.forget(for: session)
-        session.passwordInKeyring = false
+        session.renewalPasswordSource = .unsaved
         try store.save(session, profile: profile)
         print(
             "The password of \(session.user) is removed from the keyring; the session of profile '\(profile)' is kept "
@@ -191,7 +191,7 @@ let logoutCommand = Command(
         return .ok
     }
     var keyringProblem: KeyringError?
-    if let session, session.passwordInKeyring {
+    if let session, session.renewalPasswordSource == .keyring {
         do throws(KeyringError) {
             try await SavedPassword.forget(for: session)
         } catch {
@@ -204,7 +204,7 @@ let logoutCommand = Command(
         printError("spconnect logout: the password saved in the keyring was not removed: \(keyringProblem.description)")
         return .failure
     }
-    if session?.passwordInKeyring == true { print("The password saved in the keyring is removed.") }
+    if session?.renewalPasswordSource == .keyring { print("The password saved in the keyring is removed.") }
     return .ok
 }
 

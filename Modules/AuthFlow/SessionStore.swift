@@ -237,7 +237,8 @@ enum NetscapeCookieFile {
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
             allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
             staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL,
-            passwordCommand: session.passwordCommand, passwordSource: session.passwordInKeyring ? "keyring" : nil)
+            passwordCommand: { if case .command(let command) = session.renewalPasswordSource { command } else { nil } }(),
+            passwordSource: session.renewalPasswordSource == .keyring ? "keyring" : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings and a double cannot fail; fall back to an empty object regardless.
@@ -296,8 +297,11 @@ enum NetscapeCookieFile {
             cookies: cookies, targetCookies: metadata.targetCookies ?? [], staySignedIn: metadata.staySignedIn ?? false,
             loginURL: metadata.loginURL, proofURL: metadata.proofURL, tokens: tokens)
         session.identityProviderCookies = identityProviderCookies
-        session.passwordCommand = metadata.passwordCommand
-        session.passwordInKeyring = metadata.passwordSource == "keyring"
+        if let command = metadata.passwordCommand {
+            session.renewalPasswordSource = .command(command)
+        } else if metadata.passwordSource == "keyring" {
+            session.renewalPasswordSource = .keyring
+        }
         return session
     }
 }

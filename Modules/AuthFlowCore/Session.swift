@@ -32,12 +32,8 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
     /// kept when the user chose to stay signed in: a renewal replays the sign-in with them and no password, as a
     /// browser does, for as long as the identity provider honours them. Never sent to the site.
     public var identityProviderCookies: [Cookie] = []
-    /// The command that prints the password (`login --password-command`), kept so a renewal can run it again; the
-    /// command's words, never a password.
-    public var passwordCommand: String?
-    /// Whether the user's password was saved in the desktop keyring (`login --save-password`), so a renewal looks it
-    /// up there; only this mark is kept in the session, never the password.
-    public var passwordInKeyring = false
+    /// Where a renewal finds the password again, as the user chose when signing in; never a password.
+    public var renewalPasswordSource = RenewalPasswordSource.unsaved
     /// The bearer tokens of a token session (``TokenSet``); nil for a cookie session. Requests then carry
     /// `Authorization: Bearer` and no cookies.
     public var tokens: TokenSet?
@@ -71,11 +67,10 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
             target: proofURL.map { .web(proofURL: $0) } ?? .sharePoint)
     }
 
-    /// Takes over where `earlier` (the session this one renews) gets its password from (``passwordCommand``,
-    /// ``passwordInKeyring``): the user chose it at login, and no sign-in learns it again.
+    /// Takes over where `earlier` (the session this one renews) gets its password from
+    /// (``renewalPasswordSource``): the user chose it at login, and no sign-in learns it again.
     public mutating func keepPasswordSource(of earlier: Session) {
-        passwordCommand = earlier.passwordCommand
-        passwordInKeyring = earlier.passwordInKeyring
+        renewalPasswordSource = earlier.renewalPasswordSource
     }
 
     /// The earliest expiry among `names` (nil when all are session cookies or none is present).
@@ -105,4 +100,16 @@ public struct Session: Sendable, Equatable, CustomStringConvertible {
         let names = cookies.map(\.name).joined(separator: ", ")
         return "Session(\(user) at \(siteURL) via \(flow); cookies: \(names))"
     }
+}
+
+/// Where a renewal of a session finds the user's password again, as the user chose when signing in. The engine only
+/// carries it from a session to its renewal; a front end sets it and asks the place it names.
+public enum RenewalPasswordSource: Sendable, Equatable {
+    /// Nowhere saved: a renewal takes the password from the front end's other sources (or needs none, through the
+    /// identity provider's session).
+    case unsaved
+    /// The command that prints it (its words, as the user gave them).
+    case command(String)
+    /// The desktop keyring, under the session's site and user.
+    case keyring
 }

@@ -78,6 +78,25 @@ import Transport
         #expect(legacy.policy.allowHTTPLoopback && legacy.cookies.map(\.name) == ["FedAuth"])
     }
 
+    /// Where a renewal finds the password is kept in the file as earlier versions wrote it (`passwordCommand`, or
+    /// `passwordSource` "keyring"), and read back as the one typed source.
+    @Test(arguments: [
+        RenewalPasswordSource.unsaved, .command("pass show contoso/alice"), .keyring,
+    ])
+    func theRenewalPasswordSourceRoundTripsInTheFileFormat(_ source: RenewalPasswordSource) throws {
+        let store = SessionStore(directory: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var original = session(host: "127.0.0.1")
+        original.renewalPasswordSource = source
+        try store.save(original, profile: "work")
+        #expect(try store.load(profile: "work")?.renewalPasswordSource == source)
+        let text = try String(contentsOfFile: try store.path(for: "work"), encoding: .utf8)
+        #expect(
+            text.contains(#""passwordCommand":"pass show contoso/alice""#) == (source != .unsaved && source != .keyring)
+        )
+        #expect(text.contains(#""passwordSource":"keyring""#) == (source == .keyring))
+    }
+
     @Test func refusesProfileNamesThatEscapeTheFolder() {
         let store = SessionStore(directory: directory)
         for name in ["../etc/passwd", "", ".hidden", "a/b", "name with space"] {
