@@ -118,7 +118,9 @@ let loginCommand = Command(
     if case .signedIn(var session) = outcome {
         session.renewalPasswordSource = arguments.value(.passwordCommand).map { .command($0) } ?? .unsaved
         let savingPassword = arguments.has(.savePassword)
-        if savingPassword, await SavedPassword.store(password, for: session) { session.renewalPasswordSource = .keyring }
+        if savingPassword, await SavedPassword.store(password, for: session) {
+            session.renewalPasswordSource = .keyring
+        }
         do {
             try store.save(session, profile: profile)
         } catch {

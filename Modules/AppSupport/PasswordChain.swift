@@ -61,7 +61,7 @@ package struct PasswordChain: Sendable {
         var sources: [Source] = []
         if set("SPCONNECT_PASSWORD") != nil { sources.append(.environment) }
         if let path = set("SPCONNECT_PASSWORD_FILE") { sources.append(.file(path: path)) }
-        if case .command(let command) = session?.renewalPasswordSource {
+        if let command = session?.renewalPasswordSource.command {
             sources.append(.loginCommand)
             self.command = command
         } else if let command = set("SPCONNECT_PASSWORD_COMMAND") {
@@ -70,7 +70,9 @@ package struct PasswordChain: Sendable {
         } else {
             self.command = nil
         }
-        if let session, session.renewalPasswordSource == .keyring, let entry = KeyringEntry(site: session.siteURL, user: session.user) {
+        if let session, session.renewalPasswordSource == .keyring,
+            let entry = KeyringEntry(site: session.siteURL, user: session.user)
+        {
             sources.append(.keyring)
             keyringEntry = entry
         } else {

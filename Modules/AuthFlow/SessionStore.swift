@@ -237,7 +237,7 @@ enum NetscapeCookieFile {
             provedAt: session.provedAt.timeIntervalSince1970, allowedHosts: session.policy.allowedHosts.sorted(),
             allowHTTPLoopback: session.policy.allowHTTPLoopback, targetCookies: session.targetCookies,
             staySignedIn: session.staySignedIn, loginURL: session.loginURL, proofURL: session.proofURL,
-            passwordCommand: { if case .command(let command) = session.renewalPasswordSource { command } else { nil } }(),
+            passwordCommand: session.renewalPasswordSource.command,
             passwordSource: session.renewalPasswordSource == .keyring ? "keyring" : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

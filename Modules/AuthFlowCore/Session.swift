@@ -112,4 +112,9 @@ public enum RenewalPasswordSource: Sendable, Equatable {
     case command(String)
     /// The desktop keyring, under the session's site and user.
     case keyring
+
+    /// The command's words, for ``command(_:)``; nil otherwise.
+    public var command: String? {
+        if case .command(let words) = self { words } else { nil }
+    }
 }
