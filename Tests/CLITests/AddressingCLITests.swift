@@ -24,7 +24,7 @@ import Testing
             "ls", form.replacingOccurrences(of: "SITE", with: fixture.sim.siteURL), "--output", "csv",
         ])
         #expect(result.status == 0, "\(form): \(result.stderr)")
-        #expect(result.stdout.replacingOccurrences(of: "\r\n", with: "\n") == Golden.documentsLs + "\n", "\(form)")
+        expectSnapshot(result.stdout.replacingOccurrences(of: "\r\n", with: "\n"), named: "documents-ls.csv")
     }
 
     @Test(arguments: libraryForms + ["SITE/Shared%20Documents"])
@@ -104,8 +104,9 @@ import Testing
         let tree = try await fixture.run(["ls", "-R", "Documents", "--output", "csv"])
         #expect(tree.status == 0, "\(tree.stderr)")
         let lines = tree.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        let withOneInForms = Golden.documentsLs.replacingOccurrences(of: "folder,Forms,0,", with: "folder,Forms,1,")
-        #expect(Array(lines.dropLast()) == withOneInForms.components(separatedBy: "\n"))
+        let documents = try #require(snapshotText(named: "documents-ls.csv"))
+        let withOneInForms = documents.replacingOccurrences(of: "folder,Forms,0,", with: "folder,Forms,1,")
+        #expect(Array(lines.dropLast()) == withOneInForms.split(separator: "\n").map(String.init))
         #expect(lines.last?.hasPrefix("file,deep.txt,4,") == true, "\(lines.last ?? "")")
         #expect(lines.last?.hasSuffix(",/Shared Documents/Forms/deep.txt") == true, "\(lines.last ?? "")")
         #expect(try await fixture.run(["ls", "--recursive", "Nope"]).status == 8)
@@ -159,17 +160,4 @@ import Testing
         #expect(elsewhere.status == 2, "\(elsewhere.stderr)")
         #expect(elsewhere.stderr.contains("is on https://contoso.sharepoint.com:443, but the profile's site is on"))
     }
-}
-
-extension Golden {
-    /// `spconnect ls Documents --output csv` (CRLF as LF), whichever way the library is written.
-    static let documentsLs = """
-        Type,Name,Size,Modified,Server-relative URL
-        folder,Forms,0,2026-01-05T09:00:00Z,/Shared Documents/Forms
-        file,Budget 2026.csv,46,2026-01-05T13:00:00Z,/Shared Documents/Budget 2026.csv
-        file,O'Brien notes.txt,51,2026-01-05T15:00:00Z,/Shared Documents/O'Brien notes.txt
-        file,Welcome.txt,32,2026-01-05T11:00:00Z,/Shared Documents/Welcome.txt
-        file,large-50MB.bin,52428800,2026-01-05T19:00:00Z,/Shared Documents/large-50MB.bin
-        file,large.bin,8388608,2026-01-05T17:00:00Z,/Shared Documents/large.bin
-        """
 }

@@ -9,15 +9,19 @@ import Testing
 @Suite struct CLITests {
     // MARK: Golden outputs
 
+    /// The snapshot of a format's output: `NAME.table.txt`, `NAME.json`, `NAME.csv` (CRLF as LF), `NAME.ndjson`.
+    static func snapshotName(_ command: String, _ format: String) -> String {
+        command + (format == "table" ? ".table.txt" : "." + format)
+    }
+
     @Test(arguments: ["table", "json", "csv", "ndjson"])
     func listsMatchTheGoldenOutput(format: String) async throws {
-        let golden = [
-            "table": Golden.listsTable, "json": Golden.listsJson, "csv": Golden.listsCsv, "ndjson": Golden.listsNdjson,
-        ][format]!
         let fixture = try await CLIFixture()
         let result = try await fixture.run(["lists", "--output", format])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n") == golden + "\n")
+        expectSnapshot(
+            fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n"),
+            named: Self.snapshotName("lists", format))
         if format == "csv" {
             #expect(result.stdout.hasSuffix("\r\n") && result.stdout.components(separatedBy: "\r\n").count == 8)
         }
@@ -25,21 +29,19 @@ import Testing
 
     @Test(arguments: ["table", "json", "csv", "ndjson"])
     func taskItemsMatchTheGoldenOutput(format: String) async throws {
-        let golden = [
-            "table": Golden.tasksItemsTable, "json": Golden.tasksItemsJson, "csv": Golden.tasksItemsCsv,
-            "ndjson": Golden.tasksItemsNdjson,
-        ][format]!
         let fixture = try await CLIFixture()
         let result = try await fixture.run(["items", "Tasks", "--output", format])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n") == golden + "\n")
+        expectSnapshot(
+            fixture.normalised(result.stdout).replacingOccurrences(of: "\r\n", with: "\n"),
+            named: Self.snapshotName("tasks-items", format))
     }
 
     @Test func outputDefaultsToJSONWhenStandardOutputIsNotATerminal() async throws {
         let fixture = try await CLIFixture()
         let result = try await fixture.run(["lists"])
         #expect(result.status == 0)
-        #expect(fixture.normalised(result.stdout) == Golden.listsJson + "\n")
+        expectSnapshot(fixture.normalised(result.stdout), named: "lists.json")
     }
 
     // MARK: Paging

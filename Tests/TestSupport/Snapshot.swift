@@ -25,13 +25,12 @@ public func expectSnapshot(
         }
         return
     }
-    guard let data = FileManager.default.contents(atPath: file.path) else {
+    guard let expected = snapshotText(named: name, filePath: filePath) else {
         Issue.record(
             Comment(rawValue: "no snapshot \(file.path): record it with SNAPSHOT_RECORD=1 swift test --filter …"),
             sourceLocation: sourceLocation)
         return
     }
-    let expected = String(decoding: data, as: UTF8.self)
     guard actual != expected else {
         try? FileManager.default.removeItem(at: actualFile)
         return
@@ -47,4 +46,12 @@ public func expectSnapshot(
         "snapshot \(name) differs (\(detail)); the actual text is in \(actualFile.path) "
         + "(SNAPSHOT_RECORD=1 rewrites the snapshot)"
     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+}
+
+/// The text of the snapshot `name` beside the calling test file (in `__Snapshots__/`), for an expectation derived
+/// from it; nil when there is none.
+public func snapshotText(named name: String, filePath: String = #filePath) -> String? {
+    let file = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+        .appendingPathComponent(name)
+    return FileManager.default.contents(atPath: file.path).map { String(decoding: $0, as: UTF8.self) }
 }
