@@ -42,16 +42,23 @@ let package = Package(
         /// OpenSSL's libcrypto: HMAC and digests (for one-time passwords).
         .systemLibrary(
             name: "CCrypto", path: "Modules/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        /// libsecret: passwords in the desktop's Secret Service keyring (gnome-keyring, KeePassXC, KWallet).
-        .systemLibrary(
-            name: "CSecret", path: "Modules/CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         /// Typed, non-variadic wrappers (prefix `spc_`), one target per library, each over its own bridge only:
         /// curl's setopt/getinfo; libmicrohttpd's daemon start and info; libxml2's `xmlFree`.
         .target(name: "CCurlShims", dependencies: ["CCurl"], path: "Modules/CCurlShims"),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], path: "Modules/CMicroHTTPDShims"),
         .target(name: "CXMLShims", dependencies: ["CLibXML2"], path: "Modules/CXMLShims"),
         /// libsecret's password calls with SPConnect's own schema and a watchdog (no GLib type in the header).
-        .target(name: "CSecretShims", dependencies: ["CSecret"], path: "Modules/CSecretShims"),
+        /// libsecret is loaded with dlopen on the keyring's first use (decision 0021), so no program links it: the
+        /// shim sees its headers (libsecret-1-dev, Debian's paths for every architecture) and nothing else.
+        .target(
+            name: "CSecretShims", path: "Modules/CSecretShims",
+            cSettings: [
+                .unsafeFlags(
+                    ["-I/usr/include/libsecret-1", "-I/usr/include/glib-2.0"]
+                        + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
+                            "-I/usr/lib/\($0)-linux-gnu\(["arm": "eabihf"][$0] ?? "")/glib-2.0/include"
+                        })
+            ]),
 
         // MARK: Core
 

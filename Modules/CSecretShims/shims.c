@@ -1,7 +1,82 @@
 #include "CSecretShims.h"
 
+#include <dlfcn.h>
 #include <libsecret/secret.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+
+// libsecret (and the GLib it runs on) is loaded when the keyring is first used, not when the program starts: most
+// runs never touch the keyring, and loading GLib, GIO and libsecret costs a start-up a third of curl's whole run.
+// The headers give every function's type; the addresses come from dlsym, so nothing here links against them.
+#define SPC_FUNCTIONS(X) \
+    X(secret_password_storev_sync) \
+    X(secret_password_lookupv_sync) \
+    X(secret_password_searchv_sync) \
+    X(secret_password_clearv_sync) \
+    X(secret_password_free) \
+    X(secret_service_get_sync) \
+    X(secret_collection_for_alias_sync) \
+    X(secret_collection_get_locked) \
+    X(secret_item_get_locked) \
+    X(secret_item_get_type) \
+    X(secret_error_get_quark) \
+    X(g_dbus_error_quark) \
+    X(g_io_error_quark) \
+    X(g_type_check_instance_is_a) \
+    X(g_cancellable_cancel) \
+    X(g_cancellable_new) \
+    X(g_cond_clear) \
+    X(g_cond_init) \
+    X(g_cond_signal) \
+    X(g_cond_wait_until) \
+    X(g_error_free) \
+    X(g_get_monotonic_time) \
+    X(g_hash_table_insert) \
+    X(g_hash_table_new) \
+    X(g_hash_table_unref) \
+    X(g_list_free_full) \
+    X(g_mutex_clear) \
+    X(g_mutex_init) \
+    X(g_mutex_lock) \
+    X(g_mutex_unlock) \
+    X(g_object_unref) \
+    X(g_thread_join) \
+    X(g_thread_new) \
+    X(g_str_hash) \
+    X(g_str_equal)
+
+static struct {
+#define SPC_MEMBER(name) __typeof__(&name) fn_##name;
+    SPC_FUNCTIONS(SPC_MEMBER)
+#undef SPC_MEMBER
+} L;
+
+static pthread_once_t spc_load_once = PTHREAD_ONCE_INIT;
+static const char *spc_load_failure = NULL;
+
+static void spc_load(void) {
+    void *library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        spc_load_failure = "libsecret is not installed (libsecret-1.so.0: install the libsecret-1-0 package)";
+        return;
+    }
+#define SPC_RESOLVE(name) \
+    if ((L.fn_##name = (__typeof__(&name)) dlsym(library, #name)) == NULL) { \
+        spc_load_failure = "the installed libsecret lacks " #name; \
+        return; \
+    }
+    SPC_FUNCTIONS(SPC_RESOLVE)
+#undef SPC_RESOLVE
+}
+
+// 0 when libsecret is loaded; else 1, with why in `*message` (a copy; the call is then SPC_KEYRING_UNAVAILABLE).
+static int spc_unavailable(char **message) {
+    pthread_once(&spc_load_once, spc_load);
+    if (spc_load_failure == NULL) return 0;
+    *message = strdup(spc_load_failure);
+    return 1;
+}
 
 // SPConnect's own schema: its name is matched with the attributes (no SECRET_SCHEMA_DONT_MATCH_NAME), so another
 // application's entry with the same attribute names is never found, changed or removed. Static: it outlives
@@ -31,54 +106,54 @@ typedef struct {
 
 static gpointer spc_watchdog_main(gpointer data) {
     spc_watchdog *watchdog = data;
-    g_mutex_lock(&watchdog->lock);
+    L.fn_g_mutex_lock(&watchdog->lock);
     while (!watchdog->finished) {
-        if (!g_cond_wait_until(&watchdog->changed, &watchdog->lock, watchdog->deadline)) {
+        if (!L.fn_g_cond_wait_until(&watchdog->changed, &watchdog->lock, watchdog->deadline)) {
             if (!watchdog->finished) {
                 watchdog->fired = TRUE;
-                g_cancellable_cancel(watchdog->cancellable);
+                L.fn_g_cancellable_cancel(watchdog->cancellable);
             }
             break;
         }
     }
-    g_mutex_unlock(&watchdog->lock);
+    L.fn_g_mutex_unlock(&watchdog->lock);
     return NULL;
 }
 
 static void spc_watchdog_start(spc_watchdog *watchdog, int timeout_ms) {
-    g_mutex_init(&watchdog->lock);
-    g_cond_init(&watchdog->changed);
+    L.fn_g_mutex_init(&watchdog->lock);
+    L.fn_g_cond_init(&watchdog->changed);
     watchdog->finished = FALSE;
     watchdog->fired = FALSE;
-    watchdog->deadline = g_get_monotonic_time() + (gint64)(timeout_ms > 0 ? timeout_ms : 1) * G_TIME_SPAN_MILLISECOND;
-    watchdog->cancellable = g_cancellable_new();
-    watchdog->thread = g_thread_new("spc-keyring-watchdog", spc_watchdog_main, watchdog);
+    watchdog->deadline = L.fn_g_get_monotonic_time() + (gint64)(timeout_ms > 0 ? timeout_ms : 1) * G_TIME_SPAN_MILLISECOND;
+    watchdog->cancellable = L.fn_g_cancellable_new();
+    watchdog->thread = L.fn_g_thread_new("spc-keyring-watchdog", spc_watchdog_main, watchdog);
 }
 
 // Stops the watchdog; TRUE when it had cancelled the call.
 static gboolean spc_watchdog_stop(spc_watchdog *watchdog) {
-    g_mutex_lock(&watchdog->lock);
+    L.fn_g_mutex_lock(&watchdog->lock);
     watchdog->finished = TRUE;
-    g_cond_signal(&watchdog->changed);
-    g_mutex_unlock(&watchdog->lock);
-    g_thread_join(watchdog->thread);
+    L.fn_g_cond_signal(&watchdog->changed);
+    L.fn_g_mutex_unlock(&watchdog->lock);
+    L.fn_g_thread_join(watchdog->thread);
     gboolean fired = watchdog->fired;
-    g_object_unref(watchdog->cancellable);
-    g_cond_clear(&watchdog->changed);
-    g_mutex_clear(&watchdog->lock);
+    L.fn_g_object_unref(watchdog->cancellable);
+    L.fn_g_cond_clear(&watchdog->changed);
+    L.fn_g_mutex_clear(&watchdog->lock);
     return fired;
 }
 
 // The status for a failed call's error; `*message` takes a copy of the error's own text.
 static spc_keyring_status spc_status_for(GError *error, gboolean timed_out, char **message) {
-    *message = g_strdup(error->message);
+    *message = strdup(error->message);
     spc_keyring_status status = SPC_KEYRING_FAILED;
     if (timed_out) {
         status = SPC_KEYRING_TIMED_OUT;
-    } else if (error->domain == SECRET_ERROR) {
+    } else if (error->domain == L.fn_secret_error_get_quark()) {
         if (error->code == SECRET_ERROR_IS_LOCKED) status = SPC_KEYRING_LOCKED;
         else if (error->code == SECRET_ERROR_NO_SUCH_OBJECT) status = SPC_KEYRING_NOT_FOUND;
-    } else if (error->domain == G_DBUS_ERROR) {
+    } else if (error->domain == L.fn_g_dbus_error_quark()) {
         switch (error->code) {
         case G_DBUS_ERROR_ACCESS_DENIED:
         case G_DBUS_ERROR_AUTH_FAILED:
@@ -93,64 +168,66 @@ static spc_keyring_status spc_status_for(GError *error, gboolean timed_out, char
             // ServiceUnknown, NameHasNoOwner, Spawn*, NoServer, Disconnected, ...: nothing answers for the service.
             status = SPC_KEYRING_UNAVAILABLE;
         }
-    } else if (error->domain == G_IO_ERROR) {
+    } else if (error->domain == L.fn_g_io_error_quark()) {
         // A dismissed unlock prompt ends the call as cancelled; a bus that cannot be reached is an I/O error.
         status = error->code == G_IO_ERROR_CANCELLED ? SPC_KEYRING_LOCKED : SPC_KEYRING_UNAVAILABLE;
     }
-    g_error_free(error);
+    L.fn_g_error_free(error);
     return status;
 }
 
 static GHashTable *spc_attributes(const char *origin, const char *user) {
-    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
-    g_hash_table_insert(attributes, (gpointer) "origin", (gpointer) origin);
-    g_hash_table_insert(attributes, (gpointer) "user", (gpointer) user);
+    GHashTable *attributes = L.fn_g_hash_table_new(L.fn_g_str_hash, L.fn_g_str_equal);
+    L.fn_g_hash_table_insert(attributes, (gpointer) "origin", (gpointer) origin);
+    L.fn_g_hash_table_insert(attributes, (gpointer) "user", (gpointer) user);
     return attributes;
 }
 
 // What a search that never unlocks finds for the attributes: 0 nothing, 1 only locked entries, 2 an unlocked one.
 static int spc_matching_entries(GHashTable *attributes, GCancellable *cancellable, GError **error) {
-    GList *items = secret_password_searchv_sync(&spc_password_schema, attributes, SECRET_SEARCH_ALL, cancellable, error);
+    GList *items = L.fn_secret_password_searchv_sync(&spc_password_schema, attributes, SECRET_SEARCH_ALL, cancellable, error);
     int found = 0;
     for (GList *node = items; node != NULL; node = node->next) {
-        gboolean locked = SECRET_IS_ITEM(node->data) && secret_item_get_locked(SECRET_ITEM(node->data));
+        gboolean locked = L.fn_g_type_check_instance_is_a((GTypeInstance *) node->data, L.fn_secret_item_get_type())
+            && L.fn_secret_item_get_locked((SecretItem *) node->data);
         if (!locked) found = 2;
         else if (found == 0) found = 1;
     }
-    g_list_free_full(items, g_object_unref);
+    L.fn_g_list_free_full(items, L.fn_g_object_unref);
     return found;
 }
 
 // When no prompt may be shown: whether the default collection can take an item without one. FALSE with `*message`
 // set when it is locked or missing (creating it would prompt for its password).
 static gboolean spc_default_collection_open(GCancellable *cancellable, GError **error, char **message) {
-    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, error);
+    SecretService *service = L.fn_secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, error);
     if (service == NULL) return FALSE;
-    SecretCollection *collection = secret_collection_for_alias_sync(
+    SecretCollection *collection = L.fn_secret_collection_for_alias_sync(
         service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, cancellable, error);
-    g_object_unref(service);
+    L.fn_g_object_unref(service);
     if (collection == NULL) {
-        if (*error == NULL) *message = g_strdup("there is no default keyring, and making one asks for its password");
+        if (*error == NULL) *message = strdup("there is no default keyring, and making one asks for its password");
         return FALSE;
     }
-    gboolean locked = secret_collection_get_locked(collection);
-    g_object_unref(collection);
-    if (locked) *message = g_strdup("the default keyring is locked");
+    gboolean locked = L.fn_secret_collection_get_locked(collection);
+    L.fn_g_object_unref(collection);
+    if (locked) *message = strdup("the default keyring is locked");
     return !locked;
 }
 
 spc_keyring_status spc_keyring_probe(int timeout_ms, char **message) {
     *message = NULL;
+    if (spc_unavailable(message)) return SPC_KEYRING_UNAVAILABLE;
     spc_watchdog watchdog;
     spc_watchdog_start(&watchdog, timeout_ms);
     GError *error = NULL;
-    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, watchdog.cancellable, &error);
+    SecretService *service = L.fn_secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, watchdog.cancellable, &error);
     gboolean timed_out = spc_watchdog_stop(&watchdog);
     if (service == NULL) {
         if (error == NULL) return SPC_KEYRING_UNAVAILABLE;
         return spc_status_for(error, timed_out, message);
     }
-    g_object_unref(service);
+    L.fn_g_object_unref(service);
     return SPC_KEYRING_OK;
 }
 
@@ -158,6 +235,7 @@ spc_keyring_status spc_keyring_store(
     const char *origin, const char *user, const char *label, const char *password, int allow_prompt, int timeout_ms,
     char **message) {
     *message = NULL;
+    if (spc_unavailable(message)) return SPC_KEYRING_UNAVAILABLE;
     GHashTable *attributes = spc_attributes(origin, user);
     spc_watchdog watchdog;
     spc_watchdog_start(&watchdog, timeout_ms);
@@ -165,14 +243,14 @@ spc_keyring_status spc_keyring_store(
     gboolean stored = FALSE;
     gboolean refused = !allow_prompt && !spc_default_collection_open(watchdog.cancellable, &error, message);
     if (!refused) {
-        stored = secret_password_storev_sync(
+        stored = L.fn_secret_password_storev_sync(
             &spc_password_schema, attributes, SECRET_COLLECTION_DEFAULT, label, password, watchdog.cancellable, &error);
     }
     gboolean timed_out = spc_watchdog_stop(&watchdog);
-    g_hash_table_unref(attributes);
+    L.fn_g_hash_table_unref(attributes);
     if (stored) return SPC_KEYRING_OK;
     if (error != NULL) {
-        g_free(*message);
+        free(*message);
         return spc_status_for(error, timed_out, message);
     }
     return refused ? SPC_KEYRING_LOCKED : SPC_KEYRING_FAILED;
@@ -182,6 +260,7 @@ spc_keyring_status spc_keyring_lookup(
     const char *origin, const char *user, int allow_prompt, int timeout_ms, char **password, char **message) {
     *password = NULL;
     *message = NULL;
+    if (spc_unavailable(message)) return SPC_KEYRING_UNAVAILABLE;
     GHashTable *attributes = spc_attributes(origin, user);
     spc_watchdog watchdog;
     spc_watchdog_start(&watchdog, timeout_ms);
@@ -191,13 +270,13 @@ spc_keyring_status spc_keyring_lookup(
     int matching = spc_matching_entries(attributes, watchdog.cancellable, &error);
     gboolean locked = error == NULL && matching == 1 && !allow_prompt;
     if (error == NULL && matching > 0 && !locked) {
-        found = secret_password_lookupv_sync(&spc_password_schema, attributes, watchdog.cancellable, &error);
+        found = L.fn_secret_password_lookupv_sync(&spc_password_schema, attributes, watchdog.cancellable, &error);
         // Nothing came back and nothing failed: the entry's collection stayed locked (the prompt failed or was
         // dismissed).
         locked = found == NULL && error == NULL;
     }
     gboolean timed_out = spc_watchdog_stop(&watchdog);
-    g_hash_table_unref(attributes);
+    L.fn_g_hash_table_unref(attributes);
     if (found != NULL) {
         *password = found;
         return SPC_KEYRING_OK;
@@ -210,6 +289,7 @@ spc_keyring_status spc_keyring_lookup(
 spc_keyring_status spc_keyring_clear(
     const char *origin, const char *user, int allow_prompt, int timeout_ms, char **message) {
     *message = NULL;
+    if (spc_unavailable(message)) return SPC_KEYRING_UNAVAILABLE;
     GHashTable *attributes = spc_attributes(origin, user);
     spc_watchdog watchdog;
     spc_watchdog_start(&watchdog, timeout_ms);
@@ -218,16 +298,18 @@ spc_keyring_status spc_keyring_clear(
     int matching = spc_matching_entries(attributes, watchdog.cancellable, &error);
     gboolean locked = error == NULL && matching == 1 && !allow_prompt;
     if (error == NULL && matching > 0 && !locked) {
-        removed = secret_password_clearv_sync(&spc_password_schema, attributes, watchdog.cancellable, &error);
+        removed = L.fn_secret_password_clearv_sync(&spc_password_schema, attributes, watchdog.cancellable, &error);
     }
     gboolean timed_out = spc_watchdog_stop(&watchdog);
-    g_hash_table_unref(attributes);
+    L.fn_g_hash_table_unref(attributes);
     if (removed) return SPC_KEYRING_OK;
     if (error != NULL) return spc_status_for(error, timed_out, message);
     if (locked) return SPC_KEYRING_LOCKED;
     return matching > 0 ? SPC_KEYRING_LOCKED : SPC_KEYRING_NOT_FOUND;
 }
 
-void spc_keyring_free_password(char *password) { secret_password_free(password); }
+void spc_keyring_free_password(char *password) {
+    if (password != NULL) L.fn_secret_password_free(password);
+}
 
-void spc_keyring_free_message(char *message) { g_free(message); }
+void spc_keyring_free_message(char *message) { free(message); }
