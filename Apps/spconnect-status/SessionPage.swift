@@ -122,7 +122,7 @@ extension StatusPages {
         if let signIn = facts.lastSignIn, !signIn.succeeded, !isSignInFailure(facts.health) {
             body.append(
                 banner(
-                    ok: false, headline: "The last sign-in failed", detail: signIn.message, code: "sign-in-failed"))
+                    ok: false, headline: "The last sign-in failed", detail: signIn.pageMessage, code: "sign-in-failed"))
         }
 
         var rows: [(String, HTMLNode)] = [("Profile", .text(facts.profile))]
@@ -167,7 +167,7 @@ extension StatusPages {
                 .element(
                     "p", [],
                     text: (signIn.succeeded ? "Succeeded " : "Failed ") + relative(signIn.at, now: now)
-                        + (signIn.source.map { ", by " + $0 } ?? "") + ": " + signIn.message))
+                        + (signIn.source.map { ", by " + $0 } ?? "") + ": " + signIn.pageMessage))
             body.append(
                 .element(
                     "ol",
@@ -233,5 +233,14 @@ extension StatusPages {
         case "access-denied": return "Access denied"
         default: return "The session does not work"
         }
+    }
+}
+
+extension SignInRecord {
+    /// The recorded message followed by its hints in the engine's words (no command-line option: the page is not
+    /// the CLI), each a sentence of its own.
+    var pageMessage: String {
+        ([message] + hints.map { hint in hint.description.prefix(1).uppercased() + hint.description.dropFirst() })
+            .joined(separator: " ")
     }
 }

@@ -51,7 +51,8 @@ extension StatusPages {
                 facts.lastSignIn.map { signIn in
                     .object([
                         ("ok", .bool(signIn.succeeded)), ("at", date(signIn.at)),
-                        ("source", string(signIn.source)), ("message", .string(signIn.message)),
+                        ("source", string(signIn.source)), ("message", .string(signIn.pageMessage)),
+                        ("hints", .array(signIn.hints.map { .string($0.description) })),
                         ("steps", .array(signIn.steps.map(traceObject))),
                     ])
                 } ?? .null

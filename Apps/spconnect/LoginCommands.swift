@@ -114,7 +114,6 @@ let loginCommand = Command(
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
-    record.message = outcome.cliMessage
     if case .signedIn(var session) = outcome {
         session.renewalPasswordSource = arguments.value(.passwordCommand).map { .command($0) } ?? .unsaved
         let savingPassword = arguments.has(.savePassword)

@@ -21,7 +21,14 @@ extension SignInHint {
 }
 
 extension SignInOutcome {
-    /// The outcome's message followed by its hints as `spconnect` options: what `login` prints and records.
+    /// The outcome's message followed by its hints as `spconnect` options: what `login` prints.
+    var cliMessage: String {
+        ([message] + hints.map(\.cliAdvice)).joined(separator: " ")
+    }
+}
+
+extension SignInRecord {
+    /// The recorded message followed by its hints as `spconnect` options: what `status` prints.
     var cliMessage: String {
         ([message] + hints.map(\.cliAdvice)).joined(separator: " ")
     }

@@ -51,7 +51,7 @@ let statusCommand = Command(
             let outcome = record.succeeded ? "succeeded" : "failed"
             let source = record.source.map { ", by \($0)" } ?? ""
             return "\(ISO8601DateFormatter().string(from: record.at)) \(outcome) in \(record.steps.count) steps"
-                + "\(source): \(record.message)"
+                + "\(source): \(record.cliMessage)"
         }
     case .failure(let error):
         lastSignIn = "unknown: \(error)"
@@ -145,7 +145,8 @@ enum StatusReport {
                     .object([
                         ("at", date(record.at)), ("succeeded", .bool(record.succeeded)),
                         ("steps", .integer(Int64(record.steps.count))), ("source", text(record.source)),
-                        ("message", .string(record.message)),
+                        ("message", .string(record.cliMessage)),
+                        ("hints", .array(record.hints.map { .string($0.cliAdvice) })),
                     ])
                 } ?? .null
             ))

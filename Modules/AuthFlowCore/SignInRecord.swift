@@ -75,14 +75,34 @@ public struct SignInRecord: Sendable, Equatable, Codable {
     /// Who ran the sign-in, in a few words a person reads (`spconnect login`, `spconnect renewal`, `status app`);
     /// nil when the writer did not say (records kept before this field existed read as nil).
     public var source: String?
+    /// What the user could change to get further (``SignInOutcome/hints``), typed: each front end words them as its
+    /// own settings. Empty in records kept before this field existed.
+    public var hints: [SignInHint]
 
     /// Creates a record.
-    public init(at: Date, succeeded: Bool, message: String, steps: [Step], source: String? = nil) {
+    public init(
+        at: Date, succeeded: Bool, message: String, steps: [Step], source: String? = nil, hints: [SignInHint] = []
+    ) {
         self.at = at
         self.succeeded = succeeded
         self.message = message
         self.steps = steps
         self.source = source
+        self.hints = hints
+    }
+
+    private enum CodingKeys: String, CodingKey { case at, succeeded, message, steps, source, hints }
+
+    /// Reads a record; one written before hints were kept reads with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            at: try container.decode(Date.self, forKey: .at),
+            succeeded: try container.decode(Bool.self, forKey: .succeeded),
+            message: try container.decode(String.self, forKey: .message),
+            steps: try container.decode([Step].self, forKey: .steps),
+            source: try container.decodeIfPresent(String.self, forKey: .source),
+            hints: try container.decodeIfPresent([SignInHint].self, forKey: .hints) ?? [])
     }
 
     /// The record of a sign-in that ended with `outcome` after the steps of `trace` (as ``SignIn/Options/trace``
@@ -91,6 +111,7 @@ public struct SignInRecord: Sendable, Equatable, Codable {
         var succeeded = false
         if case .signedIn = outcome { succeeded = true }
         self.init(
-            at: at, succeeded: succeeded, message: outcome.message, steps: trace.map(Step.init), source: source)
+            at: at, succeeded: succeeded, message: outcome.message, steps: trace.map(Step.init), source: source,
+            hints: outcome.hints)
     }
 }

@@ -94,7 +94,26 @@ import Transport
         try older.write(toFile: try store.lastSignInPath(for: "work"), atomically: true, encoding: .utf8)
         chmod(try store.lastSignInPath(for: "work"), 0o600)
         let read = try #require(try store.lastSignIn(profile: "work"))
-        #expect(read.source == nil && read.succeeded && read.message == "Signed in.")
+        #expect(read.source == nil && read.succeeded && read.message == "Signed in." && read.hints.isEmpty)
+    }
+
+    /// The record keeps the outcome's hints typed, in the engine's words with no front end's option, and reads
+    /// them back as they were.
+    @Test func hintsAreKeptTypedAndWordedByNoFrontEnd() throws {
+        let store = SessionStore(directory: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outcome = SignInOutcome.unknownPage(
+            kind: "other", url: "https://idp.contoso.test/x", dumpPath: nil,
+            hints: [.allowHost("idp.contoso.test"), .tryFlows([.adfs, .forms]), .chooseSecondFactorMethod([.totp])])
+        let record = SignInRecord(
+            outcome: outcome, trace: [], at: Date(timeIntervalSince1970: 1_800_000_000.25), source: "spconnect login")
+        #expect(record.hints == outcome.hints && record.hints.last == .savePages)
+        try store.saveLastSignIn(record, profile: "work")
+        let read = try #require(try store.lastSignIn(profile: "work"))
+        #expect(read == record)
+        let text = try String(contentsOfFile: try store.lastSignInPath(for: "work"), encoding: .utf8)
+        #expect(text.contains(#"{"hint":"allowHost","host":"idp.contoso.test"}"#), "\(text)")
+        #expect(!text.contains("--"), "a command-line option in the record: \(text)")
     }
 
     @Test func aTraceStepKeepsOnlyItsHost() throws {

@@ -25,6 +25,25 @@ import Transport
         return record
     }
 
+    /// A failed login's hints are kept typed and worded by the app, never as the CLI's options.
+    @Test func aFailedLoginsHintsAreShownInTheAppsWordsNotTheCLIs() async throws {
+        let fixture = try await StatusFixture()
+        defer { fixture.stop() }
+        let outcome = SignInOutcome.unknownPage(
+            kind: "other", url: "https://idp.contoso.test/x", dumpPath: nil, hints: [.allowHost("idp.contoso.test")])
+        let record = SignInRecord(
+            outcome: outcome, trace: [], at: StatusFixture.now.addingTimeInterval(-60), source: "spconnect login")
+        try SessionStore(directory: fixture.storeDirectory).saveLastSignIn(record, profile: "test")
+        let page = try await fixture.get("/")
+        #expect(page.text.contains("If idp.contoso.test is yours, allow credentials to go to it."), "\(page.text)")
+        #expect(page.text.contains("Save a redacted copy of the page for a bug report."))
+        #expect(!page.text.contains("--allow-host") && !page.text.contains("--dump-pages"))
+        let status = try await fixture.get("/status.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any])
+        let hints = (json["lastSignIn"] as? [String: Any])?["hints"] as? [String]
+        #expect(hints?.first == "if idp.contoso.test is yours, allow credentials to go to it.")
+    }
+
     @Test func thePageShowsTheLoginsTraceWhenTheAppNeverSignedIn() async throws {
         let fixture = try await StatusFixture()
         defer { fixture.stop() }
@@ -49,7 +68,7 @@ import Transport
         let signIn = try #require(json["lastSignIn"] as? [String: Any])
         #expect(signIn["ok"] as? Bool == true)
         #expect(signIn["source"] as? String == "spconnect login")
-        #expect(signIn["message"] as? String == record.message)
+        #expect(signIn["message"] as? String == record.pageMessage)
         let steps = try #require(signIn["steps"] as? [[String: Any]])
         #expect(steps.count == record.steps.count)
         #expect(steps.allSatisfy { ($0["host"] as? String)?.contains("/") == false })
