@@ -1,5 +1,5 @@
 package import AuthFlow
-package import Foundation
+import Foundation
 import Keyring
 package import Transport
 
