@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import Synchronization
 package import Transport
 
