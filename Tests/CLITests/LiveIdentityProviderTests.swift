@@ -33,6 +33,18 @@ struct LiveIdentityProviderTests {
         return (result, state)
     }
 
+    /// The sign-in trace a `login` in `state` wrote.
+    func traceText(_ state: String) -> String {
+        (try? String(contentsOfFile: state + "/trace.jsonl", encoding: .utf8)) ?? ""
+    }
+
+    /// `url` as curl gets it with the session a `login` in `state` saved (`curl -b SESSIONFILE`).
+    func curlWithSession(_ state: String, _ url: String) async throws -> String {
+        try await runProgram(
+            "/usr/bin/curl",
+            ["-s", "--cacert", world.caFile, "-b", state + "/spconnect/sessions/default.cookies", url])
+    }
+
     /// The texts of every file under `folder`.
     func texts(under folder: String) -> [(String, String)] {
         let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
@@ -58,11 +70,9 @@ struct LiveIdentityProviderTests {
         #expect(result.status == 0, "\(result.stderr)")
         expectNoPassword(result, state: state)
         // The IdP asks to release the attributes ("Yes, continue" / "No, cancel"): the one way on was taken.
-        let trace = (try? String(contentsOfFile: state + "/trace.jsonl", encoding: .utf8)) ?? ""
+        let trace = traceText(state)
         #expect(trace.contains("notice or consent page: continued with"), "\(trace)")
-        let session = state + "/spconnect/sessions/default.cookies"
-        let page = try await runProgram(
-            "/usr/bin/curl", ["-s", "--cacert", world.caFile, "-b", session, world.protectedURL])
+        let page = try await curlWithSession(state, world.protectedURL)
         #expect(page.contains("Hello, alice"), "curl -b with the saved session: \(page.prefix(200))")
         // Without the session the page sends curl to the identity provider.
         let anonymous = try await runProgram(
@@ -100,11 +110,9 @@ struct LiveIdentityProviderTests {
             "alice", "alice-pass-1", url: world.discoURL, extra: ["--allow-host", "127.0.0.21:\(world.port)"])
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(result.status == 0, "\(result.stderr)")
-        let trace = (try? String(contentsOfFile: state + "/trace.jsonl", encoding: .utf8)) ?? ""
+        let trace = traceText(state)
         #expect(trace.contains("chose identity provider 'https://127.0.0.21:\(world.port)/"), "\(trace)")
-        let session = state + "/spconnect/sessions/default.cookies"
-        let page = try await runProgram(
-            "/usr/bin/curl", ["-s", "--cacert", world.caFile, "-b", session, world.discoURL])
+        let page = try await curlWithSession(state, world.discoURL)
         #expect(page.contains("Hello, alice"), "\(page.prefix(200))")
         expectNoPassword(result, state: state)
     }
