@@ -151,7 +151,8 @@ let package = Package(
             name: "fuzz-html", dependencies: ["FuzzSupport", "HTML", "AuthFlow"], path: "Tools/fuzz/html"),
         /// `$Config` extraction and the other script readers (redirects, self-submits, function bodies).
         .executableTarget(
-            name: "fuzz-config", dependencies: ["FuzzSupport", "HTML", "JSON"], path: "Tools/fuzz/config"),
+            name: "fuzz-config", dependencies: ["FuzzSupport", "HTML", "AuthFlowCore", "JSON"],
+            path: "Tools/fuzz/config"),
         /// The JSON parser: parse, write, parse again; the streaming and skipping parses against the plain one.
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "JSON"], path: "Tools/fuzz/json"),
         /// OData pages in every flavour: streamed decode against the tree decode, error bodies, names, dates.
@@ -191,7 +192,8 @@ let package = Package(
             name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer", "Cryptography"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer"], path: "Tests/SPSimTests"),
+            name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer", "AuthFlowCore"],
+            path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"],
             path: "Tests/SharePointTests"),

@@ -8,9 +8,10 @@ enum PageFactsReader {
         guard !response.body.isEmpty, type.isEmpty || type.contains("html") || type.contains("text/plain") else {
             return nil
         }
-        guard let page = try? HTMLPage(bytes: response.body, url: response.url, charset: response.charset) else {
+        guard let read = try? HTMLPage(bytes: response.body, url: response.url, charset: response.charset) else {
             return nil
         }
+        let page = read.showingEntraConfigError
         let classification = page.classification
         var scriptRedirect: String?
         if case .scriptRedirect(let url) = classification.navigation { scriptRedirect = url }

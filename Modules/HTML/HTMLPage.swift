@@ -65,61 +65,20 @@ public struct SelfSubmit: Sendable, Equatable {
     }
 }
 
-/// Entra ID's `$Config` object (or Microsoft account's `ServerData`, or another script object literal that
-/// carries `urlPost`), with accessors for the keys sign-in needs. Values are as on the page.
+/// A script configuration object a page assigns (Entra ID's `$Config`, Microsoft account's `ServerData`, another
+/// object literal that carries `urlPost`), as the JSON it is, with typed look-ups. What its keys mean is the reader's
+/// business (the Entra strategy's `EntraConfigFields.swift`), not the HTML module's.
 public struct AADConfig: Sendable, Equatable {
     /// The whole decoded object.
     public let raw: JSONValue
 
     /// Wraps a decoded configuration object.
-    init(raw: JSONValue) {
+    public init(raw: JSONValue) {
         self.raw = raw
     }
 
-    /// The page id (`ConvergedSignIn`, `KmsiInterrupt`, `ConvergedTFA`…).
-    public var pgid: String? { raw["pgid"]?.stringValue }
     /// Where the page posts (`urlPost`).
     public var urlPost: String? { raw["urlPost"]?.stringValue }
-    /// The name the flow token is posted under: `sFTName`, else the `name` of the hidden input in `sFTTag`
-    /// (Microsoft account pages post it as `PPFT`).
-    public var flowTokenName: String? {
-        raw["sFTName"]?.stringValue ?? flowTokenInput.flatMap { ScriptReading.inputAttributes(in: $0).name }
-    }
-    /// The flow token: `sFT`, else the `value` of the hidden input in `sFTTag`. A secret: never log it.
-    public var flowToken: String? {
-        raw["sFT"]?.stringValue ?? flowTokenInput.flatMap { ScriptReading.inputAttributes(in: $0).value }
-    }
-    /// The markup of the hidden flow-token input (`sFTTag`), when the page carries one.
-    private var flowTokenInput: String? { raw["sFTTag"]?.stringValue }
-    /// The request context (`sCtx`), absent on some interrupts.
-    public var context: String? { raw["sCtx"]?.stringValue }
-    /// The canary (`canary`). A secret: never log it.
-    public var canary: String? { raw["canary"]?.stringValue }
-    /// The name the canary is posted under (`sCanaryTokenName`), when the page gives one.
-    public var canaryTokenName: String? { raw["sCanaryTokenName"]?.stringValue }
-    /// The error code (`sErrorCode`); `50058` means "not signed in yet", not a failure.
-    public var errorCode: String? { raw["sErrorCode"]?.stringValue }
-    /// The error message (`sErrTxt`); empty when there is none.
-    public var errorText: String? { raw["sErrTxt"]?.stringValue }
-    /// The `authMethodId`s of `arrUserProofs` (second-factor methods offered).
-    public var proofMethods: [String] {
-        raw["arrUserProofs"]?.arrayValue?.compactMap { $0["authMethodId"]?.stringValue } ?? []
-    }
-
-    /// The `authMethodId` of the proof marked `isDefault` in `arrUserProofs`, if one is.
-    public var defaultProofMethod: String? {
-        raw["arrUserProofs"]?.arrayValue?.first { $0["isDefault"]?.boolValue == true }?["authMethodId"]?.stringValue
-    }
-
-    /// The seconds between polls for `method` in `oPerAuthPollingInterval`, when the page gives them.
-    public func pollingInterval(for method: String) -> Double? {
-        switch raw["oPerAuthPollingInterval"]?[method] {
-        case .double(let seconds)?: return seconds
-        case .integer(let seconds)?: return Double(seconds)
-        default: return nil
-        }
-    }
-
     /// The member `key` as a number, when it is one.
     public func number(_ key: String) -> Double? {
         switch raw[key] {
@@ -150,16 +109,6 @@ public struct AADConfig: Sendable, Equatable {
         }
     }
 
-    /// The same configuration with the flow token `sFT` replaced (a service call answered with a newer one).
-    public func replacingFlowToken(with token: String) -> AADConfig {
-        guard case .object(var members) = raw else { return self }
-        if let index = members.firstIndex(where: { $0.0 == "sFT" }) {
-            members[index].1 = .string(token)
-        } else {
-            members.append(("sFT", .string(token)))
-        }
-        return AADConfig(raw: .object(members))
-    }
 }
 
 /// A page read offline: everything the sign-in engine needs, as plain values. Built once from the bytes
@@ -187,13 +136,13 @@ public struct HTMLPage: Sendable {
     public let scriptRedirect: String?
     /// A form the page submits by itself.
     public let selfSubmit: SelfSubmit?
-    /// Entra ID's `$Config`, when a script assigns one.
+    /// The script configuration object (Entra ID's `$Config`…), when a script assigns one.
     public let aadConfig: AADConfig?
-    /// Visible error messages (role=alert, error ids/classes, `$Config.sErrTxt`), in document order.
-    public let errorMessages: [String]
+    /// Visible error messages (role=alert, error ids/classes), in document order.
+    public private(set) var errorMessages: [String]
     /// The messages of ``errorMessages`` shown with an error's severity (`role=alert`, `alert-danger`, an error
     /// class, an error heading), not as a notice (`alert alert-info`), in page order.
-    public let severeErrorMessages: [String]
+    public private(set) var severeErrorMessages: [String]
 
     /// The visible headings, in document order (`h1`–`h6`, `role=heading`, elements named title/header).
     public let headings: [String]
@@ -208,6 +157,16 @@ public struct HTMLPage: Sendable {
 
     /// The first error message (the one a person reads first); nil when there is none.
     public var errorText: String? { errorMessages.first }
+
+    /// The page with `message` added as the last error it shows, with an error's severity (a message its scripts
+    /// write, which the markup does not hold); the page itself when it already shows it.
+    public func showing(errorMessage message: String) -> HTMLPage {
+        guard !message.isEmpty, !errorMessages.contains(message) else { return self }
+        var page = self
+        page.errorMessages.append(message)
+        page.severeErrorMessages.append(message)
+        return page
+    }
 
     /// Reads a page.
     /// - Parameters:

@@ -43,11 +43,7 @@ struct PageReader {
         let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
 
         let blocks = TextBlocks(root: root).blocks
-        var (errors, severeErrors) = ErrorTextReader.read(root, blocks: blocks)
-        if let text = aadConfig?.errorText?.collapsingWhitespace(), !text.isEmpty, !errors.contains(text) {
-            errors.append(text)
-            severeErrors.append(text)
-        }
+        let (errors, severeErrors) = ErrorTextReader.read(root, blocks: blocks)
 
         let headings = blocks.filter { $0.isHeading && !$0.text.isEmpty }.map(\.text)
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")

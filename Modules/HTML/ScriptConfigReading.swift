@@ -76,7 +76,7 @@ extension ScriptReading {
 
     /// The `name` and `value` attributes of the first `<input …>` in `markup` (entities decoded): how Microsoft
     /// sign-in pages carry the flow token in `sFTTag`.
-    static func inputAttributes(in markup: String) -> (name: String?, value: String?) {
+    package static func inputAttributes(in markup: String) -> (name: String?, value: String?) {
         let bytes = Array(markup.utf8)
         func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
         func isSpace(_ byte: UInt8) -> Bool {

@@ -12,7 +12,7 @@ public enum FormReference: Sendable, Equatable {
 /// and configuration objects. Each reader is one linear pass over the script's tokens (`ScriptLexer`), so a
 /// string, a comment or a regular expression that merely contains `location=` or `submit()` is never taken
 /// for code. Only what runs when the page loads counts (see `ScriptScanner` for the rules).
-enum ScriptReading {
+package enum ScriptReading {
     /// The first navigation the script performs on load: an assignment of a string literal to the window's
     /// `location` or `location.href` (`window.`, `self.`, `top.`, `parent.`, `document.` prefixes allowed), or
     /// `location.replace/assign` with a string literal, as written (JavaScript escapes decoded, literals joined

@@ -222,13 +222,17 @@ struct PageReadingTests {
         #expect(repeated.raw == .object([("a", "x"), ("n", .double(2.5))]))
     }
 
-    @Test("$Config error text becomes the page's error")
+    /// The HTML module reads the markup's errors only; what `sErrTxt` means is Entra's (the engine adds it to what
+    /// the page shows, and its rule makes the page an error).
+    @Test("$Config error text is the engine's, not the reader's")
     func configError() throws {
         let page = try readPage(
             #"<script>$Config={"pgid":"ConvergedSignIn","urlPost":"/p","sErrorCode":"50126","sErrTxt":"Your account or password is incorrect."};</script>"#
         )
-        #expect(page.errorText == "Your account or password is incorrect.")
+        #expect(page.errorText == nil)
+        #expect(page.aadConfig?.errorText == "Your account or password is incorrect.")
         #expect(page.classification.kind == .error)
+        #expect(page.classification.reason.contains("sErrTxt"))
     }
 
     @Test(

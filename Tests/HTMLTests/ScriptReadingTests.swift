@@ -1,3 +1,4 @@
+import AuthFlowCore
 import JSON
 import Testing
 

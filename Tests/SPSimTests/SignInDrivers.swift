@@ -1,3 +1,4 @@
+import AuthFlowCore
 import Foundation
 import SPSim
 import Testing

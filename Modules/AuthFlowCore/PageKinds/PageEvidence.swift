@@ -17,6 +17,8 @@ struct PageEvidence {
     let codeForm: HTMLForm?
 
     init(_ page: HTMLPage) {
+        // The errors a browser user reads include the one Entra's script writes from its `$Config`.
+        let page = page.showingEntraConfigError
         self.page = page
         navigation =
             if let refresh = page.metaRefresh {

@@ -1,3 +1,4 @@
+import AuthFlowCore
 import FuzzSupport
 import JSON
 
