@@ -25,6 +25,18 @@ import Transport
         </form></body></html>
         """
 
+    /// A WAYF whose list starts with a "choose one" entry that is no provider (its value is not a URI).
+    static let wayfPage = """
+        <html><head><title>Where are you from?</title></head><body>
+        <form method="post" action="/wayf">
+        <select name="user_idp">
+        <option value="-" selected>Select your home organisation</option>
+        <option value="https://idp.fabrikam.test/idp/shibboleth">Fabrikam</option>
+        </select>
+        <input type="submit" name="Select" value="Select">
+        </form></body></html>
+        """
+
     static func signIn(_ world: Hostile.World, allowedHosts: Set<String> = []) async throws -> SignInOutcome {
         await SignIn(
             client: try HTTPClient(),
@@ -100,5 +112,32 @@ import Transport
         }
         let choice = try #require(world.log.all.first { $0.target == "/disco" })
         #expect(choice.body.contains("fabrikam") && !choice.body.contains("contoso"))
+    }
+
+    /// The "choose one" entry looks like this provider's own sign-in and is tried first; the page comes back, so it
+    /// was no provider, and the only choice not tried yet is taken.
+    @Test func aChoiceThatBringsThePageBackIsNotTakenAgain() async throws {
+        let world = try Hostile.world { request, siteURL in
+            switch (request.method, request.path) {
+            case ("GET", "/login"): return Hostile.page(Self.wayfPage)
+            case ("POST", "/wayf") where request.formValue("user_idp")?.contains("fabrikam") == true:
+                return HTTPServerResponse(status: 302, headers: [("Location", "/form")])
+            case ("POST", "/wayf"): return Hostile.page(Self.wayfPage)
+            case ("GET", "/form"): return Hostile.page(Hostile.loginForm(action: "/post"))
+            case ("POST", "/post") where request.formValue("Password") == Hostile.password:
+                return RefreshTests.tokenPage(siteURL)
+            default:
+                return Hostile.page("<html><body><p>Nothing here.</p></body></html>")
+            }
+        }
+        defer { world.stop() }
+        let outcome = try await Self.signIn(world)
+        guard case .signedIn = outcome else {
+            Issue.record("expected a session, got \(outcome.message)")
+            return
+        }
+        let choices = world.log.all.filter { $0.target == "/wayf" }.map(\.body)
+        #expect(
+            choices.count == 2 && choices[0].contains("user_idp=-") && choices[1].contains("fabrikam"), "\(choices)")
     }
 }

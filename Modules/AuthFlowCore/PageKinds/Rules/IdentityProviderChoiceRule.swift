@@ -23,8 +23,9 @@ extension InteractionKind {
 ///
 /// The sign-in chooses the way the sign-in's own state allows: the one choice that keeps the sign-in at this
 /// identity provider (an empty or non-URI value, or one on the page's own host), else the one whose host the
-/// policy lets credentials go to, else the only one. Otherwise it stops and names the choices, with a hint to
-/// allow the host of the user's own provider.
+/// policy lets credentials go to, else the only one. A choice that brought the same page back is not taken again
+/// (a "choose one" placeholder). Otherwise it stops and names the choices, with a hint to allow the host of the
+/// user's own provider.
 struct IdentityProviderChoiceRule: PageRule {
     func classify(_ evidence: PageEvidence) -> PageClassification? {
         for form in evidence.page.forms where !Self.asksForText(form) {
@@ -51,7 +52,9 @@ struct IdentityProviderChoiceRule: PageRule {
 
     func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         guard page.kind == .identityProviderChoice, let form = page.chosenForm else { return nil }
-        let choices = Self.choices(in: form)
+        // A choice already sent that brought this page back was no provider ("choose one"): it is not taken again.
+        let offered = Self.choices(in: form)
+        let choices = offered.filter { !state.providerChoicesTried.contains(Self.key($0, on: form)) }
         let pageHost = URLParts(page.url)?.host.lowercased()
         let local = choices.filter { choice in
             choice.identifier.map { URLParts($0)?.host.lowercased() == pageHost } ?? true
@@ -65,15 +68,15 @@ struct IdentityProviderChoiceRule: PageRule {
         } else if allowed.count == 1 {
             chosen = (allowed[0], "credentials may go to its host")
         } else if choices.count == 1 {
-            chosen = (choices[0], "the only one")
+            chosen = (choices[0], offered.count == 1 ? "the only one" : "the only one not tried yet")
         } else {
             chosen = nil
         }
         guard let chosen else {
-            let hosts = choices.map { choice in
+            let hosts = offered.map { choice in
                 choice.identifier.flatMap(URLParts.init).map(\.displayAuthority).flatMap { $0.isEmpty ? nil : $0 }
             }
-            let names = zip(choices, hosts).map { choice, host in
+            let names = zip(offered, hosts).map { choice, host in
                 choice.label + (host.flatMap { choice.label.contains($0) ? nil : " (\($0))" } ?? "")
             }
             return .finish(
@@ -85,6 +88,7 @@ struct IdentityProviderChoiceRule: PageRule {
         guard state.budget.answerInterrupt() else {
             return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
         }
+        state.providerChoicesTried.insert(Self.key(chosen.choice, on: form))
         let built = form.submission(chosen.choice.setting, chosen.choice.clicking)
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .providerChoice),
@@ -98,6 +102,13 @@ struct IdentityProviderChoiceRule: PageRule {
         var identifier: String?
         var setting: [String: String]
         var clicking: Int?
+    }
+
+    /// What identifies a choice across pages: the form's action and what the choice sends.
+    static func key(_ choice: Choice, on form: PageForm) -> String {
+        form.action + " "
+            + choice.setting.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: "&") + " \(choice.clicking ?? -1)"
     }
 
     /// The choices of a form this rule classified: its provider list's options, else its provider buttons.
