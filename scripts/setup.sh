@@ -20,8 +20,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         sudo="sudo"
     fi
     echo "setup: installing ${missing[*]}" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    $sudo apt-get -o DPkg::Lock::Timeout=900 update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 command -v swift >/dev/null || { echo "setup: the Swift 6.3 toolchain is not on PATH (e.g. /opt/swift/usr/bin)" >&2; exit 1; }

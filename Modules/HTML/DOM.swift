@@ -22,6 +22,8 @@ final class DOMNode {
     /// long as the tree's root (a `weak` reference would give each node a side table, which doubled the cost of
     /// every retain and release while a page is read).
     private(set) unowned var parent: DOMNode?
+    /// Hidden by a rule of the page's own `<style>` (``Visibility/applyPageStyles(to:)`` marks it once per page).
+    var isHiddenByPageStyle = false
 
     init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind

@@ -11,7 +11,7 @@
 ///    ("Reference number:").
 ///
 /// Only text a scripting browser shows counts: nothing inside script/style/noscript/template, nothing hidden by
-/// an inline `display:none`/`visibility:hidden`, `hidden`, `aria-hidden=true`, or a tooltip/popover class
+/// CSS or an attribute (see ``Visibility``), or a tooltip/popover class
 /// (shown only on demand).
 enum ErrorTextReader {
     static func messages(in root: DOMNode, blocks: [TextBlocks.Block]) -> [String] {
@@ -217,7 +217,7 @@ enum ErrorTextReader {
     /// Elements whose content no one sees on load.
     static func isSkipped(_ node: DOMNode) -> Bool {
         ["script", "style", "noscript", "template", "head", "title", "option", "select", "textarea"].contains(node.name)
-            || isHidden(node)
+            || Visibility.isHidden(node)
     }
 
     /// Elements that do not break a line of text.
@@ -225,33 +225,6 @@ enum ErrorTextReader {
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small",
         "span", "strong", "sub", "sup", "time", "u", "var", "label",
     ]
-
-    static func isHidden(_ node: DOMNode) -> Bool {
-        // One pass over the attributes, comparing bytes: this runs for every element of every page.
-        var namesTooltip = false
-        for (name, value) in node.attributes {
-            switch name {
-            case "hidden": return true
-            case "aria-hidden": if ASCIIText.equalsIgnoringCase(value, "true") { return true }
-            case "type": if node.name == "input" && ASCIIText.equalsIgnoringCase(value, "hidden") { return true }
-            case "style":
-                let squeezed = value.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\n" }
-                if ASCIIText.contains(squeezed, "display:none") || ASCIIText.contains(squeezed, "visibility:hidden") {
-                    return true
-                }
-            case "class":
-                // A cheap look at the class text first: most elements name no tooltip at all.
-                namesTooltip =
-                    ASCIIText.containsIgnoringCase(value, "tooltip")
-                    || ASCIIText.containsIgnoringCase(value, "popover")
-            default: break
-            }
-        }
-        guard namesTooltip else { return false }
-        return node.classTokens.contains { token in
-            SignInLexicon.tokens(of: token).contains { $0 == "tooltip" || $0 == "popover" }
-        }
-    }
 
     /// The text of `node` a person reads as its message: visible text, without links and buttons (actions
     /// beside a message, not part of it).

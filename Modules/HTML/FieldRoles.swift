@@ -74,19 +74,36 @@ extension HTMLForm {
     /// input beside a user field).
     public var hasOwnPasswordField: Bool { controlRoles.contains { $0.role == .password } }
 
-    /// Each enabled control's own role, judged alone.
+    /// Each enabled control's own role, judged alone; a concealed control has none where a person sees another
+    /// input of the form (``isSeen(_:)``).
     private var controlRoles: [(control: FormControl, role: FieldRole)] {
-        controls.compactMap { control in
-            guard !control.disabled, let role = control.role else { return nil }
+        let decoysPossible = hasSeenInput
+        return controls.compactMap { control in
+            guard !control.disabled, !(decoysPossible && control.concealed), let role = control.role else {
+                return nil
+            }
             return (control, role)
         }
+    }
+
+    /// Whether a person sees at least one enabled input to type into here.
+    private var hasSeenInput: Bool { controls.contains { $0.isTextLike && !$0.disabled && !$0.concealed } }
+
+    /// Whether the sign-in treats `control` as something a person fills: not concealed (``FormControl/concealed``),
+    /// unless the whole form is (a form its script reveals on load hides every input alike). A concealed password
+    /// input beside a visible user field is a decoy, and the password never goes there.
+    public func isSeen(_ control: FormControl) -> Bool { !control.concealed || !hasSeenInput }
+
+    /// The password inputs a person sees, in tree order (decoys left out).
+    public var seenPasswordInputs: [FormControl] {
+        controls.filter { $0.element == "input" && $0.type == "password" && isSeen($0) }
     }
 
     /// A password input called "new" only by its words (`NewLoginPassword`), when it is the form's one password
     /// input and the form asks for the user name too: a sign-in, since a password change asks for the new
     /// password twice (or says so with `autocomplete=new-password`).
     private func loneNewNamedPassword(in roles: [(control: FormControl, role: FieldRole)]) -> FormControl? {
-        let passwordInputs = controls.filter { $0.type == "password" && !$0.disabled }
+        let passwordInputs = seenPasswordInputs.filter { !$0.disabled }
         guard passwordInputs.count == 1, let only = passwordInputs.first,
             !(only.autocomplete ?? "").split(separator: " ").contains("new-password"),
             roles.contains(where: { $0.control.index == only.index && $0.role == .newPassword }),
@@ -128,7 +145,7 @@ extension HTMLForm {
             !hiddenFields.contains(where: { SignInLexicon.says(.user, in: $0.name ?? "") })
         else { return nil }
         let before = controls.filter {
-            $0.index < password.index && $0.isTextLike && $0.type != "password" && !$0.disabled
+            $0.index < password.index && $0.isTextLike && $0.type != "password" && !$0.disabled && isSeen($0)
                 && !($0.name ?? "").isEmpty && $0.role == nil
                 && !["q", "query", "search", "s"].contains(($0.name ?? "").lowercased())
         }

@@ -92,6 +92,9 @@ public struct FormControl: Sendable, Equatable {
     public let pattern: String?
     /// `aria-invalid="true"`: the page marks the value as rejected (after a failed post).
     public let ariaInvalid: Bool
+    /// A person can neither see nor reach it: hidden by CSS, an attribute or an ancestor, or out of the tab order
+    /// (`tabindex="-1"`), as the decoy inputs for bots and password managers are (``Visibility``).
+    public let concealed: Bool
 
     /// The value a browser sends for text-like controls, hidden inputs, buttons and textareas: the value
     /// attribute or the empty string; `on` for checkboxes and radio buttons without one.

@@ -11,6 +11,7 @@ struct PageReader {
 
     func page() -> HTMLPage {
         let elements = root.descendants.filter { $0.kind == .element }
+        Visibility.applyPageStyles(to: elements)
         let baseElement = elements.first { $0.name == "base" && $0.hasAttribute("href") }
         let baseHref = baseElement?.attribute("href")
         let baseURL = baseHref.flatMap { URLResolver.resolve($0, against: url) } ?? url
@@ -49,13 +50,13 @@ struct PageReader {
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
         if visibleText.utf8.count > 16 << 10 { visibleText = String(visibleText.utf8.prefix(16 << 10)) ?? "" }
 
-        let links = elements.filter { $0.name == "a" && !ErrorTextReader.isHidden($0) }.compactMap { anchor in
+        let links = elements.filter { $0.name == "a" && !Visibility.isHidden($0) }.compactMap { anchor in
             anchor.attribute("href").flatMap { href -> String? in
                 href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:")
                     ? nil : URLResolver.resolve(href, against: baseURL)
             }
         }
-        let imageNames = elements.filter { $0.name == "img" && !ErrorTextReader.isHidden($0) }.flatMap { image in
+        let imageNames = elements.filter { $0.name == "img" && !Visibility.isHidden($0) }.flatMap { image in
             [image.attribute("src").map { String($0.split(separator: "/").last ?? "") }, image.attribute("alt")]
                 .compactMap { $0 }.filter { !$0.isEmpty }
         }
@@ -249,7 +250,8 @@ struct PageReader {
             labelText: naming.labelText(of: element, form: form),
             maxLength: Int(element.attribute("maxlength")?.trimmingASCIIWhitespace() ?? ""),
             pattern: element.attribute("pattern"),
-            ariaInvalid: element.attribute("aria-invalid")?.trimmingASCIIWhitespace().lowercased() == "true")
+            ariaInvalid: element.attribute("aria-invalid")?.trimmingASCIIWhitespace().lowercased() == "true",
+            concealed: element.name != "button" && Visibility.isConcealedControl(element))
     }
 
     /// What a person reads as a button's name. A rich button (an icon, a title, a description) is named by its

@@ -431,6 +431,8 @@ enum ScriptWords {
     static let windows: [StaticString] = ["window", "self", "top", "parent"]
     static let windowsAndGlobal: [StaticString] = ["window", "self", "top", "parent", "globalThis"]
     static let locationMethods: [StaticString] = ["replace", "assign"]
+    /// The frames a frame-buster moves.
+    static let outerFrames: [StaticString] = ["top", "parent"]
 
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ token: ScriptToken) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)

@@ -22,6 +22,7 @@ package enum ScriptReading {
         ScriptStrings.withBytes(script) { bytes -> String? in
             guard ScriptStrings.contains(bytes, "location") else { return nil }
             var scanner = ScriptScanner(bytes: bytes, target: .redirects)
+            scanner.ignoresOuterFrameMoves = comparesFrames(script)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> String? in
                 guard case .redirect(let target) = found else { return nil }
@@ -29,6 +30,58 @@ package enum ScriptReading {
                 return scheme == "javascript:" ? nil : target
             }
         }
+    }
+
+    /// Whether `script` asks if the page is framed (`self != top`, `window.top !== window.self`,
+    /// `top.location != location`, `parent.frames.length`): the test a frame-buster makes before moving the top frame.
+    static func comparesFrames(_ script: String) -> Bool {
+        let bytes = Array(script.utf8)
+        func isChain(_ byte: UInt8) -> Bool {
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == UInt8(ascii: ".")
+        }
+        /// The dotted name ending before `end` (skipping spaces and a closing parenthesis).
+        func chain(endingBefore end: Int) -> String {
+            var stop = end
+            while stop > 0, bytes[stop - 1] == 0x20 || bytes[stop - 1] == UInt8(ascii: ")") { stop -= 1 }
+            var start = stop
+            while start > 0, isChain(bytes[start - 1]) { start -= 1 }
+            return String(decoding: bytes[start..<stop], as: UTF8.self)
+        }
+        /// The dotted name starting at `start` (after spaces and an opening parenthesis).
+        func chain(startingAt start: Int) -> String {
+            var begin = start
+            while begin < bytes.count, bytes[begin] == 0x20 || bytes[begin] == UInt8(ascii: "(") { begin += 1 }
+            var end = begin
+            while end < bytes.count, isChain(bytes[end]) { end += 1 }
+            return String(decoding: bytes[begin..<end], as: UTF8.self)
+        }
+        func names(_ chain: String) -> [Substring] { chain.split(separator: ".") }
+        let outer: Set<Substring> = ["top", "parent"]
+        let own: Set<Substring> = ["self", "window", "location", "document"]
+        var index = 0
+        while index + 1 < bytes.count {
+            // `!=`, `!==`, `==`, `===` (not `<=`, `>=` or an assignment).
+            guard bytes[index + 1] == UInt8(ascii: "="),
+                bytes[index] == UInt8(ascii: "!") || bytes[index] == UInt8(ascii: "=")
+            else {
+                index += 1
+                continue
+            }
+            var after = index + 2
+            if after < bytes.count, bytes[after] == UInt8(ascii: "=") { after += 1 }
+            let left = names(chain(endingBefore: index))
+            let right = names(chain(startingAt: after))
+            let leftOuter = left.contains(where: outer.contains)
+            let rightOuter = right.contains(where: outer.contains)
+            if leftOuter != rightOuter,
+                (leftOuter ? right : left).contains(where: own.contains)
+            {
+                return true
+            }
+            if left.suffix(2).elementsEqual(["frames", "length"]) && leftOuter { return true }
+            index = after
+        }
+        return script.contains("parent.frames.length") || script.contains("top.frames.length")
     }
 
     /// The pairs of string literals a script hands, on load, to a call that loads content into an element

@@ -157,6 +157,10 @@ struct ScriptScanner {
     /// Nested timer strings are read up to this depth.
     static let maximumDepth = 3
 
+    /// Whether moves of the top or parent frame's location are left out: the script compares frames, so they are a
+    /// frame-buster's (set by ``ScriptReading/redirectTarget(in:isInvoked:)``).
+    var ignoresOuterFrameMoves = false
+
     init(bytes: UnsafeBufferPointer<UInt8>, target: Target, depth: Int = 0) {
         self.bytes = bytes
         self.target = target
@@ -732,6 +736,11 @@ struct ScriptScanner {
             guard offset + 1 < 16,
                 ScriptWords.isAny(bytes, back(offset + 1), ScriptWords.locationOwners)
             else { return false }
+            // A frame-buster moves the top (or parent) frame only when the page is framed (`if (self != top)`);
+            // a sign-in run headless is never framed, so that move never runs.
+            if ignoresOuterFrameMoves, ScriptWords.isAny(bytes, back(offset + 1), ScriptWords.outerFrames) {
+                return false
+            }
             offset += 2
         }
         return true

@@ -27,6 +27,10 @@ public enum SignInLexicon {
         case secondFactorMethod
         /// The button that signs in: sign in, log in, log on, submit.
         case signIn
+        /// The account cannot be used now: locked, disabled, suspended, blocked.
+        case locked
+        /// Picking one of several ways or devices: choose, select, another way.
+        case choose
     }
 
     /// The whole words of each concept (lower case).

@@ -16,7 +16,29 @@ as_root() {
 # Installs the PACKAGES that are missing (--no-install-recommends). No package lists yet (a fresh machine): fetched
 # once first. A temporary policy-rc.d (exit 101) keeps the packages' maintainer scripts from starting the stock
 # Apache on *:80, only when no such guard is there already.
+#
+# Worlds are installed one at a time: the test suites start them in parallel, and two apt-get runs at once lose
+# dpkg's lock (exit 100). Every world's install takes the same flock (INSTALL_LOCK) first and looks for what is
+# missing only once it holds it, so the second finds what the first installed; apt itself also waits for a lock
+# held by anything else (DPkg::Lock::Timeout) instead of failing at once.
+INSTALL_LOCK=${INSTALL_LOCK:-/tmp/spconnect-liveworlds-install.lock}
+APT_LOCK_WAIT=(-o DPkg::Lock::Timeout=900)
+
 cmd_install() {
+    command -v flock >/dev/null 2>&1 || die "flock (util-linux) is needed to serialise installs"
+    local lockfd
+    exec {lockfd}>>"$INSTALL_LOCK" || die "cannot open the install lock $INSTALL_LOCK"
+    if ! flock -n "$lockfd"; then
+        log "another world is installing; waiting for $INSTALL_LOCK"
+        flock -w 1800 "$lockfd" || die "gave up waiting 30 minutes for $INSTALL_LOCK"
+    fi
+    install_missing_packages
+    local status=$?
+    exec {lockfd}>&-
+    return $status
+}
+
+install_missing_packages() {
     local missing=() p
     for p in "${PACKAGES[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -29,7 +51,7 @@ cmd_install() {
     fi
     log "installing: ${missing[*]}"
     if ! apt-cache policy "$CANDIDATE" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-        as_root apt-get update
+        as_root apt-get "${APT_LOCK_WAIT[@]}" update
     fi
     local guard=""
     if [ ! -e /usr/sbin/policy-rc.d ]; then
@@ -37,7 +59,7 @@ cmd_install() {
         as_root sh -c "printf '#!/bin/sh\n# temporary, from $WORLD install\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d"
         trap 'as_root rm -f /usr/sbin/policy-rc.d' EXIT
     fi
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${APT_LOCK_WAIT[@]}" install -y --no-install-recommends "${missing[@]}"
     if [ -n "$guard" ]; then as_root rm -f "$guard"; trap - EXIT; fi
 }
 
