@@ -11,6 +11,15 @@ import Transport
 /// when group- or world-readable), `--password-command CMD`, then the chain renewals use (``PasswordChain``:
 /// `SPCONNECT_PASSWORD`, `SPCONNECT_PASSWORD_FILE`, `SPCONNECT_PASSWORD_COMMAND`, a no-echo prompt on a terminal).
 enum PasswordSource {
+    /// Whether any password source is there: a flag, or a source of the chain (a terminal to ask on included).
+    static func isGiven(_ arguments: ParsedArguments) -> Bool {
+        arguments.has(PasswordOptions.stdin.key) || arguments.value(PasswordOptions.file.key) != nil
+            || arguments.value(.passwordCommand) != nil
+            || PasswordChain(
+                session: nil, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1
+            ).first != nil
+    }
+
     static func read(_ arguments: ParsedArguments, user: String) throws(UsageError) -> Secret {
         let secret = try obtain(arguments, user: user)
         ErrorOutput.remember(secret)

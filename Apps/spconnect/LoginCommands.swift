@@ -77,8 +77,15 @@ let loginCommand = Command(
         throw UsageError(description: "--proof-url goes with --url; a SharePoint site is proven by its current user")
     }
     let flow = try arguments.choice(.flow, as: SignInFlow.self) ?? .auto
-    guard webURL == nil || flow == .auto else {
-        throw UsageError(description: "--url signs in the way the pages lead (--flow auto); --flow is for --site")
+    guard webURL == nil || flow == .auto || flow == .kerberos else {
+        throw UsageError(
+            description: "--url signs in the way the pages lead (--flow auto) or with a Kerberos ticket "
+                + "(--flow kerberos); the other flows are for --site")
+    }
+    guard flow != .kerberos || KerberosCredentialCache.isPresent() else {
+        throw UsageError(
+            description: "--flow kerberos signs in with a Kerberos ticket, and there is no credential cache "
+                + "(KRB5CCNAME, or /tmp/krb5cc_\(getuid())): run kinit, or unattended kinit -kt KEYTAB PRINCIPAL")
     }
     let secondFactor = try arguments.choice(.mfaMethod, as: SecondFactorMethod.self)
     let profile = arguments.value(.profile) ?? "default"
@@ -88,8 +95,12 @@ let loginCommand = Command(
     // not there is said at once.
     try store.checkBeforeSignIn(profile: profile)
     try await SavedPassword.checkBeforeSignIn(arguments)
-    // An anonymous visit needs no password (and must not prompt for one).
-    let password = flow == .anonymous ? Secret("") : try PasswordSource.read(arguments, user: user)
+    // An anonymous visit, and a Kerberos one, need no password (and must not prompt for one); under auto, a user
+    // with a Kerberos ticket and no password source signs in with the ticket alone (a job after kinit -kt).
+    let ticketOnly = flow == .auto && !PasswordSource.isGiven(arguments) && KerberosCredentialCache.isPresent()
+    let password =
+        flow == .anonymous || flow == .kerberos || ticketOnly
+        ? Secret("") : try PasswordSource.read(arguments, user: user)
     let configuration = SignInConfiguration(
         siteURL: site, username: user, password: password, flow: flow,
         policy: SignInPolicy(

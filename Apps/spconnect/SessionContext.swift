@@ -69,6 +69,10 @@ struct SessionContext {
                         + "or run at a terminal to be asked")
             }
             context.httpAuthentication = .basic(user: user, password: password)
+        } else if session.flow == SignInFlow.kerberos.rawValue {
+            // Kerberos signs each connection in with the ticket kinit keeps; the session's cookies, if the server
+            // set any, go along and spare the handshake.
+            context.httpAuthentication = .negotiate
         } else if session.flow == SignInFlow.ntlm.rawValue, let password = renewalPasswordWaiting(for: session) {
             // NTLM authenticates each connection: with a password at hand every request answers the challenge
             // itself (libcurl keeps the authenticated connection); without one, the session's cookies are used

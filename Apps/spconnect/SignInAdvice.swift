@@ -14,6 +14,9 @@ extension SignInHint {
         case .giveOneTimeCodeSource:
             return "Give a code source: --otp-command CMD or --totp-secret-file FILE, or run at a terminal to be asked."
         case .allowPlainHTTPOnLoopback: return "Plain http to a loopback address needs --allow-http-loopback."
+        case .getKerberosTicket:
+            return
+                "The server asks for Kerberos: run kinit (or, unattended, kinit -kt KEYTAB PRINCIPAL) and log in again."
         case .chooseSecondFactorMethod(let methods):
             return "Run again with " + methods.map { "--mfa-method \($0.rawValue)" }.joined(separator: " or ") + "."
         }

@@ -83,7 +83,8 @@ func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: 
         do {
             response = try await context.client.execute(
                 HTTPRequest(
-                    url: proofURL, headers: ["Accept": BrowserHeaders().accept], redirects: .follow(max: 5)))
+                    url: proofURL, headers: ["Accept": BrowserHeaders().accept], auth: context.httpAuthentication,
+                    redirects: .follow(max: 5)))
         } catch {
             printError("spconnect whoami: \(error)")
             return .network

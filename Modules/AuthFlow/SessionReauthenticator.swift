@@ -108,7 +108,9 @@ public actor SessionReauthenticator {
             case let other: throw Failure(outcome: other)
             }
         }
-        guard let secret = await password() else { return false }
+        // A Kerberos session signs in again with the ticket alone (kinit keeps it fresh), never a password.
+        let needsPassword = session.flow != SignInFlow.kerberos.rawValue
+        guard let secret = needsPassword ? await password() : Secret("") else { return false }
         switch try await signIn(session.renewalConfiguration(password: secret)) {
         case .signedIn: return true
         case let other: throw Failure(outcome: other)

@@ -36,6 +36,10 @@ public struct SignIn: Sendable {
         /// The longest the whole sign-in may take (default 120 s; nil: no limit). Each exchange gets what is left
         /// as its total limit, so a server trickling its pages cannot hold the sign-in open.
         public var deadline: Duration?
+        /// Whether a `Negotiate` challenge may be answered with the user's Kerberos ticket when they have a
+        /// credential cache (``KerberosCredentialCache``; default true). False leaves the choice to the
+        /// configuration's ``SignInConfiguration/hasKerberosTicket``.
+        public var usesKerberosCredentialCache = true
 
         /// Options for one sign-in; every one has a default.
         public init(
@@ -71,6 +75,10 @@ public struct SignIn: Sendable {
 
     /// Runs the sign-in to its end and returns how it ended.
     public func run() async -> SignInOutcome {
+        var configuration = configuration
+        if options.usesKerberosCredentialCache && !configuration.hasKerberosTicket {
+            configuration.hasKerberosTicket = KerberosCredentialCache.isPresent()
+        }
         var machine = SignInMachine(configuration)
         var action = machine.start()
         var lastResponse: SignInResponse?
@@ -144,9 +152,11 @@ public struct SignIn: Sendable {
         case .unknownPage(let kind, let url, nil, let hints):
             return .unknownPage(
                 kind: kind, url: url, dumpPath: dump(lastResponse, into: directory, scrubber: scrubber), hints: hints)
-        case .interactionRequired(.unknownInterrupt, let pageId, let message, nil, let hints):
+        case .interactionRequired(let kind, let pageId, let message, nil, let hints)
+        where kind == .unknownInterrupt || kind.stops:
+            // An unknown interrupt, or a page that stopped the sign-in: the page is what a report needs.
             return .interactionRequired(
-                .unknownInterrupt, pageId: pageId, message: message,
+                kind, pageId: pageId, message: message,
                 dumpPath: dump(lastResponse, into: directory, scrubber: scrubber), hints: hints)
         case .loop(let url, let steps, nil):
             return .loop(

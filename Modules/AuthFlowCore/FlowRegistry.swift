@@ -75,6 +75,9 @@ enum FlowRegistry {
             flow: .basic, summary: "HTTP Basic on every request", strategies: pageStrategies,
             entry: { .proof(.basic(user: $0.username, password: $0.password)) }),
         Row(
+            flow: .kerberos, summary: "Kerberos (Negotiate) with the ticket from kinit, no password",
+            strategies: pageStrategies, entry: { _ in .proof(.negotiate) }),
+        Row(
             flow: .anonymous, summary: "a public site, no sign-in", strategies: pageStrategies,
             entry: { _ in .proof(nil) }),
         Row(

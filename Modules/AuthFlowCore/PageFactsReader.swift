@@ -38,7 +38,7 @@ enum PageFactsReader {
 
     private static func facts(_ form: HTMLForm) -> PageForm {
         let buttons = form.submitButtons
-        let passwordCount = form.controls.filter { $0.element == "input" && $0.type == "password" }.count
+        let passwordCount = form.seenPasswordInputs.count
         return PageForm(
             index: form.index, id: form.id, action: form.actionURL ?? form.documentURL,
             method: form.method.rawValue.uppercased(), usernameField: form.usernameField?.name,

@@ -27,6 +27,10 @@ public struct SignInConfiguration: Sendable {
     /// What the sign-in is for: a SharePoint site (the default), or any web page (`siteURL` is then where the
     /// sign-in starts, kept as given).
     public var target: SignInTarget
+    /// Whether the user has a Kerberos credential cache (`kinit`, or `kinit -kt KEYTAB` for a job): under `auto`, a
+    /// `Negotiate` challenge is then answered with its ticket (SPNEGO, no password sent) before NTLM or Basic. The
+    /// front end sets it (``KerberosCredentialCache``); the engine reads no files.
+    public var hasKerberosTicket = false
 
     /// A sign-in to `siteURL` as `username`; see each property for the others.
     public init(

@@ -36,6 +36,8 @@ public struct SignInFlow: Sendable, Hashable, RawRepresentable, CaseIterable, Cu
     public static let ntlm = SignInFlow(named: "ntlm")
     /// HTTP Basic on every request.
     public static let basic = SignInFlow(named: "basic")
+    /// Kerberos (SPNEGO, `Negotiate`) with the ticket in the user's credential cache, on the site itself.
+    public static let kerberos = SignInFlow(named: "kerberos")
     /// A public site, no sign-in.
     public static let anonymous = SignInFlow(named: "anonymous")
     /// The retired IDCRL route (or another login service, named by the login URL).

@@ -16,6 +16,7 @@ extension SignInHint: Codable {
         case "recordTrace": self = .recordTrace
         case "giveOneTimeCodeSource": self = .giveOneTimeCodeSource
         case "allowPlainHTTPOnLoopback": self = .allowPlainHTTPOnLoopback
+        case "getKerberosTicket": self = .getKerberosTicket
         case "chooseSecondFactorMethod":
             self = .chooseSecondFactorMethod(
                 try container.decode([String].self, forKey: .methods).compactMap(SecondFactorMethod.init(rawValue:)))
@@ -39,6 +40,7 @@ extension SignInHint: Codable {
         case .recordTrace: try container.encode("recordTrace", forKey: .hint)
         case .giveOneTimeCodeSource: try container.encode("giveOneTimeCodeSource", forKey: .hint)
         case .allowPlainHTTPOnLoopback: try container.encode("allowPlainHTTPOnLoopback", forKey: .hint)
+        case .getKerberosTicket: try container.encode("getKerberosTicket", forKey: .hint)
         case .chooseSecondFactorMethod(let methods):
             try container.encode("chooseSecondFactorMethod", forKey: .hint)
             try container.encode(methods.map(\.rawValue), forKey: .methods)

@@ -17,6 +17,8 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
     case allowPlainHTTPOnLoopback
     /// Answer the second factor with one of these methods instead (``SignInConfiguration/secondFactorMethod``).
     case chooseSecondFactorMethod([SecondFactorMethod])
+    /// Get a Kerberos ticket first (`kinit`, or `kinit -kt KEYTAB` unattended): the server asks for Negotiate.
+    case getKerberosTicket
 
     /// The hint in words that name no front end's options.
     public var description: String {
@@ -30,6 +32,7 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
         case .allowPlainHTTPOnLoopback: return "only loopback addresses may use plain http, and only when allowed."
         case .chooseSecondFactorMethod(let methods):
             return "answer the second factor with " + methods.map(\.rawValue).joined(separator: " or ") + "."
+        case .getKerberosTicket: return "the server signs in with Kerberos: get a ticket for its realm first."
         }
     }
 }

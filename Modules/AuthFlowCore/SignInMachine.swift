@@ -30,8 +30,8 @@ public struct SignInMachine: Sendable {
     /// The hosts that answered over https during this sign-in (their cookies must never travel over http).
     var httpsHosts: Set<String> = []
     var route: (any ScriptedRoute)?
-    /// An HTTP authentication challenge was answered by the engine itself (`auto`): at most once per sign-in.
-    var challengeAnswered = false
+    /// The HTTP authentication schemes the engine answered a challenge with itself (`auto`): each at most once.
+    var challengesAnswered: Set<SignInFlow> = []
     /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
     var authenticationWithheld: (url: String, host: String)?
     var strategies: [any SignInStrategy]
@@ -175,6 +175,7 @@ public struct SignInMachine: Sendable {
     private mutating func pageStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction {
         let page = readPage(response)
         record.pageKind = page?.kind.rawValue
+        if let page, let proof = targetPageProof(page, response, record: &record) { return proof }
         for index in strategies.indices {
             // An answer that is not a page (JSON) goes to the strategy that asked for it, if one did.
             let decided =

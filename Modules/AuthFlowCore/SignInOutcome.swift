@@ -69,7 +69,7 @@ public struct InteractionKind: Sendable, Hashable, CustomStringConvertible {
     /// What the identity provider asks for, as the message words it ("a second factor (MFA)").
     let explanation: String
     /// Whether the identity provider stopped the sign-in rather than asked for something.
-    let stops: Bool
+    package let stops: Bool
     /// What the message says after the page's words; nil for the usual "complete it once in a browser".
     let advice: String?
 

@@ -34,4 +34,8 @@ struct ProofAttempt: Sendable {
     /// The answer a cookie-triggered proof interrupted, and the request it answered: where the sign-in goes on when
     /// the proof lands on a sign-in page (the proof was a guess; the page received before it is the one to read).
     var interrupted: (response: SignInResponse, request: SignInRequest?)?
+    /// The proof was asked by a page of the target that reads like an error after the credentials went: when it
+    /// fails, that page is read as it is (the target's pages are judged by whether the session opens the target,
+    /// and only then by their words).
+    var fallsBackToPage = false
 }

@@ -11,7 +11,17 @@ extension SignInMachine {
         if case .proving(var attempt) = phase {
             phase = .navigating
             record.decision = "proof: HTTP \(response.status)"
-            switch proofVerdict(response, hops: attempt.hops) {
+            var verdict = proofVerdict(response, hops: attempt.hops)
+            // Not proven, and no new proof until the sign-in moves on: the proof landed off the target, or a page of
+            // the target asked for it and is read as it is.
+            var settledForThisStep = attempt.fallsBackToPage
+            if case .proven = verdict, let landing = notTheTarget(response, attempt: attempt) {
+                verdict = .signInGoesOn
+                settledForThisStep = true
+                record.decision = "proof: HTTP \(response.status) at \(landing), not the target"
+            }
+            if case .failed = verdict, attempt.fallsBackToPage { verdict = .signInGoesOn }
+            switch verdict {
             case .proven, .failed:
                 return .finish(proofOutcome(response))
             case .follow(let location):
@@ -29,7 +39,7 @@ extension SignInMachine {
                 // the last one again (a 307 repeats it, a challenge answers it), and a later page may be proven
                 // again.
                 lastRequest = request
-                proofTriedAt = nil
+                if !settledForThisStep { proofTriedAt = nil }
                 record.decision =
                     "proof: HTTP \(response.status), not signed in yet: back to the page received before the proof"
                 return continueSignIn(with: interrupted, record: &record)
@@ -48,6 +58,76 @@ extension SignInMachine {
         return proofRequest(
             authentication: lastRequest?.authentication,
             attempt: ProofAttempt(interrupted: (response, lastRequest)))
+    }
+
+    /// Why a proof's 2xx answer, reached through `attempt`'s redirects, is not the target (nil when it is): it landed
+    /// outside the target's folder, on a page whose query carries the target as the address to return to
+    /// (`?next=/projects`: a gate, such as a second-factor checkpoint, before the target), or on a path that names a
+    /// sign-in step (`/login`, `/2fa`, `/two_factor`, `/mfa`, `/totp`, `/verify`). A session that only gets a
+    /// redirect from the target to such a page opens nothing.
+    func notTheTarget(_ response: SignInResponse, attempt: ProofAttempt) -> String? {
+        guard attempt.hops > 0, let proofURL = configuration.target.proofURL, let landing = URLParts(response.url),
+            let target = URLParts(proofURL)
+        else { return nil }
+        let landingPath = Self.pathWithoutQuery(response.url)
+        let targetPath = Self.pathWithoutQuery(proofURL)
+        if landingPath == targetPath { return nil }
+        if Self.carriesReturnAddress(response.url, to: targetPath) { return "a page that returns to the target later" }
+        let folder =
+            targetPath.hasSuffix("/")
+            ? targetPath : String(targetPath[...(targetPath.lastIndex(of: "/") ?? targetPath.startIndex)])
+        if landing.origin == target.origin, !landingPath.hasPrefix(folder) {
+            return "a page outside the target's folder"
+        }
+        let words = landingPath.split(separator: "/").map(String.init)
+        let signInStep: [SignInLexicon.Concept] = [
+            .signIn, .secondFactor, .secondFactorMethod, .code, .enroll, .verify, .approve,
+        ]
+        if words.contains(where: { word in signInStep.contains { SignInLexicon.says($0, in: word) } }) {
+            return "a sign-in step"
+        }
+        return nil
+    }
+
+    /// Whether the query of `url` names `targetPath` (plain or percent-encoded) as a value: the address a gate
+    /// sends the visitor back to once passed.
+    static func carriesReturnAddress(_ url: String, to targetPath: String) -> Bool {
+        guard targetPath != "/", let question = url.firstIndex(of: "?") else { return false }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        return query.split(separator: "&").contains { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return false }
+            let value = String(pair[pair.index(after: equals)...]).replacingOccurrences(of: "+", with: " ")
+            let decoded = value.removingPercentEncoding ?? value
+            return decoded == targetPath || (decoded.contains("://") && pathWithoutQuery(decoded) == targetPath)
+        }
+    }
+
+    /// The path of `url` (no query or fragment), `/` when empty.
+    static func pathWithoutQuery(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.isEmpty ? "/" : String(path)
+    }
+
+    /// The proof's turn on a page of the web target itself that reads like an error, after the credentials went and
+    /// with no sign-in form on it: the target's pages are judged by whether the session opens the target, not by
+    /// their words (an application page listing the user's items may well say "error"). Once per submission; when
+    /// the proof fails, the page is read as it is.
+    mutating func targetPageProof(
+        _ page: PageFacts, _ response: SignInResponse, record: inout SignInTraceStep
+    ) -> SignInAction? {
+        guard case .web(let proofURL) = configuration.target, cookieStory.credentialsWent, page.kind == .error,
+            proofTriedAt != submissions, (200...299).contains(response.status),
+            URLParts(response.url)?.origin == URLParts(proofURL)?.origin,
+            !page.forms.contains(where: \.isSignInForm)
+        else { return nil }
+        proofTriedAt = submissions
+        record.decision = "a page of the target after the credentials went: prove the session before reading it"
+        var attempt = ProofAttempt(interrupted: (response, lastRequest))
+        attempt.fallsBackToPage = true
+        return proofRequest(authentication: lastRequest?.authentication, attempt: attempt)
     }
 
     /// Sends the proof request (to `url`, else the target's proof URL) as part of `attempt`.
@@ -96,7 +176,12 @@ extension SignInMachine {
             return formsAuth && submissions == 0 ? .signInGoesOn : .failed
         }
         guard configuration.target.proofURL != nil else { return .proven }
-        if let page = readPage(response), page.kind.continuesSignIn || page.refresh?.isFollowed == true {
+        // The target's own page is judged by the session, not by its words: an error text without a sign-in form
+        // on the target's answer is the application's content ("Error log", "0 failed jobs").
+        if let page = readPage(response),
+            (page.kind.continuesSignIn && !(page.kind == .error && !page.forms.contains(where: \.isSignInForm)))
+                || page.refresh?.isFollowed == true
+        {
             return .signInGoesOn
         }
         return .proven

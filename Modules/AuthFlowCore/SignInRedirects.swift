@@ -29,10 +29,11 @@ extension SignInMachine {
         return send(next, from: response.url, note: record.decision!)
     }
 
-    /// A `401`: with credentials sent, they were refused; without, under `auto`, a Basic or NTLM challenge is
-    /// answered as a browser would (NTLM first: it proves the password without sending it), when the policy lets
-    /// the credentials go there; else the challenge names a scheme this flow does not answer (or one a redirect
-    /// kept from another host).
+    /// A `401`. With HTTP authentication sent, it was refused (a Kerberos ticket that did not take falls back to the
+    /// password schemes offered). Without, under `auto`, a challenge is answered as a browser would: Negotiate with
+    /// a Kerberos ticket when the user has one, then NTLM (it proves the password without sending it), then Basic,
+    /// where the policy lets the credentials go. A 401 whose body is a page with something to act on (a web
+    /// application's sign-in form, or its refusal of the password) and no scheme to answer is read as that page.
     mutating func challengeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
         guard response.status == 401 else { return nil }
         record.decision = "HTTP 401"
@@ -44,50 +45,98 @@ extension SignInMachine {
                     url: response.url, dumpPath: nil,
                     hints: URLParts(response.url).map { [.allowHost($0.displayAuthority)] } ?? []))
         }
-        if lastRequest?.authentication == nil, let answer = answerChallenge(response) {
+        let schemes = challengeSchemes(response)
+        if let sent = lastRequest?.authentication {
+            if case .negotiate = sent, let answer = answerChallenge(response, schemes: schemes) {
+                record.decision = "HTTP 401: the Kerberos ticket did not sign in; answered with \(answer.flow.rawValue)"
+                return answer.action
+            }
+            return .finish(refusal(of: sent))
+        }
+        if let answer = answerChallenge(response, schemes: schemes) {
             record.decision = "HTTP 401 challenge: answered with \(answer.flow.rawValue)"
             return answer.action
         }
-        if lastRequest?.authentication != nil {
-            let flow = (state.detectedFlow ?? configuration.flow).rawValue
-            // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
-            // another provider rather than have a wrong password. A challenge the engine answered itself is not that.
-            guard configuration.flow == .auto, !challengeAnswered else {
-                return .finish(
-                    .invalidCredentials(message: "the server refused the \(flow) credentials (HTTP 401)", code: "401"))
-            }
-            return .finish(
-                .invalidCredentials(
-                    message: "the server refused the \(flow) credentials (HTTP 401); Windows was chosen at the "
-                        + "provider chooser: the account may sign in with another provider (the adfs or forms flow)",
-                    code: "401"))
+        if schemes.isDisjoint(with: Self.answerableSchemes), let page = readPage(response),
+            page.kind != .other || page.forms.contains(where: \.isSignInForm)
+        {
+            record.decision = "HTTP 401 without a scheme to answer, with a page: read as the page"
+            return nil
         }
         return .finish(
             .unknownPage(
                 kind: "HTTP 401 challenge (\(response.header("WWW-Authenticate") ?? "no scheme"))",
-                url: response.url, dumpPath: nil, hints: [.tryFlows([.ntlm, .basic])]))
+                url: response.url, dumpPath: nil, hints: hints(forChallenge: schemes)))
     }
 
-    /// Under `auto`, with a user name and password and not in a silent renewal: the request that answers a Basic or
-    /// NTLM challenge. On the target's own origin the proof itself goes with the credentials (the site signs in by
-    /// HTTP authentication on every request); elsewhere the challenged request is repeated with them.
-    private mutating func answerChallenge(_ response: SignInResponse) -> (flow: SignInFlow, action: SignInAction)? {
-        guard configuration.flow == .auto, !configuration.silent, !challengeAnswered, !configuration.username.isEmpty,
-            !configuration.password.revealedValue().isEmpty, let last = lastRequest
-        else { return nil }
-        let schemes = response.headers.filter { $0.name.lowercased() == "www-authenticate" }
-            .flatMap { $0.value.split(separator: ",") }
-            .compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first?.lowercased() }
+    /// The schemes this engine can answer.
+    static let answerableSchemes: Set<String> = ["negotiate", "ntlm", "basic"]
+
+    /// The schemes a 401 offers, lower-cased (`negotiate`, `ntlm`, `basic`, …).
+    func challengeSchemes(_ response: SignInResponse) -> Set<String> {
+        Set(
+            response.headers.filter { $0.name.lowercased() == "www-authenticate" }
+                .flatMap { $0.value.split(separator: ",") }
+                .compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first?.lowercased() }
+                .filter { !$0.contains("=") })
+    }
+
+    /// What the user could change at a challenge the engine did not answer.
+    private func hints(forChallenge schemes: Set<String>) -> [SignInHint] {
+        var hints: [SignInHint] = []
+        if schemes.contains("negotiate") && !configuration.hasKerberosTicket { hints.append(.getKerberosTicket) }
+        // Under another flow than auto, on a site (`--flow` is for sites), the flows that answer what was offered.
+        let offered: [(scheme: String, flow: SignInFlow)] = [("ntlm", .ntlm), ("basic", .basic)]
+        let flows = offered.filter { schemes.contains($0.scheme) }.map(\.flow)
+        if !flows.isEmpty, configuration.flow != .auto, configuration.target == .sharePoint {
+            hints.append(.tryFlows(flows))
+        }
+        return hints
+    }
+
+    /// How the refusal of HTTP authentication `sent` ends the sign-in.
+    private func refusal(of sent: Authentication) -> SignInOutcome {
+        if case .negotiate = sent {
+            return .invalidCredentials(
+                message: "the server refused the Kerberos ticket (HTTP 401); check klist for a ticket of the "
+                    + "server's realm", code: "401")
+        }
+        let flow = (state.detectedFlow ?? configuration.flow).rawValue
+        // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
+        // another provider rather than have a wrong password. A challenge the engine answered itself is not that.
+        guard configuration.flow == .auto, challengesAnswered.isEmpty else {
+            return .invalidCredentials(message: "the server refused the \(flow) credentials (HTTP 401)", code: "401")
+        }
+        return .invalidCredentials(
+            message: "the server refused the \(flow) credentials (HTTP 401); Windows was chosen at the "
+                + "provider chooser: the account may sign in with another provider (the adfs or forms flow)",
+            code: "401")
+    }
+
+    /// Under `auto` (or `kerberos`), the request that answers a challenge offering `schemes`, with the first scheme not answered
+    /// yet: Negotiate when the user has a Kerberos ticket (no password needed, so also in a silent renewal), else,
+    /// with a user name and password and not in a silent renewal, NTLM then Basic. On the target's own origin the
+    /// proof itself goes with it (the site signs in by HTTP authentication on every request); elsewhere the
+    /// challenged request is repeated with it.
+    private mutating func answerChallenge(
+        _ response: SignInResponse, schemes: Set<String>
+    ) -> (flow: SignInFlow, action: SignInAction)? {
+        // `kerberos` answers its own scheme only (its password is empty); a web target starts at its page under it.
+        guard configuration.flow == .auto || configuration.flow == .kerberos, let last = lastRequest else { return nil }
+        let hasPassword =
+            !configuration.silent && !configuration.username.isEmpty && !configuration.password.revealedValue().isEmpty
         let flow: SignInFlow
         let authentication: Authentication
-        if schemes.contains("ntlm") {
+        if schemes.contains("negotiate"), configuration.hasKerberosTicket, !challengesAnswered.contains(.kerberos) {
+            (flow, authentication) = (.kerberos, .negotiate)
+        } else if hasPassword, schemes.contains("ntlm"), !challengesAnswered.contains(.ntlm) {
             (flow, authentication) = (.ntlm, .ntlm(user: configuration.username, password: configuration.password))
-        } else if schemes.contains("basic") {
+        } else if hasPassword, schemes.contains("basic"), !challengesAnswered.contains(.basic) {
             (flow, authentication) = (.basic, .basic(user: configuration.username, password: configuration.password))
         } else {
             return nil
         }
-        challengeAnswered = true
+        challengesAnswered.insert(flow)
         state.detectedFlow = flow
         let target = configuration.target.proofURL ?? configuration.siteURL
         if URLParts(response.url)?.origin == URLParts(target)?.origin {

@@ -113,7 +113,7 @@ import Testing
 @Suite struct FlowRegistryTests {
     /// Every flow declared as a static member, and a name no row has.
     static let declared: [SignInFlow] = [
-        .auto, .entra, .adfs, .fba, .forms, .ntlm, .basic, .anonymous, .legacySPO, .adfsWSTrust, .fbaSOAP,
+        .auto, .entra, .adfs, .fba, .forms, .ntlm, .basic, .kerberos, .anonymous, .legacySPO, .adfsWSTrust, .fbaSOAP,
     ]
 
     @Test func everyFlowHasOneRowAndAHelpLine() {
@@ -123,6 +123,6 @@ import Testing
             #expect(SignInFlow.helpLines.contains { $0.hasPrefix(flow.rawValue + ": ") }, "\(flow)")
         }
         #expect(SignInFlow.helpLines.count == SignInFlow.allCases.count)
-        #expect(SignInFlow(rawValue: "kerberos") == nil)
+        #expect(SignInFlow(rawValue: "spnego") == nil)
     }
 }
