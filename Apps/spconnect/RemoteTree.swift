@@ -62,10 +62,12 @@ func remoteTree(_ top: String, parallel: Int, site: SharePointSite) async throws
             let (folderFiles, folders) = try result!.get()
             let prefix = level[index].prefix
             for file in folderFiles {
-                if isSafePathComponent(file.name) {
-                    tree.files.append(RemoteTreeFile(file: file, relativePath: prefix + file.name))
-                } else {
+                if !isSafePathComponent(file.name) {
                     tree.refused.append(.unsafeName(file.serverRelativeUrl))
+                } else if let refusal = visited.refusal(file, relativePath: prefix + file.name) {
+                    tree.refused.append(refusal)
+                } else {
+                    tree.files.append(RemoteTreeFile(file: file, relativePath: prefix + file.name))
                 }
             }
             for folder in folders where !(isLibraryRoot && prefix.isEmpty && folder.name == "Forms") {
@@ -88,10 +90,13 @@ func remoteTree(_ top: String, parallel: Int, site: SharePointSite) async throws
     return tree
 }
 
-/// The folders of a tree read so far, by unique id and by server-relative URL (case and a trailing `/` ignored).
+/// The folders and files of a tree read so far, by unique id and by server-relative URL (case and a trailing `/`
+/// ignored).
 private struct VisitedFolders {
     private var byURL: [String: String] = [:]
     private var byId: [String: String] = [:]
+    private var fileByURL: [String: String] = [:]
+    private var fileById: [String: String] = [:]
 
     init(top: String) { byURL[Self.key(top)] = top }
 
@@ -113,6 +118,22 @@ private struct VisitedFolders {
         }
         byURL[Self.key(url)] = url
         if let id { byId[id] = url }
+        return nil
+    }
+
+    /// Why `file` (at `relativePath`) is not to be fetched: the server listed it already under another folder (a
+    /// folder that lists itself under another URL serves the same files again); nil (and noted) when it is new.
+    mutating func refusal(_ file: SharePoint.File, relativePath: String) -> RemoteTree.Refusal? {
+        let url = file.serverRelativeUrl
+        let id = file.uniqueId?.lowercased()
+        if let first = fileByURL[Self.key(url)] ?? id.flatMap({ fileById[$0] }) {
+            return RemoteTree.Refusal(
+                url: url, relativePath: relativePath, result: "refused (loop)",
+                detail: "\(url): the server lists this file again under another folder (it is \(first), already "
+                    + "listed); fetched once")
+        }
+        fileByURL[Self.key(url)] = relativePath
+        if let id { fileById[id] = relativePath }
         return nil
     }
 

@@ -86,6 +86,51 @@ import Testing
         #expect(FileManager.default.contents(atPath: into + "/Again/a.txt") == Data("hi".utf8))
     }
 
+    /// `/Top` holds two files and lists a child `Sub`, which the server answers with the same two files (their own
+    /// URLs and ids, under `/Top`) and `/Top` again as its child: each remote file is fetched once (issue #36: it
+    /// was four results for two files), the repeats are named, and the cycle is not followed.
+    @Test func filesListedAgainThroughACycleAreFetchedOnce() async throws {
+        let log = HostileServerTests.Log()
+        let site = try await HostileServerTests.SecureSite { request in
+            log.add(request)
+            if request.path.hasSuffix("/$value") {
+                return HTTPServerResponse(status: 200, contentType: "application/octet-stream", text: "hi")
+            }
+            guard let (url, rest) = HostileTreeServerTests.folder(of: request.path) else {
+                return HostileTreeServerTests.notFound
+            }
+            switch rest.lowercased() {
+            case "/files":
+                let files = [
+                    HostileTreeServerTests.file("/Top/a.txt", length: 2, id: "0a0a0a0a-0000-4000-8000-00000000000a"),
+                    HostileTreeServerTests.file("/Top/b.txt", length: 2, id: "0b0b0b0b-0000-4000-8000-00000000000b"),
+                ]
+                return HostileTreeServerTests.json(#"{"value":[\#(files.joined(separator: ","))]}"#)
+            case "/folders":
+                let child =
+                    url == "/Top"
+                    ? #"{"Name":"Sub","ServerRelativeUrl":"/Top/Sub","UniqueId":"5b5b5b5b-0000-4000-8000-000000000005"}"#
+                    : #"{"Name":"Again","ServerRelativeUrl":"/Top","UniqueId":"70707070-0000-4000-8000-000000000007"}"#
+                return HostileTreeServerTests.json(#"{"value":[\#(child)]}"#)
+            default:
+                return HostileTreeServerTests.notFound
+            }
+        }
+        defer { site.stop() }
+        let into = try temporaryDirectory("cycle")
+        defer { try? FileManager.default.removeItem(atPath: into) }
+
+        let result = try await site.run(["download", "-r", "/Top", "--to", into, "-o", "ndjson", "--timeout", "30"])
+        let rows = try TreeTransferCLITests.lines(result.stdout)
+        let downloaded = rows.filter { $0["result"] as? String == "downloaded" }
+        #expect(downloaded.count == 2, "\(result.stdout)")
+        let fetches = log.all.filter { $0.target.hasSuffix("/$value") }
+        #expect(fetches.count == 2, "fetched: \(fetches.map(\.target))")
+        #expect(result.stderr.contains("lists this file again under another folder"), "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: into + "/a.txt") == Data("hi".utf8))
+        #expect(!FileManager.default.fileExists(atPath: into + "/Sub/a.txt"))
+    }
+
     /// A 12 MiB file (chunked, 10 MiB chunks) cut to 10 MiB by the server while it takes the first chunk: the
     /// upload of that file fails as a local error naming it, after no empty chunk, and the small file arrives.
     @Test func aFileThatShrinksWhileUploadingFailsAloneWithItsReason() async throws {
