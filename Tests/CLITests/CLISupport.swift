@@ -75,9 +75,11 @@ final class CLIFixture {
     init(
         mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
         entraSessions: EntraSessionOptions = EntraSessionOptions(), exportFiles: Int = 0, latencyMilliseconds: Int = 0,
-        faults: FaultSpec = FaultSpec(), siteCollections: [String] = [], searchRowLimit: Int = 500
+        faults: FaultSpec = FaultSpec(), siteCollections: [String] = [], searchRowLimit: Int = 500,
+        restAffinityCookie: Bool = false
     ) async throws {
         var options = SimulatorOptions(mode: mode, users: users, items: items)
+        options.restAffinityCookie = restAffinityCookie
         options.siteCollections = siteCollections
         options.searchRowLimit = searchRowLimit
         options.entraSessions = entraSessions

@@ -164,6 +164,8 @@ struct LiveLemonMellonTests {
         let run = try await login(world.test1URL, "msmith", "msmith")
         defer { try? FileManager.default.removeItem(atPath: run.state) }
         #expect(run.result.status == 4, "\(run.result.stderr)")
+        // Exit 4 is any stop that needs a person: the reason must be this one, a second factor to register.
+        #expect(run.result.stderr.contains("set up a second factor"), "\(run.result.stderr)")
         expectNothingLeaked(run, passwords: [])
     }
 

@@ -57,12 +57,19 @@ import Testing
 
     @Test func ensureResolvesThroughEnsureUserAndItsDryRunSendsNothing() async throws {
         let fixture = try await CLIFixture()
+        fixture.sim.clearRequestLog()  // the sign-in's own posts are not the dry run's
         let dry = try await fixture.run(["user", "carol.ca@contoso.test", "--ensure", "--dry-run", "-o", "json"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.isEmpty, "\(dry.stdout)")
         #expect(dry.stderr.contains("/_api/web/ensureuser"), "\(dry.stderr)")
+        // Read from the server's log, not from the output: the dry run sent nothing to ensureuser (nor any other
+        // write), and the real run went through it once.
+        let ensureCalls = { fixture.sim.requestLog().filter { $0.path.lowercased() == "/_api/web/ensureuser" } }
+        #expect(ensureCalls().isEmpty, "the dry run called ensureuser")
+        #expect(fixture.sim.requestLog().allSatisfy { $0.method == "GET" }, "the dry run sent a write")
         let ensured = try await fixture.run(["user", "carol.ca@contoso.test", "--ensure", "-o", "json"])
         #expect(ensured.status == 0, "\(ensured.stderr)")
+        #expect(ensureCalls().map(\.method) == ["POST"], "ensureuser: \(ensureCalls().map(\.method))")
         let carol = try Self.object(ensured.stdout)
         #expect(carol["title"] as? String == "Carol Conditional")
         #expect(carol["loginName"] as? String == "i:0#.f|membership|carol.ca@contoso.test")

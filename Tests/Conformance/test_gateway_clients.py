@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
+import uuid
 import urllib.parse
 
 import pytest
@@ -114,10 +117,24 @@ class Gateway:
         return self.gateway_log.read_text() if self.gateway_log.exists() else ""
 
     def sim_requests(self):
-        """spsim's request log so far: (status, method, host, path) per answered request."""
-        time.sleep(0.5)  # spsim writes its log every 0.2 s
-        lines = self.sim_log.read_text().splitlines()
-        return [tuple(line.split(" ", 3)) for line in lines if re.match(r"^\d{3} [A-Z]+ ", line)]
+        """spsim's request log so far: (status, method, host, path) per answered request. spsim writes its log in
+        batches, so a marker request of our own is sent straight to it and the log is read once the marker is in
+        it: every request answered before the marker is then there too (no fixed sleep)."""
+        marker = f"/_conformance/flush-{uuid.uuid4().hex}"
+        try:
+            urllib.request.urlopen(self.site + marker, timeout=10).close()
+        except urllib.error.HTTPError:
+            pass  # answered (404): that is all a marker needs
+        deadline = time.monotonic() + 20
+        while True:
+            lines = self.sim_log.read_text().splitlines()
+            at = next((index for index, line in enumerate(lines) if marker in line), None)
+            if at is not None:
+                break
+            assert time.monotonic() < deadline, "spsim never logged the marker request"
+            time.sleep(0.05)
+        requests = [tuple(line.split(" ", 3)) for line in lines[:at] if re.match(r"^\d{3} [A-Z]+ ", line)]
+        return [entry for entry in requests if "/_conformance/flush-" not in entry[3]]
 
     def site_sign_ins(self):
         """Sign-ins that made a site session: the identity provider's form post back to the site."""

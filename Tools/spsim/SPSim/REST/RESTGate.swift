@@ -43,7 +43,12 @@ extension SimulatorCore {
             let core = siteCollection(forAPIPath: request.path) ?? self
             let context = RESTContext(
                 flavour: flavour, site: core.siteURL, query: query, request: request, user: user, app: app)
-            return try core.route(context)
+            var response = try core.route(context)
+            if options.restAffinityCookie {
+                let value = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+                response.headers.append(("Set-Cookie", "SPAffinity=\(value); path=/; secure; HttpOnly"))
+            }
+            return response
         } catch let error as RESTError {
             return errorResponse(error, flavour: flavour)
         } catch {

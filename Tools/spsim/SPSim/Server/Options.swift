@@ -129,6 +129,9 @@ public struct SimulatorOptions: Sendable {
     public var entraSessions: EntraSessionOptions = EntraSessionOptions()
     /// The Entra tenant's app registrations (certificates can also be added at run time).
     public var apps: [SimulatedApp] = .defaults
+    /// Answers to signed-in REST requests carry a load balancer's affinity cookie (`Set-Cookie: SPAffinity=…`), as
+    /// front ends in a farm do: what a client of the gateway must never be handed.
+    public var restAffinityCookie: Bool = false
     /// Lifetime of the access tokens the tenant issues (`expires_in`).
     public var tokenLifetimeSeconds: Int = 3599
     /// The `interval` and `expires_in` of device codes.
