@@ -32,7 +32,7 @@ let spconnectPath: String = {
 /// line the moment it appears, as a server that starts listening after the third refused connection does).
 func runSpconnect(
     _ arguments: [String], stdin: String? = nil, environment: [String: String],
-    watchingStandardError watch: (@Sendable (String) -> Void)? = nil
+    watchingStandardError watch: (@Sendable (String) -> Void)? = nil, timeout: Duration? = nil
 ) async throws -> RunResult {
     let scratch = try temporaryDirectory("run")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -56,7 +56,7 @@ func runSpconnect(
     }
     let status = await spawnToExit(
         spconnectPath, arguments, environment: env, standardInput: inPath, standardOutput: outPath,
-        standardError: errPath)
+        standardError: errPath, timeout: timeout)
     watcher?.cancel()
     _ = await watcher?.value
     let out = FileManager.default.contents(atPath: outPath) ?? Data()

@@ -45,6 +45,30 @@ import Testing
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o640)
     }
 
+    /// The failure comes after the output has started: the first page of a 12,345-row list arrives whole, every
+    /// later page is cut off mid-body. Yesterday's file stays exactly as it was and no temporary file is left.
+    @Test func outIsLeftAsItWasWhenTheRunFailsAfterItsOutputStarted() async throws {
+        var faults = FaultSpec()
+        faults.dropPath = "/items"
+        faults.dropAfter = 1
+        let fixture = try await CLIFixture(items: 12_345, faults: faults)
+        let folder = try temporaryDirectory("out-midrun")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/big.ndjson"
+        let yesterday = Data(#"{"Id":1,"Title":"yesterday"}"#.utf8 + [0x0A])
+        #expect(FileManager.default.createFile(atPath: path, contents: yesterday))
+        let failed = try await fixture.run([
+            "items", "Big", "--all", "--select", "Id,Title", "-o", "ndjson", "--out", path, "--timeout", "60",
+        ])
+        #expect(failed.status != 0, "\(failed.stderr)")
+        // The positive control: the server did answer the first page (the output had begun) before the drops.
+        let pages = fixture.sim.requestLog().filter { $0.path.lowercased().hasSuffix("/items") }
+        #expect(pages.count >= 2, "only \(pages.count) item pages were asked for")
+        #expect(FileManager.default.contents(atPath: path) == yesterday)
+        #expect(try Self.others(in: folder, than: ["big.ndjson"]).isEmpty)
+        #expect(failed.stderr.contains("left as it was"), "\(failed.stderr)")
+    }
+
     @Test func apiWritesItsAnswerWithOutAndKeepsTheFileOnAnError() async throws {
         let fixture = try await CLIFixture()
         let folder = try temporaryDirectory("out-api")

@@ -76,6 +76,12 @@ import SharePoint
     }
     let statuses = clients.map { $0.wait() }
     let renewals = simulator.passwordSignIns(for: "alice@contoso.test") - signIns
+    // What the bench prints it also holds to: every client served, after exactly one sign-in.
+    guard statuses.allSatisfy({ $0 == 0 }), renewals == 1 else {
+        fail(
+            "after an expiry \(statuses.filter { $0 == 0 }.count) of 16 clients got their listing with \(renewals) "
+                + "sign-in(s); expected 16 and 1")
+    }
 
     let rss = { (kib: Int?) in kib.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "-" }
     let header = ["file", "curl direct s", "through gateway s", "b/a", "gateway peak RSS after"]

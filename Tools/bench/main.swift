@@ -331,11 +331,18 @@ struct SignedInState {
 
         // (b) spconnect, under /usr/bin/time -v for the peak RSS.
         let command = [spconnect, "items", "Big", "--all", "--output", "ndjson", "--odata", "verbose", "--quiet"]
+        // Its output is kept and checked, outside the timing: a bench that times a wrong answer measures nothing.
+        let listed = state + "/spconnect.out"
         let finished =
             hasTime
-            ? try run("/usr/bin/time", ["-v"] + command, environment: environment)
-            : try run(spconnect, Array(command.dropFirst()), environment: environment)
+            ? try run("/usr/bin/time", ["-v"] + command, stdoutPath: listed, environment: environment)
+            : try run(spconnect, Array(command.dropFirst()), stdoutPath: listed, environment: environment)
         guard finished.status == 0 else { fail("spconnect failed: \(finished.stderr)") }
+        let rows = (FileManager.default.contents(atPath: listed) ?? Data()).split(separator: 0x0A)
+        guard rows.count == items, rows.allSatisfy({ $0.first == UInt8(ascii: "{") }) else {
+            fail("spconnect listed \(rows.count) rows of \(items) (or a row that is not a JSON object)")
+        }
+        try? FileManager.default.removeItem(atPath: listed)
         best.spconnectSeconds = min(best.spconnectSeconds, finished.seconds)
         if let rss = maximumResidentKiB(finished.stderr) {
             best.spconnectRSSKiB = max(best.spconnectRSSKiB ?? 0, rss)

@@ -9,6 +9,7 @@ Modules/HTML/Lexicon/SignInLexicon+Catalogs.swift. `--check` compares instead of
 
 import argparse
 import difflib
+import functools
 import html
 import itertools
 import json
@@ -1300,12 +1301,14 @@ def clean(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@functools.lru_cache(maxsize=None)
 def is_word_char(c: str) -> bool:
     return unicodedata.category(c)[0] in "LMN"
 
 
-def words(text: str) -> list[str]:
-    """Lower-case runs of letters and digits: the engine splits identifiers and text the same way."""
+@functools.lru_cache(maxsize=None)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case runs of letters, marks and digits: the engine splits identifiers and text the same way."""
     out, current = [], []
     for c in text:
         if is_word_char(c):
@@ -1315,9 +1318,10 @@ def words(text: str) -> list[str]:
             current = []
     if current:
         out.append("".join(current).lower())
-    return out
+    return tuple(out)
 
 
+@functools.lru_cache(maxsize=None)
 def letter_count(word: str) -> int:
     return sum(1 for c in word if unicodedata.category(c)[0] == "L")
 
@@ -1447,6 +1451,7 @@ SENTENCE_PRECISION = 0.2  # (sentences)
 MIN_RATE = 0.1  # a word from sentences must occur in at least this share of its concept's messages
 EMBEDDED_SHORT = 8  # a message of a spaceless script this short is a phrase in itself
 EMBEDDED_MIN, EMBEDDED_MAX = 2, 6  # lengths of common substrings
+EMBEDDED_PER_CONCEPT = 12  # at most this many substrings per concept and language (the most shared)
 STEM_MIN = 5
 
 debug_info = {}
@@ -1579,12 +1584,13 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
     background_df = Counter()
     for text in background:
         background_df.update(set(words(text)))
-    texts_of = {c: {t for d in pool for t in d.texts} for c, pool in pools.items()}
+    concept_df: dict[str, Counter] = {}
+    for c, pool in pools.items():
+        concept_df[c] = Counter(w for t in {t for d in pool for t in d.texts} for w in set(words(t)))
 
     def precision(c: str, w: str) -> float:
         """The share of all the language's texts with `w` that are texts of concept `c`."""
-        mine = sum(1 for t in texts_of[c] if w in words(t))
-        return mine / max(1, background_df[w])
+        return concept_df[c][w] / max(1, background_df[w])
 
     def best_rate(w: str) -> float:
         return max(rate[c].get(w, 0.0) for c in pools)
@@ -1620,8 +1626,8 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
                 emit(c, w, holders)
     debug_info[language] = (rate, strong, stop, precision)
 
-    # Joined forms of labels ("signin", "keepmesignedin"): every long word of the label is a word of the table or a
-    # stop word, and the label's concept is the one that holds the form most often.
+    # Joined forms of labels ("signin", "keepmesignedin"): from 2 messages or more, every long word of the label a word
+    # of the table or a stop word, and the label's concept the one that holds the form most often.
     joins: dict[str, Counter] = defaultdict(Counter)
     join_refs: dict[tuple[str, str], set[str]] = defaultdict(set)
     for d in docs:
@@ -1638,7 +1644,7 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
     for j, by_concept in joins.items():
         top = max(by_concept.values())
         for c, n in by_concept.items():
-            if n * 2 >= top and letter_count(j) >= 3 and j not in claimed:
+            if n * 2 >= top and len(join_refs[(j, c)]) >= 2 and letter_count(j) >= 3 and j not in claimed:
                 emit(c, j, join_refs[(j, c)], kind="join")
 
     # Further concepts of a message take the words no concept has claimed.
@@ -1663,12 +1669,16 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
 ALIGN_MIN = 0.5  # share of a word's messages whose English says the concept
 
 
-def aligner(english: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]], generic: set[str]):
+def english_word_sets(english: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each message's English words."""
+    return {ref: {w for t in texts for w in words(t)} for ref, texts in english.items()}
+
+
+def aligner(english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]], generic: set[str]):
     """`aligned(concept, word)` for a language other than English, over all the messages (mapped or not) that have the
     word in that language: at least half say, in English, one of the concept's English words; and the word goes with
     one of those (Dice coefficient over messages) at least as well as with a generic English word ("Enter", "your",
     "account"), so translations of "Enter the code" do not make "enter" a word for code."""
-    english_words = {ref: {w for t in texts for w in words(t)} for ref, texts in english.items()}
     word_refs: dict[str, set[str]] = defaultdict(set)
     for ref, texts in other.items():
         if ref in english_words:
@@ -1686,14 +1696,17 @@ def aligner(english: dict[str, set[str]], other: dict[str, set[str]], anchors: d
     return aligned
 
 
-def embedded_aligner(english: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]],
+def embedded_aligner(english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]],
                      generic: set[str]):
     """`aligner` for phrases of a script without spaces: a message has a phrase when its text contains it."""
-    english_words = {ref: {w for t in texts for w in words(t)} for ref, texts in english.items()}
-    texts = [(ref, "".join(segments(" ".join(ts)))) for ref, ts in other.items() if ref in english_words]
+    texts = {ref: "\n".join(s for t in sorted(ts) for s in segments(t)) for ref, ts in other.items() if ref in english_words}
+    by_pair: dict[str, set[str]] = defaultdict(set)  # two characters → messages that have them
+    for ref, text in texts.items():
+        for i in range(len(text) - 1):
+            by_pair[text[i:i + 2]].add(ref)
 
     def aligned(concept: str, phrase: str) -> bool:
-        refs = [ref for ref, text in texts if phrase in text]
+        refs = [ref for ref in by_pair.get(phrase[:2], ()) if phrase in texts[ref]]
         mine = anchors.get(concept, set())
         hits = sum(1 for r in refs if english_words[r] & mine)
         if hits < 2 or hits < ALIGN_MIN * len(refs):
@@ -1725,9 +1738,37 @@ def segments(text: str) -> list[str]:
     return out
 
 
-def derive_spaceless(language: str, docs: list[Doc], found: dict[Entry, set[str]], aligned=lambda c, p: True):
-    """Embedded phrases for a language written without spaces: a short message is a phrase; otherwise substrings of
-    2–6 characters that 2 messages of the concept share and no message of another concept has."""
+def script_of(c: str) -> str:
+    o = ord(c)
+    if 0x3040 <= o <= 0x309F:
+        return "hiragana"
+    if 0x30A0 <= o <= 0x30FF or 0x31F0 <= o <= 0x31FF or 0xFF66 <= o <= 0xFF9F:
+        return "katakana"
+    return "han" if 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF else "other"
+
+
+def japanese_units(segment: str) -> set[str]:
+    """Word-like pieces of Japanese text, cut where the script changes: katakana words (パスワード), kanji words (無効)
+    and kanji with the hiragana that inflects them (間違って, 正しくありません, 期限切れ)."""
+    runs = [("".join(ch for ch, _ in group), script) for script, group in
+            itertools.groupby(((ch, script_of(ch)) for ch in segment), key=lambda pair: pair[1])]
+    units = {text for text, script in runs if script in ("katakana", "han")}
+    for (text, script), (following, next_script) in zip(runs, runs[1:]):
+        if script == "han" and next_script == "hiragana":
+            units.add(text + following)
+    return {u for u in units if EMBEDDED_MIN <= len(u) <= EMBEDDED_SHORT}
+
+
+def derive_spaceless(language: str, docs: list[Doc], background: set[str], found: dict[Entry, set[str]],
+                     aligned=lambda c, p: True):
+    """Embedded phrases for a language written without spaces: a short message is a phrase in itself; otherwise a
+    phrase of 2–6 characters that 2 messages of the concept share and no message of another concept has, when it is a
+    word: a short message of its own somewhere in the language (or, for Japanese, a piece cut at a change of script)."""
+    dictionary = set()
+    for text in background:
+        segs = segments(text)
+        if sum(map(len, segs)) <= EMBEDDED_SHORT:
+            dictionary.update(s for s in segs if EMBEDDED_MIN <= len(s) <= EMBEDDED_MAX)
     doc_segments = {d.ref: [s for t in d.texts for s in segments(t)] for d in docs}
     short: dict[tuple[str, str], set[str]] = defaultdict(set)
     substrings: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -1742,6 +1783,9 @@ def derive_spaceless(language: str, docs: list[Doc], found: dict[Entry, set[str]
                     if len(s) >= EMBEDDED_MIN:
                         short[(d.primary, s)].add(d.ref)
         subs = {s[i:i + n] for s in segs for n in range(EMBEDDED_MIN, EMBEDDED_MAX + 1) for i in range(len(s) - n + 1)}
+        subs = {sub for sub in subs if sub in dictionary}
+        if language == "ja":
+            subs |= {u for s in segs for u in japanese_units(s)}
         for sub in subs:
             substrings[(d.primary, sub)].add(d.ref)
 
@@ -1758,14 +1802,22 @@ def derive_spaceless(language: str, docs: list[Doc], found: dict[Entry, set[str]
             found.setdefault((c, "embedded", language, phrase), set()).update(refs)
     kept: dict[tuple[str, str], set[str]] = {}
     for (c, sub), refs in substrings.items():
-        if len(refs) >= 2 and not elsewhere(c, sub) and aligned(c, sub):
+        if len(refs) >= 2 and not elsewhere(c, sub):
             kept[(c, sub)] = refs
-    for (c, sub), refs in kept.items():
-        # Longest common substrings only: a piece of a longer kept phrase with the same messages adds nothing.
-        if any(o != sub and oc == c and sub in o and orefs == refs for (oc, o), orefs in kept.items()):
-            continue
-        found.setdefault((c, "embedded", language, sub), set()).update(refs)
-
+    by_concept: dict[str, list[str]] = defaultdict(list)
+    for (c, sub) in kept:
+        by_concept[c].append(sub)
+    for c, subs in by_concept.items():
+        # The most shared phrases first; a phrase that holds one already taken, or is held by it, adds nothing.
+        subs.sort(key=lambda s: (-len(kept[(c, s)]), len(s), s))
+        taken: list[str] = []
+        for sub in subs:
+            if len(taken) >= EMBEDDED_PER_CONCEPT:
+                break
+            if any(sub in t or t in sub for t in taken) or not aligned(c, sub):
+                continue
+            taken.append(sub)
+            found.setdefault((c, "embedded", language, sub), set()).update(kept[(c, sub)])
 
 def derive_stems(language: str, docs: list[Doc], found: dict[Entry, set[str]]):
     """Stems for an inflected language: the common prefix (5 letters or more) of 2 words of a concept, when no word of
@@ -1830,16 +1882,17 @@ def build(folder: Path) -> tuple[list[tuple[str, str, str, str, str]], dict]:
         if kind == "word":
             anchors[concept].add(text)
     generic = english_stop | GENERIC_WORDS["en"]
+    english_words = english_word_sets(parallel["en"])
     for language in sorted(mapped):
         if language == "en":
             continue
         docs = group_docs(mapped[language])
         if language in SPACELESS:
-            derive_spaceless(language, docs, found,
-                             embedded_aligner(parallel["en"], parallel[language], anchors, generic))
+            derive_spaceless(language, docs, background[language], found,
+                             embedded_aligner(english_words, parallel[language], anchors, generic))
         else:
             derive_spaced(language, docs, background[language], found,
-                          aligner(parallel["en"], parallel[language], anchors, generic))
+                          aligner(english_words, parallel[language], anchors, generic))
         if language in INFLECTED:
             derive_stems(language, docs, found)
     lemonldap_keys(found)

@@ -19,6 +19,9 @@ public struct FaultSpec: Sendable, Equatable {
     public var dropPath: String?
     /// How many responses to drop (nil = every matching one).
     public var dropTimes: Int?
+    /// How many matching responses are answered whole before the drops begin (a failure mid-run, after a
+    /// command has started its output).
+    public var dropAfter: Int = 0
     /// Responses whose path contains this text are sent slowly, 1 KiB per `dripDelayMilliseconds`.
     public var dripPath: String?
     public var dripDelayMilliseconds: Int = 50
@@ -65,6 +68,7 @@ public struct FaultSpec: Sendable, Equatable {
             case "noretryafter": noRetryAfter = try flag()
             case "drop": dropPath = value.isEmpty ? "/" : value
             case "droptimes": dropTimes = try number()
+            case "dropafter": dropAfter = try number()
             case "drip": dripPath = value.isEmpty ? "/" : value
             case "dripdelay": dripDelayMilliseconds = try number()
             case "cookielifetime": cookieLifetimeSeconds = try number()
@@ -110,6 +114,8 @@ extension SimulatorCore {
         let lower = path.lowercased()
         if let drop = faults.dropPath, lower.contains(drop.lowercased()) {
             let shouldDrop = state.withLock { state -> Bool in
+                state.dropMatches += 1
+                if state.dropMatches <= faults.dropAfter { return false }
                 if let limit = faults.dropTimes, state.dropped >= limit { return false }
                 state.dropped += 1
                 return true

@@ -67,6 +67,8 @@ struct SimulatorState {
     var sessionsEndAfterRequests: Int?
     var apiRequests = 0
     var dropped = 0
+    /// Answers that matched the drop fault's path so far, dropped or not.
+    var dropMatches = 0
 }
 
 /// Which server a request reached.
