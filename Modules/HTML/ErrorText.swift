@@ -129,8 +129,24 @@ enum ErrorTextReader {
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
         return namesAnError || node.nameWords.contains { errorNames.contains($0) }
-            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
+            || names.contains { SignInLexicon.saysCredentialsWrong($0) } || isRefusalInAMessageBox(node)
     }
+
+    /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
+    /// `status`, `callout`, `toast`) whose text says the credentials are wrong or the account is locked: the refusal a
+    /// page shows in its general message box, in any lexicon language ("ユーザー名またはパスワードが正しくありません").
+    static func isRefusalInAMessageBox(_ node: DOMNode) -> Bool {
+        guard node.nameWords.contains(where: messageBoxNames.contains) else { return false }
+        let text = visibleText(of: node).collapsingWhitespace()
+        guard !text.isEmpty, text.count <= 300 else { return false }
+        return SignInLexicon.saysCredentialsWrong(text) || SignInLexicon.says(.locked, in: text)
+    }
+
+    /// Id and class words of a page's general message boxes.
+    static let messageBoxNames: Set<String> = [
+        "message", "messages", "msg", "flash", "flashes", "notice", "notification", "notifications", "feedback",
+        "status", "callout", "toast",
+    ]
 
     /// A one-word name joining an error word and a container's word (`errorlist`, `errorbox`, `errornote`,
     /// `errorsummary`), which no word split sees; not `errorless` or `terror`.

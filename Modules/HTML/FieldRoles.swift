@@ -51,6 +51,14 @@ extension FormControl {
         return nil
     }
 
+    /// A password-type input whose name, id, labels and `autocomplete` (none, or `off`) say nothing: neither password
+    /// nor code.
+    var isBarePasswordInput: Bool {
+        guard type == "password", ["", "off"].contains(autocomplete ?? "") else { return false }
+        let words = [name ?? "", id ?? "", labelText ?? ""]
+        return !words.contains { SignInLexicon.says(.password, in: $0) || SignInLexicon.says(.code, in: $0) }
+    }
+
     /// A numeric entry of code length: `inputmode=numeric` or a digits-only `pattern`, with a `maxlength`
     /// of 4 to 10. (Numeric input mode alone is not enough: phone numbers and PINs of other kinds use it too.)
     var isShortNumericEntry: Bool {
@@ -75,14 +83,27 @@ extension HTMLForm {
     public var hasOwnPasswordField: Bool { controlRoles.contains { $0.role == .password } }
 
     /// Each enabled control's own role, judged alone; a concealed control has none where a person sees another
-    /// input of the form (``isSeen(_:)``).
+    /// input of the form (``isSeen(_:)``), and a bare password-type input is the code's where the page asks for
+    /// one (``isCodeByPage(_:)``).
     private var controlRoles: [(control: FormControl, role: FieldRole)] {
         let decoysPossible = hasSeenInput
         return controls.compactMap { control in
             guard !control.disabled, !(decoysPossible && control.concealed), let role = control.role else {
                 return nil
             }
-            return (control, role)
+            return (control, isCodeByPage(control) ? .oneTimeCode : role)
+        }
+    }
+
+    /// A password-type input that says nothing of itself (no password or code word in its name, id or labels, no
+    /// `autocomplete`), in a form where a person sees no user name to type (the user is known already: carried
+    /// hidden, shown disabled, or not asked), on a page that asks for a code and not for a password
+    /// (``pageAsksForCode``): "Enter the passcode shown on your token" above a "Response" field.
+    func isCodeByPage(_ control: FormControl) -> Bool {
+        guard pageAsksForCode, control.type == "password", control.isBarePasswordInput else { return false }
+        return !controls.contains { other in
+            other.index != control.index && other.isTextLike && other.type != "password" && !other.disabled
+                && isSeen(other)
         }
     }
 
@@ -115,6 +136,9 @@ extension HTMLForm {
     /// The role of `control` in this form and the signal behind it: ``FormControl/roleAndSignal``, except where
     /// the form as a whole decides (a lone "new"-named password beside a user field is the sign-in password).
     public func roleAndSignal(of control: FormControl) -> (role: FieldRole, signal: String)? {
+        if isCodeByPage(control) {
+            return (.oneTimeCode, "a bare password-type input where the page asks for a code, the user known")
+        }
         if let lone = loneNewNamedPassword(in: controlRoles),
             lone.index == control.index
         {

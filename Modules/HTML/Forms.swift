@@ -195,6 +195,10 @@ public struct HTMLForm: Sendable, Equatable {
     public let controls: [FormControl]
     /// The form is, or sits in, a `role=search` landmark.
     public let isSearchLandmark: Bool
+    /// The page around the form asks for a code and not for a password (its headings and text, by the lexicon):
+    /// a password-type input that says nothing of its own is then the code's (a token's passcode after the
+    /// password). Set by the page reader only for forms that have such an input.
+    public internal(set) var pageAsksForCode = false
 
     /// The absolute URL the form posts to when no submitter overrides it: an absent or empty action means
     /// the document URL; a relative one resolves against the base URL. Nil when it cannot be resolved.

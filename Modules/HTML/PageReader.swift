@@ -17,7 +17,7 @@ struct PageReader {
         let baseURL = baseHref.flatMap { URLResolver.resolve($0, against: url) } ?? url
         let title = elements.first { $0.name == "title" }.map { $0.textContent.collapsingWhitespace() }
 
-        let forms = readForms(elements: elements, baseURL: baseURL)
+        var forms = readForms(elements: elements, baseURL: baseURL)
 
         let metaRefresh = elements.lazy.filter {
             $0.name == "meta" && $0.attribute("http-equiv")?.trimmingASCIIWhitespace().lowercased() == "refresh"
@@ -45,6 +45,7 @@ struct PageReader {
 
         let blocks = TextBlocks(root: root).blocks
         let (errors, severeErrors) = ErrorTextReader.read(root, blocks: blocks)
+        forms = Self.markingCodeRequests(forms, blocks: blocks)
 
         let headings = blocks.filter { $0.isHeading && !$0.text.isEmpty }.map(\.text)
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
@@ -67,6 +68,22 @@ struct PageReader {
             selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, severeErrorMessages: severeErrors,
             headings: headings,
             visibleText: visibleText, links: links, imageNames: imageNames)
+    }
+
+    /// The forms, each with a bare password-type input marked when the page's headings and text ask for a code and
+    /// not for a password (``HTMLForm/pageAsksForCode``). The lexicon reads the page only when such an input is there.
+    static func markingCodeRequests(_ forms: [HTMLForm], blocks: [TextBlocks.Block]) -> [HTMLForm] {
+        guard forms.contains(where: { $0.controls.contains(where: \.isBarePasswordInput) }) else { return forms }
+        let text = blocks.filter { !$0.isControl && !$0.text.isEmpty }.prefix(40).map(\.text)
+        let asksForCode =
+            text.contains { SignInLexicon.says(.code, in: $0) }
+            && !text.contains { SignInLexicon.says(.password, in: $0) }
+        guard asksForCode else { return forms }
+        return forms.map { form in
+            var marked = form
+            marked.pageAsksForCode = form.controls.contains(where: \.isBarePasswordInput)
+            return marked
+        }
     }
 
     /// Whether the raw-markup scan lines up with libxml2's tree for these bytes (ownership then follows the

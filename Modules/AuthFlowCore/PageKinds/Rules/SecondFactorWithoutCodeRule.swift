@@ -12,6 +12,11 @@ struct SecondFactorWithoutCodeRule: PageRule {
             signals)
     }
 
+    /// Whether an option's label names a second factor's method or device.
+    static func namesMethod(_ label: String) -> Bool {
+        [.secondFactorMethod, .device, .code, .approve].contains { SignInLexicon.says($0, in: label) }
+    }
+
     /// A second factor the page waits for or offers a choice of, with its signals; nil otherwise.
     static func secondFactorWithoutCode(_ page: HTMLPage) -> (form: Int?, signals: [String])? {
         // A form naming a second factor (Duo's factor choice, an ADFS MFA adapter's AuthMethod).
@@ -47,6 +52,26 @@ struct SecondFactorWithoutCodeRule: PageRule {
                 }
                 if saysMethod.count >= 2 {
                     return (form.index, ["\(buttons.count) submitters named \(name), one per method"])
+                }
+            }
+        }
+        // A choice of methods or devices by radio buttons or a list, in a form with nothing to type: two or more of
+        // one group's options name a method or a device ("Text message (sms)", "Phone call", "Authenticator app").
+        for form in page.forms
+        where !form.controls.contains(where: { $0.isTextLike && !$0.disabled && form.isSeen($0) }) {
+            let radios = Dictionary(
+                grouping: form.controls.filter { $0.type == "radio" && !$0.disabled && $0.name != nil },
+                by: { $0.name ?? "" })
+            for (name, group) in radios where group.count >= 2 {
+                let labels = group.map { [$0.labelText ?? "", $0.value].joined(separator: " ") }
+                if labels.filter(namesMethod).count >= 2 {
+                    return (form.index, ["\(group.count) choices of \(name), one per method or device"])
+                }
+            }
+            for list in form.controls where list.element == "select" && !list.disabled {
+                let labels = list.options.map { $0.label + " " + $0.value }
+                if labels.filter(namesMethod).count >= 2 {
+                    return (form.index, ["a list of \(list.options.count) methods or devices (\(list.name ?? ""))"])
                 }
             }
         }
