@@ -285,9 +285,11 @@ actor StatusSession {
         if siteClient?.siteURL != Self.trimmed(new.siteURL) || siteClient?.client !== client
             || siteClient?.authenticationProvider != nil
         {
+            // A Kerberos session signs each request in with the ticket kinit keeps (its cookies, if any, go along).
+            let kerberos = new.flow == SignInFlow.kerberos.rawValue
             siteClient = SharePointSite(
-                client: client, siteURL: new.siteURL, reauthenticate: { try await self.reauthenticate() },
-                readRetry: Self.readRetry)
+                client: client, siteURL: new.siteURL, authentication: kerberos ? .negotiate : nil,
+                reauthenticate: { try await self.reauthenticate() }, readRetry: Self.readRetry)
         }
     }
 

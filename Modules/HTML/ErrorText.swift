@@ -39,7 +39,7 @@ enum ErrorTextReader {
                     let text = visibleText(of: node).collapsingWhitespace()
                     // An empty alert a script fills from a code or translation key in the markup: the key is all
                     // there is to say.
-                    let key = messageKey(in: node).map { "the identity provider's message \($0)" }
+                    let key = messageKey(in: node).map(describe)
                     add(text.isEmpty ? key ?? "" : text, from: node)
                 } else {
                     for container in inner { add(visibleText(of: container).collapsingWhitespace(), from: container) }
@@ -91,15 +91,15 @@ enum ErrorTextReader {
     /// The key of the message a script will write into the empty container `node`: its own code (``messageCode``),
     /// else a translation key on it or an element inside it (`<span trmsg="5">`, `data-i18n="badCredentials"`,
     /// `trspan="authFailed"`): an attribute whose name says message or translation (``isMessageKeyAttribute``).
-    static func messageKey(in node: DOMNode) -> String? {
-        if let code = messageCode(of: node) { return code }
-        var found: String?
+    static func messageKey(in node: DOMNode) -> (attribute: String?, key: String)? {
+        if let code = messageCode(of: node) { return (nil, code) }
+        var found: (attribute: String?, key: String)?
         func walk(_ current: DOMNode) {
             guard found == nil, current.kind == .element else { return }
             for (name, value) in current.attributes where isMessageKeyAttribute(name.lowercased()) {
                 let trimmed = value.trimmingASCIIWhitespace()
                 if !trimmed.isEmpty, trimmed.count <= 60, !trimmed.contains(" ") {
-                    found = trimmed
+                    found = (name.lowercased(), trimmed)
                     return
                 }
             }
@@ -107,6 +107,17 @@ enum ErrorTextReader {
         }
         walk(node)
         return found
+    }
+
+    /// What a page says by a message key alone: "the identity provider's message 5", and, when the catalogs give
+    /// the key's meaning, that meaning in words (": wrong credentials").
+    static func describe(_ found: (attribute: String?, key: String)) -> String {
+        let text = "the identity provider's message \(found.key)"
+        guard let attribute = found.attribute,
+            let meaning = SignInLexicon.concepts(ofMessageKey: found.key, attribute: attribute).lazy
+                .compactMap(\.meaning).first
+        else { return text }
+        return text + ": " + meaning
     }
 
     /// Attribute names that carry a message or translation key: `data-i18n`, `i18n`, `data-l10n-id`,

@@ -3,8 +3,10 @@
 /// identifier at punctuation and camelCase boundaries); words of scripts written without spaces (Japanese,
 /// Chinese) are matched inside the text.
 ///
-/// Languages: English, German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian, Japanese.
-/// Adding a word here is how the reader learns a language; never a page's id.
+/// Two sources: the short hand-made lists below (English, German, French, Spanish, Italian, Portuguese, Dutch,
+/// Polish, Russian, Japanese), and the words, stems and phrases `Tools/lexicon/build-lexicon.py` takes from the
+/// identity providers' own message catalogs in many more languages (``catalogTable``, ``catalog``). A language is
+/// learned by running that tool again over more catalogs; never from a page's ids or wording.
 public enum SignInLexicon {
     /// What a field is called.
     public enum Concept: CaseIterable, Sendable {
@@ -164,14 +166,25 @@ public enum SignInLexicon {
     /// Whether `text` (an identifier or a label) says `concept`.
     public static func says(_ concept: Concept, in text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        let set = words[concept] ?? []
         let tokens = tokens(of: text)
-        if tokens.contains(where: set.contains) { return true }
+        if let set = allWords[concept], tokens.contains(where: set.contains) { return true }
         if let stems = stems[concept], tokens.contains(where: { token in stems.contains { token.contains($0) } }) {
             return true
         }
+        // The catalogs' stems are prefixes of inflected forms (`ungültig…`): they start a word, never sit inside one.
+        if let stems = catalog.stems[concept],
+            tokens.contains(where: { token in stems.contains { token.count > $0.count && token.hasPrefix($0) } })
+        {
+            return true
+        }
+        // Phrases of scripts without spaces: only text with a non-ASCII byte can hold one.
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
         return (embedded[concept] ?? []).contains { text.contains($0) }
+            || (catalog.embedded[concept] ?? []).contains { text.contains($0) }
     }
+
+    /// Each concept's whole words: the list above and the catalogs' (``catalog``), joined once.
+    static let allWords: [Concept: Set<String>] = words.merging(catalog.words) { $0.union($1) }
 
     /// Lower-case words of `text`, split at anything not a letter or digit and at camelCase boundaries
     /// (`UserNameInput` → user, name, input; `passcodeField` → passcode, field), plus the joined form of

@@ -25,15 +25,19 @@ from pathlib import Path
 # The concepts, spelled as the Swift cases of `SignInLexicon.Concept`.
 CONCEPTS = [
     "user", "password", "code", "newPassword", "error", "expired", "verify", "approve", "device", "continue",
-    "secondFactor", "enroll", "staySignedIn", "accept", "decline", "wrong", "credentials", "secondFactorMethod", "signIn",
-    "locked", "choose",
+    "secondFactor", "enroll", "staySignedIn", "accept", "decline", "wrong", "credentials", "secondFactorMethod",
+    "signIn", "locked", "choose",
 ]
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Key → concept tables, one per source.
 #
-# A key is the catalog's message key (or, for gettext and other text-keyed catalogs, the English source text). A `*`
-# in a key is a wildcard. The value names one or more concepts: the first is the message's concept; any further ones
-# also get the words the message has that no other concept claims (see `derive`).
+# A key is the catalog's message key (for gettext, XLIFF and Authelia, whose keys are the English text, that text). A
+# `*` in a key is a wildcard. The value names one or more concepts: the first is the message's concept, whose words the
+# message shows; any further ones take only the words of the message that no concept claims (`derive_spaced`): "Invalid
+# username or password" is `wrong credentials`, and a translation that says "invalid credentials" gives credentials
+# its word. Keys only, never page text, decide what a message is about.
 # ---------------------------------------------------------------------------------------------------------------------
 
 KEYCLOAK = {
@@ -61,7 +65,8 @@ KEYCLOAK = {
     # wrong
     "invalidUserMessage": "wrong credentials", "invalidUsernameMessage": "wrong", "invalidPasswordMessage": "wrong",
     "invalidUsernameOrEmailMessage": "wrong", "invalidEmailMessage": "wrong", "invalidTotpMessage": "wrong",
-    "invalidPasswordExistingMessage": "wrong", "invalidAccessCodeMessage": "wrong", "recovery-codes-error-invalid": "wrong",
+    "invalidPasswordExistingMessage": "wrong", "invalidAccessCodeMessage": "wrong",
+    "recovery-codes-error-invalid": "wrong",
     "oauth2DeviceInvalidUserCodeMessage": "wrong", "error-invalid-value": "wrong", "error-invalid-email": "wrong",
     "error-invalid-number": "wrong", "error-invalid-date": "wrong", "error-invalid-uri*": "wrong",
     "error-pattern-no-match": "wrong", "*-invalid-character": "wrong", "invalidRequestMessage": "wrong",
@@ -80,7 +85,8 @@ KEYCLOAK = {
     # error
     "errorTitle": "error", "codeErrorTitle": "error", "somethingWentWrong": "error",
     "somethingWentWrongDescription": "error", "internalServerError": "error", "webauthn-error-title": "error",
-    "identityProviderUnexpectedErrorMessage": "error", "emailSendErrorMessage": "error", "delegationFailedHeader": "error",
+    "identityProviderUnexpectedErrorMessage": "error", "emailSendErrorMessage": "error",
+    "delegationFailedHeader": "error",
     "identityProviderAuthenticationFailedMessage": "error", "oauth2DeviceVerificationFailedHeader": "error",
     "failedToProcessResponseMessage": "error", "invalidCodeMessage": "error", "errorDeletingAccount": "error",
     # continue, accept, decline
@@ -116,14 +122,16 @@ KEYCLOAK = {
     "oauth2DeviceVerificationCompleteMessage": "device",
     # verify, credentials
     "emailVerifyTitle": "verify", "requiredAction.VERIFY_EMAIL": "verify", "verifyEmailMessage": "verify",
-    "console-verify-email": "verify", "emailVerifyInstruction1": "verify", "idp-email-verification-display-name": "verify",
+    "console-verify-email": "verify", "emailVerifyInstruction1": "verify",
+    "idp-email-verification-display-name": "verify",
     "loginCredential": "credentials", "credentialSetupRequired": "credentials",
     "realmSupportsNoCredentialsMessage": "credentials", "resetCredentialNotAllowedMessage": "credentials",
     "updateCredAriaLabel": "credentials", "deleteCredentialTitle": "credentials",
 }
 
 OKTA = {
-    "primaryauth.title": "signIn", "primaryauth.submit": "signIn", "signin": "signIn", "oie.primaryauth.submit": "signIn",
+    "primaryauth.title": "signIn", "primaryauth.submit": "signIn", "signin": "signIn",
+    "oie.primaryauth.submit": "signIn",
     "goback": "signIn", "socialauth.google.label": "signIn", "customauth.sign.in.with.label": "signIn",
     "primaryauth.username.placeholder": "user", "primaryauth.username.tooltip": "user",
     "identifier.icon.alt.text": "user", "error.username.required": "user", "account.unlock.email.or.username.*": "user",
@@ -134,12 +142,15 @@ OKTA = {
     "oie.password.challenge.title": "password", "password.oldPassword.*": "password",
     "password.newPassword.*": "newPassword", "password.confirmPassword.*": "newPassword",
     "oie.password.newPasswordLabel": "newPassword", "oie.password.confirmPasswordLabel": "newPassword",
-    "password.expired.submit": "newPassword", "password.reset": "newPassword", "oie.password.enroll.title": "newPassword",
+    "password.expired.submit": "newPassword", "password.reset": "newPassword",
+    "oie.password.enroll.title": "newPassword",
     "password.reset.title.generic": "newPassword",
-    "errors.E0000004": "wrong credentials", "errors.E0000207": "wrong credentials", "oie.password.incorrect.message": "wrong",
+    "errors.E0000004": "wrong credentials", "errors.E0000207": "wrong credentials",
+    "oie.password.incorrect.message": "wrong",
     "password.error.match": "wrong", "password.enroll.error.match": "wrong", "oie.phone.invalid": "wrong",
     "oie.webauthn.error.invalidPasskey": "wrong", "idx.invalid.device.code": "wrong", "errors.E0000011": "wrong",
-    "errors.E0000005": "wrong", "errors.E0000087": "wrong", "errors.E0000098": "wrong", "oie.invalid.recovery.token": "wrong",
+    "errors.E0000005": "wrong", "errors.E0000087": "wrong", "errors.E0000098": "wrong",
+    "oie.invalid.recovery.token": "wrong",
     "registration.error.userName.invalidEmail": "wrong", "errors.E0000029": "wrong", "errors.E0000031": "wrong",
     "errors.E0000063": "wrong", "errors.E0000013": "wrong", "errors.E0000053": "wrong",
     "errors.E0000041": "credentials", "idx.recovery.completed": "credentials",
@@ -147,16 +158,20 @@ OKTA = {
     "oie.activation.request.email.title.suspended": "locked", "errors.E0000104": "locked",
     "account.unlock.title": "locked", "unlockaccount": "locked", "account.unlock.question.submit": "locked",
     "password.expiring.subtitle.generic": "locked",
-    "error.expired.session": "expired", "password.expired.title": "expired", "password.expired.title.generic": "expired",
-    "password.expired.title.specific": "expired", "password.expiring.title": "expired", "password.expiring.today": "expired",
+    "error.expired.session": "expired", "password.expired.title": "expired",
+    "password.expired.title.generic": "expired",
+    "password.expired.title.specific": "expired", "password.expiring.title": "expired",
+    "password.expiring.today": "expired",
     "password.expiring.soon": "expired", "errors.E0000064": "expired", "oktaverify.timeout": "expired",
     "idx.return.link.expired": "expired", "oie.activation.request.email.title.expire": "expired",
     "errors.E0000105": "expired", "errors.E0000110": "expired", "idx.session.expired": "expired",
     "idx.password.expiring.message": "expired",
     "oform.error.icon.ariaLabel": "error", "error.server.internal": "error", "oform.error.unexpected": "error",
-    "oform.errorbanner.title": "error", "error.config": "error", "errors.E0000009": "error", "error.enabled.cors": "error",
+    "oform.errorbanner.title": "error", "error.config": "error", "errors.E0000009": "error",
+    "error.enabled.cors": "error",
     "piv.cac.error": "error", "oie.duo.iFrameError": "error", "errors.E0000067": "error", "errors.E0000074": "error",
-    "oform.next": "continue", "oie.optional.authenticator.button.title": "continue", "enroll.choices.submit.next": "continue",
+    "oform.next": "continue", "oie.optional.authenticator.button.title": "continue",
+    "enroll.choices.submit.next": "continue",
     "idx.device_assurance.grace_period.continue_to_app": "continue", "oform.verify": "verify",
     "mfa.challenge.verify": "verify", "verify.choices.description": "verify", "oie.phone.verify.title": "verify",
     "oie.email.mfa.title": "verify", "oie.verify.google_authenticator.otp.title": "verify",
@@ -167,19 +182,23 @@ OKTA = {
     "oie.google_authenticator.otp.enterCodeText": "code", "oie.custom_otp.verify.passcode.label": "code",
     "enroll.totp.enterCode": "code", "oie.phone.verify.enterCodeText": "code", "factor.totpSoft.description": "code",
     "factor.totpHard.description": "code", "factor.sms.description": "code", "factor.email.description": "code",
-    "factor.hotp.description": "code", "mfa.challenge.orEnterCode": "code", "oie.symantecVip.verify.passcode.label": "code",
+    "factor.hotp.description": "code", "mfa.challenge.orEnterCode": "code",
+    "oie.symantecVip.verify.passcode.label": "code",
     "enroll.onprem.passcode.*": "code", "enroll.symantecVip.passcode1.*": "code",
     "idx.return.link.otponly.your.verification.code": "code", "oie.phone.sms.primaryButton": "code",
     "oie.email.verify.alternate.show.verificationCode.text": "code", "mfa.challenge.title": "code",
-    "oktaverify.send": "approve", "oktaverify.resend": "approve", "oktaverify.sent": "approve", "factor.push.description": "approve",
-    "oie.okta_verify.push.title": "approve", "oie.okta_verify.push.sent": "approve", "oie.okta_verify.sendPushButton": "approve",
+    "oktaverify.send": "approve", "oktaverify.resend": "approve", "oktaverify.sent": "approve",
+    "factor.push.description": "approve",
+    "oie.okta_verify.push.title": "approve", "oie.okta_verify.push.sent": "approve",
+    "oie.okta_verify.sendPushButton": "approve",
     "oie.okta_verify.push.resend": "approve", "autoPush": "approve", "oie.custom_app.push.title": "approve",
     "oktaverify.warning": "approve", "oie.okta_verify.push.sent.respond_to_continue": "approve",
     "oktaverify.numberchallenge.instruction": "approve", "mfa.duoSecurity.push": "approve",
     "oie.select.authenticator.okta_verify.push.label": "approve",
     "remember": "staySignedIn", "rememberDevice": "staySignedIn", "rememberDevice.devicebased": "staySignedIn",
     "rememberDevice.timebased": "staySignedIn", "oie.remember": "staySignedIn", "oie.kmsi.title": "staySignedIn",
-    "oie.kmsi.accept": "staySignedIn", 
+    "oie.kmsi.accept": "staySignedIn", "consent.scopes.offlineAccess.label": "staySignedIn",
+    "consent.scopes.onlineAccess.label": "staySignedIn",
     "oie.kmsi.reject": "decline", "oform.cancel": "decline", "consent.required.cancelButton": "decline",
     "loopback.polling.cancel.link": "decline", "oktaverify.rejected": "decline", "errors.E0000073": "decline",
     "consent.required.consentButton": "accept", "oie.consent.scopes.granular.description": "accept",
@@ -206,7 +225,8 @@ OKTA = {
     "factor.totpSoft.googleAuthenticator": "secondFactorMethod", "oie.verify.webauth.title": "secondFactorMethod",
     "oie.verify.webauth.passkeysRebrand.passkeys.title": "secondFactorMethod",
     "oie.enroll.webauthn.title": "secondFactorMethod", "enroll.u2f.title": "secondFactorMethod",
-    "icon.title.mobileDevice": "device", "oie.authenticator.app.method.push.verify.enable.biometrics.point1": "device",
+    "icon.title.mobileDevice": "device", "oie.phone.label": "device", "mfa.phoneNumber.placeholder": "device",
+    "oie.authenticator.app.method.push.verify.enable.biometrics.point1": "device",
     "enroll.oda.with.account.step2": "device", "oie.enroll.okta_verify.select.channel.title.updated": "device",
     "oie.okta_verify.fastpass.blocked.title": "device", "password.reset.revokeSessions": "device",
     "oie.enroll.okta_verify.setup.subtitle": "device", "errors.E0000103": "device",
@@ -233,18 +253,23 @@ APEREO_CAS = {
     "screen.authentication.gauth.invalid": "wrong credentials", "cas.inwebo.enroll.badpinconfirmation": "wrong",
     "cas.screen.acct.error.invalid-value": "wrong", "passwordless.error.failure.description": "wrong",
     "authenticationFailure.MultifactorAuthenticationFailedException": "wrong secondFactor",
-    "authenticationFailure.AccountDisabledException": "locked", "authenticationFailure.AccountLockedException": "locked",
+    "authenticationFailure.AccountDisabledException": "locked",
+    "authenticationFailure.AccountLockedException": "locked",
     "screen.accountdisabled.heading": "locked", "screen.accountlocked.heading": "locked",
     "screen.account.unlock.description": "locked", "screen.accountunlocked.heading": "locked",
     "screen.authentication.gauth.blocked.title": "locked", "screen.authnblocked.heading": "locked",
     "screen.authentication.gauth.blocked.desc": "locked",
-    "authenticationFailure.CredentialExpiredException": "expired", "authenticationFailure.AccountExpiredException": "expired",
+    "authenticationFailure.CredentialExpiredException": "expired",
+    "authenticationFailure.AccountExpiredException": "expired",
     "authenticationFailure.AccountPasswordMustChangeException": "expired", "screen.expiredpass.heading": "expired",
     "password.expiration.warning": "expired", "screen.service.expired.message": "expired",
-    "screen.error.page.heading": "error", "screen.authentication.error.title": "error", "screen.error.page.title.*": "error",
-    "screen.consent.review.error": "error", "cas.inwebo.browser.failure": "error", "authenticationFailure.UNKNOWN": "error",
+    "screen.error.page.heading": "error", "screen.authentication.error.title": "error",
+    "screen.error.page.title.*": "error",
+    "screen.consent.review.error": "error", "cas.inwebo.browser.failure": "error",
+    "authenticationFailure.UNKNOWN": "error",
     "screen.authentication.webauthn.authn.fail.title": "error", "screen.pm.reset.heading": "error",
-    "screen.welcome.button.continue": "continue", "screen.button.continue": "continue", "screen.welcome.button.proceed": "continue",
+    "screen.welcome.button.continue": "continue", "screen.button.continue": "continue",
+    "screen.welcome.button.proceed": "continue",
     "cas.mfa.providerselection.button.label.skip": "continue", "cas.mfa.registerdevice.button.skip": "continue",
     "cas.oauth.device.confirmed.message": "continue device",
     "screen.aup.button.accept": "accept", "screen.consent.confirm": "accept", "screen.welcome.button.confirm": "accept",
@@ -257,11 +282,14 @@ APEREO_CAS = {
     "cas.mfa.providerselection.title": "choose secondFactor", "cas.mfa.providerselection.pagetitle": "choose",
     "cas.inwebo.selectauthent.heading": "choose", "cas.inwebo.selectauthent.title": "choose",
     "passwordless.selection.description": "choose", "passwordless.selection.header": "choose",
-    "screen.authentication.gauth.selectdevice": "choose device", "screen.authentication.gauth.selanotherdevice": "choose device",
+    "screen.authentication.gauth.selectdevice": "choose device",
+    "screen.authentication.gauth.selanotherdevice": "choose device",
     "cas.mfa.simple.contact-selection.title": "choose", "screen.pac4j.button.selectprovider": "choose",
     "screen.surrogates.choose.account": "choose",
-    "cas.mfa.googleauth.label.token": "code", "cas.mfa.simple.label.token": "code", "cas.mfa.yubikey.label.token": "code",
-    "cas.mfa.twilio.label.token": "code", "screen.welcome.label.token": "code", "cas.mfa.simple.label.tokensent": "code",
+    "cas.mfa.googleauth.label.token": "code", "cas.mfa.simple.label.token": "code",
+    "cas.mfa.yubikey.label.token": "code",
+    "cas.mfa.twilio.label.token": "code", "screen.welcome.label.token": "code",
+    "cas.mfa.simple.label.tokensent": "code",
     "passwordless.token.header": "code", "passwordless.token.description": "code", "cas.inwebo.pin": "code",
     "cas.inwebo.browser.heading": "code", "cas.oauth.device.confirm.message": "code device",
     "cas.mfa.twilio.label.tokensent": "code", "cas.mfa.simple.label.resend": "code",
@@ -271,11 +299,14 @@ APEREO_CAS = {
     "screen.authentication.gauth.confirm.title": "enroll", "cas.mfa.simple.registration.title": "enroll",
     "cas.mfa.yubikey.register": "enroll device", "cas.mfa.webauthn.register.helptext": "enroll",
     "screen.authentication.gauth.reganotherdevice": "enroll device", "cas.inwebo.enroll.code": "enroll code",
-    "cas.mfa.providerselection.optional.header": "secondFactor", "screen.mfaUnavailable.heading": "secondFactor", "screen.account.mfadevices.title": "secondFactor device",
+    "cas.mfa.providerselection.optional.header": "secondFactor", "screen.mfaUnavailable.heading": "secondFactor",
+    "screen.account.mfadevices.title": "secondFactor device",
     "authenticationFailure.MultifactorAuthenticationProviderAbsentException": "secondFactor",
     "cas.mfa.simple.pagetitle": "secondFactor", "passwordless.selection.mfa.header": "secondFactor",
-    "cas.mfa.providerselection.mfa-webauthn": "secondFactorMethod", "cas.mfa.providerselection.mfa-gauth": "secondFactorMethod",
-    "cas.mfa.providerselection.mfa-yubikey": "secondFactorMethod", "screen.authentication.webauthn.login.title": "secondFactorMethod",
+    "cas.mfa.providerselection.mfa-webauthn": "secondFactorMethod",
+    "cas.mfa.providerselection.mfa-gauth": "secondFactorMethod",
+    "cas.mfa.providerselection.mfa-yubikey": "secondFactorMethod",
+    "screen.authentication.webauthn.login.title": "secondFactorMethod",
     "cas.mfa.yubikey.authenticate": "secondFactorMethod",
     "screen.authentication.gauth.name": "device", "screen.authentication.webauthn.name": "device",
     "screen.authentication.gauth.deletedevice": "device", "screen.authentication.gauth.currentdevices": "device",
@@ -296,20 +327,21 @@ SHIBBOLETH = {
     "account-locked.message": "locked",
     "expired-password.message": "expired", "idp.login.expiringSoon": "expired",
     "error.title": "error", "authn.title": "error", "unexpected.title": "error", "unexpected.message": "error",
-    "idp.message": "error", "runtime-error.title": "error", "invalid-csrf-token.title": "error", "idp.title.suffix": "error",
+    "idp.message": "error", "runtime-error.title": "error", "invalid-csrf-token.title": "error",
+    "idp.title.suffix": "error",
     "idp.attribute-release.accept": "accept", "idp.terms-of-use.accept": "accept",
     "idp.attribute-release.doNotRememberConsentItem": "accept", "idp.attribute-release.rememberConsentItem": "accept",
     "idp.attribute-release.reject": "decline", "idp.terms-of-use.reject": "decline", "idp.logout.cancel": "decline",
     "idp.login.duoCancel": "decline", "idp.unlock-keys.cancel": "decline", "spnego-unavailable.return": "decline",
     "idp.login.donotcache": "staySignedIn",
-    "idp.login.proceedEnd": "continue", "idp.impersonate.continue": "continue",
+    "idp.login.proceedEnd": "continue",
     "idp.logout.prompt": "choose", "idp.attribute-release.consentMethod": "choose",
     "idp.login.duoRequired": "secondFactor",
 }
-OKTA.update({"oie.phone.label": "device", "mfa.phoneNumber.placeholder": "device", "icon.title.mobileDevice": "device"})
 
 AUTHELIA = {
-    "Sign in": "signIn", "Login - {{authelia}}": "signIn", "There was an issue completing sign in process": "signIn error",
+    "Sign in": "signIn", "Login - {{authelia}}": "signIn",
+    "There was an issue completing sign in process": "signIn error",
     "Username": "user", "Username is required": "user", "Switch User": "user",
     "Password": "password", "Enter your password to confirm your identity": "password",
     "Incorrect password": "wrong", "Incorrect username or password": "wrong credentials",
@@ -344,12 +376,15 @@ AUTHELIA = {
     "Two-Factor Authentication": "secondFactor",
     "The resource you're attempting to access requires two-factor authentication": "secondFactor",
     "There are no protected applications that require a second factor method": "secondFactor",
-    "In order to perform this action, policy enforcement requires that two-factor authentication is performed": "secondFactor",
-    "Security Key": "secondFactorMethod", "Security Key - WebAuthn": "secondFactorMethod", "WebAuthn": "secondFactorMethod",
+    "In order to perform this action, policy enforcement requires that two-factor*": "secondFactor",
+    "Security Key": "secondFactorMethod", "Security Key - WebAuthn": "secondFactorMethod",
+    "WebAuthn": "secondFactorMethod",
     "Time-based One-Time Password": "secondFactorMethod", "Sign in with a passkey": "secondFactorMethod signIn",
     "WebAuthn Credential": "secondFactorMethod", "WebAuthn Credentials": "secondFactorMethod",
-    "Touch the token of your security key": "secondFactorMethod", "Touch the token on your security key": "secondFactorMethod",
-    "Mobile Push": "approve", "Push Notification": "approve", "A notification has been sent to your smartphone": "approve",
+    "Touch the token of your security key": "secondFactorMethod",
+    "Touch the token on your security key": "secondFactorMethod",
+    "Mobile Push": "approve", "Push Notification": "approve",
+    "A notification has been sent to your smartphone": "approve",
     "Manage devices": "device", "This device is not registered": "device", "No compatible device found": "device",
     "You have registered this device already": "device",
     "Verify": "verify", "Identity Verification": "verify", "Verification": "verify",
@@ -376,7 +411,8 @@ AUTHENTIK = {
     "Enter the code shown on your device.": "code device",
     "Continue": "continue", "Next": "continue", "Select one of the options below to continue.": "choose",
     "Cancel": "decline",
-    "Stay signed in?": "staySignedIn", "Select Yes to reduce the number of times you're asked to sign in.": "staySignedIn",
+    "Stay signed in?": "staySignedIn",
+    "Select Yes to reduce the number of times you're asked to sign in.": "staySignedIn",
     "Select an authentication method.": "choose", "Return to device picker": "choose device",
     "In case you can't access any other method.": "choose",
     "Force the user to configure an authenticator": "enroll", "Failed to register": "enroll",
@@ -405,13 +441,15 @@ ZITADEL = {
     "Password.PasswordLabel": "password", "LDAP.PasswordLabel": "password", "Password.Title": "password",
     "RegistrationUser.PasswordLabel": "password", "Errors.User.Password.Empty": "password",
     "PasswordChange.OldPasswordLabel": "password",
-    "*.NewPasswordLabel": "newPassword", "*.NewPasswordConfirmLabel": "newPassword", "*.NewPasswordConfirm": "newPassword",
+    "*.NewPasswordLabel": "newPassword", "*.NewPasswordConfirmLabel": "newPassword",
+    "*.NewPasswordConfirm": "newPassword",
     "RegistrationUser.PasswordConfirmLabel": "newPassword", "PasswordChange.Title": "newPassword",
     "PasswordChange.Description": "newPassword", "InitPassword.Title": "newPassword",
     "Errors.User.Password.NotChanged": "newPassword",
     "Errors.User.UsernameOrPassword.Invalid": "wrong credentials", "Errors.User.Password.Invalid": "wrong",
     "Errors.User.Password.ConfirmationWrong": "wrong", "Errors.User.Code.Invalid": "wrong",
-    "Errors.User.MFA.OTP.InvalidCode": "wrong", "Errors.User.Email.Invalid": "wrong", "Errors.User.Phone.Invalid": "wrong",
+    "Errors.User.MFA.OTP.InvalidCode": "wrong", "Errors.User.Email.Invalid": "wrong",
+    "Errors.User.Phone.Invalid": "wrong",
     "Errors.User.Invalid": "wrong", "Errors.IdentityProvider.InvalidConfig": "wrong",
     "Errors.User.Password.InvalidAndLocked": "wrong locked",
     "Errors.User.Locked": "locked", "Errors.User.Inactive": "locked", "Errors.User.NotActive": "locked",
@@ -443,7 +481,8 @@ ZITADEL = {
     "InitMFAPrompt.Provider3": "secondFactorMethod", "MFAProvider.Provider0": "secondFactorMethod",
     "MFAProvider.Provider1": "secondFactorMethod device", "MFAProvider.Provider3": "secondFactorMethod",
     "InitMFAU2F.Description": "secondFactorMethod", "InitMFAU2F.TokenNameLabel": "secondFactorMethod device",
-    "PasswordlessRegistration.TokenNameLabel": "device", "InitMFAOTPSMS.PhoneLabel": "device", "DeviceAuth.Title": "device",
+    "PasswordlessRegistration.TokenNameLabel": "device", "InitMFAOTPSMS.PhoneLabel": "device",
+    "DeviceAuth.Title": "device",
     "DeviceAuth.Action.GrantDevice": "device", "PasswordlessRegistrationDone.Description": "device",
     "EmailVerification.Title": "verify", "EmailVerificationDone.Title": "verify",
     "EmailVerificationDone.Description": "verify", "InitUser.Description": "verify",
@@ -455,7 +494,8 @@ ZITADEL_LOGIN = {
     "ldap.username": "user", "loginname.title": "user", "ldap.required.username": "user",
     "ldap.password": "password", "password.verify.title": "password", "password.verify.description": "password",
     "register.methods.password": "password", "passkey.verify.usePassword": "password",
-    "password.change.title": "newPassword", "password.set.title": "newPassword", "password.change.required.newPassword": "newPassword",
+    "password.change.title": "newPassword", "password.set.title": "newPassword",
+    "password.change.required.newPassword": "newPassword",
     "password.set.required.newPassword": "newPassword", "password.change.description": "newPassword",
     "loginname.description": "credentials", "ldap.description": "credentials",
     "otp.verify.totpDescription": "code", "otp.verify.smsDescription": "code", "otp.verify.emailDescription": "code",
@@ -469,65 +509,83 @@ ZITADEL_LOGIN = {
     "device.request.deny": "decline", "device.request.submit": "accept",
     "authenticator.title": "choose", "authenticator.description": "choose", "mfa.verify.description": "choose",
     "mfa.set.description": "choose secondFactor", "register.selectMethod": "choose", "accounts.description": "choose",
-    "mfa.set.title": "enroll secondFactor", "otp.set.title": "enroll secondFactor", "u2f.set.title": "enroll secondFactor",
-    "passkey.set.title": "enroll secondFactorMethod", "verify.setupAuthenticator": "enroll", "u2f.set.description": "enroll device",
+    "mfa.set.title": "enroll secondFactor", "otp.set.title": "enroll secondFactor",
+    "u2f.set.title": "enroll secondFactor",
+    "passkey.set.title": "enroll secondFactorMethod", "verify.setupAuthenticator": "enroll",
+    "u2f.set.description": "enroll device",
     "otp.verify.title": "secondFactor verify", "u2f.verify.title": "secondFactor verify",
     "mfa.verify.noResults": "secondFactor",
     "passkey.verify.title": "secondFactorMethod", "register.methods.passkey": "secondFactorMethod",
     "passkey.set.info.description": "secondFactorMethod", "otp.set.totpDescription": "secondFactorMethod",
-    "passkey.verify.description": "device", "passkey.set.description": "device", "u2f.verify.description": "device verify",
+    "passkey.verify.description": "device", "passkey.set.description": "device",
+    "u2f.verify.description": "device verify",
     "mfa.verify.title": "verify", "verify.verify.title": "verify", "verify.successTitle": "verify",
     "device.request.title": "device",
 }
 
 ORY_ELEMENTS = {
-    "identities.messages.1010001": "signIn", "identities.messages.1010002": "signIn", "identities.messages.1010017": "signIn",
+    "identities.messages.1010001": "signIn", "identities.messages.1010002": "signIn",
+    "identities.messages.1010017": "signIn",
     "identities.messages.1010022": "signIn password", "identities.messages.1070013": "signIn code",
     "identities.messages.1010015": "signIn code", "login.title": "signIn", "registration.login-button": "signIn",
     "login.subtitle": "signIn", "identities.messages.1070014": "signIn credentials",
-    "property.username": "user", "property.phone": "device", "property.identifier": "user", "card.header.parts.identifier-first": "user",
+    "property.username": "user", "property.phone": "device", "property.identifier": "user",
+    "card.header.parts.identifier-first": "user",
     "identities.messages.1070001": "password", "property.password": "password", "two-step.password.title": "password",
     "two-step.password.description": "password", "card.header.parts.password.login": "password",
     "identities.messages.4000039": "newPassword", "settings.password.title": "newPassword",
     "settings.password.description": "newPassword",
     "identities.messages.4000006": "wrong credentials", "identities.messages.4000008": "wrong",
-    "identities.messages.4000016": "wrong", "identities.messages.4010008": "wrong", "identities.messages.4040003": "wrong",
-    "identities.messages.4060004": "wrong", "identities.messages.4060006": "wrong", "identities.messages.4070001": "wrong",
-    "identities.messages.4070006": "wrong", "identities.messages.4000043": "wrong", "identities.messages.4000044": "wrong",
+    "identities.messages.4000016": "wrong", "identities.messages.4010008": "wrong",
+    "identities.messages.4040003": "wrong",
+    "identities.messages.4060004": "wrong", "identities.messages.4060006": "wrong",
+    "identities.messages.4070001": "wrong",
+    "identities.messages.4070006": "wrong", "identities.messages.4000043": "wrong",
+    "identities.messages.4000044": "wrong",
     "identities.messages.4010009": "wrong credentials", "identities.messages.4000040": "wrong",
     "identities.messages.4000041": "wrong",
     "identities.messages.4010011": "locked", "identities.messages.4000010": "locked",
-    "identities.messages.4010001": "expired", "identities.messages.4040001": "expired", "identities.messages.4050001": "expired",
-    "identities.messages.4060005": "expired", "identities.messages.4070005": "expired", "identities.messages.4000045": "expired",
+    "identities.messages.4010001": "expired", "identities.messages.4040001": "expired",
+    "identities.messages.4050001": "expired",
+    "identities.messages.4060005": "expired", "identities.messages.4070005": "expired",
+    "identities.messages.4000045": "expired",
     "error.title.what-happened": "error", "error.footer.text": "error", "settings.messages.toast-title.error": "error",
     "identities.messages.4060002": "error", "identities.messages.4070003": "error",
-    "identities.messages.1010006": "code", "identities.messages.1070011": "code", "identities.messages.1070006": "code verify",
+    "identities.messages.1010006": "code", "identities.messages.1070011": "code",
+    "identities.messages.1070006": "code verify",
     "identities.messages.1070008": "code", "identities.messages.1010019": "code", "identities.messages.1010023": "code",
     "identities.messages.1010014": "code", "identities.messages.1010025": "code", "card.header.parts.code": "code",
     "login.code.subtitle": "code", "login.code.subtitle.sms": "code", "login.totp.subtitle": "code",
     "two-step.code.description": "code", "two-step.code.title": "code", "property.code": "code",
     "identities.messages.1070010": "code", "identities.messages.1010007": "code", "two-step.totp.description": "code",
-    "identities.messages.1010009": "continue", "identities.messages.1010010": "continue", "identities.messages.1010013": "continue",
+    "identities.messages.1010009": "continue", "identities.messages.1010010": "continue",
+    "identities.messages.1010013": "continue",
     "identities.messages.1040003": "continue", "identities.messages.1070009": "continue",
     "identities.messages.1010008": "continue secondFactorMethod",
-    "consent.title": "accept", "consent.subtitle": "accept",
+    "consent.title": "accept", "consent.subtitle": "accept", "consent.scope.offline_access.description": "staySignedIn",
     "card.footer.select-another-method": "choose", "login.2fa.method.go-back": "choose",
     "login.subtitle-aal2": "choose secondFactor", "identities.messages.1040009": "choose credentials",
     "identities.messages.1060006": "choose",
-    "identities.messages.1050012": "enroll secondFactorMethod", "identities.messages.1050019": "enroll secondFactorMethod",
-    "identities.messages.1040004": "enroll secondFactorMethod", "identities.messages.1040007": "enroll secondFactorMethod",
+    "identities.messages.1050012": "enroll secondFactorMethod",
+    "identities.messages.1050019": "enroll secondFactorMethod",
+    "identities.messages.1040004": "enroll secondFactorMethod",
+    "identities.messages.1040007": "enroll secondFactorMethod",
     "identities.messages.1050008": "enroll", "identities.messages.4000046": "enroll",
-    "login.title-aal2": "secondFactor", "identities.messages.1010004": "secondFactor", "settings.lookup_secret.title": "secondFactor",
+    "login.title-aal2": "secondFactor", "identities.messages.1010004": "secondFactor",
+    "settings.lookup_secret.title": "secondFactor",
     "settings.webauthn.info": "secondFactor",
-    "identities.messages.1010011": "secondFactorMethod signIn", "identities.messages.1010021": "secondFactorMethod signIn",
-    "identities.messages.1010024": "secondFactorMethod signIn", "identities.messages.1010012": "secondFactorMethod device",
+    "identities.messages.1010011": "secondFactorMethod signIn",
+    "identities.messages.1010021": "secondFactorMethod signIn",
+    "identities.messages.1010024": "secondFactorMethod signIn",
+    "identities.messages.1010012": "secondFactorMethod device",
     "card.header.parts.passkey": "secondFactorMethod", "card.header.parts.webauthn": "secondFactorMethod",
     "card.header.parts.totp": "secondFactorMethod", "two-step.webauthn.title": "secondFactorMethod",
     "two-step.webauthn.description": "secondFactorMethod", "two-step.totp.title": "secondFactorMethod",
     "settings.totp.title": "secondFactorMethod", "settings.passkey.title": "secondFactorMethod",
     "two-step.passkey.title": "secondFactorMethod", "identities.messages.1050013": "secondFactorMethod",
     "login.webauthn.subtitle": "secondFactorMethod device", "settings.webauthn.title": "secondFactorMethod",
-    "settings.deviceauthn.title": "device", "settings.deviceauthn.description": "device", "settings.deviceauthn.info": "device",
+    "settings.deviceauthn.title": "device", "settings.deviceauthn.description": "device",
+    "settings.deviceauthn.info": "device",
     "identities.messages.4000042": "device",
     "identities.messages.1010005": "verify", "identities.messages.1010003": "verify", "verification.title": "verify",
     "identities.messages.1080002": "verify", "identities.messages.1080005": "verify", "captcha.error": "verify",
@@ -570,12 +628,15 @@ OPENAM = {
     "amAuthMembership.noConfirmationError": "newPassword", "amAuthUI.missing.confirm.passwd": "newPassword",
     "*.PasswordReset": "newPassword", "amAuthAD.inPwdQual": "newPassword", "amAuthLDAP.inPwdQual": "newPassword",
     "amAuth.103": "wrong", "amAuth.InvalidUP": "wrong credentials", "*.InvalidUP": "wrong credentials",
-    "amAuth.invalidPasswd": "wrong", "*.CredInvalid": "wrong credentials", "*.PInvalid": "wrong", "*.PwdInvalid": "wrong",
-    "amAuthUI.invalid.password": "wrong", "amAuthUI.htmlTitle_InvalidPassword": "wrong", "amAuth.invalidDomain": "wrong",
+    "amAuth.invalidPasswd": "wrong", "*.CredInvalid": "wrong credentials", "*.PInvalid": "wrong",
+    "*.PwdInvalid": "wrong",
+    "amAuthUI.invalid.password": "wrong", "amAuthUI.htmlTitle_InvalidPassword": "wrong",
+    "amAuth.invalidDomain": "wrong",
     "amAuthDataStore.authFailed": "wrong credentials", "amAuthJDBC.loginFailed": "wrong credentials",
     "amAuthUI.password.mismatch": "wrong", "*.PasswdMismatch": "wrong", "amAuth.invalidChars": "wrong",
     "amAuthUI.htmlTitle_InvalidDomain": "wrong", "amAuth.108": "wrong", "amAuthUI.invalidauthlevel": "wrong",
-    "amAuth.112": "locked", "amAuth.accountLockedOut": "locked", "amAuth.lockOut": "locked", "amAuth.lockOutWarning": "locked",
+    "amAuth.112": "locked", "amAuth.accountLockedOut": "locked", "amAuth.lockOut": "locked",
+    "amAuth.lockOutWarning": "locked",
     "amAuth.userInactive": "locked", "amAuth.104": "locked", "amAuth.userLoginDisabled": "locked",
     "*.AcctInactive": "locked", "amAuthUI.usernot.active": "locked", "amAuthUI.htmlTitle_UserInactive": "locked",
     "amAuth.lockOutEmailMsg": "locked", "amAuth.123": "locked",
@@ -601,12 +662,14 @@ OPENAM = {
 }
 
 GLUU = {
-    "login.login": "signIn", "*.pleaseLoginHere": "signIn", "login.pageTitle": "signIn", "org.jboss.seam.NotLoggedIn": "signIn",
+    "login.login": "signIn", "*.pleaseLoginHere": "signIn", "login.pageTitle": "signIn",
+    "org.jboss.seam.NotLoggedIn": "signIn",
     "oxpush.loginLabel": "signIn", "casa.login.title": "signIn",
     "*.username": "user", "login.loginAsAnother": "user",
     "*.password": "password",
     "login.errorMessage": "wrong credentials", "device.authorization.invalid.user.code": "wrong",
-    "casa.fido2.invalid_state_error": "wrong", "cert.youSelectedInvalid": "wrong", "consent.gather.invalid.step": "wrong",
+    "casa.fido2.invalid_state_error": "wrong", "cert.youSelectedInvalid": "wrong",
+    "consent.gather.invalid.step": "wrong",
     "casa.cert.error.not_valid": "wrong", "javax.faces.component.UISelectOne.INVALID": "wrong",
     "device.authorization.brute.forcing.msg": "locked",
     "device.authorization.expired.code.msg": "expired", "cert.youHaveExpired": "expired",
@@ -614,7 +677,8 @@ GLUU = {
     "error.errorEncountered": "error", "error.unexpectedError": "error", "casa.fido2.generic_error": "error",
     "org.jboss.seam.loginFailed": "error", "login.failedToAuthenticate": "error",
     "*.rememberMe": "staySignedIn",
-    "casa.alternative": "choose", "casa.email.choose": "choose", "casa.sms.choose": "choose", "login.selectAccount": "choose",
+    "casa.alternative": "choose", "casa.email.choose": "choose", "casa.sms.choose": "choose",
+    "login.selectAccount": "choose",
     "casa.enter_code": "code", "otp.entercode": "code", "otp_sms.verificationcode": "code", "casa.email.enter": "code",
     "casa.sms.enter": "code", "otp.otpCode": "code", "otp.getcode": "code", "casa.otp.text": "code",
     "casa.smpp.text": "code", "casa.twilio_sms.text": "code", "otp_sms.codesent": "code",
@@ -622,11 +686,13 @@ GLUU = {
     "device.authorization.confirm.button": "continue", "casa.cert.precontinue": "continue",
     "authorize.allow": "accept", "authorize.doNotAllow": "decline", "casa.cancel": "decline",
     "consent.gather.declined": "decline", "device.authorization.access.denied.msg": "decline",
-    "casa.super_gluu.push_approve": "approve", "casa.super_gluu.text": "approve", "casa.super_gluu.not_received_1": "approve",
+    "casa.super_gluu.push_approve": "approve", "casa.super_gluu.text": "approve",
+    "casa.super_gluu.not_received_1": "approve",
     "oxpush.waitingForUser": "approve",
     "casa.snd_step": "secondFactor", "otp.verification": "secondFactor", "otp_sms.verification": "secondFactor",
     "fido2.verification.stepverification": "secondFactor", "cas2login.loginHeader": "secondFactor",
-    "casa.fido2.text": "secondFactorMethod", "casa.u2f.text": "secondFactorMethod", "casa.otp.title": "secondFactorMethod",
+    "casa.fido2.text": "secondFactorMethod", "casa.u2f.text": "secondFactorMethod",
+    "casa.otp.title": "secondFactorMethod",
     "fido2.verification.insertkey": "secondFactorMethod", "casa.email_2fa.title": "secondFactorMethod",
     "otp.usedevice": "device", "otp_sms.usedevice": "device", "fido2.verification.usedevice": "device",
     "device.authorization.title": "device", "device.authorization.subtitle": "device",
@@ -640,7 +706,8 @@ SIMPLESAMLPHP = {
     "{login:username}": "user", "{login:remember_username}": "user staySignedIn",
     "{login:password}": "password", "{login:error_nopassword}": "password", "{login:help_header}": "password",
     "{login:error_wrongpassword}": "wrong credentials", "{errors:title_WRONGUSERPASS}": "wrong credentials",
-    "{errors:descr_WRONGUSERPASS}": "wrong", "{errors:title_NOTVALIDCERT}": "wrong", "{errors:title_INVALIDCERT}": "wrong",
+    "{errors:descr_WRONGUSERPASS}": "wrong", "{errors:title_NOTVALIDCERT}": "wrong",
+    "{errors:title_INVALIDCERT}": "wrong",
     "{errors:descr_INVALIDCERT}": "wrong", "{errors:descr_NOTVALIDCERT}": "wrong", "{errors:title_BADREQUEST}": "wrong",
     "{expirycheck:expwarning:no_access_to}": "expired", "{expirycheck:expwarning:warning_header}": "expired",
     "{expirycheck:expwarning:warning_header_today}": "expired", "{expirycheck:expwarning:warning}": "expired",
@@ -648,8 +715,10 @@ SIMPLESAMLPHP = {
     "{authX509:X509warning:warning_header}": "expired", "{authX509:X509warning:warning}": "expired",
     "{login:error_header}": "error", "{errors:error_header}": "error", "{errors:report_header}": "error",
     "{errors:report_submit}": "error", "{errors:errorreport_header}": "error", "{status:some_error_occurred}": "error",
-    "{errors:title_UNHANDLEDEXCEPTION}": "error", "{errors:title_CONFIG}": "error", "{errors:title_AUTHSOURCEERROR}": "error",
-    "{errors:descr_CREATEREQUEST}": "error", "{errors:descr_LOGOUTREQUEST}": "error", "{errors:title_CREATEREQUEST}": "error",
+    "{errors:title_UNHANDLEDEXCEPTION}": "error", "{errors:title_CONFIG}": "error",
+    "{errors:title_AUTHSOURCEERROR}": "error",
+    "{errors:descr_CREATEREQUEST}": "error", "{errors:descr_LOGOUTREQUEST}": "error",
+    "{errors:title_CREATEREQUEST}": "error",
     "{errors:title_LOGOUTREQUEST}": "error", "{errors:title_PROCESSASSERTION}": "error",
     "{login:next}": "continue", "{general:yes_continue}": "continue accept", "{general:yes}": "continue accept",
     "{consent:consent:yes}": "accept continue", "{expirycheck:expwarning:btn_continue}": "continue",
@@ -659,7 +728,8 @@ SIMPLESAMLPHP = {
     "{consent:consent:abort}": "decline", "{consent:consent:noconsent_title}": "decline",
     "{consent:consent:noconsent_text}": "decline", "{errors:title_USERABORTED}": "decline",
     "{errors:descr_USERABORTED}": "decline",
-    "{login:remember_me}": "staySignedIn", "{general:remember}": "staySignedIn", "{consent:consent:remember}": "staySignedIn",
+    "{login:remember_me}": "staySignedIn", "{general:remember}": "staySignedIn",
+    "{consent:consent:remember}": "staySignedIn",
     "{disco:remember}": "staySignedIn choose", "{login:remember_organization}": "staySignedIn",
     "{multiauth:multiauth:select_source_header}": "choose", "{multiauth:multiauth:select_source_text}": "choose",
     "{disco:selectidp}": "choose", "{disco:selectidp_full}": "choose", "{disco:select}": "choose",
@@ -670,16 +740,19 @@ SIMPLESAMLPHP = {
 LEMONLDAP = {
     "connect": "signIn", "login": "signIn", "PE9": "signIn", "PE87": "signIn", "openSSOSession": "signIn",
     "user": "user", "PE40": "wrong user", "PE4": "user", "PE70": "user",
-    "password": "password", "pwd": "password", "enterPassword": "password", "PE67": "password", "missingPassword": "password",
+    "password": "password", "pwd": "password", "enterPassword": "password", "PE67": "password",
+    "missingPassword": "password",
     "password2f": "password", "PE74": "password", "currentPwd": "password", "passwordverify": "password",
     "newPassword": "newPassword", "confirmPwd": "newPassword", "PE71": "newPassword", "changePwd": "newPassword",
     "PE25": "newPassword", "pwdChange": "newPassword", "PE27": "newPassword",
     "PE5": "wrong credentials", "PE3": "wrong credentials", "PE81": "wrong", "PE39": "wrong", "PE96": "wrong",
     "PE34": "wrong", "PE10": "wrong", "badCode": "wrong", "PE76": "wrong", "PE37": "wrong", "PE44": "wrong",
-    "PE83": "wrong secondFactorMethod", "u2fFailed": "wrong secondFactorMethod", "webAuthnFailed": "wrong secondFactorMethod",
+    "PE83": "wrong secondFactorMethod", "u2fFailed": "wrong secondFactorMethod",
+    "webAuthnFailed": "wrong secondFactorMethod",
     "csrfError": "wrong", "PE53": "wrong", "PE97": "wrong",
-    "PE21": "locked", "PE86": "locked", "PE41": "locked",
-    "PE22": "expired", "PE1": "expired", "PE82": "expired", "PE32": "expired", "PE33": "expired", "pwdWillExpire": "expired",
+    "PE21": "locked", "PE86": "locked",
+    "PE22": "expired", "PE1": "expired", "PE82": "expired", "PE32": "expired", "PE33": "expired",
+    "pwdWillExpire": "expired",
     "ppGrace": "expired", "authRemaining": "expired", "expired2Fremoved": "expired", "oneExpired2Fremoved": "expired",
     "PE24": "error", "errorMsg": "error", "serverError": "error", "PE7": "error", "PE45": "error", "PE51": "error",
     "PE56": "error", "PE58": "error", "PE61": "error", "PE106": "error", "PE8": "error",
@@ -691,21 +764,24 @@ LEMONLDAP = {
     "continue": "continue", "submit": "signIn",
     "accept": "accept", "PE42": "accept", "openidAp": "accept", "oidcConsent": "accept", "autoAccept": "accept",
     "cancel": "decline", "refuse": "decline",
-    "stayConnected": "staySignedIn device", "rememberChoice": "staySignedIn choose",
+    "stayConnected": "staySignedIn", "rememberChoice": "staySignedIn",
     "choose2f": "choose secondFactor", "selectIdP": "choose", "chooseApp": "choose", "PE38": "choose",
     "register": "enroll", "generic2fwelcome": "enroll secondFactor", "2fRegRequired": "enroll secondFactor",
-    "genericRegisterRegister": "enroll", "totpRegisterName": "enroll device", "webauthn2fWelcome": "enroll secondFactorMethod",
+    "genericRegisterRegister": "enroll", "totpRegisterName": "enroll device",
+    "webauthn2fWelcome": "enroll secondFactorMethod",
     "webAuthnRegisterFailed": "enroll secondFactorMethod", "webAuthnRegisterInProgress": "enroll secondFactorMethod",
-    "PE103": "secondFactor", "PE88": "secondFactor", "sfaManager": "secondFactor", "2FDeviceNotFound": "secondFactor device",
+    "PE103": "secondFactor", "PE88": "secondFactor", "sfaManager": "secondFactor",
+    "2FDeviceNotFound": "secondFactor device",
     "maxNumberOf2FDevicesReached": "secondFactor device",
     "totp2f": "secondFactorMethod", "u2f": "secondFactorMethod", "webauthn2f": "secondFactorMethod",
     "yubikey2f": "secondFactorMethod", "utotp2f": "secondFactorMethod", "enterYubikey": "secondFactorMethod",
-    "clickOnYubikey": "secondFactorMethod", "useYubikey": "secondFactorMethod", "touchU2fDevice": "secondFactorMethod device",
+    "clickOnYubikey": "secondFactorMethod", "useYubikey": "secondFactorMethod",
+    "touchU2fDevice": "secondFactorMethod device",
     "webAuthnRequired": "secondFactorMethod", "webAuthnBrowserInProgress": "secondFactorMethod",
     "noTOTPFound": "secondFactorMethod", "noU2FKeyFound": "secondFactorMethod",
     "webAuthnNoDevice": "device secondFactorMethod", "webauthnAlreadyRegistered": "device", "u2fWelcome": "device",
     "verify": "verify", "genericverify": "verify", "genericRegisterVerify": "verify", "yourKeyIsVerified": "verify",
-    "enterCred": "credentials", "webAuthnBrowserFailed": "credentials",
+    "enterCred": "credentials", "webAuthnBrowserFailed": "error",
 }
 
 PRIVACYIDEA = {
@@ -725,10 +801,12 @@ PRIVACYIDEA = {
     "PUSH Token": "approve secondFactorMethod",
     "Please confirm with your WebAuthn token": "secondFactorMethod",
     "Please confirm with your WebAuthn token ({0!s})": "secondFactorMethod",
-    "TOTP: Time based One Time Passwords.": "secondFactorMethod", "HOTP: Event based One Time Passwords.": "secondFactorMethod",
+    "TOTP: Time based One Time Passwords.": "secondFactorMethod",
+    "HOTP: Event based One Time Passwords.": "secondFactorMethod",
     "SMS: Send a One Time Password to the users mobile phone.": "secondFactorMethod code",
     "EMail: Send a One Time Password to the users email address.": "secondFactorMethod code",
-    "Generic WebAuthn Token": "secondFactorMethod", "SMS Token": "secondFactorMethod", "EMail Token": "secondFactorMethod",
+    "Generic WebAuthn Token": "secondFactorMethod", "SMS Token": "secondFactorMethod",
+    "EMail Token": "secondFactorMethod",
     "Authentication failure. Missing Username": "user",
     "Passkey: A secret stored on a device, unlocked with biometrics.": "secondFactorMethod",
     "Please confirm the registration with your passkey!": "enroll secondFactorMethod",
@@ -743,7 +821,8 @@ LINOTP = {
     "Login failed. Reason: %s": "error", "Login Attempts Failed": "error", "LinOTP error ": "error",
     "Error changing password": "error", "An error occurred during password change.": "error",
     "Please enter your otp": "code", "OTP value": "code", "OTP PIN and OTP value": "code", "Get OTP": "code",
-    "Enter your username, the OTP PIN and the OTP value.": "code credentials", "Scan the challenge and get your OTP:": "code",
+    "Enter your username, the OTP PIN and the OTP value.": "code credentials",
+    "Scan the challenge and get your OTP:": "code",
     "Scan your challenge and get your OTP:": "code", "Enter PIN": "code", "enter PIN": "code",
     "LinOTP Push Token Login": "approve", "Challenge Response Login": "secondFactor",
     "TOTP Token": "secondFactorMethod", "SMS OTP": "secondFactorMethod", "HOTP": "secondFactorMethod",
@@ -755,20 +834,23 @@ DJANGO_ALLAUTH = {
     "Send me a sign-in code": "signIn code", "Enter Sign-In Code": "signIn code", "Sign-In Code": "signIn code",
     "Successfully signed in as %(name)s.": "signIn",
     "Username": "user", "Username or email": "user", "Username or phone": "user", "Username, email or phone": "user",
-    "Username (optional)": "user", "Email or phone": "user", "In case you forgot, your username is %(username)s.": "user",
+    "Username (optional)": "user", "Email or phone": "user",
+    "In case you forgot, your username is %(username)s.": "user",
     "Password": "password", "Current Password": "password", "Enter your password:": "password",
     "Please type your current password.": "password", "Use your password": "password",
     "New Password": "newPassword", "New Password (again)": "newPassword", "Password (again)": "newPassword",
-    "Set Password": "newPassword", "Change Password": "newPassword", "You must type the same password each time.": "newPassword",
+    "Set Password": "newPassword", "Change Password": "newPassword",
+    "You must type the same password each time.": "newPassword",
     "The username and/or password you specified are not correct.": "wrong credentials",
     "The email address and/or password you specified are not correct.": "wrong credentials",
     "The phone number and/or password you specified are not correct.": "wrong credentials",
     "Incorrect password.": "wrong", "Incorrect code.": "wrong", "Invalid login.": "wrong credentials",
     "Invalid token.": "wrong", "Bad Token": "wrong", "Invalid or expired key.": "wrong expired",
     "Invalid profile data": "wrong", "The password reset token was invalid.": "wrong",
-    "This account is inactive.": "locked", "This account is currently inactive.": "locked", "Account Inactive": "locked",
+    "This account is inactive.": "locked", "This account is currently inactive.": "locked",
+    "Account Inactive": "locked",
     "Too many failed login attempts. Try again later.": "locked",
-    "This email confirmation link expired or is invalid. Please <a href=\"%(email_url)s\">issue a new email confirmation request</a>.": "expired",
+    "This email confirmation link expired or is invalid.*": "expired",
     "We've sent a code to %(recipient)s. The code expires shortly, so please enter it soon.": "expired code",
     "Error": "error", "An error occurred while attempting to login via your third-party account.": "error",
     "Third-Party Login Failure": "error",
@@ -782,16 +864,18 @@ DJANGO_ALLAUTH = {
     "Grant permissions": "accept", "%(client_name)s wants to access your %(site_name)s account.": "accept",
     "Cancel": "decline", "Deny": "decline", "Login Cancelled": "decline", "Device Denied": "decline device",
     "Remember Me": "staySignedIn", "Stay Signed In": "staySignedIn", "Trust this Browser?": "staySignedIn",
-    "If you choose to trust this browser, you will not be asked for a verification code the next time you sign in.": "staySignedIn",
+    "If you choose to trust this browser, you will not be asked*": "staySignedIn",
     "Trust for %(period)s": "staySignedIn", "Don't Trust": "staySignedIn decline",
     "Alternative options": "choose", "Other options": "choose", "Other sign-in options": "choose",
     "Use authenticator app or code": "choose", "Please select only one.": "choose",
-    "Activate": "enroll", "Activate Authenticator App": "enroll secondFactorMethod", "Add Security Key": "enroll secondFactorMethod",
+    "Activate": "enroll", "Activate Authenticator App": "enroll secondFactorMethod",
+    "Add Security Key": "enroll secondFactorMethod",
     "Create Passkey": "enroll secondFactorMethod", "Authenticator App Activated": "enroll secondFactorMethod",
-    "To protect your account with two-factor authentication, scan the QR code below with your authenticator app. Then, input the verification code generated by the app below.": "enroll secondFactor",
+    "To protect your account with two-factor authentication, scan the QR code*": "enroll secondFactor",
     "Two-Factor Authentication": "secondFactor", "MFA": "secondFactor",
     "You cannot activate two-factor authentication until you have verified your email address.": "secondFactor",
-    "Authenticator App": "secondFactorMethod", "Security key": "secondFactorMethod", "Security Keys": "secondFactorMethod",
+    "Authenticator App": "secondFactorMethod", "Security key": "secondFactorMethod",
+    "Security Keys": "secondFactorMethod",
     "Use a security key": "secondFactorMethod", "Passkey": "secondFactorMethod", "WebAuthn": "secondFactorMethod",
     "TOTP Authenticator": "secondFactorMethod", "Sign in with a passkey": "secondFactorMethod signIn",
     "Confirm Device": "device", "Phone": "device", "Device Authorized": "device",
@@ -808,7 +892,8 @@ DJANGO_TWO_FACTOR = {
     "Your session has timed out. Please login again.": "expired",
     "Permission Denied": "error",
     "Token": "code", "Please enter the token generated by your token generator.": "code",
-    "Enter the token generated by your token generator": "code", "We sent you a text message, please enter the token we sent.": "code",
+    "Enter the token generated by your token generator": "code",
+    "We sent you a text message, please enter the token we sent.": "code",
     "We sent you an email, please enter the token we sent.": "code",
     "We've sent a token to your phone number. Please enter the token you've received.": "code",
     "We are calling your phone right now, please enter the digits you hear.": "code",
@@ -822,16 +907,18 @@ DJANGO_TWO_FACTOR = {
     "Or, alternatively, use one of your backup phones:": "choose device",
     "Method": "choose",
     "Enable Two-Factor Authentication": "enroll secondFactor", "Add Phone Number": "enroll device",
-    "Add Backup Phone": "enroll device", "Congratulations, you've successfully enabled two-factor authentication.": "enroll secondFactor",
-    "Two-factor authentication is not enabled for your account. Enable two-factor authentication for enhanced account security.": "secondFactor enroll",
-        "The page you requested, enforces users to verify using two-factor authentication for security reasons. You need to enable these security features in order to access this page.": "secondFactor",
+    "Add Backup Phone": "enroll device",
+    "Congratulations, you've successfully enabled two-factor authentication.": "enroll secondFactor",
+    "Two-factor authentication is not enabled for your account.*": "secondFactor enroll",
+    "The page you requested, enforces users to verify using two-factor*": "secondFactor",
     "Token generator": "secondFactorMethod", "YubiKey": "secondFactorMethod", "WebAuthn": "secondFactorMethod",
     "WebAuthn Token": "secondFactorMethod", "Text message": "secondFactorMethod", "Text Message": "secondFactorMethod",
     "Phone call": "secondFactorMethod", "Phone Call": "secondFactorMethod",
     "Authenticate using a WebAuthn-compatible device": "secondFactorMethod device",
     "Please use your WebAuthn-compatible device to authenticate.": "secondFactorMethod device",
-    "Please use your Yubikey device.": "secondFactorMethod device", "Use your Yubikey device": "secondFactorMethod device",
-    "However, it might happen that you don't have access to your primary token device. To enable account recovery, add a phone number.": "device",
+    "Please use your Yubikey device.": "secondFactorMethod device",
+    "Use your Yubikey device": "secondFactorMethod device",
+    "However, it might happen that you don't have access to your primary token device.*": "device",
     "If you don't have any device with you, you can access your account using backup tokens.": "device",
 }
 
@@ -839,14 +926,16 @@ FLASK_SECURITY = {
     "Sign In": "signIn", "Login": "signIn", "Login now": "signIn", "Please log in to access this page.": "signIn",
     "You must sign in to view this resource.": "signIn", "Sign in with a passkey": "signIn secondFactorMethod",
     "Sign In With A Passkey": "signIn secondFactorMethod", "Sign In With a Passkey": "signIn secondFactorMethod",
-    "Use a Passkey to Sign In": "signIn secondFactorMethod", 
+    "Use a Passkey to Sign In": "signIn secondFactorMethod",
     "Username": "user", "Username not provided": "user", "Specified user does not exist": "user",
     "Password": "password", "Password not provided": "password", "Verify Password": "password",
     "New Password": "newPassword", "Retype Password": "newPassword", "Change Password": "newPassword",
     "Reset Password": "newPassword", "Reset password": "newPassword",
-    "Invalid password": "wrong", "Invalid code": "wrong", "Invalid login token.": "wrong", "Invalid email address": "wrong",
+    "Invalid password": "wrong", "Invalid code": "wrong", "Invalid login token.": "wrong",
+    "Invalid email address": "wrong",
     "Invalid reset password token.": "wrong", "Invalid confirmation token.": "wrong", "Recovery code invalid": "wrong",
-    "Password or code submitted is not valid": "wrong", "Passwords do not match": "wrong", "Password does not match": "wrong",
+    "Password or code submitted is not valid": "wrong", "Passwords do not match": "wrong",
+    "Password does not match": "wrong",
     "Authentication failed - identity or password/passcode invalid": "wrong credentials",
     "Marked method is not valid": "wrong", "Requested method is not valid": "wrong",
     "Value entered is not valid for the field": "wrong",
@@ -864,12 +953,13 @@ FLASK_SECURITY = {
     "Submit": "signIn", "Remember Me": "staySignedIn",
     "Select Two-Factor Method": "choose secondFactor", "Select": "choose", "Available Methods": "choose",
     "Change Method": "choose", "Available Second Factor Methods:": "choose secondFactor",
-    "Two-Factor Setup": "enroll secondFactor", 
+    "Two-Factor Setup": "enroll secondFactor",
     "Setup a New Passkey": "enroll secondFactorMethod", "Passkey Setup": "enroll secondFactorMethod",
     "Set up using an authenticator app (e.g. google, lastpass, authy)": "enroll secondFactorMethod",
     "Set up using SMS": "enroll secondFactorMethod", "Set up using email": "enroll", "Register": "enroll",
     "Two-Factor Authentication": "secondFactor", "Two-Factor Login": "secondFactor signIn",
-    "Two-Factor Rescue": "secondFactor", "Two-Factor authentication adds an extra layer of security to your account": "secondFactor",
+    "Two-Factor Rescue": "secondFactor",
+    "Two-Factor authentication adds an extra layer of security to your account": "secondFactor",
     "Use a Passkey as a Second Factor": "secondFactor secondFactorMethod",
     "Use as a secondary authentication factor": "secondFactor",
     "Google Authenticator": "secondFactorMethod", "SMS": "secondFactorMethod", "Passkeys": "secondFactorMethod",
@@ -880,13 +970,15 @@ FLASK_SECURITY = {
 
 DJANGO_CAS_SERVER = {
     "Login": "signIn", "Please log in": "signIn", "Connect to the service": "signIn",
-    "<h3>Log In Successful</h3>You have successfully logged into the Central Authentication Service.<br/>For security reasons, please Log Out and Exit your web browser when you are done accessing services that require authentication!": "signIn",
+    "<h3>Log In Successful</h3>*": "signIn",
     "username": "user", "User": "user", "password": "password",
     "The credentials you provided cannot be determined to be authentic.": "wrong credentials",
     "Invalid login ticket, please try to log in again": "wrong",
     "Remember the identity provider": "staySignedIn",
     "Warn me before logging me into other sites.": "accept",
 }
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Catalog formats: one reader per format. Each returns plain Python data; none knows about concepts.
 # ---------------------------------------------------------------------------------------------------------------------
@@ -895,6 +987,9 @@ _PROPERTIES_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 
 
 def _properties_unescape(text: str) -> str:
+    """A .properties key or value without its escapes (`\\uXXXX`, `\\t`, `\\:` …)."""
+    if "\\" not in text:
+        return text
     out = []
     i = 0
     while i < len(text):
@@ -920,7 +1015,7 @@ def read_properties(path: Path) -> dict[str, str]:
     logical: list[str] = []
     pending = ""
     for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.lstrip() if not pending else raw.lstrip()
+        line = raw.lstrip()
         if not pending and (not line or line[0] in "#!"):
             continue
         backslashes = len(line) - len(line.rstrip("\\"))
@@ -940,10 +1035,13 @@ def read_properties(path: Path) -> dict[str, str]:
     return entries
 
 
-_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_C_ESCAPES = {
+    "n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+}
 
 
 def _po_string(token: str) -> str:
+    """A quoted gettext string's text."""
     body = token.strip()
     body = body[1:-1] if body.startswith('"') and body.endswith('"') else body
     return re.sub(r"\\(.)", lambda m: _C_ESCAPES.get(m.group(1), m.group(1)), body)
@@ -979,9 +1077,9 @@ def read_po(path: Path) -> list[tuple[str, str, str]]:
             continue
         match = re.match(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+(\".*\")$", line)
         if match:
-            if match.group(1) in ("msgctxt", "msgid") and "msgstr" in "".join(fields):
-                flush()
-                fields, flags = {}, flags if match.group(1) == "msgctxt" else flags
+            if match.group(1) in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
+                flush()  # a new entry with no blank line before it
+                fields = {}
             current = match.group(1)
             fields[current] = _po_string(match.group(2))
         elif line.startswith('"') and current:
@@ -1006,8 +1104,8 @@ def read_json(path: Path) -> dict[str, str]:
 
 
 def read_xliff(path: Path) -> tuple[str, list[tuple[str, str, str]]]:
-    """An XLIFF 1.2 file: its target language and (id, source, target) per unit with a target. `<x/>` placeholders
-    become `{x}`."""
+    """An XLIFF 1.2 file: its target language and (id, source, target) per unit (target "" when untranslated).
+    `<x/>` placeholders become `{x}`."""
     ns = {"x": "urn:oasis:names:tc:xliff:document:1.2"}
     root = ET.parse(path).getroot()
     file = root.find("x:file", ns)
@@ -1031,6 +1129,7 @@ def read_xliff(path: Path) -> tuple[str, list[tuple[str, str, str]]]:
 
 
 def _yaml_scalar(text: str) -> str:
+    """A YAML scalar's text: plain, single- or double-quoted."""
     text = text.strip()
     if text.startswith("'") and text.endswith("'") and len(text) >= 2:
         return text[1:-1].replace("''", "'")
@@ -1072,6 +1171,8 @@ def read_yaml(path: Path) -> dict[str, str]:
         else:
             stack.append((indent, key))
     return flat
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Sources: where each source keeps its files, and which format reader reads them. Each loader yields
 # (message key, language code as shipped, text); English comes from the base file or from the msgid/source text.
@@ -1103,7 +1204,8 @@ def load_keycloak(root: Path):
 
 def load_apereo_cas(root: Path):
     yield from load_properties_bundles(root, "**/messages*.properties")
-    yield from load_properties_bundles(root, "**/cas_common_messages.properties", stem_of=lambda p: "cas_common_messages")
+    yield from load_properties_bundles(
+        root, "**/cas_common_messages.properties", stem_of=lambda path: "cas_common_messages")
 
 
 def load_shibboleth(root: Path):
@@ -1218,6 +1320,8 @@ LOADERS = {
         root, "cas_server/locale/**/django.po",
         language_of=lambda p: p.parent.name if p.parent.name != "LC_MESSAGES" else p.parent.parent.name),
 }
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Languages
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1230,8 +1334,8 @@ SPACELESS = {"ja", "zh-Hans", "zh-Hant", "th", "lo", "km", "my"}
 
 # Languages whose words inflect enough that a shared prefix ("stem") is worth emitting.
 INFLECTED = {
-    "de", "nl", "sv", "da", "nb", "nn", "is", "fi", "et", "hu", "tr", "az", "uz", "kk", "ky", "pl", "cs", "sk", "sl", "hr",
-    "sr", "sr-Latn", "bs", "bg", "mk", "ru", "uk", "be", "lt", "lv", "el", "ro", "ka", "hy", "ko",
+    "de", "nl", "sv", "da", "nb", "nn", "is", "fi", "et", "hu", "tr", "az", "uz", "kk", "ky", "pl", "cs", "sk", "sl",
+    "hr", "sr", "sr-Latn", "bs", "bg", "mk", "ru", "uk", "be", "lt", "lv", "el", "ro", "ka", "hy", "ko",
 }
 
 
@@ -1256,7 +1360,7 @@ def lexicon_language(bcp47: str, text: str) -> str:
         return "zh-Hant" if traditional & set(parts[1:]) else "zh-Hans"
     if base == "sr":
         cyrillic = sum(1 for c in text if "\u0400" <= c <= "\u04ff")
-        latin = sum(1 for c in text if c.isascii() and c.isalpha()) + sum(1 for c in text if c in "čćđšžČĆĐŠŽ")
+        latin = sum(1 for c in text if (c.isascii() and c.isalpha()) or c in "čćđšžČĆĐŠŽ")
         return "sr" if cyrillic >= latin else "sr-Latn"
     if base == "no":
         return "nb"
@@ -1267,7 +1371,7 @@ def lexicon_language(bcp47: str, text: str) -> str:
 # Text → words
 # ---------------------------------------------------------------------------------------------------------------------
 
-_PLACEHOLDERS = [
+_PLACEHOLDER = re.compile("|".join([
     r"\{\{[^{}]*\}\}",  # {{var}} (i18next, Go templates)
     r"\$\{[^{}]*\}",  # ${var}
     r"%\([^)]*\)[a-zA-Z]",  # %(name)s
@@ -1278,25 +1382,28 @@ _PLACEHOLDERS = [
     r"\$\d+",  # $1
     r"#\d+",  # #0 (Seam)
     r"\[y/n\]",
-]
+]))
+_BRACES = re.compile(r"\{[^{}]*\}")  # ICU/MessageFormat {0}, {name}; nested {n, plural, one {…}} from the inside out
 _TAG = re.compile(r"<[^<>]*>")
 _URLISH = re.compile(r"\S+@\S+|\w+://\S+|www\.\S+")
+_SPECIAL = re.compile(r"[{}%$<>&#\[@/']|www\.")
+_SPACE = re.compile(r"\s+")
 
 
 def clean(text: str) -> str:
     """Message text without markup, placeholders, URLs and e-mail addresses."""
-    text = text.replace("''", "'")
-    text = _TAG.sub(" ", text)
-    text = html.unescape(text)
-    text = _TAG.sub(" ", text)
-    for pattern in _PLACEHOLDERS:
-        text = re.sub(pattern, " ", text)
-    previous = None
-    while previous != text:  # ICU/MessageFormat {0}, {name}, nested {n, plural, one {…}}
-        previous = text
-        text = re.sub(r"\{[^{}]*\}", " ", text)
-    text = _URLISH.sub(" ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    if _SPECIAL.search(text):
+        text = text.replace("''", "'")
+        text = _TAG.sub(" ", text)
+        text = html.unescape(text)
+        text = _TAG.sub(" ", text)
+        text = _PLACEHOLDER.sub(" ", text)
+        previous = None
+        while previous != text:
+            previous = text
+            text = _BRACES.sub(" ", text)
+        text = _URLISH.sub(" ", text)
+    return _SPACE.sub(" ", text).strip()
 
 
 @functools.lru_cache(maxsize=None)
@@ -1334,6 +1441,8 @@ def first_sentence(text: str) -> str:
     if len(words(chosen)) < 2 and len(parts) > 1:
         chosen += " " + parts[1]
     return chosen
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Collecting messages
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1390,7 +1499,7 @@ def display_key(key: str) -> str:
     """A key as written in the `sources` column: gettext/text keys are sentences, so commas and tabs go and long ones
     are shortened."""
     key = re.sub(r"[\s,]+", " ", key).strip()
-    return key if len(key) <= 32 else key[:31].rstrip() + "…"
+    return key if len(key) <= 28 else key[:27].rstrip() + "…"
 
 
 def collect(folder: Path, verbose: bool = False):
@@ -1423,7 +1532,7 @@ def collect(folder: Path, verbose: bool = False):
             parallel[language][f"{source}\t{key}"].add(text)
             concepts = table.concepts(key)
             if concepts:
-                message = Message(source, display_key(key), concepts, text)
+                message = Message(source, key, concepts, text)
                 mapped[language][(message.ref, text)] = message
         if verbose:
             unused = [k for k in SOURCE_TABLES[source] if k not in table.used and
@@ -1453,7 +1562,6 @@ EMBEDDED_PER_CONCEPT = 12  # at most this many substrings per concept and langua
 STEM_MIN = 5
 STEM_MIN_BY_LANGUAGE = {"ko": 2}  # Hangul: a letter is a syllable
 
-debug_info = {}
 Entry = tuple[str, str, str, str]  # concept, kind, language, text
 
 
@@ -1461,7 +1569,6 @@ Entry = tuple[str, str, str, str]  # concept, kind, language, text
 class Doc:
     """One message key's text(s) in one language, as the derivation sees it."""
     ref: str
-    source: str
     concepts: tuple[str, ...]
     texts: list[str] = field(default_factory=list)
 
@@ -1473,7 +1580,7 @@ class Doc:
 def group_docs(messages: list[Message]) -> list[Doc]:
     docs: dict[str, Doc] = {}
     for m in sorted(messages, key=lambda m: (m.ref, m.text)):
-        doc = docs.setdefault(m.ref, Doc(m.ref, m.source, m.concepts))
+        doc = docs.setdefault(m.ref, Doc(m.ref, m.concepts))
         doc.texts.append(m.text)
     return list(docs.values())
 
@@ -1495,23 +1602,36 @@ def shape(text: str) -> tuple[list[str], bool]:
 # English has no parallel text to check its words against, and a few words go with a concept's messages without
 # meaning it ("Enter the code", "Your account is locked"): they are not words of any concept.
 GENERIC_WORDS = {"en": {
-    "account", "enter", "please", "your", "forgot", "use", "using", "the", "with", "not", "one", "time", "name", "email",
-    "found", "missing", "show", "here", "successful", "mobile", "add", "get", "call", "message", "text", "choice",
-    "address", "certificate", "value", "character", "yes", "there", "report", "permission", "authorization", "don",
-    "authentication", "security", "app", "key", "sent", "during", "receive",
+    "account", "enter", "please", "your", "forgot", "use", "using", "the", "with", "not", "one", "time", "name",
+    "email", "found", "missing", "show", "here", "successful", "mobile", "add", "get", "call", "message", "text",
+    "choice", "address", "certificate", "value", "character", "yes", "there", "report", "permission", "authorization",
+    "don", "authentication", "security", "app", "key", "sent", "during", "receive",
 }}
 
+# Product and protocol names: never a concept's word, whatever messages they sit in.
 BRANDS = {
-    "okta", "keycloak", "cas", "shibboleth", "authelia", "authentik", "zitadel", "ory", "wso2", "openam", "gluu", "oxauth",
-    "casa", "privacyidea", "linotp", "simplesamlphp", "lemonldap", "spname", "google", "facebook", "github", "microsoft",
-    "apple", "stytch", "inwebo", "twilio", "oxpush", "netid", "openid", "ldap", "saml", "oauth", "kerberos",
+    "okta", "keycloak", "cas", "shibboleth", "authelia", "authentik", "zitadel", "ory", "wso2", "openam", "gluu",
+    "oxauth", "casa", "privacyidea", "linotp", "simplesamlphp", "lemonldap", "spname", "google", "facebook", "github",
+    "microsoft", "apple", "stytch", "inwebo", "twilio", "oxpush", "netid", "openid", "ldap", "saml", "oauth",
+    "kerberos",
 }
 
 
 def derive_spaced(language: str, docs: list[Doc], background: set[str], found: dict[Entry, set[str]],
                   aligned=lambda concept, word: True) -> set[str]:
-    """Words (and joined label forms) for a language written with spaces. `aligned(concept, word)` says whether the
-    word's messages are, in English, about the concept (always true for English itself)."""
+    """Words (and joined label forms) of one language written with spaces; returns its stop words.
+
+    Each message is a label (at most 3 words of 3+ letters, 4 in all) or a sentence (only its first sentence counts:
+    the rest is usually advice). A word goes to a concept when:
+    - it is the concept's own word: the whole of 2 of its labels or more ("Password"), or a word of such a label that no
+      shorter label of another concept has ("mot", "passe" of "Mot de passe"; not "password" of "New password"); or
+    - it is in 2 of the concept's labels, at half its best rate in any concept and with 10% of the language's texts
+      that have it being the concept's; or it is in the first sentence of 2 of the concept's messages (different keys),
+      in 10% of them, at 3/4 of its best rate, with 20% of the texts that have it being the concept's;
+    and it is not a stop word (common in the messages of a third of the concepts or in the labels of 3 of them), a
+    brand, or shorter than 3 letters; and `aligned` agrees. A message's further concepts then take the words that no
+    concept has claimed.
+    """
     concepts_present = sorted({d.primary for d in docs})
     # Word sets per doc: a label gives all its words; a sentence its first sentence's words.
     doc_words: dict[str, set[str]] = {}
@@ -1546,8 +1666,8 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
     rate = {c: {w: n / len(pools[c]) for w, n in count[c].items()} for c in pools}
     # A concept's own words: the words of a label that is the whole text of 2 of its messages or more ("Password",
     # "Mot de passe", "New password"); a word in several such labels belongs to the concepts of the shortest ("password"
-    # to password, not to newPassword). Also a word in 3 of its labels or more and 30% of its messages, at 3 times its
-    # rate in any other concept ("Device name", "Mobile device").
+    # to password, not to newPassword), and a word of a longer label needs 30% of the concept's messages. Also a word
+    # in 3 of its labels or more and 30% of its messages, at twice its rate in any other concept ("Device name").
     shortest: dict[str, tuple[int, set[str]]] = {}
     for (core, c), n in core_count.items():
         if n < 2:
@@ -1623,10 +1743,10 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
             elif (len(holders) >= MIN_SENTENCE_KEYS and rate[c][w] >= MIN_RATE
                   and rate[c][w] >= SENTENCE_OWNERSHIP * best_rate(w) and prec >= SENTENCE_PRECISION):
                 emit(c, w, holders)
-    debug_info[language] = (rate, strong, stop, precision)
 
-    # Joined forms of labels ("signin", "keepmesignedin"): from 2 messages or more, every long word of the label a word
-    # of the table or a stop word, and the label's concept the one that holds the form most often.
+    # Joined forms of labels ("signin", "keepmesignedin"), the way identifiers write them: found in 2 sources or more
+    # (2 messages in English, the language of most identifiers), every long word of the label a word of the table or
+    # a stop word, and the label's concept the one that holds the form most often.
     joins: dict[str, Counter] = defaultdict(Counter)
     join_refs: dict[tuple[str, str], set[str]] = defaultdict(set)
     for d in docs:
@@ -1643,7 +1763,9 @@ def derive_spaced(language: str, docs: list[Doc], background: set[str], found: d
     for j, by_concept in joins.items():
         top = max(by_concept.values())
         for c, n in by_concept.items():
-            if n * 2 >= top and len(join_refs[(j, c)]) >= 2 and letter_count(j) >= 3 and j not in claimed:
+            refs = join_refs[(j, c)]
+            enough = len(refs) >= 2 if language == "en" else len({ref.split(":", 1)[0] for ref in refs}) >= 2
+            if n * 2 >= top and enough and letter_count(j) >= 3 and j not in claimed:
                 emit(c, j, join_refs[(j, c)], kind="join")
 
     # Further concepts of a message take the words no concept has claimed.
@@ -1673,48 +1795,77 @@ def english_word_sets(english: dict[str, set[str]]) -> dict[str, set[str]]:
     return {ref: {w for t in texts for w in words(t)} for ref, texts in english.items()}
 
 
-def aligner(english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]], generic: set[str]):
-    """`aligned(concept, word)` for a language other than English, over all the messages (mapped or not) that have the
-    word in that language: at least half say, in English, one of the concept's English words; and the word goes with
-    one of those (Dice coefficient over messages) at least as well as with a generic English word ("Enter", "your",
-    "account"), so translations of "Enter the code" do not make "enter" a word for code."""
+class Alignment:
+    """Whether a word (or stem, or phrase) of a language other than English means a concept, judged on every message
+    (mapped to a concept or not) that has both the language and English: at least half of the messages with the word
+    must say, in English, one of the concept's English words, and no generic English word ("enter", "your", "account",
+    "me") may go with the word more: not in more of its messages, nor, in as many, in a larger share of the messages
+    that have the generic word. So translations of "Enter the code" do not make "enter" a word for code, nor "Remember
+    me" make "me" one for staySignedIn, while "gesperrt" stays locked's although "Your account is locked" always says
+    "account"."""
+
+    def __init__(self, english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]],
+                 generic: set[str]):
+        self.english_words = {ref: ws for ref, ws in english_words.items() if ref in other}
+        self.by_english: dict[str, set[str]] = defaultdict(set)
+        for ref, ws in self.english_words.items():
+            for w in ws:
+                self.by_english[w].add(ref)
+        self.anchors = anchors
+        self.generic = [self.by_english[g] for g in sorted(generic) if g in self.by_english]
+        self.concept_refs: dict[str, set[str]] = {}
+
+    def check(self, concept: str, refs: set[str]) -> bool:
+        """Whether the messages `refs` (those with the word) say the concept."""
+        if concept not in self.concept_refs:
+            self.concept_refs[concept] = set().union(*(self.by_english.get(a, set()) for a in self.anchors[concept]))
+        theirs = self.concept_refs[concept]
+        hits = len(refs & theirs)
+        if hits < 2 or hits < ALIGN_MIN * len(refs):
+            return False
+        mine = (hits / len(refs), hits / len(theirs))
+        for g in self.generic:
+            shared = len(refs & g)
+            if (shared / len(refs), shared / len(g)) > mine:
+                return False
+        return True
+
+
+def aligner(english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]],
+            generic: set[str]):
+    """`aligned(concept, word, stem=False)` for a language written with spaces: a message has the word when one of its
+    words is it (with `stem`, contains it)."""
+    alignment = Alignment(english_words, other, anchors, generic)
     word_refs: dict[str, set[str]] = defaultdict(set)
     for ref, texts in other.items():
-        if ref in english_words:
+        if ref in alignment.english_words:
             for t in texts:
                 for w in words(t):
                     word_refs[w].add(ref)
+
     def aligned(concept: str, word: str, stem: bool = False) -> bool:
         if stem:
             refs = set().union(*(r for w, r in word_refs.items() if word in w))
         else:
             refs = word_refs.get(word, set())
-        mine = anchors.get(concept, set())
-        hits = sum(1 for r in refs if english_words[r] & mine)
-        if hits < 2 or hits < ALIGN_MIN * len(refs):
-            return False
-        with_generic = Counter(g for r in refs for g in english_words[r] & generic)
-        return hits > max(with_generic.values(), default=0)
+        return alignment.check(concept, refs)
     return aligned
 
 
 def embedded_aligner(english_words: dict[str, set[str]], other: dict[str, set[str]], anchors: dict[str, set[str]],
                      generic: set[str]):
-    """`aligner` for phrases of a script without spaces: a message has a phrase when its text contains it."""
-    texts = {ref: "\n".join(s for t in sorted(ts) for s in segments(t)) for ref, ts in other.items() if ref in english_words}
+    """`aligned(concept, phrase)` for a language written without spaces: a message has the phrase when its text
+    contains it."""
+    alignment = Alignment(english_words, other, anchors, generic)
+    texts = {ref: "\n".join(s for t in sorted(ts) for s in segments(t))
+             for ref, ts in other.items() if ref in alignment.english_words}
     by_pair: dict[str, set[str]] = defaultdict(set)  # two characters → messages that have them
     for ref, text in texts.items():
         for i in range(len(text) - 1):
             by_pair[text[i:i + 2]].add(ref)
 
     def aligned(concept: str, phrase: str) -> bool:
-        refs = [ref for ref in by_pair.get(phrase[:2], ()) if phrase in texts[ref]]
-        mine = anchors.get(concept, set())
-        hits = sum(1 for r in refs if english_words[r] & mine)
-        if hits < 2 or hits < ALIGN_MIN * len(refs):
-            return False
-        with_generic = Counter(g for r in refs for g in english_words[r] & generic)
-        return hits > max(with_generic.values(), default=0)
+        return alignment.check(concept, {ref for ref in by_pair.get(phrase[:2], ()) if phrase in texts[ref]})
     return aligned
 
 
@@ -1727,7 +1878,7 @@ def is_spaceless_char(c: str) -> bool:
 
 
 def segments(text: str) -> list[str]:
-    """Runs of spaceless-script characters in a text ("ワンタイムパスワード (OTP)" → ["ワンタイムパスワード"])."""
+    """Runs of spaceless-script letters in a text ("認証コード (OTP)" → ["認証コード"])."""
     out, current = [], []
     for c in text:
         if is_spaceless_char(c) and unicodedata.category(c)[0] in "LM":
@@ -1741,6 +1892,7 @@ def segments(text: str) -> list[str]:
 
 
 def script_of(c: str) -> str:
+    """Which Japanese script a character is in."""
     o = ord(c)
     if 0x3040 <= o <= 0x309F:
         return "hiragana"
@@ -1750,8 +1902,8 @@ def script_of(c: str) -> str:
 
 
 def japanese_units(segment: str) -> set[str]:
-    """Word-like pieces of Japanese text, cut where the script changes: katakana words (パスワード), kanji words (無効)
-    and kanji with the hiragana that inflects them (間違って, 正しくありません, 期限切れ)."""
+    """Word-like pieces of Japanese text, cut where the script changes: katakana words (パスワード), kanji words
+    (無効) and kanji with the hiragana that inflects them (間違って, 正しくありません, 期限切れ)."""
     runs = [("".join(ch for ch, _ in group), script) for script, group in
             itertools.groupby(((ch, script_of(ch)) for ch in segment), key=lambda pair: pair[1])]
     units = {text for text, script in runs if script in ("katakana", "han")}
@@ -1763,9 +1915,11 @@ def japanese_units(segment: str) -> set[str]:
 
 def derive_spaceless(language: str, docs: list[Doc], background: set[str], found: dict[Entry, set[str]],
                      aligned=lambda c, p: True):
-    """Embedded phrases for a language written without spaces: a short message is a phrase in itself; otherwise a
-    phrase of 2–6 characters that 2 messages of the concept share and no message of another concept has, when it is a
-    word: a short message of its own somewhere in the language (or, for Japanese, a piece cut at a change of script)."""
+    """Embedded phrases of a language written without spaces (Japanese, Chinese, Thai, …). The candidates of a concept
+    are its short messages (8 characters or fewer) and the phrases of 2–6 characters that 2 of its messages share and
+    no message of another concept has, when such a phrase is a word: a short message somewhere in the language, or,
+    for Japanese, a piece cut where the script changes. The most shared are taken first, at most 12 a concept, leaving
+    out a phrase that holds one already taken or is held by it; `aligned` has the last word, as for words."""
     dictionary = set()
     for text in background:
         segs = segments(text)
@@ -1803,14 +1957,15 @@ def derive_spaceless(language: str, docs: list[Doc], background: set[str], found
     for (c, sub), refs in substrings.items():
         if len(refs) >= 2 and not elsewhere(c, sub):
             kept[(c, sub)] = refs
-    for key, refs in short.items():
-        kept.setdefault(key, set()).update(refs)
+    for (c, phrase), refs in short.items():  # a short message is a phrase even if other concepts' messages have it
+        kept.setdefault((c, phrase), set()).update(refs)
+        kept[(c, phrase)].update(
+            d.ref for d in docs if d.primary == c and any(phrase in s for s in doc_segments[d.ref]))
     by_concept: dict[str, list[str]] = defaultdict(list)
     for (c, sub) in kept:
         by_concept[c].append(sub)
     for c, subs in by_concept.items():
-        # The most shared phrases first; a phrase that holds one already taken, or is held by it, adds nothing
-        # ("無効" is taken, "無効なコード" is not).
+        # A phrase that holds one already taken, or is held by it, adds nothing ("無効" taken, "無効なコード" not).
         subs.sort(key=lambda s: (-len(kept[(c, s)]), len(s), s))
         taken: list[str] = []
         for sub in subs:
@@ -1820,6 +1975,7 @@ def derive_spaceless(language: str, docs: list[Doc], background: set[str], found
                 continue
             taken.append(sub)
             found.setdefault((c, "embedded", language, sub), set()).update(kept[(c, sub)])
+
 
 def derive_stems(language: str, found: dict[Entry, set[str]], aligned=lambda c, p, stem=False: True):
     """Stems for an inflected language: the common prefix (5 letters or more) of 2 words of a concept, when no word of
@@ -1862,6 +2018,7 @@ def lemonldap_keys(found: dict[Entry, set[str]]):
     for key, concept in LEMONLDAP_PLACEHOLDERS.items():
         found.setdefault((concept, "key", "zxx", f"trplaceholder={key}"), set()).add(f"lemonldap-ng:{key}")
 
+
 # ---------------------------------------------------------------------------------------------------------------------
 # The table and the Swift file
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1872,9 +2029,9 @@ MAX_SOURCES = 3
 MACHINE_TRANSLATED = {"ory-elements"}
 
 
-def build(folder: Path) -> tuple[list[tuple[str, str, str, str, str]], dict]:
+def build(folder: Path, verbose: bool = False) -> list[tuple[str, str, str, str, str]]:
     """Every table row, sorted: (concept, kind, language, text, sources)."""
-    mapped, background, parallel = collect(folder)
+    mapped, background, parallel = collect(folder, verbose)
     found: dict[Entry, set[str]] = {}
     english_stop = derive_spaced("en", group_docs(mapped["en"]), background["en"], found)
     anchors: dict[str, set[str]] = defaultdict(set)
@@ -1882,7 +2039,8 @@ def build(folder: Path) -> tuple[list[tuple[str, str, str, str, str]], dict]:
         if kind == "word":
             anchors[concept].add(text)
     # Words no concept may claim: English stop words, the listed generic words, and short words ("me", "in").
-    generic = english_stop | GENERIC_WORDS["en"] | {w for t in background["en"] for w in words(t) if letter_count(w) < 3}
+    short = {w for t in background["en"] for w in words(t) if letter_count(w) < 3}
+    generic = english_stop | GENERIC_WORDS["en"] | short
     english_words = english_word_sets(parallel["en"])
     for language in sorted(mapped):
         if language == "en":
@@ -1910,14 +2068,15 @@ def build(folder: Path) -> tuple[list[tuple[str, str, str, str, str]], dict]:
         if row[:4] not in seen:
             seen.add(row[:4])
             unique.append(row)
-    return unique, mapped
+    return unique
 
 
 def pick_sources(refs: set[str]) -> list[str]:
     """Up to 3 `source:key` references from different sources (the shortest key of each), sorted."""
     by_source: dict[str, str] = {}
     for ref in sorted(refs, key=lambda r: (len(r), r)):
-        by_source.setdefault(ref.split(":", 1)[0], ref)
+        source, key = ref.split(":", 1)
+        by_source.setdefault(source, f"{source}:{display_key(key)}")
     return sorted(by_source[s] for s in sorted(by_source)[:MAX_SOURCES])
 
 
@@ -1978,18 +2137,19 @@ def main(argv=None) -> int:
     parser.add_argument("--output", default=str(root / "Modules" / "HTML" / "Lexicon" / "SignInLexicon+Catalogs.swift"),
                         help="the Swift file to write")
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 with a diff when the output file differs from what would be written")
-    parser.add_argument("--quiet", action="store_true", help="no coverage summary")
+                        help="write nothing; exit 1 with a diff if the output file differs from what would be written")
+    parser.add_argument("--quiet", action="store_true", help="no coverage summary (--check prints none)")
+    parser.add_argument("--verbose", action="store_true", help="also list table keys that match no message")
     args = parser.parse_args(argv)
 
     folder = Path(args.catalogs)
     if not (folder / "languages.tsv").exists():
         print(f"error: {folder} has no languages.tsv (not the idp-strings catalog folder?)", file=sys.stderr)
         return 2
-    rows, _ = build(folder)
+    rows = build(folder, args.verbose)
     text = render(rows)
     output = Path(args.output)
-    if not args.quiet:
+    if not args.quiet and not args.check:
         print(coverage(rows), file=sys.stderr)
     if args.check:
         current = output.read_text(encoding="utf-8") if output.exists() else ""
