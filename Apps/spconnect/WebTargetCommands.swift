@@ -64,6 +64,14 @@ let cookiesCommand = Command(
         sink.write(JSONValue.array(values).serialized(options: .prettyPrinted) + "\n")
     case .header:
         guard !cookies.isEmpty else {
+            // A session of HTTP authentication may hold no cookie at all: each request signs in again.
+            if [SignInFlow.basic, .ntlm, .kerberos].map(\.rawValue).contains(session.flow) {
+                let curl = session.flow == "kerberos" ? "--negotiate -u :" : "--\(session.flow) -u USER"
+                printError(
+                    "spconnect cookies: the session holds no cookie: it signs in by \(session.flow) on every request "
+                        + "(with curl: \(curl))")
+                return .ok
+            }
             printError("spconnect cookies: the session holds no cookie that \(Redaction.url(url)) would get")
             return .notFound
         }
