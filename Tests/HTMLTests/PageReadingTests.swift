@@ -262,7 +262,10 @@ struct PageReadingTests {
             ("<h2>Having problems signing in?</h2><p>Call us.</p>", nil),
             ("<div class='field tooltip-text type-alert'>Please fill out this field.</div>", nil),
             ("<div role=alert data-error-code=5></div><script>show(5)</script>", "the identity provider's message 5"),
-            ("<div class='message alert'><span trmsg=5></span></div>", "the identity provider's message 5"),
+            (
+                "<div class='message alert'><span trmsg=5></span></div>",
+                "the identity provider's message 5: wrong credentials"
+            ),
             (
                 "<p class=error><span data-i18n=login.badPassword></span></p>",
                 "the identity provider's message login.badPassword"

@@ -1499,7 +1499,7 @@ def display_key(key: str) -> str:
     """A key as written in the `sources` column: gettext/text keys are sentences, so commas and tabs go and long ones
     are shortened."""
     key = re.sub(r"[\s,]+", " ", key).strip()
-    return key if len(key) <= 28 else key[:27].rstrip() + "…"
+    return key if len(key) <= 24 else key[:23].rstrip() + "…"
 
 
 def collect(folder: Path, verbose: bool = False):
@@ -1607,6 +1607,19 @@ GENERIC_WORDS = {"en": {
     "choice", "address", "certificate", "value", "character", "yes", "there", "report", "permission", "authorization",
     "don", "authentication", "security", "app", "key", "sent", "during", "receive",
 }}
+
+# English words that sit in a concept's messages and still say nothing of it alone, so a page rule must not act on
+# them: "Internal users" is no error heading, "Passwords must match" no refused password, "Sign up" no sign-in, "Two
+# accounts" no second factor, "Set a password" no enrolment. They stay anchors for the other languages (the joined
+# forms, `somethingwentwrong`, `passwordsdonotmatch`, `signin`, are kept); only the row of the lone word is left out.
+WEAK_ALONE = {
+    "error": {"internal", "occurred", "something", "went", "unexpected"},
+    "wrong": {"match", "passwords", "passwordsdonotmatch", "passwordsdontmatch"},
+    "signIn": {"log", "sign"},
+    "secondFactor": {"two", "second", "factor"},
+    "enroll": {"set"},
+    "staySignedIn": {"signed"},
+}
 
 # Product and protocol names: never a concept's word, whatever messages they sit in.
 BRANDS = {
@@ -2060,6 +2073,8 @@ def build(folder: Path, verbose: bool = False) -> list[tuple[str, str, str, str,
     for (concept, kind, language, text), refs in found.items():
         if language != "en" and all(ref.split(":", 1)[0] in MACHINE_TRANSLATED for ref in refs):
             continue  # a machine translation alone is no evidence of how people write a language
+        if kind == "word" and text in WEAK_ALONE.get(concept, ()):
+            continue  # in the concept's messages, but alone it says nothing a page rule may act on
         rows.append((concept, "word" if kind == "join" else kind, language, text, ",".join(pick_sources(refs))))
     rows = sorted(set(rows))
     # A text found both as a word and as a joined label is one row.
@@ -2072,12 +2087,13 @@ def build(folder: Path, verbose: bool = False) -> list[tuple[str, str, str, str,
 
 
 def pick_sources(refs: set[str]) -> list[str]:
-    """Up to 3 `source:key` references from different sources (the shortest key of each), sorted."""
+    """Up to 3 `source:key` references from different sources (the shortest of each source, and of those the
+    shortest), sorted."""
     by_source: dict[str, str] = {}
     for ref in sorted(refs, key=lambda r: (len(r), r)):
         source, key = ref.split(":", 1)
         by_source.setdefault(source, f"{source}:{display_key(key)}")
-    return sorted(by_source[s] for s in sorted(by_source)[:MAX_SOURCES])
+    return sorted(sorted(by_source.values(), key=lambda r: (len(r), r))[:MAX_SOURCES])
 
 
 SWIFT_HEADER = """\
@@ -2099,18 +2115,19 @@ extension SignInLexicon {
 """
 
 SWIFT_FOOTER = """\
-    \"\"\"#
+        \"\"\"#
 }
 """
 
 
 def render(rows) -> str:
+    """The Swift file, laid out as swift-format leaves it (the literal's lines indented under the declaration)."""
     lines = []
     for row in rows:
         line = "\t".join(row)
         if '"""' in line or "\\#" in line or "\n" in line or "\r" in line:
             raise SystemExit(f"cannot put {line!r} in a raw string literal")
-        lines.append("    " + line)
+        lines.append(" " * 8 + line)
     return SWIFT_HEADER + "\n".join(lines) + "\n" + SWIFT_FOOTER
 
 

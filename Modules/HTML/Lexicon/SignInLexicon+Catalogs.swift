@@ -13,28 +13,28 @@ extension SignInLexicon {
     /// - `language`: BCP-47 (`de`, `pt`, `zh-Hans`, `sr-Latn`).
     /// - `sources`: up to 3 `source:messageKey` the entry was found in (gettext keys are the English text, shortened).
     static let catalogTable: String = #"""
-        accept	embedded	ja	を承認	authelia:Accept this consent request,ory-elements:consent.title
+        accept	embedded	ja	を承認	authelia:Accept this consent req…,ory-elements:consent.title
         accept	embedded	ja	利用規約に	keycloak:console-accept-terms,shibboleth-idp:idp.terms-of-use.accept
         accept	embedded	ja	同意します	shibboleth-idp:idp.terms-of-use.accept
         accept	embedded	ja	同意する	authelia:Accept,openam:amAuthUI.Agree
-        accept	embedded	ja	承諾	keycloak:doAccept,zitadel:RegistrationOrg.TosConfirm
+        accept	embedded	ja	承諾	keycloak:doAccept,zitadel:RegistrationOrg.TosConf…
         accept	embedded	th	ยอมรับ	authelia:Accept,keycloak:doAccept
-        accept	embedded	zh-Hans	允许访问	okta-signin-widget:consent.required.consentBut…
+        accept	embedded	zh-Hans	允许访问	okta-signin-widget:consent.required.consen…
         accept	embedded	zh-Hans	授予权限	django-allauth:Grant permissions
-        accept	embedded	zh-Hans	接受	apereo-cas:screen.aup.heading,authelia:Accept,keycloak:doAccept
-        accept	embedded	zh-Hant	允許存取	okta-signin-widget:consent.required.consentBut…
+        accept	embedded	zh-Hans	接受	authelia:Accept,keycloak:doAccept,lemonldap-ng:autoAccept
+        accept	embedded	zh-Hant	允許存取	okta-signin-widget:consent.required.consen…
         accept	key	zxx	trmsg=42	lemonldap-ng:PE42
         accept	key	zxx	trspan=accept	lemonldap-ng:accept
         accept	key	zxx	trspan=autoAccept	lemonldap-ng:autoAccept
         accept	key	zxx	trspan=oidcConsent	lemonldap-ng:oidcConsent
         accept	key	zxx	trspan=openidAp	lemonldap-ng:openidAp
         accept	stem	cs	potvr	apereo-cas:screen.consent.confirm,django-allauth:Confirm,keycloak:doAccept
-        accept	stem	nl	accepte	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
+        accept	stem	nl	accepte	authelia:Accept,keycloak:accept,zitadel:RegistrationOrg.TosConf…
         accept	stem	nl	bevestig	apereo-cas:screen.consent.confirm,django-allauth:Confirm
         accept	stem	sk	potvr	apereo-cas:screen.consent.confirm,django-allauth:Confirm,keycloak:doAccept
-        accept	word	ar	قبول	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:console-accept-terms
+        accept	word	ar	قبول	authelia:Accept,keycloak:console-accept-terms,lemonldap-ng:accept
         accept	word	az	ver	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	bg	приемам	authelia:Accept,zitadel:RegistrationOrg.TosConfirm
+        accept	word	bg	приемам	authelia:Accept,zitadel:RegistrationOrg.TosConf…
         accept	word	ca	accepta	keycloak:accept
         accept	word	ca	confirmeu	apereo-cas:screen.consent.confirm,django-allauth:Confirm Access
         accept	word	cs	autorizovat	django-allauth:Authorize,ory-elements:consent.title
@@ -45,50 +45,50 @@ extension SignInLexicon {
         accept	word	da	accepter	authelia:Accept,keycloak:doAccept
         accept	word	da	autoriser	django-allauth:Authorize,ory-elements:consent.title
         accept	word	da	giv	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	de	akzeptieren	apereo-cas:screen.aup.button.accept,authelia:Accept this consent request,keycloak:accept
+        accept	word	de	akzeptieren	authelia:Accept this consent req…,keycloak:accept,lemonldap-ng:accept
         accept	word	de	annehmen	authelia:Accept,keycloak:doAccept,lemonldap-ng:autoAccept
         accept	word	de	autorisieren	django-allauth:Authorize,ory-elements:consent.title
         accept	word	de	bestätigen	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	de	erlauben	okta-signin-widget:consent.required.consentBut…,zitadel:DeviceAuth.Action.Descripti…
+        accept	word	de	erlauben	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Descr…
         accept	word	el	εξουσιοδότηση	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	en	accept	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
+        accept	word	en	accept	authelia:Accept,keycloak:accept,lemonldap-ng:accept
         accept	word	en	agree	keycloak:acceptTerms,lemonldap-ng:openidAp,openam:amAuthUI.Agree
-        accept	word	en	allow	gluu-oxauth:authorize.allow,okta-signin-widget:consent.required.consentBut…,wso2-identity-apps:allow
+        accept	word	en	allow	gluu-oxauth:authorize.allow,wso2-identity-apps:allow,zitadel:DeviceAuth.Action.Butto…
         accept	word	en	authorize	django-allauth:Authorize,ory-elements:consent.title
         accept	word	en	confirm	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	en	grant	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descripti…
-        accept	word	en	iacceptthe	zitadel:RegistrationOrg.TosConfirm
-        accept	word	es	aceptar	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:doAccept
+        accept	word	en	grant	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
+        accept	word	en	iacceptthe	zitadel:RegistrationOrg.TosConf…
+        accept	word	es	aceptar	authelia:Accept,keycloak:doAccept,lemonldap-ng:accept
         accept	word	es	autorizar	django-allauth:Authorize,ory-elements:consent.title
         accept	word	es	confirmar	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	es	permitir	gluu-oxauth:authorize.allow,keycloak:oauthGrantRequest,okta-signin-widget:consent.required.consentBut…
+        accept	word	es	permitir	gluu-oxauth:authorize.allow,keycloak:oauthGrantRequest,okta-signin-widget:consent.required.consen…
         accept	word	et	autoriseeri	django-allauth:Authorize,ory-elements:consent.title
         accept	word	et	kinnita	authelia:Accept,django-allauth:Confirm
-        accept	word	eu	baimendu	django-allauth:Authorize,okta-signin-widget:consent.required.consentBut…
+        accept	word	eu	baimendu	django-allauth:Authorize,okta-signin-widget:consent.required.consen…
         accept	word	fa	اعطای	django-allauth:Grant permissions,keycloak:oauthGrantTitle
         accept	word	fa	پذیرفتن	keycloak:accept
         accept	word	fi	hyväksy	authelia:Accept,keycloak:doAccept,lemonldap-ng:accept
-        accept	word	fi	hyväksyntä	authelia:Remember Consent,simplesamlphp:{consent:consent:consent_he…
+        accept	word	fi	hyväksyntä	authelia:Remember Consent,simplesamlphp:{consent:consent:consen…
         accept	word	fi	käyttöoikeudet	django-allauth:Grant permissions,keycloak:oauthGrantRequest
         accept	word	fi	myönnä	django-allauth:Grant permissions,keycloak:oauthGrantTitle
         accept	word	fi	valtuuta	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	fr	accepter	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
-        accept	word	fr	autoriser	django-allauth:Authorize,okta-signin-widget:consent.required.consentBut…,ory-elements:consent.title
+        accept	word	fr	accepter	authelia:Accept,keycloak:accept,lemonldap-ng:accept
+        accept	word	fr	autoriser	django-allauth:Authorize,ory-elements:consent.title,wso2-identity-apps:allow
         accept	word	fr	confirmer	apereo-cas:screen.consent.confirm,django-allauth:Confirm
         accept	word	he	אשר	django-allauth:Authorize,ory-elements:consent.title
         accept	word	hr	autoriziraj	django-allauth:Authorize,ory-elements:consent.title
         accept	word	hr	potvrdi	apereo-cas:screen.consent.confirm
         accept	word	ht	konfime	django-allauth:Confirm
         accept	word	hu	elfogad	authelia:Accept,keycloak:doAccept
-        accept	word	id	izinkan	okta-signin-widget:consent.required.consentBut…,ory-elements:consent.title
+        accept	word	id	izinkan	okta-signin-widget:consent.required.consen…,ory-elements:consent.title
         accept	word	it	accetta	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	it	accetto	apereo-cas:screen.aup.button.accept,shibboleth-idp:idp.terms-of-use.accept,zitadel:RegistrationOrg.TosConfirm
+        accept	word	it	accetto	apereo-cas:screen.aup.button.accept,shibboleth-idp:idp.terms-of-use.accept,zitadel:RegistrationOrg.TosConf…
         accept	word	it	autorizza	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	it	consenti	okta-signin-widget:consent.required.consentBut…,zitadel-login-typescript:device.request.submit
+        accept	word	it	consenti	okta-signin-widget:consent.required.consen…,zitadel-login-typescript:device.request.submit
         accept	word	ka	ავტორიზაცია	django-allauth:Authorize,ory-elements:consent.title
         accept	word	ka	მიღება	keycloak:accept
         accept	word	ka	წესებს	keycloak:acceptTerms
-        accept	word	ko	약관에	keycloak:acceptTerms,zitadel:RegistrationOrg.TosConfirm
+        accept	word	ko	약관에	keycloak:acceptTerms,zitadel:RegistrationOrg.TosConf…
         accept	word	ky	берүү	django-allauth:Authorize
         accept	word	lt	autorizuoti	django-allauth:Authorize,ory-elements:consent.title
         accept	word	lv	apstiprināt	django-allauth:Confirm
@@ -97,25 +97,25 @@ extension SignInLexicon {
         accept	word	lv	piešķirt	django-allauth:Grant permissions,keycloak:oauthGrantTitle
         accept	word	mn	зөвшөөрөх	django-allauth:Authorize,ory-elements:consent.title
         accept	word	nb	autoriser	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	nl	accepteer	apereo-cas:screen.aup.button.accept,zitadel:RegistrationOrg.TosConfirm
+        accept	word	nl	accepteer	apereo-cas:screen.aup.button.accept,zitadel:RegistrationOrg.TosConf…
         accept	word	nl	accepteren	authelia:Accept,keycloak:accept
         accept	word	nl	autoriseren	django-allauth:Authorize,ory-elements:consent.title
         accept	word	nl	bevestig	apereo-cas:screen.consent.confirm
         accept	word	nl	bevestigen	django-allauth:Confirm
-        accept	word	nl	verleen	keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descripti…
-        accept	word	nl	verlenen	django-allauth:Grant permissions,okta-signin-widget:consent.required.consentBut…
-        accept	word	pl	akceptuję	apereo-cas:screen.aup.button.accept,simplesamlphp:{consent:consent:yes},zitadel:RegistrationOrg.TosConfirm
+        accept	word	nl	verleen	keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
+        accept	word	nl	verlenen	django-allauth:Grant permissions,okta-signin-widget:consent.required.consen…
+        accept	word	pl	akceptuję	apereo-cas:screen.aup.button.accept,simplesamlphp:{consent:consent:yes},zitadel:RegistrationOrg.TosConf…
         accept	word	pl	autoryzuj	django-allauth:Authorize,ory-elements:consent.title
         accept	word	pl	potwierdź	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	pl	udziel	django-allauth:Grant permissions,okta-signin-widget:consent.required.consentBut…
+        accept	word	pl	udziel	django-allauth:Grant permissions,okta-signin-widget:consent.required.consen…
         accept	word	pl	zaakceptuj	authelia:Accept,keycloak:accept,lemonldap-ng:autoAccept
-        accept	word	pt	aceitar	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
+        accept	word	pt	aceitar	authelia:Accept,keycloak:accept,lemonldap-ng:accept
         accept	word	pt	autorizar	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	pt	conceder	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descripti…
+        accept	word	pt	conceder	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
         accept	word	pt	confirmar	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	pt	permitir	okta-signin-widget:consent.required.consentBut…,zitadel:DeviceAuth.Action.Button.Al…
+        accept	word	pt	permitir	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Butto…
         accept	word	ru	принять	apereo-cas:screen.aup.button.accept,authelia:Accept
-        accept	word	ru	разрешить	gluu-oxauth:authorize.allow,okta-signin-widget:consent.required.consentBut…,ory-elements:consent.title
+        accept	word	ru	разрешить	gluu-oxauth:authorize.allow,okta-signin-widget:consent.required.consen…,ory-elements:consent.title
         accept	word	sk	autorizovať	django-allauth:Authorize,ory-elements:consent.title
         accept	word	sk	potvrdiť	django-allauth:Confirm,keycloak:doAccept
         accept	word	sk	potvrďte	apereo-cas:screen.consent.confirm
@@ -127,26 +127,26 @@ extension SignInLexicon {
         accept	word	sv	auktorisera	django-allauth:Authorize,ory-elements:consent.title
         accept	word	sv	bekräfta	apereo-cas:screen.consent.confirm,django-allauth:Confirm Access
         accept	word	sv	bevilja	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	sv	tillåt	okta-signin-widget:consent.required.consentBut…,zitadel:DeviceAuth.Action.Button.Al…
-        accept	word	tr	kabul	apereo-cas:screen.aup.heading,authelia:Accept,keycloak:accept
-        accept	word	tr	kabulet	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
+        accept	word	sv	tillåt	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Butto…
+        accept	word	tr	kabul	authelia:Accept,keycloak:accept,lemonldap-ng:accept
+        accept	word	tr	kabulet	authelia:Accept,keycloak:accept,lemonldap-ng:accept
         accept	word	tr	onayla	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	tr	ver	keycloak:oauthGrantTitle,okta-signin-widget:consent.required.consentBut…,ory-elements:consent.title
+        accept	word	tr	ver	keycloak:oauthGrantTitle,okta-signin-widget:consent.required.consen…,ory-elements:consent.title
         accept	word	uk	авторизувати	django-allauth:Authorize,ory-elements:consent.title
         accept	word	uk	прийняти	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
-        approve	embedded	ja	プッシュ	apereo-cas:cas.mfa.providerselection.m…,authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	embedded	ja	通知が	authelia:A notification has been sen…,okta-signin-widget:oie.okta_verify.push.sent
-        approve	embedded	ja	通知を	apereo-cas:cas.mfa.providerselection.m…,okta-signin-widget:factor.push.description
+        approve	embedded	ja	プッシュ	apereo-cas:cas.mfa.providerselecti…,authelia:Mobile Push,okta-signin-widget:autoPush
+        approve	embedded	ja	通知が	authelia:A notification has been…,okta-signin-widget:oie.okta_verify.push.se…
+        approve	embedded	ja	通知を	apereo-cas:cas.mfa.providerselecti…,okta-signin-widget:factor.push.description
         approve	embedded	th	พุช	okta-signin-widget:autoPush
-        approve	embedded	zh-Hans	推送	apereo-cas:cas.mfa.providerselection.m…,authelia:Mobile Push,authentik:Duo push-notifications
-        approve	embedded	zh-Hant	推播	apereo-cas:cas.mfa.providerselection.m…,authelia:Push Notification,authentik:Duo push-notifications
+        approve	embedded	zh-Hans	推送	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
+        approve	embedded	zh-Hant	推播	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
         approve	embedded	zh-Hant	推送令牌	privacyidea:PUSH Token
-        approve	embedded	zh-Hant	推送通知	authelia:Push Notification,authentik:Duo push-notifications,privacyidea:PUSH: Send a push notificat…
+        approve	embedded	zh-Hant	推送通知	authelia:Push Notification,authentik:Duo push-notifications,privacyidea:PUSH: Send a push notif…
         approve	stem	el	ειδοποίηση	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	stem	ko	알림	authelia:A notification has been sen…,authentik:Receive a push notification…,okta-signin-widget:oktaverify.warning
+        approve	stem	ko	알림	authelia:A notification has been…,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.warning
         approve	stem	pl	powiadomieni	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
         approve	stem	ru	уведомлени	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	stem	tr	bildirim	authelia:Push Notification,authentik:Receive a push notification…,okta-signin-widget:autoPush
+        approve	stem	tr	bildirim	authelia:Push Notification,authentik:Receive a push notifica…,okta-signin-widget:autoPush
         approve	word	af	kennisgewing	authelia:Push Notification
         approve	word	ar	دفع	authelia:Mobile Push
         approve	word	bg	известие	authelia:Mobile Push
@@ -157,22 +157,22 @@ extension SignInLexicon {
         approve	word	da	meddelelse	okta-signin-widget:oktaverify.warning
         approve	word	da	push	authelia:Mobile Push,okta-signin-widget:autoPush
         approve	word	da	pushmeddelelse	okta-signin-widget:oktaverify.send
-        approve	word	de	benachrichtigung	authelia:Push Notification,okta-signin-widget:oie.okta_verify.push.sent
+        approve	word	de	benachrichtigung	authelia:Push Notification,okta-signin-widget:oie.okta_verify.push.se…
         approve	word	de	genehmigen	keycloak:approve
-        approve	word	de	push	authelia:Push Notification,authentik:Duo push-notifications,linotp:LinOTP Push Token Login
+        approve	word	de	push	authelia:Push Notification,okta-signin-widget:autoPush,privacyidea:PUSH Token
         approve	word	el	push	authelia:Mobile Push,okta-signin-widget:autoPush
         approve	word	el	ειδοποίηση	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
         approve	word	el	ειδοποίησηpush	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
         approve	word	el	ειδοποίησης	okta-signin-widget:autoPush
         approve	word	en	approve	keycloak:approve,wso2-identity-apps:approve
-        approve	word	en	notification	authelia:Push Notification,authentik:Sending Duo push notificati…,gluu-oxauth:casa.super_gluu.text
-        approve	word	en	push	authelia:Mobile Push,authentik:Duo push-notifications,gluu-oxauth:casa.super_gluu.text
+        approve	word	en	notification	authelia:Push Notification,authentik:Sending Duo push notifi…,gluu-oxauth:casa.super_gluu.text
+        approve	word	en	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
         approve	word	es	aprobar	keycloak:approve
         approve	word	es	notificaciones	authelia:Push Notification,authentik:Duo push-notifications
-        approve	word	es	notificación	authelia:A notification has been sen…,authentik:Receive a push notification…,okta-signin-widget:autoPush
+        approve	word	es	notificación	authelia:A notification has been…,authentik:Receive a push notifica…,okta-signin-widget:autoPush
         approve	word	es	push	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
         approve	word	et	teade	authelia:Push Notification
-        approve	word	eu	jakinarazpen	authelia:A notification has been sen…,okta-signin-widget:factor.push.description
+        approve	word	eu	jakinarazpen	authelia:A notification has been…,okta-signin-widget:factor.push.description
         approve	word	eu	jakinarazpena	okta-signin-widget:oktaverify.send
         approve	word	eu	push	okta-signin-widget:autoPush
         approve	word	fi	ilmoitus	authelia:Push Notification,okta-signin-widget:autoPush
@@ -180,7 +180,7 @@ extension SignInLexicon {
         approve	word	fi	pushilmoitus	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
         approve	word	fr	approuver	wso2-identity-apps:approve
         approve	word	fr	notification	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	word	fr	push	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
+        approve	word	fr	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
         approve	word	hr	obavijest	authelia:Push Notification
         approve	word	hr	push	authelia:Mobile Push
         approve	word	ht	notifikasyon	okta-signin-widget:oktaverify.warning
@@ -195,8 +195,8 @@ extension SignInLexicon {
         approve	word	it	approva	keycloak:approve
         approve	word	it	notifica	authelia:Push Notification,okta-signin-widget:oktaverify.send
         approve	word	it	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	ko	알림을	authentik:Receive a push notification…,okta-signin-widget:oktaverify.warning
-        approve	word	ko	알림이	authelia:A notification has been sen…,okta-signin-widget:oie.okta_verify.push.sent
+        approve	word	ko	알림을	authentik:Receive a push notifica…,okta-signin-widget:oktaverify.warning
+        approve	word	ko	알림이	authelia:A notification has been…,okta-signin-widget:oie.okta_verify.push.se…
         approve	word	lv	paziņojums	authelia:Push Notification
         approve	word	ms	pemberitahuan	authelia:Push Notification,okta-signin-widget:oktaverify.warning
         approve	word	ms	push	authelia:Mobile Push
@@ -204,166 +204,166 @@ extension SignInLexicon {
         approve	word	mt	notifika	authelia:Push Notification
         approve	word	mt	push	authelia:Mobile Push
         approve	word	nb	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	nb	varsel	okta-signin-widget:oie.custom_app.push.title
-        approve	word	nb	varsling	authelia:Push Notification,okta-signin-widget:oie.select.authenticator.ok…
+        approve	word	nb	varsel	okta-signin-widget:oie.custom_app.push.tit…
+        approve	word	nb	varsling	authelia:Push Notification,okta-signin-widget:oie.select.authenticato…
         approve	word	nl	goedkeuren	keycloak:approve
         approve	word	nl	push	authelia:Mobile Push,okta-signin-widget:oktaverify.send,privacyidea:PUSH Token
         approve	word	nl	pushmelding	okta-signin-widget:oktaverify.sent
         approve	word	pl	akceptuj	keycloak:approve
         approve	word	pl	powiadomienia	authelia:Mobile Push,authentik:Duo push-notifications
-        approve	word	pl	powiadomienie	authelia:Push Notification,authentik:Sending Duo push notificati…,okta-signin-widget:autoPush
+        approve	word	pl	powiadomienie	authelia:Push Notification,authentik:Sending Duo push notifi…,okta-signin-widget:autoPush
         approve	word	pl	powiadomieniepush	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	pl	push	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
+        approve	word	pl	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
         approve	word	pt	aprovar	keycloak:approve
-        approve	word	pt	notificação	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notificat…
+        approve	word	pt	notificação	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notif…
         approve	word	pt	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
         approve	word	ro	notificare	authelia:Push Notification,okta-signin-widget:autoPush
         approve	word	ro	push	authelia:Mobile Push,okta-signin-widget:autoPush
         approve	word	ru	push	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
         approve	word	ru	pushуведомление	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	ru	уведомление	authelia:Mobile Push,authentik:Receive a push notification…,okta-signin-widget:oktaverify.send
+        approve	word	ru	уведомление	authelia:Mobile Push,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.send
         approve	word	ru	уведомления	authentik:Duo push-notifications,okta-signin-widget:autoPush
         approve	word	sk	push	authelia:Mobile Push
         approve	word	sr-Latn	obaveštenje	authelia:Mobile Push
-        approve	word	sv	notis	okta-signin-widget:oie.custom_app.push.title
+        approve	word	sv	notis	okta-signin-widget:oie.custom_app.push.tit…
         approve	word	sv	push	authelia:Mobile Push,okta-signin-widget:autoPush
         approve	word	ta	அறிவிப்பு	authelia:Push Notification
         approve	word	tr	anlık	okta-signin-widget:autoPush
-        approve	word	tr	bildirim	authelia:A notification has been sen…,okta-signin-widget:autoPush
-        approve	word	tr	bildirimi	authelia:Push Notification,authentik:Receive a push notification…,okta-signin-widget:oktaverify.resend
+        approve	word	tr	bildirim	authelia:A notification has been…,okta-signin-widget:autoPush
+        approve	word	tr	bildirimi	authelia:Push Notification,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.resend
         approve	word	tr	push	authelia:Mobile Push,authentik:Duo push-notifications
         approve	word	uk	push	authelia:Push Notification,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	uk	сповіщення	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notificat…
+        approve	word	uk	сповіщення	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notif…
         approve	word	uk	схвалити	keycloak:approve
-        approve	word	ur	منظور	apereo-cas:cas.oauth.device.confirmed.…
+        approve	word	ur	منظور	apereo-cas:cas.oauth.device.confir…
         approve	word	vec	push	authelia:Mobile Push
         approve	word	vi	đẩy	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
         choose	embedded	ja	メソッド	authelia:Methods
         choose	embedded	ja	一度実行	zitadel:InitMFAU2F.ErrorRetry
-        choose	embedded	ja	方法を	keycloak:doTryAnotherWay,okta-signin-widget:error.jit_failure,ory-elements:login.subtitle-aal2
-        choose	embedded	ja	選択	apereo-cas:passwordless.selection.head…,authelia:Select a Device,django-allauth:Please select only one.
+        choose	embedded	ja	方法を	keycloak:doTryAnotherWay,ory-elements:login.subtitle-aal2,zitadel:InitMFAU2F.ErrorRetry
+        choose	embedded	ja	選択	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
         choose	embedded	th	วิธีการ	authelia:Methods,keycloak:loginChooseAuthenticator,okta-signin-widget:error.jit_failure
-        choose	embedded	zh-Hans	方法	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Methods,authentik:Select an authentication me…
-        choose	embedded	zh-Hans	选择	apereo-cas:passwordless.selection.head…,authelia:Select a Device,authentik:Return to device picker
-        choose	embedded	zh-Hant	使用其他方式	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch.aut…
-        choose	embedded	zh-Hant	方法	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Methods,authentik:Select an authentication me…
-        choose	embedded	zh-Hant	選擇	apereo-cas:passwordless.selection.head…,authelia:Select a Device,authentik:Return to device picker
+        choose	embedded	zh-Hans	方法	authelia:Methods,django-two-factor-auth:Method,keycloak:doTryAnotherWay
+        choose	embedded	zh-Hans	选择	authelia:Select a Device,keycloak:choose,zitadel:SelectAccount.Title
+        choose	embedded	zh-Hant	使用其他方式	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch…
+        choose	embedded	zh-Hant	方法	apereo-cas:cas.inwebo.selectauthen…,authelia:Methods,authentik:Select an authenticatio…
+        choose	embedded	zh-Hant	選擇	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
         choose	key	zxx	trmsg=38	lemonldap-ng:PE38
         choose	key	zxx	trspan=choose2f	lemonldap-ng:choose2f
         choose	key	zxx	trspan=chooseApp	lemonldap-ng:chooseApp
         choose	key	zxx	trspan=selectIdP	lemonldap-ng:selectIdP
-        choose	stem	de	wähle	apereo-cas:screen.surrogates.choose.ac…,django-allauth:Please select only one.,keycloak:choose
+        choose	stem	de	wähle	keycloak:choose,lemonldap-ng:selectIdP,zitadel:InitMFAU2F.ErrorRetry
         choose	stem	hu	módszer	authelia:Methods,flask-security-too:Available Methods,ory-elements:login.2fa.method.go-back
-        choose	stem	hu	válassz	django-allauth:Please select only one.,okta-signin-widget:select.default_value,ory-elements:login.2fa.method.go-back
+        choose	stem	hu	válassz	django-allauth:Please select only one.,ory-elements:login.2fa.method.go-back,zitadel:InitMFAU2F.ErrorRetry
         choose	stem	ka	აირჩი	django-allauth:Please select only one.,keycloak:selectOne,ory-elements:login.subtitle-aal2
-        choose	stem	ko	선택하	keycloak:error-reset-otp-missing-id,okta-signin-widget:enroll.totp.selectDevice,zitadel:RegisterOption.Description
-        choose	stem	lt	pasirink	authelia:Select a Device,django-allauth:Other options,ory-elements:login.subtitle-aal2
-        choose	stem	lv	izvēl	authelia:Select a Device,django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
-        choose	stem	mk	избер	apereo-cas:cas.inwebo.selectauthent.ti…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
+        choose	stem	ko	선택하	keycloak:error-reset-otp-missing…,okta-signin-widget:enroll.totp.selectDevice,zitadel:RegisterOption.Descript…
+        choose	stem	lt	pasirink	authelia:Select a Device,django-allauth:Other options,simplesamlphp:{disco:select}
+        choose	stem	lv	izvēl	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
+        choose	stem	mk	избер	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
         choose	stem	nl	optie	django-allauth:Other options,keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	stem	pl	metod	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Methods,authentik:Select an authentication me…
+        choose	stem	pl	metod	authelia:Methods,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
         choose	stem	ru	вариант	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	stem	ru	метод	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Methods,authentik:Select an authentication me…
+        choose	stem	ru	метод	authelia:Methods,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	stem	tr	seçenek	django-allauth:Other options,keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	stem	tr	seçin	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
+        choose	stem	tr	seçin	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
         choose	stem	uz	tanla	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
         choose	word	af	kies	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
         choose	word	af	metode	flask-security-too:Change Method,ory-elements:login.2fa.method.go-back
         choose	word	af	metodes	authelia:Methods,flask-security-too:Available Methods
         choose	word	af	tuisorganisasie	simplesamlphp:{login:select_home_org}
         choose	word	ar	اختار	simplesamlphp:{disco:select}
-        choose	word	ar	اختر	apereo-cas:screen.surrogates.choose.ac…,flask-security-too:Select,keycloak:choose
-        choose	word	ar	اختيار	apereo-cas:passwordless.selection.head…,authelia:Device selection was denied…,django-allauth:Please select only one.
+        choose	word	ar	اختر	flask-security-too:Select,keycloak:choose,lemonldap-ng:chooseApp
+        choose	word	ar	اختيار	apereo-cas:passwordless.selection.…,authelia:Device selection was de…,keycloak:error-reset-otp-missing…
         choose	word	ar	الطريقة	django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	ar	جهتك	simplesamlphp:{login:select_home_org}
-        choose	word	ar	حدد	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,keycloak:selectOne
+        choose	word	ar	حدد	apereo-cas:cas.inwebo.selectauthen…,authelia:Select a Device,keycloak:selectOne
         choose	word	ar	خيارات	django-allauth:Other options
         choose	word	ar	طريقة	authelia:Select a Method,ory-elements:login.2fa.method.go-back
-        choose	word	az	alternativ	django-allauth:Alternative options,django-two-factor-auth:Or alternatively use one of…
+        choose	word	az	alternativ	django-allauth:Alternative options,django-two-factor-auth:Or alternatively use on…
         choose	word	az	digər	django-allauth:Other options
-        choose	word	az	seçin	django-allauth:Please select only one.,django-two-factor-auth:Please select which authent…,ory-elements:login.subtitle-aal2
+        choose	word	az	seçin	django-allauth:Please select only one.,django-two-factor-auth:Please select which aut…,ory-elements:login.subtitle-aal2
         choose	word	bg	други	django-allauth:Other options
-        choose	word	bg	изберете	authelia:Select a Device,django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
+        choose	word	bg	изберете	authelia:Select a Device,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
         choose	word	bg	опции	django-allauth:Other options
         choose	word	bg	предизвикателство	zitadel:InitMFAU2F.ErrorRetry
         choose	word	bg	създайте	zitadel:InitMFAU2F.ErrorRetry
         choose	word	ca	alternatives	django-allauth:Other options
         choose	word	ca	mètode	flask-security-too:Change Method,ory-elements:login.2fa.method.go-back
         choose	word	ca	opcions	django-allauth:Other options
-        choose	word	ca	seleccioneu	apereo-cas:cas.inwebo.selectauthent.ti…,django-allauth:Please select only one.,keycloak:choose
-        choose	word	ca	selecció	apereo-cas:passwordless.selection.head…
-        choose	word	ca	trieu	apereo-cas:screen.surrogates.choose.ac…,ory-elements:login.subtitle-aal2,simplesamlphp:{login:select_home_org}
+        choose	word	ca	seleccioneu	apereo-cas:cas.inwebo.selectauthen…,keycloak:choose,simplesamlphp:{disco:select}
+        choose	word	ca	selecció	apereo-cas:passwordless.selection.…
+        choose	word	ca	trieu	apereo-cas:screen.surrogates.choos…,ory-elements:login.subtitle-aal2,simplesamlphp:{login:select_home_org}
         choose	word	cs	metodu	authelia:Select a Method,keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
         choose	word	cs	možnosti	django-allauth:Other options
-        choose	word	cs	vyberte	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Method,django-allauth:Please select only one.
+        choose	word	cs	vyberte	authelia:Select a Method,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
         choose	word	cs	vybrat	authelia:Select a Device,ory-elements:login.2fa.method.go-back
-        choose	word	cs	výběr	apereo-cas:passwordless.selection.head…
+        choose	word	cs	výběr	apereo-cas:passwordless.selection.…
         choose	word	cs	zvolte	simplesamlphp:{login:select_home_org}
         choose	word	da	andre	django-allauth:Other options
         choose	word	da	metode	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
         choose	word	da	muligheder	django-allauth:Other options
-        choose	word	da	vælg	authelia:Select a Device,django-allauth:Please select only one.,keycloak:loginChooseAuthenticator
+        choose	word	da	vælg	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
         choose	word	de	andere	django-allauth:Other options
-        choose	word	de	auswählen	authelia:Select a Device,flask-security-too:Select,keycloak:loginChooseAuthenticator
+        choose	word	de	auswählen	authelia:Select a Device,flask-security-too:Select,zitadel:SelectAccount.Title
         choose	word	de	methode	django-two-factor-auth:Method,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
         choose	word	de	optionen	django-allauth:Other options
         choose	word	de	wähle	django-allauth:Please select only one.,lemonldap-ng:selectIdP,zitadel:InitMFAU2F.ErrorRetry
-        choose	word	de	wählen	apereo-cas:screen.surrogates.choose.ac…,keycloak:choose
+        choose	word	de	wählen	apereo-cas:screen.surrogates.choos…,keycloak:choose
         choose	word	el	άλλες	django-allauth:Other options
-        choose	word	el	άλλη	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch.aut…,ory-elements:login.2fa.method.go-back
-        choose	word	el	επιλέξτε	authelia:Select a Device,django-allauth:Please select only one.,keycloak:loginChooseAuthenticator
+        choose	word	el	άλλη	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch…,ory-elements:login.2fa.method.go-back
+        choose	word	el	επιλέξτε	authelia:Select a Device,keycloak:loginChooseAuthenticator,ory-elements:login.subtitle-aal2
         choose	word	el	επιλογές	django-allauth:Other options
-        choose	word	el	μέθοδο	authelia:Select a Method,keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch.aut…
+        choose	word	el	μέθοδο	authelia:Select a Method,keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
         choose	word	en	another	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back,zitadel:MFAProvider.ChooseOther
-        choose	word	en	choose	apereo-cas:screen.surrogates.choose.ac…,keycloak:choose,ory-elements:login.2fa.method.go-back
-        choose	word	en	method	authelia:Select a Method,authentik:Select an authentication me…,django-two-factor-auth:Method
+        choose	word	en	choose	apereo-cas:screen.surrogates.choos…,keycloak:choose,zitadel:MFAProvider.ChooseOther
+        choose	word	en	method	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	en	methods	authelia:Methods,flask-security-too:Available Methods
-        choose	word	en	option	keycloak:selectOne,okta-signin-widget:select.default_value,wso2-identity-apps:choose.other.option
+        choose	word	en	option	keycloak:selectOne,wso2-identity-apps:choose.other.option,zitadel:MFAProvider.ChooseOther
         choose	word	en	options	django-allauth:Other options,wso2-identity-apps:other.login.options
         choose	word	en	other	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	en	select	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
+        choose	word	en	select	authelia:Select a Device,keycloak:selectOne,lemonldap-ng:selectIdP
         choose	word	en	selectaccount	gluu-oxauth:login.selectAccount,zitadel:SelectAccount.Title
         choose	word	en	selectanoption	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	en	selection	apereo-cas:passwordless.selection.head…
-        choose	word	es	elige	ory-elements:identities.messages.1040009,zitadel-login-typescript:mfa.set.description,zitadel:MFAProvider.ChooseOther
+        choose	word	en	selection	apereo-cas:passwordless.selection.…
+        choose	word	es	elige	ory-elements:identities.messages.104…,zitadel-login-typescript:mfa.set.description,zitadel:MFAProvider.ChooseOther
         choose	word	es	método	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	es	métodos	authelia:Methods,flask-security-too:Available Methods
         choose	word	es	opciones	django-allauth:Other options
         choose	word	es	opción	okta-signin-widget:select.default_value,zitadel:MFAProvider.ChooseOther
         choose	word	es	otra	keycloak:doTryAnotherWay,zitadel:MFAProvider.ChooseOther
-        choose	word	es	seleccionar	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,flask-security-too:Select
-        choose	word	es	seleccionardispositivo	apereo-cas:screen.authentication.gauth…,authelia:Select a Device
-        choose	word	es	seleccione	apereo-cas:cas.mfa.simple.contact-sele…,authelia:Select a Method,lemonldap-ng:choose2f
-        choose	word	es	selección	apereo-cas:passwordless.selection.head…
+        choose	word	es	seleccionar	authelia:Select a Device,flask-security-too:Select,zitadel:SelectAccount.Title
+        choose	word	es	seleccionardispositivo	apereo-cas:screen.authentication.g…,authelia:Select a Device
+        choose	word	es	seleccione	authelia:Select a Method,lemonldap-ng:choose2f,simplesamlphp:{disco:select}
+        choose	word	es	selección	apereo-cas:passwordless.selection.…
         choose	word	et	koduorganisatsioon	simplesamlphp:{login:select_home_org}
         choose	word	et	muud	django-allauth:Other options
         choose	word	et	vali	ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
-        choose	word	et	valige	authelia:Select a Device,ory-elements:card.footer.select-another-…
+        choose	word	et	valige	authelia:Select a Device,ory-elements:card.footer.select-anot…
         choose	word	et	valikud	django-allauth:Other options
         choose	word	eu	aukera	django-allauth:Other options,okta-signin-widget:select.default_value
         choose	word	eu	batzuk	django-allauth:Other options
-        choose	word	eu	beste	django-allauth:Other options,okta-signin-widget:oie.verification.switch.aut…
+        choose	word	eu	beste	django-allauth:Other options,okta-signin-widget:oie.verification.switch…
         choose	word	eu	hauta	simplesamlphp:{disco:selectidp}
         choose	word	eu	hautatu	django-allauth:Please select only one.,okta-signin-widget:select.default_value,simplesamlphp:{disco:select}
         choose	word	eu	metodoak	authelia:Methods,flask-security-too:Available Methods
-        choose	word	fa	انتخاب	apereo-cas:passwordless.selection.head…,keycloak:choose,ory-elements:login.subtitle-aal2
-        choose	word	fa	روش	apereo-cas:cas.inwebo.selectauthent.he…,django-allauth:Other sign-in options,django-two-factor-auth:Method
+        choose	word	fa	انتخاب	apereo-cas:passwordless.selection.…,keycloak:choose,ory-elements:login.subtitle-aal2
+        choose	word	fa	روش	apereo-cas:cas.inwebo.selectauthen…,django-two-factor-auth:Method,keycloak:loginChooseAuthenticator
         choose	word	fa	گزینه	django-allauth:Other options
         choose	word	fi	kotiorganisaatiosi	simplesamlphp:{login:select_home_org}
         choose	word	fi	menetelmä	authelia:Select a Method,ory-elements:login.2fa.method.go-back
         choose	word	fi	muut	django-allauth:Other options
-        choose	word	fi	valitse	authelia:Select a Device,django-allauth:Please select only one.,django-two-factor-auth:Please select which authent…
+        choose	word	fi	valitse	authelia:Select a Device,lemonldap-ng:choose2f,simplesamlphp:{disco:select}
         choose	word	fr	autres	django-allauth:Other options,wso2-identity-apps:other.login.options
         choose	word	fr	autresoptionsdeconnexion	django-allauth:Other sign-in options,wso2-identity-apps:other.login.options
-        choose	word	fr	choisir	apereo-cas:screen.surrogates.choose.ac…,keycloak:choose
+        choose	word	fr	choisir	apereo-cas:screen.surrogates.choos…,keycloak:choose
         choose	word	fr	choisissez	simplesamlphp:{login:select_home_org}
         choose	word	fr	méthode	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	fr	méthodes	authelia:Methods,flask-security-too:Available Methods
         choose	word	fr	options	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	fr	sélection	apereo-cas:passwordless.selection.head…
-        choose	word	fr	sélectionner	apereo-cas:screen.authentication.gauth…,authentik:Select one of the options b…,django-allauth:Please select only one.
-        choose	word	fr	sélectionnez	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device
-        choose	word	fr	sélectionnezunappareil	apereo-cas:screen.authentication.gauth…,authelia:Select a Device
+        choose	word	fr	sélection	apereo-cas:passwordless.selection.…
+        choose	word	fr	sélectionner	flask-security-too:Select,keycloak:selectOne,zitadel:SelectAccount.Title
+        choose	word	fr	sélectionnez	apereo-cas:cas.inwebo.selectauthen…,authelia:Select a Device
+        choose	word	fr	sélectionnezunappareil	apereo-cas:screen.authentication.g…,authelia:Select a Device
         choose	word	ha	hanya	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
         choose	word	he	אחרות	django-allauth:Other options
         choose	word	he	אפשרויות	django-allauth:Other options
@@ -371,36 +371,36 @@ extension SignInLexicon {
         choose	word	he	לבחור	lemonldap-ng:choose2f
         choose	word	he	שיטה	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
         choose	word	hr	mogućnosti	django-allauth:Other options
-        choose	word	hr	odaberite	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,django-allauth:Please select only one.
-        choose	word	hr	odaberiteuređaj	apereo-cas:screen.authentication.gauth…,authelia:Select a Device
+        choose	word	hr	odaberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:selectidp}
+        choose	word	hr	odaberiteuređaj	apereo-cas:screen.authentication.g…,authelia:Select a Device
         choose	word	hr	ostale	django-allauth:Other options
         choose	word	ht	opsyon	django-allauth:Other options,okta-signin-widget:select.default_value
         choose	word	ht	seleksyone	okta-signin-widget:select.default_value
         choose	word	hu	egyéb	django-allauth:Other options
-        choose	word	hu	kiválasztása	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.title,zitadel:SelectAccount.Title
+        choose	word	hu	kiválasztása	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.ti…,zitadel:SelectAccount.Title
         choose	word	hu	lehetőségek	django-allauth:Other options
         choose	word	hu	módszerek	authelia:Methods,flask-security-too:Available Methods
         choose	word	hu	válassz	django-allauth:Please select only one.,zitadel:InitMFAU2F.ErrorRetry
-        choose	word	hu	válasszon	okta-signin-widget:select.default_value,ory-elements:login.2fa.method.go-back,simplesamlphp:{multiauth:multiauth:select…
+        choose	word	hu	válasszon	okta-signin-widget:select.default_value,ory-elements:login.2fa.method.go-back,simplesamlphp:{multiauth:multiauth:se…
         choose	word	hy	ընտրել	flask-security-too:Select,ory-elements:login.2fa.method.go-back
         choose	word	id	lainnya	django-allauth:Other options
         choose	word	id	metode	authelia:Methods,ory-elements:login.2fa.method.go-back
-        choose	word	id	pilih	authelia:Select a Device,django-allauth:Please select only one.,okta-signin-widget:select.default_value
+        choose	word	id	pilih	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
         choose	word	id	pilihan	django-allauth:Other options
         choose	word	it	altre	django-allauth:Other options
         choose	word	it	metodi	authelia:Methods,flask-security-too:Available Methods
         choose	word	it	metodo	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	it	opzioni	django-allauth:Other options
-        choose	word	it	scegli	apereo-cas:screen.surrogates.choose.ac…,ory-elements:login.2fa.method.go-back
-        choose	word	it	seleziona	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,django-two-factor-auth:Please select which authent…
+        choose	word	it	scegli	apereo-cas:screen.surrogates.choos…,ory-elements:login.2fa.method.go-back
+        choose	word	it	seleziona	authelia:Select a Device,flask-security-too:Select,lemonldap-ng:selectIdP
         choose	word	it	selezionare	simplesamlphp:{disco:select}
         choose	word	ka	აირჩიეთ	keycloak:selectOne,ory-elements:login.subtitle-aal2
-        choose	word	ka	აირჩიოთ	django-allauth:Please select only one.,ory-elements:identities.messages.1040009
+        choose	word	ka	აირჩიოთ	django-allauth:Please select only one.,ory-elements:identities.messages.104…
         choose	word	ka	ვარიანტები	django-allauth:Other options
         choose	word	ka	მეთოდი	keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
         choose	word	ka	სხვა	django-allauth:Other options,ory-elements:login.2fa.method.go-back
-        choose	word	ko	방법을	authentik:Select an authentication me…,keycloak:doTryAnotherWay,zitadel:RegisterOption.Description
-        choose	word	ko	선택하세요	keycloak:error-reset-otp-missing-id,zitadel:RegisterOption.Description
+        choose	word	ko	방법을	authentik:Select an authenticatio…,keycloak:doTryAnotherWay,zitadel:RegisterOption.Descript…
+        choose	word	ko	선택하세요	keycloak:error-reset-otp-missing…,zitadel:RegisterOption.Descript…
         choose	word	ko	선택하십시오	okta-signin-widget:enroll.totp.selectDevice
         choose	word	ky	башка	django-allauth:Other options,ory-elements:login.2fa.method.go-back
         choose	word	ky	варианттар	django-allauth:Other options
@@ -414,8 +414,8 @@ extension SignInLexicon {
         choose	word	lv	izvēlieties	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:selectidp}
         choose	word	lv	izvēlēties	authelia:Select a Device,ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
         choose	word	lv	organizāciju	simplesamlphp:{login:select_home_org}
-        choose	word	mk	изберете	apereo-cas:cas.inwebo.selectauthent.ti…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
-        choose	word	mk	избор	apereo-cas:passwordless.selection.head…
+        choose	word	mk	изберете	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
+        choose	word	mk	избор	apereo-cas:passwordless.selection.…
         choose	word	mk	креирајте	zitadel:InitMFAU2F.ErrorRetry
         choose	word	mk	предизвик	zitadel:InitMFAU2F.ErrorRetry
         choose	word	mn	бусад	django-allauth:Other options
@@ -424,69 +424,69 @@ extension SignInLexicon {
         choose	word	ms	kaedah	authelia:Methods,ory-elements:login.2fa.method.go-back
         choose	word	ms	pilih	authelia:Select a Device,okta-signin-widget:select.default_value,ory-elements:login.subtitle-aal2
         choose	word	nb	metode	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	nb	velg	authelia:Select a Device,django-allauth:Please select only one.,django-two-factor-auth:Please select which authent…
+        choose	word	nb	velg	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
         choose	word	ne	चयन	authelia:Select a Device
         choose	word	nl	andere	django-allauth:Other options
-        choose	word	nl	authenticatiemethode	apereo-cas:cas.inwebo.selectauthent.he…,authentik:Select an authentication me…
-        choose	word	nl	kies	apereo-cas:screen.surrogates.choose.ac…,keycloak:selectOne,simplesamlphp:{disco:select}
+        choose	word	nl	authenticatiemethode	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…
+        choose	word	nl	kies	apereo-cas:screen.surrogates.choos…,keycloak:selectOne,simplesamlphp:{disco:select}
         choose	word	nl	methode	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	nl	optie	keycloak:selectOne,okta-signin-widget:select.default_value
         choose	word	nl	opties	django-allauth:Other options
-        choose	word	nl	selecteer	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
+        choose	word	nl	selecteer	authelia:Select a Device,authentik:Select an authenticatio…,zitadel:SelectAccount.Title
         choose	word	nn	innloggingsteneste	simplesamlphp:{disco:selectidp}
         choose	word	nn	vel	simplesamlphp:{disco:select}
         choose	word	nn	vertsorganisasjon	simplesamlphp:{login:select_home_org}
         choose	word	pl	inne	django-allauth:Other options
         choose	word	pl	inną	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
         choose	word	pl	metody	authelia:Methods,flask-security-too:Available Methods
-        choose	word	pl	metodę	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Select a Method,authentik:Select an authentication me…
+        choose	word	pl	metodę	authelia:Select a Method,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
         choose	word	pl	opcje	django-allauth:Other options
         choose	word	pl	opcję	keycloak:selectOne,okta-signin-widget:select.default_value
         choose	word	pl	składnik	okta-signin-widget:mfa.switch
-        choose	word	pl	wybierz	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
-        choose	word	pl	wybierzmetodęuwierzytelniania	apereo-cas:cas.inwebo.selectauthent.he…,authentik:Select an authentication me…,zitadel-login-typescript:authenticator.title
+        choose	word	pl	wybierz	authelia:Select a Device,keycloak:choose,lemonldap-ng:chooseApp
+        choose	word	pl	wybierzmetodęuwierzytelniania	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…,zitadel-login-typescript:authenticator.title
         choose	word	pl	wybierzopcję	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	pl	wybierzurządzenie	apereo-cas:screen.authentication.gauth…,authelia:Select a Device
-        choose	word	pl	wybór	apereo-cas:passwordless.selection.head…
-        choose	word	pt	escolha	apereo-cas:screen.surrogates.choose.ac…,keycloak:choose,zitadel:MFAProvider.ChooseOther
+        choose	word	pl	wybierzurządzenie	apereo-cas:screen.authentication.g…,authelia:Select a Device
+        choose	word	pl	wybór	apereo-cas:passwordless.selection.…
+        choose	word	pt	escolha	apereo-cas:screen.surrogates.choos…,keycloak:choose,zitadel:MFAProvider.ChooseOther
         choose	word	pt	escolher	ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
         choose	word	pt	método	authelia:Select a Method,ory-elements:login.2fa.method.go-back
         choose	word	pt	opção	keycloak:selectOne,okta-signin-widget:select.default_value,zitadel:MFAProvider.ChooseOther
         choose	word	pt	opções	django-allauth:Other options
         choose	word	pt	outra	keycloak:doTryAnotherWay,zitadel:MFAProvider.ChooseOther
         choose	word	pt	outras	django-allauth:Other options
-        choose	word	pt	selecione	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,django-allauth:Please select only one.
-        choose	word	pt	seleção	apereo-cas:passwordless.selection.head…
+        choose	word	pt	selecione	authelia:Select a Device,keycloak:selectOne,lemonldap-ng:selectIdP
+        choose	word	pt	seleção	apereo-cas:passwordless.selection.…
         choose	word	ro	alegeți	okta-signin-widget:enroll.totp.selectDevice,ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:selectidp}
         choose	word	ro	alte	django-allauth:Other options
         choose	word	ro	metodă	authelia:Select a Method,ory-elements:login.2fa.method.go-back
         choose	word	ro	opțiuni	django-allauth:Other options
-        choose	word	ro	selectați	authelia:Select a Device,okta-signin-widget:select.default_value,ory-elements:card.footer.select-another-…
+        choose	word	ro	selectați	authelia:Select a Device,ory-elements:card.footer.select-anot…,simplesamlphp:{disco:select}
         choose	word	ru	вариант	okta-signin-widget:select.default_value
         choose	word	ru	варианты	django-allauth:Other options
-        choose	word	ru	выберите	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
-        choose	word	ru	выберитеметодаутентификации	apereo-cas:cas.inwebo.selectauthent.he…,authentik:Select an authentication me…,zitadel-login-typescript:register.selectMethod
-        choose	word	ru	выберитеустройство	apereo-cas:screen.authentication.gauth…,authelia:Select a Device
-        choose	word	ru	выбор	apereo-cas:passwordless.selection.head…,zitadel-login-typescript:authenticator.title,zitadel:SelectAccount.Title
-        choose	word	ru	выбрать	apereo-cas:screen.authentication.gauth…,flask-security-too:Select,keycloak:choose
+        choose	word	ru	выберите	authelia:Select a Device,keycloak:selectOne,zitadel:InitMFAU2F.ErrorRetry
+        choose	word	ru	выберитеметодаутентификации	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…,zitadel-login-typescript:register.selectMethod
+        choose	word	ru	выберитеустройство	apereo-cas:screen.authentication.g…,authelia:Select a Device
+        choose	word	ru	выбор	apereo-cas:passwordless.selection.…,zitadel-login-typescript:authenticator.title,zitadel:SelectAccount.Title
+        choose	word	ru	выбрать	flask-security-too:Select,keycloak:choose,simplesamlphp:{disco:select}
         choose	word	ru	другие	django-allauth:Other options
-        choose	word	ru	метод	apereo-cas:cas.inwebo.selectauthent.he…,authelia:Select a Method,authentik:Select an authentication me…
+        choose	word	ru	метод	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
         choose	word	ru	методы	authelia:Methods,flask-security-too:Available Methods
         choose	word	sk	možnosti	django-allauth:Other options
-        choose	word	sk	spôsob	apereo-cas:cas.inwebo.selectauthent.he…,keycloak:doTryAnotherWay
-        choose	word	sk	vyberte	apereo-cas:cas.inwebo.selectauthent.ti…,keycloak:loginChooseAuthenticator,ory-elements:login.subtitle-aal2
-        choose	word	sk	výber	apereo-cas:passwordless.selection.head…
+        choose	word	sk	spôsob	apereo-cas:cas.inwebo.selectauthen…,keycloak:doTryAnotherWay
+        choose	word	sk	vyberte	apereo-cas:cas.inwebo.selectauthen…,keycloak:loginChooseAuthenticator,ory-elements:login.subtitle-aal2
+        choose	word	sk	výber	apereo-cas:passwordless.selection.…
         choose	word	sl	druge	django-allauth:Other options
-        choose	word	sl	izberite	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,django-allauth:Please select only one.
-        choose	word	sl	izbira	apereo-cas:passwordless.selection.head…
+        choose	word	sl	izberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
+        choose	word	sl	izbira	apereo-cas:passwordless.selection.…
         choose	word	sl	možnosti	django-allauth:Other options
         choose	word	so	dooro	authelia:Select a Device,ory-elements:login.subtitle-aal2
         choose	word	sr	друге	django-allauth:Other options
-        choose	word	sr	изаберите	django-allauth:Please select only one.,django-two-factor-auth:Please select which authent…
+        choose	word	sr	изаберите	django-allauth:Please select only one.,django-two-factor-auth:Please select which aut…
         choose	word	sr	метод	django-two-factor-auth:Method
         choose	word	sr	опције	django-allauth:Other options
         choose	word	sr-Latn	druge	django-allauth:Other options
-        choose	word	sr-Latn	izaberite	authelia:Select a Device,django-allauth:Please select only one.,django-two-factor-auth:Please select which authent…
+        choose	word	sr-Latn	izaberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{login:select_home_org}
         choose	word	sr-Latn	metod	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
         choose	word	sr-Latn	odaberite	simplesamlphp:{disco:selectidp}
         choose	word	sr-Latn	opcije	django-allauth:Other options
@@ -494,66 +494,66 @@ extension SignInLexicon {
         choose	word	su	métode	authelia:Methods,ory-elements:login.2fa.method.go-back
         choose	word	su	pilih	authelia:Select a Device,ory-elements:login.subtitle-aal2
         choose	word	sv	alternativ	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	word	sv	autentiseringsmetod	apereo-cas:cas.inwebo.selectauthent.he…,ory-elements:identities.messages.1040009
+        choose	word	sv	autentiseringsmetod	apereo-cas:cas.inwebo.selectauthen…,ory-elements:identities.messages.104…
         choose	word	sv	metod	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	sv	val	apereo-cas:passwordless.selection.head…,django-allauth:Alternative options
-        choose	word	sv	välj	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,django-allauth:Please select only one.
+        choose	word	sv	val	apereo-cas:passwordless.selection.…,django-allauth:Alternative options
+        choose	word	sv	välj	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
         choose	word	sw	chagua	authelia:Select a Device,ory-elements:login.subtitle-aal2
         choose	word	ta	தேர்வு	authelia:Select a Device,ory-elements:login.subtitle-aal2
         choose	word	tl	paraan	authelia:Methods,ory-elements:login.2fa.method.go-back
         choose	word	tl	pumili	authelia:Select a Device,ory-elements:login.2fa.method.go-back
         choose	word	tr	diğer	django-allauth:Other options
-        choose	word	tr	seç	apereo-cas:screen.authentication.gauth…,lemonldap-ng:selectIdP,simplesamlphp:{disco:select}
+        choose	word	tr	seç	apereo-cas:screen.authentication.g…,lemonldap-ng:selectIdP,simplesamlphp:{disco:select}
         choose	word	tr	seçenek	keycloak:selectOne,okta-signin-widget:select.default_value
         choose	word	tr	seçenekler	django-allauth:Other options
-        choose	word	tr	seçin	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Device,authentik:Select an authentication me…
+        choose	word	tr	seçin	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
         choose	word	tr	seçiniz	keycloak:loginChooseAuthenticator,simplesamlphp:{disco:selectidp}
         choose	word	uk	варіанти	django-allauth:Other options
-        choose	word	uk	виберіть	apereo-cas:cas.inwebo.selectauthent.ti…,authelia:Select a Method,keycloak:selectOne
+        choose	word	uk	виберіть	authelia:Select a Method,keycloak:selectOne,ory-elements:login.subtitle-aal2
         choose	word	uk	виберітьопцію	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	uk	вибір	apereo-cas:passwordless.selection.head…
-        choose	word	uk	метод	apereo-cas:cas.inwebo.selectauthent.he…,keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
-        choose	word	uk	оберіть	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.title
+        choose	word	uk	вибір	apereo-cas:passwordless.selection.…
+        choose	word	uk	метод	apereo-cas:cas.inwebo.selectauthen…,keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
+        choose	word	uk	оберіть	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.ti…
         choose	word	uk	опцію	keycloak:selectOne,okta-signin-widget:select.default_value
         choose	word	uk	спосіб	authelia:Select a Method,keycloak:doTryAnotherWay
         choose	word	uk	інший	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
         choose	word	uk	інші	django-allauth:Other options
-        choose	word	ur	انتخاب	apereo-cas:passwordless.selection.head…
-        choose	word	ur	دوسرا	apereo-cas:screen.authentication.gauth…,ory-elements:login.2fa.method.go-back
-        choose	word	ur	طریقہ	apereo-cas:cas.inwebo.selectauthent.he…,ory-elements:login.subtitle-aal2
-        choose	word	ur	منتخب	apereo-cas:cas.inwebo.selectauthent.he…,ory-elements:login.subtitle-aal2
+        choose	word	ur	انتخاب	apereo-cas:passwordless.selection.…
+        choose	word	ur	دوسرا	apereo-cas:screen.authentication.g…,ory-elements:login.2fa.method.go-back
+        choose	word	ur	طریقہ	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2
+        choose	word	ur	منتخب	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2
         choose	word	uz	boshqa	django-allauth:Other options,ory-elements:login.2fa.method.go-back
         choose	word	uz	tanlang	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
         choose	word	uz	variantlar	django-allauth:Other options
-        choose	word	vi	chọn	apereo-cas:passwordless.selection.head…,authelia:Select a Device,django-two-factor-auth:Please select which authent…
+        choose	word	vi	chọn	authelia:Select a Device,lemonldap-ng:choose2f,ory-elements:login.subtitle-aal2
         choose	word	vi	pháp	authelia:Methods,okta-signin-widget:error.jit_failure,ory-elements:login.2fa.method.go-back
         choose	word	vi	phương	authelia:Methods,django-two-factor-auth:Method
         choose	word	xh	khetha	ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
         choose	word	xh	umbutho	simplesamlphp:{login:select_home_org}
         choose	word	zu	khetha	ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	zu	ukhethe	ory-elements:identities.messages.1040009,simplesamlphp:{disco:selectidp_full}
-        code	embedded	ja	コード	apereo-cas:cas.inwebo.pin,authelia:Code,django-allauth:Code
-        code	embedded	ja	トークン	apereo-cas:passwordless.token.header,django-two-factor-auth:Token,okta-signin-widget:factor.totpHard.description
-        code	embedded	ja	再送信	apereo-cas:cas.mfa.simple.label.resend,okta-signin-widget:mfa.resendCode,zitadel:InitUser.ResendButtonText
-        code	embedded	ja	送信してください	apereo-cas:cas.mfa.simple.label.tokens…
-        code	embedded	th	ส่งรหัส	keycloak:sendVerficationCode,okta-signin-widget:mfa.sendCode,ory-elements:identities.messages.1010014
+        choose	word	zu	ukhethe	ory-elements:identities.messages.104…,simplesamlphp:{disco:selectidp_full}
+        code	embedded	ja	コード	authelia:Code,django-allauth:Code,keycloak:totpStep3
+        code	embedded	ja	トークン	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,okta-signin-widget:factor.totpHard.descrip…
+        code	embedded	ja	再送信	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InitUser.ResendButtonTe…
+        code	embedded	ja	送信してください	apereo-cas:cas.mfa.simple.label.to…
+        code	embedded	th	ส่งรหัส	keycloak:sendVerficationCode,okta-signin-widget:mfa.sendCode,ory-elements:identities.messages.101…
         code	embedded	th	ใส่รหัส	keycloak:totpStep3,okta-signin-widget:mfa.challenge.title
-        code	embedded	zh-Hans	代币	apereo-cas:passwordless.token.header
-        code	embedded	zh-Hans	代码	apereo-cas:cas.oauth.device.confirm.me…,authelia:Code,authentik:Code
+        code	embedded	zh-Hans	代币	apereo-cas:passwordless.token.head…
+        code	embedded	zh-Hans	代码	authelia:Code,authentik:Code,lemonldap-ng:code
         code	embedded	zh-Hans	代碼	lemonldap-ng:ext2f
         code	embedded	zh-Hans	口令	okta-signin-widget:mfa.challenge.title
         code	embedded	zh-Hans	授权码	flask-security-too:Authentication Code
-        code	embedded	zh-Hans	身份验证令牌	apereo-cas:cas.mfa.simple.label.tokens…
-        code	embedded	zh-Hans	重新发送	apereo-cas:cas.mfa.simple.label.resend,okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008
-        code	embedded	zh-Hans	验证码	authentik:Please enter your Code,django-allauth:Enter Email Verification Co…,django-two-factor-auth:Token
-        code	embedded	zh-Hant	代幣	apereo-cas:passwordless.token.header
+        code	embedded	zh-Hans	身份验证令牌	apereo-cas:cas.mfa.simple.label.to…
+        code	embedded	zh-Hans	重新发送	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InviteUser.ResendButton…
+        code	embedded	zh-Hans	验证码	keycloak:totpStep3,ory-elements:property.code,zitadel:InitUser.CodeLabel
+        code	embedded	zh-Hant	代幣	apereo-cas:passwordless.token.head…
         code	embedded	zh-Hant	代码	authentik:Code
-        code	embedded	zh-Hant	代碼	apereo-cas:cas.oauth.device.confirm.me…,django-allauth:Code,lemonldap-ng:code
+        code	embedded	zh-Hant	代碼	django-allauth:Code,lemonldap-ng:code,okta-signin-widget:mfa.sendCode
         code	embedded	zh-Hant	授權碼	authentik:Code
         code	embedded	zh-Hant	認證碼	authentik:Code
         code	embedded	zh-Hant	通行碼	okta-signin-widget:mfa.challenge.title
-        code	embedded	zh-Hant	重新發送	apereo-cas:cas.mfa.simple.label.resend
-        code	embedded	zh-Hant	驗證碼	authelia:One-Time Password,django-allauth:Enter Email Verification Co…,keycloak:enterBarCode
+        code	embedded	zh-Hant	重新發送	apereo-cas:cas.mfa.simple.label.re…
+        code	embedded	zh-Hant	驗證碼	authelia:One-Time Password,django-allauth:Enter Email Verificatio…,keycloak:enterBarCode
         code	key	zxx	trplaceholder=code	lemonldap-ng:code
         code	key	zxx	trspan=code	lemonldap-ng:code
         code	key	zxx	trspan=enterExt2fCode	lemonldap-ng:enterExt2fCode
@@ -570,426 +570,426 @@ extension SignInLexicon {
         code	key	zxx	trspan=rest2f	lemonldap-ng:rest2f
         code	key	zxx	trspan=totpMissingCode	lemonldap-ng:totpMissingCode
         code	key	zxx	trspan=totpRegisterCode	lemonldap-ng:totpRegisterCode
-        code	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTotp
+        code	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTo…
         code	key	zxx	trspan=yourNewTotpKey	lemonldap-ng:yourNewTotpKey
         code	stem	el	κωδικό	authelia:Code,django-allauth:Code,keycloak:totpStep3
         code	stem	hy	ծածկագիր	flask-security-too:Send Code
-        code	stem	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.pass…
+        code	stem	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.…
         code	word	af	kode	flask-security-too:Send Code,ory-elements:property.code
-        code	word	ar	الرمز	apereo-cas:passwordless.token.header,authelia:Confirm the Code,flask-security-too:Send Code
-        code	word	ar	المميز	apereo-cas:passwordless.token.header
-        code	word	ar	رمز	apereo-cas:cas.inwebo.pin,authelia:Email One-Time Code,django-allauth:Enter Device Code
-        code	word	ar	رمزالتحقق	flask-security-too:Verification Code,ory-elements:identities.messages.1070011
+        code	word	ar	الرمز	authelia:Confirm the Code,flask-security-too:Send Code,ory-elements:property.code
+        code	word	ar	المميز	apereo-cas:passwordless.token.head…
+        code	word	ar	رمز	apereo-cas:cas.inwebo.pin,flask-security-too:Passcode,keycloak:totpStep3
+        code	word	ar	رمزالتحقق	flask-security-too:Verification Code,ory-elements:identities.messages.107…
         code	word	ar	كود	django-allauth:Request Code
         code	word	az	kod	django-allauth:Code,ory-elements:property.code
         code	word	az	kodu	django-allauth:Authenticator code,ory-elements:two-step.code.title
         code	word	az	kodunu	django-allauth:Enter Device Code
         code	word	az	nişan	django-two-factor-auth:Token
-        code	word	bg	изпрати	ory-elements:identities.messages.1010023,zitadel:InviteUser.ResendButtonText
-        code	word	bg	код	django-allauth:Code,gluu-oxauth:device.authorization.code.i…,ory-elements:property.code
-        code	word	bg	препращане	zitadel:InitUser.ResendButtonText
-        code	word	ca	codi	apereo-cas:cas.inwebo.pin,django-allauth:Code,flask-security-too:Passcode
-        code	word	ca	codideverificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.1070011
-        code	word	ca	verificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.1070011
-        code	word	cs	kód	apereo-cas:cas.inwebo.pin,authelia:Code,django-allauth:Code
-        code	word	cs	ověřovací	django-allauth:Enter an authenticator code:,okta-signin-widget:idx.return.link.otponly.you…,ory-elements:identities.messages.1010006
-        code	word	cs	token	apereo-cas:passwordless.token.header,django-two-factor-auth:Use Backup Token
-        code	word	cs	znovuodeslatkód	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008
+        code	word	bg	изпрати	ory-elements:identities.messages.101…,zitadel:InviteUser.ResendButton…
+        code	word	bg	код	django-allauth:Code,ory-elements:property.code,zitadel:InitUser.CodeLabel
+        code	word	bg	препращане	zitadel:InitUser.ResendButtonTe…
+        code	word	ca	codi	apereo-cas:cas.inwebo.pin,django-allauth:Code,keycloak:totpStep3
+        code	word	ca	codideverificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.107…
+        code	word	ca	verificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.107…
+        code	word	cs	kód	authelia:Code,django-allauth:Code,keycloak:totpStep3
+        code	word	cs	ověřovací	django-allauth:Enter an authenticator…,okta-signin-widget:idx.return.link.otponly…,ory-elements:identities.messages.101…
+        code	word	cs	token	apereo-cas:passwordless.token.head…,django-two-factor-auth:Use Backup Token
+        code	word	cs	znovuodeslatkód	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
         code	word	da	autentificeringskode	django-allauth:Authenticator code
-        code	word	da	engangskode	authelia:Email One-Time Code,keycloak:console-otp,okta-signin-widget:factor.sms.description
-        code	word	da	kode	authelia:Code,django-allauth:Code,django-two-factor-auth:Token
+        code	word	da	engangskode	authelia:Email One-Time Code,keycloak:console-otp,ory-elements:card.header.parts.code
+        code	word	da	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
         code	word	da	koden	authelia:Confirm the Code,okta-signin-widget:mfa.resendCode
-        code	word	da	verifikationskode	keycloak:sendVerficationCode,ory-elements:identities.messages.1070011
-        code	word	de	authentifizierungscode	django-allauth:Authenticator code,ory-elements:identities.messages.1010006
+        code	word	da	verifikationskode	keycloak:sendVerficationCode,ory-elements:identities.messages.107…
+        code	word	de	authentifizierungscode	django-allauth:Authenticator code,ory-elements:identities.messages.101…
         code	word	de	authentisierungscode	flask-security-too:Submit Code
-        code	word	de	code	apereo-cas:cas.inwebo.pin,authelia:Confirm the Code,authentik:Please enter your Code
-        code	word	de	gerätecode	django-allauth:Enter Device Code,zitadel-login-typescript:device.usercode.title,zitadel:DeviceAuth.UserCode.Label
+        code	word	de	code	apereo-cas:cas.inwebo.pin,keycloak:loginTotpStep3,lemonldap-ng:missingCode
+        code	word	de	gerätecode	django-allauth:Enter Device Code,zitadel-login-typescript:device.usercode.title,zitadel:DeviceAuth.UserCode.Lab…
         code	word	de	passcode	okta-signin-widget:mfa.challenge.title
-        code	word	de	verifizierungscode	django-allauth:A verification code has bee…,flask-security-too:Verification Code,keycloak:otp-help-text
-        code	word	de	wiederherstellungscode	flask-security-too:Enter Recovery Code,ory-elements:identities.messages.1010007
-        code	word	el	επαλήθευσης	okta-signin-widget:oie.email.verify.alternate.…,ory-elements:identities.messages.1070011
+        code	word	de	verifizierungscode	flask-security-too:Verification Code,keycloak:otp-help-text,ory-elements:identities.messages.107…
+        code	word	de	wiederherstellungscode	flask-security-too:Enter Recovery Code,ory-elements:identities.messages.101…
+        code	word	el	επαλήθευσης	okta-signin-widget:oie.email.verify.altern…,ory-elements:identities.messages.107…
         code	word	el	κωδικό	authelia:Confirm the Code,django-allauth:Request new code,keycloak:totpStep3
         code	word	el	κωδικός	authelia:Code,django-allauth:Code,keycloak:console-otp
         code	word	el	κωδικόςemail	keycloak:console-email-code,ory-elements:two-step.code.title
-        code	word	en	authenticationcode	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.1010006
-        code	word	en	code	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
+        code	word	en	authenticationcode	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.101…
+        code	word	en	code	authelia:Code,authentik:Code,lemonldap-ng:code
         code	word	en	emailcode	keycloak:console-email-code,lemonldap-ng:mail2f,ory-elements:two-step.code.title
         code	word	en	enteraverificationcode	gluu-oxauth:otp.entercode
-        code	word	en	entercode	gluu-oxauth:casa.enter_code,okta-signin-widget:mfa.challenge.enterCode.too…
-        code	word	en	enterpasscode	okta-signin-widget:enroll.onprem.passcode.tool…
-        code	word	en	passcode	flask-security-too:Passcode,okta-signin-widget:mfa.challenge.title,openam:amAuthSecurID.SecurIDPassco…
-        code	word	en	resend	apereo-cas:cas.mfa.simple.label.resend,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	en	resendcode	ory-elements:identities.messages.1070008,zitadel-login-typescript:otp.verify.resendCode,zitadel:InitUser.ResendButtonText
-        code	word	en	token	apereo-cas:passwordless.token.header,django-two-factor-auth:Token,gluu-oxauth:casa.otp.text
-        code	word	en	verificationcode	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.1070011
-        code	word	es	código	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
-        code	word	es	códigodeverificación	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.1070011
-        code	word	es	ficha	apereo-cas:cas.mfa.simple.label.token
-        code	word	es	reenviar	apereo-cas:cas.mfa.simple.label.resend,okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008
-        code	word	es	reenviarcódigo	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	et	kinnituskood	django-allauth:Enter Email Verification Co…,ory-elements:login.code.subtitle
+        code	word	en	entercode	gluu-oxauth:casa.enter_code,okta-signin-widget:mfa.challenge.enterCode…
+        code	word	en	enterpasscode	okta-signin-widget:enroll.onprem.passcode.…
+        code	word	en	passcode	flask-security-too:Passcode,okta-signin-widget:mfa.challenge.title,openam:amAuthSecurID.SecurIDPa…
+        code	word	en	resend	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	en	resendcode	ory-elements:identities.messages.107…,zitadel-login-typescript:otp.verify.resendCode,zitadel:InitUser.ResendButtonTe…
+        code	word	en	token	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,gluu-oxauth:casa.otp.text
+        code	word	en	verificationcode	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
+        code	word	es	código	authelia:Code,authentik:Code,lemonldap-ng:code
+        code	word	es	códigodeverificación	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
+        code	word	es	ficha	apereo-cas:cas.mfa.simple.label.to…
+        code	word	es	reenviar	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InitUser.ResendButtonTe…
+        code	word	es	reenviarcódigo	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	et	kinnituskood	django-allauth:Enter Email Verificatio…,ory-elements:login.code.subtitle
         code	word	et	kood	django-allauth:Code,ory-elements:property.code
-        code	word	et	koodi	django-allauth:Request Code,ory-elements:identities.messages.1010019
-        code	word	eu	egiaztapen	flask-security-too:Verification Code,okta-signin-widget:idx.return.link.otponly.you…
+        code	word	et	koodi	django-allauth:Request Code,ory-elements:identities.messages.101…
+        code	word	eu	egiaztapen	flask-security-too:Verification Code,okta-signin-widget:idx.return.link.otponly…
         code	word	eu	kodea	django-allauth:Code,flask-security-too:Send Code,okta-signin-widget:mfa.sendCode
         code	word	eu	pasakodea	flask-security-too:Passcode,okta-signin-widget:mfa.challenge.title
-        code	word	fa	نشانه	apereo-cas:cas.mfa.simple.label.token,django-two-factor-auth:Token
-        code	word	fi	koodi	authelia:Code,django-allauth:Code,django-two-factor-auth:Then enter the token genera…
-        code	word	fi	pääsykoodi	okta-signin-widget:enroll.onprem.passcode.tool…
-        code	word	fi	vahvistakoodi	authelia:Confirm the Code,ory-elements:identities.messages.1070006
-        code	word	fi	vahvistuskoodi	django-allauth:Enter Email Verification Co…,keycloak:otp-help-text,lemonldap-ng:ext2f
-        code	word	fr	code	apereo-cas:cas.inwebo.pin,authelia:Confirm the Code,authentik:Authentication code
-        code	word	fr	codedevérification	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.1070011
-        code	word	fr	jeton	apereo-cas:passwordless.token.header,django-two-factor-auth:Token,okta-signin-widget:factor.totpHard.description
-        code	word	fr	renvoyer	apereo-cas:cas.mfa.simple.label.resend,lemonldap-ng:resendCode,ory-elements:identities.messages.1070008
-        code	word	fr	renvoyerlecode	lemonldap-ng:resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	he	הקוד	django-allauth:Enter the code displayed on…,lemonldap-ng:resendCode,ory-elements:login.totp.subtitle
+        code	word	fa	نشانه	apereo-cas:cas.mfa.simple.label.to…,django-two-factor-auth:Token
+        code	word	fi	koodi	authelia:Code,django-allauth:Code,lemonldap-ng:code
+        code	word	fi	pääsykoodi	okta-signin-widget:enroll.onprem.passcode.…
+        code	word	fi	vahvistakoodi	authelia:Confirm the Code,ory-elements:identities.messages.107…
+        code	word	fi	vahvistuskoodi	keycloak:otp-help-text,lemonldap-ng:ext2f,ory-elements:login.code.subtitle
+        code	word	fr	code	apereo-cas:cas.inwebo.pin,keycloak:totpStep3,lemonldap-ng:ext2f
+        code	word	fr	codedevérification	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
+        code	word	fr	jeton	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,privacyidea:Please enter a valid OT…
+        code	word	fr	renvoyer	apereo-cas:cas.mfa.simple.label.re…,lemonldap-ng:resendCode,zitadel:InitUser.ResendButtonTe…
+        code	word	fr	renvoyerlecode	lemonldap-ng:resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	he	הקוד	django-allauth:Enter the code displaye…,lemonldap-ng:resendCode,ory-elements:login.totp.subtitle
         code	word	he	קוד	django-allauth:Code,lemonldap-ng:code,ory-elements:property.code
-        code	word	he	קודאימות	django-allauth:Authenticator code,lemonldap-ng:rest2f,ory-elements:identities.messages.1010006
+        code	word	he	קודאימות	django-allauth:Authenticator code,lemonldap-ng:rest2f,ory-elements:identities.messages.101…
         code	word	hr	autentifikatora	django-allauth:Authenticator code
         code	word	hr	kod	apereo-cas:cas.inwebo.pin,ory-elements:property.code
         code	word	hr	kôd	django-allauth:Code
-        code	word	hr	pošalji	apereo-cas:cas.mfa.simple.label.resend,ory-elements:identities.messages.1010023
+        code	word	hr	pošalji	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
         code	word	ht	kòd	django-allauth:Code,okta-signin-widget:mfa.sendCode
         code	word	ht	sèl	okta-signin-widget:factor.sms.description
-        code	word	hu	ellenőrző	flask-security-too:Verification Code,keycloak:sendVerficationCode,okta-signin-widget:idx.return.link.otponly.you…
-        code	word	hu	ellenőrzőkód	flask-security-too:Verification Code,ory-elements:identities.messages.1070011
+        code	word	hu	ellenőrző	flask-security-too:Verification Code,keycloak:sendVerficationCode,ory-elements:identities.messages.107…
+        code	word	hu	ellenőrzőkód	flask-security-too:Verification Code,ory-elements:identities.messages.107…
         code	word	hu	jelkód	okta-signin-widget:mfa.challenge.title
-        code	word	hu	kód	django-allauth:Code,flask-security-too:Passcode,keycloak:otp-help-text
-        code	word	hu	kódot	django-allauth:Enter an authenticator code:,flask-security-too:Enter Recovery Code,keycloak:totpStep3
-        code	word	hu	kódújraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	hu	újraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
+        code	word	hu	kód	django-allauth:Code,keycloak:otp-help-text,ory-elements:property.code
+        code	word	hu	kódot	keycloak:totpStep3,ory-elements:login.code.subtitle,zitadel:InitPassword.Description
+        code	word	hu	kódújraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	hu	újraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
         code	word	hy	ծածկագիր	flask-security-too:Send Code
         code	word	hy	ծածկագիրը	flask-security-too:Code has been sent.
-        code	word	hy	ուղարկել	flask-security-too:Send Code,ory-elements:identities.messages.1010023
-        code	word	id	kode	authelia:Code,django-allauth:Code,okta-signin-widget:mfa.sendCode
+        code	word	hy	ուղարկել	flask-security-too:Send Code,ory-elements:identities.messages.101…
+        code	word	id	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
         code	word	is	kóða	flask-security-too:Send Code
         code	word	is	kóði	flask-security-too:Code or Password
         code	word	is	senda	flask-security-too:Send Code
-        code	word	it	codice	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
-        code	word	it	codicediverifica	flask-security-too:Verification Code,ory-elements:identities.messages.1070011
+        code	word	it	codice	authelia:Code,authentik:Code,lemonldap-ng:code
+        code	word	it	codicediverifica	flask-security-too:Verification Code,ory-elements:identities.messages.107…
         code	word	it	codiceemail	keycloak:console-email-code,ory-elements:two-step.code.title
-        code	word	it	gettone	apereo-cas:passwordless.token.header
+        code	word	it	gettone	apereo-cas:passwordless.token.head…
         code	word	it	passcode	okta-signin-widget:mfa.challenge.title
-        code	word	it	reinvia	zitadel:InitUser.ResendButtonText
-        code	word	it	reinvio	zitadel:InitPassword.ResendButtonTe…
-        code	word	it	rinvia	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008
-        code	word	it	rinviacodice	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008
-        code	word	ka	გაგზავნა	keycloak:sendVerficationCode,ory-elements:identities.messages.1010023
-        code	word	ka	გადამოწმების	keycloak:sendVerficationCode,ory-elements:identities.messages.1070011
+        code	word	it	reinvia	zitadel:InitUser.ResendButtonTe…
+        code	word	it	reinvio	zitadel:InitPassword.ResendButt…
+        code	word	it	rinvia	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
+        code	word	it	rinviacodice	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
+        code	word	ka	გაგზავნა	keycloak:sendVerficationCode,ory-elements:identities.messages.101…
+        code	word	ka	გადამოწმების	keycloak:sendVerficationCode,ory-elements:identities.messages.107…
         code	word	ka	კოდი	django-allauth:Code,keycloak:totpStep3,ory-elements:property.code
-        code	word	ka	კოდის	django-allauth:Request Code,keycloak:sendVerficationCode,ory-elements:identities.messages.1010019
-        code	word	ko	sms로	authentik:A code has been sent to you…,okta-signin-widget:oie.phone.sms.primaryButton,ory-elements:login.code.subtitle.sms
-        code	word	ko	재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	ko	코드가	authentik:A code has been sent to you…,ory-elements:login.code.subtitle
-        code	word	ko	코드를	authentik:Please enter your Code,keycloak:missingTotpMessage,okta-signin-widget:oie.email.verify.alternate.…
-        code	word	ko	코드재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	ko	패스코드	okta-signin-widget:enroll.onprem.passcode.tool…
+        code	word	ka	კოდის	django-allauth:Request Code,keycloak:sendVerficationCode,ory-elements:identities.messages.101…
+        code	word	ko	sms로	authentik:A code has been sent to…,okta-signin-widget:oie.phone.sms.primaryBu…,ory-elements:login.code.subtitle.sms
+        code	word	ko	재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	ko	코드가	authentik:A code has been sent to…,ory-elements:login.code.subtitle
+        code	word	ko	코드를	authentik:Please enter your Code,keycloak:missingTotpMessage,okta-signin-widget:oie.email.verify.altern…
+        code	word	ko	코드재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	ko	패스코드	okta-signin-widget:enroll.onprem.passcode.…
         code	word	ky	код	django-allauth:Code,ory-elements:property.code
         code	word	ky	коду	django-allauth:Authenticator code,ory-elements:two-step.code.title
         code	word	ky	кодун	django-allauth:Enter Device Code
-        code	word	lt	kodas	django-allauth:Code,django-two-factor-auth:Token,keycloak:loginOtpOneTime
-        code	word	lt	kodo	django-allauth:Request Code,ory-elements:identities.messages.1010019
-        code	word	lt	kodą	django-allauth:Enter Device Code,django-two-factor-auth:Enter the token generated b…,keycloak:totpStep3
+        code	word	lt	kodas	django-allauth:Code,keycloak:loginOtpOneTime,ory-elements:property.code
+        code	word	lt	kodo	django-allauth:Request Code,ory-elements:identities.messages.101…
+        code	word	lt	kodą	django-allauth:Enter Device Code,keycloak:totpStep3,ory-elements:login.totp.subtitle
         code	word	lv	kods	django-allauth:Code,keycloak:console-email-code,ory-elements:property.code
         code	word	lv	kodu	django-allauth:Request Code,keycloak:copyCodeInstruction,ory-elements:login.totp.subtitle
-        code	word	lv	verifikācijas	django-allauth:Enter Email Verification Co…,ory-elements:login.code.subtitle
-        code	word	mk	испрати	apereo-cas:cas.mfa.simple.label.resend,ory-elements:identities.messages.1010023,zitadel:InitUser.ResendButtonText
+        code	word	lv	verifikācijas	django-allauth:Enter Email Verificatio…,ory-elements:login.code.subtitle
+        code	word	mk	испрати	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…,zitadel:InitUser.ResendButtonTe…
         code	word	mk	код	apereo-cas:cas.inwebo.pin,ory-elements:property.code,zitadel:InitUser.CodeLabel
-        code	word	mk	токен	apereo-cas:passwordless.token.header
+        code	word	mk	токен	apereo-cas:passwordless.token.head…
         code	word	mn	код	django-allauth:Code,ory-elements:property.code
         code	word	ms	kod	lemonldap-ng:mail.mail2fSubject,okta-signin-widget:mfa.sendCode,ory-elements:property.code
-        code	word	nb	autentiseringskode	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.1010006
+        code	word	nb	autentiseringskode	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.101…
         code	word	nb	engangskode	authelia:Email One-Time Code,django-two-factor-auth:Token,keycloak:loginOtpOneTime
-        code	word	nb	kode	authelia:Code,django-allauth:Code,okta-signin-widget:mfa.sendCode
+        code	word	nb	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
         code	word	nl	authenticatiecode	keycloak:authenticatorCode
-        code	word	nl	code	apereo-cas:cas.oauth.device.confirm.me…,authelia:Confirm the Code,authentik:Please enter your Code
-        code	word	nl	verificatiecode	authentik:Authentication code,django-allauth:A verification code has bee…,keycloak:otp-help-text
-        code	word	nl	verstuur	zitadel:InitUser.ResendButtonText
+        code	word	nl	code	authelia:Confirm the Code,django-allauth:Request Code,keycloak:totpStep3
+        code	word	nl	verificatiecode	authentik:Authentication code,keycloak:otp-help-text,ory-elements:login.code.subtitle
+        code	word	nl	verstuur	zitadel:InitUser.ResendButtonTe…
         code	word	pl	jednorazowy	authelia:Email One-Time Code,keycloak:enterBarCode,ory-elements:card.header.parts.code
-        code	word	pl	kod	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
-        code	word	pl	kodweryfikacyjny	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.1070011
+        code	word	pl	kod	authelia:Code,authentik:Code,lemonldap-ng:code
+        code	word	pl	kodweryfikacyjny	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
         code	word	pl	uwierzytelniający	django-allauth:Authenticator code
         code	word	pl	weryfikacyjny	flask-security-too:Verification Code,keycloak:enterYourVerficationCode,lemonldap-ng:ext2f
-        code	word	pl	wprowadźkod	okta-signin-widget:oie.okta_verify.totp.title,zitadel-login-typescript:device.usercode.description
+        code	word	pl	wprowadźkod	okta-signin-widget:oie.okta_verify.totp.ti…,zitadel-login-typescript:device.usercode.descrip…
         code	word	pl	wyślijkod	flask-security-too:Send Code,okta-signin-widget:mfa.sendCode
-        code	word	pt	código	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
-        code	word	pt	códigodeverificação	lemonldap-ng:ext2f,ory-elements:identities.messages.1070011
-        code	word	pt	reenviar	apereo-cas:cas.mfa.simple.label.resend,lemonldap-ng:resendCode,ory-elements:identities.messages.1070008
-        code	word	pt	reenviarcódigo	lemonldap-ng:resendCode,ory-elements:identities.messages.1070008,zitadel:InitUser.ResendButtonText
-        code	word	ro	cod	authelia:Code,django-allauth:Code,django-two-factor-auth:Token
-        code	word	ro	codul	authelia:Confirm the Code,django-allauth:Enter Device Code,django-two-factor-auth:Use Backup Token
-        code	word	ru	введитекод	okta-signin-widget:oie.custom_otp.verify.passc…,zitadel-login-typescript:device.usercode.description
-        code	word	ru	код	apereo-cas:cas.inwebo.pin,authelia:Code,authentik:Code
-        code	word	ru	кодаутентификации	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.1010006
-        code	word	ru	резервный	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.1010007
-        code	word	ru	токен	apereo-cas:passwordless.token.header,django-two-factor-auth:Token
+        code	word	pt	código	authelia:Code,authentik:Code,lemonldap-ng:code
+        code	word	pt	códigodeverificação	lemonldap-ng:ext2f,ory-elements:identities.messages.107…
+        code	word	pt	reenviar	apereo-cas:cas.mfa.simple.label.re…,lemonldap-ng:resendCode,zitadel:InitUser.ResendButtonTe…
+        code	word	pt	reenviarcódigo	lemonldap-ng:resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
+        code	word	ro	cod	authelia:Code,django-allauth:Code,ory-elements:property.code
+        code	word	ro	codul	authelia:Confirm the Code,django-allauth:Enter Device Code,okta-signin-widget:mfa.sendCode
+        code	word	ru	введитекод	okta-signin-widget:oie.custom_otp.verify.p…,zitadel-login-typescript:device.usercode.descrip…
+        code	word	ru	код	authelia:Code,authentik:Code,keycloak:totpStep3
+        code	word	ru	кодаутентификации	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.101…
+        code	word	ru	резервный	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.101…
+        code	word	ru	токен	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token
         code	word	sk	autentifikátora	django-allauth:Authenticator code
         code	word	sk	jednorazový	keycloak:loginOtpOneTime,ory-elements:card.header.parts.code
         code	word	sk	jednorazovýkód	keycloak:loginOtpOneTime,ory-elements:card.header.parts.code
         code	word	sk	kód	apereo-cas:cas.inwebo.pin,django-allauth:Code,keycloak:totpStep3
-        code	word	sk	overovací	django-allauth:A verification code has bee…,keycloak:otp-help-text,ory-elements:login.code.subtitle
+        code	word	sk	overovací	django-allauth:A verification code has…,keycloak:otp-help-text,ory-elements:login.code.subtitle
         code	word	sl	koda	django-allauth:Code,ory-elements:property.code
         code	word	sl	kodo	apereo-cas:cas.inwebo.pin,django-allauth:Request Code,ory-elements:login.totp.subtitle
         code	word	sl	pin	apereo-cas:cas.inwebo.pin
-        code	word	sl	pošlji	apereo-cas:cas.mfa.simple.label.resend,ory-elements:identities.messages.1010023
-        code	word	sl	žeton	apereo-cas:passwordless.token.header
+        code	word	sl	pošlji	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
+        code	word	sl	žeton	apereo-cas:passwordless.token.head…
         code	word	sr	токен	django-two-factor-auth:Token
         code	word	sr-Latn	kod	django-allauth:Code,ory-elements:property.code
-        code	word	sr-Latn	rezervni	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.1010007
-        code	word	sv	autentiseringskod	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.1010006
+        code	word	sr-Latn	rezervni	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.101…
+        code	word	sv	autentiseringskod	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.101…
         code	word	sv	engångskod	authelia:Email One-Time Code,django-two-factor-auth:Token,keycloak:loginOtpOneTime
         code	word	sv	kod	apereo-cas:cas.inwebo.pin,authelia:Code,django-allauth:Code
-        code	word	sv	koden	authelia:Confirm the Code,ory-elements:identities.messages.1070008,zitadel:InviteUser.ResendButtonText
+        code	word	sv	koden	authelia:Confirm the Code,ory-elements:identities.messages.107…,zitadel:InviteUser.ResendButton…
         code	word	sv	lösenkod	okta-signin-widget:mfa.challenge.title
-        code	word	sv	skickakodenigen	ory-elements:identities.messages.1070008,zitadel:InviteUser.ResendButtonText
-        code	word	sv	säkerhetskod	okta-signin-widget:enroll.symantecVip.passcode…,zitadel:InitMFAOTP.CodeLabel
-        code	word	sv	verifieringskod	django-allauth:Enter Email Verification Co…,okta-signin-widget:idx.return.link.otponly.you…,ory-elements:identities.messages.1070011
+        code	word	sv	skickakodenigen	ory-elements:identities.messages.107…,zitadel:InviteUser.ResendButton…
+        code	word	sv	säkerhetskod	okta-signin-widget:enroll.symantecVip.pass…,zitadel:InitMFAOTP.CodeLabel
+        code	word	sv	verifieringskod	django-allauth:Enter Email Verificatio…,okta-signin-widget:idx.return.link.otponly…,ory-elements:identities.messages.107…
         code	word	sw	nambari	authelia:One-Time Password,ory-elements:property.code
         code	word	tr	epostakodu	keycloak:console-email-code,lemonldap-ng:mail2f,ory-elements:two-step.code.title
-        code	word	tr	jeton	apereo-cas:passwordless.token.header
-        code	word	tr	kod	authentik:Use a code-based authentica…,django-allauth:Code,django-two-factor-auth:Token
-        code	word	tr	kodu	apereo-cas:cas.inwebo.pin,authentik:Code,django-allauth:Request Code
-        code	word	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.pass…
-        code	word	tr	kodunuz	lemonldap-ng:mail.mail2fSubject,okta-signin-widget:idx.return.link.otponly.you…
-        code	word	uk	код	apereo-cas:cas.inwebo.pin,authelia:Code,django-allauth:Code
-        code	word	uk	токен	apereo-cas:cas.mfa.simple.label.token
-        code	word	ur	بھیجیں	apereo-cas:cas.mfa.simple.label.resend,ory-elements:identities.messages.1010023
-        code	word	ur	ٹوکن	apereo-cas:passwordless.token.header
+        code	word	tr	jeton	apereo-cas:passwordless.token.head…
+        code	word	tr	kod	django-allauth:Code,keycloak:loginOtpOneTime,lemonldap-ng:code
+        code	word	tr	kodu	authentik:Code,keycloak:totpStep3,lemonldap-ng:ext2f
+        code	word	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.…
+        code	word	tr	kodunuz	lemonldap-ng:mail.mail2fSubject,okta-signin-widget:idx.return.link.otponly…
+        code	word	uk	код	authelia:Code,django-allauth:Code,keycloak:totpStep3
+        code	word	uk	токен	apereo-cas:cas.mfa.simple.label.to…
+        code	word	ur	بھیجیں	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
+        code	word	ur	ٹوکن	apereo-cas:passwordless.token.head…
         code	word	ur	کوڈ	apereo-cas:cas.inwebo.pin,ory-elements:property.code
         code	word	uz	kod	django-allauth:Code,ory-elements:property.code
         code	word	uz	kodi	django-allauth:Authenticator code,ory-elements:two-step.code.title
         code	word	uz	kodini	django-allauth:Enter Device Code
-        continue	embedded	ja	スキップ	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
-        continue	embedded	ja	次へ	authelia:Next,okta-signin-widget:oform.next,openam:amAuthMembership.Next
+        continue	embedded	ja	スキップ	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
+        continue	embedded	ja	次へ	authelia:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
         continue	embedded	ja	続けます	simplesamlphp:{general:yes_continue}
         continue	embedded	ja	続ける	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	embedded	ja	続行	apereo-cas:screen.welcome.button.proce…,keycloak:pageExpiredMsg2,okta-signin-widget:oie.optional.authenticator.…
+        continue	embedded	ja	続行	apereo-cas:screen.welcome.button.p…,keycloak:pageExpiredMsg2,openam:amAuthUI.Continue
         continue	embedded	th	ถัดไป	authelia:Next,okta-signin-widget:oform.next
-        continue	embedded	zh-Hans	下一个	authelia:Next,zitadel:DeviceAuth.UserCode.ButtonN…
-        continue	embedded	zh-Hans	下一步	authelia:To begin select next,authentik:Next,django-two-factor-auth:Next
+        continue	embedded	zh-Hans	下一个	authelia:Next,zitadel:DeviceAuth.UserCode.But…
+        continue	embedded	zh-Hans	下一步	authentik:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
         continue	embedded	zh-Hans	下一页	openam:amAuthMembership.Next
-        continue	embedded	zh-Hans	继续	apereo-cas:screen.button.continue,authentik:Continue,django-allauth:Continue
-        continue	embedded	zh-Hans	跳过	apereo-cas:cas.mfa.registerdevice.butt…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButtonText
-        continue	embedded	zh-Hant	下一個	authelia:Next,okta-signin-widget:enroll.choices.submit.next
-        continue	embedded	zh-Hant	下一步	authelia:Next,authentik:Next,okta-signin-widget:oform.next
-        continue	embedded	zh-Hant	繼續	apereo-cas:screen.button.continue,authentik:Continue,django-allauth:Continue
+        continue	embedded	zh-Hans	继续	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	embedded	zh-Hans	跳过	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
+        continue	embedded	zh-Hant	下一個	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
+        continue	embedded	zh-Hant	下一步	authelia:Next,authentik:Next,simplesamlphp:{login:next}
+        continue	embedded	zh-Hant	繼續	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
         continue	embedded	zh-Hant	继续	authentik:Continue
-        continue	embedded	zh-Hant	跳過	apereo-cas:cas.mfa.registerdevice.butt…
+        continue	embedded	zh-Hant	跳過	apereo-cas:cas.mfa.registerdevice.…
         continue	key	zxx	trspan=continue	lemonldap-ng:continue
-        continue	stem	lv	turpināt	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.1010008
-        continue	stem	ro	continu	django-allauth:Continue,okta-signin-widget:oie.optional.authenticator.…,ory-elements:identities.messages.1010008
-        continue	word	af	gaan	ory-elements:identities.messages.1010008,simplesamlphp:{expirycheck:expwarning:btn…
-        continue	word	af	voort	ory-elements:identities.messages.1010008,simplesamlphp:{expirycheck:expwarning:btn…
-        continue	word	ar	تخطي	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	ar	متابعة	apereo-cas:screen.button.continue,ory-elements:identities.messages.1010009
-        continue	word	az	davam	django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	az	davamet	django-allauth:Continue,ory-elements:identities.messages.1010009
+        continue	stem	lv	turpināt	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
+        continue	stem	ro	continu	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
+        continue	word	af	gaan	ory-elements:identities.messages.101…,simplesamlphp:{expirycheck:expwarning…
+        continue	word	af	voort	ory-elements:identities.messages.101…,simplesamlphp:{expirycheck:expwarning…
+        continue	word	ar	تخطي	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	ar	متابعة	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
+        continue	word	az	davam	django-allauth:Continue,ory-elements:identities.messages.101…
+        continue	word	az	davamet	django-allauth:Continue,ory-elements:identities.messages.101…
         continue	word	bg	напред	zitadel:Password.NextButtonText
-        continue	word	bg	продължи	django-allauth:Continue,gluu-oxauth:device.authorization.confir…,ory-elements:identities.messages.1010008
-        continue	word	bg	пропуснете	zitadel:InitMFAPrompt.SkipButtonText
+        continue	word	bg	продължи	django-allauth:Continue,gluu-oxauth:device.authorization.co…,ory-elements:identities.messages.101…
+        continue	word	bg	пропуснете	zitadel:InitMFAPrompt.SkipButto…
         continue	word	bg	следващия	zitadel:LDAP.NextButtonText
         continue	word	ca	continua	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	ca	continuar	apereo-cas:screen.welcome.button.proce…,keycloak:pageExpiredMsg2,ory-elements:identities.messages.1010008
-        continue	word	ca	saltar	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	cs	další	authelia:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	cs	pokračovat	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,django-allauth:Continue
-        continue	word	cs	přeskočit	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
+        continue	word	ca	continuar	apereo-cas:screen.welcome.button.p…,keycloak:pageExpiredMsg2,ory-elements:identities.messages.101…
+        continue	word	ca	saltar	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	cs	další	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
+        continue	word	cs	pokračovat	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
+        continue	word	cs	přeskočit	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
         continue	word	cy	nesaf	authelia:Next
-        continue	word	da	fortsæt	authelia:Logout and continue the cur…,django-allauth:Continue,keycloak:doContinue
-        continue	word	da	næste	authelia:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	de	fortfahren	django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	de	fortsetzen	authelia:Logout and continue the cur…,gluu-oxauth:device.authorization.confir…,okta-signin-widget:oie.optional.authenticator.…
-        continue	word	de	weiter	apereo-cas:screen.button.continue,authentik:Next,django-two-factor-auth:Next
-        continue	word	de	überspringen	apereo-cas:cas.mfa.registerdevice.butt…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButtonText
+        continue	word	da	fortsæt	authelia:Logout and continue the…,django-allauth:Continue,keycloak:doContinue
+        continue	word	da	næste	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
+        continue	word	de	fortfahren	django-allauth:Continue,ory-elements:identities.messages.101…
+        continue	word	de	fortsetzen	authelia:Logout and continue the…,gluu-oxauth:device.authorization.co…,okta-signin-widget:oie.optional.authentica…
+        continue	word	de	weiter	authentik:Next,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	de	überspringen	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
         continue	word	el	επόμενο	authelia:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
-        continue	word	en	continue	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,authentik:Continue
-        continue	word	en	next	authelia:Next,authentik:Next,django-two-factor-auth:Next
-        continue	word	en	proceed	apereo-cas:screen.welcome.button.proce…,keycloak:proceedWithAction,simplesamlphp:{authX509:X509warning:proce…
-        continue	word	en	skip	apereo-cas:cas.mfa.registerdevice.butt…,wso2-identity-apps:Skip,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	es	continuar	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,authentik:Continue
+        continue	word	en	continue	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	en	next	authelia:Next,authentik:Next,wso2-identity-apps:Next
+        continue	word	en	proceed	apereo-cas:screen.welcome.button.p…,keycloak:proceedWithAction,simplesamlphp:{authX509:X509warning:p…
+        continue	word	en	skip	apereo-cas:cas.mfa.registerdevice.…,wso2-identity-apps:Skip,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	es	continuar	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
         continue	word	es	omitir	zitadel-login-typescript:mfa.set.skip
-        continue	word	es	saltar	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
+        continue	word	es	saltar	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
         continue	word	et	järgmine	authelia:Next
-        continue	word	et	jätka	django-allauth:Continue,ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
+        continue	word	et	jätka	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
         continue	word	eu	hurrengoa	authelia:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
         continue	word	fa	ادامه	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	fa	پرش	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	fi	jatka	authelia:Logout and continue the cur…,django-allauth:Continue,keycloak:doContinue
+        continue	word	fa	پرش	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	fi	jatka	django-allauth:Continue,keycloak:doContinue,lemonldap-ng:continue
         continue	word	fil	susunod	authelia:Next
-        continue	word	fr	continuer	apereo-cas:screen.button.continue,authentik:Continue,django-allauth:Continue
-        continue	word	fr	sauter	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	fr	suivant	authelia:Next,authentik:Next,okta-signin-widget:oform.next
+        continue	word	fr	continuer	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	fr	sauter	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	fr	suivant	authelia:Next,authentik:Next,wso2-identity-apps:Next
         continue	word	ga	tosaigh	authelia:Next
-        continue	word	ha	gaba	django-two-factor-auth:Next,ory-elements:identities.messages.1010008
-        continue	word	he	המשך	django-allauth:Continue,ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
+        continue	word	ha	gaba	django-two-factor-auth:Next,ory-elements:identities.messages.101…
+        continue	word	he	המשך	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
         continue	word	hi	अगला	authelia:Next
-        continue	word	hr	nastavi	apereo-cas:screen.button.continue,django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	hr	preskoči	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	ht	kontinye	django-allauth:Continue,okta-signin-widget:oie.optional.authenticator.…
+        continue	word	hr	nastavi	apereo-cas:screen.button.continue,django-allauth:Continue,simplesamlphp:{general:yes_continue}
+        continue	word	hr	preskoči	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	ht	kontinye	django-allauth:Continue,okta-signin-widget:oie.optional.authentica…
         continue	word	ht	pwochen	okta-signin-widget:oform.next
-        continue	word	hu	folytatás	django-allauth:Continue,okta-signin-widget:oie.optional.authenticator.…,ory-elements:identities.messages.1010008
-        continue	word	hu	tovább	django-two-factor-auth:Next,okta-signin-widget:oform.next,zitadel:InitMFAOTPSMS.NextButtonText
+        continue	word	hu	folytatás	django-allauth:Continue,okta-signin-widget:oie.optional.authentica…,ory-elements:identities.messages.101…
+        continue	word	hu	tovább	django-two-factor-auth:Next,okta-signin-widget:oform.next,zitadel:InitMFAOTPSMS.NextButto…
         continue	word	id	berikutnya	authelia:To begin select next,okta-signin-widget:oform.next,zitadel:LDAP.NextButtonText
-        continue	word	id	lanjutkan	authelia:Logout and continue the cur…,django-allauth:Continue,okta-signin-widget:oie.optional.authenticator.…
-        continue	word	id	melewati	zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	id	selanjutnya	authelia:Next,simplesamlphp:{login:next},zitadel:InviteUser.NextButtonText
-        continue	word	it	avanti	django-two-factor-auth:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
-        continue	word	it	continua	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,authentik:Continue
+        continue	word	id	lanjutkan	authelia:Logout and continue the…,django-allauth:Continue,simplesamlphp:{general:yes_continue}
+        continue	word	id	melewati	zitadel:InitMFAPrompt.SkipButto…
+        continue	word	id	selanjutnya	authelia:Next,simplesamlphp:{login:next},zitadel:InviteUser.NextButtonTe…
+        continue	word	it	avanti	django-two-factor-auth:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
+        continue	word	it	continua	authentik:Continue,django-allauth:Continue,keycloak:doContinue
         continue	word	it	continuare	shibboleth-idp:idp.login.proceedEnd,simplesamlphp:{general:yes_continue}
-        continue	word	it	procedi	apereo-cas:screen.welcome.button.proce…,lemonldap-ng:continue
-        continue	word	it	salta	apereo-cas:cas.mfa.registerdevice.butt…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	it	successivo	authelia:Next,okta-signin-widget:enroll.choices.submit.next
-        continue	word	ka	გაგრძელება	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.1010008
+        continue	word	it	procedi	apereo-cas:screen.welcome.button.p…,lemonldap-ng:continue
+        continue	word	it	salta	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	it	successivo	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
+        continue	word	ka	გაგრძელება	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.101…
         continue	word	ka	გასაგრძელებლად	keycloak:pageExpiredMsg2
-        continue	word	ko	건너뛰기	zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	ko	계속하기	okta-signin-widget:idx.device_assurance.grace_…,ory-elements:identities.messages.1010008
-        continue	word	ky	улантуу	django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	lt	tęsti	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.1010008
-        continue	word	lv	turpināt	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.1010008
+        continue	word	ko	건너뛰기	zitadel:InitMFAPrompt.SkipButto…
+        continue	word	ko	계속하기	okta-signin-widget:idx.device_assurance.gr…,ory-elements:identities.messages.101…
+        continue	word	ky	улантуу	django-allauth:Continue,ory-elements:identities.messages.101…
+        continue	word	lt	tęsti	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
+        continue	word	lv	turpināt	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
         continue	word	lv	turpinātu	keycloak:pageExpiredMsg2
-        continue	word	mk	прескокни	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	mk	продолжи	apereo-cas:screen.button.continue,ory-elements:identities.messages.1010008
+        continue	word	mk	прескокни	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	mk	продолжи	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
         continue	word	mk	следно	zitadel:LDAP.NextButtonText
-        continue	word	mn	үргэлжлүүлэх	django-allauth:Continue,ory-elements:identities.messages.1010008
+        continue	word	mn	үргэлжлүүлэх	django-allauth:Continue,ory-elements:identities.messages.101…
         continue	word	ms	seterusnya	authelia:Next,okta-signin-widget:oform.next
-        continue	word	ms	teruskan	okta-signin-widget:oie.optional.authenticator.…,ory-elements:identities.messages.1010008
-        continue	word	nb	fortsett	authelia:Logout and continue the cur…,django-allauth:Continue,keycloak:doContinue
+        continue	word	ms	teruskan	okta-signin-widget:oie.optional.authentica…,ory-elements:identities.messages.101…
+        continue	word	nb	fortsett	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{login:next}
         continue	word	nb	neste	authelia:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	nl	doorgaan	authelia:Logout and continue the cur…,authentik:Continue,keycloak:doContinue
-        continue	word	nl	gaverder	apereo-cas:screen.welcome.button.proce…,django-allauth:Continue
-        continue	word	nl	overslaan	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	nl	verder	apereo-cas:screen.welcome.button.proce…,django-allauth:Continue,keycloak:proceedWithAction
-        continue	word	pl	dalej	authentik:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	pl	kontynuuj	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,authentik:Continue
-        continue	word	pl	następny	authelia:Next,okta-signin-widget:enroll.choices.submit.next,simplesamlphp:{login:next}
-        continue	word	pl	pomiń	apereo-cas:cas.mfa.registerdevice.butt…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	pt	continuar	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,django-allauth:Continue
-        continue	word	pt	próximo	authelia:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
-        continue	word	pt	pular	apereo-cas:cas.mfa.registerdevice.butt…,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	ro	continuați	okta-signin-widget:oie.optional.authenticator.…
-        continue	word	ro	continuă	django-allauth:Continue,ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
-        continue	word	ru	далее	authentik:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	ru	продолжить	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,authentik:Continue
-        continue	word	ru	пропустить	apereo-cas:cas.mfa.registerdevice.butt…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButtonText
-        continue	word	ru	следующий	authelia:Next,okta-signin-widget:enroll.choices.submit.next
+        continue	word	nl	doorgaan	authelia:Logout and continue the…,authentik:Continue,keycloak:doContinue
+        continue	word	nl	gaverder	apereo-cas:screen.welcome.button.p…,django-allauth:Continue
+        continue	word	nl	overslaan	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	nl	verder	apereo-cas:screen.welcome.button.p…,django-allauth:Continue,keycloak:proceedWithAction
+        continue	word	pl	dalej	authentik:Next,django-two-factor-auth:Next,zitadel:LDAP.NextButtonText
+        continue	word	pl	kontynuuj	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	pl	następny	authelia:Next,simplesamlphp:{login:next},zitadel:DeviceAuth.UserCode.But…
+        continue	word	pl	pomiń	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	pt	continuar	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
+        continue	word	pt	próximo	authelia:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
+        continue	word	pt	pular	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	ro	continuați	okta-signin-widget:oie.optional.authentica…
+        continue	word	ro	continuă	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
+        continue	word	ru	далее	authentik:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
+        continue	word	ru	продолжить	authentik:Continue,django-allauth:Continue,keycloak:doContinue
+        continue	word	ru	пропустить	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
+        continue	word	ru	следующий	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
         continue	word	sk	pokračovať	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	sk	preskočiť	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	sl	nadaljuj	apereo-cas:screen.button.continue,django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	sl	preskoči	apereo-cas:cas.mfa.registerdevice.butt…
+        continue	word	sk	preskočiť	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	sl	nadaljuj	apereo-cas:screen.button.continue,django-allauth:Continue,simplesamlphp:{general:yes_continue}
+        continue	word	sl	preskoči	apereo-cas:cas.mfa.registerdevice.…
         continue	word	so	xiga	authelia:Next
-        continue	word	sr-Latn	nastavi	django-allauth:Continue,ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
+        continue	word	sr-Latn	nastavi	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
         continue	word	sr-Latn	sledeće	authelia:Next,django-two-factor-auth:Next
         continue	word	st	pele	simplesamlphp:{general:yes_continue}
         continue	word	st	tswela	simplesamlphp:{general:yes_continue}
         continue	word	su	salajengna	authelia:Next
-        continue	word	sv	fortsätt	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,django-allauth:Continue
-        continue	word	sv	hoppa	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	sv	nästa	authelia:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
+        continue	word	sv	fortsätt	django-allauth:Continue,keycloak:doContinue,zitadel:LDAP.NextButtonText
+        continue	word	sv	hoppa	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	sv	nästa	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
         continue	word	ta	அடுத்தது	authelia:Next
         continue	word	tl	susunod	authelia:Next
-        continue	word	tr	atla	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	tr	devam	apereo-cas:screen.button.continue,authentik:Continue,gluu-oxauth:device.authorization.confir…
-        continue	word	tr	devamet	apereo-cas:screen.button.continue,authentik:Continue,gluu-oxauth:device.authorization.confir…
-        continue	word	tr	sonraki	authelia:Next,okta-signin-widget:enroll.choices.submit.next
-        continue	word	uk	продовжити	apereo-cas:screen.button.continue,authelia:Logout and continue the cur…,django-allauth:Continue
-        continue	word	uk	пропустити	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	ur	جاری	apereo-cas:screen.button.continue,ory-elements:identities.messages.1010008
-        continue	word	ur	جاریرکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.1010009
-        continue	word	ur	رکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.1010008
-        continue	word	ur	چھوڑیں	apereo-cas:cas.mfa.registerdevice.butt…
-        continue	word	uz	davom	django-allauth:Continue,ory-elements:identities.messages.1010008
-        continue	word	uz	davometish	django-allauth:Continue,ory-elements:identities.messages.1010009
-        continue	word	uz	etish	django-allauth:Continue,ory-elements:identities.messages.1010008
+        continue	word	tr	atla	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	tr	devam	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	tr	devamet	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
+        continue	word	tr	sonraki	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
+        continue	word	uk	продовжити	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
+        continue	word	uk	пропустити	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	ur	جاری	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
+        continue	word	ur	جاریرکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
+        continue	word	ur	رکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
+        continue	word	ur	چھوڑیں	apereo-cas:cas.mfa.registerdevice.…
+        continue	word	uz	davom	django-allauth:Continue,ory-elements:identities.messages.101…
+        continue	word	uz	davometish	django-allauth:Continue,ory-elements:identities.messages.101…
+        continue	word	uz	etish	django-allauth:Continue,ory-elements:identities.messages.101…
         continue	word	vec	prossimo	authelia:Next
-        continue	word	vi	tiếp	apereo-cas:screen.button.continue,authelia:Next,django-two-factor-auth:Next
-        continue	word	vi	tiếptục	apereo-cas:screen.button.continue,lemonldap-ng:continue,okta-signin-widget:oie.optional.authenticator.…
-        continue	word	vi	tục	apereo-cas:screen.button.continue,lemonldap-ng:continue,okta-signin-widget:oie.optional.authenticator.…
-        continue	word	xh	qhubeka	ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
-        continue	word	zu	qhubeka	ory-elements:identities.messages.1010008,simplesamlphp:{general:yes_continue}
+        continue	word	vi	tiếp	authelia:Next,django-two-factor-auth:Next,lemonldap-ng:continue
+        continue	word	vi	tiếptục	apereo-cas:screen.button.continue,lemonldap-ng:continue,ory-elements:identities.messages.101…
+        continue	word	vi	tục	apereo-cas:screen.button.continue,lemonldap-ng:continue,ory-elements:identities.messages.101…
+        continue	word	xh	qhubeka	ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
+        continue	word	zu	qhubeka	ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
         credentials	embedded	ja	クレデンシャル	django-allauth:Client credentials,keycloak:loginCredential
         credentials	embedded	ja	資格情報を	django-two-factor-auth:Enter your credentials.,okta-signin-widget:errors.E0000041
-        credentials	embedded	zh-Hans	凭据	authelia:Failed to register your cre…,authentik:Credentials,okta-signin-widget:errors.E0000041
+        credentials	embedded	zh-Hans	凭据	authelia:Failed to register your…,authentik:Credentials,okta-signin-widget:errors.E0000041
         credentials	embedded	zh-Hans	凭证	keycloak:loginCredential
         credentials	embedded	zh-Hans	输入您的认证信息	django-two-factor-auth:Enter your credentials.,lemonldap-ng:enterCred
         credentials	key	zxx	trmsg=3	lemonldap-ng:PE3
         credentials	key	zxx	trmsg=5	lemonldap-ng:PE5
         credentials	key	zxx	trspan=enterCred	lemonldap-ng:enterCred
-        credentials	stem	el	διαπιστευτ	authelia:Failed to register your cre…,django-allauth:Client credentials,keycloak:loginCredential
-        credentials	stem	hr	vjerodajnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.1040009
-        credentials	stem	pl	poświadcze	authelia:Failed to register your cre…,authentik:Credentials,keycloak:loginCredential
-        credentials	stem	sk	poveren	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        credentials	stem	sl	poverilnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.1040009
-        credentials	word	ar	الاعتماد	apereo-cas:authenticationFailure.Authe…,ory-elements:identities.messages.1070014
+        credentials	stem	el	διαπιστευτ	authelia:Failed to register your…,django-allauth:Client credentials,keycloak:loginCredential
+        credentials	stem	hr	vjerodajnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.104…
+        credentials	stem	pl	poświadcze	authelia:Failed to register your…,authentik:Credentials,keycloak:loginCredential
+        credentials	stem	sk	poveren	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        credentials	stem	sl	poverilnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.104…
+        credentials	word	ar	الاعتماد	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.107…
         credentials	word	ar	بيانات	django-allauth:Client credentials,keycloak:loginCredential
         credentials	word	ca	credencial	keycloak:loginCredential
         credentials	word	ca	credencials	django-allauth:Client credentials,keycloak:credentialSetupRequired
-        credentials	word	ca	vàlides	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
+        credentials	word	ca	vàlides	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
         credentials	word	cs	neplatným	apereo-cas:INVALID_AUTHN_REQUEST
         credentials	word	cs	přihlašovacím	apereo-cas:INVALID_AUTHN_REQUEST
         credentials	word	cs	údajům	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	de	anmeldedaten	authentik:Error creating credential:…,django-allauth:Client credentials,zitadel:Login.Description
+        credentials	word	de	anmeldedaten	authentik:Error creating credenti…,django-allauth:Client credentials,zitadel:Login.Description
         credentials	word	de	anmeldeinformationen	apereo-cas:INVALID_AUTHN_REQUEST,openam:amAuthAD.CredInvalid
         credentials	word	el	διαπιστευτήρια	django-allauth:Client credentials,keycloak:loginCredential
-        credentials	word	el	διαπιστευτηρίων	authelia:Failed to register your cre…,keycloak:credentialSetupRequired
-        credentials	word	en	credential	authelia:Failed to register your cre…,authentik:Error creating credential:…,gluu-oxauth:casa.duo.text
-        credentials	word	en	credentials	authentik:Credentials,django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.
-        credentials	word	es	credencial	authentik:Error creating credential:…,keycloak:updateCredAriaLabel
-        credentials	word	es	credenciales	django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.,keycloak:loginCredential
+        credentials	word	el	διαπιστευτηρίων	authelia:Failed to register your…,keycloak:credentialSetupRequired
+        credentials	word	en	credential	authelia:Failed to register your…,gluu-oxauth:casa.duo.text,keycloak:loginCredential
+        credentials	word	en	credentials	authentik:Credentials,gluu-oxauth:casa.duo.title,lemonldap-ng:enterCred
+        credentials	word	es	credencial	authentik:Error creating credenti…,keycloak:updateCredAriaLabel
+        credentials	word	es	credenciales	django-allauth:Client credentials,keycloak:loginCredential,lemonldap-ng:enterCred
         credentials	word	eu	kredentzialak	django-allauth:Client credentials,okta-signin-widget:errors.E0000041
         credentials	word	fa	اعتبارنامه	django-allauth:Client credentials,keycloak:loginCredential
         credentials	word	fa	بوده	apereo-cas:INVALID_AUTHN_REQUEST
         credentials	word	fi	kirjautumistietojen	keycloak:credentialSetupRequired
         credentials	word	fr	accréditation	keycloak:loginCredential
-        credentials	word	fr	identifiants	authentik:Credentials,django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.
+        credentials	word	fr	identifiants	authentik:Credentials,django-allauth:Client credentials,zitadel:Password.Description
         credentials	word	hr	vjerodajnica	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	hr	vjerodajnice	apereo-cas:authenticationFailure.Authe…,ory-elements:identities.messages.4000006
-        credentials	word	it	credenziali	authelia:Failed to register your cre…,django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.
-        credentials	word	it	valide	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
+        credentials	word	hr	vjerodajnice	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
+        credentials	word	it	credenziali	authelia:Failed to register your…,keycloak:loginCredential,lemonldap-ng:enterCred
+        credentials	word	it	valide	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
         credentials	word	ka	ავტორიზაციის	keycloak:loginCredential
         credentials	word	ka	დეტალების	keycloak:updateCredAriaLabel
         credentials	word	nl	inloggegevens	zitadel:LDAP.Description
-        credentials	word	pl	poświadczenia	authelia:Failed to register your cre…,authentik:Credentials,keycloak:loginCredential
-        credentials	word	pl	poświadczeń	authentik:Server validation of creden…,keycloak:resetCredentialNotAllowedMe…
-        credentials	word	pl	uwierzytelniające	django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.,lemonldap-ng:enterCred
+        credentials	word	pl	poświadczenia	authelia:Failed to register your…,authentik:Credentials,keycloak:loginCredential
+        credentials	word	pl	poświadczeń	authentik:Server validation of cr…,keycloak:resetCredentialNotAllow…
+        credentials	word	pl	uwierzytelniające	django-allauth:Client credentials,lemonldap-ng:enterCred,okta-signin-widget:errors.E0000041
         credentials	word	pt	credenciais	django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.
         credentials	word	pt	credencial	keycloak:loginCredential
-        credentials	word	pt	inválidas	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
+        credentials	word	pt	inválidas	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
         credentials	word	ru	учетные	authentik:Credentials,keycloak:updateCredAriaLabel
-        credentials	word	sk	poverenia	apereo-cas:authenticationFailure.Authe…,ory-elements:identities.messages.4000006
+        credentials	word	sk	poverenia	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
         credentials	word	sk	poverení	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	sl	neveljavne	apereo-cas:authenticationFailure.Authe…,ory-elements:identities.messages.4000006
+        credentials	word	sl	neveljavne	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
         credentials	word	sl	poverilnic	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	sl	poverilnice	apereo-cas:authenticationFailure.Authe…,ory-elements:identities.messages.4000006
+        credentials	word	sl	poverilnice	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
         credentials	word	sv	inloggningsuppgifter	django-two-factor-auth:Enter your credentials.,okta-signin-widget:errors.E0000041
-        credentials	word	uk	недійсні	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        credentials	word	uk	облікові	authelia:Failed to register your cre…,django-allauth:Client credentials,keycloak:loginCredential
-        decline	embedded	ja	キャンセル	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
+        credentials	word	uk	недійсні	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        credentials	word	uk	облікові	authelia:Failed to register your…,django-allauth:Client credentials,keycloak:loginCredential
+        decline	embedded	ja	キャンセル	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	embedded	ja	取消	openam:amAuthUI.Cancel
-        decline	embedded	ja	拒否	apereo-cas:screen.mfaDenied.header,authelia:Deny,django-allauth:Deny
+        decline	embedded	ja	拒否	authelia:Deny,django-allauth:Deny,keycloak:doDeny
         decline	embedded	th	ปฏิเสธ	authelia:Deny,django-allauth:Deny,keycloak:doDeny
         decline	embedded	th	ยกเลิก	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	embedded	zh-Hans	取消	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
-        decline	embedded	zh-Hans	拒绝	apereo-cas:screen.mfaDenied.header,authelia:Deny,django-allauth:Deny
-        decline	embedded	zh-Hant	取消	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
-        decline	embedded	zh-Hant	拒絕	apereo-cas:screen.mfaDenied.header,authelia:Deny,django-allauth:Deny
+        decline	embedded	zh-Hans	取消	authelia:Cancel,authentik:Cancel,keycloak:cancel
+        decline	embedded	zh-Hans	拒绝	authelia:Deny,django-allauth:Deny,keycloak:deny
+        decline	embedded	zh-Hant	取消	authelia:Cancel,authentik:Cancel,keycloak:cancel
+        decline	embedded	zh-Hant	拒絕	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	key	zxx	trspan=cancel	lemonldap-ng:cancel
         decline	key	zxx	trspan=refuse	lemonldap-ng:refuse
-        decline	stem	cs	zamítn	apereo-cas:screen.mfaDenied.header,authelia:Deny,django-allauth:Deny
+        decline	stem	cs	zamítn	authelia:Deny,django-allauth:Deny,keycloak:doDecline
         decline	stem	da	afvis	authelia:Deny,django-allauth:Deny,okta-signin-widget:errors.E0000073
-        decline	stem	hu	mégse	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
+        decline	stem	hu	mégse	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
         decline	stem	nb	avslå	authelia:Deny,django-allauth:Deny,keycloak:doDecline
-        decline	stem	nl	annule	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	stem	nl	annule	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	stem	nl	weiger	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	stem	ru	отмен	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
-        decline	stem	tr	redde	apereo-cas:screen.mfaDenied.header,authelia:Deny,django-allauth:Deny
-        decline	stem	uk	відхилен	apereo-cas:screen.mfaDenied.header,authelia:Consent has been rejected a…,django-allauth:Device Denied
+        decline	stem	ru	отмен	authelia:Cancel,authentik:Cancel,keycloak:cancel
+        decline	stem	tr	redde	authelia:Deny,django-allauth:Deny,keycloak:deny
+        decline	stem	uk	відхилен	authelia:Consent has been reject…,django-allauth:Device Denied,keycloak:consentDenied
         decline	word	af	kanselleer	authelia:Cancel,simplesamlphp:{general:no_cancel}
         decline	word	ar	الغ	simplesamlphp:{general:no_cancel}
-        decline	word	ar	رفض	apereo-cas:screen.mfaDenied.heading,authelia:Deny,django-allauth:Deny
+        decline	word	ar	رفض	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	word	az	ləğv	django-allauth:Cancel
         decline	word	az	rədd	django-allauth:Deny
-        decline	word	bg	анулиране	zitadel:InitMFAOTP.CancelButtonText
+        decline	word	bg	анулиране	zitadel:InitMFAOTP.CancelButton…
         decline	word	bg	откажи	django-allauth:Deny
         decline	word	bg	отказано	django-allauth:Device Denied,zitadel:DeviceAuth.Done.Denied
         decline	word	ca	cancel	apereo-cas:screen.consent.cancel,django-allauth:Cancel,keycloak:cancel
@@ -998,33 +998,33 @@ extension SignInLexicon {
         decline	word	cs	neakceptuji	simplesamlphp:{general:no_cancel}
         decline	word	cs	zamítnout	authelia:Deny,django-allauth:Deny,keycloak:doDecline
         decline	word	cs	zamítnuto	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	cs	zrušit	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
+        decline	word	cs	zrušit	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	da	afvis	authelia:Deny,django-allauth:Deny
         decline	word	da	afvist	django-allauth:Device Denied,okta-signin-widget:errors.E0000073
-        decline	word	da	annuller	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
-        decline	word	de	abbrechen	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	da	annuller	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
+        decline	word	de	abbrechen	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	de	abgelehnt	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
         decline	word	de	ablehnen	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	de	verweigert	keycloak:consentDenied,openam:amAuth.loginDenied,simplesamlphp:{consent:consent:noconsent_…
+        decline	word	de	verweigert	keycloak:consentDenied,openam:amAuth.loginDenied,simplesamlphp:{consent:consent:nocons…
         decline	word	el	άρνηση	authelia:Deny,keycloak:doDeny
         decline	word	el	ακύρωση	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	el	απόρριψη	django-allauth:Deny,keycloak:doDecline,simplesamlphp:{general:no_cancel}
-        decline	word	en	cancel	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
-        decline	word	en	denied	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied,keycloak:consentDenied
+        decline	word	en	cancel	authelia:Cancel,authentik:Cancel,keycloak:cancel
+        decline	word	en	denied	django-allauth:Device Denied,keycloak:consentDenied,openam:amAuth.loginDenied
         decline	word	en	deny	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	word	en	nocancel	simplesamlphp:{general:no}
         decline	word	en	refuse	lemonldap-ng:refuse,shibboleth-idp:idp.terms-of-use.reject
-        decline	word	es	cancelar	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	es	cancelar	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	es	denegar	authelia:Deny,keycloak:doDeny,zitadel-login-typescript:device.request.deny
         decline	word	es	rechazar	django-allauth:Deny,lemonldap-ng:refuse,okta-signin-widget:oktaverify.rejected
         decline	word	et	loobu	simplesamlphp:{general:no_cancel}
         decline	word	et	tühista	authelia:Cancel,django-allauth:Cancel
         decline	word	eu	ukatu	authelia:Deny,django-allauth:Deny,okta-signin-widget:errors.E0000073
         decline	word	eu	utzi	authelia:Cancel,django-allauth:Cancel,okta-signin-widget:oform.cancel
-        decline	word	fa	لغو	apereo-cas:screen.consent.cancel,django-allauth:Login Cancelled,django-two-factor-auth:Cancel
+        decline	word	fa	لغو	django-allauth:Login Cancelled,django-two-factor-auth:Cancel,keycloak:cancel
         decline	word	fi	estä	authelia:Deny
-        decline	word	fi	peruuta	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
-        decline	word	fr	annuler	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	fi	peruuta	authelia:Cancel,keycloak:doCancel,lemonldap-ng:cancel
+        decline	word	fr	annuler	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	fr	refuser	authelia:Deny,keycloak:deny,lemonldap-ng:refuse
         decline	word	fr	refusé	django-allauth:Device Denied,keycloak:consentDenied
         decline	word	fr	refusée	apereo-cas:screen.mfaDenied.header,wso2-identity-apps:deny.login
@@ -1034,15 +1034,15 @@ extension SignInLexicon {
         decline	word	ht	refize	django-allauth:Deny
         decline	word	hu	elutasítva	django-allauth:Device Denied,keycloak:consentDenied
         decline	word	hu	fogadom	simplesamlphp:{general:no_cancel}
-        decline	word	hu	megtagad	authelia:Deny,zitadel:DeviceAuth.Action.Button.De…
+        decline	word	hu	megtagad	authelia:Deny,zitadel:DeviceAuth.Action.Butto…
         decline	word	hu	mégse	authelia:Cancel,keycloak:cancel,okta-signin-widget:oform.cancel
         decline	word	hu	mégsem	django-allauth:Cancel,django-two-factor-auth:Cancel,keycloak:doCancel
         decline	word	id	batal	authelia:Cancel,django-allauth:Cancel
         decline	word	id	batalkan	okta-signin-widget:oform.cancel,simplesamlphp:{general:no_cancel}
         decline	word	id	ditolak	django-allauth:Device Denied,okta-signin-widget:errors.E0000073,zitadel:DeviceAuth.Done.Denied
-        decline	word	id	membatalkan	authelia:You cancelled the assertion…,zitadel:InitMFAOTP.CancelButtonText
+        decline	word	id	membatalkan	authelia:You cancelled the asser…,zitadel:InitMFAOTP.CancelButton…
         decline	word	id	tolak	authelia:Deny,django-allauth:Deny
-        decline	word	it	annulla	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
+        decline	word	it	annulla	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
         decline	word	it	cancellare	simplesamlphp:{general:no_cancel}
         decline	word	it	nega	authelia:Deny,django-allauth:Deny,keycloak:doDeny
         decline	word	it	negato	django-allauth:Device Denied,keycloak:consentDenied
@@ -1053,58 +1053,58 @@ extension SignInLexicon {
         decline	word	ko	거부됨	django-allauth:Device Denied,keycloak:consentDenied
         decline	word	ky	баш	django-allauth:Deny
         decline	word	lb	nee	simplesamlphp:{general:no}
-        decline	word	lt	atšaukti	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
+        decline	word	lt	atšaukti	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	lt	nutraukti	simplesamlphp:{general:no_cancel}
         decline	word	lv	atcelt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	lv	noraidīt	authelia:Deny,django-allauth:Deny
         decline	word	mk	мнр	apereo-cas:screen.mfaDenied.header
-        decline	word	mk	откажи	apereo-cas:screen.consent.cancel,zitadel:InitMFAOTP.CancelButtonText
+        decline	word	mk	откажи	apereo-cas:screen.consent.cancel,zitadel:InitMFAOTP.CancelButton…
         decline	word	ms	batal	authelia:Cancel,okta-signin-widget:oform.cancel
-        decline	word	nb	avbryt	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
+        decline	word	nb	avbryt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	nb	avslå	authelia:Deny,django-allauth:Deny,keycloak:doDecline
         decline	word	nb	avslått	django-allauth:Device Denied,keycloak:consentDenied
         decline	word	nl	annuleer	apereo-cas:screen.consent.cancel,keycloak:doCancel
-        decline	word	nl	annuleren	apereo-cas:screen.aup.button.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	nl	annuleren	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	nl	geweigerd	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	nl	weiger	authelia:Deny this consent request,simplesamlphp:{general:no_cancel}
+        decline	word	nl	weiger	authelia:Deny this consent reque…,simplesamlphp:{general:no_cancel}
         decline	word	nl	weigeren	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	word	nn	avbryt	simplesamlphp:{general:no_cancel}
-        decline	word	pl	anuluj	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	pl	anuluj	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	pl	odmów	django-allauth:Deny,keycloak:deny,zitadel-login-typescript:device.request.deny
         decline	word	pl	zabroń	keycloak:doDeny,lemonldap-ng:refuse
-        decline	word	pt	cancelar	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
-        decline	word	pt	consentimentonegado	keycloak:consentDenied,simplesamlphp:{consent:consent:noconsent_…
-        decline	word	pt	negado	django-allauth:Device Denied,keycloak:consentDenied,simplesamlphp:{consent:consent:noconsent_…
+        decline	word	pt	cancelar	authelia:Cancel,keycloak:cancel,lemonldap-ng:cancel
+        decline	word	pt	consentimentonegado	keycloak:consentDenied,simplesamlphp:{consent:consent:nocons…
+        decline	word	pt	negado	django-allauth:Device Denied,keycloak:consentDenied,simplesamlphp:{consent:consent:nocons…
         decline	word	pt	negar	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	word	pt	recusar	authelia:Deny,lemonldap-ng:refuse
-        decline	word	ro	anulează	authelia:Cancel,django-allauth:Cancel,okta-signin-widget:loopback.polling.cancel.link
+        decline	word	ro	anulează	authelia:Cancel,django-allauth:Cancel,simplesamlphp:{consent:consent:abort}
         decline	word	ro	refuză	authelia:Deny,django-allauth:Deny
         decline	word	ro	renunț	simplesamlphp:{general:no_cancel}
         decline	word	ru	отказано	apereo-cas:screen.mfaDenied.header,keycloak:consentDenied
-        decline	word	ru	отклонить	authelia:Deny,django-allauth:Deny,zitadel:DeviceAuth.Action.Button.De…
-        decline	word	ru	отмена	apereo-cas:screen.consent.cancel,authentik:Cancel,django-allauth:Cancel
-        decline	word	ru	отменить	authelia:Cancel,keycloak:doDecline,okta-signin-widget:loopback.polling.cancel.link
+        decline	word	ru	отклонить	authelia:Deny,django-allauth:Deny,zitadel:DeviceAuth.Action.Butto…
+        decline	word	ru	отмена	authentik:Cancel,django-allauth:Cancel,keycloak:cancel
+        decline	word	ru	отменить	authelia:Cancel,keycloak:doDecline,simplesamlphp:{general:no_cancel}
         decline	word	sk	odmietnuť	django-allauth:Deny,keycloak:doDecline
         decline	word	sk	zamietnuté	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	sk	zrušiť	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
+        decline	word	sk	zrušiť	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
         decline	word	sl	prekliči	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
         decline	word	sr	откажи	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
         decline	word	sr-Latn	odbij	authelia:Deny,django-allauth:Deny
         decline	word	sr-Latn	odustani	simplesamlphp:{general:no_cancel}
         decline	word	sr-Latn	otkaži	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
         decline	word	st	hlakola	simplesamlphp:{general:no_cancel}
-        decline	word	sv	avbryt	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
-        decline	word	sv	neka	authelia:Deny this consent request,django-allauth:Deny,zitadel:DeviceAuth.Action.Button.De…
+        decline	word	sv	avbryt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
+        decline	word	sv	neka	authelia:Deny this consent reque…,django-allauth:Deny,zitadel:DeviceAuth.Action.Butto…
         decline	word	sv	nekad	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	tr	i̇ptal	apereo-cas:screen.consent.cancel,authelia:Cancel,authentik:Cancel
+        decline	word	tr	i̇ptal	authelia:Cancel,authentik:Cancel,keycloak:cancel
         decline	word	tr	i̇ptalet	authelia:Cancel,authentik:Cancel,keycloak:doCancel
         decline	word	tr	reddedildi	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied,keycloak:consentDenied
         decline	word	tr	reddet	authelia:Deny,django-allauth:Deny,keycloak:deny
         decline	word	uk	відмовити	authelia:Deny,keycloak:doDeny
-        decline	word	uk	відхилена	authelia:Consent has been rejected a…,keycloak:consentDenied,okta-signin-widget:errors.E0000073
+        decline	word	uk	відхилена	authelia:Consent has been reject…,keycloak:consentDenied,okta-signin-widget:errors.E0000073
         decline	word	uk	відхилено	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	uk	згода	authelia:Consent has been rejected a…,keycloak:consentDenied
-        decline	word	uk	скасувати	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
+        decline	word	uk	згода	authelia:Consent has been reject…,keycloak:consentDenied
+        decline	word	uk	скасувати	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
         decline	word	ur	منسوخ	apereo-cas:screen.consent.cancel
         decline	word	uz	bekor	django-allauth:Cancel
         decline	word	uz	rad	django-allauth:Deny
@@ -1113,278 +1113,278 @@ extension SignInLexicon {
         decline	word	xh	rhoxisa	simplesamlphp:{general:no_cancel}
         decline	word	zu	khansela	simplesamlphp:{general:no_cancel}
         device	embedded	ja	デバイスの確認	django-allauth:Confirm Device
-        device	embedded	ja	デバイスの管理	authelia:Manage devices,keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.title
-        device	embedded	ja	デバイス認証	ory-elements:identities.messages.4000042,zitadel:DeviceAuth.Title
-        device	embedded	ja	電話	django-allauth:Phone,django-two-factor-auth:However it might happen tha…,okta-signin-widget:oie.phone.label
+        device	embedded	ja	デバイスの管理	authelia:Manage devices,keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.ti…
+        device	embedded	ja	デバイス認証	ory-elements:identities.messages.400…,zitadel:DeviceAuth.Title
+        device	embedded	ja	電話	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	embedded	th	โทรศัพท์	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	embedded	zh-Hans	手机	okta-signin-widget:oie.phone.label
         device	embedded	zh-Hans	电话	django-allauth:Phone,ory-elements:property.phone
-        device	embedded	zh-Hans	设备	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,authentik:Device(s)
+        device	embedded	zh-Hans	设备	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
         device	embedded	zh-Hant	手機	okta-signin-widget:oie.phone.label
-        device	embedded	zh-Hant	裝置	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
-        device	embedded	zh-Hant	设备	apereo-cas:screen.authentication.gauth…,authentik:Device(s)
-        device	embedded	zh-Hant	電話	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeholder
+        device	embedded	zh-Hant	裝置	authentik:Device(s),keycloak:deviceActivity,lemonldap-ng:u2fWelcome
+        device	embedded	zh-Hant	设备	apereo-cas:screen.authentication.g…,authentik:Device(s)
+        device	embedded	zh-Hant	電話	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeho…
         device	key	zxx	trspan=2FDeviceNotFound	lemonldap-ng:2FDeviceNotFound
-        device	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesReached
+        device	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesRea…
         device	key	zxx	trspan=totpRegisterName	lemonldap-ng:totpRegisterName
         device	key	zxx	trspan=touchU2fDevice	lemonldap-ng:touchU2fDevice
         device	key	zxx	trspan=u2fWelcome	lemonldap-ng:u2fWelcome
         device	key	zxx	trspan=webAuthnNoDevice	lemonldap-ng:webAuthnNoDevice
-        device	key	zxx	trspan=webauthnAlreadyRegistered	lemonldap-ng:webauthnAlreadyRegistered
+        device	key	zxx	trspan=webauthnAlreadyRegistered	lemonldap-ng:webauthnAlreadyRegister…
         device	stem	az	cihaz	django-allauth:Confirm Device,django-two-factor-auth:Use your Yubikey device,ory-elements:login.webauthn.subtitle
-        device	stem	bg	устройств	authelia:Manage devices,django-allauth:Confirm Device,gluu-oxauth:device.authorization.title
-        device	stem	da	enhed	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.title
-        device	stem	de	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
+        device	stem	bg	устройств	authelia:Manage devices,django-allauth:Confirm Device,zitadel:DeviceAuth.Title
+        device	stem	da	enhed	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
+        device	stem	de	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
         device	stem	el	συσκευ	authelia:Manage devices,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	stem	et	seade	authelia:No compatible device found,django-allauth:Confirm Device,ory-elements:identities.messages.4000042
-        device	stem	et	seadme	authelia:Manage devices,django-allauth:You successfully authorized…,ory-elements:settings.deviceauthn.title
+        device	stem	et	seade	authelia:No compatible device fo…,django-allauth:Confirm Device,ory-elements:identities.messages.400…
+        device	stem	et	seadme	authelia:Manage devices,django-allauth:You successfully author…,ory-elements:settings.deviceauthn.ti…
         device	stem	fi	laite	django-allauth:Confirm Device,django-two-factor-auth:Use your Yubikey device
-        device	stem	fi	laitte	authelia:Manage devices,django-two-factor-auth:Authenticate using a WebAut…,keycloak:totpDeviceName
-        device	stem	hr	uređaj	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	hu	eszköz	authelia:Manage devices,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	stem	hu	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	stem	ka	მოწყობილობ	django-allauth:Confirm Device,keycloak:deviceActivity,ory-elements:settings.deviceauthn.info
+        device	stem	fi	laitte	authelia:Manage devices,keycloak:totpDeviceName,ory-elements:settings.deviceauthn.ti…
+        device	stem	hr	uređaj	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
+        device	stem	hu	eszköz	authelia:Manage devices,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
+        device	stem	hu	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
+        device	stem	ka	მოწყობილობ	django-allauth:Confirm Device,keycloak:deviceActivity,ory-elements:settings.deviceauthn.in…
         device	stem	ko	디바이스	authelia:Manage devices,authentik:Device(s),django-allauth:Confirm Device
-        device	stem	ko	장치	authelia:This device is not register…,ory-elements:login.webauthn.subtitle
+        device	stem	ko	장치	authelia:This device is not regi…,ory-elements:login.webauthn.subtitle
         device	stem	ky	түзмө	django-allauth:Device Authorized,ory-elements:login.webauthn.subtitle
-        device	stem	lt	įrengin	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.title
+        device	stem	lt	įrengin	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
         device	stem	lv	ierīc	authelia:Manage devices,django-allauth:Confirm Device,keycloak:logoutOtherSessions
-        device	stem	nb	enhet	authelia:Manage devices,django-allauth:Confirm Device,django-two-factor-auth:If you don't have any devic…
-        device	stem	nl	appara	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,authentik:Device(s)
-        device	stem	nl	telefoon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	stem	pl	urządzeni	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,authentik:Device(s)
-        device	stem	ro	dispozitiv	authelia:Manage devices,django-allauth:Device Authorized,okta-signin-widget:icon.title.mobileDevice
-        device	stem	ru	устройств	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,authentik:Device(s)
-        device	stem	sk	zariaden	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	sl	naprav	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	sr	уређај	django-allauth:Confirm Device,django-two-factor-auth:Don't ask again on this dev…,ory-elements:settings.deviceauthn.info
-        device	stem	sr-Latn	uređaj	authelia:Device selection was denied…,django-allauth:Confirm Device,django-two-factor-auth:Authenticate using a WebAut…
-        device	stem	sv	enhet	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	tr	cihaz	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,django-allauth:Confirm Device
-        device	stem	uk	пристр	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
+        device	stem	nb	enhet	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
+        device	stem	nl	appara	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
+        device	stem	nl	telefoon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
+        device	stem	pl	urządzeni	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
+        device	stem	ro	dispozitiv	authelia:Manage devices,django-allauth:Device Authorized,ory-elements:settings.deviceauthn.ti…
+        device	stem	ru	устройств	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
+        device	stem	sk	zariaden	authelia:Manage devices,django-allauth:Confirm Device,keycloak:loginTotpDeviceName
+        device	stem	sl	naprav	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
+        device	stem	sr	уређај	django-allauth:Confirm Device,django-two-factor-auth:Don't ask again on this…,ory-elements:settings.deviceauthn.in…
+        device	stem	sr-Latn	uređaj	authelia:Device selection was de…,django-allauth:Confirm Device,django-two-factor-auth:Authenticate using a We…
+        device	stem	sv	enhet	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
+        device	stem	tr	cihaz	django-allauth:Confirm Device,keycloak:deviceActivity,lemonldap-ng:u2fWelcome
+        device	stem	uk	пристр	authelia:Manage devices,django-allauth:Confirm Device,keycloak:totpDeviceName
         device	stem	uz	qurilma	django-allauth:Device Denied,ory-elements:login.webauthn.subtitle
         device	word	af	toestel	authelia:Register device,ory-elements:login.webauthn.subtitle
-        device	word	af	toestelle	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	ar	اسمالجهاز	apereo-cas:screen.authentication.gauth…,keycloak:totpDeviceName
-        device	word	ar	الأجهزة	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.title
-        device	word	ar	الجهاز	apereo-cas:cas.oauth.device.confirm.he…,authelia:This device is not register…,django-allauth:Confirm Device
-        device	word	ar	جهاز	apereo-cas:screen.authentication.gauth…,authelia:Select a Device,lemonldap-ng:touchU2fDevice
-        device	word	ar	جهازك	apereo-cas:cas.mfa.yubikey.register,authelia:Register your first device…,django-allauth:Enter the code displayed on…
+        device	word	af	toestelle	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	ar	اسمالجهاز	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName
+        device	word	ar	الأجهزة	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.ti…
+        device	word	ar	الجهاز	authelia:This device is not regi…,django-allauth:Confirm Device,keycloak:totpDeviceName
+        device	word	ar	جهاز	apereo-cas:screen.authentication.g…,authelia:Select a Device,lemonldap-ng:touchU2fDevice
+        device	word	ar	جهازك	apereo-cas:cas.mfa.yubikey.register,authelia:Register your first dev…,django-allauth:Enter the code displaye…
         device	word	az	avtorizasiya	django-allauth:Device Authorized
-        device	word	az	cihaz	django-allauth:Device Authorized,django-two-factor-auth:If you don't have any devic…,ory-elements:settings.deviceauthn.descri…
+        device	word	az	cihaz	django-allauth:Device Authorized,django-two-factor-auth:If you don't have any d…,ory-elements:settings.deviceauthn.de…
         device	word	az	cihazı	django-allauth:Confirm Device
         device	word	az	cihazınızı	django-two-factor-auth:Use your Yubikey device,ory-elements:login.webauthn.subtitle
         device	word	az	telefon	django-allauth:Phone,ory-elements:property.phone
         device	word	bg	телефон	django-allauth:Phone,ory-elements:property.phone
-        device	word	bg	устройства	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	bg	устройство	authelia:No compatible device found,django-allauth:Confirm Device,ory-elements:identities.messages.4000042
-        device	word	bg	устройството	django-allauth:Device Authorized,gluu-oxauth:device.authorization.title,zitadel:DeviceAuth.Title
-        device	word	ca	dispositiu	apereo-cas:cas.oauth.device.confirm.he…,django-allauth:Confirm Device,keycloak:totpDeviceName
+        device	word	bg	устройства	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	bg	устройство	authelia:No compatible device fo…,django-allauth:Confirm Device,zitadel:DeviceAuth.Action.Grant…
+        device	word	bg	устройството	django-allauth:Device Authorized,gluu-oxauth:device.authorization.ti…,zitadel:DeviceAuth.Title
+        device	word	ca	dispositiu	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device,keycloak:totpDeviceName
         device	word	ca	dispositius	keycloak:signedInDevices
-        device	word	ca	registrats	apereo-cas:screen.account.mfadevices.s…,ory-elements:settings.deviceauthn.info
+        device	word	ca	registrats	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
         device	word	ca	telèfon	django-allauth:Phone,ory-elements:property.phone
-        device	word	cs	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	cs	zařízení	apereo-cas:cas.oauth.device.confirm.he…,authelia:Manage devices,django-allauth:Confirm Device
+        device	word	cs	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
+        device	word	cs	zařízení	authelia:Manage devices,keycloak:loginTotpDeviceName,zitadel:DeviceAuth.Title
         device	word	cy	ddyfais	authelia:Register device
-        device	word	cy	dyfais	authelia:Device selection was denied…
-        device	word	cy	hon	authelia:This device is not register…
+        device	word	cy	dyfais	authelia:Device selection was de…
+        device	word	cy	hon	authelia:This device is not regi…
         device	word	da	enhed	django-allauth:Confirm Device
-        device	word	da	enheder	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	da	enheder	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	da	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	de	gerät	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
-        device	word	de	geräte	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.title
+        device	word	de	gerät	authentik:Device(s),django-allauth:Confirm Device,zitadel:DeviceAuth.Title
+        device	word	de	geräte	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
         device	word	de	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	de	telefonnummer	okta-signin-widget:mfa.phoneNumber.placeholder,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	el	συσκευές	keycloak:signedInDevices,okta-signin-widget:password.reset.revokeSessio…,ory-elements:settings.deviceauthn.info
+        device	word	de	telefonnummer	okta-signin-widget:mfa.phoneNumber.placeho…,zitadel:InitMFAOTPSMS.PhoneLabel
+        device	word	el	συσκευές	keycloak:signedInDevices,okta-signin-widget:password.reset.revokeSe…,ory-elements:settings.deviceauthn.in…
         device	word	el	συσκευή	django-allauth:Device Authorized,okta-signin-widget:icon.title.mobileDevice
         device	word	el	συσκευής	django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	el	συσκευών	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	el	συσκευών	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	el	τηλέφωνο	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	en	device	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
-        device	word	en	devices	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.title
-        device	word	en	phone	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	es	dispositivo	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
-        device	word	es	dispositivos	authelia:Manage devices,gluu-oxauth:device.authorization.title,keycloak:signedInDevices
+        device	word	en	device	authentik:Device(s),keycloak:deviceActivity,lemonldap-ng:u2fWelcome
+        device	word	en	devices	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
+        device	word	en	phone	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
+        device	word	es	dispositivo	authentik:Device(s),django-allauth:Confirm Device,keycloak:totpDeviceName
+        device	word	es	dispositivos	authelia:Manage devices,keycloak:signedInDevices,lemonldap-ng:u2fWelcome
         device	word	es	teléfono	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	et	halda	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	et	keelatud	authelia:Device selection was denied…,django-allauth:Device Denied
-        device	word	et	registreeritud	authelia:This device is not register…,ory-elements:settings.deviceauthn.info
+        device	word	et	halda	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	et	keelatud	authelia:Device selection was de…,django-allauth:Device Denied
+        device	word	et	registreeritud	authelia:This device is not regi…,ory-elements:settings.deviceauthn.in…
         device	word	et	seade	django-allauth:Confirm Device
-        device	word	et	seadet	authelia:No compatible device found,ory-elements:identities.messages.4000042
-        device	word	et	seadme	authelia:You have registered this de…,django-allauth:You successfully authorized…
-        device	word	et	seadmeid	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	et	seadet	authelia:No compatible device fo…,ory-elements:identities.messages.400…
+        device	word	et	seadme	authelia:You have registered thi…,django-allauth:You successfully author…
+        device	word	et	seadmeid	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	et	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	eu	gailuaren	authelia:Device selection was denied…,django-allauth:Enter Device Code
+        device	word	eu	gailuaren	authelia:Device selection was de…,django-allauth:Enter Device Code
         device	word	eu	telefonoa	django-allauth:Phone,okta-signin-widget:oie.phone.label
         device	word	fa	تلفن	django-allauth:Phone,ory-elements:property.phone
-        device	word	fa	دستگاه	apereo-cas:cas.oauth.device.confirm.he…,django-allauth:Confirm Device,keycloak:deviceActivity
-        device	word	fa	نکنید	django-two-factor-auth:Don't ask again on this dev…
+        device	word	fa	دستگاه	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device,keycloak:deviceActivity
+        device	word	fa	نکنید	django-two-factor-auth:Don't ask again on this…
         device	word	fi	laite	django-allauth:Confirm Device
         device	word	fi	laitettasi	django-two-factor-auth:Use your Yubikey device
-        device	word	fi	laitteella	django-two-factor-auth:Authenticate using a WebAut…
+        device	word	fi	laitteella	django-two-factor-auth:Authenticate using a We…
         device	word	fi	laitteen	keycloak:totpDeviceName
-        device	word	fi	laitteita	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	fi	laitteita	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	fi	puhelin	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	word	fil	device	authelia:Register device
-        device	word	fr	appareil	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
+        device	word	fr	appareil	authentik:Device(s),keycloak:loginTotpDeviceName,zitadel:DeviceAuth.Title
         device	word	fr	appareils	authelia:Manage devices,keycloak:deviceActivity
-        device	word	fr	nomdelappareil	apereo-cas:screen.authentication.gauth…,zitadel:PasswordlessRegistration.To…
-        device	word	fr	périphérique	gluu-oxauth:device.authorization.title,lemonldap-ng:u2fWelcome
-        device	word	fr	téléphone	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
+        device	word	fr	nomdelappareil	apereo-cas:screen.authentication.g…,zitadel:PasswordlessRegistratio…
+        device	word	fr	périphérique	gluu-oxauth:device.authorization.ti…,lemonldap-ng:u2fWelcome
+        device	word	fr	téléphone	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
         device	word	ga	gléas	authelia:Register device
-        device	word	ha	urar	django-two-factor-auth:Don't ask again on this dev…,ory-elements:login.webauthn.subtitle
+        device	word	ha	urar	django-two-factor-auth:Don't ask again on this…,ory-elements:login.webauthn.subtitle
         device	word	he	המכשיר	django-allauth:Device Denied
         device	word	he	טלפון	django-allauth:Phone,ory-elements:property.phone
-        device	word	he	מכשיר	django-allauth:Confirm Device,ory-elements:identities.messages.4000042
-        device	word	hi	उपकरण	authelia:You have registered this de…,ory-elements:identities.messages.4000042
-        device	word	hi	डिवाइस	authelia:No compatible device found,ory-elements:settings.deviceauthn.info
+        device	word	he	מכשיר	django-allauth:Confirm Device,ory-elements:identities.messages.400…
+        device	word	hi	उपकरण	authelia:You have registered thi…,ory-elements:identities.messages.400…
+        device	word	hi	डिवाइस	authelia:No compatible device fo…,ory-elements:settings.deviceauthn.in…
         device	word	hr	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	hr	uređaj	apereo-cas:cas.oauth.device.confirm.he…,authelia:This device is not register…,django-allauth:Confirm Device
-        device	word	hr	uređaja	apereo-cas:screen.authentication.gauth…
-        device	word	hr	uređaji	apereo-cas:screen.account.mfadevices.s…,ory-elements:settings.deviceauthn.info
-        device	word	hr	uređajima	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	hr	uređaj	apereo-cas:cas.oauth.device.confir…,authelia:This device is not regi…,django-allauth:Confirm Device
+        device	word	hr	uređaja	apereo-cas:screen.authentication.g…
+        device	word	hr	uređaji	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
+        device	word	hr	uređajima	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	ht	aparèy	django-allauth:Confirm Device,okta-signin-widget:errors.E0000103
         device	word	ht	telefòn	django-allauth:Phone,okta-signin-widget:oie.phone.label
-        device	word	hu	eszköz	authelia:No compatible device found,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	hu	eszközt	authelia:You have registered this de…,django-allauth:Please confirm the code sho…,ory-elements:identities.messages.4000042
-        device	word	hu	eszközök	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.title
+        device	word	hu	eszköz	django-allauth:Confirm Device,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
+        device	word	hu	eszközt	authelia:You have registered thi…,ory-elements:identities.messages.400…,zitadel:PasswordlessRegistratio…
+        device	word	hu	eszközök	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
         device	word	hu	telefon	okta-signin-widget:oie.phone.label,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	hu	telefonszám	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeholder
+        device	word	hu	telefonszám	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeho…
         device	word	id	faceid	zitadel:MFAProvider.Provider1
-        device	word	id	perangkat	authelia:Manage devices,django-allauth:Confirm Device,okta-signin-widget:errors.E0000103
-        device	word	id	telepon	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeholder,ory-elements:property.phone
+        device	word	id	perangkat	authelia:Manage devices,django-allauth:Confirm Device,zitadel:DeviceAuth.Title
+        device	word	id	telepon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
         device	word	it	dispositivi	authelia:Manage devices,keycloak:signedInDevices,lemonldap-ng:u2fWelcome
-        device	word	it	dispositivo	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,django-allauth:Confirm Device
-        device	word	it	nomedispositivo	apereo-cas:screen.authentication.gauth…,keycloak:totpDeviceName
-        device	word	it	telefono	django-allauth:Phone,django-two-factor-auth:However it might happen tha…,okta-signin-widget:oie.phone.label
-        device	word	ka	მოწყობილობა	django-allauth:Device Authorized,ory-elements:identities.messages.4000042
-        device	word	ka	მოწყობილობები	keycloak:signedInDevices,ory-elements:settings.deviceauthn.info
-        device	word	ka	მოწყობილობების	keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.title
+        device	word	it	dispositivo	django-allauth:Confirm Device,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
+        device	word	it	nomedispositivo	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName
+        device	word	it	telefono	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
+        device	word	ka	მოწყობილობა	django-allauth:Device Authorized,ory-elements:identities.messages.400…
+        device	word	ka	მოწყობილობები	keycloak:signedInDevices,ory-elements:settings.deviceauthn.in…
+        device	word	ka	მოწყობილობების	keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.ti…
         device	word	ka	მოწყობილობის	django-allauth:Confirm Device,keycloak:deviceActivity
         device	word	ka	ტელეფონი	django-allauth:Phone,ory-elements:property.phone
         device	word	ko	faceid	zitadel:MFAProvider.Provider1
         device	word	ko	디바이스	authelia:Manage devices,authentik:Device(s),django-allauth:Confirm Device
-        device	word	ko	디바이스에	authentik:Enter the code shown on you…,django-allauth:Enter the code displayed on…
-        device	word	ko	장치는	authelia:This device is not register…
-        device	word	ko	장치를	authelia:Contact your administrator…,ory-elements:login.webauthn.subtitle
-        device	word	ko	전화번호	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeholder,ory-elements:property.phone
+        device	word	ko	디바이스에	authentik:Enter the code shown on…,django-allauth:Enter the code displaye…
+        device	word	ko	장치는	authelia:This device is not regi…
+        device	word	ko	장치를	authelia:Contact your administra…,ory-elements:login.webauthn.subtitle
+        device	word	ko	전화번호	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
         device	word	ky	телефон	django-allauth:Phone,ory-elements:property.phone
         device	word	ky	түзмөккө	django-allauth:Device Authorized
         device	word	lt	telefonas	django-allauth:Phone,ory-elements:property.phone
-        device	word	lt	tvarkyti	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	lt	įrenginius	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	lt	įrenginys	authelia:This device is not register…,django-allauth:Device Authorized,ory-elements:identities.messages.4000042
-        device	word	lt	įrenginį	authelia:You have registered this de…,django-allauth:Confirm Device
-        device	word	lv	ierīce	authelia:This device is not register…,django-allauth:Device Authorized
-        device	word	lv	ierīces	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	lv	ierīci	authelia:You have registered this de…,django-allauth:Confirm Device
-        device	word	lv	ierīcēm	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.info
-        device	word	lv	noraidīta	authelia:Device selection was denied…,django-allauth:Device Denied
+        device	word	lt	tvarkyti	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	lt	įrenginius	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	lt	įrenginys	authelia:This device is not regi…,django-allauth:Device Authorized,ory-elements:identities.messages.400…
+        device	word	lt	įrenginį	authelia:You have registered thi…,django-allauth:Confirm Device
+        device	word	lv	ierīce	authelia:This device is not regi…,django-allauth:Device Authorized
+        device	word	lv	ierīces	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	lv	ierīci	authelia:You have registered thi…,django-allauth:Confirm Device
+        device	word	lv	ierīcēm	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.in…
+        device	word	lv	noraidīta	authelia:Device selection was de…,django-allauth:Device Denied
         device	word	lv	tālrunis	django-allauth:Phone,ory-elements:property.phone
         device	word	mk	faceid	zitadel:MFAProvider.Provider1
         device	word	mk	hello	zitadel:MFAProvider.Provider1
         device	word	mk	windows	zitadel:MFAProvider.Provider1
         device	word	mk	отпечаток	zitadel:MFAProvider.Provider1
         device	word	mk	прст	zitadel:MFAProvider.Provider1
-        device	word	mk	регистрирани	apereo-cas:screen.account.mfadevices.s…,ory-elements:settings.deviceauthn.info
-        device	word	mk	уред	apereo-cas:screen.authentication.gauth…,zitadel:DeviceAuth.Title
-        device	word	mk	уреди	apereo-cas:screen.account.mfadevices.s…,ory-elements:settings.deviceauthn.info
-        device	word	mk	уредот	apereo-cas:cas.oauth.device.confirm.he…,zitadel:PasswordlessRegistration.To…
+        device	word	mk	регистрирани	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
+        device	word	mk	уред	apereo-cas:screen.authentication.g…,zitadel:DeviceAuth.Title
+        device	word	mk	уреди	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
+        device	word	mk	уредот	apereo-cas:cas.oauth.device.confir…,zitadel:PasswordlessRegistratio…
         device	word	mn	төхөөрөмж	django-allauth:Confirm Device
         device	word	mn	утас	django-allauth:Phone,ory-elements:property.phone
-        device	word	ms	peranti	authelia:Manage devices,okta-signin-widget:errors.E0000103,ory-elements:settings.deviceauthn.info
+        device	word	ms	peranti	authelia:Manage devices,okta-signin-widget:errors.E0000103,ory-elements:settings.deviceauthn.in…
         device	word	ms	telefon	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ms	urus	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	mt	tagħmir	authelia:No compatible device found
-        device	word	nb	enhet	authelia:No compatible device found,django-allauth:Confirm Device,django-two-factor-auth:If you don't have any devic…
-        device	word	nb	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	ms	urus	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	mt	tagħmir	authelia:No compatible device fo…
+        device	word	nb	enhet	authelia:No compatible device fo…,django-allauth:Confirm Device,ory-elements:identities.messages.400…
+        device	word	nb	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	nb	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ne	उपकरण	authelia:Manage devices,ory-elements:identities.messages.4000042
-        device	word	nl	apparaat	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,authentik:Device(s)
+        device	word	ne	उपकरण	authelia:Manage devices,ory-elements:identities.messages.400…
+        device	word	nl	apparaat	authentik:Device(s),keycloak:deviceActivity,zitadel:DeviceAuth.Title
         device	word	nl	apparaten	authelia:Manage devices,authentik:Device(s),keycloak:signedInDevices
         device	word	nl	telefoon	django-allauth:Phone,okta-signin-widget:oie.phone.label,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	nl	telefoonnummer	okta-signin-widget:mfa.phoneNumber.placeholder,ory-elements:property.phone
-        device	word	pl	nazwaurządzenia	apereo-cas:screen.authentication.gauth…,keycloak:totpDeviceName,zitadel:PasswordlessRegistration.To…
+        device	word	nl	telefoonnummer	okta-signin-widget:mfa.phoneNumber.placeho…,ory-elements:property.phone
+        device	word	pl	nazwaurządzenia	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
         device	word	pl	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label
-        device	word	pl	urządzenia	apereo-cas:screen.authentication.gauth…,authelia:No compatible device found,django-two-factor-auth:If you don't have any devic…
-        device	word	pl	urządzeniami	authelia:Manage devices,lemonldap-ng:u2fWelcome,ory-elements:settings.deviceauthn.title
-        device	word	pl	urządzenie	apereo-cas:cas.oauth.device.confirm.he…,authelia:This device is not register…,authentik:Device(s)
-        device	word	pt	dispositivo	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,django-allauth:Confirm Device
-        device	word	pt	dispositivos	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.title
-        device	word	pt	nomedodispositivo	apereo-cas:screen.authentication.gauth…,keycloak:totpDeviceName,zitadel:PasswordlessRegistration.To…
+        device	word	pl	urządzenia	authelia:No compatible device fo…,keycloak:deviceActivity,zitadel:DeviceAuth.Title
+        device	word	pl	urządzeniami	authelia:Manage devices,lemonldap-ng:u2fWelcome,ory-elements:settings.deviceauthn.ti…
+        device	word	pl	urządzenie	authentik:Device(s),django-allauth:Confirm Device,zitadel:DeviceAuth.Action.Grant…
+        device	word	pt	dispositivo	keycloak:totpDeviceName,lemonldap-ng:u2fWelcome,zitadel:DeviceAuth.Title
+        device	word	pt	dispositivos	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.ti…
+        device	word	pt	nomedodispositivo	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
         device	word	pt	telefone	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	word	ro	dispozitiv	django-allauth:Device Authorized,okta-signin-widget:icon.title.mobileDevice
-        device	word	ro	dispozitivele	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	ro	dispozitivului	authelia:Device selection was denied…,django-allauth:Enter Device Code,okta-signin-widget:enroll.totp.selectDevice
+        device	word	ro	dispozitivele	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	ro	dispozitivului	authelia:Device selection was de…,django-allauth:Enter Device Code,okta-signin-widget:enroll.totp.selectDevice
         device	word	ro	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	word	ro	înregistrează	authelia:Register device
-        device	word	ru	имяустройства	apereo-cas:screen.authentication.gauth…,keycloak:totpDeviceName,zitadel:PasswordlessRegistration.To…
+        device	word	ru	имяустройства	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
         device	word	ru	телефон	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ru	устройства	apereo-cas:screen.authentication.gauth…,authentik:Device(s),django-two-factor-auth:If you don't have any devic…
-        device	word	ru	устройствами	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	ru	устройства	authentik:Device(s),keycloak:deviceActivity,zitadel:DeviceAuth.Title
+        device	word	ru	устройствами	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	ru	устройствах	keycloak:signedInDevices
-        device	word	ru	устройство	apereo-cas:cas.oauth.device.confirm.he…,authelia:This device is not register…,authentik:Device(s)
+        device	word	ru	устройство	authentik:Device(s),django-allauth:Confirm Device,zitadel:PasswordlessRegistratio…
         device	word	sk	telefón	django-allauth:Phone,ory-elements:property.phone
-        device	word	sk	zaregistrované	apereo-cas:screen.account.mfadevices.s…,authelia:This device is not register…
-        device	word	sk	zariadenia	apereo-cas:screen.authentication.gauth…,authelia:Manage devices,django-allauth:Please confirm the code sho…
-        device	word	sk	zariadenie	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,django-allauth:Confirm Device
-        device	word	sk	zariadení	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.info
-        device	word	sl	naprava	authelia:This device is not register…,django-allauth:Device Authorized
-        device	word	sl	naprave	apereo-cas:screen.authentication.gauth…,authelia:Manage devices,django-allauth:Please confirm the code sho…
-        device	word	sl	napravo	apereo-cas:cas.oauth.device.confirm.he…,django-allauth:Confirm Device
+        device	word	sk	zaregistrované	apereo-cas:screen.account.mfadevic…,authelia:This device is not regi…
+        device	word	sk	zariadenia	apereo-cas:screen.authentication.g…,authelia:Manage devices,keycloak:loginTotpDeviceName
+        device	word	sk	zariadenie	apereo-cas:cas.oauth.device.confir…,authelia:No compatible device fo…,django-allauth:Confirm Device
+        device	word	sk	zariadení	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.in…
+        device	word	sl	naprava	authelia:This device is not regi…,django-allauth:Device Authorized
+        device	word	sl	naprave	apereo-cas:screen.authentication.g…,authelia:Manage devices,ory-elements:settings.deviceauthn.in…
+        device	word	sl	napravo	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device
         device	word	sl	telefon	django-allauth:Phone,ory-elements:property.phone
         device	word	so	qalab	authelia:Select a Device,ory-elements:login.webauthn.subtitle
-        device	word	sr	овластили	django-allauth:You successfully authorized…
+        device	word	sr	овластили	django-allauth:You successfully author…
         device	word	sr	уређај	django-allauth:Confirm Device
-        device	word	sr	уређају	django-allauth:Enter the code displayed on…,django-two-factor-auth:Don't ask again on this dev…
-        device	word	sr-Latn	ovlastili	django-allauth:You successfully authorized…
+        device	word	sr	уређају	django-allauth:Enter the code displaye…,django-two-factor-auth:Don't ask again on this…
+        device	word	sr-Latn	ovlastili	django-allauth:You successfully author…
         device	word	sr-Latn	telefon	django-allauth:Phone,ory-elements:property.phone
         device	word	sr-Latn	uređaj	django-allauth:Confirm Device
-        device	word	sr-Latn	uređaja	authelia:Device selection was denied…,django-allauth:Enter Device Code,django-two-factor-auth:Authenticate using a WebAut…
-        device	word	ss	divayisi	authelia:This device is not register…
+        device	word	sr-Latn	uređaja	authelia:Device selection was de…,django-allauth:Enter Device Code,django-two-factor-auth:Authenticate using a We…
+        device	word	ss	divayisi	authelia:This device is not regi…
         device	word	ss	idivayisi	authelia:Register device
-        device	word	su	alat	authelia:Manage devices,ory-elements:settings.deviceauthn.info
-        device	word	sv	enhet	apereo-cas:cas.oauth.device.confirm.he…,authelia:No compatible device found,django-allauth:Confirm Device
-        device	word	sv	enhetens	apereo-cas:screen.authentication.gauth…
-        device	word	sv	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	su	alat	authelia:Manage devices,ory-elements:settings.deviceauthn.in…
+        device	word	sv	enhet	apereo-cas:cas.oauth.device.confir…,authelia:No compatible device fo…,django-allauth:Confirm Device
+        device	word	sv	enhetens	apereo-cas:screen.authentication.g…
+        device	word	sv	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	sv	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
         device	word	sw	kifaa	authelia:Register device,ory-elements:login.webauthn.subtitle
         device	word	ta	சாதனத்தை	authelia:Select a Device,ory-elements:login.webauthn.subtitle
-        device	word	ta	சாதனம்	authelia:No compatible device found
-        device	word	ta	நிர்வகிக்கவும்	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	tl	device	authelia:No compatible device found,ory-elements:settings.deviceauthn.info
-        device	word	tl	pamahalaan	authelia:Manage devices,ory-elements:settings.deviceauthn.title
-        device	word	tr	cihaz	apereo-cas:screen.authentication.gauth…,authelia:No compatible device found,django-allauth:Device Authorized
-        device	word	tr	cihazadı	apereo-cas:screen.authentication.gauth…,keycloak:loginTotpDeviceName
-        device	word	tr	cihazı	apereo-cas:cas.oauth.device.confirm.he…,authelia:You have registered this de…,django-allauth:Confirm Device
-        device	word	tr	cihazınızı	apereo-cas:screen.authentication.gauth…,authelia:Register your first device…,django-two-factor-auth:Use your Yubikey device
+        device	word	ta	சாதனம்	authelia:No compatible device fo…
+        device	word	ta	நிர்வகிக்கவும்	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	tl	device	authelia:No compatible device fo…,ory-elements:settings.deviceauthn.in…
+        device	word	tl	pamahalaan	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
+        device	word	tr	cihaz	django-allauth:Device Authorized,keycloak:deviceActivity,lemonldap-ng:u2fWelcome
+        device	word	tr	cihazadı	apereo-cas:screen.authentication.g…,keycloak:loginTotpDeviceName
+        device	word	tr	cihazı	apereo-cas:cas.oauth.device.confir…,authelia:You have registered thi…,django-allauth:Confirm Device
+        device	word	tr	cihazınızı	apereo-cas:screen.authentication.g…,authelia:Register your first dev…,ory-elements:login.webauthn.subtitle
         device	word	tr	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	uk	пристрою	apereo-cas:screen.authentication.gauth…,authelia:No compatible device found,keycloak:totpDeviceName
-        device	word	uk	пристроями	authelia:Manage devices,ory-elements:settings.deviceauthn.title
+        device	word	uk	пристрою	apereo-cas:screen.authentication.g…,authelia:No compatible device fo…,keycloak:totpDeviceName
+        device	word	uk	пристроями	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
         device	word	uk	пристроїв	keycloak:signOutAllDevices
-        device	word	uk	пристрій	apereo-cas:cas.oauth.device.confirm.he…,authelia:This device is not register…,django-allauth:Confirm Device
+        device	word	uk	пристрій	authelia:This device is not regi…,django-allauth:Confirm Device,keycloak:oauth2DeviceVerificatio…
         device	word	uk	телефон	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ur	آلات	apereo-cas:screen.account.mfadevices.s…,ory-elements:settings.deviceauthn.info
+        device	word	ur	آلات	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
         device	word	ur	آلے	apereo-cas:cas.mfa.yubikey.register
-        device	word	ur	ڈیوائس	apereo-cas:cas.oauth.device.confirm.he…,ory-elements:identities.messages.4000042
+        device	word	ur	ڈیوائس	apereo-cas:cas.oauth.device.confir…,ory-elements:identities.messages.400…
         device	word	uz	qurilma	django-allauth:Device Denied
         device	word	uz	qurilmani	django-allauth:Confirm Device
         device	word	uz	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	vec	dispositivo	authelia:No compatible device found
+        device	word	vec	dispositivo	authelia:No compatible device fo…
         enroll	embedded	ja	セットアップ	keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions,zitadel:InitMFAPrompt.Title
         enroll	embedded	ja	有効化する	django-allauth:Activate
-        enroll	embedded	ja	登録	apereo-cas:cas.mfa.yubikey.register,authelia:Register,flask-security-too:Register
+        enroll	embedded	ja	登録	authelia:Register,flask-security-too:Register,keycloak:doRegister
         enroll	embedded	th	ตั้งค่า	keycloak:loginTotpIntro,okta-signin-widget:mfa.setupOptions
         enroll	embedded	zh-Hans	无密码登录	zitadel:PasswordlessPrompt.Title
-        enroll	embedded	zh-Hans	注册	apereo-cas:cas.mfa.yubikey.register,authelia:Register,authentik:Failed to register
+        enroll	embedded	zh-Hans	注册	authelia:Register,flask-security-too:Register,keycloak:doRegister
         enroll	embedded	zh-Hans	註冊	authelia:Register,lemonldap-ng:register
-        enroll	embedded	zh-Hans	设置	apereo-cas:screen.authentication.gauth…,flask-security-too:Set up using SMS,keycloak:loginTotpIntro
-        enroll	embedded	zh-Hant	代碼設定	keycloak:authenticatorSMSCodeSetupTi…
-        enroll	embedded	zh-Hant	完成設定	keycloak:recovery-codes-action-compl…
-        enroll	embedded	zh-Hant	設定密碼	okta-signin-widget:oie.select.authenticator.en…
-        enroll	embedded	zh-Hant	設定通行密鑰	okta-signin-widget:oie.select.authenticator.en…
-        enroll	embedded	zh-Hant	註冊	apereo-cas:cas.mfa.yubikey.register,authelia:Register,keycloak:doRegister
-        enroll	embedded	zh-Hant	需要設定	keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.list.setup
+        enroll	embedded	zh-Hans	设置	apereo-cas:screen.authentication.g…,keycloak:loginTotpIntro,zitadel:InitMFAPrompt.Title
+        enroll	embedded	zh-Hant	代碼設定	keycloak:authenticatorSMSCodeSet…
+        enroll	embedded	zh-Hant	完成設定	keycloak:recovery-codes-action-c…
+        enroll	embedded	zh-Hant	設定密碼	okta-signin-widget:oie.select.authenticato…
+        enroll	embedded	zh-Hant	設定通行密鑰	okta-signin-widget:oie.select.authenticato…
+        enroll	embedded	zh-Hant	註冊	authelia:Register,keycloak:doRegister,lemonldap-ng:register
+        enroll	embedded	zh-Hant	需要設定	keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.list.set…
         enroll	key	zxx	trspan=2fRegRequired	lemonldap-ng:2fRegRequired
         enroll	key	zxx	trspan=generic2fwelcome	lemonldap-ng:generic2fwelcome
         enroll	key	zxx	trspan=genericRegisterCode	lemonldap-ng:genericRegisterCode
@@ -1393,74 +1393,73 @@ extension SignInLexicon {
         enroll	key	zxx	trspan=totpRegisterCode	lemonldap-ng:totpRegisterCode
         enroll	key	zxx	trspan=totpRegisterName	lemonldap-ng:totpRegisterName
         enroll	key	zxx	trspan=webAuthnRegisterFailed	lemonldap-ng:webAuthnRegisterFailed
-        enroll	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgress
+        enroll	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgr…
         enroll	key	zxx	trspan=webauthn2fWelcome	lemonldap-ng:webauthn2fWelcome
         enroll	key	zxx	trspan=yourNewTotpKey	lemonldap-ng:yourNewTotpKey
-        enroll	stem	bg	регистрира	authelia:Register,zitadel:PasswordlessRegistration.Re…
-        enroll	stem	cs	nastav	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Descript…
+        enroll	stem	bg	регистрира	authelia:Register,zitadel:PasswordlessRegistratio…
+        enroll	stem	cs	nastav	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Desc…
         enroll	stem	da	opsæt	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title
         enroll	stem	de	einricht	flask-security-too:Passkey Setup,keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title
-        enroll	stem	hr	registr	apereo-cas:screen.welcome.button.regis…,authelia:Register device
-        enroll	stem	ko	설정	okta-signin-widget:oie.select.authenticator.en…
-        enroll	stem	nl	registre	apereo-cas:screen.welcome.button.regis…,authelia:Register,django-two-factor-auth:Add Backup Phone
+        enroll	stem	hr	registr	apereo-cas:screen.welcome.button.r…,authelia:Register device
+        enroll	stem	ko	설정	okta-signin-widget:oie.select.authenticato…
+        enroll	stem	nl	registre	authelia:Register,flask-security-too:Register,keycloak:doRegister
         enroll	stem	ro	configura	okta-signin-widget:mfa.setupOptions
-        enroll	stem	ru	зарегистрировать	apereo-cas:screen.welcome.button.regis…,authentik:Failed to register,flask-security-too:Register
-        enroll	stem	ru	настро	authentik:Force the user to configure…,flask-security-too:Set up using SMS,keycloak:loginTotpTitle
-        enroll	stem	sl	registr	apereo-cas:screen.welcome.button.regis…,authelia:Register,ory-elements:identities.messages.1040004
-        enroll	stem	tr	ayarla	keycloak:requiredAction.CONFIGURE_TO…,okta-signin-widget:oie.enroll.webauthn.save
-        enroll	stem	tr	kayde	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register,lemonldap-ng:generic2fwelcome
-        enroll	stem	tr	kurulum	keycloak:authenticatorSMSCodeSetupTi…,okta-signin-widget:mfa.setupOptions
-        enroll	stem	uk	зареєструвати	apereo-cas:screen.welcome.button.regis…,authelia:Register,keycloak:doRegister
-        enroll	stem	uk	налаштува	apereo-cas:screen.authentication.gauth…,keycloak:loginTotpIntro,okta-signin-widget:mfa.setupOptions
+        enroll	stem	ru	зарегистрировать	authentik:Failed to register,flask-security-too:Register,okta-signin-widget:mfa.enroll
+        enroll	stem	ru	настро	authentik:Force the user to confi…,flask-security-too:Set up using SMS,keycloak:loginTotpTitle
+        enroll	stem	sl	registr	apereo-cas:screen.welcome.button.r…,authelia:Register,ory-elements:identities.messages.104…
+        enroll	stem	tr	ayarla	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:oie.enroll.webauthn.save
+        enroll	stem	tr	kayde	authelia:Register,lemonldap-ng:generic2fwelcome,okta-signin-widget:enroll.u2f.save
+        enroll	stem	tr	kurulum	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:mfa.setupOptions
+        enroll	stem	uk	зареєструвати	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
+        enroll	stem	uk	налаштува	apereo-cas:screen.authentication.g…,keycloak:loginTotpIntro,okta-signin-widget:mfa.setupOptions
         enroll	word	af	registreer	authelia:Register,flask-security-too:Register
         enroll	word	ar	إعداد	flask-security-too:Two-Factor Setup,keycloak:authenticatorSubTitle
-        enroll	word	ar	الإعداد	flask-security-too:Enter code to complete setup
+        enroll	word	ar	الإعداد	flask-security-too:Enter code to complete…
         enroll	word	ar	تفعيل	django-allauth:Activate
         enroll	word	bg	без	zitadel:PasswordlessPrompt.Title
         enroll	word	bg	настройка	zitadel:InitMFAPrompt.Title
-        enroll	word	bg	регистрирайте	authelia:Register device,zitadel:PasswordlessRegistration.Re…
+        enroll	word	bg	регистрирайте	authelia:Register device,zitadel:PasswordlessRegistratio…
         enroll	word	bg	регистриране	authelia:Register
         enroll	word	ca	configura	flask-security-too:Set up using SMS,keycloak:authenticatorActionSetup
-        enroll	word	ca	registre	apereo-cas:cas.mfa.registerdevice.page…,keycloak:requiredAction.webauthn-reg…
+        enroll	word	ca	registre	apereo-cas:cas.mfa.registerdevice.…,keycloak:requiredAction.webauthn…
         enroll	word	ca	registreu	keycloak:doRegister
         enroll	word	cs	aktivovat	django-allauth:Activate
         enroll	word	cs	bezheslového	zitadel:PasswordlessPrompt.Title
-        enroll	word	cs	konfigurovat	keycloak:requiredAction.CONFIGURE_TO…,okta-signin-widget:enroll.totp.title
-        enroll	word	cs	nastavit	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Descript…
-        enroll	word	cs	nastavte	okta-signin-widget:enroll.choices.setup.another
-        enroll	word	cs	registrace	apereo-cas:cas.mfa.simple.registration…,keycloak:webauthn-registration-title
+        enroll	word	cs	konfigurovat	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:enroll.totp.title
+        enroll	word	cs	nastavit	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Desc…
+        enroll	word	cs	nastavte	okta-signin-widget:enroll.choices.setup.an…
+        enroll	word	cs	registrace	apereo-cas:cas.mfa.simple.registra…,keycloak:webauthn-registration-t…
         enroll	word	cs	registrovat	authelia:Register,keycloak:doRegister,zitadel:Login.RegisterButtonText
         enroll	word	cs	registrovatse	authelia:Register,keycloak:doRegister
         enroll	word	cs	zapsat	okta-signin-widget:mfa.enroll
-        enroll	word	cs	zaregistrujte	apereo-cas:screen.welcome.button.regis…,authelia:Register your first device…,okta-signin-widget:enroll.u2f.save
+        enroll	word	cs	zaregistrujte	apereo-cas:screen.welcome.button.r…,authelia:Register your first dev…,okta-signin-widget:enroll.u2f.save
         enroll	word	cy	cofrestrwch	authelia:Register
         enroll	word	da	opsæt	keycloak:authenticatorSubTitle,okta-signin-widget:enroll.totp.title
         enroll	word	da	opsætning	keycloak:loginTotpTitle,okta-signin-widget:enroll.choices.setup
         enroll	word	da	registrer	authelia:Register,flask-security-too:Register,keycloak:doRegister
         enroll	word	da	sæt	okta-signin-widget:oie.enroll.webauthn.save
         enroll	word	de	einrichten	keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	de	einrichtung	flask-security-too:Passkey Setup,keycloak:authenticatorSMSCodeSetupTi…,okta-signin-widget:enroll.choices.list.setup
-        enroll	word	de	gerätregistrieren	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
-        enroll	word	de	passkeyeinrichten	keycloak:requiredAction.webauthn-reg…,zitadel-login-typescript:passkey.set.title
+        enroll	word	de	einrichtung	flask-security-too:Passkey Setup,keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.choices.list.set…
+        enroll	word	de	gerätregistrieren	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
+        enroll	word	de	passkeyeinrichten	keycloak:requiredAction.webauthn…,zitadel-login-typescript:passkey.set.title
         enroll	word	de	passwortlosen	zitadel:PasswordlessPrompt.Title
-        enroll	word	de	registrieren	apereo-cas:screen.welcome.button.regis…,authelia:Register,flask-security-too:Register
+        enroll	word	de	registrieren	authelia:Register,keycloak:doRegister,lemonldap-ng:register
         enroll	word	el	ρυθμίστε	keycloak:configureTotpMessage,okta-signin-widget:enroll.yubikey.title
         enroll	word	el	ρύθμιση	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title
         enroll	word	en	activate	django-allauth:Activate
         enroll	word	en	enroll	okta-signin-widget:mfa.enroll
         enroll	word	en	passwordless	zitadel:PasswordlessPrompt.Title
         enroll	word	en	passwordlesssetup	zitadel:PasswordlessPrompt.Title
-        enroll	word	en	register	apereo-cas:screen.welcome.button.regis…,authelia:Register,authentik:Failed to register
-        enroll	word	en	registerdevice	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
-        enroll	word	en	registration	apereo-cas:cas.mfa.simple.registration…,keycloak:webauthn-registration-title,lemonldap-ng:webauthn2fWelcome
-        enroll	word	en	set	flask-security-too:Set up using SMS,keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.title
-        enroll	word	en	setup	flask-security-too:Passkey Setup,keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions
-        enroll	word	en	setupapasskey	okta-signin-widget:oie.select.authenticator.en…,zitadel-login-typescript:passkey.set.title
-        enroll	word	es	configurar	authentik:Force the user to configure…,flask-security-too:Set up using SMS,keycloak:loginTotpIntro
-        enroll	word	es	configure	okta-signin-widget:oie.select.authenticator.en…
+        enroll	word	en	register	authelia:Register,keycloak:doRegister,lemonldap-ng:register
+        enroll	word	en	registerdevice	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
+        enroll	word	en	registration	apereo-cas:cas.mfa.simple.registra…,keycloak:webauthn-registration-t…,lemonldap-ng:webauthn2fWelcome
+        enroll	word	en	setup	flask-security-too:Passkey Setup,keycloak:loginTotpTitle,zitadel:InitMFAPrompt.Title
+        enroll	word	en	setupapasskey	okta-signin-widget:oie.select.authenticato…,zitadel-login-typescript:passkey.set.title
+        enroll	word	es	configurar	authentik:Force the user to confi…,keycloak:loginTotpIntro,zitadel:PasswordlessPrompt.Desc…
+        enroll	word	es	configure	okta-signin-widget:oie.select.authenticato…
         enroll	word	es	inscribir	okta-signin-widget:mfa.enroll
-        enroll	word	es	registrar	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device,keycloak:webauthn-error-registration
-        enroll	word	es	registrardispositivo	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	es	registrar	authelia:Register device,lemonldap-ng:register,zitadel:Login.RegisterButtonText
+        enroll	word	es	registrardispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	es	regístrate	keycloak:doRegister
         enroll	word	et	registreeri	authelia:Register
         enroll	word	et	registreerige	authelia:Register device
@@ -1468,34 +1467,34 @@ extension SignInLexicon {
         enroll	word	eu	erregistratu	authelia:Register,okta-signin-widget:mfa.enroll
         enroll	word	eu	konfiguratu	flask-security-too:Set up using SMS,okta-signin-widget:enroll.totp.title
         enroll	word	fa	اندازی	keycloak:loginTotpIntro
-        enroll	word	fa	تنظیم	keycloak:requiredAction.CONFIGURE_TO…
+        enroll	word	fa	تنظیم	keycloak:requiredAction.CONFIGUR…
         enroll	word	fa	راه	keycloak:loginTotpIntro
         enroll	word	fi	aktivoi	django-allauth:Activate
         enroll	word	fi	aseta	keycloak:authenticatorSubTitle
         enroll	word	fi	määritä	okta-signin-widget:enroll.choices.setup
         enroll	word	fi	rekisteröi	authelia:Register device,okta-signin-widget:enroll.u2f.save
-        enroll	word	fi	rekisteröinti	keycloak:webauthn-registration-title,lemonldap-ng:webauthn2fWelcome
+        enroll	word	fi	rekisteröinti	keycloak:webauthn-registration-t…,lemonldap-ng:webauthn2fWelcome
         enroll	word	fi	todentajan	keycloak:loginTotpTitle
         enroll	word	fil	irehistro	authelia:Register device
         enroll	word	fil	magrehistro	authelia:Register
-        enroll	word	fr	configurer	authentik:Force the user to configure…,flask-security-too:Setup a New Passkey,keycloak:loginTotpIntro
-        enroll	word	fr	enregistrement	apereo-cas:cas.mfa.simple.registration…,authelia:This dialog handles registr…,authentik:Failed to register
-        enroll	word	fr	enregistrer	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device,keycloak:registerTitle
-        enroll	word	fr	enregistrerlappareil	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	fr	configurer	keycloak:loginTotpIntro,wso2-identity-apps:enable.totp,zitadel:PasswordlessPrompt.Desc…
+        enroll	word	fr	enregistrement	authentik:Failed to register,keycloak:doRegister,lemonldap-ng:webauthn2fWelcome
+        enroll	word	fr	enregistrer	authelia:Register device,keycloak:registerTitle,lemonldap-ng:register
+        enroll	word	fr	enregistrerlappareil	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	fr	enrôler	okta-signin-widget:mfa.enroll
-        enroll	word	fr	inscrire	apereo-cas:screen.welcome.button.regis…,authelia:Register {{item}},okta-signin-widget:oie.authenticator.enroll.er…
-        enroll	word	fr	sinscrire	apereo-cas:screen.welcome.button.regis…,zitadel:Login.RegisterButtonText
+        enroll	word	fr	inscrire	apereo-cas:screen.welcome.button.r…,authelia:Register {{item}},zitadel:Login.RegisterButtonText
+        enroll	word	fr	sinscrire	apereo-cas:screen.welcome.button.r…,zitadel:Login.RegisterButtonText
         enroll	word	ga	cláraigh	authelia:Register device
         enroll	word	ga	clárú	authelia:Register
-        enroll	word	he	הפעל	django-allauth:Activate,ory-elements:identities.messages.1050008
+        enroll	word	he	הפעל	django-allauth:Activate,ory-elements:identities.messages.105…
         enroll	word	he	רישום	lemonldap-ng:webauthn2fWelcome
         enroll	word	hr	aktiviraj	django-allauth:Activate
-        enroll	word	hr	registraciju	apereo-cas:screen.authentication.gauth…,authelia:Contact your administrator…
-        enroll	word	hr	registrirajte	apereo-cas:screen.welcome.button.regis…,authelia:Register device
-        enroll	word	hr	registrirajteuređaj	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	hr	registraciju	apereo-cas:screen.authentication.g…,authelia:Contact your administra…
+        enroll	word	hr	registrirajte	apereo-cas:screen.welcome.button.r…,authelia:Register device
+        enroll	word	hr	registrirajteuređaj	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	ht	konfigirasyon	okta-signin-widget:mfa.setupOptions
         enroll	word	ht	konfigire	okta-signin-widget:enroll.yubikey.title
-        enroll	word	hu	beállítása	keycloak:authenticatorSMSCodeSetupTi…,okta-signin-widget:enroll.choices.title
+        enroll	word	hu	beállítása	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.choices.title
         enroll	word	hu	nélküli	zitadel:PasswordlessPrompt.Title
         enroll	word	hu	regisztráció	authelia:Register,flask-security-too:Register,keycloak:doRegister
         enroll	word	hy	կարգավորեք	flask-security-too:Set up using SMS
@@ -1504,115 +1503,115 @@ extension SignInLexicon {
         enroll	word	it	configura	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel-login-typescript:mfa.set.title
         enroll	word	it	imposta	flask-security-too:Passkey Setup,okta-signin-widget:enroll.yubikey.title
         enroll	word	it	iscriviti	okta-signin-widget:mfa.enroll
-        enroll	word	it	registra	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device,lemonldap-ng:register
-        enroll	word	it	registradispositivo	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	it	registra	authelia:Register device,lemonldap-ng:register,zitadel:PasswordlessRegistratio…
+        enroll	word	it	registradispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	ka	გააქტიურება	django-allauth:Activate
         enroll	word	ka	მორგება	keycloak:loginTotpTitle
-        enroll	word	ko	설정하십시오	okta-signin-widget:oie.select.authenticator.en…
-        enroll	word	ko	설정합니다	okta-signin-widget:oie.select.authenticator.en…
+        enroll	word	ko	설정하십시오	okta-signin-widget:oie.select.authenticato…
+        enroll	word	ko	설정합니다	okta-signin-widget:oie.select.authenticato…
         enroll	word	ku	tomar	authelia:Register
-        enroll	word	ky	иштетүү	django-allauth:Activate,ory-elements:identities.messages.1050008
+        enroll	word	ky	иштетүү	django-allauth:Activate,ory-elements:identities.messages.105…
         enroll	word	lt	aktyvuoti	django-allauth:Activate
         enroll	word	lt	registruoti	authelia:Register
         enroll	word	lv	aktivizēt	django-allauth:Activate
         enroll	word	lv	reģistrēt	authelia:Register
         enroll	word	mk	без	zitadel:PasswordlessPrompt.Title
         enroll	word	mk	подесување	zitadel:InitMFAPrompt.Title
-        enroll	word	mk	регистрирајте	apereo-cas:screen.welcome.button.regis…
-        enroll	word	mn	идэвхжүүлэх	django-allauth:Activate,ory-elements:identities.messages.1050008
+        enroll	word	mk	регистрирајте	apereo-cas:screen.welcome.button.r…
+        enroll	word	mn	идэвхжүүлэх	django-allauth:Activate,ory-elements:identities.messages.105…
         enroll	word	ms	penetapan	okta-signin-widget:enroll.totp.title
         enroll	word	ms	tetapkan	okta-signin-widget:enroll.yubikey.title
         enroll	word	mt	irreġistra	authelia:Register
         enroll	word	nb	konfigurer	keycloak:loginTotpTitle,okta-signin-widget:enroll.choices.setup
         enroll	word	nb	oppsett	okta-signin-widget:enroll.totp.title
         enroll	word	nb	registrer	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
-        enroll	word	ne	दर्ता	authelia:Register,ory-elements:identities.messages.4000046
+        enroll	word	ne	दर्ता	authelia:Register,ory-elements:identities.messages.400…
         enroll	word	nl	activeer	django-allauth:Activate
         enroll	word	nl	inschrijven	okta-signin-widget:mfa.enroll
-        enroll	word	nl	instellen	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel:PasswordlessPrompt.Descript…
-        enroll	word	nl	registreer	apereo-cas:cas.mfa.webauthn.register.h…,authelia:Register device,django-two-factor-auth:Add Backup Phone
-        enroll	word	nl	registreren	apereo-cas:screen.welcome.button.regis…,authelia:Register,ory-elements:identities.messages.1040004
+        enroll	word	nl	instellen	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel:PasswordlessPrompt.Desc…
+        enroll	word	nl	registreer	authelia:Register device,flask-security-too:Register,keycloak:doRegister
+        enroll	word	nl	registreren	apereo-cas:screen.welcome.button.r…,authelia:Register,zitadel:Login.RegisterButtonText
         enroll	word	nl	setup	zitadel:PasswordlessPrompt.Title
-        enroll	word	nl	stel	keycloak:authenticatorSubTitle,okta-signin-widget:enroll.choices.setup.another
+        enroll	word	nl	stel	keycloak:authenticatorSubTitle,okta-signin-widget:enroll.choices.setup.an…
         enroll	word	nl	wachtwoordloze	zitadel:PasswordlessPrompt.Title
         enroll	word	pl	aktywuj	django-allauth:Activate
         enroll	word	pl	konfiguracja	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel:InitMFAPrompt.Title
-        enroll	word	pl	rejestracja	apereo-cas:cas.mfa.simple.registration…,authelia:Register,authentik:Failed to register. Please…
-        enroll	word	pl	skonfiguruj	keycloak:requiredAction.CONFIGURE_TO…,okta-signin-widget:enroll.choices.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	pl	skonfigurujkluczdostępu	okta-signin-widget:oie.select.authenticator.en…,zitadel-login-typescript:passkey.set.title
+        enroll	word	pl	rejestracja	authelia:Register,keycloak:doRegister,lemonldap-ng:webauthn2fWelcome
+        enroll	word	pl	skonfiguruj	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:enroll.choices.title,zitadel-login-typescript:mfa.set.title
+        enroll	word	pl	skonfigurujkluczdostępu	okta-signin-widget:oie.select.authenticato…,zitadel-login-typescript:passkey.set.title
         enroll	word	pl	ustaw	keycloak:authenticatorSubTitle
-        enroll	word	pl	zarejestruj	apereo-cas:screen.welcome.button.regis…,authelia:Register device,flask-security-too:Register
-        enroll	word	pl	zarejestrujurządzenie	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	pl	zarejestruj	authelia:Register device,flask-security-too:Register,lemonldap-ng:register
+        enroll	word	pl	zarejestrujurządzenie	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	pt	ativar	django-allauth:Activate
-        enroll	word	pt	cadastre	apereo-cas:screen.welcome.button.regis…,keycloak:doRegister
-        enroll	word	pt	cadastrese	apereo-cas:screen.welcome.button.regis…,keycloak:doRegister
+        enroll	word	pt	cadastre	apereo-cas:screen.welcome.button.r…,keycloak:doRegister
+        enroll	word	pt	cadastrese	apereo-cas:screen.welcome.button.r…,keycloak:doRegister
         enroll	word	pt	configurar	keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title
-        enroll	word	pt	configure	okta-signin-widget:oie.select.authenticator.en…
-        enroll	word	pt	registar	authelia:Register device,keycloak:webauthn-registration-title,ory-elements:identities.messages.1040007
-        enroll	word	pt	registrar	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device,keycloak:webauthn-error-registration
-        enroll	word	pt	registrardispositivo	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
-        enroll	word	pt	registro	apereo-cas:cas.mfa.simple.registration…,flask-security-too:Register,lemonldap-ng:webAuthnRegisterFailed
-        enroll	word	ro	activează	django-allauth:Activate,ory-elements:identities.messages.1050008
+        enroll	word	pt	configure	okta-signin-widget:oie.select.authenticato…
+        enroll	word	pt	registar	authelia:Register device,keycloak:webauthn-registration-t…,ory-elements:identities.messages.104…
+        enroll	word	pt	registrar	authelia:Register device,lemonldap-ng:register,zitadel:Login.RegisterButtonText
+        enroll	word	pt	registrardispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
+        enroll	word	pt	registro	apereo-cas:cas.mfa.simple.registra…,flask-security-too:Register,lemonldap-ng:webAuthnRegisterFailed
+        enroll	word	ro	activează	django-allauth:Activate,ory-elements:identities.messages.105…
         enroll	word	ro	configurare	okta-signin-widget:mfa.setupOptions
         enroll	word	ro	configurați	okta-signin-widget:oie.phone.enroll.title
         enroll	word	ro	înscrieți	okta-signin-widget:mfa.enroll
         enroll	word	ru	активировать	django-allauth:Activate
-        enroll	word	ru	зарегистрировать	apereo-cas:cas.mfa.registerdevice.page…,okta-signin-widget:mfa.enroll,zitadel:PasswordlessRegistration.Re…
-        enroll	word	ru	зарегистрироваться	apereo-cas:screen.welcome.button.regis…,authentik:Failed to register,flask-security-too:Register
-        enroll	word	ru	настроить	authentik:Force the user to configure…,flask-security-too:Set up using SMS,keycloak:configureTotpMessage
+        enroll	word	ru	зарегистрировать	apereo-cas:cas.mfa.registerdevice.…,okta-signin-widget:mfa.enroll,zitadel:PasswordlessRegistratio…
+        enroll	word	ru	зарегистрироваться	authentik:Failed to register,flask-security-too:Register,zitadel:Login.RegisterButtonText
+        enroll	word	ru	настроить	authentik:Force the user to confi…,flask-security-too:Set up using SMS,keycloak:configureTotpMessage
         enroll	word	ru	настройка	keycloak:loginTotpTitle,okta-signin-widget:enroll.yubikey.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	ru	регистрация	apereo-cas:cas.mfa.simple.registration…,authelia:Register,keycloak:doRegister
+        enroll	word	ru	регистрация	apereo-cas:cas.mfa.simple.registra…,authelia:Register,keycloak:doRegister
         enroll	word	sk	aktivovať	django-allauth:Activate
         enroll	word	sk	registrovať	authelia:Register
-        enroll	word	sk	registrácia	apereo-cas:cas.mfa.simple.registration…,keycloak:doRegister
-        enroll	word	sk	zaregistrujte	apereo-cas:screen.welcome.button.regis…,authelia:Register your first device…
+        enroll	word	sk	registrácia	apereo-cas:cas.mfa.simple.registra…,keycloak:doRegister
+        enroll	word	sk	zaregistrujte	apereo-cas:screen.welcome.button.r…,authelia:Register your first dev…
         enroll	word	sl	aktiviraj	django-allauth:Activate
-        enroll	word	sl	registracijo	apereo-cas:screen.authentication.gauth…,authelia:This dialog handles registr…
-        enroll	word	sl	registrirajte	apereo-cas:screen.welcome.button.regis…,authelia:Register,ory-elements:identities.messages.1040004
-        enroll	word	sl	registrirajtenapravo	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	sl	registracijo	apereo-cas:screen.authentication.g…,authelia:This dialog handles reg…
+        enroll	word	sl	registrirajte	apereo-cas:screen.welcome.button.r…,authelia:Register,ory-elements:identities.messages.104…
+        enroll	word	sl	registrirajtenapravo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	so	diiwaan	authelia:Register
         enroll	word	so	diiwaangeli	authelia:Register {{item}}
         enroll	word	so	diiwaangelinta	authelia:Register device
         enroll	word	ss	bhalisela	authelia:Register
         enroll	word	su	pendaptaran	authelia:Register
-        enroll	word	sv	konfigurera	keycloak:configureTotpMessage,okta-signin-widget:enroll.choices.title,zitadel:PasswordlessRegistration.Ti…
+        enroll	word	sv	konfigurera	keycloak:configureTotpMessage,okta-signin-widget:enroll.choices.title,zitadel:PasswordlessRegistratio…
         enroll	word	sv	lösenordsfri	zitadel:PasswordlessPrompt.Title
-        enroll	word	sv	registrera	apereo-cas:screen.welcome.button.regis…,authelia:Register,keycloak:doRegister
-        enroll	word	sv	registreraenhet	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
+        enroll	word	sv	registrera	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
+        enroll	word	sv	registreraenhet	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
         enroll	word	sv	ställ	okta-signin-widget:enroll.yubikey.title
         enroll	word	sv	upprättande	okta-signin-widget:enroll.choices.setup
-        enroll	word	sw	kusajili	authelia:This dialog handles registr…
+        enroll	word	sw	kusajili	authelia:This dialog handles reg…
         enroll	word	sw	sajili	authelia:Register
         enroll	word	ta	பதிவுசெய்க	authelia:Register
         enroll	word	tl	magrehistro	authelia:Register
-        enroll	word	tr	ayarla	keycloak:requiredAction.CONFIGURE_TO…,okta-signin-widget:oie.enroll.webauthn.save
-        enroll	word	tr	ayarlayın	okta-signin-widget:enroll.choices.setup.another
+        enroll	word	tr	ayarla	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:oie.enroll.webauthn.save
+        enroll	word	tr	ayarlayın	okta-signin-widget:enroll.choices.setup.an…
         enroll	word	tr	kaydedin	authelia:Register device,lemonldap-ng:generic2fwelcome
-        enroll	word	tr	kaydet	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register,okta-signin-widget:enroll.u2f.save
+        enroll	word	tr	kaydet	apereo-cas:cas.mfa.registerdevice.…,authelia:Register,okta-signin-widget:enroll.u2f.save
         enroll	word	tr	kaydol	lemonldap-ng:register,okta-signin-widget:mfa.enroll
         enroll	word	tr	kurulum	okta-signin-widget:mfa.setupOptions
-        enroll	word	tr	kurulumu	keycloak:authenticatorSMSCodeSetupTi…,okta-signin-widget:enroll.yubikey.title
-        enroll	word	uk	зареєструвати	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device,keycloak:webauthn-error-registration
-        enroll	word	uk	зареєструватипристрій	apereo-cas:cas.mfa.registerdevice.page…,authelia:Register device
-        enroll	word	uk	зареєструватися	apereo-cas:screen.welcome.button.regis…,authelia:Register,keycloak:doRegister
-        enroll	word	uk	налаштування	apereo-cas:screen.authentication.gauth…,keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions
+        enroll	word	tr	kurulumu	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.yubikey.title
+        enroll	word	uk	зареєструвати	authelia:Register device,keycloak:webauthn-error-registra…,okta-signin-widget:mfa.enroll
+        enroll	word	uk	зареєструватипристрій	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
+        enroll	word	uk	зареєструватися	apereo-cas:screen.welcome.button.r…,authelia:Register,keycloak:doRegister
+        enroll	word	uk	налаштування	apereo-cas:screen.authentication.g…,keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions
         enroll	word	uk	налаштувати	keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.title
-        enroll	word	ur	رجسٹر	apereo-cas:cas.mfa.yubikey.register,ory-elements:identities.messages.4000046
-        enroll	word	ur	رجسٹریشن	apereo-cas:cas.mfa.simple.registration…
+        enroll	word	ur	رجسٹر	apereo-cas:cas.mfa.yubikey.register,ory-elements:identities.messages.400…
+        enroll	word	ur	رجسٹریشن	apereo-cas:cas.mfa.simple.registra…
         enroll	word	uz	faollashtirish	django-allauth:Activate
         enroll	word	vec	registra	authelia:Register device
         enroll	word	vec	registrati	authelia:Register
         enroll	word	vi	lập	okta-signin-widget:oie.enroll.webauthn.save
-        error	embedded	ja	エラー	apereo-cas:screen.error.page.heading,authelia:Error,django-allauth:Error
+        error	embedded	ja	エラー	authelia:Error,django-allauth:Error,openam:amAuth.102
         error	embedded	ja	一般	openam:amAuth.error,shibboleth-idp:unexpected.message
-        error	embedded	ja	予期	authelia:An unexpected error occurred,keycloak:identityProviderUnexpectedE…,okta-signin-widget:oform.error.unexpected
+        error	embedded	ja	予期	authelia:An unexpected error occ…,keycloak:identityProviderUnexpec…,shibboleth-idp:unexpected.title
         error	embedded	ja	内部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	embedded	ja	処理中	authelia:An error occurred processin…,shibboleth-idp:invalid-csrf-token.title,simplesamlphp:{errors:descr_LOGOUTREQUEST}
-        error	embedded	zh-Hans	内部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,openam:amAuthUI.internal.auth.error
+        error	embedded	ja	処理中	authelia:An error occurred proce…,shibboleth-idp:invalid-csrf-token.title,simplesamlphp:{errors:descr_LOGOUTREQ…
+        error	embedded	zh-Hans	内部	keycloak:internalServerError,openam:amAuthUI.internal.auth.…,zitadel:Errors.Internal
         error	embedded	zh-Hans	時發生錯誤	lemonldap-ng:PE58
-        error	embedded	zh-Hans	错误	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
-        error	embedded	zh-Hant	內部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,openam:amAuthUI.internal.auth.error
-        error	embedded	zh-Hant	錯誤	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,authentik:Error
+        error	embedded	zh-Hans	错误	authelia:Error,authentik:Error,lemonldap-ng:PE8
+        error	embedded	zh-Hant	內部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,openam:amAuthUI.internal.auth.…
+        error	embedded	zh-Hant	錯誤	authentik:Error,lemonldap-ng:PE7,openam:amAuth.102
         error	embedded	zh-Hant	错误	authentik:Error
         error	key	zxx	trmsg=106	lemonldap-ng:PE106
         error	key	zxx	trmsg=24	lemonldap-ng:PE24
@@ -1626,206 +1625,200 @@ extension SignInLexicon {
         error	key	zxx	trspan=errorMsg	lemonldap-ng:errorMsg
         error	key	zxx	trspan=serverError	lemonldap-ng:serverError
         error	key	zxx	trspan=webAuthnBrowserFailed	lemonldap-ng:webAuthnBrowserFailed
-        error	stem	de	fehler	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
+        error	stem	de	fehler	authelia:Error,authentik:Error,lemonldap-ng:PE7
         error	stem	el	σφάλμα	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
-        error	stem	hr	grešk	apereo-cas:screen.error.page.heading,django-allauth:Error,simplesamlphp:{login:error_header}
-        error	stem	lv	kļūda	authelia:An unknown error occurred,django-allauth:Error,keycloak:codeErrorTitle
-        error	stem	ru	ошибк	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
-        error	stem	sl	napak	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,django-allauth:Error
+        error	stem	hr	grešk	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
+        error	stem	lv	kļūda	authelia:An unknown error occurr…,django-allauth:Error,keycloak:codeErrorTitle
+        error	stem	ru	ошибк	authelia:Error,authentik:Error,django-allauth:Error
+        error	stem	sl	napak	authelia:An unknown error occurr…,django-allauth:Error,ory-elements:error.footer.text
         error	stem	sr-Latn	grešk	django-allauth:Error,simplesamlphp:{login:error_header}
-        error	stem	uk	помилк	apereo-cas:screen.pm.reset.heading,authelia:Error,django-allauth:Error
-        error	word	af	fout	authelia:An unknown error occurred,flask-security-too:Error(s),ory-elements:error.footer.text
-        error	word	af	voorgekom	authelia:An unknown error occurred
+        error	stem	uk	помилк	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
+        error	word	af	fout	authelia:An unknown error occurr…,flask-security-too:Error(s),ory-elements:error.footer.text
+        error	word	af	voorgekom	authelia:An unknown error occurr…
         error	word	ar	الخطأ	authelia:Error Code,keycloak:codeErrorTitle,simplesamlphp:{errors:report_submit}
-        error	word	ar	حدث	keycloak:somethingWentWrong,ory-elements:error.title.what-happened,simplesamlphp:{status:some_error_occurred}
-        error	word	ar	خطأ	apereo-cas:screen.error.page.heading,authelia:Error,django-allauth:Error
+        error	word	ar	حدث	keycloak:somethingWentWrong,ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
+        error	word	ar	خطأ	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
         error	word	ar	خطا	simplesamlphp:{login:error_header}
         error	word	ar	رمزالخطأ	authelia:Error Code,keycloak:codeErrorTitle
         error	word	az	xəta	django-allauth:Error
-        error	word	bg	възникна	authelia:An unknown error occurred,zitadel:Errors.Internal
-        error	word	bg	грешка	authelia:An unknown error occurred,django-allauth:Error,ory-elements:error.footer.text
-        error	word	bg	настъпи	authelia:An unknown error occurred
-        error	word	bg	неизвестна	authelia:An unknown error occurred
-        error	word	ca	error	apereo-cas:cas.inwebo.browser.failure,django-allauth:An error occurred while att…,keycloak:codeErrorTitle
-        error	word	ca	produït	django-allauth:An error occurred while att…,keycloak:invalidCodeMessage,simplesamlphp:{errors:descr_CREATEREQUEST}
-        error	word	cs	chyba	apereo-cas:screen.error.page.heading,authelia:Error,django-allauth:Error
+        error	word	bg	възникна	authelia:An unknown error occurr…,zitadel:Errors.Internal
+        error	word	bg	грешка	django-allauth:Error,ory-elements:error.footer.text,zitadel:Errors.Internal
+        error	word	bg	настъпи	authelia:An unknown error occurr…
+        error	word	bg	неизвестна	authelia:An unknown error occurr…
+        error	word	ca	error	apereo-cas:cas.inwebo.browser.fail…,keycloak:codeErrorTitle,ory-elements:error.footer.text
+        error	word	ca	produït	django-allauth:An error occurred while…,keycloak:invalidCodeMessage,simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	cs	chyba	authelia:Error,django-allauth:Error,keycloak:internalServerError
         error	word	cs	chybový	authelia:Error Code,simplesamlphp:{errors:report_submit}
-        error	word	cs	chybě	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,zitadel:Errors.Internal
-        error	word	cy	anhysbys	authelia:An unknown error occurred
-        error	word	cy	gwall	authelia:An unknown error occurred
+        error	word	cs	chybě	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,zitadel:Errors.Internal
+        error	word	cy	anhysbys	authelia:An unknown error occurr…
+        error	word	cy	gwall	authelia:An unknown error occurr…
         error	word	da	fejl	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
         error	word	da	servicefejl	okta-signin-widget:errors.E0000067
-        error	word	da	under	authelia:An error occurred processin…,django-allauth:An error occurred while att…,keycloak:identityProviderUnexpectedE…
-        error	word	de	aufgetreten	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,django-allauth:An error occurred while att…
+        error	word	da	under	authelia:An error occurred proce…,keycloak:identityProviderUnexpec…,okta-signin-widget:error.config
+        error	word	de	aufgetreten	keycloak:errorTitle,lemonldap-ng:serverError,zitadel:Errors.Internal
         error	word	de	dienstfehler	okta-signin-widget:errors.E0000067
-        error	word	de	fehler	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
+        error	word	de	fehler	authelia:Error,authentik:Error,lemonldap-ng:PE7
         error	word	de	fehlercode	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	el	παρουσιάστηκε	authelia:An unknown error occurred,django-allauth:An error occurred while att…,okta-signin-widget:error.config
-        error	word	el	συνέβη	ory-elements:error.title.what-happened,simplesamlphp:{status:some_error_occurred}
+        error	word	el	παρουσιάστηκε	authelia:An unknown error occurr…,okta-signin-widget:error.config,simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	el	συνέβη	ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
         error	word	el	σφάλμα	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
         error	word	el	σφάλματος	authelia:Error Code,keycloak:codeErrorTitle,simplesamlphp:{errors:report_header}
-        error	word	en	error	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
+        error	word	en	error	authelia:Error,authentik:Error,lemonldap-ng:PE7
         error	word	en	errorcode	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	en	internal	okta-signin-widget:errors.E0000009,wso2-identity-apps:internal.error.occurred,zitadel:Errors.Internal
-        error	word	en	occurred	authelia:An unknown error occurred,shibboleth-idp:idp.message,simplesamlphp:{status:some_error_occurred}
-        error	word	en	something	keycloak:somethingWentWrong,zitadel:Errors.User.SomethingWentWr…
-        error	word	en	somethingwentwrong	keycloak:somethingWentWrong,zitadel:Errors.User.SomethingWentWr…
-        error	word	en	unexpected	authelia:An unexpected error occurred,shibboleth-idp:unexpected.title
-        error	word	en	went	keycloak:somethingWentWrong,zitadel:Errors.User.SomethingWentWr…
+        error	word	en	somethingwentwrong	keycloak:somethingWentWrong,zitadel:Errors.User.SomethingWe…
         error	word	es	códigodeerror	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	es	error	apereo-cas:screen.pm.reset.heading,authelia:Error Code,authentik:Validation Error
-        error	word	es	producido	authelia:An unknown error occurred,keycloak:internalServerError,okta-signin-widget:oform.error.unexpected
-        error	word	et	tõrge	authelia:An unknown error occurred,simplesamlphp:{login:error_header}
-        error	word	et	töötlemisel	simplesamlphp:{errors:descr_LOGOUTREQUEST}
-        error	word	et	viga	authelia:An unknown error occurred,django-allauth:Error
-        error	word	eu	errore	authelia:An unknown error occurred,django-allauth:An error occurred while att…,okta-signin-widget:error.config
+        error	word	es	error	authelia:Error Code,lemonldap-ng:PE7,openam:amAuth.102
+        error	word	es	producido	authelia:An unknown error occurr…,keycloak:internalServerError,openam:amAuthUI.profile.error
+        error	word	et	tõrge	authelia:An unknown error occurr…,simplesamlphp:{login:error_header}
+        error	word	et	töötlemisel	simplesamlphp:{errors:descr_LOGOUTREQ…
+        error	word	et	viga	authelia:An unknown error occurr…,django-allauth:Error
+        error	word	eu	errore	authelia:An unknown error occurr…,okta-signin-widget:error.config,simplesamlphp:{errors:errorreport_hea…
         error	word	eu	errorea	django-allauth:Error,flask-security-too:Error(s),okta-signin-widget:errors.E0000009
-        error	word	eu	gertatu	authelia:An unknown error occurred
-        error	word	fa	خطا	apereo-cas:screen.error.page.heading,django-allauth:Error,keycloak:codeErrorTitle
-        error	word	fa	خطای	apereo-cas:cas.inwebo.browser.failure,keycloak:webauthn-error-title
-        error	word	fa	خطایی	apereo-cas:screen.consent.review.error,django-allauth:An error occurred while att…,keycloak:invalidCodeMessage
+        error	word	eu	gertatu	authelia:An unknown error occurr…
+        error	word	fa	خطا	django-allauth:Error,keycloak:codeErrorTitle,ory-elements:error.footer.text
+        error	word	fa	خطای	apereo-cas:cas.inwebo.browser.fail…,keycloak:webauthn-error-title
+        error	word	fa	خطایی	apereo-cas:screen.consent.review.e…,django-allauth:An error occurred while…,keycloak:invalidCodeMessage
         error	word	fi	faktorivirhe	okta-signin-widget:errors.E0000067
-        error	word	fi	virhe	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	fil	error	authelia:An unknown error occurred
-        error	word	fil	kilalang	authelia:An unknown error occurred
-        error	word	fil	nangyari	authelia:An unknown error occurred
+        error	word	fi	virhe	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
+        error	word	fil	error	authelia:An unknown error occurr…
+        error	word	fil	kilalang	authelia:An unknown error occurr…
+        error	word	fil	nangyari	authelia:An unknown error occurr…
         error	word	fr	codederreur	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	fr	erreur	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
-        error	word	fr	produite	authelia:An unknown error occurred,authentik:Something went wrong! Pleas…,keycloak:internalServerError
-        error	word	ga	anaithnid	authelia:An unknown error occurred
-        error	word	ga	earráid	authelia:An unknown error occurred
-        error	word	ga	tharla	authelia:An unknown error occurred
-        error	word	he	אירעה	django-allauth:An error occurred while att…,lemonldap-ng:PE45,simplesamlphp:{errors:descr_CREATEREQUEST}
-        error	word	he	במהלך	django-allauth:An error occurred while att…,lemonldap-ng:PE51
+        error	word	fr	erreur	authelia:Error,authentik:Error,lemonldap-ng:PE7
+        error	word	fr	produite	keycloak:internalServerError,okta-signin-widget:error.config,zitadel:Errors.Internal
+        error	word	ga	anaithnid	authelia:An unknown error occurr…
+        error	word	ga	earráid	authelia:An unknown error occurr…
+        error	word	ga	tharla	authelia:An unknown error occurr…
+        error	word	he	אירעה	django-allauth:An error occurred while…,lemonldap-ng:PE45,simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	he	במהלך	django-allauth:An error occurred while…,lemonldap-ng:PE51
         error	word	he	שגיאה	django-allauth:Error,lemonldap-ng:PE7,ory-elements:error.footer.text
-        error	word	hi	अज्ञात	authelia:An unknown error occurred
-        error	word	hi	त्रुटि	authelia:An unknown error occurred
-        error	word	hr	greška	apereo-cas:screen.error.page.heading,django-allauth:Error,simplesamlphp:{login:error_header}
+        error	word	hi	अज्ञात	authelia:An unknown error occurr…
+        error	word	hi	त्रुटि	authelia:An unknown error occurr…
+        error	word	hr	greška	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
         error	word	hr	greške	simplesamlphp:{errors:report_submit}
-        error	word	hr	pogreška	apereo-cas:cas.inwebo.browser.failure
+        error	word	hr	pogreška	apereo-cas:cas.inwebo.browser.fail…
         error	word	ht	entèn	okta-signin-widget:errors.E0000009
         error	word	ht	erè	django-allauth:Error,okta-signin-widget:error.config
         error	word	hu	belső	keycloak:internalServerError,okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
         error	word	hu	belsőhibatörtént	keycloak:internalServerError,zitadel:Errors.Internal
-        error	word	hu	hiba	authelia:An unknown error occurred,django-allauth:Error,flask-security-too:Error(s)
+        error	word	hu	hiba	django-allauth:Error,flask-security-too:Error(s),zitadel:Errors.Internal
         error	word	hu	hibája	okta-signin-widget:errors.E0000067
         error	word	hu	kiszolgálásának	okta-signin-widget:errors.E0000067
-        error	word	hu	történt	authelia:An unknown error occurred,django-allauth:Third-Party Login Failure,keycloak:invalidCodeMessage
+        error	word	hu	történt	keycloak:invalidCodeMessage,okta-signin-widget:error.config,zitadel:Errors.Internal
         error	word	id	error	simplesamlphp:{errors:error_header}
-        error	word	id	internal	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	id	kesalahan	authelia:Error,django-allauth:Error,okta-signin-widget:error.config
+        error	word	id	kesalahan	authelia:Error,django-allauth:Error,zitadel:Errors.Internal
         error	word	it	codicedierrore	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	it	durante	django-allauth:An error occurred while att…,keycloak:identityProviderUnexpectedE…,lemonldap-ng:PE58
-        error	word	it	errore	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Unknown error
+        error	word	it	durante	keycloak:identityProviderUnexpec…,lemonldap-ng:PE58,okta-signin-widget:error.enabled.cors
+        error	word	it	errore	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
         error	word	ka	აღმოჩენილია	keycloak:invalidCodeMessage
         error	word	ka	შეცდომა	django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	ko	발생했습니다	authelia:An unknown error occurred,authentik:Something went wrong! Pleas…,django-allauth:An error occurred while att…
-        error	word	ko	오류가	authelia:An unknown error occurred,authentik:There was an error,django-allauth:An error occurred while att…
+        error	word	ko	발생했습니다	keycloak:invalidCodeMessage,openam:amAuthUI.config.error,zitadel:Errors.Internal
+        error	word	ko	오류가	authentik:There was an error,keycloak:invalidCodeMessage,zitadel:Errors.Internal
         error	word	ky	ката	django-allauth:Error
-        error	word	lb	bearbeschten	simplesamlphp:{errors:descr_LOGOUTREQUEST}
-        error	word	lb	beim	simplesamlphp:{errors:descr_CREATEREQUEST}
-        error	word	lb	erstellen	simplesamlphp:{errors:descr_CREATEREQUEST}
+        error	word	lb	bearbeschten	simplesamlphp:{errors:descr_LOGOUTREQ…
+        error	word	lb	beim	simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	lb	erstellen	simplesamlphp:{errors:descr_CREATEREQ…
         error	word	lb	fehler	simplesamlphp:{login:error_header}
-        error	word	lt	klaida	authelia:An unknown error occurred,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	lv	kļūda	authelia:An unknown error occurred,django-allauth:Error,keycloak:errorDeletingAccount
-        error	word	lv	kļūdas	keycloak:codeErrorTitle,simplesamlphp:{errors:errorreport_header}
-        error	word	lv	nezināma	authelia:An unknown error occurred,simplesamlphp:{errors:title_UNHANDLEDEXCE…
-        error	word	lv	notikusi	keycloak:errorTitle,simplesamlphp:{status:some_error_occurred}
-        error	word	mk	грешка	apereo-cas:screen.error.page.heading,ory-elements:error.footer.text,zitadel:Errors.Internal
-        error	word	ms	berlaku	authelia:An unknown error occurred,ory-elements:error.title.what-happened
+        error	word	lt	klaida	authelia:An unknown error occurr…,django-allauth:Error,keycloak:invalidCodeMessage
+        error	word	lv	kļūda	authelia:An unknown error occurr…,django-allauth:Error,keycloak:errorDeletingAccount
+        error	word	lv	kļūdas	keycloak:codeErrorTitle,simplesamlphp:{errors:errorreport_hea…
+        error	word	lv	nezināma	authelia:An unknown error occurr…,simplesamlphp:{errors:title_UNHANDLED…
+        error	word	lv	notikusi	keycloak:errorTitle,simplesamlphp:{status:some_error_occu…
+        error	word	mk	грешка	apereo-cas:screen.error.page.headi…,ory-elements:error.footer.text,zitadel:Errors.Internal
+        error	word	ms	berlaku	authelia:An unknown error occurr…,ory-elements:error.title.what-happen…
         error	word	ms	dalaman	okta-signin-widget:errors.E0000009
-        error	word	ms	dijangka	authelia:An unexpected error occurred,okta-signin-widget:oform.error.unexpected
-        error	word	ms	diketahui	authelia:An unknown error occurred
-        error	word	ms	ralat	authelia:An unknown error occurred,okta-signin-widget:error.config,ory-elements:error.footer.text
-        error	word	mt	magħruf	authelia:An unknown error occurred
-        error	word	mt	mhux	authelia:An unknown error occurred
-        error	word	mt	żball	authelia:An unknown error occurred
+        error	word	ms	dijangka	authelia:An unexpected error occ…,okta-signin-widget:oform.error.unexpected
+        error	word	ms	diketahui	authelia:An unknown error occurr…
+        error	word	ms	ralat	authelia:An unknown error occurr…,okta-signin-widget:error.config,ory-elements:error.footer.text
+        error	word	mt	magħruf	authelia:An unknown error occurr…
+        error	word	mt	mhux	authelia:An unknown error occurr…
+        error	word	mt	żball	authelia:An unknown error occurr…
         error	word	nb	feil	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	ne	अज्ञात	authelia:An unknown error occurred
-        error	word	ne	त्रुटि	authelia:An unknown error occurred,ory-elements:error.footer.text
-        error	word	nl	fout	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,authentik:Error
-        error	word	nl	foutmelding	authelia:Error,simplesamlphp:{errors:title_UNHANDLEDEXCE…
-        error	word	nl	opgetreden	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,django-allauth:An error occurred while att…
+        error	word	ne	अज्ञात	authelia:An unknown error occurr…
+        error	word	ne	त्रुटि	authelia:An unknown error occurr…,ory-elements:error.footer.text
+        error	word	nl	fout	authentik:Error,django-allauth:Error,keycloak:errorTitle
+        error	word	nl	foutmelding	authelia:Error,simplesamlphp:{errors:title_UNHANDLED…
+        error	word	nl	opgetreden	keycloak:errorTitle,okta-signin-widget:error.config,zitadel:Errors.Internal
         error	word	nn	feil	simplesamlphp:{login:error_header}
-        error	word	nn	oppsto	simplesamlphp:{errors:descr_CREATEREQUEST}
-        error	word	pl	błąd	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
+        error	word	nn	oppsto	simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	pl	błąd	authelia:Error,authentik:Error,lemonldap-ng:PE7
         error	word	pl	błędu	authelia:Error Code,keycloak:codeErrorTitle
         error	word	pl	błędzie	lemonldap-ng:errorMsg,simplesamlphp:{errors:report_submit}
         error	word	pl	kodbłędu	authelia:Error Code,keycloak:codeErrorTitle
         error	word	pl	wewnętrzny	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	pt	erro	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Validation Error
+        error	word	pt	erro	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
         error	word	pt	interno	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	pt	ocorreu	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,simplesamlphp:{status:some_error_occurred}
-        error	word	pt	ocorreuumerro	apereo-cas:screen.consent.review.error,simplesamlphp:{status:some_error_occurred}
-        error	word	ro	eroare	authelia:Error,django-allauth:Error,okta-signin-widget:error.config
+        error	word	pt	ocorreu	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,zitadel:Errors.Internal
+        error	word	pt	ocorreuumerro	apereo-cas:screen.consent.review.e…,simplesamlphp:{status:some_error_occu…
+        error	word	ro	eroare	authelia:Error,django-allauth:Error,ory-elements:error.footer.text
         error	word	ru	внутренняя	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	ru	неизвестная	authelia:An unknown error occurred,authentik:Unknown error
+        error	word	ru	неизвестная	authelia:An unknown error occurr…,authentik:Unknown error
         error	word	ru	обслуживания	okta-signin-widget:errors.E0000067
-        error	word	ru	ошибка	apereo-cas:screen.error.page.heading,authelia:Error,authentik:Error
+        error	word	ru	ошибка	authelia:Error,authentik:Error,django-allauth:Error
         error	word	ru	ошибке	simplesamlphp:{errors:report_submit}
-        error	word	sk	chyba	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,django-allauth:Error
-        error	word	sk	chybe	authelia:An unknown error occurred
-        error	word	sl	napaka	apereo-cas:screen.error.page.heading,django-allauth:Error,simplesamlphp:{login:error_header}
-        error	word	sl	napake	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,django-allauth:An error occurred while att…
-        error	word	so	aqoon	authelia:An unknown error occurred
-        error	word	so	dhacay	authelia:An unknown error occurred,ory-elements:error.title.what-happened
-        error	word	so	khalad	authelia:An unknown error occurred
+        error	word	sk	chyba	authelia:An unknown error occurr…,django-allauth:Error,keycloak:invalidCodeMessage
+        error	word	sk	chybe	authelia:An unknown error occurr…
+        error	word	sl	napaka	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
+        error	word	sl	napake	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,ory-elements:error.footer.text
+        error	word	so	aqoon	authelia:An unknown error occurr…
+        error	word	so	dhacay	authelia:An unknown error occurr…,ory-elements:error.title.what-happen…
+        error	word	so	khalad	authelia:An unknown error occurr…
         error	word	sr-Latn	greška	django-allauth:Error,simplesamlphp:{login:error_header}
         error	word	sr-Latn	greške	simplesamlphp:{errors:report_submit}
-        error	word	ss	elingaziwa	authelia:An unknown error occurred
-        error	word	ss	iphutha	authelia:An unknown error occurred
-        error	word	ss	kwenzeka	authelia:An unknown error occurred
+        error	word	ss	elingaziwa	authelia:An unknown error occurr…
+        error	word	ss	iphutha	authelia:An unknown error occurr…
+        error	word	ss	kwenzeka	authelia:An unknown error occurr…
         error	word	st	phoso	simplesamlphp:{login:error_header}
-        error	word	st	sebetseng	simplesamlphp:{errors:title_LOGOUTREQUEST}
-        error	word	su	dikenal	authelia:An unknown error occurred
-        error	word	su	kasalahan	authelia:An unknown error occurred,ory-elements:error.footer.text
+        error	word	st	sebetseng	simplesamlphp:{errors:title_LOGOUTREQ…
+        error	word	su	dikenal	authelia:An unknown error occurr…
+        error	word	su	kasalahan	authelia:An unknown error occurr…,ory-elements:error.footer.text
         error	word	sv	faktorfel	okta-signin-widget:errors.E0000067
-        error	word	sv	fel	apereo-cas:screen.error.page.heading,authelia:Error,django-allauth:Error
+        error	word	sv	fel	authelia:Error,django-allauth:Error,zitadel:Errors.Internal
         error	word	sv	felkod	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	sv	uppstod	apereo-cas:screen.consent.review.error,authelia:An unknown error occurred,keycloak:invalidCodeMessage
-        error	word	sv	vid	authelia:An error occurred processin…,django-allauth:Third-Party Login Failure,okta-signin-widget:piv.cac.error
-        error	word	sw	kosa	authelia:An unknown error occurred,ory-elements:error.footer.text
-        error	word	sw	kukutana	authelia:An unknown error occurred
-        error	word	sw	kumejitokeza	authelia:An unknown error occurred
-        error	word	sw	lisilojulikana	authelia:An unknown error occurred
-        error	word	ta	அறியப்படாத	authelia:An unknown error occurred
-        error	word	tl	error	authelia:An unknown error occurred,ory-elements:error.footer.text
-        error	word	tl	kilalang	authelia:An unknown error occurred
-        error	word	tr	hata	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,authentik:Error
-        error	word	tr	hatası	apereo-cas:cas.inwebo.browser.failure,authentik:Validation Error,keycloak:webauthn-error-title
+        error	word	sv	uppstod	authelia:An unknown error occurr…,keycloak:invalidCodeMessage,okta-signin-widget:error.config
+        error	word	sv	vid	authelia:An error occurred proce…,okta-signin-widget:piv.cac.error,zitadel:Errors.User.ExternalIDP…
+        error	word	sw	kosa	authelia:An unknown error occurr…,ory-elements:error.footer.text
+        error	word	sw	kukutana	authelia:An unknown error occurr…
+        error	word	sw	kumejitokeza	authelia:An unknown error occurr…
+        error	word	sw	lisilojulikana	authelia:An unknown error occurr…
+        error	word	ta	அறியப்படாத	authelia:An unknown error occurr…
+        error	word	tl	error	authelia:An unknown error occurr…,ory-elements:error.footer.text
+        error	word	tl	kilalang	authelia:An unknown error occurr…
+        error	word	tr	hata	authentik:Error,django-allauth:Error,lemonldap-ng:PE7
+        error	word	tr	hatası	authentik:Validation Error,keycloak:webauthn-error-title,okta-signin-widget:errors.E0000009
         error	word	uk	кодпомилки	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	uk	помилка	apereo-cas:screen.pm.reset.heading,authelia:Error,django-allauth:Error
+        error	word	uk	помилка	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
         error	word	uk	помилки	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	uk	сталася	authelia:An unknown error occurred,okta-signin-widget:error.config
-        error	word	ur	خرابی	apereo-cas:screen.error.page.heading,ory-elements:error.footer.text
+        error	word	uk	сталася	authelia:An unknown error occurr…,okta-signin-widget:error.config
+        error	word	ur	خرابی	apereo-cas:screen.error.page.headi…,ory-elements:error.footer.text
         error	word	uz	xato	django-allauth:Error,ory-elements:error.footer.text
-        error	word	vec	errore	authelia:An unknown error occurred
-        error	word	vec	sconosciuto	authelia:An unknown error occurred
-        error	word	vec	successo	authelia:An unknown error occurred
-        error	word	vi	lỗi	apereo-cas:screen.error.page.heading,authelia:An unknown error occurred,lemonldap-ng:PE7
+        error	word	vec	errore	authelia:An unknown error occurr…
+        error	word	vec	sconosciuto	authelia:An unknown error occurr…
+        error	word	vec	successo	authelia:An unknown error occurr…
+        error	word	vi	lỗi	lemonldap-ng:PE7,okta-signin-widget:error.config,ory-elements:error.footer.text
         error	word	xh	impazamo	simplesamlphp:{login:error_header}
-        error	word	xh	iprosesa	simplesamlphp:{errors:title_LOGOUTREQUEST}
-        error	word	xh	kwenzeke	ory-elements:error.title.what-happened,simplesamlphp:{status:some_error_occurred}
+        error	word	xh	iprosesa	simplesamlphp:{errors:title_LOGOUTREQ…
+        error	word	xh	kwenzeke	ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
         error	word	zu	iphutha	simplesamlphp:{login:error_header}
-        error	word	zu	kuvele	simplesamlphp:{errors:descr_CREATEREQUEST}
-        error	word	zu	lokucubungula	simplesamlphp:{errors:title_LOGOUTREQUEST}
+        error	word	zu	kuvele	simplesamlphp:{errors:descr_CREATEREQ…
+        error	word	zu	lokucubungula	simplesamlphp:{errors:title_LOGOUTREQ…
         error	word	zu	wephutha	simplesamlphp:{errors:report_submit}
         expired	embedded	ja	以前使	okta-signin-widget:errors.E0000105
         expired	embedded	ja	切れている	okta-signin-widget:errors.E0000105
-        expired	embedded	ja	失効しています	okta-signin-widget:password.expired.title.gene…
-        expired	embedded	ja	有効期限	apereo-cas:screen.expiredpass.heading,django-allauth:We've sent a code to %(reci…,keycloak:expires
-        expired	embedded	ja	期限切れか	authelia:Failed to register device t…
+        expired	embedded	ja	失効しています	okta-signin-widget:password.expired.title.…
+        expired	embedded	ja	有効期限	keycloak:expires,openam:amAuthAD.GraceLogins,zitadel:Errors.User.Code.Expired
+        expired	embedded	ja	期限切れか	authelia:Failed to register devi…
         expired	embedded	ja	期限切れです	keycloak:expiredActionMessage,okta-signin-widget:error.expired.session,openam:amAuthUI.account.expired
         expired	embedded	ja	猶予	openam:amAuthAD.GraceLogins
-        expired	embedded	th	หมดอายุ	authelia:Failed to register device t…,django-allauth:We've sent a code to %(reci…,keycloak:expires
+        expired	embedded	th	หมดอายุ	authelia:Failed to register devi…,keycloak:expires,okta-signin-widget:errors.E0000064
         expired	embedded	zh-Hans	后到期	openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hans	密码在	authentik:Password expired %(days)d d…,openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hans	过期	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
+        expired	embedded	zh-Hans	密码在	authentik:Password expired %(days…,openam:amAuthLDAP.PasswordExp
+        expired	embedded	zh-Hans	过期	keycloak:expires,lemonldap-ng:PE1,openam:amAuth.101
         expired	embedded	zh-Hant	動作逾時	keycloak:expiredActionMessage
         expired	embedded	zh-Hant	密碼到期時間	openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hant	密碼已到期	okta-signin-widget:password.expired.title.gene…
-        expired	embedded	zh-Hant	过期	apereo-cas:password.expiration.warning,authentik:Password has expired.
-        expired	embedded	zh-Hant	過期	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
+        expired	embedded	zh-Hant	密碼已到期	okta-signin-widget:password.expired.title.…
+        expired	embedded	zh-Hant	过期	apereo-cas:password.expiration.war…,authentik:Password has expired.
+        expired	embedded	zh-Hant	過期	keycloak:expires,lemonldap-ng:PE1,openam:amAuth.101
         expired	key	zxx	trmsg=1	lemonldap-ng:PE1
         expired	key	zxx	trmsg=22	lemonldap-ng:PE22
         expired	key	zxx	trmsg=32	lemonldap-ng:PE32
@@ -1836,313 +1829,313 @@ extension SignInLexicon {
         expired	key	zxx	trspan=oneExpired2Fremoved	lemonldap-ng:oneExpired2Fremoved
         expired	key	zxx	trspan=ppGrace	lemonldap-ng:ppGrace
         expired	key	zxx	trspan=pwdWillExpire	lemonldap-ng:pwdWillExpire
-        expired	stem	bg	изтек	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	stem	cs	vyprš	apereo-cas:password.expiration.warning,keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	stem	da	udløbe	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:expires
-        expired	stem	fi	vanhen	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:expires
-        expired	stem	hr	istek	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	stem	hu	lejár	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:pageExpiredTitle
-        expired	stem	ko	만료	authentik:Password has expired.,keycloak:pageExpiredTitle,okta-signin-widget:oktaverify.timeout
-        expired	stem	nl	verlo	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
-        expired	stem	pl	wygasł	apereo-cas:screen.expiredpass.heading,authentik:Password has expired.,keycloak:pageExpiredTitle
-        expired	stem	sl	potek	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	word	af	vandag	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	af	verval	authelia:Failed to register device t…,ory-elements:identities.messages.4000045,simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	af	waarskuwing	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	ar	انتهت	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,keycloak:loginTimeout
-        expired	word	ar	صلاحية	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,flask-security-too:This link will expire in %(…
-        expired	word	az	vaxtı	django-allauth:This email confirmation lin…,django-two-factor-auth:Your session has timed out.…
-        expired	word	bg	изтекла	authelia:Failed to register device t…,ory-elements:identities.messages.4000045,zitadel:PasswordChange.ExpiredDescr…
-        expired	word	bg	изтекъл	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,zitadel:Errors.User.Code.Expired
-        expired	word	ca	advertència	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	ca	caducarà	flask-security-too:This code will expire in %(…
+        expired	stem	bg	изтек	authelia:Failed to register devi…,ory-elements:identities.messages.400…,zitadel:Errors.User.Code.Expired
+        expired	stem	cs	vyprš	apereo-cas:password.expiration.war…,keycloak:expires,okta-signin-widget:password.expiring.soon
+        expired	stem	da	udløbe	authelia:Failed to register devi…,keycloak:expires,okta-signin-widget:errors.E0000064
+        expired	stem	fi	vanhen	authelia:Failed to register devi…,keycloak:expires,lemonldap-ng:PE1
+        expired	stem	hr	istek	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,ory-elements:identities.messages.400…
+        expired	stem	hu	lejár	authelia:Failed to register devi…,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
+        expired	stem	ko	만료	authentik:Password has expired.,keycloak:pageExpiredTitle,openam:amAuth.101
+        expired	stem	nl	verlo	authentik:Password has expired.,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
+        expired	stem	pl	wygasł	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	stem	sl	potek	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,ory-elements:identities.messages.400…
+        expired	word	af	vandag	simplesamlphp:{expirycheck:expwarning…
+        expired	word	af	verval	authelia:Failed to register devi…,ory-elements:identities.messages.400…,simplesamlphp:{expirycheck:expwarning…
+        expired	word	af	waarskuwing	simplesamlphp:{expirycheck:expwarning…
+        expired	word	ar	انتهت	authelia:Failed to register devi…,keycloak:loginTimeout,lemonldap-ng:PE1
+        expired	word	ar	صلاحية	authelia:Failed to register devi…,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	az	vaxtı	django-allauth:This email confirmation…,django-two-factor-auth:Your session has timed…
+        expired	word	bg	изтекла	authelia:Failed to register devi…,ory-elements:identities.messages.400…,zitadel:PasswordChange.ExpiredD…
+        expired	word	bg	изтекъл	authelia:Failed to register devi…,django-allauth:This email confirmation…,zitadel:Errors.User.Code.Expired
+        expired	word	ca	advertència	simplesamlphp:{expirycheck:expwarning…
+        expired	word	ca	caducarà	flask-security-too:This code will expire i…
         expired	word	ca	caducat	keycloak:pageExpiredTitle
-        expired	word	cs	platnost	apereo-cas:password.expiration.warning,authelia:There was an issue completi…,keycloak:pageExpiredTitle
-        expired	word	cs	prošlé	okta-signin-widget:password.expired.title.gene…
+        expired	word	cs	platnost	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000105
+        expired	word	cs	prošlé	okta-signin-widget:password.expired.title.…
         expired	word	cs	vypršela	keycloak:pageExpiredTitle
-        expired	word	cs	vyprší	apereo-cas:password.expiration.warning,keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	word	cy	eisoes	authelia:Failed to register device t…
-        expired	word	cy	roddwyd	authelia:Failed to register device t…
-        expired	word	da	udløber	keycloak:expires,okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:warni…
-        expired	word	da	udløbet	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:pageExpiredTitle
-        expired	word	de	abgelaufen	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
+        expired	word	cs	vyprší	apereo-cas:password.expiration.war…,keycloak:expires,okta-signin-widget:password.expiring.soon
+        expired	word	cy	eisoes	authelia:Failed to register devi…
+        expired	word	cy	roddwyd	authelia:Failed to register devi…
+        expired	word	da	udløber	keycloak:expires,okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:w…
+        expired	word	da	udløbet	authelia:Failed to register devi…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
+        expired	word	de	abgelaufen	authentik:Password has expired.,lemonldap-ng:PE1,openam:amAuthUI.account.expired
         expired	word	de	läuft	keycloak:expires,openam:amAuthAD.PasswordExp
         expired	word	el	έληξε	keycloak:pageExpiredTitle
-        expired	word	el	λήξει	authelia:Failed to register device t…,keycloak:oauth2DeviceExpiredUserCode…,okta-signin-widget:errors.E0000064
-        expired	word	en	expire	flask-security-too:This code will expire in %(…,okta-signin-widget:password.expiring.title,simplesamlphp:{authX509:X509warning:warni…
-        expired	word	en	expired	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
+        expired	word	el	λήξει	authelia:Failed to register devi…,keycloak:oauth2DeviceExpiredUser…,okta-signin-widget:errors.E0000064
+        expired	word	en	expire	flask-security-too:This code will expire i…,okta-signin-widget:password.expiring.title,simplesamlphp:{authX509:X509warning:w…
+        expired	word	en	expired	keycloak:pageExpiredTitle,lemonldap-ng:PE1,openam:amAuth.101
         expired	word	en	expires	keycloak:expires,openam:amAuthAD.PasswordExp
         expired	word	en	passwordexpiresin	openam:amAuthAD.PasswordExp
         expired	word	es	caduca	openam:amAuthAD.PasswordExp
         expired	word	es	caducada	openam:amAuth.accountExpired
-        expired	word	es	caducado	apereo-cas:authenticationFailure.Crede…,authentik:Password has expired.,lemonldap-ng:PE22
+        expired	word	es	caducado	authentik:Password has expired.,lemonldap-ng:PE22,zitadel:Errors.User.Code.Expired
         expired	word	es	expirado	keycloak:pageExpiredTitle,zitadel-login-typescript:accounts.expired
-        expired	word	es	sucontraseñahacaducado	apereo-cas:authenticationFailure.Crede…,lemonldap-ng:PE22
-        expired	word	et	aegunud	authelia:Failed to register device t…,ory-elements:identities.messages.4000045
-        expired	word	eu	adi	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	eu	gaur	okta-signin-widget:password.expiring.today,simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	eu	iraungi	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,okta-signin-widget:errors.E0000064
+        expired	word	es	sucontraseñahacaducado	apereo-cas:authenticationFailure.C…,lemonldap-ng:PE22
+        expired	word	et	aegunud	authelia:Failed to register devi…,ory-elements:identities.messages.400…
+        expired	word	eu	adi	simplesamlphp:{expirycheck:expwarning…
+        expired	word	eu	gaur	okta-signin-widget:password.expiring.today,simplesamlphp:{expirycheck:expwarning…
+        expired	word	eu	iraungi	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,simplesamlphp:{expirycheck:expwarning…
         expired	word	eu	iraungiko	okta-signin-widget:password.expiring.soon
-        expired	word	eu	iraungita	authelia:There was an issue completi…,okta-signin-widget:errors.E0000105
-        expired	word	fa	منقضی	apereo-cas:screen.expiredpass.heading,django-allauth:This email confirmation lin…,keycloak:expires
-        expired	word	fi	salasanasionvanhentunut	lemonldap-ng:PE22,okta-signin-widget:password.expired.title.gene…
+        expired	word	eu	iraungita	authelia:There was an issue comp…,okta-signin-widget:errors.E0000105
+        expired	word	fa	منقضی	apereo-cas:screen.expiredpass.head…,keycloak:expires,ory-elements:identities.messages.400…
+        expired	word	fi	salasanasionvanhentunut	lemonldap-ng:PE22,okta-signin-widget:password.expired.title.…
         expired	word	fi	vanhenee	keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	word	fi	vanhentunut	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:pageExpiredTitle
-        expired	word	fil	expired	authelia:Failed to register device t…
-        expired	word	fil	nagamit	authelia:Failed to register device t…
-        expired	word	fr	expirera	flask-security-too:This code will expire in %(…
-        expired	word	fr	expiré	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
-        expired	word	ga	cheana	authelia:Failed to register device t…
-        expired	word	ga	proporcionadh	authelia:Failed to register device t…
-        expired	word	ga	úsáidtear	authelia:Failed to register device t…
-        expired	word	he	החיבור	lemonldap-ng:PE1,ory-elements:identities.messages.4010001
-        expired	word	he	תוקף	django-allauth:This email confirmation lin…,lemonldap-ng:PE1,ory-elements:identities.messages.4010001
-        expired	word	hi	समाप्त	authelia:Failed to register device t…,ory-elements:identities.messages.4000045
-        expired	word	hr	istekao	apereo-cas:authenticationFailure.Accou…,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	word	hr	istekla	apereo-cas:screen.expiredpass.heading,ory-elements:identities.messages.4000045
-        expired	word	hr	neposredna	authelia:Failed to register device t…
-        expired	word	ht	ekspire	django-allauth:This email confirmation lin…,okta-signin-widget:errors.E0000064
+        expired	word	fi	vanhentunut	authelia:Failed to register devi…,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	fil	expired	authelia:Failed to register devi…
+        expired	word	fil	nagamit	authelia:Failed to register devi…
+        expired	word	fr	expirera	flask-security-too:This code will expire i…
+        expired	word	fr	expiré	keycloak:pageExpiredTitle,lemonldap-ng:PE1,openam:amAuth.101
+        expired	word	ga	cheana	authelia:Failed to register devi…
+        expired	word	ga	proporcionadh	authelia:Failed to register devi…
+        expired	word	ga	úsáidtear	authelia:Failed to register devi…
+        expired	word	he	החיבור	lemonldap-ng:PE1,ory-elements:identities.messages.401…
+        expired	word	he	תוקף	django-allauth:This email confirmation…,lemonldap-ng:PE1,ory-elements:identities.messages.401…
+        expired	word	hi	समाप्त	authelia:Failed to register devi…,ory-elements:identities.messages.400…
+        expired	word	hr	istekao	apereo-cas:authenticationFailure.A…,authelia:Failed to register devi…,django-allauth:This email confirmation…
+        expired	word	hr	istekla	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
+        expired	word	hr	neposredna	authelia:Failed to register devi…
+        expired	word	ht	ekspire	django-allauth:This email confirmation…,okta-signin-widget:errors.E0000064
         expired	word	hu	ideje	keycloak:expiredActionMessage
         expired	word	hu	lejár	okta-signin-widget:password.expiring.soon
-        expired	word	hu	lejárt	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,keycloak:pageExpiredTitle
+        expired	word	hu	lejárt	authelia:Failed to register devi…,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
         expired	word	hu	érvényességi	keycloak:expiredActionMessage
-        expired	word	id	berakhir	okta-signin-widget:oktaverify.timeout,ory-elements:identities.messages.4010001
-        expired	word	id	kedaluwarsa	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,okta-signin-widget:errors.E0000064
+        expired	word	id	berakhir	okta-signin-widget:oktaverify.timeout,ory-elements:identities.messages.401…
+        expired	word	id	kedaluwarsa	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
         expired	word	it	passwordscaduta	authentik:Password has expired.,lemonldap-ng:PE22
-        expired	word	it	scaduta	apereo-cas:screen.expiredpass.heading,authentik:Password has expired.,django-two-factor-auth:Your session has timed out.…
-        expired	word	it	scaduto	keycloak:expiredCodeMessage,okta-signin-widget:oie.activation.request.emai…,zitadel:Errors.User.Code.Expired
+        expired	word	it	scaduta	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	it	scaduto	keycloak:expiredCodeMessage,zitadel-login-typescript:accounts.expired,zitadel:Errors.User.Code.Expired
         expired	word	ka	ამოიწურა	keycloak:pageExpiredTitle
         expired	word	ka	გვერდის	keycloak:pageExpiredTitle
-        expired	word	ka	ვადა	keycloak:expires,ory-elements:identities.messages.4000045
+        expired	word	ka	ვადა	keycloak:expires,ory-elements:identities.messages.400…
         expired	word	ka	ქმედების	keycloak:expiredActionMessage
-        expired	word	ko	만료되었습니다	authentik:Password has expired.,keycloak:pageExpiredTitle,okta-signin-widget:oktaverify.timeout
-        expired	word	ko	만료됨	okta-signin-widget:oie.activation.request.emai…,openam:amAuthUI.htmlTitle_AccountE…
+        expired	word	ko	만료되었습니다	authentik:Password has expired.,keycloak:pageExpiredTitle,openam:amAuth.101
+        expired	word	ko	만료됨	okta-signin-widget:oie.activation.request.…,openam:amAuthUI.htmlTitle_Acco…
         expired	word	ko	만료됩니다	okta-signin-widget:password.expiring.soon
-        expired	word	ku	تێپەڕی	authelia:Failed to register device t…
-        expired	word	ku	ثبتکردنەوە	authelia:Failed to register device t…
-        expired	word	ky	мөөнөтү	django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	word	lv	beigusies	django-allauth:This email confirmation lin…,keycloak:pageExpiredTitle,ory-elements:identities.messages.4000045
+        expired	word	ku	تێپەڕی	authelia:Failed to register devi…
+        expired	word	ku	ثبتکردنەوە	authelia:Failed to register devi…
+        expired	word	ky	мөөнөтү	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
+        expired	word	lv	beigusies	django-allauth:This email confirmation…,keycloak:pageExpiredTitle,ory-elements:identities.messages.400…
         expired	word	lv	darbība	keycloak:expiredActionMessage
-        expired	word	lv	derīguma	authelia:Failed to register device t…
+        expired	word	lv	derīguma	authelia:Failed to register devi…
         expired	word	lv	noilgusi	keycloak:expiredActionMessage
-        expired	word	lv	termiņš	authelia:Failed to register device t…
-        expired	word	mk	истечена	apereo-cas:screen.expiredpass.heading,ory-elements:identities.messages.4000045,zitadel:PasswordChange.ExpiredDescr…
-        expired	word	mk	смени	apereo-cas:authenticationFailure.Accou…,zitadel:PasswordChange.ExpiredDescr…
-        expired	word	mn	дууссан	django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	word	mn	хугацаа	django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	word	ms	tamat	authelia:Failed to register device t…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.4000045
-        expired	word	ms	tempoh	authelia:Failed to register device t…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.4000045
-        expired	word	mt	diġa	authelia:Failed to register device t…
-        expired	word	mt	mogħti	authelia:Failed to register device t…
-        expired	word	mt	użat	authelia:Failed to register device t…
-        expired	word	nb	utløpt	authelia:Failed to register device t…,django-two-factor-auth:Your session has timed out.…,keycloak:staleCodeAccountMessage
-        expired	word	ne	एक्सपायर	authelia:Failed to register device t…
-        expired	word	ne	डिभाइस	authelia:Failed to register device t…
-        expired	word	nl	uwwachtwoordisverlopen	apereo-cas:authenticationFailure.Crede…,okta-signin-widget:password.expired.title.gene…
-        expired	word	nl	verloopt	okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:warni…
-        expired	word	nl	verlopen	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
+        expired	word	lv	termiņš	authelia:Failed to register devi…
+        expired	word	mk	истечена	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…,zitadel:PasswordChange.ExpiredD…
+        expired	word	mk	смени	apereo-cas:authenticationFailure.A…,zitadel:PasswordChange.ExpiredD…
+        expired	word	mn	дууссан	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
+        expired	word	mn	хугацаа	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
+        expired	word	ms	tamat	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
+        expired	word	ms	tempoh	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
+        expired	word	mt	diġa	authelia:Failed to register devi…
+        expired	word	mt	mogħti	authelia:Failed to register devi…
+        expired	word	mt	użat	authelia:Failed to register devi…
+        expired	word	nb	utløpt	authelia:Failed to register devi…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000064
+        expired	word	ne	एक्सपायर	authelia:Failed to register devi…
+        expired	word	ne	डिभाइस	authelia:Failed to register devi…
+        expired	word	nl	uwwachtwoordisverlopen	apereo-cas:authenticationFailure.C…,okta-signin-widget:password.expired.title.…
+        expired	word	nl	verloopt	okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:w…
+        expired	word	nl	verlopen	authentik:Password has expired.,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
         expired	word	pl	wygasła	keycloak:pageExpiredTitle
-        expired	word	pl	wygasło	apereo-cas:screen.expiredpass.heading,authentik:Password has expired.,lemonldap-ng:PE1
-        expired	word	pt	expirou	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
-        expired	word	pt	suasenhaexpirou	apereo-cas:authenticationFailure.Crede…,okta-signin-widget:password.expired.title.gene…
-        expired	word	ro	expirat	authelia:Failed to register device t…,django-allauth:This email confirmation lin…,okta-signin-widget:errors.E0000064
-        expired	word	ro	sesiunea	okta-signin-widget:error.expired.session,ory-elements:identities.messages.4010001
-        expired	word	ru	действия	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	word	ru	истек	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
+        expired	word	pl	wygasło	authentik:Password has expired.,lemonldap-ng:PE1,zitadel:PasswordChange.ExpiredD…
+        expired	word	pt	expirou	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	pt	suasenhaexpirou	apereo-cas:authenticationFailure.C…,okta-signin-widget:password.expired.title.…
+        expired	word	ro	expirat	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
+        expired	word	ro	sesiunea	okta-signin-widget:error.expired.session,ory-elements:identities.messages.401…
+        expired	word	ru	действия	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
+        expired	word	ru	истек	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,okta-signin-widget:errors.E0000064
         expired	word	ru	истёк	authentik:Password has expired.,zitadel-login-typescript:accounts.expired,zitadel:Errors.User.Code.Expired
-        expired	word	ru	срок	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	word	sk	platnosť	apereo-cas:password.expiration.warning,authelia:Failed to register device t…,keycloak:pageExpiredTitle
+        expired	word	ru	срок	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
+        expired	word	sk	platnosť	apereo-cas:password.expiration.war…,authelia:Failed to register devi…,keycloak:pageExpiredTitle
         expired	word	sk	vypršala	keycloak:pageExpiredTitle
-        expired	word	sl	potekel	apereo-cas:authenticationFailure.Accou…,ory-elements:identities.messages.4010001
-        expired	word	sl	potekla	apereo-cas:screen.service.expired.mess…,authelia:Failed to register device t…,django-allauth:This email confirmation lin…
-        expired	word	sl	poteklo	apereo-cas:screen.expiredpass.heading,ory-elements:identities.messages.4000045,simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	sl	poteče	apereo-cas:password.expiration.warning,simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	sl	pozor	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	so	dhismaha	authelia:Failed to register device t…
-        expired	word	so	qabtay	authelia:Failed to register device t…
-        expired	word	sr-Latn	istekao	authelia:Failed to register device t…
-        expired	word	ss	ukudala	authelia:Failed to register device t…
-        expired	word	st	akhaonto	simplesamlphp:{expirycheck:expwarning:no_…
-        expired	word	st	fellwa	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	st	kajeno	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	st	nakong	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	st	tla	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	st	tlhokomediso	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	su	disayogikeun	authelia:Failed to register device t…
-        expired	word	sv	gälla	apereo-cas:password.expiration.warning,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
-        expired	word	sv	upphört	apereo-cas:screen.service.expired.mess…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
-        expired	word	ta	இருக்கிறது	authelia:Failed to register device t…
-        expired	word	tl	expire	authelia:There was an issue completi…,ory-elements:identities.messages.4000045
-        expired	word	tl	expired	authelia:Failed to register device t…
-        expired	word	tl	nag	authelia:There was an issue completi…,ory-elements:identities.messages.4000045
-        expired	word	tr	bitti	okta-signin-widget:password.expired.title.gene…
-        expired	word	tr	doldu	apereo-cas:screen.expiredpass.heading,authentik:Password has expired.,gluu-oxauth:device.authorization.expire…
-        expired	word	tr	dolmuş	apereo-cas:screen.service.expired.mess…,authelia:Failed to register device t…,okta-signin-widget:errors.E0000105
-        expired	word	tr	süresi	apereo-cas:screen.expiredpass.heading,authelia:Failed to register device t…,authentik:Password has expired.
-        expired	word	uk	дії	apereo-cas:screen.expiredpass.heading,authelia:There was an issue completi…,django-allauth:This email confirmation lin…
-        expired	word	uk	закінчився	apereo-cas:screen.expiredpass.heading,authelia:There was an issue completi…,django-allauth:This email confirmation lin…
-        expired	word	uk	минув	apereo-cas:authenticationFailure.Accou…,keycloak:loginTimeout,okta-signin-widget:errors.E0000064
-        expired	word	uk	термін	apereo-cas:screen.expiredpass.heading,authelia:There was an issue completi…,django-allauth:This email confirmation lin…
-        expired	word	ur	ختم	apereo-cas:screen.expiredpass.heading,ory-elements:identities.messages.4000045
-        expired	word	ur	میعاد	apereo-cas:screen.expiredpass.heading,ory-elements:identities.messages.4000045
-        expired	word	uz	muddati	django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	word	uz	tugagan	django-allauth:This email confirmation lin…,ory-elements:identities.messages.4000045
-        expired	word	vec	fallita	authelia:Failed to register device t…
-        expired	word	vec	fornito	authelia:Failed to register device t…
-        expired	word	vec	già	authelia:Failed to register device t…
-        expired	word	vec	utilizzato	authelia:Failed to register device t…
-        expired	word	vi	hạn	apereo-cas:password.expiration.warning,authelia:Failed to register device t…,lemonldap-ng:PE1
-        expired	word	vi	hết	apereo-cas:password.expiration.warning,authelia:Failed to register device t…,django-two-factor-auth:Your session has timed out.…
-        expired	word	xh	iakhawunti	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	xh	isilumkiso	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	xh	kuphelelwa	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	xh	namhlanje	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	zu	ethi	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	zu	ezinsukwini	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	zu	isixwayiso	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	zu	izophelelwa	simplesamlphp:{expirycheck:expwarning:war…
-        expired	word	zu	namuhla	simplesamlphp:{expirycheck:expwarning:war…
+        expired	word	sl	potekel	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.401…
+        expired	word	sl	potekla	apereo-cas:screen.service.expired.…,authelia:Failed to register devi…,django-allauth:This email confirmation…
+        expired	word	sl	poteklo	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…,simplesamlphp:{expirycheck:expwarning…
+        expired	word	sl	poteče	apereo-cas:password.expiration.war…,simplesamlphp:{expirycheck:expwarning…
+        expired	word	sl	pozor	simplesamlphp:{expirycheck:expwarning…
+        expired	word	so	dhismaha	authelia:Failed to register devi…
+        expired	word	so	qabtay	authelia:Failed to register devi…
+        expired	word	sr-Latn	istekao	authelia:Failed to register devi…
+        expired	word	ss	ukudala	authelia:Failed to register devi…
+        expired	word	st	akhaonto	simplesamlphp:{expirycheck:expwarning…
+        expired	word	st	fellwa	simplesamlphp:{expirycheck:expwarning…
+        expired	word	st	kajeno	simplesamlphp:{expirycheck:expwarning…
+        expired	word	st	nakong	simplesamlphp:{expirycheck:expwarning…
+        expired	word	st	tla	simplesamlphp:{expirycheck:expwarning…
+        expired	word	st	tlhokomediso	simplesamlphp:{expirycheck:expwarning…
+        expired	word	su	disayogikeun	authelia:Failed to register devi…
+        expired	word	sv	gälla	apereo-cas:password.expiration.war…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
+        expired	word	sv	upphört	apereo-cas:screen.service.expired.…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
+        expired	word	ta	இருக்கிறது	authelia:Failed to register devi…
+        expired	word	tl	expire	authelia:There was an issue comp…,ory-elements:identities.messages.400…
+        expired	word	tl	expired	authelia:Failed to register devi…
+        expired	word	tl	nag	authelia:There was an issue comp…,ory-elements:identities.messages.400…
+        expired	word	tr	bitti	okta-signin-widget:password.expired.title.…
+        expired	word	tr	doldu	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	tr	dolmuş	apereo-cas:screen.service.expired.…,authelia:Failed to register devi…,okta-signin-widget:errors.E0000105
+        expired	word	tr	süresi	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
+        expired	word	uk	дії	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
+        expired	word	uk	закінчився	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000105
+        expired	word	uk	минув	apereo-cas:authenticationFailure.A…,keycloak:loginTimeout,okta-signin-widget:errors.E0000064
+        expired	word	uk	термін	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
+        expired	word	ur	ختم	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
+        expired	word	ur	میعاد	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
+        expired	word	uz	muddati	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
+        expired	word	uz	tugagan	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
+        expired	word	vec	fallita	authelia:Failed to register devi…
+        expired	word	vec	fornito	authelia:Failed to register devi…
+        expired	word	vec	già	authelia:Failed to register devi…
+        expired	word	vec	utilizzato	authelia:Failed to register devi…
+        expired	word	vi	hạn	authelia:Failed to register devi…,lemonldap-ng:PE1,okta-signin-widget:errors.E0000064
+        expired	word	vi	hết	authelia:Failed to register devi…,lemonldap-ng:PE1,okta-signin-widget:errors.E0000064
+        expired	word	xh	iakhawunti	simplesamlphp:{expirycheck:expwarning…
+        expired	word	xh	isilumkiso	simplesamlphp:{expirycheck:expwarning…
+        expired	word	xh	kuphelelwa	simplesamlphp:{expirycheck:expwarning…
+        expired	word	xh	namhlanje	simplesamlphp:{expirycheck:expwarning…
+        expired	word	zu	ethi	simplesamlphp:{expirycheck:expwarning…
+        expired	word	zu	ezinsukwini	simplesamlphp:{expirycheck:expwarning…
+        expired	word	zu	isixwayiso	simplesamlphp:{expirycheck:expwarning…
+        expired	word	zu	izophelelwa	simplesamlphp:{expirycheck:expwarning…
+        expired	word	zu	namuhla	simplesamlphp:{expirycheck:expwarning…
         locked	embedded	ja	解除して	openam:amAuthLDAP.AcctInactive
         locked	embedded	ja	非アクティブ	openam:amAuth.lockOutEmailMsg,zitadel:Errors.User.Inactive
         locked	embedded	zh-Hans	已锁定用户	openam:amAuth.112
         locked	embedded	zh-Hans	未激活	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthAD.AcctInactive
         locked	embedded	zh-Hans	用户被锁定	zitadel:Errors.User.Locked
         locked	embedded	zh-Hans	解锁帐户	okta-signin-widget:unlockaccount
-        locked	embedded	zh-Hans	该帐户已被禁用	apereo-cas:screen.accountdisabled.head…
-        locked	embedded	zh-Hans	该帐户已被锁定	apereo-cas:screen.accountlocked.heading
+        locked	embedded	zh-Hans	该帐户已被禁用	apereo-cas:screen.accountdisabled.…
+        locked	embedded	zh-Hans	该帐户已被锁定	apereo-cas:screen.accountlocked.he…
         locked	embedded	zh-Hans	账户已被禁用	flask-security-too:Account is disabled.,keycloak:accountDisabledMessage
-        locked	embedded	zh-Hant	停用	apereo-cas:screen.accountdisabled.head…,authentik:Inactive,keycloak:accountDisabledMessage
+        locked	embedded	zh-Hant	停用	authentik:Inactive,keycloak:accountDisabledMessage,openam:amAuthAD.AcctInactive
         locked	embedded	zh-Hant	帳號未啟用	django-allauth:Account Inactive
         locked	embedded	zh-Hant	您的帳號已鎖定	lemonldap-ng:PE21
-        locked	embedded	zh-Hant	該帳戶已被鎖定	apereo-cas:screen.accountlocked.heading
+        locked	embedded	zh-Hant	該帳戶已被鎖定	apereo-cas:screen.accountlocked.he…
         locked	key	zxx	trmsg=21	lemonldap-ng:PE21
         locked	key	zxx	trmsg=86	lemonldap-ng:PE86
-        locked	stem	ko	비활성	authentik:Inactive,django-allauth:Account Inactive,keycloak:accountDisabledMessage
+        locked	stem	ko	비활성	authentik:Inactive,openam:amAuthAD.AcctInactive,zitadel:Errors.User.Inactive
         locked	stem	pl	nieaktywn	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	stem	sv	inaktiv	apereo-cas:screen.accountdisabled.head…,authelia:This is disabled by your ad…,django-allauth:Account Inactive
-        locked	stem	tr	kilitl	apereo-cas:screen.accountlocked.heading,lemonldap-ng:PE21,okta-signin-widget:errors.E0000104
-        locked	word	ar	تعطيل	apereo-cas:screen.accountdisabled.head…,flask-security-too:Account is disabled.,ory-elements:identities.messages.4010011
-        locked	word	ar	معطل	authelia:This is disabled by your ad…,keycloak:accountDisabledMessage
+        locked	stem	sv	inaktiv	authelia:This is disabled by you…,django-allauth:Account Inactive,keycloak:accountDisabledMessage
+        locked	stem	tr	kilitl	apereo-cas:screen.accountlocked.he…,lemonldap-ng:PE21,okta-signin-widget:errors.E0000104
+        locked	word	ar	تعطيل	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.,ory-elements:identities.messages.401…
+        locked	word	ar	معطل	authelia:This is disabled by you…,keycloak:accountDisabledMessage
         locked	word	bg	неактивен	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	ca	desactivat	apereo-cas:screen.accountdisabled.head…,flask-security-too:Account is disabled.,ory-elements:identities.messages.4010011
+        locked	word	ca	desactivat	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.,ory-elements:identities.messages.401…
         locked	word	ca	inactiu	django-allauth:Account Inactive
         locked	word	ca	inhabilitat	keycloak:accountDisabledMessage
-        locked	word	cs	deaktivován	apereo-cas:screen.accountdisabled.head…,keycloak:accountTemporarilyDisabledM…,ory-elements:identities.messages.4010011
+        locked	word	cs	deaktivován	apereo-cas:screen.accountdisabled.…,keycloak:accountTemporarilyDisab…,ory-elements:identities.messages.401…
         locked	word	cs	neaktivní	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
         locked	word	cs	odemknout	okta-signin-widget:unlockaccount
-        locked	word	cs	uzamčen	apereo-cas:screen.accountlocked.heading,okta-signin-widget:errors.E0000069,zitadel:Errors.User.Locked
+        locked	word	cs	uzamčen	apereo-cas:screen.accountlocked.he…,okta-signin-widget:errors.E0000069,zitadel:Errors.User.Locked
         locked	word	cs	úcet	okta-signin-widget:account.unlock.title
-        locked	word	da	deaktiveret	authelia:This is disabled by your ad…,flask-security-too:Account is disabled.,keycloak:accountDisabledMessage
+        locked	word	da	deaktiveret	authelia:This is disabled by you…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
         locked	word	da	inaktiv	django-allauth:Account Inactive
         locked	word	da	lås	okta-signin-widget:account.unlock.title
         locked	word	da	låses	okta-signin-widget:unlockaccount
         locked	word	de	deaktiviert	flask-security-too:Account is disabled.,openam:amAuth.userLoginDisabled
         locked	word	de	entsperren	okta-signin-widget:unlockaccount
-        locked	word	de	gesperrt	apereo-cas:screen.accountlocked.heading,keycloak:accountDisabledMessage,okta-signin-widget:errors.E0000069
-        locked	word	de	inaktiv	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthUI.htmlTitle_UserInac…
+        locked	word	de	gesperrt	keycloak:accountDisabledMessage,openam:amAuth.112,zitadel:Errors.User.Locked
+        locked	word	de	inaktiv	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
         locked	word	el	ανενεργός	django-allauth:Account Inactive
-        locked	word	el	απενεργοποιηθεί	keycloak:accountDisabledMessage,ory-elements:identities.messages.4010011
+        locked	word	el	απενεργοποιηθεί	keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
         locked	word	el	κλειδωμένος	okta-signin-widget:errors.E0000119
         locked	word	el	ξεκλείδωμα	okta-signin-widget:unlockaccount
         locked	word	en	disabled	flask-security-too:Account is disabled.,openam:amAuth.userLoginDisabled
-        locked	word	en	inactive	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthUI.htmlTitle_UserInac…
-        locked	word	en	locked	apereo-cas:screen.accountlocked.heading,lemonldap-ng:PE21,okta-signin-widget:errors.E0000069
+        locked	word	en	inactive	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
+        locked	word	en	locked	lemonldap-ng:PE21,openam:amAuth.112,zitadel:Errors.User.Locked
         locked	word	en	unlock	okta-signin-widget:unlockaccount
         locked	word	en	unlockaccount	okta-signin-widget:unlockaccount
         locked	word	en	youraccountislocked	lemonldap-ng:PE21,shibboleth-idp:account-locked.message
         locked	word	es	bloqueada	lemonldap-ng:PE21,openam:amAuth.accountLockedOut
-        locked	word	es	desactivada	django-allauth:Account Inactive,keycloak:accountDisabledMessage,ory-elements:identities.messages.4010011
+        locked	word	es	desactivada	django-allauth:Account Inactive,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
         locked	word	es	desbloquear	okta-signin-widget:unlockaccount
-        locked	word	es	inactivo	authentik:Inactive,openam:amAuthUI.htmlTitle_UserInac…,zitadel:Errors.User.Inactive
+        locked	word	es	inactivo	authentik:Inactive,openam:amAuthUI.htmlTitle_User…,zitadel:Errors.User.Inactive
         locked	word	et	mitteaktiivne	django-allauth:Account Inactive
         locked	word	eu	aktiboa	django-allauth:Account Inactive
         locked	word	eu	blokeatuta	okta-signin-widget:errors.E0000069
-        locked	word	fa	غیرفعال	apereo-cas:screen.accountdisabled.head…,django-allauth:Account Inactive,keycloak:accountDisabledMessage
-        locked	word	fa	قفل	apereo-cas:screen.accountlocked.heading
+        locked	word	fa	غیرفعال	apereo-cas:screen.accountdisabled.…,django-allauth:Account Inactive,keycloak:accountDisabledMessage
+        locked	word	fa	قفل	apereo-cas:screen.accountlocked.he…
         locked	word	fi	lukittu	lemonldap-ng:PE21,okta-signin-widget:errors.E0000069
-        locked	word	fi	poissa	django-allauth:Account Inactive,keycloak:accountTemporarilyDisabledM…
-        locked	word	fr	désactivé	apereo-cas:screen.accountdisabled.head…,authelia:This is disabled by your ad…,django-allauth:This account is currently i…
+        locked	word	fi	poissa	django-allauth:Account Inactive,keycloak:accountTemporarilyDisab…
+        locked	word	fr	désactivé	authelia:This is disabled by you…,keycloak:accountDisabledMessage,openam:amAuth.lockOutEmailMsg
         locked	word	fr	déverrouiller	okta-signin-widget:unlockaccount
-        locked	word	fr	inactif	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthUI.usernot.active
+        locked	word	fr	inactif	authentik:Inactive,openam:amAuthUI.usernot.active,zitadel:Errors.User.Inactive
         locked	word	fr	verrouillé	openam:amAuth.accountLockedOut,zitadel:Errors.User.Locked
         locked	word	he	נעול	lemonldap-ng:PE21
         locked	word	hr	neaktivan	django-allauth:Account Inactive
-        locked	word	hr	onemogućen	apereo-cas:screen.accountdisabled.head…
-        locked	word	hr	zaključan	apereo-cas:screen.accountlocked.heading
+        locked	word	hr	onemogućen	apereo-cas:screen.accountdisabled.…
+        locked	word	hr	zaključan	apereo-cas:screen.accountlocked.he…
         locked	word	ht	bloke	okta-signin-widget:errors.E0000069
         locked	word	ht	inaktif	django-allauth:Account Inactive
         locked	word	hu	inaktív	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
         locked	word	hu	zárolva	okta-signin-widget:errors.E0000104,zitadel:Errors.User.Locked
-        locked	word	id	dinonaktifkan	authelia:This is disabled by your ad…,ory-elements:identities.messages.4010011
-        locked	word	it	disabilitato	apereo-cas:screen.accountdisabled.head…,authelia:This is disabled by your ad…,flask-security-too:Account is disabled.
+        locked	word	id	dinonaktifkan	authelia:This is disabled by you…,ory-elements:identities.messages.401…
+        locked	word	it	disabilitato	apereo-cas:screen.accountdisabled.…,authelia:This is disabled by you…,keycloak:accountDisabledMessage
         locked	word	it	sblocca	okta-signin-widget:account.unlock.title
         locked	word	ka	გაუქმებულია	django-allauth:Account Inactive
         locked	word	ko	비활성	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthAD.AcctInactive
-        locked	word	ko	비활성화되었습니다	keycloak:accountDisabledMessage,openam:amAuth.lockOutEmailMsg,ory-elements:identities.messages.4010011
+        locked	word	ko	비활성화되었습니다	keycloak:accountDisabledMessage,openam:amAuth.lockOutEmailMsg,zitadel:Errors.User.Inactive
         locked	word	ko	잠겼습니다	openam:amAuth.accountLockedOut,zitadel:Errors.User.Locked
         locked	word	lt	sustabdytas	keycloak:accountDisabledMessage
         locked	word	lv	atspējots	keycloak:accountDisabledMessage
         locked	word	lv	neaktīvs	django-allauth:Account Inactive
-        locked	word	mk	заклучена	apereo-cas:screen.accountlocked.heading
-        locked	word	mk	оневозможена	apereo-cas:screen.accountdisabled.head…
+        locked	word	mk	заклучена	apereo-cas:screen.accountlocked.he…
+        locked	word	mk	оневозможена	apereo-cas:screen.accountdisabled.…
         locked	word	ms	dikunci	okta-signin-widget:errors.E0000069
-        locked	word	nb	deaktivert	authelia:This is disabled by your ad…,keycloak:accountDisabledMessage,ory-elements:identities.messages.4010011
+        locked	word	nb	deaktivert	authelia:This is disabled by you…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
         locked	word	nb	inaktiv	django-allauth:Account Inactive
         locked	word	nb	lås	okta-signin-widget:unlockaccount
         locked	word	nl	inactief	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
         locked	word	nl	ontgrendelen	okta-signin-widget:unlockaccount
-        locked	word	nl	uitgeschakeld	apereo-cas:screen.accountdisabled.head…
-        locked	word	nl	vergrendeld	apereo-cas:screen.accountlocked.heading,zitadel:Errors.User.Locked
+        locked	word	nl	uitgeschakeld	apereo-cas:screen.accountdisabled.…
+        locked	word	nl	vergrendeld	apereo-cas:screen.accountlocked.he…,zitadel:Errors.User.Locked
         locked	word	pl	nieaktywne	django-allauth:Account Inactive
         locked	word	pl	nieaktywny	authentik:Inactive,zitadel:Errors.User.Inactive
         locked	word	pl	odblokuj	okta-signin-widget:account.unlock.title
-        locked	word	pl	wyłączone	apereo-cas:screen.accountdisabled.head…,flask-security-too:Account is disabled.
-        locked	word	pl	zablokowane	apereo-cas:screen.accountlocked.heading,keycloak:accountDisabledMessage,lemonldap-ng:PE21
-        locked	word	pt	bloqueado	okta-signin-widget:errors.E0000104,privacyidea:This action is not possible…,zitadel:Errors.User.Locked
+        locked	word	pl	wyłączone	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.
+        locked	word	pl	zablokowane	keycloak:accountDisabledMessage,lemonldap-ng:PE21,okta-signin-widget:errors.E0000069
+        locked	word	pt	bloqueado	okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…,zitadel:Errors.User.Locked
         locked	word	pt	desabilitada	django-allauth:Account Inactive,flask-security-too:Account is disabled.
-        locked	word	pt	desativada	apereo-cas:screen.accountdisabled.head…,keycloak:accountDisabledMessage,ory-elements:identities.messages.4010011
+        locked	word	pt	desativada	apereo-cas:screen.accountdisabled.…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
         locked	word	pt	desbloquear	okta-signin-widget:unlockaccount
-        locked	word	ro	blocat	okta-signin-widget:errors.E0000104,privacyidea:This action is not possible…
+        locked	word	ro	blocat	okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…
         locked	word	ro	deblocare	okta-signin-widget:unlockaccount
-        locked	word	ro	dezactivat	authelia:This is disabled by your ad…,ory-elements:identities.messages.4010011
+        locked	word	ro	dezactivat	authelia:This is disabled by you…,ory-elements:identities.messages.401…
         locked	word	ro	inactiv	django-allauth:Account Inactive
-        locked	word	ru	заблокирован	okta-signin-widget:password.expiring.subtitle.…,ory-elements:identities.messages.4010011,privacyidea:This action is not possible…
+        locked	word	ru	заблокирован	ory-elements:identities.messages.401…,privacyidea:This action is not poss…,zitadel:Errors.User.Locked
         locked	word	ru	неактивен	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
         locked	word	ru	разблокировать	okta-signin-widget:unlockaccount
-        locked	word	sk	deaktivovaný	apereo-cas:screen.accountdisabled.head…,ory-elements:identities.messages.4010011
+        locked	word	sk	deaktivovaný	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
         locked	word	sk	neaktívny	django-allauth:Account Inactive
-        locked	word	sk	uzamknutý	apereo-cas:screen.accountlocked.heading,privacyidea:This action is not possible…
-        locked	word	sl	onemogočen	apereo-cas:screen.accountdisabled.head…,ory-elements:identities.messages.4010011
-        locked	word	sl	zaklenjen	apereo-cas:screen.accountlocked.heading
+        locked	word	sk	uzamknutý	apereo-cas:screen.accountlocked.he…,privacyidea:This action is not poss…
+        locked	word	sl	onemogočen	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
+        locked	word	sl	zaklenjen	apereo-cas:screen.accountlocked.he…
         locked	word	sr	неактиван	django-allauth:Account Inactive
         locked	word	sr-Latn	neaktivan	django-allauth:Account Inactive
-        locked	word	sv	inaktiverat	authelia:This is disabled by your ad…,keycloak:accountDisabledMessage
-        locked	word	sv	inaktiverats	apereo-cas:screen.accountdisabled.head…,ory-elements:identities.messages.4010011
+        locked	word	sv	inaktiverat	authelia:This is disabled by you…,keycloak:accountDisabledMessage
+        locked	word	sv	inaktiverats	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
         locked	word	sv	inaktivt	django-allauth:Account Inactive
         locked	word	sv	lås	okta-signin-widget:unlockaccount
         locked	word	sv	låst	okta-signin-widget:errors.E0000104
-        locked	word	sv	låsts	apereo-cas:screen.accountlocked.heading
-        locked	word	tr	kilitlendi	apereo-cas:screen.accountlocked.heading,lemonldap-ng:PE86
-        locked	word	tr	kilitli	lemonldap-ng:PE21,okta-signin-widget:errors.E0000104,privacyidea:This action is not possible…
-        locked	word	uk	вимкнено	apereo-cas:screen.accountdisabled.head…,authelia:This is disabled by your ad…,keycloak:accountDisabledMessage
+        locked	word	sv	låsts	apereo-cas:screen.accountlocked.he…
+        locked	word	tr	kilitlendi	apereo-cas:screen.accountlocked.he…,lemonldap-ng:PE86
+        locked	word	tr	kilitli	lemonldap-ng:PE21,okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…
+        locked	word	uk	вимкнено	apereo-cas:screen.accountdisabled.…,authelia:This is disabled by you…,keycloak:accountDisabledMessage
         locked	word	uk	неактивний	django-allauth:Account Inactive
         locked	word	uk	розблокувати	okta-signin-widget:unlockaccount
-        locked	word	ur	لاک	apereo-cas:screen.accountlocked.heading
-        newPassword	embedded	ja	を再入力	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	embedded	ja	再入力します	okta-signin-widget:password.confirmPassword.to…
-        newPassword	embedded	ja	変更	apereo-cas:screen.expiredpass.message,authelia:Change Password,django-allauth:Change Password
-        newPassword	embedded	ja	新しいパスワード	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	embedded	ja	新パスワード	zitadel:PasswordChange.Description
-        newPassword	embedded	zh-Hans	新密码	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
+        locked	word	ur	لاک	apereo-cas:screen.accountlocked.he…
+        newPassword	embedded	ja	を再入力	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	embedded	ja	再入力します	okta-signin-widget:password.confirmPasswor…
+        newPassword	embedded	ja	変更	authelia:Change Password,keycloak:resetPasswordMessage,zitadel:PasswordChange.Title
+        newPassword	embedded	ja	新しいパスワード	authelia:New Password,keycloak:passwordNew,openam:amAuthAD.inPwdQual
+        newPassword	embedded	ja	新パスワード	zitadel:PasswordChange.Descript…
+        newPassword	embedded	zh-Hans	新密码	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE27
         newPassword	embedded	zh-Hans	新密碼	authelia:New password
         newPassword	embedded	zh-Hans	新的密码	authelia:New password
-        newPassword	embedded	zh-Hans	更改密码	apereo-cas:screen.button.changePassword,authelia:Change Password,flask-security-too:Change Password
-        newPassword	embedded	zh-Hans	更改您的密码	apereo-cas:screen.expiredpass.message,zitadel:PasswordChange.Description
-        newPassword	embedded	zh-Hans	重复密码	okta-signin-widget:password.confirmPassword.to…
-        newPassword	embedded	zh-Hant	新密碼	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	embedded	zh-Hant	更改您的密碼	apereo-cas:screen.expiredpass.message
+        newPassword	embedded	zh-Hans	更改密码	authelia:Change Password,lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
+        newPassword	embedded	zh-Hans	更改您的密码	apereo-cas:screen.expiredpass.mess…,zitadel:PasswordChange.Descript…
+        newPassword	embedded	zh-Hans	重复密码	okta-signin-widget:password.confirmPasswor…
+        newPassword	embedded	zh-Hant	新密碼	authelia:New password,keycloak:passwordNew,lemonldap-ng:PE27
+        newPassword	embedded	zh-Hant	更改您的密碼	apereo-cas:screen.expiredpass.mess…
         newPassword	embedded	zh-Hant	變更您的密碼	lemonldap-ng:changePwd
-        newPassword	embedded	zh-Hant	重複輸入密碼	okta-signin-widget:password.confirmPassword.to…
+        newPassword	embedded	zh-Hant	重複輸入密碼	okta-signin-widget:password.confirmPasswor…
         newPassword	key	zxx	trmsg=25	lemonldap-ng:PE25
         newPassword	key	zxx	trmsg=27	lemonldap-ng:PE27
         newPassword	key	zxx	trmsg=71	lemonldap-ng:PE71
@@ -2152,102 +2145,102 @@ extension SignInLexicon {
         newPassword	key	zxx	trspan=confirmPwd	lemonldap-ng:confirmPwd
         newPassword	key	zxx	trspan=newPassword	lemonldap-ng:newPassword
         newPassword	key	zxx	trspan=pwdChange	lemonldap-ng:pwdChange
-        newPassword	stem	nl	herha	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	stem	ro	repet	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	stem	sl	spreme	apereo-cas:screen.expiredpass.message,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	af	nuwe	authelia:New password,flask-security-too:New Password,ory-elements:identities.messages.4000039
+        newPassword	stem	nl	herha	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	stem	ro	repet	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	stem	sl	spreme	apereo-cas:screen.expiredpass.mess…,django-allauth:Change Password,ory-elements:settings.password.title
+        newPassword	word	af	nuwe	authelia:New password,flask-security-too:New Password,ory-elements:identities.messages.400…
         newPassword	word	af	nuwewagwoord	authelia:New password,flask-security-too:New Password
         newPassword	word	ar	الجديدة	authelia:New Password,django-allauth:New Password,keycloak:console-new-password
-        newPassword	word	ar	جديدة	authelia:New password,flask-security-too:New Password,keycloak:passwordNew
+        newPassword	word	ar	جديدة	authelia:New password,keycloak:passwordNew,lemonldap-ng:newPassword
         newPassword	word	ar	كلمةالمرورالجديدة	authelia:New Password,django-allauth:New Password,keycloak:console-new-password
         newPassword	word	az	yeni	django-allauth:New Password
-        newPassword	word	bg	нова	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLabel
-        newPassword	word	bg	новапарола	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLabel
-        newPassword	word	bg	новата	authelia:Repeat new password,ory-elements:identities.messages.4000039,zitadel:Errors.User.Password.NotCha…
+        newPassword	word	bg	нова	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
+        newPassword	word	bg	новапарола	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
+        newPassword	word	bg	новата	authelia:Repeat new password,ory-elements:identities.messages.400…,zitadel:Errors.User.Password.No…
         newPassword	word	bg	промяна	ory-elements:settings.password.title,zitadel:PasswordChange.Title
-        newPassword	word	ca	canvia	apereo-cas:screen.button.changePassword,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	ca	canvialacontrasenya	apereo-cas:screen.button.changePassword,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	ca	canviar	apereo-cas:screen.expiredpass.message,keycloak:resetPasswordMessage,ory-elements:settings.password.title
+        newPassword	word	ca	canvia	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	ca	canvialacontrasenya	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	ca	canviar	apereo-cas:screen.expiredpass.mess…,keycloak:resetPasswordMessage,ory-elements:settings.password.title
         newPassword	word	ca	nova	django-allauth:New Password,flask-security-too:New Password,keycloak:passwordNew
         newPassword	word	ca	novacontrasenya	django-allauth:New Password,flask-security-too:New Password
         newPassword	word	cs	nové	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	cs	novéheslo	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	cs	novéhesloznovu	django-allauth:New Password (again),keycloak:passwordConfirm
         newPassword	word	cs	změna	keycloak:console-update-password,zitadel:PasswordChange.Title
-        newPassword	word	cs	změnit	apereo-cas:screen.expiredpass.message,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	cs	změnitheslo	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	cs	zopakujte	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	cs	změnit	authelia:Change Password,django-allauth:Change Password,keycloak:resetPasswordMessage
+        newPassword	word	cs	změnitheslo	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	cs	zopakujte	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	cy	newydd	authelia:New password
-        newPassword	word	da	gentag	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	da	skift	authelia:Change Password,keycloak:changePasswordHtmlTitle,okta-signin-widget:password.expired.submit
-        newPassword	word	da	skiftadgangskode	authelia:Change Password,keycloak:changePasswordHtmlTitle,okta-signin-widget:password.expired.submit
-        newPassword	word	de	neues	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	de	neuespasswort	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
+        newPassword	word	da	gentag	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	word	da	skift	authelia:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
+        newPassword	word	da	skiftadgangskode	authelia:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
+        newPassword	word	de	neues	keycloak:passwordNew,lemonldap-ng:PE71,linotp:New password
+        newPassword	word	de	neuespasswort	authelia:New Password,keycloak:passwordNew,linotp:New password
         newPassword	word	de	neuespasswortbestätigen	keycloak:passwordNewConfirm,linotp:Confirm new password
-        newPassword	word	de	passwortändern	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	de	ändern	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
+        newPassword	word	de	passwortändern	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
+        newPassword	word	de	ändern	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
         newPassword	word	el	αλλαγή	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	el	νέο	django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
+        newPassword	word	el	νέο	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
         newPassword	word	el	νέος	authelia:New Password,keycloak:passwordNew
         newPassword	word	el	νέοςκωδικόςπρόσβασης	authelia:New Password,keycloak:passwordNew
-        newPassword	word	el	νέοσυνθηματικό	django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	en	change	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	en	changepassword	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
+        newPassword	word	el	νέοσυνθηματικό	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
+        newPassword	word	en	change	authelia:Change Password,lemonldap-ng:changePwd,linotp:Change password
+        newPassword	word	en	changepassword	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
         newPassword	word	en	enternewpassword	authelia:Enter new password,wso2-identity-apps:Enter.new.password
-        newPassword	word	en	new	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	en	newpassword	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	en	repeat	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	en	new	keycloak:passwordNew,lemonldap-ng:PE27,linotp:New password
+        newPassword	word	en	newpassword	authelia:New Password,keycloak:passwordNew,linotp:New password
+        newPassword	word	en	repeat	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	en	repeatnewpassword	authelia:Repeat New Password
-        newPassword	word	en	repeatpassword	okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	es	cambiar	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	es	cambiarcontraseña	apereo-cas:screen.button.changePassword,authelia:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	en	repeatpassword	okta-signin-widget:password.confirmPasswor…
+        newPassword	word	es	cambiar	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
+        newPassword	word	es	cambiarcontraseña	authelia:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
         newPassword	word	es	cambiarlacontraseña	django-allauth:Change Password,flask-security-too:Change Password
-        newPassword	word	es	contraseñanueva	lemonldap-ng:newPassword,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	es	nueva	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	es	nuevacontraseña	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	es	repetir	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	es	contraseñanueva	lemonldap-ng:newPassword,okta-signin-widget:password.newPassword.to…
+        newPassword	word	es	nueva	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
+        newPassword	word	es	nuevacontraseña	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
+        newPassword	word	es	repetir	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	et	muuda	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	et	uus	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.4000039
+        newPassword	word	et	uus	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.400…
         newPassword	word	eu	berria	authelia:New password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	eu	errepikatu	okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	eu	errepikatu	okta-signin-widget:password.confirmPasswor…
         newPassword	word	fa	تغییر	django-allauth:Change Password,ory-elements:settings.password.title
         newPassword	word	fa	جدید	django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	fi	uusi	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	fi	uusisalasana	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	fi	vaihda	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	fi	uusi	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
+        newPassword	word	fi	uusisalasana	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
+        newPassword	word	fi	vaihda	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
         newPassword	word	fi	vaihdasalasana	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
         newPassword	word	fil	bagong	authelia:New password
-        newPassword	word	fr	nouveau	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	fr	nouveaumotdepasse	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
+        newPassword	word	fr	nouveau	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
+        newPassword	word	fr	nouveaumotdepasse	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
         newPassword	word	ga	nua	authelia:New password
-        newPassword	word	he	החדשה	lemonldap-ng:PE71,ory-elements:identities.messages.4000039
+        newPassword	word	he	החדשה	lemonldap-ng:PE71,ory-elements:identities.messages.400…
         newPassword	word	he	החלפת	django-allauth:Change Password,lemonldap-ng:changePwd
         newPassword	word	he	החלפתסיסמה	django-allauth:Change Password,lemonldap-ng:pwdChange
-        newPassword	word	he	הישנה	lemonldap-ng:PE27,ory-elements:identities.messages.4000039
+        newPassword	word	he	הישנה	lemonldap-ng:PE27,ory-elements:identities.messages.400…
         newPassword	word	he	חדשה	django-allauth:New Password,lemonldap-ng:newPassword
         newPassword	word	he	סיסמהחדשה	django-allauth:New Password,lemonldap-ng:newPassword
         newPassword	word	hr	nova	authelia:New password,django-allauth:New Password
         newPassword	word	hr	novalozinka	authelia:New password,django-allauth:New Password
         newPassword	word	hr	novu	authelia:Enter new password
-        newPassword	word	hr	promjena	apereo-cas:screen.button.changePassword,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	ht	nouvo	django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	ht	nouvomodpas	django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	ht	repete	okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	hr	promjena	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
+        newPassword	word	ht	nouvo	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
+        newPassword	word	ht	nouvomodpas	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
+        newPassword	word	ht	repete	okta-signin-widget:password.confirmPasswor…
         newPassword	word	hu	csere	keycloak:changePasswordHtmlTitle
-        newPassword	word	hu	megismétlése	authelia:Repeat new password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	hy	նոր	flask-security-too:New Password,ory-elements:identities.messages.4000039
+        newPassword	word	hu	megismétlése	authelia:Repeat new password,okta-signin-widget:password.confirmPasswor…
+        newPassword	word	hy	նոր	flask-security-too:New Password,ory-elements:identities.messages.400…
         newPassword	word	hy	փոխել	flask-security-too:Change Password,ory-elements:settings.password.title
-        newPassword	word	id	baru	authelia:New Password,django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	id	katasandibaru	authelia:New Password,django-allauth:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	id	ubah	authelia:Change Password,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	id	ubahkatasandi	authelia:Change Password,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	it	cambia	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
+        newPassword	word	id	baru	authelia:New Password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
+        newPassword	word	id	katasandibaru	authelia:New Password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
+        newPassword	word	id	ubah	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
+        newPassword	word	id	ubahkatasandi	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
+        newPassword	word	it	cambia	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
         newPassword	word	it	cambialatuapassword	django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	it	cambiapassword	apereo-cas:screen.button.changePassword,authelia:Change Password,flask-security-too:Change Password
-        newPassword	word	it	nuova	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	it	nuovapassword	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	it	ripeti	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	ka	ახალი	django-allauth:New Password,keycloak:passwordNew,ory-elements:identities.messages.4000039
+        newPassword	word	it	cambiapassword	authelia:Change Password,flask-security-too:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	it	nuova	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
+        newPassword	word	it	nuovapassword	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
+        newPassword	word	it	ripeti	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	word	ka	ახალი	django-allauth:New Password,keycloak:passwordNew,ory-elements:identities.messages.400…
         newPassword	word	ka	ახალიპაროლი	django-allauth:New Password,keycloak:passwordNew
         newPassword	word	ka	შეცვლა	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
         newPassword	word	ky	жаңы	django-allauth:New Password
@@ -2261,98 +2254,98 @@ extension SignInLexicon {
         newPassword	word	lv	jaunā	authelia:New password,django-allauth:New Password
         newPassword	word	lv	jaunāparole	authelia:New password,django-allauth:New Password
         newPassword	word	lv	mainīt	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	mk	нова	zitadel:InitUser.NewPasswordLabel
+        newPassword	word	mk	нова	zitadel:InitUser.NewPasswordLab…
         newPassword	word	mn	нууцүгсолих	django-allauth:Change Password,ory-elements:settings.password.title
         newPassword	word	mn	солих	django-allauth:Change Password,ory-elements:settings.password.title
         newPassword	word	mn	шинэ	django-allauth:New Password
-        newPassword	word	ms	baharu	okta-signin-widget:password.newPassword.tooltip
+        newPassword	word	ms	baharu	okta-signin-widget:password.newPassword.to…
         newPassword	word	ms	baru	authelia:New password
         newPassword	word	ms	tukar	okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
         newPassword	word	ms	tukarkatalaluan	okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
-        newPassword	word	ms	ulang	authelia:Repeat new password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	ms	ulang	authelia:Repeat new password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	mt	ġdida	authelia:New password
         newPassword	word	nb	endre	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
         newPassword	word	nb	endrepassord	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	nb	gjenta	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	nb	gjenta	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	nl	herhaal	authelia:Repeat New Password
-        newPassword	word	nl	herhalen	okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	nl	nieuw	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	nl	nieuwwachtwoord	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
+        newPassword	word	nl	herhalen	okta-signin-widget:password.confirmPasswor…
+        newPassword	word	nl	nieuw	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
+        newPassword	word	nl	nieuwwachtwoord	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	nl	verander	flask-security-too:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
         newPassword	word	nl	veranderwachtwoord	flask-security-too:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
-        newPassword	word	nl	wijzig	apereo-cas:screen.expiredpass.message,ory-elements:settings.password.descripti…
-        newPassword	word	pl	nowe	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	pl	nowehasło	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	pl	powtórz	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	nl	wijzig	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.descr…
+        newPassword	word	pl	nowe	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
+        newPassword	word	pl	nowehasło	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
+        newPassword	word	pl	powtórz	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
         newPassword	word	pl	zmiana	lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
         newPassword	word	pl	zmianahasła	lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
-        newPassword	word	pl	zmień	apereo-cas:screen.expiredpass.message,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	pl	zmieńhasło	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	pt	alterar	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
+        newPassword	word	pl	zmień	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
+        newPassword	word	pl	zmieńhasło	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
+        newPassword	word	pt	alterar	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
         newPassword	word	pt	alterarpalavrapasse	django-allauth:Change Password,flask-security-too:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	pt	alterarsenha	apereo-cas:screen.button.changePassword,django-allauth:Change Password,flask-security-too:Change Password
-        newPassword	word	pt	nova	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	pt	novapalavrapasse	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	pt	novasenha	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	pt	repetir	okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	pt	alterarsenha	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
+        newPassword	word	pt	nova	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE27
+        newPassword	word	pt	novapalavrapasse	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
+        newPassword	word	pt	novasenha	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
+        newPassword	word	pt	repetir	okta-signin-widget:password.confirmPasswor…
         newPassword	word	pt	repita	authelia:Repeat New Password
         newPassword	word	ro	noua	django-allauth:New Password
-        newPassword	word	ro	nouă	authelia:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	ro	parolănouă	authelia:New Password,okta-signin-widget:password.newPassword.tooltip
-        newPassword	word	ro	repetare	okta-signin-widget:password.confirmPassword.to…
+        newPassword	word	ro	nouă	authelia:New Password,okta-signin-widget:password.newPassword.to…
+        newPassword	word	ro	parolănouă	authelia:New Password,okta-signin-widget:password.newPassword.to…
+        newPassword	word	ro	repetare	okta-signin-widget:password.confirmPasswor…
         newPassword	word	ro	repetă	authelia:Repeat New Password
         newPassword	word	ro	schimbare	authelia:Change Password,okta-signin-widget:password.expired.submit
         newPassword	word	ro	schimbareparolă	authelia:Change Password,okta-signin-widget:password.expired.submit
-        newPassword	word	ru	новый	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	ru	новыйпароль	authelia:New Password,django-allauth:New Password,flask-security-too:New Password
+        newPassword	word	ru	новый	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
+        newPassword	word	ru	новыйпароль	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	ru	сменить	flask-security-too:Change Password,okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
         newPassword	word	ru	сменитьпароль	flask-security-too:Change Password,okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
         newPassword	word	sk	nové	authelia:New password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	sk	novéheslo	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sk	zmeniť	apereo-cas:screen.button.changePassword,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sk	zmeniťheslo	apereo-cas:screen.button.changePassword,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sk	zmeňte	apereo-cas:screen.expiredpass.message
+        newPassword	word	sk	zmeniť	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
+        newPassword	word	sk	zmeniťheslo	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
+        newPassword	word	sk	zmeňte	apereo-cas:screen.expiredpass.mess…
         newPassword	word	sk	znovu	django-allauth:Password (again)
-        newPassword	word	sl	novo	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.4000039
+        newPassword	word	sl	novo	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.400…
         newPassword	word	sl	novogeslo	authelia:New password,django-allauth:New Password
         newPassword	word	sl	sprememba	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sl	spremenite	apereo-cas:screen.expiredpass.message,ory-elements:settings.password.descripti…
-        newPassword	word	so	cusub	authelia:New password,ory-elements:identities.messages.4000039
+        newPassword	word	sl	spremenite	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.descr…
+        newPassword	word	so	cusub	authelia:New password,ory-elements:identities.messages.400…
         newPassword	word	so	eray	authelia:New password
         newPassword	word	sr	нова	django-allauth:New Password
         newPassword	word	sr-Latn	nova	authelia:New password,django-allauth:New Password
         newPassword	word	sr-Latn	novalozinka	authelia:New password,django-allauth:New Password
         newPassword	word	sr-Latn	novu	authelia:Enter new password
         newPassword	word	ss	entsha	authelia:New password
-        newPassword	word	su	anyar	authelia:New password,ory-elements:identities.messages.4000039
+        newPassword	word	su	anyar	authelia:New password,ory-elements:identities.messages.400…
         newPassword	word	sv	nytt	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	sv	nyttlösenord	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sv	nyttlösenordigen	django-allauth:New Password (again),zitadel:PasswordChange.NewPasswordC…
-        newPassword	word	sv	upprepa	authelia:Repeat New Password,okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	sv	ändra	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
-        newPassword	word	sv	ändralösenord	apereo-cas:screen.button.changePassword,authelia:Change Password,django-allauth:Change Password
+        newPassword	word	sv	nyttlösenordigen	django-allauth:New Password (again),zitadel:PasswordChange.NewPassw…
+        newPassword	word	sv	upprepa	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
+        newPassword	word	sv	ändra	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
+        newPassword	word	sv	ändralösenord	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
         newPassword	word	sw	mpya	authelia:New password
         newPassword	word	ta	புதிய	authelia:New password
         newPassword	word	tl	bagong	authelia:New password
-        newPassword	word	tr	değiştir	apereo-cas:screen.expiredpass.message,django-allauth:Change Password,flask-security-too:Change Password
-        newPassword	word	tr	tekrarla	okta-signin-widget:password.confirmPassword.to…
-        newPassword	word	tr	yeni	authelia:New password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	tr	yenişifre	authelia:New password,django-allauth:New Password,flask-security-too:New Password
+        newPassword	word	tr	değiştir	django-allauth:Change Password,flask-security-too:Change Password,lemonldap-ng:changePwd
+        newPassword	word	tr	tekrarla	okta-signin-widget:password.confirmPasswor…
+        newPassword	word	tr	yeni	authelia:New password,keycloak:passwordNew,lemonldap-ng:newPassword
+        newPassword	word	tr	yenişifre	authelia:New password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	tr	şifredeğiştir	django-allauth:Change Password,flask-security-too:Change Password,okta-signin-widget:password.expired.submit
-        newPassword	word	tr	şifreni	apereo-cas:screen.expiredpass.message,keycloak:resetPasswordMessage
-        newPassword	word	uk	змінити	apereo-cas:screen.button.changePassword,django-allauth:Change Password,keycloak:updatePasswordTitle
-        newPassword	word	uk	змінитипароль	apereo-cas:screen.button.changePassword,django-allauth:Change Password,keycloak:updatePasswordTitle
+        newPassword	word	tr	şifreni	apereo-cas:screen.expiredpass.mess…,keycloak:resetPasswordMessage
+        newPassword	word	uk	змінити	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:updatePasswordTitle
+        newPassword	word	uk	змінитипароль	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:updatePasswordTitle
         newPassword	word	uk	новий	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
         newPassword	word	uk	новийпароль	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	ur	تبدیل	apereo-cas:screen.expiredpass.message,ory-elements:settings.password.title
+        newPassword	word	ur	تبدیل	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.title
         newPassword	word	uz	yangi	django-allauth:New Password
         newPassword	word	vec	nova	authelia:New password
-        password	embedded	ja	パスワード	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
+        password	embedded	ja	パスワード	authelia:Password,keycloak:password,zitadel:Password.Title
         password	embedded	th	รหัสผ่าน	authelia:Password,django-allauth:Password,keycloak:password
-        password	embedded	zh-Hans	密码	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
+        password	embedded	zh-Hans	密码	authelia:Password,keycloak:password,lemonldap-ng:pwd
         password	embedded	zh-Hans	密碼	authelia:Password
         password	embedded	zh-Hant	密码	authentik:Password
-        password	embedded	zh-Hant	密碼	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
+        password	embedded	zh-Hant	密碼	authelia:Password,keycloak:password,lemonldap-ng:pwd
         password	key	zxx	trmsg=67	lemonldap-ng:PE67
         password	key	zxx	trmsg=74	lemonldap-ng:PE74
         password	key	zxx	trplaceholder=password	lemonldap-ng:password
@@ -2368,82 +2361,82 @@ extension SignInLexicon {
         password	stem	sr-Latn	lozink	authelia:Password,django-allauth:Password,ory-elements:property.password
         password	stem	uz	parol	django-allauth:Password,ory-elements:property.password
         password	word	af	wagwoord	authelia:Password,flask-security-too:Password,ory-elements:property.password
-        password	word	ar	كلمة	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
-        password	word	ar	كلمةالمرور	apereo-cas:screen.welcome.label.passwo…,authelia:Password,django-allauth:Password
+        password	word	ar	كلمة	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	ar	كلمةالمرور	authelia:Password,keycloak:password,lemonldap-ng:pwd
         password	word	az	şifrə	django-allauth:Password,ory-elements:property.password
         password	word	az	şifrənizi	django-allauth:Use your password
-        password	word	bg	парола	authelia:Password,django-allauth:Password,ory-elements:property.password
+        password	word	bg	парола	authelia:Password,django-allauth:Password,zitadel:Password.Title
         password	word	bg	текуща	django-allauth:Current Password
-        password	word	ca	contrasenya	apereo-cas:screen.pm.enterpsw,django-allauth:Password,flask-security-too:Password
-        password	word	cs	heslo	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
-        password	word	cs	staré	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	cs	staréheslo	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	cs	zadejteheslo	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLabel
-        password	word	da	adgangskode	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	da	gammel	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	da	gammeladgangskode	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
+        password	word	ca	contrasenya	django-allauth:Password,flask-security-too:Password,keycloak:password
+        password	word	cs	heslo	authelia:Password,keycloak:password,zitadel:Password.Title
+        password	word	cs	staré	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	cs	staréheslo	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	cs	zadejteheslo	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
+        password	word	da	adgangskode	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	da	gammel	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	da	gammeladgangskode	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
         password	word	da	kodeord	okta-signin-widget:error.password.required,simplesamlphp:{login:password}
-        password	word	de	aktuelles	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password,keycloak:currentPassword
-        password	word	de	aktuellespasswort	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password,keycloak:currentPassword
-        password	word	de	altes	authelia:Old Password,linotp:Old password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	de	altespasswort	authelia:Old Password,linotp:Old password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	de	passwort	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	de	passworteingeben	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLabel
+        password	word	de	aktuelles	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
+        password	word	de	aktuellespasswort	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
+        password	word	de	altes	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
+        password	word	de	altespasswort	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
+        password	word	de	passwort	authelia:Password,lemonldap-ng:pwd,linotp:Password
+        password	word	de	passworteingeben	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
         password	word	el	κωδικόςπρόσβασης	keycloak:password,ory-elements:property.password
-        password	word	el	παλιό	okta-signin-widget:password.oldPassword.tooltip
-        password	word	el	πρόσβασής	django-allauth:Use your password,keycloak:password-help-text,ory-elements:two-step.password.descripti…
+        password	word	el	παλιό	okta-signin-widget:password.oldPassword.to…
+        password	word	el	πρόσβασής	django-allauth:Use your password,keycloak:password-help-text,ory-elements:two-step.password.descr…
         password	word	el	πρόσβασης	authelia:Old Password,keycloak:password,ory-elements:property.password
         password	word	el	συνθηματικό	django-allauth:Password,okta-signin-widget:factor.password
-        password	word	en	enterpassword	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLabel
-        password	word	en	enteryourpassword	django-allauth:Enter your password:,lemonldap-ng:enterPassword,zitadel-login-typescript:password.verify.description
+        password	word	en	enterpassword	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
+        password	word	en	enteryourpassword	django-allauth:Enter your password:,lemonldap-ng:enterPassword,zitadel-login-typescript:password.verify.descrip…
         password	word	en	old	authelia:Old Password,lemonldap-ng:PE74,linotp:Old password
-        password	word	en	oldpassword	authelia:Old Password,linotp:Old password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	en	password	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	es	antigua	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	es	contraseña	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	es	contraseñaantigua	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
+        password	word	en	oldpassword	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
+        password	word	en	password	authelia:Password,lemonldap-ng:pwd,linotp:Password
+        password	word	es	antigua	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	es	contraseña	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	es	contraseñaantigua	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
         password	word	et	parool	authelia:Password,ory-elements:property.password,simplesamlphp:{login:password}
         password	word	et	salasõna	django-allauth:Password
         password	word	eu	pasahitza	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	eu	zaharra	okta-signin-widget:password.oldPassword.tooltip
+        password	word	eu	zaharra	okta-signin-widget:password.oldPassword.to…
         password	word	fa	رمز	apereo-cas:screen.pm.enterpsw,keycloak:password,ory-elements:property.password
-        password	word	fa	رمزعبور	apereo-cas:screen.welcome.label.passwo…,keycloak:password,ory-elements:property.password
+        password	word	fa	رمزعبور	apereo-cas:screen.welcome.label.pa…,keycloak:password,ory-elements:property.password
         password	word	fa	عبور	apereo-cas:screen.pm.enterpsw,keycloak:password,ory-elements:property.password
         password	word	fi	annasalasana	keycloak:missingPasswordMessage,okta-signin-widget:error.password.required
-        password	word	fi	salasana	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	fi	vanha	authelia:Old Password,lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.tooltip
-        password	word	fi	vanhasalasana	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	fr	ancien	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	fr	ancienmotdepasse	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	fr	mot	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	fr	motdepasse	apereo-cas:screen.welcome.label.passwo…,authelia:Password,authentik:Password
-        password	word	fr	passe	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
+        password	word	fi	salasana	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	fi	vanha	authelia:Old Password,lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.to…
+        password	word	fi	vanhasalasana	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	fr	ancien	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	fr	ancienmotdepasse	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	fr	mot	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	fr	motdepasse	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	fr	passe	authelia:Password,keycloak:password,lemonldap-ng:pwd
         password	word	he	הסיסמה	lemonldap-ng:PE74,simplesamlphp:{login:help_header}
         password	word	he	נוכחית	django-allauth:Current Password,lemonldap-ng:currentPwd
         password	word	he	סיסמה	django-allauth:Password,lemonldap-ng:pwd,ory-elements:property.password
         password	word	he	סיסמהנוכחית	django-allauth:Current Password,lemonldap-ng:currentPwd
         password	word	hi	पासवर्ड	authelia:Password,ory-elements:property.password
-        password	word	hr	lozinka	apereo-cas:screen.pm.currentpsw,authelia:Password,django-allauth:Password
+        password	word	hr	lozinka	authelia:Password,django-allauth:Password,ory-elements:property.password
         password	word	hr	trenutna	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password
         password	word	hr	trenutnalozinka	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password
         password	word	hr	zaporka	simplesamlphp:{login:password}
-        password	word	ht	ansyen	okta-signin-widget:password.oldPassword.tooltip
+        password	word	ht	ansyen	okta-signin-widget:password.oldPassword.to…
         password	word	ht	modpas	django-allauth:Password,okta-signin-widget:factor.password
         password	word	hu	jelszavadat	django-allauth:Use your password
-        password	word	hu	jelszó	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	hu	régi	okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	hu	régijelszó	okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
+        password	word	hu	jelszó	authelia:Password,keycloak:password,zitadel:Password.Title
+        password	word	hu	régi	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	hu	régijelszó	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
         password	word	hy	գաղտնաբառ	flask-security-too:Password,ory-elements:property.password
-        password	word	id	kata	authelia:Password,django-allauth:Password,okta-signin-widget:factor.password
-        password	word	id	katasandi	authelia:Password,django-allauth:Password,okta-signin-widget:factor.password
-        password	word	id	katasandilama	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	id	lama	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	id	sandi	authelia:Password,django-allauth:Password,okta-signin-widget:factor.password
-        password	word	it	vecchia	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	it	vecchiapassword	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
+        password	word	id	kata	authelia:Password,django-allauth:Password,zitadel:Password.Title
+        password	word	id	katasandi	authelia:Password,django-allauth:Password,zitadel:Password.Title
+        password	word	id	katasandilama	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	id	lama	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	id	sandi	authelia:Password,django-allauth:Password,zitadel:Password.Title
+        password	word	it	vecchia	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	it	vecchiapassword	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
         password	word	ka	პაროლი	django-allauth:Password,keycloak:password,ory-elements:property.password
-        password	word	ko	비밀번호	authelia:Password,authentik:Password,django-allauth:Password
-        password	word	ko	비밀번호를	authentik:Please enter your password,django-allauth:Use your password,keycloak:password-help-text
+        password	word	ko	비밀번호	authelia:Password,authentik:Password,keycloak:password
+        password	word	ko	비밀번호를	django-allauth:Use your password,keycloak:password-help-text,openam:amAuthUI.no.password
         password	word	ky	купуяңызды	django-allauth:Use your password
         password	word	lb	passwuert	simplesamlphp:{login:password}
         password	word	lt	slaptažodis	authelia:Password,django-allauth:Password,keycloak:password
@@ -2455,311 +2448,303 @@ extension SignInLexicon {
         password	word	ms	kata	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
         password	word	ms	katalaluan	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
         password	word	ms	laluan	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
-        password	word	ms	lama	okta-signin-widget:password.oldPassword.tooltip
-        password	word	nb	gammelt	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	nb	gammeltpassord	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
+        password	word	ms	lama	okta-signin-widget:password.oldPassword.to…
+        password	word	nb	gammelt	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	nb	gammeltpassord	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
         password	word	nb	passord	authelia:Password,django-allauth:Password,keycloak:password
         password	word	ne	पासवर्ड	authelia:Password,ory-elements:property.password
-        password	word	nl	oud	okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	nl	oudwachtwoord	okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	nl	voeruwwachtwoordin	authentik:Please enter your password,keycloak:missingPasswordMessage
-        password	word	nl	wachtwoord	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
+        password	word	nl	oud	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	nl	oudwachtwoord	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	nl	voeruwwachtwoordin	authentik:Please enter your passw…,keycloak:missingPasswordMessage
+        password	word	nl	wachtwoord	authelia:Password,authentik:Password,keycloak:password
         password	word	nn	passordet	simplesamlphp:{login:help_header}
         password	word	pl	aktualne	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
         password	word	pl	aktualnehasło	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
-        password	word	pl	hasło	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	pl	stare	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	pl	starehasło	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	pl	wprowadźhasło	authentik:Please enter your password,okta-signin-widget:error.password.required
-        password	word	pt	antiga	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
+        password	word	pl	hasło	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	pl	stare	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	pl	starehasło	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	pl	wprowadźhasło	authentik:Please enter your passw…,okta-signin-widget:error.password.required
+        password	word	pt	antiga	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
         password	word	pt	informada	flask-security-too:Password not provided,lemonldap-ng:PE67
-        password	word	pt	palavra	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	pt	palavrapasse	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	pt	passe	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	pt	senha	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
-        password	word	pt	senhaantiga	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
+        password	word	pt	palavra	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	pt	palavrapasse	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	pt	passe	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	pt	senha	authelia:Password,keycloak:password,lemonldap-ng:pwd
+        password	word	pt	senhaantiga	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
         password	word	pt	senhanãoinformada	flask-security-too:Password not provided,lemonldap-ng:PE67
-        password	word	ro	parola	authelia:Old Password,django-allauth:Password,okta-signin-widget:oie.password.passwordLabel
+        password	word	ro	parola	authelia:Old Password,django-allauth:Password,ory-elements:property.password
         password	word	ro	parolă	authelia:Password,okta-signin-widget:factor.password,ory-elements:two-step.password.title
-        password	word	ro	veche	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
+        password	word	ro	veche	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
         password	word	ru	введитепароль	apereo-cas:screen.pm.enterpsw,django-allauth:Enter your password:,keycloak:missingPasswordMessage
-        password	word	ru	пароль	apereo-cas:screen.pm.enterpsw,authelia:Password,authentik:Password
-        password	word	ru	старый	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	ru	старыйпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	sk	heslo	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
+        password	word	ru	пароль	authelia:Password,authentik:Password,keycloak:password
+        password	word	ru	старый	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	ru	старыйпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	sk	heslo	authelia:Password,django-allauth:Password,keycloak:password
         password	word	sl	geslo	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
         password	word	so	erayga	authelia:Password,ory-elements:property.password
         password	word	so	sirta	authelia:Password,ory-elements:property.password
         password	word	sr	лозинка	django-allauth:Password
         password	word	sr	лозинку	django-allauth:Use your password
         password	word	sr-Latn	lozinka	authelia:Password,django-allauth:Password,ory-elements:property.password
-        password	word	sr-Latn	lozinku	django-allauth:Use your password,ory-elements:card.header.parts.password.…
+        password	word	sr-Latn	lozinku	django-allauth:Use your password,ory-elements:card.header.parts.passw…
         password	word	su	sandi	authelia:Password,ory-elements:property.password
-        password	word	sv	angelösenord	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLabel
-        password	word	sv	gammalt	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	sv	gammaltlösenord	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip,zitadel:PasswordChange.OldPasswordL…
-        password	word	sv	lösenord	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
+        password	word	sv	angelösenord	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
+        password	word	sv	gammalt	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	sv	gammaltlösenord	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
+        password	word	sv	lösenord	authelia:Password,keycloak:password,zitadel:Password.Title
         password	word	ta	கடவுச்சொல்	authelia:Password,ory-elements:property.password
-        password	word	tr	eski	lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.tooltip
+        password	word	tr	eski	lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.to…
         password	word	tr	parola	authentik:Password,keycloak:console-password,lemonldap-ng:pwd
-        password	word	tr	parolanızı	authentik:Please enter your password,lemonldap-ng:enterPassword
-        password	word	tr	şifre	apereo-cas:screen.pm.currentpsw,authelia:Password,django-allauth:Password
-        password	word	uk	пароль	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
-        password	word	uk	старий	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
-        password	word	uk	старийпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.tooltip
+        password	word	tr	parolanızı	authentik:Please enter your passw…,lemonldap-ng:enterPassword
+        password	word	tr	şifre	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	uk	пароль	authelia:Password,django-allauth:Password,keycloak:password
+        password	word	uk	старий	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
+        password	word	uk	старийпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
         password	word	ur	ورڈ	apereo-cas:screen.pm.enterpsw,ory-elements:property.password
         password	word	ur	پاس	apereo-cas:screen.pm.enterpsw,ory-elements:property.password
-        password	word	ur	پاسورڈ	apereo-cas:screen.welcome.label.passwo…,ory-elements:property.password
+        password	word	ur	پاسورڈ	apereo-cas:screen.welcome.label.pa…,ory-elements:property.password
         password	word	uz	parol	django-allauth:Password,ory-elements:property.password
-        password	word	uz	parolingizni	django-allauth:Enter your password:,ory-elements:two-step.password.descripti…
+        password	word	uz	parolingizni	django-allauth:Enter your password:,ory-elements:two-step.password.descr…
         password	word	vi	khẩu	apereo-cas:screen.pm.enterpsw,authelia:Password,lemonldap-ng:pwd
-        password	word	vi	mậtkhẩu	apereo-cas:screen.welcome.label.passwo…,authelia:Password,lemonldap-ng:pwd
+        password	word	vi	mậtkhẩu	authelia:Password,lemonldap-ng:pwd,ory-elements:property.password
         password	word	xh	igama	ory-elements:property.password,simplesamlphp:{login:password}
         password	word	xh	iphaswedi	simplesamlphp:{login:help_header}
         password	word	zu	iphasiwedi	ory-elements:property.password,simplesamlphp:{login:password}
-        secondFactor	embedded	ja	多要素	apereo-cas:cas.mfa.simple.pagetitle,django-allauth:MFA,okta-signin-widget:enroll.choices.description.…
-        secondFactor	embedded	ja	段階認証	django-two-factor-auth:Two-factor authentication i…,ory-elements:login.title-aal2
-        secondFactor	embedded	ja	要素認証	apereo-cas:cas.mfa.simple.pagetitle,authelia:Two-Factor Authentication,django-allauth:MFA
-        secondFactor	embedded	zh-Hans	两步验证	authelia:Two-Factor Authentication,django-allauth:You cannot activate two-fac…,zitadel:InitMFAPrompt.Description
-        secondFactor	embedded	zh-Hans	双因素身份认证	django-allauth:Two-Factor Authentication
+        secondFactor	embedded	ja	多要素	apereo-cas:cas.mfa.simple.pagetitle,django-allauth:MFA,okta-signin-widget:enroll.choices.descript…
+        secondFactor	embedded	ja	段階認証	django-two-factor-auth:Two-factor authenticati…,ory-elements:login.title-aal2
+        secondFactor	embedded	ja	要素認証	django-allauth:MFA,keycloak:authenticatorSMSMessage,zitadel:VerifyOTP.Title
+        secondFactor	embedded	zh-Hans	两步验证	authelia:Two-Factor Authenticati…,django-allauth:You cannot activate two…,zitadel:InitMFAPrompt.Descripti…
+        secondFactor	embedded	zh-Hans	双因素身份认证	django-allauth:Two-Factor Authenticati…
         secondFactor	embedded	zh-Hans	双因素验证	zitadel:InitMFAOTP.Title
-        secondFactor	embedded	zh-Hans	多因素	apereo-cas:passwordless.selection.mfa.…,django-allauth:MFA,okta-signin-widget:enroll.choices.description.…
-        secondFactor	embedded	zh-Hans	多重身份验证设备	apereo-cas:screen.account.mfadevices.t…
-        secondFactor	embedded	zh-Hans	提供者不可用	apereo-cas:screen.mfaUnavailable.headi…
-        secondFactor	embedded	zh-Hans	雙重認證	authelia:Two-Factor Authentication
-        secondFactor	embedded	zh-Hant	多因素	apereo-cas:passwordless.selection.mfa.…
-        secondFactor	embedded	zh-Hant	多重要素驗證	django-allauth:MFA,okta-signin-widget:enroll.choices.description.…
-        secondFactor	embedded	zh-Hant	提供者不可用	apereo-cas:screen.mfaUnavailable.headi…
-        secondFactor	embedded	zh-Hant	雙重認證	authelia:Two-Factor Authentication
+        secondFactor	embedded	zh-Hans	多因素	apereo-cas:passwordless.selection.…,django-allauth:MFA,zitadel:Errors.User.MFA.NoProvi…
+        secondFactor	embedded	zh-Hans	多重身份验证设备	apereo-cas:screen.account.mfadevic…
+        secondFactor	embedded	zh-Hans	提供者不可用	apereo-cas:screen.mfaUnavailable.h…
+        secondFactor	embedded	zh-Hans	雙重認證	authelia:Two-Factor Authenticati…
+        secondFactor	embedded	zh-Hant	多因素	apereo-cas:passwordless.selection.…
+        secondFactor	embedded	zh-Hant	多重要素驗證	django-allauth:MFA,okta-signin-widget:enroll.choices.descript…
+        secondFactor	embedded	zh-Hant	提供者不可用	apereo-cas:screen.mfaUnavailable.h…
+        secondFactor	embedded	zh-Hant	雙重認證	authelia:Two-Factor Authenticati…
         secondFactor	key	zxx	trmsg=103	lemonldap-ng:PE103
         secondFactor	key	zxx	trmsg=88	lemonldap-ng:PE88
         secondFactor	key	zxx	trspan=2FDeviceNotFound	lemonldap-ng:2FDeviceNotFound
         secondFactor	key	zxx	trspan=2fRegRequired	lemonldap-ng:2fRegRequired
         secondFactor	key	zxx	trspan=choose2f	lemonldap-ng:choose2f
         secondFactor	key	zxx	trspan=generic2fwelcome	lemonldap-ng:generic2fwelcome
-        secondFactor	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesReached
+        secondFactor	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesRea…
         secondFactor	key	zxx	trspan=sfaManager	lemonldap-ng:sfaManager
-        secondFactor	stem	az	faktor	django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	stem	bg	фактор	authelia:Two-Factor Authentication,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	stem	fi	kaksivaihei	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	stem	hr	dvofaktorsk	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	stem	hr	faktor	apereo-cas:cas.mfa.providerselection.o…,authelia:There are no protected appl…,ory-elements:settings.webauthn.info
-        secondFactor	stem	hy	գործոն	flask-security-too:Use as a secondary authenti…,ory-elements:login.title-aal2
-        secondFactor	stem	lt	faktori	authelia:There are no protected appl…,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	stem	lv	faktor	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
+        secondFactor	stem	az	faktor	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	stem	bg	фактор	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
+        secondFactor	stem	fi	kaksivaihei	keycloak:authenticatorSMSMessage,lemonldap-ng:PE88,ory-elements:login.title-aal2
+        secondFactor	stem	hr	dvofaktorsk	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	stem	hr	faktor	apereo-cas:cas.mfa.providerselecti…,authelia:There are no protected…,ory-elements:settings.webauthn.info
+        secondFactor	stem	hy	գործոն	flask-security-too:Use as a secondary auth…,ory-elements:login.title-aal2
+        secondFactor	stem	lt	faktori	authelia:There are no protected…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	stem	lv	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
         secondFactor	stem	mk	фактор	ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	stem	nl	tweestaps	authelia:Two-Factor Authentication,django-two-factor-auth:Enable Two-Factor Authentic…,keycloak:two-factor
-        secondFactor	stem	pl	dwuskładnikowe	authelia:In order to perform this ac…,django-allauth:You cannot activate two-fac…,keycloak:two-factor
-        secondFactor	stem	ru	двухфакторн	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	stem	sk	dvojfaktorov	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
+        secondFactor	stem	nl	tweestaps	authelia:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…,keycloak:two-factor
+        secondFactor	stem	pl	dwuskładnikowe	keycloak:two-factor,lemonldap-ng:PE88,ory-elements:login.title-aal2
+        secondFactor	stem	ru	двухфакторн	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:VerifyOTP.Title
+        secondFactor	stem	sk	dvojfaktorov	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
         secondFactor	stem	sk	viacfaktorov	apereo-cas:cas.mfa.simple.pagetitle
-        secondFactor	stem	sr	двофакторск	django-allauth:Two-Factor Authentication,django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	stem	sr-Latn	dvofaktorsk	authelia:The resource you're attempt…,django-allauth:Two-Factor Authentication,django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	stem	sr-Latn	faktor	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	stem	sv	tvåfaktor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	stem	tr	faktör	apereo-cas:passwordless.selection.mfa.…,authelia:There are no protected appl…,keycloak:authenticatorFinishSetUpTit…
-        secondFactor	word	af	faktor	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	ar	التحققبخطوتين	flask-security-too:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	ar	الثنائية	authelia:Two-Factor Authentication,keycloak:authenticatorStatusMessage
+        secondFactor	stem	sr	двофакторск	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…
+        secondFactor	stem	sr-Latn	dvofaktorsk	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…
+        secondFactor	stem	sr-Latn	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	stem	sv	tvåfaktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
+        secondFactor	stem	tr	faktör	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:login.title-aal2
+        secondFactor	word	af	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	ar	التحققبخطوتين	flask-security-too:Two-Factor Authenticati…,keycloak:two-factor
+        secondFactor	word	ar	الثنائية	authelia:Two-Factor Authenticati…,keycloak:authenticatorStatusMess…
         secondFactor	word	ar	بخطوتين	flask-security-too:Two-Factor Login,keycloak:two-factor
-        secondFactor	word	az	faktorlu	django-allauth:Two-Factor Authentication
-        secondFactor	word	az	iki	django-allauth:You cannot activate two-fac…,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	az	mərhələli	django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	bg	втори	authelia:There are no protected appl…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
-        secondFactor	word	bg	фактор	authelia:There are no protected appl…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
-        secondFactor	word	bg	фактора	authelia:Two-Factor Authentication,zitadel:VerifyOTP.Title
-        secondFactor	word	ca	doble	django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login,keycloak:two-factor
-        secondFactor	word	ca	factor	django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login,keycloak:two-factor
+        secondFactor	word	az	faktorlu	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	az	iki	django-allauth:You cannot activate two…,django-two-factor-auth:Two-factor authenticati…
+        secondFactor	word	az	mərhələli	django-two-factor-auth:Two-factor authenticati…
+        secondFactor	word	bg	втори	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
+        secondFactor	word	bg	фактор	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
+        secondFactor	word	bg	фактора	authelia:Two-Factor Authenticati…,zitadel:VerifyOTP.Title
+        secondFactor	word	ca	doble	django-allauth:Two-Factor Authenticati…,flask-security-too:Two-Factor Login,keycloak:two-factor
         secondFactor	word	ca	mfa	apereo-cas:screen.mfaDenied.header
-        secondFactor	word	ca	multifactorial	apereo-cas:screen.account.mfadevices.t…
-        secondFactor	word	ca	segon	flask-security-too:Use as a secondary authenti…,ory-elements:login.title-aal2
+        secondFactor	word	ca	multifactorial	apereo-cas:screen.account.mfadevic…
+        secondFactor	word	ca	segon	flask-security-too:Use as a secondary auth…,ory-elements:login.title-aal2
         secondFactor	word	cs	faktor	zitadel:VerifyOTP.Title
-        secondFactor	word	cs	mfa	apereo-cas:screen.mfaUnavailable.headi…,okta-signin-widget:errors.E0000058
-        secondFactor	word	cs	vícefaktorové	apereo-cas:passwordless.selection.mfa.…
-        secondFactor	word	cy	gofyn	authelia:There are no protected appl…
-        secondFactor	word	da	faktor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:authenticatorSMSMessage
+        secondFactor	word	cs	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
+        secondFactor	word	cs	vícefaktorové	apereo-cas:passwordless.selection.…
+        secondFactor	word	cy	gofyn	authelia:There are no protected…
+        secondFactor	word	da	faktor	authelia:Two-Factor Authenticati…,keycloak:authenticatorSMSMessage,ory-elements:login.title-aal2
         secondFactor	word	da	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	de	faktor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login
-        secondFactor	word	de	multifaktor	apereo-cas:screen.account.mfadevices.t…,authentik:MFA Devices
+        secondFactor	word	de	faktor	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:InitMFAOTP.Title
+        secondFactor	word	de	multifaktor	apereo-cas:screen.account.mfadevic…,authentik:MFA Devices
         secondFactor	word	de	verifiziere	zitadel:VerifyOTP.Description
-        secondFactor	word	de	zwei	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login
+        secondFactor	word	de	zwei	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:InitMFAOTP.Title
         secondFactor	word	de	zweitfaktor	ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
         secondFactor	word	el	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	el	δύο	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	en	factor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	en	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:MFA Devices,django-allauth:MFA
-        secondFactor	word	en	multifactor	apereo-cas:screen.account.mfadevices.t…,zitadel:Errors.User.MFA.NoProviders
-        secondFactor	word	en	second	gluu-oxauth:cas2login.loginHeader,ory-elements:login.title-aal2
-        secondFactor	word	en	two	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login
-        secondFactor	word	en	twofactorauthentication	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Authentication
-        secondFactor	word	es	doble	django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Authentication,zitadel:VerifyOTP.Title
-        secondFactor	word	es	dos	authelia:Two-Factor Authentication,keycloak:two-factor,ory-elements:login.title-aal2
-        secondFactor	word	es	factor	authelia:There are no protected appl…,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login
-        secondFactor	word	es	factores	authelia:Two-Factor Authentication,django-allauth:You cannot activate two-fac…,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	es	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:MFA Devices
-        secondFactor	word	es	multifactor	apereo-cas:screen.account.mfadevices.t…
-        secondFactor	word	et	autentimisega	django-allauth:Your account is protected b…
-        secondFactor	word	et	kaheastmelise	django-allauth:Your account is protected b…
-        secondFactor	word	et	taseme	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	et	teise	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	eu	faktoreko	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication
+        secondFactor	word	el	δύο	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
+        secondFactor	word	en	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices,django-allauth:MFA
+        secondFactor	word	en	multifactor	apereo-cas:screen.account.mfadevic…,zitadel:Errors.User.MFA.NoProvi…
+        secondFactor	word	en	twofactorauthentication	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
+        secondFactor	word	es	doble	django-allauth:Two-Factor Authenticati…,flask-security-too:Two-Factor Authenticati…,zitadel:VerifyOTP.Title
+        secondFactor	word	es	dos	authelia:Two-Factor Authenticati…,keycloak:two-factor,ory-elements:login.title-aal2
+        secondFactor	word	es	factores	keycloak:two-factor,lemonldap-ng:PE88,ory-elements:login.title-aal2
+        secondFactor	word	es	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
+        secondFactor	word	es	multifactor	apereo-cas:screen.account.mfadevic…
+        secondFactor	word	et	autentimisega	django-allauth:Your account is protect…
+        secondFactor	word	et	kaheastmelise	django-allauth:Your account is protect…
+        secondFactor	word	et	taseme	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	et	teise	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	eu	faktoreko	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
         secondFactor	word	eu	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	fa	دومرحله	django-allauth:Two-Factor Authentication
+        secondFactor	word	fa	دومرحله	django-allauth:Two-Factor Authenticati…
         secondFactor	word	fa	مرحله	keycloak:two-factor
-        secondFactor	word	fi	kaksivaiheinen	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	fi	kaksivaiheista	django-allauth:You cannot activate two-fac…,django-two-factor-auth:The page you requested enfo…,keycloak:authenticatorSMSMessage
+        secondFactor	word	fi	kaksivaiheinen	authelia:Two-Factor Authenticati…,keycloak:authenticatorStatusMess…,ory-elements:login.title-aal2
+        secondFactor	word	fi	kaksivaiheista	django-allauth:You cannot activate two…,keycloak:authenticatorSMSMessage,lemonldap-ng:PE88
         secondFactor	word	fi	mfa	okta-signin-widget:errors.E0000058
         secondFactor	word	fi	toisen	lemonldap-ng:choose2f
-        secondFactor	word	fil	nangangailangan	authelia:There are no protected appl…
-        secondFactor	word	fr	deux	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	fr	facteur	authelia:There are no protected appl…,flask-security-too:Use a Passkey as a Second F…,lemonldap-ng:PE103
-        secondFactor	word	fr	facteurs	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	fr	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:MFA Devices
-        secondFactor	word	fr	multifacteur	apereo-cas:screen.account.mfadevices.t…
-        secondFactor	word	fr	second	authelia:There are no protected appl…,flask-security-too:Use a Passkey as a Second F…,lemonldap-ng:PE103
-        secondFactor	word	he	אימותדושלבי	django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
+        secondFactor	word	fil	nangangailangan	authelia:There are no protected…
+        secondFactor	word	fr	deux	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTPSMS.Title
+        secondFactor	word	fr	facteur	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:settings.webauthn.info
+        secondFactor	word	fr	facteurs	keycloak:two-factor,lemonldap-ng:PE88,zitadel:VerifyOTP.Title
+        secondFactor	word	fr	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
+        secondFactor	word	fr	multifacteur	apereo-cas:screen.account.mfadevic…
+        secondFactor	word	he	אימותדושלבי	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
         secondFactor	word	he	השני	lemonldap-ng:choose2f
         secondFactor	word	he	שלבי	django-allauth:MFA,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	word	hi	कारक	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	hr	dvofaktorska	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	hr	dvofaktorskom	django-allauth:Your account is protected b…
-        secondFactor	word	hr	dvofaktorsku	authelia:The resource you're attempt…,django-allauth:You cannot activate two-fac…,ory-elements:settings.webauthn.info
-        secondFactor	word	hr	faktora	apereo-cas:cas.mfa.providerselection.o…,authelia:There are no protected appl…
+        secondFactor	word	hi	कारक	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	hr	dvofaktorska	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	hr	dvofaktorskom	django-allauth:Your account is protect…
+        secondFactor	word	hr	dvofaktorsku	authelia:The resource you're att…,django-allauth:You cannot activate two…,ory-elements:settings.webauthn.info
+        secondFactor	word	hr	faktora	apereo-cas:cas.mfa.providerselecti…,authelia:There are no protected…
         secondFactor	word	hr	mfa	apereo-cas:screen.mfaDenied.header
         secondFactor	word	ht	mfa	okta-signin-widget:errors.E0000058
         secondFactor	word	hu	azonosítódat	zitadel:VerifyOTP.Description
         secondFactor	word	hu	faktoros	zitadel:InitMFAOTP.Title
-        secondFactor	word	hu	kétfaktoros	authelia:Two-Factor Authentication,ory-elements:login.title-aal2,zitadel:InitMFAOTPSMS.Title
-        secondFactor	word	hu	kétlépcsős	django-allauth:Two-Factor Authentication,keycloak:two-factor,zitadel:VerifyOTP.Title
-        secondFactor	word	hu	kétszintű	keycloak:authenticatorStatusMessage
+        secondFactor	word	hu	kétfaktoros	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:InitMFAOTPSMS.Title
+        secondFactor	word	hu	kétlépcsős	django-allauth:Two-Factor Authenticati…,keycloak:two-factor,zitadel:VerifyOTP.Title
+        secondFactor	word	hu	kétszintű	keycloak:authenticatorStatusMess…
         secondFactor	word	hu	mfa	okta-signin-widget:errors.E0000058
         secondFactor	word	hu	második	zitadel:VerifyOTP.Description
-        secondFactor	word	hy	գործոն	flask-security-too:Use as a secondary authenti…,ory-elements:settings.webauthn.info
-        secondFactor	word	id	autentikasiduafaktor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication
-        secondFactor	word	id	dua	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication
-        secondFactor	word	id	faktor	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	id	kedua	authelia:There are no protected appl…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
+        secondFactor	word	hy	գործոն	flask-security-too:Use as a secondary auth…,ory-elements:settings.webauthn.info
+        secondFactor	word	id	autentikasiduafaktor	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
+        secondFactor	word	id	dua	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
+        secondFactor	word	id	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
+        secondFactor	word	id	kedua	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
         secondFactor	word	id	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	it	due	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,flask-security-too:Two-Factor Login
+        secondFactor	word	it	due	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTP.Title
         secondFactor	word	it	fattore	zitadel:VerifyOTP.Title
-        secondFactor	word	it	fattori	apereo-cas:cas.mfa.simple.pagetitle,authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication
-        secondFactor	word	it	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:No (allowed) MFA authentica…,okta-signin-widget:errors.E0000058
-        secondFactor	word	it	secondo	authelia:There are no protected appl…,flask-security-too:Use a Passkey as a Second F…,ory-elements:settings.lookup_secret.title
-        secondFactor	word	ka	ავთენტიფიკაციით	django-allauth:Your account is protected b…
-        secondFactor	word	ka	ორფაქტორიანი	django-allauth:Your account is protected b…
+        secondFactor	word	it	fattori	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTP.Title
+        secondFactor	word	it	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:No (allowed) MFA authen…,okta-signin-widget:errors.E0000058
+        secondFactor	word	it	secondo	authelia:There are no protected…,ory-elements:settings.lookup_secret.…,zitadel:VerifyOTP.Description
+        secondFactor	word	ka	ავთენტიფიკაციით	django-allauth:Your account is protect…
+        secondFactor	word	ka	ორფაქტორიანი	django-allauth:Your account is protect…
         secondFactor	word	ko	mfa	authentik:MFA Devices
-        secondFactor	word	ku	دوو	authelia:Two-Factor Authentication
-        secondFactor	word	ky	кадамдуу	django-allauth:Two-Factor Authentication
-        secondFactor	word	ky	эки	django-allauth:Two-Factor Authentication
-        secondFactor	word	lt	antrojo	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	lt	autentifikavimu	django-allauth:Your account is protected b…
-        secondFactor	word	lt	dviejų	authelia:The resource you're attempt…,django-allauth:Two-Factor Authentication
-        secondFactor	word	lt	faktoriaus	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	lt	faktorių	authelia:The resource you're attempt…,django-allauth:Two-Factor Authentication
-        secondFactor	word	lt	veiksnių	django-allauth:Your account is protected b…
-        secondFactor	word	lv	divfaktoru	django-allauth:Two-Factor Authentication
-        secondFactor	word	lv	divu	authelia:Two-Factor Authentication
-        secondFactor	word	lv	faktoru	authelia:Two-Factor Authentication
-        secondFactor	word	lv	otro	authelia:There are no protected appl…,ory-elements:identities.messages.1010004
+        secondFactor	word	ku	دوو	authelia:Two-Factor Authenticati…
+        secondFactor	word	ky	кадамдуу	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	ky	эки	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	lt	antrojo	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	lt	autentifikavimu	django-allauth:Your account is protect…
+        secondFactor	word	lt	dviejų	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…
+        secondFactor	word	lt	faktoriaus	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	lt	faktorių	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…
+        secondFactor	word	lt	veiksnių	django-allauth:Your account is protect…
+        secondFactor	word	lv	divfaktoru	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	lv	divu	authelia:Two-Factor Authenticati…
+        secondFactor	word	lv	faktoru	authelia:Two-Factor Authenticati…
+        secondFactor	word	lv	otro	authelia:There are no protected…,ory-elements:identities.messages.101…
         secondFactor	word	mk	факторска	zitadel:VerifyOTP.Title
-        secondFactor	word	mn	баталгаажуулалтаар	django-allauth:Your account is protected b…
-        secondFactor	word	mn	зүйлийн	django-allauth:Two-Factor Authentication
-        secondFactor	word	mn	хоёр	django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	mn	хүчин	django-allauth:Two-Factor Authentication
-        secondFactor	word	ms	dua	authelia:Two-Factor Authentication
-        secondFactor	word	ms	kedua	authelia:There are no protected appl…,ory-elements:login.title-aal2
+        secondFactor	word	mn	баталгаажуулалтаар	django-allauth:Your account is protect…
+        secondFactor	word	mn	зүйлийн	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	mn	хоёр	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	mn	хүчин	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	ms	dua	authelia:Two-Factor Authenticati…
+        secondFactor	word	ms	kedua	authelia:There are no protected…,ory-elements:login.title-aal2
         secondFactor	word	ms	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	nb	faktor	authelia:Two-Factor Authentication,ory-elements:settings.webauthn.info
+        secondFactor	word	nb	faktor	authelia:Two-Factor Authenticati…,ory-elements:settings.webauthn.info
         secondFactor	word	nb	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	nb	tofaktorautentisering	authelia:In order to perform this ac…,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	ne	कारक	authelia:The resource you're attempt…,ory-elements:login.title-aal2
-        secondFactor	word	ne	प्रमाणीकरणको	authelia:The resource you're attempt…,ory-elements:settings.webauthn.info
-        secondFactor	word	nl	factor	authelia:There are no protected appl…,django-allauth:Two-Factor Authentication,ory-elements:settings.webauthn.info
+        secondFactor	word	nb	tofaktorautentisering	authelia:In order to perform thi…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	ne	कारक	authelia:The resource you're att…,ory-elements:login.title-aal2
+        secondFactor	word	ne	प्रमाणीकरणको	authelia:The resource you're att…,ory-elements:settings.webauthn.info
         secondFactor	word	nl	mfa	authentik:MFA Devices
         secondFactor	word	nl	tweede	zitadel:VerifyOTP.Description
         secondFactor	word	nl	tweefactorauthenticatie	keycloak:authenticatorSMSMessage,ory-elements:login.title-aal2
-        secondFactor	word	nl	tweestapsauthenticatie	django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	word	nl	tweestapsverificatie	authelia:Two-Factor Authentication,keycloak:two-factor
+        secondFactor	word	nl	tweestapsauthenticatie	django-two-factor-auth:Enable Two-Factor Authe…
+        secondFactor	word	nl	tweestapsverificatie	authelia:Two-Factor Authenticati…,keycloak:two-factor
         secondFactor	word	pl	dwuskładnikowe	keycloak:two-factor,ory-elements:login.title-aal2,zitadel-login-typescript:otp.verify.title
-        secondFactor	word	pl	dwuskładnikowego	authelia:In order to perform this ac…,django-allauth:You cannot activate two-fac…,keycloak:authenticatorMobileMessage
+        secondFactor	word	pl	dwuskładnikowego	authelia:In order to perform thi…,keycloak:authenticatorMobileMess…,lemonldap-ng:PE88
         secondFactor	word	pl	mfa	authentik:MFA Devices
-        secondFactor	word	pl	wieloskładnikowego	apereo-cas:cas.mfa.providerselection.t…
-        secondFactor	word	pt	dois	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	pt	fator	authelia:There are no protected appl…,lemonldap-ng:PE88,ory-elements:settings.webauthn.info
-        secondFactor	word	pt	fatores	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	pt	multifator	apereo-cas:screen.account.mfadevices.t…
-        secondFactor	word	pt	segundo	authelia:There are no protected appl…,lemonldap-ng:PE103,ory-elements:identities.messages.1010004
-        secondFactor	word	ro	doi	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	ro	doilea	authelia:There are no protected appl…,ory-elements:settings.lookup_secret.title
+        secondFactor	word	pl	wieloskładnikowego	apereo-cas:cas.mfa.providerselecti…
+        secondFactor	word	pt	dois	authelia:Two-Factor Authenticati…,keycloak:two-factor,ory-elements:login.title-aal2
+        secondFactor	word	pt	fator	authelia:There are no protected…,lemonldap-ng:PE88,zitadel:VerifyOTP.Description
+        secondFactor	word	pt	fatores	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
+        secondFactor	word	pt	multifator	apereo-cas:screen.account.mfadevic…
+        secondFactor	word	pt	segundo	authelia:There are no protected…,lemonldap-ng:PE103,zitadel:VerifyOTP.Description
+        secondFactor	word	ro	doi	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	ro	doilea	authelia:There are no protected…,ory-elements:settings.lookup_secret.…
         secondFactor	word	ro	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	ru	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:MFA Devices,django-allauth:MFA
-        secondFactor	word	ru	двухфакторная	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	ru	двухфакторнаяаутентификация	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
+        secondFactor	word	ru	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices,django-allauth:MFA
+        secondFactor	word	ru	двухфакторная	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
+        secondFactor	word	ru	двухфакторнаяаутентификация	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
         secondFactor	word	ru	двухфакторной	zitadel:VerifyOTP.Title
-        secondFactor	word	ru	двухфакторную	django-two-factor-auth:Enable Two-Factor Authentic…,zitadel:InitMFAOTP.Description
-        secondFactor	word	ru	многофакторная	apereo-cas:cas.mfa.providerselection.o…,django-allauth:MFA
-        secondFactor	word	sk	dvojfaktorová	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	sk	dvojfaktorovú	django-allauth:You cannot activate two-fac…,ory-elements:settings.webauthn.info
-        secondFactor	word	sk	viacfaktorové	apereo-cas:screen.account.mfadevices.t…
+        secondFactor	word	ru	двухфакторную	django-two-factor-auth:Enable Two-Factor Authe…,zitadel:InitMFAOTP.Description
+        secondFactor	word	ru	многофакторная	apereo-cas:cas.mfa.providerselecti…,django-allauth:MFA
+        secondFactor	word	sk	dvojfaktorová	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	sk	dvojfaktorovú	django-allauth:You cannot activate two…,ory-elements:settings.webauthn.info
+        secondFactor	word	sk	viacfaktorové	apereo-cas:screen.account.mfadevic…
         secondFactor	word	sk	viacfaktorovú	apereo-cas:cas.mfa.simple.pagetitle
-        secondFactor	word	sl	dvostopenjsko	django-allauth:Your account is protected b…
+        secondFactor	word	sl	dvostopenjsko	django-allauth:Your account is protect…
         secondFactor	word	sl	mfa	apereo-cas:screen.mfaDenied.header
-        secondFactor	word	sl	večfaktorske	apereo-cas:cas.mfa.providerselection.t…
-        secondFactor	word	so	laba	authelia:Two-Factor Authentication
-        secondFactor	word	sr	аутентификација	django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	sr	двофакторска	django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	sr	двофакторску	django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	word	sr-Latn	autentifikacijom	django-allauth:Your account is protected b…
-        secondFactor	word	sr-Latn	drugog	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	sr-Latn	dvofaktorska	authelia:The resource you're attempt…,django-allauth:Two-Factor Authentication,django-two-factor-auth:Two-factor authentication i…
-        secondFactor	word	sr-Latn	dvofaktorskom	django-allauth:Your account is protected b…
-        secondFactor	word	sr-Latn	dvofaktorsku	django-two-factor-auth:Enable Two-Factor Authentic…
-        secondFactor	word	sr-Latn	faktora	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	su	dua	authelia:Two-Factor Authentication
-        secondFactor	word	su	faktor	authelia:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	su	kadua	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	sv	mfa	apereo-cas:screen.mfaUnavailable.headi…,okta-signin-widget:errors.E0000058,zitadel:Errors.User.MFA.NoProviders
+        secondFactor	word	sl	večfaktorske	apereo-cas:cas.mfa.providerselecti…
+        secondFactor	word	so	laba	authelia:Two-Factor Authenticati…
+        secondFactor	word	sr	аутентификација	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
+        secondFactor	word	sr	двофакторска	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
+        secondFactor	word	sr	двофакторску	django-two-factor-auth:Enable Two-Factor Authe…
+        secondFactor	word	sr-Latn	autentifikacijom	django-allauth:Your account is protect…
+        secondFactor	word	sr-Latn	drugog	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	sr-Latn	dvofaktorska	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
+        secondFactor	word	sr-Latn	dvofaktorskom	django-allauth:Your account is protect…
+        secondFactor	word	sr-Latn	dvofaktorsku	django-two-factor-auth:Enable Two-Factor Authe…
+        secondFactor	word	sr-Latn	faktora	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	su	dua	authelia:Two-Factor Authenticati…
+        secondFactor	word	su	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	su	kadua	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	sv	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058,zitadel:Errors.User.MFA.NoProvi…
         secondFactor	word	sv	tvåfaktor	zitadel:VerifyOTP.Title
-        secondFactor	word	sv	tvåfaktorsautentisering	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	sw	pili	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	tl	factor	authelia:The resource you're attempt…,ory-elements:login.title-aal2
-        secondFactor	word	tl	nangangailangan	authelia:There are no protected appl…
-        secondFactor	word	tl	pangalawang	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	tr	adımlı	django-two-factor-auth:Enable Two-Factor Authentic…,lemonldap-ng:2fRegRequired
-        secondFactor	word	tr	faktör	authelia:There are no protected appl…,lemonldap-ng:PE103,ory-elements:login.title-aal2
-        secondFactor	word	tr	faktörlü	apereo-cas:passwordless.selection.mfa.…,keycloak:authenticatorFinishSetUpTit…
+        secondFactor	word	sv	tvåfaktorsautentisering	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	sw	pili	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	tl	nangangailangan	authelia:There are no protected…
+        secondFactor	word	tl	pangalawang	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	tr	adımlı	django-two-factor-auth:Enable Two-Factor Authe…,lemonldap-ng:2fRegRequired
+        secondFactor	word	tr	faktör	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:login.title-aal2
+        secondFactor	word	tr	faktörlü	apereo-cas:passwordless.selection.…,keycloak:authenticatorFinishSetU…
         secondFactor	word	tr	faktörünüzü	lemonldap-ng:choose2f
-        secondFactor	word	tr	iki	authelia:The resource you're attempt…,django-allauth:You cannot activate two-fac…,django-two-factor-auth:Two-factor authentication i…
+        secondFactor	word	tr	iki	authelia:The resource you're att…,django-allauth:You cannot activate two…,keycloak:authenticatorSMSMessage
         secondFactor	word	tr	ikinci	lemonldap-ng:PE103,ory-elements:settings.webauthn.info
-        secondFactor	word	tr	i̇ki	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
+        secondFactor	word	tr	i̇ki	authelia:Two-Factor Authenticati…,keycloak:two-factor,lemonldap-ng:PE88
         secondFactor	word	tr	i̇kinci	lemonldap-ng:choose2f,ory-elements:login.subtitle-aal2
-        secondFactor	word	tr	mfa	apereo-cas:screen.mfaUnavailable.headi…,authentik:MFA Devices
-        secondFactor	word	uk	mfa	apereo-cas:screen.mfaUnavailable.headi…,okta-signin-widget:errors.E0000058
-        secondFactor	word	uk	багатофакторна	apereo-cas:cas.mfa.providerselection.o…,django-allauth:MFA
-        secondFactor	word	uk	двофакторна	authelia:Two-Factor Authentication,django-allauth:Two-Factor Authentication,keycloak:two-factor
-        secondFactor	word	uk	другого	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	uk	фактора	authelia:There are no protected appl…,ory-elements:login.title-aal2
-        secondFactor	word	uz	bosqichli	django-allauth:Two-Factor Authentication
-        secondFactor	word	uz	ikki	django-allauth:Two-Factor Authentication,ory-elements:login.title-aal2
-        secondFactor	word	vi	hai	django-two-factor-auth:Two-factor authentication i…,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	word	vi	lớp	django-two-factor-auth:Two-factor authentication i…,okta-signin-widget:enroll.choices.description.…
-        secondFactor	word	vi	mfa	apereo-cas:screen.mfaUnavailable.headi…,okta-signin-widget:errors.E0000058
-        secondFactor	word	vi	thứ	lemonldap-ng:PE103,okta-signin-widget:factor.customFactor.descrip…,ory-elements:identities.messages.1010004
-        secondFactorMethod	embedded	ja	パスキー	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.button,ory-elements:settings.passkey.title
+        secondFactor	word	tr	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
+        secondFactor	word	uk	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
+        secondFactor	word	uk	багатофакторна	apereo-cas:cas.mfa.providerselecti…,django-allauth:MFA
+        secondFactor	word	uk	двофакторна	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
+        secondFactor	word	uk	другого	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	uk	фактора	authelia:There are no protected…,ory-elements:login.title-aal2
+        secondFactor	word	uz	bosqichli	django-allauth:Two-Factor Authenticati…
+        secondFactor	word	uz	ikki	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
+        secondFactor	word	vi	hai	django-two-factor-auth:Two-factor authenticati…,lemonldap-ng:PE88,ory-elements:login.title-aal2
+        secondFactor	word	vi	lớp	django-two-factor-auth:Two-factor authenticati…,okta-signin-widget:enroll.choices.descript…
+        secondFactor	word	vi	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
+        secondFactor	word	vi	thứ	lemonldap-ng:PE103,okta-signin-widget:factor.customFactor.des…,ory-elements:identities.messages.101…
+        secondFactorMethod	embedded	ja	パスキー	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:settings.passkey.title
         secondFactorMethod	embedded	ja	認証アプリ	django-allauth:Authenticator App,ory-elements:settings.totp.title,zitadel:InitMFAPrompt.Provider0
-        secondFactorMethod	embedded	ja	認証システム	apereo-cas:cas.mfa.providerselection.m…
-        secondFactorMethod	embedded	zh-Hans	使用通行密钥登录	okta-signin-widget:signinWithPasskeys.button
+        secondFactorMethod	embedded	ja	認証システム	apereo-cas:cas.mfa.providerselecti…
+        secondFactorMethod	embedded	zh-Hans	使用通行密钥登录	okta-signin-widget:signinWithPasskeys.butt…
         secondFactorMethod	embedded	zh-Hans	憑證	authelia:WebAuthn Credential
         secondFactorMethod	embedded	zh-Hans	短信	django-two-factor-auth:Text Message,privacyidea:SMS Token,zitadel:MFAProvider.Provider3
         secondFactorMethod	embedded	zh-Hans	认证器	django-allauth:TOTP Authenticator
         secondFactorMethod	embedded	zh-Hans	认证者	keycloak:authenticatorTitle
-        secondFactorMethod	embedded	zh-Hans	设置通行密钥	okta-signin-widget:oie.enroll.webauthn.passkey…
-        secondFactorMethod	embedded	zh-Hans	请使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with your We…
-        secondFactorMethod	embedded	zh-Hans	验证器	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,django-allauth:Authenticator App
-        secondFactorMethod	embedded	zh-Hant	請使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with your We…
+        secondFactorMethod	embedded	zh-Hans	设置通行密钥	okta-signin-widget:oie.enroll.webauthn.pas…
+        secondFactorMethod	embedded	zh-Hans	请使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with you…
+        secondFactorMethod	embedded	zh-Hans	验证器	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
+        secondFactorMethod	embedded	zh-Hant	請使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with you…
         secondFactorMethod	embedded	zh-Hant	通行密碼	keycloak:webauthn-help-text
-        secondFactorMethod	embedded	zh-Hant	通行密鑰	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.button
-        secondFactorMethod	embedded	zh-Hant	驗證器	apereo-cas:cas.mfa.providerselection.m…,django-allauth:Authenticator App,keycloak:authenticator
+        secondFactorMethod	embedded	zh-Hant	通行密鑰	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.butt…
+        secondFactorMethod	embedded	zh-Hant	驗證器	apereo-cas:cas.mfa.providerselecti…,django-allauth:Authenticator App,keycloak:authenticator
         secondFactorMethod	key	zxx	trmsg=83	lemonldap-ng:PE83
         secondFactorMethod	key	zxx	trspan=clickOnYubikey	lemonldap-ng:clickOnYubikey
         secondFactorMethod	key	zxx	trspan=enterYubikey	lemonldap-ng:enterYubikey
@@ -2767,71 +2752,71 @@ extension SignInLexicon {
         secondFactorMethod	key	zxx	trspan=noU2FKeyFound	lemonldap-ng:noU2FKeyFound
         secondFactorMethod	key	zxx	trspan=totp2f	lemonldap-ng:totp2f
         secondFactorMethod	key	zxx	trspan=touchU2fDevice	lemonldap-ng:touchU2fDevice
-        secondFactorMethod	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTotp
+        secondFactorMethod	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTo…
         secondFactorMethod	key	zxx	trspan=u2f	lemonldap-ng:u2f
         secondFactorMethod	key	zxx	trspan=u2fFailed	lemonldap-ng:u2fFailed
         secondFactorMethod	key	zxx	trspan=useYubikey	lemonldap-ng:useYubikey
         secondFactorMethod	key	zxx	trspan=utotp2f	lemonldap-ng:utotp2f
-        secondFactorMethod	key	zxx	trspan=webAuthnBrowserInProgress	lemonldap-ng:webAuthnBrowserInProgress
+        secondFactorMethod	key	zxx	trspan=webAuthnBrowserInProgress	lemonldap-ng:webAuthnBrowserInProgre…
         secondFactorMethod	key	zxx	trspan=webAuthnFailed	lemonldap-ng:webAuthnFailed
         secondFactorMethod	key	zxx	trspan=webAuthnNoDevice	lemonldap-ng:webAuthnNoDevice
         secondFactorMethod	key	zxx	trspan=webAuthnRegisterFailed	lemonldap-ng:webAuthnRegisterFailed
-        secondFactorMethod	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgress
+        secondFactorMethod	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgr…
         secondFactorMethod	key	zxx	trspan=webAuthnRequired	lemonldap-ng:webAuthnRequired
         secondFactorMethod	key	zxx	trspan=webauthn2f	lemonldap-ng:webauthn2f
         secondFactorMethod	key	zxx	trspan=webauthn2fWelcome	lemonldap-ng:webauthn2fWelcome
         secondFactorMethod	key	zxx	trspan=yubikey2f	lemonldap-ng:yubikey2f
         secondFactorMethod	stem	cs	klíče	django-allauth:Security Keys,keycloak:webauthn-doAuthenticate,okta-signin-widget:enroll.u2f.title
         secondFactorMethod	stem	fi	yubikey	django-two-factor-auth:Use your Yubikey device,lemonldap-ng:enterYubikey
-        secondFactorMethod	stem	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,okta-signin-widget:signinWithPasskeys.button
+        secondFactorMethod	stem	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,ory-elements:settings.passkey.title
         secondFactorMethod	word	af	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	ar	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	ar	أداة	apereo-cas:cas.mfa.providerselection.m…,django-allauth:TOTP Authenticator
+        secondFactorMethod	word	ar	أداة	apereo-cas:cas.mfa.providerselecti…,django-allauth:TOTP Authenticator
         secondFactorMethod	word	ar	تطبيق	django-allauth:Authenticator App,flask-security-too:authenticator,keycloak:otp-display-name
-        secondFactorMethod	word	ar	مفاتيح	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-authenti…
+        secondFactorMethod	word	ar	مفاتيح	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-auth…
         secondFactorMethod	word	ar	مفتاح	authelia:Security Key,django-allauth:Passkey,flask-security-too:passkey
         secondFactorMethod	word	ar	مفتاحالمرور	django-allauth:Passkey,flask-security-too:passkey
         secondFactorMethod	word	az	webauthn	django-two-factor-auth:WebAuthn Token,ory-elements:login.webauthn.subtitle
         secondFactorMethod	word	bg	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	ca	autenticador	django-allauth:TOTP Authenticator,flask-security-too:authenticator,keycloak:authenticator
         secondFactorMethod	word	ca	clau	django-allauth:Passkey,flask-security-too:passkey,keycloak:webauthn-login-title
-        secondFactorMethod	word	ca	claus	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-authenti…
+        secondFactorMethod	word	ca	claus	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-auth…
         secondFactorMethod	word	cs	autentifikátor	django-allauth:Authenticator App
         secondFactorMethod	word	cs	autentizátor	keycloak:authenticator
-        secondFactorMethod	word	cs	klíče	django-allauth:Security Keys,keycloak:webauthn-available-authenti…,okta-signin-widget:enroll.u2f.title
-        secondFactorMethod	word	cs	klíčem	keycloak:webauthn-doAuthenticate,ory-elements:identities.messages.1010008
+        secondFactorMethod	word	cs	klíče	django-allauth:Security Keys,keycloak:webauthn-available-auth…,okta-signin-widget:enroll.u2f.title
+        secondFactorMethod	word	cs	klíčem	keycloak:webauthn-doAuthenticate,ory-elements:identities.messages.101…
         secondFactorMethod	word	cs	webauthn	authelia:WebAuthn Credential,privacyidea:Generic WebAuthn Token
         secondFactorMethod	word	cy	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	da	adgangsnøgle	authelia:Sign in with a passkey,django-allauth:Passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	da	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	de	authentifikator	authentik:Traditional authenticator,keycloak:authenticatorMobileTitle,ory-elements:settings.totp.title
+        secondFactorMethod	word	de	authentifikator	authentik:Traditional authenticat…,keycloak:authenticatorMobileTitle,ory-elements:settings.totp.title
         secondFactorMethod	word	de	mehrfachauthentifizierung	keycloak:authenticator
-        secondFactorMethod	word	de	passkeys	keycloak:webauthn-available-authenti…,ory-elements:settings.passkey.title
-        secondFactorMethod	word	de	sms	django-two-factor-auth:Text Message,keycloak:authenticatorSMSTitle,linotp:SMS OTP
-        secondFactorMethod	word	de	totp	lemonldap-ng:noTOTPFound,linotp:TOTP Token,privacyidea:TOTP: Time based One Time P…
+        secondFactorMethod	word	de	passkeys	keycloak:webauthn-available-auth…,ory-elements:settings.passkey.title
+        secondFactorMethod	word	de	sms	linotp:SMS OTP,okta-signin-widget:factor.sms,privacyidea:SMS Token
+        secondFactorMethod	word	de	totp	lemonldap-ng:noTOTPFound,linotp:TOTP Token,privacyidea:TOTP: Time based One Ti…
         secondFactorMethod	word	de	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	de	yubikey	apereo-cas:cas.mfa.providerselection.m…,lemonldap-ng:useYubikey
+        secondFactorMethod	word	de	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey
         secondFactorMethod	word	el	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	el	κλειδιά	django-allauth:Security Keys,keycloak:webauthn-available-authenti…
-        secondFactorMethod	word	en	authenticator	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,django-allauth:Authenticator App
-        secondFactorMethod	word	en	hotp	linotp:HOTP,openam:amAuthOATH.HOTP,privacyidea:HOTP: Event based One Time…
+        secondFactorMethod	word	el	κλειδιά	django-allauth:Security Keys,keycloak:webauthn-available-auth…
+        secondFactorMethod	word	en	authenticator	django-allauth:Authenticator App,keycloak:authenticator,zitadel:MFAProvider.Provider0
+        secondFactorMethod	word	en	hotp	linotp:HOTP,openam:amAuthOATH.HOTP,privacyidea:HOTP: Event based One T…
         secondFactorMethod	word	en	otpsms	zitadel:MFAProvider.Provider3
-        secondFactorMethod	word	en	passkey	authelia:Sign in with a passkey,django-allauth:Passkey,flask-security-too:passkey
+        secondFactorMethod	word	en	passkey	django-allauth:Passkey,flask-security-too:passkey,keycloak:webauthn-help-text
         secondFactorMethod	word	en	passkeylogin	keycloak:passkey-login-title
-        secondFactorMethod	word	en	passkeys	flask-security-too:Passkeys,keycloak:webauthn-available-authenti…,ory-elements:settings.passkey.title
-        secondFactorMethod	word	en	sms	flask-security-too:SMS,keycloak:authenticatorSMSTitle,linotp:SMS OTP
-        secondFactorMethod	word	en	totp	authentik:TOTP,django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	en	webauthn	apereo-cas:cas.mfa.providerselection.m…,authelia:WebAuthn,authentik:WebAuthn
-        secondFactorMethod	word	en	yubikey	apereo-cas:cas.mfa.yubikey.authenticate,authentik:A "roaming" authenticator l…,django-two-factor-auth:YubiKey
-        secondFactorMethod	word	es	autenticador	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,django-allauth:TOTP Authenticator
+        secondFactorMethod	word	en	passkeys	flask-security-too:Passkeys,keycloak:webauthn-available-auth…,ory-elements:settings.passkey.title
+        secondFactorMethod	word	en	sms	linotp:SMS OTP,openam:amAuthHOTP.sms,privacyidea:SMS Token
+        secondFactorMethod	word	en	totp	authentik:TOTP,lemonldap-ng:utotp2f,linotp:TOTP Token
+        secondFactorMethod	word	en	webauthn	authelia:WebAuthn,authentik:WebAuthn,django-allauth:WebAuthn
+        secondFactorMethod	word	en	yubikey	authentik:A "roaming" authenticat…,django-two-factor-auth:YubiKey,lemonldap-ng:yubikey2f
+        secondFactorMethod	word	es	autenticador	authentik:Traditional authenticat…,django-allauth:TOTP Authenticator,keycloak:authenticator
         secondFactorMethod	word	es	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
         secondFactorMethod	word	es	webauthn	authelia:WebAuthn Credentials,django-two-factor-auth:WebAuthn Token,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	es	yubikey	apereo-cas:cas.mfa.providerselection.m…,django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
+        secondFactorMethod	word	es	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
         secondFactorMethod	word	et	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	eu	sms	flask-security-too:Via SMS,okta-signin-widget:factor.sms
         secondFactorMethod	word	eu	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	fa	اپلیکیشن	keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	fa	کلیدهای	django-allauth:Security Keys,keycloak:webauthn-available-authenti…
+        secondFactorMethod	word	fa	کلیدهای	django-allauth:Security Keys,keycloak:webauthn-available-auth…
         secondFactorMethod	word	fi	kaksinkertainen	keycloak:authenticator
         secondFactorMethod	word	fi	pääsyavain	django-allauth:Passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	fi	todentajasovellus	keycloak:otp-display-name,ory-elements:settings.totp.title
@@ -2839,10 +2824,10 @@ extension SignInLexicon {
         secondFactorMethod	word	fi	webauthn	authelia:WebAuthn Credentials,lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
         secondFactorMethod	word	fi	yubikey	django-two-factor-auth:Use your Yubikey device
         secondFactorMethod	word	fi	yubikeytäsi	lemonldap-ng:enterYubikey
-        secondFactorMethod	word	fr	authentificateur	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,django-allauth:TOTP Authenticator
+        secondFactorMethod	word	fr	authentificateur	authentik:Traditional authenticat…,django-allauth:TOTP Authenticator,flask-security-too:authenticator
         secondFactorMethod	word	fr	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	fr	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token,lemonldap-ng:webAuthnRequired
-        secondFactorMethod	word	fr	yubikey	apereo-cas:cas.mfa.providerselection.m…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
+        secondFactorMethod	word	fr	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
+        secondFactorMethod	word	fr	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
         secondFactorMethod	word	ga	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	he	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
         secondFactorMethod	word	he	webauthn	lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
@@ -2850,38 +2835,38 @@ extension SignInLexicon {
         secondFactorMethod	word	he	אפליקצייתאימות	django-allauth:Authenticator App,ory-elements:settings.totp.title
         secondFactorMethod	word	he	מפתחות	django-allauth:Security Keys,ory-elements:settings.passkey.title
         secondFactorMethod	word	hi	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	hr	autentifikator	apereo-cas:cas.mfa.providerselection.m…,django-allauth:TOTP Authenticator
+        secondFactorMethod	word	hr	autentifikator	apereo-cas:cas.mfa.providerselecti…,django-allauth:TOTP Authenticator
         secondFactorMethod	word	hr	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	ht	otantifikatè	django-allauth:Authenticator App
-        secondFactorMethod	word	hu	hitelesítő	authelia:WebAuthn Credential,django-allauth:TOTP Authenticator,keycloak:authenticator
+        secondFactorMethod	word	hu	hitelesítő	authelia:WebAuthn Credential,keycloak:authenticator,zitadel:MFAProvider.Provider0
         secondFactorMethod	word	hu	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	id	passkey	django-allauth:Sign in with a passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	id	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	it	autenticatore	apereo-cas:cas.mfa.providerselection.m…,django-allauth:TOTP Authenticator,keycloak:authenticator
+        secondFactorMethod	word	it	autenticatore	keycloak:authenticator,ory-elements:settings.totp.title,zitadel:MFAProvider.Provider0
         secondFactorMethod	word	it	authenticator	keycloak:otp-display-name,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	it	passkey	django-allauth:Sign in with a passkey,flask-security-too:Passkeys,okta-signin-widget:signinWithPasskeys.button
-        secondFactorMethod	word	it	sms	django-two-factor-auth:Text Message,flask-security-too:Via SMS,keycloak:authenticatorSMSTitle
+        secondFactorMethod	word	it	passkey	django-allauth:Sign in with a passkey,flask-security-too:Passkeys,ory-elements:two-step.passkey.title
+        secondFactorMethod	word	it	sms	flask-security-too:Via SMS,keycloak:authenticatorSMSTitle,okta-signin-widget:factor.sms
         secondFactorMethod	word	it	totp	django-allauth:TOTP Authenticator,lemonldap-ng:noTOTPFound
         secondFactorMethod	word	it	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	it	yubikey	apereo-cas:cas.mfa.providerselection.m…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
+        secondFactorMethod	word	it	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
         secondFactorMethod	word	ka	ავთენტიკატორი	keycloak:authenticator
         secondFactorMethod	word	ka	ავთენტიფიკატორის	django-allauth:Authenticator App,ory-elements:settings.totp.title
         secondFactorMethod	word	ka	ავთენტიფიკატორისაპლიკაცია	django-allauth:Authenticator App,ory-elements:settings.totp.title
         secondFactorMethod	word	ka	აპლიკაცია	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
         secondFactorMethod	word	ko	totp	django-allauth:TOTP Authenticator,ory-elements:two-step.totp.title
         secondFactorMethod	word	ko	webauthn	authelia:WebAuthn Credential,ory-elements:login.webauthn.subtitle
-        secondFactorMethod	word	ko	yubikey	authentik:A "roaming" authenticator l…,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ko	인증기	authentik:Traditional authenticator
-        secondFactorMethod	word	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,okta-signin-widget:oie.enroll.webauthn.passkey…
-        secondFactorMethod	word	ko	패스키로	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.button,ory-elements:identities.messages.1010021
-        secondFactorMethod	word	ko	패스키로로그인	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.button,ory-elements:identities.messages.1010021
+        secondFactorMethod	word	ko	yubikey	authentik:A "roaming" authenticat…,okta-signin-widget:oie.yubikey.label
+        secondFactorMethod	word	ko	인증기	authentik:Traditional authenticat…
+        secondFactorMethod	word	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,ory-elements:settings.passkey.title
+        secondFactorMethod	word	ko	패스키로	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:identities.messages.101…
+        secondFactorMethod	word	ko	패스키로로그인	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:identities.messages.101…
         secondFactorMethod	word	ku	webauthn	authelia:WebAuthn Credentials
         secondFactorMethod	word	ky	passkey	django-allauth:Sign in with a passkey,ory-elements:settings.passkey.title
-        secondFactorMethod	word	ky	passkeyмененкирүү	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010021
+        secondFactorMethod	word	ky	passkeyмененкирүү	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         secondFactorMethod	word	lt	akreditai	authelia:WebAuthn Credential
         secondFactorMethod	word	lt	autentifikatorius	keycloak:authenticator
         secondFactorMethod	word	lt	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token
-        secondFactorMethod	word	lt	yubikey	django-two-factor-auth:The YubiKey could not be ve…,simplesamlphp:{authYubiKey:yubikey:header}
+        secondFactorMethod	word	lt	yubikey	django-two-factor-auth:The YubiKey could not b…,simplesamlphp:{authYubiKey:yubikey:he…
         secondFactorMethod	word	lv	autentifikators	django-allauth:TOTP Authenticator,keycloak:authenticator
         secondFactorMethod	word	lv	piekļuves	django-allauth:Passkey
         secondFactorMethod	word	lv	webauthn	authelia:WebAuthn Credential
@@ -2890,74 +2875,74 @@ extension SignInLexicon {
         secondFactorMethod	word	mt	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	nb	autentikator	keycloak:authenticator
         secondFactorMethod	word	nb	autentiseringsapp	django-allauth:Authenticator App,django-two-factor-auth:Token generator,ory-elements:settings.totp.title
-        secondFactorMethod	word	nb	passnøkkel	django-allauth:Passkey,okta-signin-widget:oie.verify.webauth.passkeys…
+        secondFactorMethod	word	nb	passnøkkel	django-allauth:Passkey,okta-signin-widget:oie.verify.webauth.pass…
         secondFactorMethod	word	nb	sms	django-two-factor-auth:Text Message,okta-signin-widget:factor.sms
         secondFactorMethod	word	nb	totp	django-allauth:TOTP Authenticator,ory-elements:two-step.totp.title
         secondFactorMethod	word	nb	webauthn	authelia:WebAuthn Credentials,django-two-factor-auth:WebAuthn Token
         secondFactorMethod	word	ne	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	nl	authenticator	authentik:Traditional authenticator,django-allauth:Authenticator App,keycloak:otp-display-name
+        secondFactorMethod	word	nl	authenticator	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
         secondFactorMethod	word	nl	biometrische	okta-signin-widget:oie.webauthn.label
         secondFactorMethod	word	nl	webauthn	authelia:WebAuthn Credentials,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	nl	yubikey	apereo-cas:cas.mfa.providerselection.m…,django-two-factor-auth:Use your Yubikey device
+        secondFactorMethod	word	nl	yubikey	apereo-cas:cas.mfa.providerselecti…,django-two-factor-auth:Use your Yubikey device
         secondFactorMethod	word	pl	autentykator	django-allauth:TOTP Authenticator,keycloak:authenticatorMobileTitle
         secondFactorMethod	word	pl	totp	django-allauth:TOTP Authenticator,lemonldap-ng:noTOTPFound
         secondFactorMethod	word	pl	uwierzytelniająca	keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	pl	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token,lemonldap-ng:webAuthnRequired
-        secondFactorMethod	word	pl	yubikey	apereo-cas:cas.mfa.providerselection.m…,django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
-        secondFactorMethod	word	pt	autenticador	apereo-cas:cas.mfa.providerselection.m…,django-allauth:Authenticator App,keycloak:authenticator
+        secondFactorMethod	word	pl	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
+        secondFactorMethod	word	pl	yubikey	apereo-cas:cas.mfa.providerselecti…,django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
+        secondFactorMethod	word	pt	autenticador	django-allauth:Authenticator App,keycloak:authenticator,ory-elements:two-step.totp.title
         secondFactorMethod	word	pt	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	pt	webauthn	authelia:WebAuthn Credentials,django-two-factor-auth:WebAuthn Token,lemonldap-ng:webAuthnRequired
-        secondFactorMethod	word	pt	yubikey	apereo-cas:cas.mfa.providerselection.m…,lemonldap-ng:useYubikey
+        secondFactorMethod	word	pt	webauthn	authelia:WebAuthn Credentials,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
+        secondFactorMethod	word	pt	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey
         secondFactorMethod	word	ro	autentificator	django-allauth:TOTP Authenticator,okta-signin-widget:oie.yubikey.label
         secondFactorMethod	word	ro	webauthn	authelia:WebAuthn Credentials
         secondFactorMethod	word	ru	passkey	django-allauth:Passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	ru	webauthn	authelia:WebAuthn Credentials,django-allauth:WebAuthn
-        secondFactorMethod	word	ru	yubikey	apereo-cas:cas.mfa.providerselection.m…,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ru	аутентификатор	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,django-allauth:Authenticator App
+        secondFactorMethod	word	ru	yubikey	apereo-cas:cas.mfa.providerselecti…,okta-signin-widget:oie.yubikey.label
+        secondFactorMethod	word	ru	аутентификатор	django-allauth:Authenticator App,flask-security-too:authenticator,keycloak:authenticator
         secondFactorMethod	word	ru	пасскей	zitadel-login-typescript:passkey.verify.title
         secondFactorMethod	word	ru	смс	flask-security-too:Via SMS,zitadel:MFAProvider.Provider3
         secondFactorMethod	word	sk	autentifikátor	django-allauth:TOTP Authenticator,keycloak:authenticator
-        secondFactorMethod	word	sk	kľúče	django-allauth:Security Keys,keycloak:webauthn-available-authenti…
+        secondFactorMethod	word	sk	kľúče	django-allauth:Security Keys,keycloak:webauthn-available-auth…
         secondFactorMethod	word	sk	kľúčom	django-allauth:Sign in with a passkey,keycloak:webauthn-login-title
         secondFactorMethod	word	sk	prístupový	django-allauth:Passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	sk	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	sl	avtentikator	django-allauth:Authenticator App
         secondFactorMethod	word	sl	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	so	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	sr	webauthn	django-two-factor-auth:Authenticate using a WebAut…
+        secondFactorMethod	word	sr	webauthn	django-two-factor-auth:Authenticate using a We…
         secondFactorMethod	word	sr	yubikey	django-two-factor-auth:Use your Yubikey device
         secondFactorMethod	word	sr	аутентикатор	django-allauth:Authenticator App
         secondFactorMethod	word	sr-Latn	autentikator	django-allauth:Authenticator App
         secondFactorMethod	word	sr-Latn	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token
-        secondFactorMethod	word	sr-Latn	yubikey	django-two-factor-auth:The YubiKey could not be ve…,simplesamlphp:{authYubiKey:yubikey:header}
+        secondFactorMethod	word	sr-Latn	yubikey	django-two-factor-auth:The YubiKey could not b…,simplesamlphp:{authYubiKey:yubikey:he…
         secondFactorMethod	word	su	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	sv	autentiserare	django-allauth:TOTP Authenticator,keycloak:authenticator,okta-signin-widget:oie.yubikey.label
         secondFactorMethod	word	sv	autentiseringsapp	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	sv	inloggningsnyckel	okta-signin-widget:oie.verify.webauth.passkeys…
+        secondFactorMethod	word	sv	inloggningsnyckel	okta-signin-widget:oie.verify.webauth.pass…
         secondFactorMethod	word	sv	sms	django-two-factor-auth:Text Message,okta-signin-widget:factor.sms,zitadel:MFAProvider.Provider3
         secondFactorMethod	word	sw	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	ta	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	tr	anahtarları	django-allauth:Security Keys,keycloak:webauthn-available-authenti…,okta-signin-widget:oie.enroll.webauthn.passkey…
-        secondFactorMethod	word	tr	doğrulayıcı	apereo-cas:cas.mfa.providerselection.m…,authentik:Traditional authenticator,keycloak:otp-display-name
-        secondFactorMethod	word	tr	geçiş	django-allauth:Passkey,keycloak:webauthn-login-title,okta-signin-widget:oie.verify.webauth.passkeys…
+        secondFactorMethod	word	tr	anahtarları	django-allauth:Security Keys,keycloak:webauthn-available-auth…,okta-signin-widget:oie.enroll.webauthn.pas…
+        secondFactorMethod	word	tr	doğrulayıcı	apereo-cas:cas.mfa.providerselecti…,authentik:Traditional authenticat…,keycloak:otp-display-name
+        secondFactorMethod	word	tr	geçiş	django-allauth:Passkey,keycloak:webauthn-login-title,okta-signin-widget:oie.verify.webauth.pass…
         secondFactorMethod	word	tr	totp	lemonldap-ng:utotp2f
         secondFactorMethod	word	tr	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token,privacyidea:Generic WebAuthn Token
         secondFactorMethod	word	tr	yubikey	django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
         secondFactorMethod	word	uk	passkey	authelia:Sign in with a passkey,ory-elements:two-step.passkey.title
         secondFactorMethod	word	uk	webauthn	authelia:WebAuthn Credentials,privacyidea:Generic WebAuthn Token
         secondFactorMethod	word	uk	автентифікатор	keycloak:authenticator,okta-signin-widget:oie.webauthn.label
-        secondFactorMethod	word	uk	ключі	django-allauth:Security Keys,keycloak:webauthn-available-authenti…
-        secondFactorMethod	word	ur	yubikey	apereo-cas:cas.mfa.yubikey.authenticate
+        secondFactorMethod	word	uk	ключі	django-allauth:Security Keys,keycloak:webauthn-available-auth…
+        secondFactorMethod	word	ur	yubikey	apereo-cas:cas.mfa.yubikey.authent…
         secondFactorMethod	word	vec	webauthn	authelia:WebAuthn Credential
         secondFactorMethod	word	vi	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
         signIn	embedded	ja	でサインイン	okta-signin-widget:socialauth.google.label,zitadel:SignIn
-        signIn	embedded	ja	ログイン	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}},django-allauth:Login
-        signIn	embedded	zh-Hans	提交	authentik:Submit,flask-security-too:Submit,keycloak:doSubmit
-        signIn	embedded	zh-Hans	登入	authelia:Sign in,django-cas-server:<h3>Log In Successful</h3>Y…
-        signIn	embedded	zh-Hans	登录	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
-        signIn	embedded	zh-Hans	登陆	lemonldap-ng:login,simplesamlphp:{core:short_sso_interval:re…,zitadel:LoginSuccess.Title
+        signIn	embedded	ja	ログイン	django-allauth:Login,keycloak:doLogIn,openam:amAuthUI.LogIn
+        signIn	embedded	zh-Hans	提交	authentik:Submit,keycloak:doSubmit,lemonldap-ng:submit
+        signIn	embedded	zh-Hans	登入	authelia:Sign in,django-cas-server:<h3>Log In Successful</…
+        signIn	embedded	zh-Hans	登录	authelia:Sign in,authentik:Login,zitadel:SignIn
+        signIn	embedded	zh-Hans	登陆	lemonldap-ng:login,simplesamlphp:{core:short_sso_interva…,zitadel:LoginSuccess.Title
         signIn	embedded	zh-Hant	提交	authentik:Submit,openam:amAuth.submit
-        signIn	embedded	zh-Hant	登入	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
+        signIn	embedded	zh-Hant	登入	authelia:Sign in,authentik:Login,keycloak:doLogIn
         signIn	key	zxx	trmsg=87	lemonldap-ng:PE87
         signIn	key	zxx	trmsg=9	lemonldap-ng:PE9
         signIn	key	zxx	trspan=connect	lemonldap-ng:connect
@@ -2965,108 +2950,104 @@ extension SignInLexicon {
         signIn	key	zxx	trspan=openSSOSession	lemonldap-ng:openSSOSession
         signIn	key	zxx	trspan=submit	lemonldap-ng:submit
         signIn	stem	bg	влиза	django-allauth:Login,zitadel:LDAP.Title
-        signIn	stem	cs	přihlá	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	stem	el	σύνδεση	authelia:Sign in,django-allauth:Login,keycloak:webauthn-doAuthenticate
+        signIn	stem	cs	přihlá	authelia:Sign in,keycloak:doLogIn,zitadel:LDAP.Title
+        signIn	stem	el	σύνδεση	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	stem	et	sisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	stem	hr	prijav	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
+        signIn	stem	hr	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	stem	ka	შესვლ	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
-        signIn	stem	ko	로그인	authelia:Sign in,authentik:Login,django-allauth:Login
+        signIn	stem	ko	로그인	authelia:Sign in,authentik:Login,zitadel:SignIn
         signIn	stem	lt	prisijun	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
         signIn	stem	lv	pieteik	authelia:Sign in,django-allauth:Login
         signIn	stem	mk	најав	apereo-cas:cas.login.pagetitle,ory-elements:login.title,zitadel:LDAP.Title
         signIn	stem	nb	innlogging	authelia:Login - {{authelia}},django-allauth:Sign-In Code,django-two-factor-auth:Login
         signIn	stem	nl	aanmeld	authelia:Login - {{authelia}},django-allauth:Sign In,flask-security-too:Login
-        signIn	stem	sk	prihl	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	stem	sl	prijav	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	stem	sr-Latn	prijav	authelia:Sign in,django-allauth:Login,django-two-factor-auth:Login
+        signIn	stem	sk	prihl	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
+        signIn	stem	sl	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
+        signIn	stem	sr-Latn	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	af	aan	simplesamlphp:{disco:login_at}
         signIn	word	af	meld	simplesamlphp:{disco:login_at}
         signIn	word	af	teken	authelia:Sign in,flask-security-too:Login,ory-elements:login.title
         signIn	word	af	tekenin	authelia:Sign in,flask-security-too:Login,ory-elements:login.title
-        signIn	word	ar	الدخول	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	ar	تسجيل	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	ar	تسجيلالدخول	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
+        signIn	word	ar	الدخول	authelia:Sign in,keycloak:loginTitle,lemonldap-ng:login
+        signIn	word	ar	تسجيل	authelia:Sign in,keycloak:doLogIn,lemonldap-ng:login
+        signIn	word	ar	تسجيلالدخول	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
         signIn	word	bg	inicio	gluu-oxauth:login.login
         signIn	word	bg	sesión	gluu-oxauth:login.login
         signIn	word	bg	влезте	ory-elements:login.subtitle,zitadel:SignIn
         signIn	word	bg	влезтес	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	bg	влезтеспарола	ory-elements:identities.messages.1010022,zitadel:Passwordless.LoginWithPwBut…
+        signIn	word	bg	влезтеспарола	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
         signIn	word	bg	влизам	zitadel:LDAP.Title
         signIn	word	bg	влизане	django-allauth:Login
         signIn	word	bg	вход	authelia:Sign in,django-allauth:Sign In,ory-elements:login.title
         signIn	word	ca	envia	flask-security-too:Submit,keycloak:doSubmit
         signIn	word	ca	inicia	django-allauth:Login,flask-security-too:Sign In,keycloak:doLogIn
         signIn	word	ca	inicialasessió	django-allauth:Login,flask-security-too:Sign In,keycloak:doLogIn
-        signIn	word	ca	iniciar	flask-security-too:Login,ory-elements:login.title,simplesamlphp:{core:short_sso_interval:re…
+        signIn	word	ca	iniciar	flask-security-too:Login,ory-elements:login.title,simplesamlphp:{core:short_sso_interva…
         signIn	word	ca	iniciarsessió	flask-security-too:Login,ory-elements:login.title
         signIn	word	ca	inicieu	apereo-cas:cas.login.pagetitle,simplesamlphp:{disco:login_at}
-        signIn	word	ca	sessió	apereo-cas:cas.login.pagetitle,django-allauth:Login,flask-security-too:Login
-        signIn	word	cs	přihlašte	simplesamlphp:{core:short_sso_interval:re…,zitadel:SignIn
-        signIn	word	cs	přihlásit	authelia:Sign in,django-allauth:Sign In,django-two-factor-auth:Login
+        signIn	word	ca	sessió	django-allauth:Login,flask-security-too:Login,keycloak:doLogIn
+        signIn	word	cs	přihlašte	simplesamlphp:{core:short_sso_interva…,zitadel:SignIn
+        signIn	word	cs	přihlásit	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
         signIn	word	cs	přihlásitse	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
-        signIn	word	cs	přihlášení	apereo-cas:cas.login.pagetitle,authelia:There was an issue completi…,django-allauth:Login
+        signIn	word	cs	přihlášení	django-allauth:Login,okta-signin-widget:goback,zitadel:LDAP.Title
         signIn	word	cy	mewngofnodi	authelia:Sign in
         signIn	word	da	ind	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	da	log	authelia:Sign in,django-allauth:Login,flask-security-too:Please log in to access thi…
-        signIn	word	da	login	django-allauth:Sign-In Code,flask-security-too:Login now,keycloak:delegationCompleteHeader
+        signIn	word	da	login	django-allauth:Sign-In Code,flask-security-too:Login now,okta-signin-widget:goback
         signIn	word	da	logind	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	da	logindmed	okta-signin-widget:customauth.sign.in.with.lab…,ory-elements:login.subtitle
-        signIn	word	da	loginkode	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
+        signIn	word	da	logindmed	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle
+        signIn	word	da	loginkode	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
         signIn	word	de	absenden	keycloak:doSubmit,lemonldap-ng:submit
-        signIn	word	de	anmeldecode	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	de	anmelden	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Log in
-        signIn	word	de	anmeldung	apereo-cas:screen.success.header,authentik:Login,django-allauth:Login
-        signIn	word	de	mitanmelden	ory-elements:identities.messages.1010002,zitadel:SignIn
-        signIn	word	de	mitpasswortanmelden	ory-elements:identities.messages.1010022,zitadel:Passwordless.LoginWithPwBut…
-        signIn	word	el	είσοδος	authelia:Login - {{authelia}},django-allauth:Sign In,keycloak:doLogIn
-        signIn	word	el	σύνδεση	authelia:Sign in,django-allauth:Login,keycloak:webauthn-doAuthenticate
-        signIn	word	el	σύνδεσης	ory-elements:identities.messages.1010015,simplesamlphp:{core:short_sso_interval:re…
-        signIn	word	en	log	apereo-cas:screen.success.header,authentik:Log in,django-cas-server:Please log in
-        signIn	word	en	login	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}},authentik:Login
-        signIn	word	en	sign	authelia:Sign in,django-allauth:Sign In,flask-security-too:Sign In
-        signIn	word	en	signin	authelia:Sign in,django-allauth:Sign In,flask-security-too:Sign In
-        signIn	word	en	submit	authentik:Submit,flask-security-too:Submit,keycloak:doSubmit
+        signIn	word	de	anmeldecode	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	de	anmelden	authelia:Sign in,authentik:Log in,zitadel:SignIn
+        signIn	word	de	anmeldung	authentik:Login,keycloak:loginTitle,zitadel:LDAP.Title
+        signIn	word	de	mitanmelden	ory-elements:identities.messages.101…,zitadel:SignIn
+        signIn	word	de	mitpasswortanmelden	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
+        signIn	word	el	είσοδος	django-allauth:Sign In,keycloak:doLogIn,okta-signin-widget:signin
+        signIn	word	el	σύνδεση	authelia:Sign in,django-allauth:Login,ory-elements:login.title
+        signIn	word	el	σύνδεσης	ory-elements:identities.messages.101…,simplesamlphp:{core:short_sso_interva…
+        signIn	word	en	login	authentik:Login,lemonldap-ng:login,linotp:Login
+        signIn	word	en	signin	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
+        signIn	word	en	submit	authentik:Submit,keycloak:doSubmit,lemonldap-ng:submit
         signIn	word	es	inicia	flask-security-too:Login now,keycloak:loginTitle
-        signIn	word	es	iniciar	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
-        signIn	word	es	iniciarsesión	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
-        signIn	word	es	iniciarsesióncon	okta-signin-widget:customauth.sign.in.with.lab…,ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	es	sesión	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
+        signIn	word	es	iniciar	authelia:Sign in,authentik:Login,zitadel:SignIn
+        signIn	word	es	iniciarsesión	authelia:Sign in,authentik:Login,keycloak:doLogIn
+        signIn	word	es	iniciarsesióncon	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle,zitadel:SignIn
+        signIn	word	es	sesión	authelia:Sign in,authentik:Login,zitadel:SignIn
         signIn	word	et	logi	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	et	logisisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	et	sisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	eu	hasi	authelia:Sign in,django-allauth:Login,flask-security-too:Login
         signIn	word	eu	hasierako	django-allauth:Sign-In Code
-        signIn	word	fa	ورود	apereo-cas:screen.success.header,django-allauth:Login,keycloak:doLogIn
-        signIn	word	fa	کدورود	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	fi	avaimella	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010024
+        signIn	word	fa	ورود	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
+        signIn	word	fa	کدورود	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	fi	avaimella	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	fi	kirjaudu	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
         signIn	word	fi	kirjautuminen	django-two-factor-auth:Login,keycloak:delegationCompleteHeader
-        signIn	word	fi	sisäänkirjautumiskoodi	django-allauth:Sign-In Code,ory-elements:identities.messages.1010015
+        signIn	word	fi	sisäänkirjautumiskoodi	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
         signIn	word	fil	mag	authelia:Sign in
-        signIn	word	fil	sign	authelia:Sign in
-        signIn	word	fr	codedeconnexion	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	fr	connecter	authelia:Sign in,authentik:Log in,django-cas-server:Connect to the service
-        signIn	word	fr	connexion	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}},authentik:Login
-        signIn	word	fr	seconnecter	authelia:Sign in,authentik:Log in,django-two-factor-auth:Login
+        signIn	word	fr	codedeconnexion	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	fr	connecter	authelia:Sign in,authentik:Log in,keycloak:loginTitle
+        signIn	word	fr	connexion	authentik:Login,keycloak:doLogIn,zitadel:SignIn
+        signIn	word	fr	seconnecter	authelia:Sign in,authentik:Log in,lemonldap-ng:connect
         signIn	word	fr	seconnecterà	keycloak:loginTitle,shibboleth-idp:idp.login.loginTo
         signIn	word	fr	soumettre	authentik:Submit,keycloak:doSubmit
         signIn	word	ga	logáil	authelia:Sign in
         signIn	word	ha	shiga	django-two-factor-auth:Login,ory-elements:login.title
         signIn	word	he	התחבר	django-allauth:Sign In Via %(provider)s,ory-elements:login.title
-        signIn	word	he	התחברות	lemonldap-ng:connect,ory-elements:identities.messages.1010015
+        signIn	word	he	התחברות	lemonldap-ng:connect,ory-elements:identities.messages.101…
         signIn	word	he	כניסה	django-allauth:Login,django-two-factor-auth:Login,lemonldap-ng:login
         signIn	word	he	כנס	simplesamlphp:{disco:login_at}
-        signIn	word	he	קודכניסה	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	hi	लॉगिन	authelia:Login - {{authelia}},ory-elements:identities.messages.1070013
+        signIn	word	he	קודכניסה	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	hi	लॉगिन	authelia:Login - {{authelia}},ory-elements:identities.messages.107…
         signIn	word	hi	साइन	authelia:Sign in
-        signIn	word	hr	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010011
+        signIn	word	hr	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	hr	prijava	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
         signIn	word	hr	prijavi	ory-elements:login.title,simplesamlphp:{disco:login_at}
         signIn	word	hr	prijavise	ory-elements:login.title,simplesamlphp:{login:login_button}
-        signIn	word	hr	prijavite	apereo-cas:screen.error.page.loginagain,authelia:Login - {{authelia}},django-allauth:Sign In Via %(provider)s
-        signIn	word	hr	prijavu	django-allauth:Sign-In Code,ory-elements:identities.messages.1010015
+        signIn	word	hr	prijavite	apereo-cas:screen.error.page.login…,authelia:Login - {{authelia}},django-allauth:Sign In Via %(provider)s
+        signIn	word	hr	prijavu	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
         signIn	word	ht	koneksyon	django-allauth:Sign-In Code,okta-signin-widget:goback
-        signIn	word	hu	bejelentkezés	authelia:Sign in,django-allauth:Login,django-two-factor-auth:Login
+        signIn	word	hu	bejelentkezés	authelia:Sign in,django-allauth:Login,zitadel:LDAP.Title
         signIn	word	hu	belépés	django-allauth:Sign In,keycloak:doLogIn,simplesamlphp:{disco:login_at}
         signIn	word	hu	jelentkezz	zitadel:SignIn
         signIn	word	hy	գործել	flask-security-too:Sign In,ory-elements:login.title
@@ -3074,127 +3055,124 @@ extension SignInLexicon {
         signIn	word	hy	մուտքգործել	flask-security-too:Sign In,ory-elements:login.title
         signIn	word	id	login	simplesamlphp:{disco:login_at}
         signIn	word	is	innskráning	flask-security-too:Login
-        signIn	word	it	accedi	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Log in
+        signIn	word	it	accedi	authelia:Sign in,authentik:Log in,zitadel:SignIn
         signIn	word	it	accedia	keycloak:loginTitle,shibboleth-idp:idp.login.loginTo
-        signIn	word	it	accedicon	okta-signin-widget:customauth.sign.in.with.lab…,ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	it	accediconpassword	ory-elements:identities.messages.1010022,zitadel:Passwordless.LoginWithPwBut…
+        signIn	word	it	accedicon	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle,zitadel:SignIn
+        signIn	word	it	accediconpassword	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
         signIn	word	it	inicio	gluu-oxauth:login.login
         signIn	word	it	sesión	gluu-oxauth:login.login
-        signIn	word	ka	გასაღებით	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010011
+        signIn	word	ka	გასაღებით	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	ka	შედით	keycloak:loginAccountTitle
         signIn	word	ka	შესვლა	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
-        signIn	word	ka	შესვლის	django-allauth:Sign-In Code,ory-elements:identities.messages.1010015
-        signIn	word	ka	შესვლისკოდი	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	ko	로그인	authelia:Sign in,authentik:Login,django-allauth:Login
+        signIn	word	ka	შესვლის	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
+        signIn	word	ka	შესვლისკოდი	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	ko	로그인	authelia:Sign in,authentik:Login,zitadel:SignIn
         signIn	word	ko	로그인성공	keycloak:delegationCompleteHeader,zitadel:LoginSuccess.Title
-        signIn	word	ko	로그인코드	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	ko	로그인하세요	authentik:Login to continue to {x}.,zitadel:Login.ExternalUserDescripti…
+        signIn	word	ko	로그인코드	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	ko	로그인하세요	authentik:Login to continue to {x…,zitadel:Login.ExternalUserDescr…
         signIn	word	ko	로로그인	ory-elements:login.subtitle,zitadel:SignIn
         signIn	word	ku	چوونەناو	authelia:Sign in
         signIn	word	ky	кирүү	django-allauth:Login,ory-elements:login.title
-        signIn	word	ky	кирүүкоду	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
+        signIn	word	ky	кирүүкоду	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
         signIn	word	lt	prisijungti	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	lt	prisijungtisu	keycloak:loginTitle,ory-elements:identities.messages.1010002
-        signIn	word	lt	prisijunkite	ory-elements:login.subtitle,simplesamlphp:{core:short_sso_interval:re…
+        signIn	word	lt	prisijungtisu	keycloak:loginTitle,ory-elements:identities.messages.101…
+        signIn	word	lt	prisijunkite	ory-elements:login.subtitle,simplesamlphp:{core:short_sso_interva…
         signIn	word	lv	pieslēgties	keycloak:doLogIn,simplesamlphp:{disco:login_at}
         signIn	word	lv	pieteikties	authelia:Sign in,django-allauth:Login
         signIn	word	lv	pieteikšanās	authelia:Login - {{authelia}},django-allauth:Sign-In Code
         signIn	word	mk	најава	zitadel:LDAP.Title
         signIn	word	mk	најавете	apereo-cas:cas.login.pagetitle
-        signIn	word	mn	илгээх	django-allauth:Send me a sign-in code,ory-elements:identities.messages.1010015
+        signIn	word	mn	илгээх	django-allauth:Send me a sign-in code,ory-elements:identities.messages.101…
         signIn	word	mn	нэвтрэх	django-allauth:Login,ory-elements:login.title
-        signIn	word	mn	нэвтрэхкод	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	mn	түлхүүрээр	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010011
-        signIn	word	ms	log	authelia:Sign in,ory-elements:login.title
+        signIn	word	mn	нэвтрэхкод	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	mn	түлхүүрээр	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	nb	innlogging	authelia:Login - {{authelia}},django-two-factor-auth:Login
-        signIn	word	nb	innloggingskode	django-allauth:Sign-In Code,ory-elements:identities.messages.1010015
+        signIn	word	nb	innloggingskode	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
         signIn	word	nb	logg	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
         signIn	word	ne	साइन	authelia:Sign in,ory-elements:login.title
         signIn	word	ne	साइनइनगर्नुहोस्	authelia:Sign in,ory-elements:login.title
         signIn	word	nl	aanmeldcode	django-allauth:Sign-In Code
         signIn	word	nl	aanmelden	authelia:Login - {{authelia}},django-allauth:Sign In,flask-security-too:Login
-        signIn	word	nl	inloggen	apereo-cas:cas.login.pagetitle,authentik:Login,django-two-factor-auth:Login
-        signIn	word	nl	inloggenmet	okta-signin-widget:customauth.sign.in.with.lab…,zitadel:SignIn
-        signIn	word	nl	log	authelia:Sign in,authentik:Login to continue to {x}.,django-cas-server:Login
+        signIn	word	nl	inloggen	authentik:Login,keycloak:doLogIn,zitadel:SignIn
+        signIn	word	nl	inloggenmet	okta-signin-widget:customauth.sign.in.with…,zitadel:SignIn
         signIn	word	nl	login	authelia:Sign in,django-cas-server:Login
         signIn	word	nn	logg	simplesamlphp:{disco:login_at}
         signIn	word	pl	logowanie	authelia:Login - {{authelia}},authentik:Login,keycloak:doLogIn
-        signIn	word	pl	zaloguj	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Log in
+        signIn	word	pl	zaloguj	authelia:Sign in,authentik:Log in,zitadel:SignIn
         signIn	word	pl	zatwierdź	keycloak:doSubmit,lemonldap-ng:submit
-        signIn	word	pt	entrar	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}},django-allauth:Sign In
+        signIn	word	pt	entrar	django-allauth:Sign In,keycloak:doLogIn,ory-elements:login.title
         signIn	word	pt	entrarem	keycloak:loginTitle,simplesamlphp:{disco:login_at}
-        signIn	word	pt	iniciar	authelia:Sign in,authentik:Log in,django-allauth:Sign In
-        signIn	word	pt	login	apereo-cas:screen.success.header,authelia:There was an issue completi…,django-allauth:Send me a sign-in code
+        signIn	word	pt	iniciar	authelia:Sign in,authentik:Log in,zitadel:SignIn
+        signIn	word	pt	login	apereo-cas:screen.success.header,okta-signin-widget:goback,zitadel:LoginSuccess.Title
         signIn	word	ro	conectare	django-allauth:Sign-In Code,django-two-factor-auth:Login,okta-signin-widget:goback
-        signIn	word	ru	войдите	authentik:Login to continue to {x}.,gluu-oxauth:login.pleaseLoginHere
-        signIn	word	ru	войти	apereo-cas:cas.login.pagetitle,authentik:Log in,django-allauth:Sign In
+        signIn	word	ru	войдите	authentik:Login to continue to {x…,gluu-oxauth:login.pleaseLoginHere
+        signIn	word	ru	войти	authentik:Log in,django-allauth:Sign In,zitadel:SignIn
         signIn	word	ru	войтиспомощью	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	ru	вход	authentik:Login,django-allauth:Login,gluu-oxauth:login.login
+        signIn	word	ru	вход	authentik:Login,django-allauth:Login,keycloak:doLogIn
         signIn	word	ru	логин	authelia:Login - {{authelia}},django-two-factor-auth:Login
-        signIn	word	sk	prihlasovací	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	sk	prihlasovacíkód	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
+        signIn	word	sk	prihlasovací	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	sk	prihlasovacíkód	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
         signIn	word	sk	prihlásenie	apereo-cas:screen.success.header,keycloak:doLogIn
         signIn	word	sk	prihlásiť	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	sk	prihlásiťsa	authelia:Sign in,django-allauth:Login,ory-elements:login.title
         signIn	word	sk	prihláste	apereo-cas:cas.login.pagetitle,keycloak:loginAccountTitle
-        signIn	word	sl	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010011
-        signIn	word	sl	prijava	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}},django-allauth:Login
-        signIn	word	sl	prijavi	ory-elements:identities.messages.1010017,simplesamlphp:{disco:login_at}
-        signIn	word	sl	prijavite	apereo-cas:screen.error.page.loginagain,authelia:Sign in,ory-elements:login.subtitle
-        signIn	word	sl	varnostnim	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010011
+        signIn	word	sl	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
+        signIn	word	sl	prijava	authelia:Login - {{authelia}},django-allauth:Login,ory-elements:login.title
+        signIn	word	sl	prijavi	ory-elements:identities.messages.101…,simplesamlphp:{disco:login_at}
+        signIn	word	sl	prijavite	apereo-cas:screen.error.page.login…,authelia:Sign in,ory-elements:login.subtitle
+        signIn	word	sl	varnostnim	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	so	gal	authelia:Sign in,ory-elements:login.title
-        signIn	word	so	galitaanka	authelia:There was an issue completi…,ory-elements:identities.messages.1010015
+        signIn	word	so	galitaanka	authelia:There was an issue comp…,ory-elements:identities.messages.101…
         signIn	word	sr	пријавите	django-allauth:Login,django-two-factor-auth:Login
         signIn	word	sr	пријавитесе	django-allauth:Login,django-two-factor-auth:Login
         signIn	word	sr-Latn	prijavi	simplesamlphp:{disco:login_at}
-        signIn	word	sr-Latn	prijavite	authelia:Sign in,django-allauth:Login,django-two-factor-auth:Login
-        signIn	word	sr-Latn	prijavitese	authelia:Sign in,django-allauth:Login,django-two-factor-auth:Login
-        signIn	word	sr-Latn	prijavu	django-allauth:Enter Sign-In Code,ory-elements:identities.messages.1010015
+        signIn	word	sr-Latn	prijavite	authelia:Sign in,django-allauth:Login,ory-elements:login.title
+        signIn	word	sr-Latn	prijavitese	authelia:Sign in,django-allauth:Login,ory-elements:login.title
+        signIn	word	sr-Latn	prijavu	django-allauth:Enter Sign-In Code,ory-elements:identities.messages.101…
         signIn	word	ss	ngena	authelia:Sign in
         signIn	word	st	kena	simplesamlphp:{disco:login_at}
-        signIn	word	sv	inloggningskod	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	sv	logga	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	sv	loggain	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	sv	loggainigen	apereo-cas:screen.error.page.loginagain,zitadel:LogoutDone.LoginButtonText
-        signIn	word	sv	loggainmed	okta-signin-widget:customauth.sign.in.with.lab…,ory-elements:login.subtitle,simplesamlphp:{disco:login_at}
-        signIn	word	sv	loggainmedlösenord	ory-elements:identities.messages.1010022,zitadel:Passwordless.LoginWithPwBut…
+        signIn	word	sv	inloggningskod	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	sv	logga	authelia:Sign in,keycloak:doLogIn,zitadel:SignIn
+        signIn	word	sv	loggain	authelia:Sign in,keycloak:doLogIn,zitadel:LDAP.Title
+        signIn	word	sv	loggainigen	apereo-cas:screen.error.page.login…,zitadel:LogoutDone.LoginButtonT…
+        signIn	word	sv	loggainmed	ory-elements:login.subtitle,simplesamlphp:{disco:login_at},zitadel:SignIn
+        signIn	word	sv	loggainmedlösenord	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
         signIn	word	sw	ingia	authelia:Sign in,ory-elements:login.title
         signIn	word	ta	உள்நுழையவும்	authelia:Sign in,ory-elements:login.title
-        signIn	word	tl	login	authelia:Login - {{authelia}},ory-elements:identities.messages.1070014
+        signIn	word	tl	login	authelia:Login - {{authelia}},ory-elements:identities.messages.107…
         signIn	word	tl	mag	authelia:Sign in,ory-elements:login.title
         signIn	word	tl	magsignin	authelia:Sign in,ory-elements:login.title
-        signIn	word	tl	sign	authelia:Sign in,ory-elements:login.title
-        signIn	word	tr	giriş	apereo-cas:cas.login.pagetitle,authelia:Sign in,authentik:Login
-        signIn	word	tr	girişkodu	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	tr	girişyap	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	tr	oturum	authelia:There was an issue completi…,authentik:Log in,gluu-oxauth:org.jboss.seam.NotLoggedIn
+        signIn	word	tr	giriş	authelia:Sign in,authentik:Login,lemonldap-ng:login
+        signIn	word	tr	girişkodu	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	tr	girişyap	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
+        signIn	word	tr	oturum	authentik:Log in,keycloak:doLogIn,okta-signin-widget:goback
         signIn	word	tr	oturumaç	authentik:Log in,keycloak:doLogIn,okta-signin-widget:signin
-        signIn	word	tr	yap	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	tr	yapın	apereo-cas:screen.error.page.loginagain,keycloak:loginAccountTitle
+        signIn	word	tr	yap	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
+        signIn	word	tr	yapın	apereo-cas:screen.error.page.login…,keycloak:loginAccountTitle
         signIn	word	uk	логін	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}}
-        signIn	word	uk	увійдіть	keycloak:identity-provider-login-lab…,okta-signin-widget:socialauth.google.label
-        signIn	word	uk	увійти	apereo-cas:screen.error.page.loginagain,authelia:Sign in,django-allauth:Login
-        signIn	word	ur	لاگ	apereo-cas:cas.login.pagetitle,ory-elements:identities.messages.1070013
+        signIn	word	uk	увійдіть	keycloak:identity-provider-login…,okta-signin-widget:socialauth.google.label
+        signIn	word	uk	увійти	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
+        signIn	word	ur	لاگ	apereo-cas:cas.login.pagetitle,ory-elements:identities.messages.107…
         signIn	word	uz	kirish	django-allauth:Login,ory-elements:login.title
-        signIn	word	uz	kirishkodi	django-allauth:Sign-In Code,ory-elements:identities.messages.1070013
-        signIn	word	uz	tizimga	django-allauth:Sign in with a passkey,ory-elements:identities.messages.1010024
+        signIn	word	uz	kirishkodi	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
+        signIn	word	uz	tizimga	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
         signIn	word	vec	accesso	authelia:Login - {{authelia}}
         signIn	word	xh	ngena	ory-elements:login.title,simplesamlphp:{login:login_button}
         signIn	word	zu	ngena	ory-elements:login.title,simplesamlphp:{disco:login_at}
         staySignedIn	embedded	ja	信頼する	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
         staySignedIn	embedded	ja	状態を	authelia:Remember me,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	embedded	ja	維持	authelia:Remember me,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_acces…
+        staySignedIn	embedded	ja	維持	authelia:Remember me,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_a…
         staySignedIn	embedded	ja	記憶	okta-signin-widget:remember,shibboleth-idp:idp.login.donotcache,simplesamlphp:{disco:remember}
         staySignedIn	embedded	zh-Hans	保持登录	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
         staySignedIn	embedded	zh-Hans	信任	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	embedded	zh-Hans	记住	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	embedded	zh-Hans	记住	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	embedded	zh-Hant	保持登入	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
         staySignedIn	embedded	zh-Hant	信任此瀏覽器	django-allauth:Trust this Browser?
-        staySignedIn	embedded	zh-Hant	記住	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	embedded	zh-Hant	記住	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	key	zxx	trspan=rememberChoice	lemonldap-ng:rememberChoice
         staySignedIn	key	zxx	trspan=stayConnected	lemonldap-ng:stayConnected
         staySignedIn	stem	cs	zapamat	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	stem	nl	onthoud	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	stem	nl	onthoud	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
         staySignedIn	stem	ru	остава	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
         staySignedIn	stem	sr	веруј	django-allauth:Don't Trust
         staySignedIn	stem	sr-Latn	veruj	django-allauth:Don't Trust
@@ -3208,19 +3186,19 @@ extension SignInLexicon {
         staySignedIn	word	bg	запомни	authelia:Remember me,django-allauth:Remember Me
         staySignedIn	word	bg	запомниме	authelia:Remember me,django-allauth:Remember Me
         staySignedIn	word	ca	confiar	django-allauth:Don't Trust
-        staySignedIn	word	ca	iniciada	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_acces…
-        staySignedIn	word	ca	recorda	apereo-cas:screen.rememberme.checkbox.…,django-allauth:Remember Me,flask-security-too:Remember Me
-        staySignedIn	word	ca	recordam	apereo-cas:screen.rememberme.checkbox.…,django-allauth:Remember Me,flask-security-too:Remember Me
+        staySignedIn	word	ca	iniciada	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_a…
+        staySignedIn	word	ca	recorda	django-allauth:Remember Me,flask-security-too:Remember Me,keycloak:rememberMe
+        staySignedIn	word	ca	recordam	django-allauth:Remember Me,flask-security-too:Remember Me,keycloak:rememberMe
         staySignedIn	word	cs	důvěřovat	django-allauth:Trust this Browser?,okta-signin-widget:rememberDevice
-        staySignedIn	word	cs	pamatovat	apereo-cas:cas.mfa.registerdevice.labe…,keycloak:rememberMe,okta-signin-widget:remember
+        staySignedIn	word	cs	pamatovat	apereo-cas:cas.mfa.registerdevice.…,keycloak:rememberMe,okta-signin-widget:remember
         staySignedIn	word	cs	pamatovatsimě	keycloak:rememberMe,okta-signin-widget:remember
         staySignedIn	word	cs	zachovat	okta-signin-widget:oie.remember
         staySignedIn	word	cs	zapamatovat	authelia:Remember me,django-allauth:Remember Me
         staySignedIn	word	cs	zapamatuj	simplesamlphp:{disco:remember}
         staySignedIn	word	da	forbliv	django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	da	husk	authelia:Remember me,django-allauth:Remember Me,flask-security-too:Remember Me
+        staySignedIn	word	da	husk	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	da	stol	django-allauth:Don't Trust
-        staySignedIn	word	de	bleiben	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,authentik:Stay signed in?
+        staySignedIn	word	de	bleiben	authelia:Remember me,authentik:Stay signed in?,keycloak:rememberMe
         staySignedIn	word	de	merken	lemonldap-ng:rememberChoice,simplesamlphp:{disco:remember}
         staySignedIn	word	de	vertrauen	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
         staySignedIn	word	el	διατήρηση	okta-signin-widget:oie.remember
@@ -3228,9 +3206,8 @@ extension SignInLexicon {
         staySignedIn	word	el	ναμεθυμάσαι	authelia:Remember me,keycloak:rememberMe,okta-signin-widget:remember
         staySignedIn	word	en	keep	okta-signin-widget:oie.remember
         staySignedIn	word	en	keepmesignedin	okta-signin-widget:oie.remember
-        staySignedIn	word	en	remember	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	en	rememberme	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	en	signed	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
+        staySignedIn	word	en	remember	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
+        staySignedIn	word	en	rememberme	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	en	stay	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
         staySignedIn	word	en	staysignedin	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
         staySignedIn	word	en	trust	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
@@ -3242,35 +3219,35 @@ extension SignInLexicon {
         staySignedIn	word	et	usalda	django-allauth:Don't Trust
         staySignedIn	word	eu	fidatu	django-allauth:Don't Trust
         staySignedIn	word	eu	gogoratu	authelia:Remember me,simplesamlphp:{disco:remember}
-        staySignedIn	word	fa	خاطر	apereo-cas:screen.rememberme.checkbox.…,django-allauth:Remember Me,keycloak:rememberMe
+        staySignedIn	word	fa	خاطر	apereo-cas:screen.rememberme.check…,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	fi	luota	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
         staySignedIn	word	fi	muista	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	fi	pysy	django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
         staySignedIn	word	fi	sisäänkirjautuneena	okta-signin-widget:oie.remember
         staySignedIn	word	fr	rester	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	fr	souvenir	apereo-cas:cas.mfa.registerdevice.labe…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	fr	souvenir	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	he	דפדפן	django-allauth:Trust this Browser?
         staySignedIn	word	he	זכור	django-allauth:Remember Me,simplesamlphp:{disco:remember}
         staySignedIn	word	he	לסמוך	django-allauth:Trust this Browser?
-        staySignedIn	word	he	לשמור	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_acces…
+        staySignedIn	word	he	לשמור	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_a…
         staySignedIn	word	hr	moj	simplesamlphp:{disco:remember}
         staySignedIn	word	hr	vjeruj	django-allauth:Don't Trust
-        staySignedIn	word	hr	zapamti	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	hr	zapamtime	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	hr	zapamti	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
+        staySignedIn	word	hr	zapamtime	apereo-cas:screen.rememberme.check…,authelia:Remember me,django-allauth:Remember Me
         staySignedIn	word	ht	kenbe	okta-signin-widget:oie.remember
         staySignedIn	word	ht	konfyans	django-allauth:Don't Trust
         staySignedIn	word	ht	sonje	django-allauth:Remember Me,okta-signin-widget:remember
         staySignedIn	word	hu	emlékezzen	authelia:Remember me,okta-signin-widget:remember,simplesamlphp:{disco:remember}
         staySignedIn	word	hu	hozzájárulásra	simplesamlphp:{general:remember}
-        staySignedIn	word	hu	maradás	django-allauth:Stay Signed In,okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	hu	maradás	django-allauth:Stay Signed In,okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	id	ingat	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
         staySignedIn	word	id	percaya	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
         staySignedIn	word	id	percayai	django-allauth:Trust this Browser?
-        staySignedIn	word	id	tetap	django-allauth:Stay Signed In,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_acces…
+        staySignedIn	word	id	tetap	django-allauth:Stay Signed In,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_a…
         staySignedIn	word	it	mantieni	okta-signin-widget:oie.remember
-        staySignedIn	word	it	ricordare	apereo-cas:cas.mfa.registerdevice.labe…,shibboleth-idp:idp.login.donotcache,simplesamlphp:{general:remember}
+        staySignedIn	word	it	ricordare	apereo-cas:cas.mfa.registerdevice.…,shibboleth-idp:idp.login.donotcache,simplesamlphp:{general:remember}
         staySignedIn	word	ka	ენდობით	django-allauth:Trust this Browser?
-        staySignedIn	word	ko	유지합니다	okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	ko	유지합니다	okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	ky	браузерге	django-allauth:Trust this Browser?
         staySignedIn	word	lb	verhalen	simplesamlphp:{general:remember}
         staySignedIn	word	lb	zoustëmmung	simplesamlphp:{general:remember}
@@ -3291,39 +3268,39 @@ extension SignInLexicon {
         staySignedIn	word	nb	pålogget	okta-signin-widget:oie.kmsi.accept
         staySignedIn	word	nb	stol	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
         staySignedIn	word	nl	bewaar	simplesamlphp:{general:remember}
-        staySignedIn	word	nl	blijven	authentik:Stay signed in?,django-allauth:Stay Signed In,flask-security-too:Remember Me
-        staySignedIn	word	nl	onthoud	apereo-cas:screen.rememberme.checkbox.…,simplesamlphp:{disco:remember}
+        staySignedIn	word	nl	blijven	authentik:Stay signed in?,django-allauth:Stay Signed In,keycloak:rememberMe
+        staySignedIn	word	nl	onthoud	apereo-cas:screen.rememberme.check…,simplesamlphp:{disco:remember}
         staySignedIn	word	nl	onthouden	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
         staySignedIn	word	nl	vertrouw	django-allauth:Don't Trust
         staySignedIn	word	nn	framtida	simplesamlphp:{general:remember}
         staySignedIn	word	nn	godta	simplesamlphp:{general:remember}
         staySignedIn	word	nn	også	simplesamlphp:{general:remember}
         staySignedIn	word	pl	moją	simplesamlphp:{general:remember}
-        staySignedIn	word	pl	niewylogowywanie	okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	pl	niewylogowywanie	okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	pl	pamiętaj	django-allauth:Remember Me,simplesamlphp:{general:remember}
         staySignedIn	word	pl	pozostań	authentik:Stay signed in?,django-allauth:Stay Signed In
         staySignedIn	word	pl	wylogowuj	okta-signin-widget:oie.remember
-        staySignedIn	word	pl	zapamiętaj	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,flask-security-too:Remember Me
+        staySignedIn	word	pl	zapamiętaj	authelia:Remember me,keycloak:rememberMe,lemonldap-ng:rememberChoice
         staySignedIn	word	pl	zaufaj	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
         staySignedIn	word	pt	confiar	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	pt	lembrar	apereo-cas:cas.mfa.registerdevice.labe…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	pt	lembrar	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
         staySignedIn	word	pt	lembrarme	django-allauth:Remember Me,flask-security-too:Remember Me
-        staySignedIn	word	pt	lembre	apereo-cas:screen.rememberme.checkbox.…,flask-security-too:Remember Me,keycloak:rememberMe
+        staySignedIn	word	pt	lembre	flask-security-too:Remember Me,keycloak:rememberMe,simplesamlphp:{login:remember_me}
         staySignedIn	word	pt	mantenha	keycloak:rememberMe,okta-signin-widget:oie.remember
         staySignedIn	word	ro	minte	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{general:remember}
-        staySignedIn	word	ro	rămâneți	okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	ro	rămâneți	okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	ro	ține	authelia:Remember me,simplesamlphp:{general:remember}
         staySignedIn	word	ru	доверять	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	ru	запомнить	authelia:Remember me,django-allauth:Remember Me,flask-security-too:Remember Me
-        staySignedIn	word	ru	оставайтесь	okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	ru	запомнить	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
+        staySignedIn	word	ru	оставайтесь	okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	ru	оставаться	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
         staySignedIn	word	sk	dôverovať	django-allauth:Trust this Browser?
         staySignedIn	word	sk	prehliadaču	django-allauth:Trust this Browser?
         staySignedIn	word	sk	zapamätať	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	sk	zapamätaťsima	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	sl	temu	django-allauth:Trust this Browser?
-        staySignedIn	word	sl	zapomni	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	sl	zapomnisime	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	sl	zapomni	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{general:remember}
+        staySignedIn	word	sl	zapomnisime	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{login:remember_me}
         staySignedIn	word	sl	zaupaj	django-allauth:Don't Trust
         staySignedIn	word	sr	веруј	django-allauth:Don't Trust
         staySignedIn	word	sr	верујете	django-allauth:Trust this Browser?
@@ -3336,124 +3313,124 @@ extension SignInLexicon {
         staySignedIn	word	sr-Latn	zapamtime	authelia:Remember me,django-allauth:Remember Me
         staySignedIn	word	st	hopola	simplesamlphp:{disco:remember}
         staySignedIn	word	sv	håll	okta-signin-widget:oie.remember
-        staySignedIn	word	sv	ihåg	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	sv	kom	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	sv	ihåg	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
+        staySignedIn	word	sv	kom	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	sv	lita	django-allauth:Don't Trust
         staySignedIn	word	tr	güven	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
-        staySignedIn	word	tr	hatırla	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me,django-allauth:Remember Me
+        staySignedIn	word	tr	hatırla	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	tr	tut	django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	uk	виходити	okta-signin-widget:consent.scopes.onlineAccess…
+        staySignedIn	word	uk	виходити	okta-signin-widget:consent.scopes.onlineAc…
         staySignedIn	word	uk	довіряти	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
         staySignedIn	word	uk	залишатися	okta-signin-widget:oie.remember
         staySignedIn	word	uk	запам	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	uk	системі	django-allauth:Stay Signed In,okta-signin-widget:oie.remember
         staySignedIn	word	uk	ятати	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
         staySignedIn	word	uz	brauzerga	django-allauth:Trust this Browser?
-        staySignedIn	word	uz	tizimda	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_acces…
+        staySignedIn	word	uz	tizimda	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_a…
         staySignedIn	word	vi	duy	okta-signin-widget:oie.remember
-        staySignedIn	word	vi	giữ	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_acces…
-        staySignedIn	word	vi	nhớ	apereo-cas:screen.rememberme.checkbox.…,authelia:Remember me
+        staySignedIn	word	vi	giữ	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_a…
+        staySignedIn	word	vi	nhớ	apereo-cas:screen.rememberme.check…,authelia:Remember me
         staySignedIn	word	xh	khumbula	simplesamlphp:{disco:remember}
         staySignedIn	word	zu	khumbula	simplesamlphp:{disco:remember}
-        user	embedded	ja	ユーザー	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	embedded	ja	ユーザー	authelia:Username,keycloak:username,openam:amAuth.NoUser
         user	embedded	ja	ユーザ名	shibboleth-idp:idp.login.username
         user	embedded	th	ผู้ใช้	authelia:Username,django-allauth:Username,keycloak:username
         user	embedded	zh-Hans	使用者	authelia:Username is required,lemonldap-ng:user
-        user	embedded	zh-Hans	用户	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	embedded	zh-Hant	使用者	apereo-cas:screen.pm.reset.username,authelia:Username is required,authentik:Username
-        user	embedded	zh-Hant	用戶名	apereo-cas:screen.pm.forgotusername.ti…,authelia:Username
+        user	embedded	zh-Hans	用户	authelia:Username,keycloak:username,lemonldap-ng:PE4
+        user	embedded	zh-Hant	使用者	authentik:Username,keycloak:username,lemonldap-ng:PE4
+        user	embedded	zh-Hant	用戶名	apereo-cas:screen.pm.forgotusernam…,authelia:Username
         user	embedded	zh-Hant	用户名	authentik:Username
         user	key	zxx	trmsg=4	lemonldap-ng:PE4
         user	key	zxx	trmsg=40	lemonldap-ng:PE40
         user	key	zxx	trmsg=70	lemonldap-ng:PE70
         user	key	zxx	trplaceholder=login	lemonldap-ng:login
         user	key	zxx	trspan=user	lemonldap-ng:user
-        user	stem	bg	потребителско	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	stem	cs	uživatel	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	stem	da	bruger	authelia:Username,django-allauth:Username,flask-security-too:Specified user does not exi…
-        user	stem	de	benutzer	apereo-cas:screen.pm.reset.username,authelia:Username,flask-security-too:Username
-        user	stem	fi	käyttäjä	authelia:Username,django-allauth:Username,keycloak:username
+        user	stem	bg	потребителско	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
+        user	stem	cs	uživatel	authelia:Username,django-allauth:Username,keycloak:username
+        user	stem	da	bruger	authelia:Username,django-allauth:Username,keycloak:username
+        user	stem	de	benutzer	authelia:Username,lemonldap-ng:PE4,linotp:Username
+        user	stem	fi	käyttäjä	authelia:Username,keycloak:username,lemonldap-ng:PE4
         user	stem	ko	아이디	django-allauth:Username,openam:amAuth.NoUser
-        user	stem	nl	gebruiker	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	stem	pl	użytkownik	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
+        user	stem	nl	gebruiker	authelia:Username,authentik:Username,keycloak:username
+        user	stem	pl	użytkownik	authelia:Username,keycloak:username,lemonldap-ng:PE4
         user	word	af	gebruikersnaam	authelia:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	ar	اسم	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	ar	اسمالمستخدم	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	ar	المستخدم	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	ar	اسم	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	ar	اسمالمستخدم	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	ar	المستخدم	authelia:Username,keycloak:username,lemonldap-ng:PE4
         user	word	az	adı	django-allauth:Username,ory-elements:property.username
         user	word	az	i̇stifadəçi	django-allauth:Username
-        user	word	bg	име	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	bg	потребителско	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	bg	потребителскоиме	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	bg	потребителското	authelia:Username is required,zitadel:Errors.User.Username.Empty
-        user	word	ca	nom	apereo-cas:screen.pm.reset.username,django-allauth:Username,flask-security-too:Username
-        user	word	ca	nomdusuari	apereo-cas:screen.pm.reset.username,django-allauth:Username,flask-security-too:Username
-        user	word	ca	usuari	apereo-cas:screen.pm.reset.username,django-allauth:Username,flask-security-too:Username
-        user	word	cs	jméno	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	bg	име	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
+        user	word	bg	потребителско	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
+        user	word	bg	потребителскоиме	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
+        user	word	bg	потребителското	authelia:Username is required,zitadel:Errors.User.Username.Em…
+        user	word	ca	nom	django-allauth:Username,flask-security-too:Username,keycloak:username
+        user	word	ca	nomdusuari	django-allauth:Username,flask-security-too:Username,keycloak:username
+        user	word	ca	usuari	django-allauth:Username,flask-security-too:Username,keycloak:username
+        user	word	cs	jméno	authelia:Username,django-allauth:Username,keycloak:username
         user	word	cs	přihlašovacíjméno	keycloak:username,zitadel:LDAP.LoginNameLabel
         user	word	cs	uživatel	okta-signin-widget:identifier.icon.alt.text,simplesamlphp:{login:username},zitadel:SelectAccount.OtherUser
-        user	word	cs	uživatelské	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	cs	uživatelskéjméno	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	cs	zadejteuživatelskéjméno	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.tool…
-        user	word	da	bruger	authelia:Switch User,django-allauth:field label|Login,flask-security-too:Specified user does not exi…
+        user	word	cs	uživatelské	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	cs	uživatelskéjméno	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	cs	zadejteuživatelskéjméno	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.…
+        user	word	da	bruger	authelia:Switch User,django-allauth:field label|Login,flask-security-too:Specified user does not…
         user	word	da	brugernavn	authelia:Username,django-allauth:Username,keycloak:username
         user	word	de	anmeldename	authentik:Username,django-allauth:Username
-        user	word	de	benutzer	authelia:Switch User,flask-security-too:Specified user does not exi…,lemonldap-ng:PE4
-        user	word	de	benutzername	apereo-cas:screen.pm.reset.username,authelia:Username,flask-security-too:Username
-        user	word	de	benutzernamen	apereo-cas:screen.pm.forgotusername.ti…,zitadel:UsernameChange.UsernameLabel
+        user	word	de	benutzer	authelia:Switch User,lemonldap-ng:PE4,openam:amAuth.NoUser
+        user	word	de	benutzername	authelia:Username,keycloak:username,linotp:Username
+        user	word	de	benutzernamen	apereo-cas:screen.pm.forgotusernam…,zitadel:UsernameChange.Username…
         user	word	de	nutzername	simplesamlphp:{login:username}
         user	word	el	χρήστη	authelia:Username,django-allauth:Username,keycloak:username
         user	word	el	όνομα	authelia:Username,django-allauth:Username,keycloak:username
         user	word	el	όνομαχρήστη	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	en	emailorusername	okta-signin-widget:account.unlock.email.or.use…
-        user	word	en	enterusername	okta-signin-widget:enroll.onprem.username.tool…
-        user	word	en	user	authelia:Switch User,django-cas-server:User,flask-security-too:Specified user does not exi…
-        user	word	en	username	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
+        user	word	en	emailorusername	okta-signin-widget:account.unlock.email.or…
+        user	word	en	enterusername	okta-signin-widget:enroll.onprem.username.…
+        user	word	en	user	authelia:Switch User,lemonldap-ng:PE4,openam:amAuth.NoUser
+        user	word	en	username	authelia:Username,keycloak:username,linotp:Username
         user	word	en	usernameoremail	django-allauth:Username or email,keycloak:usernameOrEmail
-        user	word	es	nombre	apereo-cas:screen.pm.reset.username,authelia:Username is required,authentik:Username
-        user	word	es	nombredeusuario	apereo-cas:screen.pm.reset.username,flask-security-too:Username,gluu-oxauth:saml.username
-        user	word	es	usuario	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
+        user	word	es	nombre	authentik:Username,gluu-oxauth:saml.username,openam:amAuth.noUserName
+        user	word	es	nombredeusuario	flask-security-too:Username,gluu-oxauth:saml.username,keycloak:console-username
+        user	word	es	usuario	authelia:Username,keycloak:username,lemonldap-ng:PE4
         user	word	et	kasutajanimi	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	eu	erabiltzaile	authelia:Username,django-allauth:In case you forgot your use…,flask-security-too:Username
+        user	word	eu	erabiltzaile	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
         user	word	eu	erabiltzailea	django-allauth:Username,okta-signin-widget:identifier.icon.alt.text
-        user	word	eu	erabiltzaileizena	authelia:Username,flask-security-too:Username,okta-signin-widget:primaryauth.username.tooltip
-        user	word	eu	izena	authelia:Username,django-allauth:In case you forgot your use…,flask-security-too:Username
-        user	word	fa	کاربری	apereo-cas:screen.pm.reset.username,django-allauth:Username,keycloak:username
+        user	word	eu	erabiltzaileizena	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
+        user	word	eu	izena	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
+        user	word	fa	کاربری	django-allauth:Username,keycloak:username,ory-elements:property.username
         user	word	fi	käyttäjä	lemonldap-ng:user,okta-signin-widget:identifier.icon.alt.text
         user	word	fi	käyttäjänimi	authelia:Username is required,django-allauth:Username,keycloak:username
-        user	word	fi	käyttäjätunnus	authelia:Username,django-allauth:field label|Login,keycloak:username
+        user	word	fi	käyttäjätunnus	authelia:Username,keycloak:username,ory-elements:property.username
         user	word	fi	käyttäjää	authelia:Switch User,lemonldap-ng:PE4
-        user	word	fr	nom	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	fr	nomdutilisateur	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	fr	utilisateur	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
+        user	word	fr	nom	authelia:Username,authentik:Username,keycloak:username
+        user	word	fr	nomdutilisateur	authelia:Username,authentik:Username,keycloak:username
+        user	word	fr	utilisateur	authelia:Username,keycloak:username,lemonldap-ng:PE4
         user	word	ga	úsáideora	authelia:Username
         user	word	he	משתמש	django-allauth:Username,lemonldap-ng:PE70,ory-elements:property.username
         user	word	he	שםמשתמש	django-allauth:Username,ory-elements:property.username,simplesamlphp:{login:username}
         user	word	hi	उपयोगकर्ता	authelia:Username,ory-elements:property.username
         user	word	hi	उपयोगकर्तानाम	authelia:Username,ory-elements:property.username
-        user	word	hr	ime	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	hr	korisničko	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	hr	korisničkoime	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	hr	ime	authelia:Username,django-allauth:Username,ory-elements:property.username
+        user	word	hr	korisničko	authelia:Username,django-allauth:Username,ory-elements:property.username
+        user	word	hr	korisničkoime	authelia:Username,django-allauth:Username,ory-elements:property.username
         user	word	ht	itilizatè	django-allauth:Username,okta-signin-widget:error.username.required
         user	word	ht	non	django-allauth:Username,okta-signin-widget:error.username.required
-        user	word	ht	nonitilizatè	django-allauth:Username,okta-signin-widget:primaryauth.username.tooltip
-        user	word	hu	felhasználónév	authelia:Username,django-allauth:Username or email,flask-security-too:Username
+        user	word	ht	nonitilizatè	django-allauth:Username,okta-signin-widget:primaryauth.username.to…
+        user	word	hu	felhasználónév	authelia:Username,flask-security-too:Username,keycloak:username
         user	word	hy	օգտանուն	flask-security-too:Username not provided,ory-elements:property.username
-        user	word	id	belakang	zitadel:Login.UsernamePlaceHolder
-        user	word	id	nama	authelia:Username,django-allauth:Username,okta-signin-widget:error.username.required
-        user	word	id	namapengguna	authelia:Username,django-allauth:Username,okta-signin-widget:primaryauth.username.tooltip
-        user	word	id	pengguna	authelia:Username,django-allauth:Username,okta-signin-widget:error.username.required
+        user	word	id	belakang	zitadel:Login.UsernamePlaceHold…
+        user	word	id	nama	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
+        user	word	id	namapengguna	authelia:Username,django-allauth:Username,ory-elements:property.username
+        user	word	id	pengguna	authelia:Username,django-allauth:Username,ory-elements:property.username
         user	word	is	notendanafn	flask-security-too:Username
-        user	word	it	nome	apereo-cas:screen.pm.reset.username,authelia:Username is required,django-allauth:Username or phone
-        user	word	it	nomeutente	apereo-cas:screen.pm.reset.username,flask-security-too:Username,okta-signin-widget:primaryauth.username.tooltip
-        user	word	it	username	django-allauth:Username or email,keycloak:usernameOrEmail,okta-signin-widget:enroll.onprem.username.tool…
+        user	word	it	nome	authelia:Username is required,flask-security-too:Username,zitadel:LDAP.LoginNameLabel
+        user	word	it	nomeutente	flask-security-too:Username,ory-elements:property.username,simplesamlphp:{login:username}
+        user	word	it	username	django-allauth:Username or email,keycloak:usernameOrEmail,okta-signin-widget:enroll.onprem.username.…
         user	word	it	usernameoemail	django-allauth:Username or email,keycloak:usernameOrEmail
-        user	word	it	utente	apereo-cas:screen.pm.reset.username,authelia:Switch User,django-allauth:Username or phone
+        user	word	it	utente	authelia:Switch User,flask-security-too:Username,lemonldap-ng:PE4
         user	word	ka	მომხმარებლის	django-allauth:Username,keycloak:username,ory-elements:property.username
         user	word	ka	მომხმარებლისსახელი	django-allauth:Username,keycloak:username,ory-elements:property.username
         user	word	ka	სახელი	django-allauth:Username,keycloak:username,ory-elements:property.username
-        user	word	ko	사용자	authelia:Username,django-allauth:In case you forgot your use…,keycloak:username
-        user	word	ko	사용자이름	authelia:Username,keycloak:username,okta-signin-widget:primaryauth.username.tooltip
+        user	word	ko	사용자	authelia:Username,keycloak:username,openam:amAuth.NoUser
+        user	word	ko	사용자이름	authelia:Username,keycloak:username,ory-elements:property.username
         user	word	ko	아이디	django-allauth:Username,openam:amAuth.UserId
         user	word	ko	아이디를	openam:amAuth.NoUser
         user	word	ku	بەکارهێنەر	authelia:Username,ory-elements:property.username
@@ -3469,42 +3446,42 @@ extension SignInLexicon {
         user	word	lv	lietotājvārds	authelia:Username,django-allauth:Username,keycloak:username
         user	word	mk	име	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:LDAP.LoginNameLabel
         user	word	mk	корисничко	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:LDAP.LoginNameLabel
-        user	word	mk	корисничкоиме	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:Login.UsernamePlaceHolder
+        user	word	mk	корисничкоиме	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:Login.UsernamePlaceHold…
         user	word	mn	нэр	django-allauth:Username,ory-elements:property.username
         user	word	mn	хэрэглэгчийн	django-allauth:Username,ory-elements:property.username
         user	word	mn	хэрэглэгчийннэр	django-allauth:Username,ory-elements:property.username
         user	word	ms	nama	authelia:Username,okta-signin-widget:error.username.required,ory-elements:property.username
-        user	word	ms	namapengguna	authelia:Username,okta-signin-widget:primaryauth.username.tooltip,ory-elements:property.username
+        user	word	ms	namapengguna	authelia:Username,okta-signin-widget:primaryauth.username.to…,ory-elements:property.username
         user	word	ms	pengguna	authelia:Username,okta-signin-widget:error.username.required,ory-elements:property.username
         user	word	mt	isem	authelia:Username
         user	word	nb	brukernavn	authelia:Username,django-allauth:Username,keycloak:username
         user	word	ne	प्रयोजक	authelia:Username
-        user	word	nl	gebruiker	authelia:Switch User,django-cas-server:User,flask-security-too:Specified user does not exi…
-        user	word	nl	gebruikersnaam	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	pl	nazwa	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	pl	nazwaużytkownika	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
+        user	word	nl	gebruiker	authelia:Switch User,django-cas-server:User,zitadel:SelectAccount.OtherUser
+        user	word	nl	gebruikersnaam	authelia:Username,authentik:Username,keycloak:username
+        user	word	pl	nazwa	authelia:Username,authentik:Username,keycloak:username
+        user	word	pl	nazwaużytkownika	authelia:Username,authentik:Username,keycloak:username
         user	word	pl	nazwę	okta-signin-widget:error.username.required
-        user	word	pl	użytkownik	flask-security-too:Specified user does not exi…,lemonldap-ng:user,okta-signin-widget:identifier.icon.alt.text
-        user	word	pl	użytkownika	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	pt	nome	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	pt	nomedeusuário	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	pl	użytkownik	flask-security-too:Specified user does not…,lemonldap-ng:user,zitadel:SelectAccount.OtherUser
+        user	word	pl	użytkownika	authelia:Username,keycloak:username,lemonldap-ng:PE4
+        user	word	pt	nome	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	pt	nomedeusuário	authelia:Username,django-allauth:Username,keycloak:username
         user	word	pt	nomedeutilizador	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	pt	usuário	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	pt	utilizador	authelia:Username,django-allauth:Username,flask-security-too:Specified user does not exi…
-        user	word	ro	nume	authelia:Username,django-allauth:Username,okta-signin-widget:error.username.required
+        user	word	pt	usuário	authelia:Username,keycloak:username,lemonldap-ng:PE4
+        user	word	pt	utilizador	authelia:Username,keycloak:username,lemonldap-ng:PE4
+        user	word	ro	nume	authelia:Username,django-allauth:Username,ory-elements:property.username
         user	word	ro	numedeutilizator	django-allauth:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	ro	numele	okta-signin-widget:enroll.onprem.username.tool…
-        user	word	ro	utilizator	authelia:Username is required,django-allauth:Username,okta-signin-widget:error.username.required
-        user	word	ru	введитеимяпользователя	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.tool…
-        user	word	ru	имя	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	ru	имяпользователя	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	ru	пользователя	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	sk	meno	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	sk	používateľské	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	sk	používateľskémeno	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	sl	ime	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	sl	uporabniško	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	sl	uporabniškoime	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	ro	numele	okta-signin-widget:enroll.onprem.username.…
+        user	word	ro	utilizator	authelia:Username is required,django-allauth:Username,ory-elements:property.username
+        user	word	ru	введитеимяпользователя	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.…
+        user	word	ru	имя	authelia:Username,authentik:Username,keycloak:username
+        user	word	ru	имяпользователя	authelia:Username,authentik:Username,keycloak:username
+        user	word	ru	пользователя	authelia:Username,authentik:Username,keycloak:username
+        user	word	sk	meno	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	sk	používateľské	authelia:Username,django-allauth:Username,keycloak:console-username
+        user	word	sk	používateľskémeno	authelia:Username,django-allauth:Username,keycloak:console-username
+        user	word	sl	ime	authelia:Username,django-allauth:Username,ory-elements:property.username
+        user	word	sl	uporabniško	authelia:Username,django-allauth:Username,ory-elements:property.username
+        user	word	sl	uporabniškoime	authelia:Username,django-allauth:Username,ory-elements:property.username
         user	word	so	isticmaalaha	authelia:Username,ory-elements:property.username
         user	word	so	magaca	authelia:Username,ory-elements:property.username
         user	word	so	magacaisticmaalaha	authelia:Username,ory-elements:property.username
@@ -3517,17 +3494,17 @@ extension SignInLexicon {
         user	word	su	nami	authelia:Username,ory-elements:property.username
         user	word	su	namipangguna	authelia:Username,ory-elements:property.username
         user	word	su	pangguna	authelia:Username,ory-elements:property.username
-        user	word	sv	användarnamn	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	sv	användarnamn	authelia:Username,django-allauth:Username,keycloak:username
         user	word	sw	jina	authelia:Username,ory-elements:property.username
         user	word	sw	jinalamtumiaji	authelia:Username,ory-elements:property.username
         user	word	sw	mtumiaji	authelia:Username,ory-elements:property.username
         user	word	ta	பயனர்	authelia:Username,ory-elements:property.username
-        user	word	tr	adı	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	tr	kullanıcı	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	tr	kullanıcıadı	apereo-cas:screen.pm.reset.username,authelia:Username,authentik:Username
-        user	word	uk	користувача	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
-        user	word	uk	своє	apereo-cas:screen.pm.forgotusername.ti…,keycloak:auth-username-form-help-text
-        user	word	uk	імякористувача	apereo-cas:screen.pm.reset.username,authelia:Username,django-allauth:Username
+        user	word	tr	adı	authelia:Username,authentik:Username,keycloak:username
+        user	word	tr	kullanıcı	authelia:Username,keycloak:username,lemonldap-ng:PE4
+        user	word	tr	kullanıcıadı	authelia:Username,authentik:Username,keycloak:username
+        user	word	uk	користувача	authelia:Username,django-allauth:Username,keycloak:username
+        user	word	uk	своє	apereo-cas:screen.pm.forgotusernam…,keycloak:auth-username-form-help…
+        user	word	uk	імякористувача	authelia:Username,django-allauth:Username,keycloak:username
         user	word	ur	صارف	apereo-cas:screen.pm.reset.username,ory-elements:property.username
         user	word	ur	صارفنام	apereo-cas:screen.pm.reset.username,ory-elements:property.username
         user	word	ur	نام	apereo-cas:screen.pm.reset.username,ory-elements:property.username
@@ -3535,91 +3512,91 @@ extension SignInLexicon {
         user	word	uz	foydalanuvchinomi	django-allauth:Username,ory-elements:property.username
         user	word	uz	nomi	django-allauth:Username,ory-elements:property.username
         user	word	vec	nome	authelia:Username
-        user	word	vi	dùng	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,okta-signin-widget:error.username.required
-        user	word	vi	người	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,okta-signin-widget:error.username.required
+        user	word	vi	dùng	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,ory-elements:property.username
+        user	word	vi	người	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,ory-elements:property.username
         user	word	vi	ngườidùng	lemonldap-ng:user,okta-signin-widget:identifier.icon.alt.text
-        user	word	vi	tên	apereo-cas:screen.pm.reset.username,authelia:Username is required,okta-signin-widget:error.username.required
-        user	word	vi	tênngườidùng	apereo-cas:screen.pm.reset.username,okta-signin-widget:primaryauth.username.tooltip,ory-elements:property.username
+        user	word	vi	tên	apereo-cas:screen.pm.reset.username,authelia:Username is required,ory-elements:property.username
+        user	word	vi	tênngườidùng	apereo-cas:screen.pm.reset.username,okta-signin-widget:primaryauth.username.to…,ory-elements:property.username
         user	word	xh	igamalomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
         user	word	xh	lomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
         user	word	zu	lomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
         verify	embedded	ja	で確認	okta-signin-widget:oie.duo.verify.title
         verify	embedded	ja	確認済み	django-allauth:Verified
-        verify	embedded	ja	電話番号の	django-allauth:Phone Verification,ory-elements:identities.messages.1080005
+        verify	embedded	ja	電話番号の	django-allauth:Phone Verification,ory-elements:identities.messages.108…
         verify	embedded	th	ตรวจสอบ	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
         verify	embedded	zh-Hans	已验证	django-allauth:Verified,zitadel-login-typescript:verify.successTitle
         verify	embedded	zh-Hans	电话验证	django-allauth:Phone Verification
         verify	embedded	zh-Hans	身份驗證	authelia:Identity Verification
         verify	embedded	zh-Hans	进行验证	okta-signin-widget:oie.email.mfa.title
         verify	embedded	zh-Hans	需要验证	keycloak:verifyEmailMessage
-        verify	embedded	zh-Hans	验证您的身份	authelia:Use OpenID to verify your i…,okta-signin-widget:oie.idv.idp.title,zitadel-login-typescript:mfa.verify.title
+        verify	embedded	zh-Hans	验证您的身份	authelia:Use OpenID to verify yo…,okta-signin-widget:oie.idv.idp.title,zitadel-login-typescript:mfa.verify.title
         verify	embedded	zh-Hant	已驗證	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
         verify	embedded	zh-Hant	電話驗證	django-allauth:Phone Verification
-        verify	embedded	zh-Hant	驗證您的身份	authelia:Use OpenID to verify your i…
+        verify	embedded	zh-Hant	驗證您的身份	authelia:Use OpenID to verify yo…
         verify	embedded	zh-Hant	驗證您的身分	okta-signin-widget:oie.idv.idp.title
         verify	key	zxx	trspan=genericRegisterVerify	lemonldap-ng:genericRegisterVerify
         verify	key	zxx	trspan=genericverify	lemonldap-ng:genericverify
         verify	key	zxx	trspan=verify	lemonldap-ng:verify
         verify	key	zxx	trspan=yourKeyIsVerified	lemonldap-ng:yourKeyIsVerified
-        verify	stem	da	verific	authelia:Verify,keycloak:requiredAction.VERIFY_EMAIL,okta-signin-widget:oform.verify
-        verify	stem	fi	vahvista	authelia:Verify,django-allauth:Verify Your Email Address,keycloak:requiredAction.VERIFY_EMAIL
-        verify	stem	hu	ellenőrzés	authelia:Identity Verification,django-allauth:Email Verification,keycloak:emailVerifyTitle
-        verify	stem	ka	გადაამოწმ	keycloak:verifyEmailMessage,ory-elements:identities.messages.1080002
-        verify	stem	nb	bekreft	authelia:Verification,django-allauth:Verify Your Email Address,okta-signin-widget:oform.verify
-        verify	stem	pl	zweryfik	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Use OpenID to verify your i…,django-allauth:Verify Your Email Address
-        verify	stem	ro	verific	authelia:Verify,django-allauth:Email Verification,okta-signin-widget:oform.verify
+        verify	stem	da	verific	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:verification.title
+        verify	stem	fi	vahvista	authelia:Verify,lemonldap-ng:verify,ory-elements:verification.title
+        verify	stem	hu	ellenőrzés	authelia:Identity Verification,keycloak:emailVerifyTitle,ory-elements:captcha.error
+        verify	stem	ka	გადაამოწმ	keycloak:verifyEmailMessage,ory-elements:identities.messages.108…
+        verify	stem	nb	bekreft	authelia:Verification,okta-signin-widget:oform.verify,ory-elements:verification.title
+        verify	stem	pl	zweryfik	keycloak:verifyEmailMessage,lemonldap-ng:verify,zitadel:InitUser.Description
+        verify	stem	ro	verific	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:verification.title
         verify	stem	uk	верифік	authelia:Verification,okta-signin-widget:oform.verify
-        verify	word	ar	التحقق	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verification,django-allauth:Verify Your Email Address
+        verify	word	ar	التحقق	authelia:Verification,keycloak:emailVerifyTitle,lemonldap-ng:verify
         verify	word	bg	идентичност	authelia:Identity Verification,ory-elements:login.subtitle-refresh
         verify	word	bg	имейла	zitadel:EmailVerification.Title
         verify	word	bg	потвърждение	authelia:Verification,django-allauth:Email Verification,zitadel:EmailVerification.Title
-        verify	word	ca	verificació	django-allauth:Email Verification,keycloak:idp-email-verification-disp…
+        verify	word	ca	verificació	django-allauth:Email Verification,keycloak:idp-email-verification-…
         verify	word	cs	druhý	zitadel:VerifyOTP.Description
-        verify	word	cs	ověřit	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
+        verify	word	cs	ověřit	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
         verify	word	cy	gwirio	authelia:Verify
-        verify	word	da	verificer	keycloak:requiredAction.VERIFY_EMAIL,ory-elements:verification.title
+        verify	word	da	verificer	keycloak:requiredAction.VERIFY_E…,ory-elements:verification.title
         verify	word	da	verificér	authelia:Verify,okta-signin-widget:oform.verify
         verify	word	de	verifizieren	keycloak:emailVerifyTitle,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	word	de	verifiziert	authentik:Successfully verified Email.,zitadel-login-typescript:verify.successTitle
-        verify	word	de	verifizierung	authelia:Verification,django-allauth:Email Verification,keycloak:idp-email-verification-disp…
-        verify	word	el	επαλήθευση	authelia:Verify,django-allauth:Email Verification,okta-signin-widget:oform.verify
+        verify	word	de	verifiziert	authentik:Successfully verified E…,zitadel-login-typescript:verify.successTitle
+        verify	word	de	verifizierung	authelia:Verification,django-allauth:Email Verification,zitadel:EmailVerification.Title
+        verify	word	el	επαλήθευση	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
         verify	word	en	emailverification	django-allauth:Email Verification,keycloak:emailVerifyTitle
-        verify	word	en	verification	authelia:Verification,authentik:Verification,django-allauth:Email Verification
-        verify	word	en	verified	authentik:Successfully verified Email.,django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	word	en	verify	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,django-allauth:Verify Your Email Address
+        verify	word	en	verification	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
+        verify	word	en	verified	authentik:Successfully verified E…,django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
+        verify	word	en	verify	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
         verify	word	es	verifica	zitadel-login-typescript:u2f.verify.description,zitadel:VerifyOTP.Description
-        verify	word	es	verificación	authelia:Verification,authentik:Verification,django-allauth:Email Verification
+        verify	word	es	verificación	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
         verify	word	es	verificado	django-allauth:Verified,zitadel-login-typescript:verify.successTitle
-        verify	word	es	verificar	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
+        verify	word	es	verificar	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
         verify	word	es	verifique	okta-signin-widget:oie.idv.idp.title
         verify	word	et	kinnitamine	django-allauth:Email Verification
-        verify	word	et	telefoninumbri	django-allauth:Phone Verification,ory-elements:identities.messages.1080005
+        verify	word	et	telefoninumbri	django-allauth:Phone Verification,ory-elements:identities.messages.108…
         verify	word	eu	egiaztapena	authelia:Verification,django-allauth:Email Verification
-        verify	word	eu	egiaztatu	authelia:Verify,django-allauth:Verify Your Email Address,okta-signin-widget:oform.verify
-        verify	word	fi	vahvista	authelia:Verify,django-allauth:Verify Your Email Address,keycloak:requiredAction.VERIFY_EMAIL
-        verify	word	fi	vahvistaminen	authelia:Failed to confirm your iden…,ory-elements:identities.messages.1080005
+        verify	word	eu	egiaztatu	authelia:Verify,django-allauth:Verify Your Email Addre…,okta-signin-widget:oform.verify
+        verify	word	fi	vahvista	authelia:Verify,lemonldap-ng:verify,ory-elements:verification.title
+        verify	word	fi	vahvistaminen	authelia:Failed to confirm your…,ory-elements:identities.messages.108…
         verify	word	fi	vahvistettu	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
         verify	word	fi	vahvistus	authelia:Verification,django-allauth:Email Verification
         verify	word	fi	varmenna	okta-signin-widget:oform.verify
         verify	word	fil	beripikahin	authelia:Verify
         verify	word	fil	verify	authelia:Verification
-        verify	word	fr	vérification	authelia:Verification,authentik:Verification,django-allauth:Email Verification
-        verify	word	fr	vérifier	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
+        verify	word	fr	vérification	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
+        verify	word	fr	vérifier	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
         verify	word	he	מאומת	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	word	hi	सत्यापित	authelia:Verify,ory-elements:identities.messages.1010005
-        verify	word	hi	सत्यापितकरें	authelia:Verify,ory-elements:identities.messages.1010005
+        verify	word	hi	सत्यापित	authelia:Verify,ory-elements:identities.messages.101…
+        verify	word	hi	सत्यापितकरें	authelia:Verify,ory-elements:identities.messages.101…
         verify	word	hr	verifikacija	authelia:Verification
         verify	word	ht	verifye	django-allauth:Verified,okta-signin-widget:oform.verify
-        verify	word	hu	ellenőrzés	authelia:Identity Verification,django-allauth:Phone Verification,keycloak:emailVerifyTitle
+        verify	word	hu	ellenőrzés	authelia:Identity Verification,keycloak:emailVerifyTitle,ory-elements:captcha.error
         verify	word	hu	ellenőrzése	django-allauth:Email Verification,ory-elements:verification.title
-        verify	word	hu	emailellenőrzés	keycloak:emailVerifyTitle,zitadel:EmailVerificationDone.Title
+        verify	word	hu	emailellenőrzés	keycloak:emailVerifyTitle,zitadel:EmailVerificationDone.T…
         verify	word	hu	személyazonosságát	okta-signin-widget:oie.idv.idp.title,ory-elements:login.subtitle-refresh
-        verify	word	id	memverifikasi	authelia:Use OpenID to verify your i…,okta-signin-widget:oie.phone.verify.title,ory-elements:identities.messages.1010003
-        verify	word	id	verifikasi	authelia:Verify,django-allauth:Email Verification,okta-signin-widget:oie.idv.idp.title
+        verify	word	id	memverifikasi	authelia:Use OpenID to verify yo…,okta-signin-widget:oie.phone.verify.title,ory-elements:identities.messages.101…
+        verify	word	id	verifikasi	authelia:Verify,ory-elements:captcha.error,zitadel:InitUser.Description
         verify	word	id	verifikasikan	okta-signin-widget:oform.verify
-        verify	word	it	verifica	authelia:Verify,django-allauth:Email Verification,keycloak:emailVerifyTitle
+        verify	word	it	verifica	authelia:Verify,keycloak:emailVerifyTitle,lemonldap-ng:verify
         verify	word	it	verificaemail	django-allauth:Email Verification,zitadel:EmailVerification.Title
-        verify	word	it	verificare	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Use OpenID to verify your i…,keycloak:verifyEmailMessage
+        verify	word	it	verificare	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Use OpenID to verify yo…,keycloak:verifyEmailMessage
         verify	word	it	verificazione	zitadel:VerifyOTP.Title
         verify	word	ka	გადაამოწმოთ	keycloak:verifyEmailMessage
         verify	word	ka	გადამოწმება	keycloak:emailVerifyTitle,ory-elements:verification.title
@@ -3631,61 +3608,61 @@ extension SignInLexicon {
         verify	word	lv	verifikācija	authelia:Verification,django-allauth:Email Verification
         verify	word	ms	sahkan	authelia:Verify,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
         verify	word	mt	verifika	authelia:Verify
-        verify	word	nb	bekreft	django-allauth:Verify Your Email Address,okta-signin-widget:oform.verify,ory-elements:verification.title
+        verify	word	nb	bekreft	django-allauth:Verify Your Email Addre…,okta-signin-widget:oform.verify,ory-elements:verification.title
         verify	word	nb	bekreftelse	authelia:Verification
-        verify	word	nl	geverifieerd	authentik:Successfully verified Email.,django-allauth:Verified
-        verify	word	nl	verificatie	authelia:Verification,authentik:Verification,django-allauth:Email Verification
-        verify	word	nl	verifieer	django-allauth:Verify Your Email Address,keycloak:requiredAction.VERIFY_EMAIL,okta-signin-widget:oie.idv.idp.title
-        verify	word	nl	verifiëren	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
-        verify	word	pl	weryfikacja	authelia:Verify,authentik:Verification,django-allauth:Email Verification
+        verify	word	nl	geverifieerd	authentik:Successfully verified E…,django-allauth:Verified
+        verify	word	nl	verificatie	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
+        verify	word	nl	verifieer	keycloak:requiredAction.VERIFY_E…,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
+        verify	word	nl	verifiëren	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
+        verify	word	pl	weryfikacja	authelia:Verify,authentik:Verification,keycloak:emailVerifyTitle
         verify	word	pl	weryfikuj	okta-signin-widget:oform.verify
-        verify	word	pl	zweryfikować	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Use OpenID to verify your i…,keycloak:verifyEmailMessage
-        verify	word	pl	zweryfikuj	django-allauth:Verify Your Email Address,keycloak:requiredAction.VERIFY_EMAIL,lemonldap-ng:verify
-        verify	word	pt	verificar	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
+        verify	word	pl	zweryfikować	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Use OpenID to verify yo…,keycloak:verifyEmailMessage
+        verify	word	pl	zweryfikuj	lemonldap-ng:verify,ory-elements:verification.title,zitadel:InitUser.Description
+        verify	word	pt	verificar	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
         verify	word	ro	verificare	authelia:Verification,django-allauth:Email Verification,okta-signin-widget:oform.verify
         verify	word	ro	verificați	okta-signin-widget:oie.email.mfa.title,ory-elements:verification.title
-        verify	word	ro	verifică	authelia:Verify,ory-elements:identities.messages.1010005
+        verify	word	ro	verifică	authelia:Verify,ory-elements:identities.messages.101…
         verify	word	ru	верификация	authentik:Verification
-        verify	word	ru	проверить	apereo-cas:cas.mfa.webauthn.auth.fail,okta-signin-widget:oform.verify,privacyidea:Could not verify data in re…
-        verify	word	sk	overiť	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,keycloak:verifyEmailMessage
-        verify	word	sr	потврдни	django-allauth:Enter Email Verification Co…
+        verify	word	ru	проверить	apereo-cas:cas.mfa.webauthn.auth.f…,okta-signin-widget:oform.verify,privacyidea:Could not verify data i…
+        verify	word	sk	overiť	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Verify,keycloak:verifyEmailMessage
+        verify	word	sr	потврдни	django-allauth:Enter Email Verificatio…
         verify	word	su	verifikasi	authelia:Verify,ory-elements:captcha.error
         verify	word	sv	epostverifiering	keycloak:emailVerifyTitle,zitadel:EmailVerification.Title
         verify	word	sv	postverifiering	keycloak:emailVerifyTitle,zitadel:EmailVerification.Title
-        verify	word	sv	verifiera	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,django-allauth:Verify Your Email Address
+        verify	word	sv	verifiera	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
         verify	word	sv	verifiering	authelia:Verification,django-allauth:Email Verification
-        verify	word	tl	verify	authelia:Use OpenID to verify your i…,ory-elements:captcha.error
-        verify	word	tr	doğrula	authelia:Verify,django-allauth:Re-send Verification,keycloak:requiredAction.VERIFY_EMAIL
-        verify	word	tr	doğrulanmış	authentik:Successfully verified Email.,django-allauth:Verified
-        verify	word	tr	doğrulayın	django-allauth:Verify Your Email Address,lemonldap-ng:genericverify,okta-signin-widget:oie.idv.idp.title
+        verify	word	tl	verify	authelia:Use OpenID to verify yo…,ory-elements:captcha.error
+        verify	word	tr	doğrula	authelia:Verify,lemonldap-ng:verify,okta-signin-widget:oform.verify
+        verify	word	tr	doğrulanmış	authentik:Successfully verified E…,django-allauth:Verified
+        verify	word	tr	doğrulayın	lemonldap-ng:genericverify,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
         verify	word	uk	верифікація	authelia:Verification
         verify	word	uk	верифікувати	okta-signin-widget:oform.verify
-        verify	word	uk	особу	authelia:Failed to confirm your iden…,okta-signin-widget:oie.idv.idp.title,ory-elements:login.subtitle-refresh
-        verify	word	uk	перевірити	apereo-cas:cas.mfa.webauthn.auth.fail,authelia:Verify,ory-elements:identities.messages.1010005
+        verify	word	uk	особу	authelia:Failed to confirm your…,okta-signin-widget:oie.idv.idp.title,ory-elements:login.subtitle-refresh
+        verify	word	uk	перевірити	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Verify,privacyidea:Could not verify data i…
         verify	word	vec	verifica	authelia:Verify
-        verify	word	vi	minh	apereo-cas:cas.mfa.webauthn.auth.fail,lemonldap-ng:verify,okta-signin-widget:oform.verify
-        verify	word	vi	xácminh	lemonldap-ng:verify,okta-signin-widget:oform.verify,ory-elements:identities.messages.1010005
+        verify	word	vi	minh	lemonldap-ng:verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
+        verify	word	vi	xácminh	lemonldap-ng:verify,okta-signin-widget:oform.verify,ory-elements:identities.messages.101…
         wrong	embedded	ja	リンクが無効です	flask-security-too:Invalid login token.
         wrong	embedded	ja	一致していません	flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage,okta-signin-widget:errors.E0000087
-        wrong	embedded	ja	不正な	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUEST}
-        wrong	embedded	ja	無効であるか	apereo-cas:cas.screen.acct.error.inval…
-        wrong	embedded	ja	無効な	apereo-cas:INVALID_AUTHN_REQUEST,authelia:The server responded with a…,django-allauth:Invalid profile data
+        wrong	embedded	ja	不正な	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUES…
+        wrong	embedded	ja	無効であるか	apereo-cas:cas.screen.acct.error.i…
+        wrong	embedded	ja	無効な	keycloak:recaptchaFailed,openam:amAuth.108,zitadel:Errors.User.Invalid
         wrong	embedded	ja	証明情報	openam:amAuthAD.CredInvalid
-        wrong	embedded	ja	資格情報が	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        wrong	embedded	ja	間違っています	authelia:Incorrect password,simplesamlphp:{login:error_wrongpassword},zitadel:Errors.User.Password.Confir…
+        wrong	embedded	ja	資格情報が	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        wrong	embedded	ja	間違っています	authelia:Incorrect password,simplesamlphp:{login:error_wrongpassw…,zitadel:Errors.User.Password.Co…
         wrong	embedded	ja	電話番号です	okta-signin-widget:errors.E0000098
-        wrong	embedded	zh-Hans	不正确的	django-allauth:Bad Token,simplesamlphp:{errors:title_WRONGUSERPASS}
-        wrong	embedded	zh-Hans	密码错误	authelia:Incorrect password,lemonldap-ng:PE3,simplesamlphp:{errors:descr_WRONGUSERPASS}
-        wrong	embedded	zh-Hans	无效	apereo-cas:INVALID_AUTHN_REQUEST,authelia:The server responded with a…,authentik:Invalid code
-        wrong	embedded	zh-Hans	码不匹配	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Code does not match
+        wrong	embedded	zh-Hans	不正确的	django-allauth:Bad Token,simplesamlphp:{errors:title_WRONGUSER…
+        wrong	embedded	zh-Hans	密码错误	authelia:Incorrect password,lemonldap-ng:PE3,simplesamlphp:{errors:descr_WRONGUSER…
+        wrong	embedded	zh-Hans	无效	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
+        wrong	embedded	zh-Hans	码不匹配	authentik:Code does not match,lemonldap-ng:PE34,openam:amAuthAD.PasswdMismatch
         wrong	embedded	zh-Hans	码必须匹配	okta-signin-widget:password.error.match
-        wrong	embedded	zh-Hans	错误代码	django-allauth:Incorrect code.,keycloak:oauth2DeviceInvalidUserCode…
+        wrong	embedded	zh-Hans	错误代码	django-allauth:Incorrect code.,keycloak:oauth2DeviceInvalidUser…
         wrong	embedded	zh-Hant	密碼不相符	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,lemonldap-ng:PE34
         wrong	embedded	zh-Hant	密碼必須相符	okta-signin-widget:password.error.match
         wrong	embedded	zh-Hant	无效	authentik:Invalid Token
-        wrong	embedded	zh-Hant	無效	apereo-cas:INVALID_AUTHN_REQUEST,authelia:The server responded with a…,authentik:Invalid code
-        wrong	embedded	zh-Hant	碼不匹配	apereo-cas:cas.inwebo.enroll.badpincon…,authelia:Passwords do not match
-        wrong	embedded	zh-Hant	碼錯誤	authelia:Incorrect password,simplesamlphp:{errors:title_WRONGUSERPASS}
+        wrong	embedded	zh-Hant	無效	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
+        wrong	embedded	zh-Hant	碼不匹配	apereo-cas:cas.inwebo.enroll.badpi…,authelia:Passwords do not match
+        wrong	embedded	zh-Hant	碼錯誤	authelia:Incorrect password,simplesamlphp:{errors:title_WRONGUSER…
         wrong	embedded	zh-Hant	錯誤的	apereo-cas:screen.blocked.message,keycloak:error-invalid-value,lemonldap-ng:PE3
         wrong	key	zxx	trmsg=10	lemonldap-ng:PE10
         wrong	key	zxx	trmsg=3	lemonldap-ng:PE3
@@ -3705,155 +3682,153 @@ extension SignInLexicon {
         wrong	key	zxx	trspan=csrfError	lemonldap-ng:csrfError
         wrong	key	zxx	trspan=u2fFailed	lemonldap-ng:u2fFailed
         wrong	key	zxx	trspan=webAuthnFailed	lemonldap-ng:webAuthnFailed
-        wrong	stem	bg	невалид	authelia:The server responded with a…,django-allauth:Invalid login.,gluu-oxauth:device.authorization.invali…
-        wrong	stem	cs	nesprávn	authelia:Incorrect password,django-allauth:Incorrect code.,keycloak:error-invalid-uri
-        wrong	stem	da	ugyldig	django-allauth:Bad Token,flask-security-too:Invalid password,keycloak:recaptchaFailed
+        wrong	stem	bg	невалид	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Invalid
+        wrong	stem	cs	nesprávn	authelia:Incorrect password,keycloak:error-invalid-uri,privacyidea:wrong otp pin
+        wrong	stem	da	ugyldig	django-allauth:Bad Token,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
         wrong	stem	de	falsche	authelia:Incorrect password,django-allauth:Bad Token,lemonldap-ng:badCode
-        wrong	stem	de	ungültige	apereo-cas:screen.error.page.invalidre…,authentik:Invalid code,django-allauth:Invalid login.
+        wrong	stem	de	ungültige	authentik:Invalid code,keycloak:recaptchaFailed,lemonldap-ng:PE81
         wrong	stem	el	έγκυρ	django-allauth:Invalid login.,keycloak:error-invalid-uri,okta-signin-widget:errors.E0000005
-        wrong	stem	fi	virheelli	authelia:Incorrect password,django-allauth:Bad Token,keycloak:recaptchaFailed
-        wrong	stem	hr	neisprav	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	stem	fi	virheelli	django-allauth:Bad Token,keycloak:recaptchaFailed,lemonldap-ng:PE5
+        wrong	stem	hr	neisprav	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
         wrong	stem	ka	არასწორი	django-allauth:Invalid login.,keycloak:recaptchaFailed
         wrong	stem	ko	일치	authelia:Passwords do not match,authentik:Code does not match,keycloak:notMatchPasswordMessage
-        wrong	stem	ko	잘못	authelia:Incorrect password,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
-        wrong	stem	lt	neteisinga	authelia:Incorrect password,django-allauth:Invalid login.,django-two-factor-auth:Entered token is not valid.
+        wrong	stem	ko	잘못	authelia:Incorrect password,keycloak:recaptchaFailed,openam:amAuthAD.PInvalid
+        wrong	stem	lt	neteisinga	authelia:Incorrect password,django-allauth:Invalid login.,keycloak:recaptchaFailed
         wrong	stem	lv	nekorekt	keycloak:recaptchaFailed
-        wrong	stem	nl	ongeldig	apereo-cas:screen.pm.reset.email.inval…,authentik:Invalid code,django-allauth:Bad Token
-        wrong	stem	pl	niepoprawn	lemonldap-ng:PE5,simplesamlphp:{errors:title_INVALIDCERT},zitadel:Errors.User.Code.Invalid
-        wrong	stem	pl	nieprawidłow	apereo-cas:screen.pm.reset.email.inval…,authelia:Incorrect password,authentik:Invalid Token
-        wrong	stem	ro	nevalid	okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCERT}
-        wrong	stem	ru	неверны	apereo-cas:screen.error.page.invalidre…,authelia:Incorrect password,authentik:Invalid code
-        wrong	stem	sk	neplatn	apereo-cas:screen.error.page.invalidre…,django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	stem	sl	napač	authelia:Incorrect password,django-allauth:Invalid login.,simplesamlphp:{errors:title_NOTVALIDCERT}
-        wrong	stem	sv	felaktig	authelia:Incorrect password,django-allauth:Bad Token,okta-signin-widget:oie.password.incorrect.mess…
-        wrong	stem	sv	ogiltig	apereo-cas:screen.pm.reset.email.inval…,django-allauth:Invalid token.,django-two-factor-auth:Entered token is not valid.
+        wrong	stem	nl	ongeldig	authentik:Invalid code,django-allauth:Bad Token,keycloak:recaptchaFailed
+        wrong	stem	pl	niepoprawn	lemonldap-ng:PE5,simplesamlphp:{errors:title_INVALIDCE…,zitadel:Errors.User.Code.Invalid
+        wrong	stem	pl	nieprawidłow	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE44
+        wrong	stem	ro	nevalid	okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCE…
+        wrong	stem	ru	неверны	authelia:Incorrect password,authentik:Invalid code,keycloak:invalidTotpMessage
+        wrong	stem	sk	neplatn	apereo-cas:screen.error.page.inval…,django-allauth:Invalid login.,keycloak:recaptchaFailed
+        wrong	stem	sl	napač	authelia:Incorrect password,django-allauth:Invalid login.,simplesamlphp:{errors:title_NOTVALIDC…
+        wrong	stem	sv	felaktig	authelia:Incorrect password,django-allauth:Bad Token,zitadel:Errors.User.Code.Invalid
+        wrong	stem	sv	ogiltig	django-allauth:Invalid token.,keycloak:recaptchaFailed,zitadel:Errors.User.Phone.Inval…
         wrong	stem	uk	невірн	keycloak:error-invalid-uri
-        wrong	word	af	ongeldige	flask-security-too:Invalid code,simplesamlphp:{errors:title_INVALIDCERT}
-        wrong	word	af	ooreen	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.4010009
-        wrong	word	af	stem	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.4010009
-        wrong	word	af	verkeerde	authelia:Incorrect username or passw…,simplesamlphp:{login:error_wrongpassword}
-        wrong	word	af	verkeerdegebruikersnaamofwagwoord	authelia:Incorrect username or passw…,simplesamlphp:{login:error_wrongpassword}
+        wrong	word	af	ongeldige	flask-security-too:Invalid code,simplesamlphp:{errors:title_INVALIDCE…
+        wrong	word	af	ooreen	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.401…
+        wrong	word	af	stem	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.401…
+        wrong	word	af	verkeerde	authelia:Incorrect username or p…,simplesamlphp:{login:error_wrongpassw…
+        wrong	word	af	verkeerdegebruikersnaamofwagwoord	authelia:Incorrect username or p…,simplesamlphp:{login:error_wrongpassw…
         wrong	word	ar	خاطئ	django-allauth:Incorrect code.
         wrong	word	ar	خاطئة	django-allauth:Incorrect password.,lemonldap-ng:PE5
         wrong	word	ar	سيئ	lemonldap-ng:PE37
-        wrong	word	ar	صالح	apereo-cas:screen.pm.reset.email.inval…,authelia:The server responded with a…,django-allauth:Bad Token
+        wrong	word	ar	صالح	django-allauth:Bad Token,keycloak:error-invalid-uri,lemonldap-ng:PE44
         wrong	word	ar	صالحة	keycloak:error-invalid-value
-        wrong	word	ar	صحيحة	simplesamlphp:{errors:title_INVALIDCERT}
-        wrong	word	az	tokeni	django-allauth:The password reset token wa…,ory-elements:identities.messages.4060004
+        wrong	word	ar	صحيحة	simplesamlphp:{errors:title_INVALIDCE…
+        wrong	word	az	tokeni	django-allauth:The password reset toke…,ory-elements:identities.messages.406…
         wrong	word	az	yanlış	django-allauth:Bad Token
         wrong	word	bg	грешен	django-allauth:Bad Token
-        wrong	word	bg	невалиден	authelia:The server responded with a…,django-allauth:Invalid login.,gluu-oxauth:device.authorization.invali…
+        wrong	word	bg	невалиден	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Code.Invalid
         wrong	word	bg	невалидни	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	bg	съвпадат	authelia:Passwords do not match,ory-elements:identities.messages.4010009
-        wrong	word	ca	coincideixen	apereo-cas:screen.pm.password.confirmM…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ca	contrasenyes	apereo-cas:screen.pm.password.confirmM…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	bg	съвпадат	authelia:Passwords do not match,ory-elements:identities.messages.401…
+        wrong	word	ca	coincideixen	apereo-cas:screen.pm.password.conf…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	ca	contrasenyes	apereo-cas:screen.pm.password.conf…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	ca	invàlid	django-allauth:Invalid token.,flask-security-too:Invalid code,keycloak:recaptchaFailed
-        wrong	word	ca	vàlid	apereo-cas:cas.screen.acct.error.inval…,django-allauth:Invalid login.,flask-security-too:Invalid login token.
-        wrong	word	ca	vàlida	apereo-cas:screen.pm.reset.email.inval…,django-allauth:Invalid or expired key.,flask-security-too:Invalid password
+        wrong	word	ca	vàlid	apereo-cas:cas.screen.acct.error.i…,django-allauth:Invalid login.,keycloak:error-invalid-uri
+        wrong	word	ca	vàlida	apereo-cas:screen.pm.reset.email.i…,flask-security-too:Invalid password,keycloak:error-invalid-date
         wrong	word	cs	chybný	django-allauth:Bad Token,privacyidea:Invalid user.
         wrong	word	cs	data	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	cs	neplatná	django-allauth:Invalid profile data,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
-        wrong	word	cs	neplatné	django-allauth:Invalid login.,keycloak:invalidPasswordMessage,okta-signin-widget:errors.E0000013
-        wrong	word	cs	neplatný	apereo-cas:screen.error.page.invalidre…,django-allauth:Invalid token.,keycloak:invalidTotpMessage
-        wrong	word	cs	neshodují	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	cs	neplatná	keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005,zitadel:Errors.User.Invalid
+        wrong	word	cs	neplatné	django-allauth:Invalid login.,keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
+        wrong	word	cs	neplatný	django-allauth:Invalid token.,keycloak:invalidTotpMessage,zitadel:Errors.User.Code.Invalid
+        wrong	word	cs	neshodují	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	cs	nesprávná	keycloak:error-invalid-uri
-        wrong	word	cs	nesprávné	authelia:Incorrect password,django-allauth:Incorrect password.,keycloak:error-invalid-date
-        wrong	word	cs	nesprávnéheslo	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.mess…
-        wrong	word	cs	nesprávný	django-allauth:Incorrect code.,keycloak:error-invalid-uri-fragment,privacyidea:wrong otp pin
-        wrong	word	cs	špatný	simplesamlphp:{errors:title_BADREQUEST}
+        wrong	word	cs	nesprávné	authelia:Incorrect password,keycloak:error-invalid-date,zitadel:Errors.User.Password.Co…
+        wrong	word	cs	nesprávnéheslo	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
+        wrong	word	cs	nesprávný	django-allauth:Incorrect code.,keycloak:error-invalid-uri-fragm…,privacyidea:wrong otp pin
+        wrong	word	cs	špatný	simplesamlphp:{errors:title_BADREQUES…
         wrong	word	cy	anghywir	authelia:Incorrect password
-        wrong	word	cy	nad	authelia:The One-Time Password might…
+        wrong	word	cy	nad	authelia:The One-Time Password m…
         wrong	word	da	adgangskoderne	flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	da	ens	keycloak:notMatchPasswordMessage
-        wrong	word	da	forkert	authelia:Incorrect password,django-allauth:Incorrect code.,okta-signin-widget:oie.password.incorrect.mess…
+        wrong	word	da	forkert	authelia:Incorrect password,django-allauth:Incorrect code.,okta-signin-widget:oie.password.incorrect.…
         wrong	word	da	forkertadgangskode	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	da	passer	flask-security-too:Passwords do not match
-        wrong	word	da	ugyldig	django-allauth:Invalid profile data,flask-security-too:Invalid password,keycloak:recaptchaFailed
-        wrong	word	da	ugyldigadgangskode	flask-security-too:Invalid password,keycloak:invalidAccessCodeMessage,okta-signin-widget:oie.webauthn.error.invalidP…
+        wrong	word	da	ugyldig	django-allauth:Invalid profile data,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
+        wrong	word	da	ugyldigadgangskode	flask-security-too:Invalid password,keycloak:invalidAccessCodeMessage,okta-signin-widget:oie.webauthn.error.inva…
         wrong	word	da	ugyldigt	django-allauth:Bad Token,keycloak:invalidUsernameMessage,okta-signin-widget:errors.E0000031
         wrong	word	de	falscher	django-allauth:Incorrect code.,lemonldap-ng:badCode,privacyidea:wrong otp value
         wrong	word	de	falschercode	django-allauth:Incorrect code.,lemonldap-ng:badCode
         wrong	word	de	falsches	authelia:Incorrect password,django-allauth:Bad Token
         wrong	word	de	falschespasswort	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	de	ungültige	apereo-cas:screen.error.page.invalidre…,authentik:Invalid phone number,django-allauth:Invalid login.
-        wrong	word	de	ungültiger	authentik:Invalid code,flask-security-too:Invalid code,keycloak:invalidTotpMessage
+        wrong	word	de	ungültige	django-allauth:Invalid login.,keycloak:error-invalid-uri,openam:amAuth.invalidDomain
+        wrong	word	de	ungültiger	authentik:Invalid code,lemonldap-ng:PE81,privacyidea:Invalid user.
         wrong	word	de	ungültigercode	authentik:Invalid code,flask-security-too:Invalid code
-        wrong	word	de	ungültiges	authentik:Invalid password,flask-security-too:Invalid password,keycloak:recaptchaFailed
-        wrong	word	de	ungültigespasswort	authentik:Invalid password,flask-security-too:Invalid password,keycloak:invalidPasswordMessage
+        wrong	word	de	ungültiges	authentik:Invalid password,keycloak:recaptchaFailed,openam:amAuthAD.PwdInvalid
+        wrong	word	de	ungültigespasswort	authentik:Invalid password,keycloak:invalidPasswordMessage,openam:amAuth.invalidPasswd
         wrong	word	de	ungültigetelefonnummer	authentik:Invalid phone number,okta-signin-widget:oie.phone.invalid
         wrong	word	el	έγκυρη	django-allauth:Invalid login.,keycloak:error-invalid-date,okta-signin-widget:errors.E0000005
-        wrong	word	el	έγκυρο	keycloak:error-invalid-uri,okta-signin-widget:errors.E0000011,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	el	έγκυρο	keycloak:error-invalid-uri,okta-signin-widget:errors.E0000011,simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	el	έγκυρος	keycloak:invalidUserMessage,okta-signin-widget:oie.phone.invalid
-        wrong	word	el	εσφαλμένο	okta-signin-widget:oie.password.incorrect.mess…,simplesamlphp:{errors:title_BADREQUEST}
-        wrong	word	en	bad	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUEST}
+        wrong	word	el	εσφαλμένο	okta-signin-widget:oie.password.incorrect.…,simplesamlphp:{errors:title_BADREQUES…
+        wrong	word	en	bad	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUES…
         wrong	word	en	incorrect	authelia:Incorrect password,django-allauth:Incorrect code.,gluu-oxauth:login.errorMessage
         wrong	word	en	incorrectpassword	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	en	incorrectusernameorpassword	authelia:Incorrect username or passw…,gluu-oxauth:login.errorMessage,simplesamlphp:{login:error_wrongpassword}
-        wrong	word	en	invalid	apereo-cas:INVALID_AUTHN_REQUEST,authelia:The server responded with a…,authentik:Invalid code
-        wrong	word	en	invalidcode	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Invalid…
+        wrong	word	en	incorrectusernameorpassword	authelia:Incorrect username or p…,gluu-oxauth:login.errorMessage,simplesamlphp:{login:error_wrongpassw…
+        wrong	word	en	invalid	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
+        wrong	word	en	invalidcode	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
         wrong	word	en	invalidcredentials	openam:amAuthAD.CredInvalid
-        wrong	word	en	invalidpassword	authentik:Invalid password,flask-security-too:Invalid password,keycloak:invalidPasswordMessage
+        wrong	word	en	invalidpassword	authentik:Invalid password,keycloak:invalidPasswordMessage,openam:amAuth.invalidPasswd
         wrong	word	en	invalidrequest	keycloak:invalidRequestMessage,wso2-identity-apps:invalid.request
         wrong	word	en	invalidtoken	authentik:Invalid Token,django-allauth:Invalid token.
         wrong	word	en	invaliduser	keycloak:invalidUserMessage,privacyidea:Invalid user.
         wrong	word	en	invaliduserpassword	openam:amAuthAD.PwdInvalid
-        wrong	word	en	match	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
-        wrong	word	en	passwords	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
-        wrong	word	en	passwordsdonotmatch	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,flask-security-too:Passwords do not match
+        wrong	word	en	passwordsdonotmatch	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,flask-security-too:Passwords do not match
         wrong	word	en	passwordsdontmatch	authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
-        wrong	word	en	wrong	lemonldap-ng:PE5,privacyidea:wrong otp pin,zitadel:Errors.User.Password.Confir…
+        wrong	word	en	wrong	lemonldap-ng:PE5,privacyidea:wrong otp pin,zitadel:Errors.User.Password.Co…
         wrong	word	es	coincide	authentik:Code does not match,flask-security-too:Password does not match
-        wrong	word	es	coinciden	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
+        wrong	word	es	coinciden	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
         wrong	word	es	contraseñaincorrecta	authelia:Incorrect password,authentik:Invalid password,django-allauth:Incorrect password.
         wrong	word	es	contraseñainválida	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	es	contraseñas	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
+        wrong	word	es	contraseñas	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
         wrong	word	es	códigoincorrecto	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	es	incorrecta	authelia:Incorrect password,authentik:Invalid password,django-allauth:Incorrect password.
+        wrong	word	es	incorrecta	authelia:Incorrect password,authentik:Invalid password,lemonldap-ng:PE37
         wrong	word	es	incorrecto	django-allauth:Incorrect code.,lemonldap-ng:PE5
         wrong	word	es	invalido	keycloak:error-invalid-number,privacyidea:Invalid user.
         wrong	word	es	inválida	flask-security-too:Invalid password,keycloak:error-invalid-uri,lemonldap-ng:PE39
-        wrong	word	es	inválido	authentik:Invalid Token,django-allauth:Invalid login.,flask-security-too:Invalid code
-        wrong	word	es	válida	apereo-cas:screen.error.page.invalidre…,okta-signin-widget:errors.E0000005,openam:amAuth.invalidPasswd
+        wrong	word	es	inválido	authentik:Invalid Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
+        wrong	word	es	válida	apereo-cas:screen.error.page.inval…,okta-signin-widget:errors.E0000005,openam:amAuth.invalidPasswd
         wrong	word	es	válidas	openam:amAuthAD.CredInvalid
         wrong	word	es	válido	django-allauth:Invalid token.,keycloak:error-invalid-value,openam:amAuth.invalidDomain
         wrong	word	et	vale	authelia:Incorrect password,django-allauth:Bad Token
-        wrong	word	et	vigane	simplesamlphp:{errors:title_INVALIDCERT}
-        wrong	word	et	ühti	authelia:Passwords do not match,ory-elements:identities.messages.4010009
+        wrong	word	et	vigane	simplesamlphp:{errors:title_INVALIDCE…
+        wrong	word	et	ühti	authelia:Passwords do not match,ory-elements:identities.messages.401…
         wrong	word	eu	baliogabea	django-allauth:Bad Token,flask-security-too:Invalid code,okta-signin-widget:errors.E0000005
         wrong	word	eu	baliogabeak	django-allauth:Invalid profile data,okta-signin-widget:errors.E0000031
         wrong	word	eu	okerra	authelia:Incorrect password,django-allauth:Incorrect code.,flask-security-too:Invalid password
-        wrong	word	fa	مطابقت	apereo-cas:screen.pm.password.confirmM…,keycloak:notMatchPasswordMessage
+        wrong	word	fa	مطابقت	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
         wrong	word	fa	نامعتبر	apereo-cas:INVALID_AUTHN_REQUEST,django-allauth:Invalid token.,keycloak:recaptchaFailed
-        wrong	word	fa	ندارند	apereo-cas:screen.pm.password.confirmM…,keycloak:notMatchPasswordMessage
-        wrong	word	fa	گذرواژههامطابقتندارند	apereo-cas:screen.pm.password.confirmM…,keycloak:notMatchPasswordMessage
+        wrong	word	fa	ندارند	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
+        wrong	word	fa	گذرواژههامطابقتندارند	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
         wrong	word	fi	salasanat	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	fi	täsmää	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	fi	vanhasalasanaonvirheellinen	keycloak:invalidPasswordExistingMess…,lemonldap-ng:PE39
-        wrong	word	fi	virheellinen	authelia:Incorrect password,django-allauth:Bad Token,keycloak:recaptchaFailed
+        wrong	word	fi	vanhasalasanaonvirheellinen	keycloak:invalidPasswordExisting…,lemonldap-ng:PE39
+        wrong	word	fi	virheellinen	django-allauth:Bad Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
         wrong	word	fi	virheellinenkoodi	django-allauth:Incorrect code.,lemonldap-ng:badCode
         wrong	word	fi	virheellinensalasana	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	fi	virheelliset	django-allauth:Invalid profile data,lemonldap-ng:PE5
         wrong	word	fi	väärä	keycloak:error-invalid-uri
         wrong	word	fil	maling	authelia:Incorrect password
-        wrong	word	fr	codeinvalide	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Invalid…
-        wrong	word	fr	incorrect	authelia:Incorrect password,django-allauth:Incorrect code.,lemonldap-ng:PE40
-        wrong	word	fr	invalide	apereo-cas:screen.error.page.invalidre…,authelia:The server responded with a…,authentik:Invalid code
+        wrong	word	fr	codeinvalide	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
+        wrong	word	fr	incorrect	authelia:Incorrect password,lemonldap-ng:PE40,openam:amAuth.invalidPasswd
+        wrong	word	fr	invalide	authentik:Invalid code,keycloak:recaptchaFailed,lemonldap-ng:PE10
         wrong	word	fr	mauvais	django-allauth:Bad Token,lemonldap-ng:badCode,privacyidea:wrong otp pin
         wrong	word	fr	mauvaise	lemonldap-ng:PE37,privacyidea:wrong otp value
         wrong	word	fr	motdepasseincorrect	authelia:Incorrect password,django-allauth:Incorrect password.,openam:amAuth.invalidPasswd
         wrong	word	fr	motdepasseinvalide	authentik:Invalid password,keycloak:invalidPasswordMessage
         wrong	word	fr	valide	okta-signin-widget:errors.E0000005,openam:amAuth.invalidDomain
         wrong	word	ga	mícheart	authelia:Incorrect password
-        wrong	word	he	חוקית	django-allauth:Invalid login.,simplesamlphp:{errors:title_BADREQUEST}
+        wrong	word	he	חוקית	django-allauth:Invalid login.,simplesamlphp:{errors:title_BADREQUES…
         wrong	word	he	פגום	django-allauth:Bad Token
         wrong	word	he	קודשגוי	django-allauth:Incorrect code.,lemonldap-ng:badCode
         wrong	word	he	שגוי	django-allauth:Incorrect code.,lemonldap-ng:PE10
         wrong	word	he	שגויה	django-allauth:Incorrect password.,lemonldap-ng:PE37
-        wrong	word	he	תקין	django-allauth:The password reset token wa…,ory-elements:identities.messages.4000008
+        wrong	word	he	תקין	django-allauth:The password reset toke…,ory-elements:identities.messages.400…
         wrong	word	hi	गलत	authelia:Incorrect password
-        wrong	word	hr	neispravan	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	hr	neispravan	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	hr	neispravna	django-allauth:Invalid login.
-        wrong	word	hr	podudaraju	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
+        wrong	word	hr	podudaraju	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
         wrong	word	ht	bon	okta-signin-widget:errors.E0000207
         wrong	word	ht	koresponn	okta-signin-widget:errors.E0000087
         wrong	word	ht	kòrèk	django-allauth:Incorrect code.
@@ -3861,189 +3836,189 @@ extension SignInLexicon {
         wrong	word	ht	valid	okta-signin-widget:errors.E0000005
         wrong	word	hu	ajelszavaknemegyeznek	authelia:Passwords do not match,flask-security-too:Passwords do not match
         wrong	word	hu	egyeznek	authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	hu	helytelen	authelia:Incorrect password,okta-signin-widget:oie.password.incorrect.mess…,zitadel:Errors.User.Password.Confir…
-        wrong	word	hu	hibás	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUEST}
+        wrong	word	hu	helytelen	authelia:Incorrect password,okta-signin-widget:oie.password.incorrect.…,zitadel:Errors.User.Password.Co…
+        wrong	word	hu	hibás	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUES…
         wrong	word	hu	jelszavak	authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	hu	érvénytelen	authelia:The server responded with a…,django-allauth:Invalid login.,django-two-factor-auth:Entered token is not valid.
+        wrong	word	hu	érvénytelen	django-allauth:Invalid login.,keycloak:recaptchaFailed,zitadel:Errors.User.Invalid
         wrong	word	hu	érvénytelenjelszó	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	hu	érvénytelenkód	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Invalid…
-        wrong	word	hy	անվավեր	flask-security-too:Invalid code,ory-elements:identities.messages.4000006
-        wrong	word	id	valid	authelia:The server responded with a…,django-allauth:Invalid login.,okta-signin-widget:errors.E0000005
+        wrong	word	hu	érvénytelenkód	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
+        wrong	word	hy	անվավեր	flask-security-too:Invalid code,ory-elements:identities.messages.400…
+        wrong	word	id	valid	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Invalid
         wrong	word	is	eins	flask-security-too:Passwords do not match
         wrong	word	is	ógildur	flask-security-too:Invalid code
         wrong	word	is	ógilt	flask-security-too:Invalid password
         wrong	word	it	codiceerrato	django-allauth:Incorrect code.,lemonldap-ng:badCode
         wrong	word	it	corrisponde	authentik:Code does not match,flask-security-too:Password does not match
-        wrong	word	it	corrispondono	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
+        wrong	word	it	corrispondono	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
         wrong	word	it	errata	authelia:Incorrect password,django-allauth:Incorrect password.,lemonldap-ng:PE39
         wrong	word	it	errato	django-allauth:Incorrect code.,lemonldap-ng:PE37
         wrong	word	it	passworderrata	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	it	valida	flask-security-too:Invalid password,keycloak:invalidRequestMessage,okta-signin-widget:errors.E0000005
-        wrong	word	it	valido	apereo-cas:screen.pm.reset.email.inval…,authelia:The server responded with a…,authentik:Invalid code
+        wrong	word	it	valido	authentik:Invalid code,django-allauth:Bad Token,lemonldap-ng:PE10
         wrong	word	ka	url	keycloak:error-invalid-uri
         wrong	word	ka	არასწორი	django-allauth:Invalid login.,keycloak:recaptchaFailed
         wrong	word	ka	არასწორია	django-allauth:Invalid profile data,keycloak:error-invalid-value
         wrong	word	ka	არასწორიპაროლი	django-allauth:Incorrect password.,keycloak:invalidPasswordMessage
-        wrong	word	ka	ემთხვევა	keycloak:error-pattern-no-match,ory-elements:identities.messages.4010009
-        wrong	word	ko	비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.Invalid
+        wrong	word	ka	ემთხვევა	keycloak:error-pattern-no-match,ory-elements:identities.messages.401…
+        wrong	word	ko	비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
         wrong	word	ko	올바르지	authentik:Invalid Token,django-allauth:Incorrect code.,okta-signin-widget:errors.E0000207
         wrong	word	ko	올바르지않은비밀번호	authentik:Invalid password,django-allauth:Incorrect password.
         wrong	word	ko	올비르지	django-allauth:Bad Token
-        wrong	word	ko	유효하지	authentik:Invalid code,django-allauth:Invalid login.,okta-signin-widget:oie.phone.invalid
+        wrong	word	ko	유효하지	authentik:Invalid code,django-allauth:Invalid login.,openam:amAuthJDBC.loginFailed
         wrong	word	ko	일치하지	authelia:Passwords do not match,authentik:Code does not match,keycloak:notMatchPasswordMessage
         wrong	word	ko	일치해야	okta-signin-widget:password.error.match
-        wrong	word	ko	잘못되었습니다	keycloak:invalidPasswordExistingMess…,okta-signin-widget:errors.E0000098,openam:amAuthAD.PInvalid
-        wrong	word	ko	잘못된	authelia:Incorrect password,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
+        wrong	word	ko	잘못되었습니다	keycloak:invalidPasswordExisting…,openam:amAuthAD.PInvalid,zitadel:Errors.IdentityProvider…
+        wrong	word	ko	잘못된	authelia:Incorrect password,keycloak:recaptchaFailed,openam:amAuth.invalidChars
         wrong	word	ko	잘못된비밀번호	authelia:Incorrect password,openam:amAuth.invalidPasswd
-        wrong	word	ko	잘못된비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.Invalid
-        wrong	word	ko	전화번호입니다	okta-signin-widget:oie.phone.invalid,zitadel:Errors.User.Phone.Invalid
+        wrong	word	ko	잘못된비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
+        wrong	word	ko	전화번호입니다	okta-signin-widget:oie.phone.invalid,zitadel:Errors.User.Phone.Inval…
         wrong	word	ko	증명이	openam:amAuthAD.CredInvalid
         wrong	word	ko	코드입니다	keycloak:invalidTotpMessage,okta-signin-widget:idx.invalid.device.code,zitadel:Errors.User.Code.Invalid
-        wrong	word	ky	эмес	django-allauth:Bad Token,ory-elements:identities.messages.4000006
+        wrong	word	ky	эмес	django-allauth:Bad Token,ory-elements:identities.messages.400…
         wrong	word	lt	klaidinga	django-allauth:Bad Token
-        wrong	word	lt	nesutampa	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,ory-elements:identities.messages.4010009
-        wrong	word	lt	neteisinga	keycloak:invalidRequestMessage,simplesamlphp:{errors:title_BADREQUEST}
-        wrong	word	lt	neteisingas	authelia:Incorrect password,django-allauth:Invalid login.,django-two-factor-auth:Entered token is not valid.
+        wrong	word	lt	nesutampa	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,ory-elements:identities.messages.401…
+        wrong	word	lt	neteisinga	keycloak:invalidRequestMessage,simplesamlphp:{errors:title_BADREQUES…
+        wrong	word	lt	neteisingas	authelia:Incorrect password,django-allauth:Invalid login.,keycloak:recaptchaFailed
         wrong	word	lt	neteisingasslaptažodis	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	lt	slaptažodžiai	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	lt	slaptažodžiainesutampa	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	lt	žymė	django-allauth:Bad Token
         wrong	word	lv	marķieris	django-allauth:Bad Token
-        wrong	word	lv	nederīgs	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	lv	nederīgs	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	lv	nekorekta	keycloak:invalidEmailMessage
         wrong	word	lv	nekorekts	keycloak:recaptchaFailed
         wrong	word	lv	nepareiza	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	lv	nepareizaparole	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	lv	nesakrīt	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	mk	акредитиви	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        wrong	word	mk	валидна	ory-elements:identities.messages.4000040,zitadel:Errors.User.Email.Invalid
-        wrong	word	mk	неважечки	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        wrong	word	mn	буруу	django-allauth:Invalid login.,ory-elements:identities.messages.4000006
-        wrong	word	ms	sah	authelia:The server responded with a…,okta-signin-widget:errors.E0000005,ory-elements:identities.messages.4000006
-        wrong	word	ms	sepadan	authelia:Passwords do not match,okta-signin-widget:errors.E0000087,ory-elements:identities.messages.4010009
+        wrong	word	mk	акредитиви	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        wrong	word	mk	валидна	ory-elements:identities.messages.400…,zitadel:Errors.User.Email.Inval…
+        wrong	word	mk	неважечки	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        wrong	word	mn	буруу	django-allauth:Invalid login.,ory-elements:identities.messages.400…
+        wrong	word	ms	sah	authelia:The server responded wi…,okta-signin-widget:errors.E0000005,ory-elements:identities.messages.400…
+        wrong	word	ms	sepadan	authelia:Passwords do not match,okta-signin-widget:errors.E0000087,ory-elements:identities.messages.401…
         wrong	word	nb	passordene	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	nb	samsvare	okta-signin-widget:password.error.match
-        wrong	word	nb	ugyldig	authelia:Incorrect username or passw…,django-allauth:Bad Token,django-two-factor-auth:Entered token is not valid.
+        wrong	word	nb	ugyldig	authelia:Incorrect username or p…,django-allauth:Bad Token,keycloak:recaptchaFailed
         wrong	word	ne	गलत	authelia:Incorrect password
-        wrong	word	nl	ongeldig	apereo-cas:screen.pm.reset.email.inval…,authentik:Invalid Token,django-allauth:Incorrect password.
-        wrong	word	nl	ongeldige	authentik:Invalid code,django-allauth:Bad Token,flask-security-too:Invalid login token.
-        wrong	word	nl	ongeldigecode	authentik:Invalid code,django-allauth:Incorrect code.,zitadel:Errors.User.MFA.OTP.Invalid…
+        wrong	word	nl	ongeldig	authentik:Invalid Token,keycloak:error-invalid-email,zitadel:Errors.User.Code.Invalid
+        wrong	word	nl	ongeldige	authentik:Invalid code,django-allauth:Bad Token,keycloak:recaptchaFailed
+        wrong	word	nl	ongeldigecode	authentik:Invalid code,django-allauth:Incorrect code.,zitadel:Errors.User.MFA.OTP.Inv…
         wrong	word	nl	ongeldigegebruiker	keycloak:invalidUserMessage,privacyidea:Invalid user.
         wrong	word	nl	ongeldigwachtwoord	authentik:Invalid password,django-allauth:Incorrect password.,flask-security-too:Invalid password
-        wrong	word	nl	onjuist	authelia:Incorrect password,authentik:Invalid phone number,okta-signin-widget:oie.password.incorrect.mess…
-        wrong	word	nl	overeen	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Code does not match
+        wrong	word	nl	onjuist	authelia:Incorrect password,authentik:Invalid phone number,zitadel:Errors.User.Password.Co…
+        wrong	word	nl	overeen	authelia:Passwords do not match,authentik:Code does not match,keycloak:error-pattern-no-match
         wrong	word	pl	błędny	django-allauth:Incorrect code.,lemonldap-ng:badCode,privacyidea:wrong otp pin
         wrong	word	pl	błędnykod	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	pl	hasłaniepasują	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
-        wrong	word	pl	niepoprawne	lemonldap-ng:PE5,zitadel:Errors.User.Password.Invalid
-        wrong	word	pl	niepoprawny	lemonldap-ng:PE10,simplesamlphp:{errors:title_INVALIDCERT},zitadel:Errors.User.Code.Invalid
+        wrong	word	pl	hasłaniepasują	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
+        wrong	word	pl	niepoprawne	lemonldap-ng:PE5,zitadel:Errors.User.Password.In…
+        wrong	word	pl	niepoprawny	lemonldap-ng:PE10,simplesamlphp:{errors:title_INVALIDCE…,zitadel:Errors.User.Code.Invalid
         wrong	word	pl	nieprawidłowa	authentik:Invalid captcha response,keycloak:error-invalid-date,lemonldap-ng:PE81
-        wrong	word	pl	nieprawidłowe	apereo-cas:screen.error.page.invalidre…,authelia:Incorrect password,authentik:Invalid password
-        wrong	word	pl	nieprawidłowehasło	authelia:Incorrect password,authentik:Invalid password,flask-security-too:Invalid password
-        wrong	word	pl	nieprawidłowy	apereo-cas:screen.pm.reset.email.inval…,authentik:Invalid Token,django-allauth:Bad Token
-        wrong	word	pl	nieprawidłowykod	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Invalid…
+        wrong	word	pl	nieprawidłowe	authelia:Incorrect password,authentik:Invalid password,zitadel:Errors.User.Invalid
+        wrong	word	pl	nieprawidłowehasło	authelia:Incorrect password,authentik:Invalid password,keycloak:invalidPasswordMessage
+        wrong	word	pl	nieprawidłowy	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE44
+        wrong	word	pl	nieprawidłowykod	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
         wrong	word	pl	nieprawidłowynumertelefonu	authentik:Invalid phone number,okta-signin-widget:oie.phone.invalid
         wrong	word	pl	nieprawidłowyużytkownik	keycloak:invalidUserMessage,privacyidea:Invalid user.
         wrong	word	pl	nieprawidłową	keycloak:error-invalid-date
-        wrong	word	pl	pasują	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
+        wrong	word	pl	pasują	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
         wrong	word	pl	zły	authentik:Invalid code,lemonldap-ng:PE37
-        wrong	word	pt	assenhasnãocoincidem	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	pt	coincidem	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	pt	códigoinválido	lemonldap-ng:badCode,zitadel:Errors.User.MFA.OTP.Invalid…
-        wrong	word	pt	emailinválido	keycloak:invalidEmailMessage,zitadel:Errors.User.Email.Invalid
+        wrong	word	pt	assenhasnãocoincidem	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	pt	coincidem	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	pt	códigoinválido	lemonldap-ng:badCode,zitadel:Errors.User.MFA.OTP.Inv…
+        wrong	word	pt	emailinválido	keycloak:invalidEmailMessage,zitadel:Errors.User.Email.Inval…
         wrong	word	pt	errado	django-allauth:Bad Token
         wrong	word	pt	incorreta	authelia:Incorrect password,django-allauth:Incorrect password.,lemonldap-ng:PE37
         wrong	word	pt	incorreto	django-allauth:Incorrect code.,lemonldap-ng:PE40
-        wrong	word	pt	inválida	apereo-cas:screen.error.page.invalidre…,authentik:Invalid password,django-allauth:Invalid login.
-        wrong	word	pt	inválido	apereo-cas:screen.pm.reset.email.inval…,authelia:The server responded with a…,authentik:Invalid Token
-        wrong	word	pt	inválidos	django-allauth:Invalid profile data,keycloak:error-username-invalid-char…,zitadel:Errors.User.Invalid
+        wrong	word	pt	inválida	authentik:Invalid password,keycloak:error-invalid-date,lemonldap-ng:PE37
+        wrong	word	pt	inválido	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE10
+        wrong	word	pt	inválidos	django-allauth:Invalid profile data,keycloak:error-username-invalid-…,zitadel:Errors.User.Invalid
         wrong	word	pt	nomedeusuárioinválido	keycloak:invalidUsernameMessage,lemonldap-ng:PE40
         wrong	word	pt	palavrapasseinválida	authentik:Invalid password,flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	pt	senhaincorreta	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.mess…
+        wrong	word	pt	senhaincorreta	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
         wrong	word	pt	senhainválida	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	pt	senhas	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,flask-security-too:Passwords do not match
+        wrong	word	pt	senhas	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,lemonldap-ng:PE34
         wrong	word	pt	usuárioinválido	keycloak:invalidUserMessage,privacyidea:Invalid user.
         wrong	word	pt	utilizadorinválido	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	ro	incorectă	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.mess…
+        wrong	word	ro	incorectă	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
         wrong	word	ro	invalid	django-allauth:Bad Token,privacyidea:Invalid user.
-        wrong	word	ro	nevalid	okta-signin-widget:errors.E0000053,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	ro	nevalid	okta-signin-widget:errors.E0000053,simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	ro	nevalidă	okta-signin-widget:errors.E0000005
-        wrong	word	ro	parolele	authelia:Passwords do not match,okta-signin-widget:password.enroll.error.match
+        wrong	word	ro	parolele	authelia:Passwords do not match,okta-signin-widget:password.enroll.error.m…
         wrong	word	ro	parolăincorectă	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	ru	неверные	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	ru	неверный	apereo-cas:screen.error.page.invalidre…,authelia:Incorrect password,authentik:Invalid code
+        wrong	word	ru	неверный	authelia:Incorrect password,authentik:Invalid code,keycloak:invalidTotpMessage
         wrong	word	ru	неверныйкод	authentik:Invalid code,django-allauth:Incorrect code.,zitadel:Errors.User.Code.Invalid
-        wrong	word	ru	неверныйпароль	authelia:Incorrect password,authentik:Invalid password,django-allauth:Incorrect password.
-        wrong	word	ru	недействительный	django-allauth:Invalid login.,okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	ru	неверныйпароль	authelia:Incorrect password,authentik:Invalid password,zitadel:Errors.User.Password.In…
+        wrong	word	ru	недействительный	django-allauth:Invalid login.,okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	ru	недопустимый	keycloak:error-invalid-number,okta-signin-widget:errors.E0000053
-        wrong	word	ru	неправильный	django-allauth:Bad Token,django-two-factor-auth:The YubiKey could not be ve…,keycloak:invalidEmailMessage
-        wrong	word	ru	пароли	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
-        wrong	word	ru	паролинесовпадают	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	ru	совпадают	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	si	වලංගු	ory-elements:identities.messages.4000006,privacyidea:Invalid user.
-        wrong	word	sk	heslá	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sk	heslásanezhodujú	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sk	neplatná	apereo-cas:screen.error.page.invalidre…,keycloak:error-invalid-uri
+        wrong	word	ru	неправильный	django-allauth:Bad Token,keycloak:invalidEmailMessage,okta-signin-widget:oie.phone.invalid
+        wrong	word	ru	пароли	authelia:Passwords do not match,authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
+        wrong	word	ru	паролинесовпадают	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	ru	совпадают	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,zitadel:Errors.User.Password.Co…
+        wrong	word	si	වලංගු	ory-elements:identities.messages.400…,privacyidea:Invalid user.
+        wrong	word	sk	heslá	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	sk	heslásanezhodujú	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	sk	neplatná	apereo-cas:screen.error.page.inval…,keycloak:error-invalid-uri
         wrong	word	sk	neplatné	django-allauth:Invalid login.,keycloak:recaptchaFailed
         wrong	word	sk	neplatný	django-allauth:Invalid token.,keycloak:error-invalid-date
         wrong	word	sk	nesprávne	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	sk	nesprávneheslo	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sk	nezhodujú	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sl	gesli	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
-        wrong	word	sl	gesliseneujemata	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
-        wrong	word	sl	napačen	django-allauth:Invalid token.,simplesamlphp:{errors:title_NOTVALIDCERT}
+        wrong	word	sk	nezhodujú	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	sl	gesli	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
+        wrong	word	sl	gesliseneujemata	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
+        wrong	word	sl	napačen	django-allauth:Invalid token.,simplesamlphp:{errors:title_NOTVALIDC…
         wrong	word	sl	napačna	django-allauth:Invalid login.
         wrong	word	sl	napačno	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	sl	napačnogeslo	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sl	neveljavna	apereo-cas:screen.error.page.invalidre…,ory-elements:identities.messages.4000008
-        wrong	word	sl	ujemata	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match
-        wrong	word	so	qaldan	authelia:Incorrect username or passw…
+        wrong	word	sl	neveljavna	apereo-cas:screen.error.page.inval…,ory-elements:identities.messages.400…
+        wrong	word	sl	ujemata	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
+        wrong	word	so	qaldan	authelia:Incorrect username or p…
         wrong	word	sr	неважећи	django-allauth:Invalid token.
-        wrong	word	sr-Latn	neispravan	simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	sr-Latn	neispravan	simplesamlphp:{errors:title_INVALIDCE…
         wrong	word	sr-Latn	netačna	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	sr-Latn	netačnalozinka	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	st	fosahetse	simplesamlphp:{login:error_wrongpassword}
+        wrong	word	st	fosahetse	simplesamlphp:{login:error_wrongpassw…
         wrong	word	sv	felaktig	django-allauth:Bad Token,zitadel:Errors.User.Code.Invalid
-        wrong	word	sv	felaktigt	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.mess…
+        wrong	word	sv	felaktigt	authelia:Incorrect password,django-allauth:Incorrect password.,simplesamlphp:{errors:title_BADREQUES…
         wrong	word	sv	felaktigtlösenord	authelia:Incorrect password,django-allauth:Incorrect password.
         wrong	word	sv	lösenorden	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	sv	lösenordenmatcharinte	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	sv	matchar	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sv	ogiltig	apereo-cas:screen.pm.reset.email.inval…,django-allauth:Invalid token.,django-two-factor-auth:Entered token is not valid.
-        wrong	word	sv	ogiltigt	okta-signin-widget:errors.E0000013,zitadel:Errors.User.Phone.Invalid
+        wrong	word	sv	ogiltig	django-allauth:Invalid token.,keycloak:recaptchaFailed,zitadel:Errors.User.MFA.OTP.Inv…
+        wrong	word	sv	ogiltigt	okta-signin-widget:errors.E0000013,zitadel:Errors.User.Phone.Inval…
         wrong	word	ta	தவறான	authelia:Incorrect password,privacyidea:Invalid user.
-        wrong	word	ta	பொருந்தவில்லை	authelia:Passwords do not match,ory-elements:identities.messages.4010009,privacyidea:Response did not match the…
+        wrong	word	ta	பொருந்தவில்லை	authelia:Passwords do not match,ory-elements:identities.messages.401…,privacyidea:Response did not match…
         wrong	word	tl	maling	authelia:Incorrect password
-        wrong	word	tr	eşleşmiyor	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Code does not match
-        wrong	word	tr	geçersiz	apereo-cas:INVALID_AUTHN_REQUEST,authelia:The server responded with a…,authentik:Invalid Token
-        wrong	word	tr	hatalı	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUEST}
+        wrong	word	tr	eşleşmiyor	authelia:Passwords do not match,authentik:Code does not match,keycloak:error-pattern-no-match
+        wrong	word	tr	geçersiz	authentik:Invalid Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
+        wrong	word	tr	hatalı	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUES…
         wrong	word	tr	hatalıkod	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	tr	parolalar	lemonldap-ng:PE34,okta-signin-widget:password.enroll.error.match
+        wrong	word	tr	parolalar	lemonldap-ng:PE34,okta-signin-widget:password.enroll.error.m…
         wrong	word	tr	yanlış	authelia:Incorrect password,flask-security-too:Invalid password,lemonldap-ng:PE5
-        wrong	word	tr	şifreler	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,authentik:Passwords don't match.
-        wrong	word	tr	şifrelereşleşmiyor	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	tr	şifreyanlış	flask-security-too:Invalid password,okta-signin-widget:oie.password.incorrect.mess…
-        wrong	word	uk	збігаються	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	tr	şifreler	authelia:Passwords do not match,authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
+        wrong	word	tr	şifrelereşleşmiyor	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	tr	şifreyanlış	flask-security-too:Invalid password,okta-signin-widget:oie.password.incorrect.…
+        wrong	word	uk	збігаються	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
         wrong	word	uk	невірна	keycloak:error-invalid-date
         wrong	word	uk	невірне	keycloak:error-invalid-value
         wrong	word	uk	невірний	keycloak:error-invalid-uri
         wrong	word	uk	недійсна	keycloak:error-invalid-uri
         wrong	word	uk	недійсне	django-allauth:Invalid login.,keycloak:error-invalid-value
-        wrong	word	uk	недійсний	apereo-cas:screen.error.page.invalidre…,django-allauth:Bad Token,keycloak:recaptchaFailed
-        wrong	word	uk	неправильний	authelia:Incorrect password,django-allauth:Incorrect code.,okta-signin-widget:oie.phone.invalid
-        wrong	word	uk	неправильнийпароль	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.mess…
-        wrong	word	uk	неприпустимий	keycloak:error-person-name-invalid-c…,okta-signin-widget:errors.E0000053
-        wrong	word	uk	паролі	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	uk	паролінезбігаються	apereo-cas:screen.pm.password.confirmM…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ur	اسناد	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        wrong	word	ur	غلط	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.4000006
-        wrong	word	ur	مماثل	apereo-cas:screen.pm.password.confirmM…
+        wrong	word	uk	недійсний	django-allauth:Bad Token,keycloak:recaptchaFailed,privacyidea:Invalid user.
+        wrong	word	uk	неправильний	authelia:Incorrect password,django-allauth:Incorrect code.,privacyidea:wrong otp pin
+        wrong	word	uk	неправильнийпароль	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
+        wrong	word	uk	неприпустимий	keycloak:error-person-name-inval…,okta-signin-widget:errors.E0000053
+        wrong	word	uk	паролі	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	uk	паролінезбігаються	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
+        wrong	word	ur	اسناد	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        wrong	word	ur	غلط	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
+        wrong	word	ur	مماثل	apereo-cas:screen.pm.password.conf…
         wrong	word	uz	noto	django-allauth:Incorrect code.
-        wrong	word	uz	yaroqsiz	django-allauth:Bad Token,ory-elements:identities.messages.4000016
+        wrong	word	uz	yaroqsiz	django-allauth:Bad Token,ory-elements:identities.messages.400…
         wrong	word	vec	sbaglià	authelia:Incorrect password
         wrong	word	vi	hợp	lemonldap-ng:PE37
-        wrong	word	vi	khớp	apereo-cas:screen.pm.password.confirmM…,authelia:The One-Time Code either do…,okta-signin-widget:errors.E0000087
-        wrong	word	xh	esingasebenziyo	simplesamlphp:{errors:title_INVALIDCERT}
-        wrong	word	zu	esingalungile	simplesamlphp:{errors:title_INVALIDCERT}
+        wrong	word	vi	khớp	apereo-cas:screen.pm.password.conf…,authelia:The One-Time Code eithe…,okta-signin-widget:errors.E0000087
+        wrong	word	xh	esingasebenziyo	simplesamlphp:{errors:title_INVALIDCE…
+        wrong	word	zu	esingalungile	simplesamlphp:{errors:title_INVALIDCE…
         """#
 }
