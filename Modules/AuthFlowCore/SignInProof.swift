@@ -173,7 +173,17 @@ extension SignInMachine {
         }
         guard (200...299).contains(response.status) else {
             let formsAuth = response.status == 403 && response.header("X-Forms_Based_Auth_Required") != nil
-            return formsAuth && submissions == 0 ? .signInGoesOn : .failed
+            if formsAuth && submissions == 0 { return .signInGoesOn }
+            // A 401 or 403 whose body is a sign-in page (a web application answers every page with its form and
+            // that status until signed in): not signed in yet, and the page says how to go on.
+            if [401, 403].contains(response.status), configuration.target.proofURL != nil,
+                let page = readPage(response), page.kind.continuesSignIn,
+                page.kind != .error
+                    || page.forms.contains(where: \.isSignInForm)
+            {
+                return .signInGoesOn
+            }
+            return .failed
         }
         guard configuration.target.proofURL != nil else { return .proven }
         // The target's own page is judged by the session, not by its words: an error text without a sign-in form

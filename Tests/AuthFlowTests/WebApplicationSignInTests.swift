@@ -18,6 +18,9 @@ import Transport
         var usernameFirstWithDecoy = false
         /// A right password leads to a second-factor checkpoint instead of the target.
         var checkpoint = false
+        /// Every visitor gets the session cookie before signing in (`app_session=anon`), and the target answers a
+        /// visitor not signed in with 401 and the sign-in form itself, no redirect.
+        var anonymousSession = false
     }
 
     /// An application on 127.0.0.1: `/app/items` is the target (its page lists items, one called "Error log"); a
@@ -52,6 +55,12 @@ import Transport
                 if session == "pending" {
                     return HTTPServerResponse(status: 302, headers: [("Location", "/checkpoint?next=/app/items")])
                 }
+                if behaviour.anonymousSession {
+                    var page = form()
+                    page.status = 401
+                    page.headers.append(("Set-Cookie", "app_session=anon; Path=/; HttpOnly"))
+                    return page
+                }
                 return HTTPServerResponse(status: 302, headers: [("Location", "/login?next=/app/items")])
             case ("GET", "/checkpoint"):
                 return HTTPServerResponse(
@@ -78,16 +87,16 @@ import Transport
         }
     }
 
-    static func signIn(_ behaviour: Behaviour, password: String = password, dumps: String? = nil) async throws
-        -> (SignInOutcome, HostilePageTests.RequestLog)
-    {
+    static func signIn(
+        _ behaviour: Behaviour, password: String = password, cookies: [String] = [], dumps: String? = nil
+    ) async throws -> (SignInOutcome, HostilePageTests.RequestLog) {
         let log = HostilePageTests.RequestLog()
         let server = try application(behaviour, log: log)
         defer { server.stop() }
         let outcome = await SignIn(
             client: try HTTPClient(),
             configuration: .web(
-                url: server.baseURL + "/app/items", username: "alice", password: Secret(password),
+                url: server.baseURL + "/app/items", username: "alice", password: Secret(password), cookies: cookies,
                 policy: SignInPolicy(allowHTTPLoopback: true)),
             options: SignIn.Options(dumpPagesDirectory: dumps)
         ).run()
@@ -97,6 +106,17 @@ import Transport
     @Test("a sign-in form sent with 401 and no scheme is a page: it is filled, and the target opens")
     func formWithStatus401SignsIn() async throws {
         let (outcome, _) = try await Self.signIn(Behaviour(formStatus: 401))
+        guard case .signedIn(let session) = outcome else {
+            Issue.record("expected a session, got \(outcome.message)")
+            return
+        }
+        #expect(session.cookies.contains { $0.name == "app_session" && $0.value == "alice" })
+    }
+
+    @Test(
+        "a target that answers with 401 and its form until signed in: a proof on its cookie reads the form and goes on")
+    func targetAnswering401WithItsFormUntilSignedIn() async throws {
+        let (outcome, _) = try await Self.signIn(Behaviour(anonymousSession: true), cookies: ["app_session"])
         guard case .signedIn(let session) = outcome else {
             Issue.record("expected a session, got \(outcome.message)")
             return

@@ -55,23 +55,6 @@ probe() {  # probe URL -> 0 when it answers 200 over TLS verified with the world
 
 pem_body() { sed -e '/-----/d' "$1" | tr -d '\n'; }
 
-# ---------------------------------------------------------------- /etc/hosts
-# The block names DIR, so two worlds (on other ports) never remove each other's names.
-hosts_remove() {  # rewritten in place: /etc/hosts may be a bind mount
-    local dir=$1 kept
-    grep -qxF "$HOSTS_BEGIN $dir" "$HOSTS" 2>/dev/null || return 0
-    kept=$(awk -v b="$HOSTS_BEGIN $dir" -v e="$HOSTS_END $dir" '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$HOSTS")
-    printf '%s\n' "$kept" | as_root tee "$HOSTS" >/dev/null
-}
-hosts_add() {
-    local dir=$1
-    hosts_remove "$dir"
-    printf '%s\n%s auth.example.test\n%s test1.example.test\n%s\n' "$HOSTS_BEGIN $dir" \
-        "$PORTAL_ADDR" "$APP_ADDR" "$HOSTS_END $dir" | as_root tee -a "$HOSTS" >/dev/null
-    getent hosts auth.example.test | grep -q "^$PORTAL_ADDR " \
-        || die "auth.example.test does not resolve to $PORTAL_ADDR (another block in $HOSTS?)"
-}
-
 # ---------------------------------------------------------------- certificates and keys
 gen_certs() {
     local t="$DIR/tls" stamp="$PORTAL_ADDR $APP_ADDR $LLSP_ADDR $IDP_ADDR $MELLON_ADDR"
@@ -617,7 +600,7 @@ cmd_start() {
     load_env "$DIR"
     "$APACHE_BIN" -t -f "$DIR/httpd.conf" > "$DIR/logs/configtest.log" 2>&1 \
         || { cat "$DIR/logs/configtest.log" >&2; die "apache config test failed"; }
-    hosts_add "$DIR"
+    hosts_add "$DIR" "$PORTAL_ADDR auth.example.test" "$APP_ADDR test1.example.test"
     t1=$EPOCHREALTIME
     # Started with no signal blocked: a caller's blocked mask (a test runner's threads block most signals) is
     # inherited through Apache by the portal's FastCGI process, which then never sees stop's TERM.

@@ -121,31 +121,6 @@ krb_env() { env KRB5_CONFIG="$DIR/krb5.conf" KRB5_KDC_PROFILE="$DIR/kdc.conf" "$
 
 # ---------------------------------------------------------------- /etc/hosts
 # The block names DIR, so two worlds (on other ports) never remove each other's lines.
-HOSTS_LOCK=${HOSTS_LOCK:-/tmp/spconnect-onprem-hosts.lock}
-hosts_locked() {  # hosts_locked CMD...: two worlds starting at once must not rewrite /etc/hosts together
-    local fd
-    exec {fd}>>"$HOSTS_LOCK" || die "cannot open $HOSTS_LOCK"
-    flock -w 60 "$fd" || die "gave up waiting for $HOSTS_LOCK"
-    "$@"
-    exec {fd}>&-
-}
-hosts_remove() { hosts_locked hosts_remove_unlocked "$@"; }
-hosts_add() { hosts_locked hosts_add_unlocked "$@"; }
-hosts_remove_unlocked() {  # rewritten in place: /etc/hosts may be a bind mount
-    local dir=$1 kept
-    grep -qxF "$HOSTS_BEGIN $dir" "$HOSTS" 2>/dev/null || return 0
-    kept=$(awk -v b="$HOSTS_BEGIN $dir" -v e="$HOSTS_END $dir" '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$HOSTS")
-    printf '%s\n' "$kept" | as_root tee "$HOSTS" >/dev/null
-}
-hosts_add_unlocked() {
-    local dir=$1
-    hosts_remove_unlocked "$dir"
-    printf '%s\n%s %s\n%s\n' "$HOSTS_BEGIN $dir" "$HTTP_ADDR" "$HOSTNAME_HTTP" "$HOSTS_END $dir" \
-        | as_root tee -a "$HOSTS" >/dev/null
-    getent hosts "$HOSTNAME_HTTP" | grep -q "^$HTTP_ADDR " \
-        || die "$HOSTNAME_HTTP does not resolve to $HTTP_ADDR (another block in $HOSTS?)"
-}
-
 # ---------------------------------------------------------------- certificates
 gen_certs() {  # a test CA (EC P-256) and one server certificate for every name and address of the world
     local t="$DIR/tls" stamp="$HOSTNAME_HTTP $HTTP_ADDR $NTLM_ADDR $JUPYTER_ADDR $DJANGO_ADDR"
@@ -587,7 +562,7 @@ cmd_start() {
     gen_django
     write_env
     load_env "$DIR"
-    hosts_add "$DIR"
+    hosts_add "$DIR" "$HTTP_ADDR $HOSTNAME_HTTP"
 
     # KDC: daemonizes itself, PID file in DIR/run.
     rm -f "$DIR/run/krb5kdc.pid"

@@ -63,6 +63,37 @@ install_missing_packages() {
     if [ -n "$guard" ]; then as_root rm -f "$guard"; trap - EXIT; fi
 }
 
+# /etc/hosts blocks: a world's names between "$HOSTS_BEGIN DIR" and "$HOSTS_END DIR" lines (the sourcing script sets
+# HOSTS, HOSTS_BEGIN and HOSTS_END), so two worlds on other ports never remove each other's names. Rewritten in place
+# (/etc/hosts may be a bind mount), by one world at a time (HOSTS_LOCK).
+HOSTS_LOCK=${HOSTS_LOCK:-/tmp/spconnect-liveworlds-hosts.lock}
+hosts_locked() {  # hosts_locked CMD...
+    local fd
+    exec {fd}>>"$HOSTS_LOCK" || die "cannot open $HOSTS_LOCK"
+    flock -w 60 "$fd" || die "gave up waiting for $HOSTS_LOCK"
+    "$@"
+    exec {fd}>&-
+}
+hosts_remove() { hosts_locked hosts_remove_unlocked "$@"; }   # hosts_remove DIR
+hosts_add() { hosts_locked hosts_add_unlocked "$@"; }         # hosts_add DIR "ADDR NAME"...
+hosts_remove_unlocked() {
+    local dir=$1 kept
+    grep -qxF "$HOSTS_BEGIN $dir" "$HOSTS" 2>/dev/null || return 0
+    kept=$(awk -v b="$HOSTS_BEGIN $dir" -v e="$HOSTS_END $dir" '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$HOSTS")
+    printf '%s\n' "$kept" | as_root tee "$HOSTS" >/dev/null
+}
+hosts_add_unlocked() {
+    local dir=$1 entry
+    shift
+    hosts_remove_unlocked "$dir"
+    { printf '%s\n' "$HOSTS_BEGIN $dir"; printf '%s\n' "$@"; printf '%s\n' "$HOSTS_END $dir"; } \
+        | as_root tee -a "$HOSTS" >/dev/null
+    for entry in "$@"; do
+        getent hosts "${entry#* }" | grep -q "^${entry%% *} " \
+            || die "${entry#* } does not resolve to ${entry%% *} (another block in $HOSTS?)"
+    done
+}
+
 abspath() { mkdir -p "$1" && (cd "$1" && pwd -P); }   # creates DIR (start)
 existing() { [ -d "$1" ] || die "no state directory $1"; (cd "$1" && pwd -P); }
 

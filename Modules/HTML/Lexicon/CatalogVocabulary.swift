@@ -41,7 +41,7 @@ extension SignInLexicon.Concept {
         case .expired: "the password has expired"
         case .error: "an error"
         case .secondFactor, .secondFactorMethod: "a second factor is needed"
-        case .enroll: "a second factor must be registered first"
+        case .enroll: "a second factor (2FA) must be registered first"
         case .code: "a one-time code is needed"
         case .approve: "an approval is awaited"
         case .accept: "consent is asked"

@@ -13,7 +13,8 @@ struct SecondFactorEnrolmentRule: PageRule {
             signal = "asks to set up a second factor: links to register " + methods.joined(separator: ", ")
         } else {
             let lines =
-                page.headings + [page.title ?? ""] + page.visibleText.split(separator: "\n").prefix(12).map(String.init)
+                page.headings + [page.title ?? "", page.errorText ?? ""]
+                + page.visibleText.split(separator: "\n").prefix(12).map(String.init)
             guard
                 lines.contains(where: {
                     SignInLexicon.says(.secondFactor, in: $0) && SignInLexicon.says(.enroll, in: $0)
