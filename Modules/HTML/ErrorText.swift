@@ -132,6 +132,7 @@ enum ErrorTextReader {
     static func isErrorContainer(_ node: DOMNode) -> Bool {
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
+        if isRefusalInAMessageBox(node) { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
         let names = [node.attribute("id") ?? ""] + node.classTokens
         let namesAnError = names.contains { name in
@@ -140,17 +141,42 @@ enum ErrorTextReader {
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
         return namesAnError || node.nameWords.contains { errorNames.contains($0) }
-            || names.contains { SignInLexicon.saysCredentialsWrong($0) } || isRefusalInAMessageBox(node)
+            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
 
     /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
-    /// `status`, `callout`, `toast`) whose text says the credentials are wrong or the account is locked: the refusal a
-    /// page shows in its general message box, in any lexicon language ("ユーザー名またはパスワードが正しくありません").
+    /// `status`, `callout`, `toast`), or text coloured red, that says the credentials are wrong or the account is
+    /// locked: the refusal a page shows in its general message box, in any lexicon language
+    /// ("ユーザー名またはパスワードが正しくありません").
     static func isRefusalInAMessageBox(_ node: DOMNode) -> Bool {
-        guard node.nameWords.contains(where: messageBoxNames.contains) else { return false }
+        guard node.kind == .element,
+            node.hasAttribute("class") || node.hasAttribute("id") || node.hasAttribute("style")
+                || node.name == "font"
+        else { return false }
+        guard node.nameWords.contains(where: messageBoxNames.contains) || isInRed(node) else { return false }
         let text = visibleText(of: node).collapsingWhitespace()
         guard !text.isEmpty, text.count <= 300 else { return false }
         return SignInLexicon.saysCredentialsWrong(text) || SignInLexicon.says(.locked, in: text)
+    }
+
+    /// Text a page colours red, the oldest way of saying "error": `<font color="red">`, or an inline `color` of red
+    /// (`red`, `#f00`, `#ff0000`, `#c00`, `#cc0000`, `#d00`, `#e00`, `crimson`, `darkred`, `firebrick`).
+    static func isInRed(_ node: DOMNode) -> Bool {
+        let reds: Set<String> = [
+            "red", "#f00", "#ff0000", "#c00", "#cc0000", "#d00", "#dd0000", "#e00", "#ee0000", "#b00", "#bb0000",
+            "crimson", "darkred", "firebrick",
+        ]
+        if node.name == "font", let color = node.attribute("color") {
+            return reds.contains(color.trimmingASCIIWhitespace().lowercased())
+        }
+        guard let style = node.attribute("style"), ASCIIText.containsIgnoringCase(style, "color") else { return false }
+        for declaration in style.lowercased().split(separator: ";") {
+            let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
+            if parts.count == 2, parts[0] == "color", reds.contains(String(parts[1].prefix { $0 != "!" })) {
+                return true
+            }
+        }
+        return false
     }
 
     /// Id and class words of a page's general message boxes.

@@ -74,6 +74,29 @@ struct SignInStepsInNewWordsTests {
         #expect(page.classification.kind == .error)
     }
 
+    @Test("a refusal coloured red is an error; red text that refuses nothing is not")
+    func refusalInRed() throws {
+        let form = #"<form method=post><input name=uid><input type=password name=pw></form>"#
+        let font = try readPage(#"<font color="red">パスワードが正しくありません</font>"# + form)
+        #expect(font.errorText == "パスワードが正しくありません")
+        let styled = try readPage(#"<p style="color: #c00">Incorrect password.</p>"# + form)
+        #expect(styled.errorText == "Incorrect password.")
+        let notice = try readPage(#"<p style="color:red">Required fields are marked.</p>"# + form)
+        #expect(notice.errorText == nil)
+    }
+
+    @Test(
+        "a push prompt names a device or a method: either is enough",
+        arguments: [
+            "<h1>Check your phone</h1><p>We sent a notification. Tap Yes to continue.</p>",
+            "<h1>Push sent</h1><p>Approve the push notification in your authenticator.</p>",
+        ])
+    func pushPrompts(html: String) throws {
+        let page = try readPage(
+            html + #"<form method=post action=/poll><input type=hidden name=tx value=1></form>"#)
+        #expect(page.classification.kind == .secondFactor, "\(page.classification.reason)")
+    }
+
     @Test("a message box that says something else is no error")
     func otherMessages() throws {
         let page = try readPage(

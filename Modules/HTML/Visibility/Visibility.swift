@@ -25,8 +25,11 @@ enum Visibility {
             case "style":
                 if HidingDeclarations(value).verdict == true { return true }
             case "class":
-                if !value.isEmpty, node.classTokens.contains(where: { hidingClasses.contains($0.lowercased()) }) {
-                    return true
+                // A cheap look at the class text first (every hiding class holds one of these), then its words.
+                if ASCIIText.containsIgnoringCase(value, "hid") || ASCIIText.containsIgnoringCase(value, "none")
+                    || ASCIIText.containsIgnoringCase(value, "invisible") || ASCIIText.containsIgnoringCase(value, "sr")
+                {
+                    if node.classTokens.contains(where: { hidingClasses.contains($0.lowercased()) }) { return true }
                 }
                 // A cheap look at the class text first: most elements name no tooltip at all.
                 namesTooltip =

@@ -98,8 +98,11 @@ struct SecondFactorWithoutCodeRule: PageRule {
             let trimmed = heading.trimmingASCIIWhitespace()
             return trimmed.count == 2 && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
         }
-        let approves =
-            SignInLexicon.says(.approve, in: text) && (SignInLexicon.says(.device, in: text) || showsNumber)
+        // Approve on what: a device ("your phone"), or a method by its name ("a push notification", "Okta Verify").
+        let onSomething = { (text: String) in
+            SignInLexicon.says(.device, in: text) || SignInLexicon.says(.secondFactorMethod, in: text)
+        }
+        let approves = SignInLexicon.says(.approve, in: text) && (onSomething(text) || showsNumber)
         let nothingToType = page.forms.allSatisfy { form in
             !form.controls.contains { $0.isTextLike && $0.type != "password" && !$0.disabled }
         }
@@ -107,7 +110,7 @@ struct SecondFactorWithoutCodeRule: PageRule {
         let leading = page.headings + [page.title ?? ""] + text.split(separator: "\n").prefix(6).map(String.init)
         let saysItUpFront =
             leading.contains { SignInLexicon.says(.approve, in: $0) }
-            && leading.contains { SignInLexicon.says(.device, in: $0) }
+            && leading.contains(where: onSomething)
         if approves && nothingToType && (!page.forms.isEmpty || showsNumber || saysItUpFront) {
             return (
                 page.forms.first?.index,
