@@ -22,7 +22,6 @@ package enum ScriptReading {
         ScriptStrings.withBytes(script) { bytes -> String? in
             guard ScriptStrings.contains(bytes, "location") else { return nil }
             var scanner = ScriptScanner(bytes: bytes, target: .redirects)
-            scanner.ignoresOuterFrameMoves = comparesFrames(script)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> String? in
                 guard case .redirect(let target) = found else { return nil }

@@ -157,9 +157,17 @@ struct ScriptScanner {
     /// Nested timer strings are read up to this depth.
     static let maximumDepth = 3
 
-    /// Whether moves of the top or parent frame's location are left out: the script compares frames, so they are a
-    /// frame-buster's (set by ``ScriptReading/redirectTarget(in:isInvoked:)``).
-    var ignoresOuterFrameMoves = false
+    /// Whether the script asks if its page is framed (``ScriptReading/comparesFrames(_:)``), worked out the first time
+    /// a move of the top or parent frame is met: such a move is then a frame-buster's, which never runs headless.
+    private var framesCompared: Bool?
+    private var comparesFrames: Bool {
+        mutating get {
+            if let framesCompared { return framesCompared }
+            let found = ScriptReading.comparesFrames(String(decoding: bytes, as: UTF8.self))
+            framesCompared = found
+            return found
+        }
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, target: Target, depth: Int = 0) {
         self.bytes = bytes
@@ -729,7 +737,7 @@ struct ScriptScanner {
 
     /// Whether the `location` at distance `distance` is the window's: alone, or after a chain of
     /// `window.`/`self.`/`top.`/`parent.`/`document.` that is not itself a member of something else.
-    private func isWindowLocation(at distance: Int) -> Bool {
+    private mutating func isWindowLocation(at distance: Int) -> Bool {
         guard word(back(distance), "location") else { return false }
         var offset = distance + 1
         while back(offset).isPunctuator(UInt8(ascii: ".")) {
@@ -738,7 +746,7 @@ struct ScriptScanner {
             else { return false }
             // A frame-buster moves the top (or parent) frame only when the page is framed (`if (self != top)`);
             // a sign-in run headless is never framed, so that move never runs.
-            if ignoresOuterFrameMoves, ScriptWords.isAny(bytes, back(offset + 1), ScriptWords.outerFrames) {
+            if ScriptWords.isAny(bytes, back(offset + 1), ScriptWords.outerFrames), comparesFrames {
                 return false
             }
             offset += 2

@@ -172,11 +172,7 @@ public enum SignInLexicon {
             return true
         }
         // The catalogs' stems are prefixes of inflected forms (`ungültig…`): they start a word, never sit inside one.
-        if let stems = catalog.stems[concept],
-            tokens.contains(where: { token in stems.contains { token.count > $0.count && token.hasPrefix($0) } })
-        {
-            return true
-        }
+        if tokens.contains(where: { catalog.startsWithStem($0, of: concept) }) { return true }
         // Phrases of scripts without spaces: only text with a non-ASCII byte can hold one.
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
         return (embedded[concept] ?? []).contains { text.contains($0) }

@@ -3,7 +3,8 @@
 /// without spaces, and the message keys pages show instead of text.
 struct CatalogVocabulary: Sendable {
     private(set) var words: [SignInLexicon.Concept: Set<String>] = [:]
-    private(set) var stems: [SignInLexicon.Concept: [String]] = [:]
+    /// Each concept's stems, and their lengths in UTF-8 bytes: a word is looked up by its prefixes of those lengths.
+    private(set) var stems: [SignInLexicon.Concept: (lengths: [Int], stems: Set<String>)] = [:]
     private(set) var embedded: [SignInLexicon.Concept: [String]] = [:]
     /// `attribute=key` (`trmsg=5`) → the concepts the key's message says.
     private(set) var keys: [String: [SignInLexicon.Concept]] = [:]
@@ -22,7 +23,11 @@ struct CatalogVocabulary: Sendable {
             guard !text.isEmpty else { continue }
             switch fields[1] {
             case "word": words[concept, default: []].insert(text)
-            case "stem": stems[concept, default: []].append(text)
+            case "stem":
+                var entry = stems[concept] ?? ([], [])
+                entry.stems.insert(text)
+                if !entry.lengths.contains(text.utf8.count) { entry.lengths.append(text.utf8.count) }
+                stems[concept] = entry
             case "embedded": embedded[concept, default: []].append(text)
             case "key": keys[text, default: []].append(concept)
             default: continue
@@ -47,6 +52,19 @@ extension SignInLexicon.Concept {
         case .accept: "consent is asked"
         default: nil
         }
+    }
+}
+
+extension CatalogVocabulary {
+    /// Whether `word` starts with one of `concept`'s stems and goes on past it (`ungültige` for `ungültig`): a
+    /// lookup per stem length, on prefixes short enough to be stored inline.
+    func startsWithStem(_ word: String, of concept: SignInLexicon.Concept) -> Bool {
+        guard let entry = stems[concept] else { return false }
+        let bytes = word.utf8
+        for length in entry.lengths where bytes.count > length {
+            if let prefix = String(bytes.prefix(length)), entry.stems.contains(prefix) { return true }
+        }
+        return false
     }
 }
 

@@ -47,6 +47,17 @@ struct HidingDeclarations {
         if display == false || visibility == false { verdict = false }
     }
 
+    /// Whether `text` can say "hidden" at all, by a cheap look at its bytes: every hiding declaration holds `none`,
+    /// `hidden`, `collapse` or `clip`, a zero width or height, or a negative value. Most style attributes hold none of
+    /// them and are not parsed.
+    static func mayHide(_ text: String) -> Bool {
+        ASCIIText.containsIgnoringCase(text, "none") || ASCIIText.containsIgnoringCase(text, "hidden")
+            || ASCIIText.containsIgnoringCase(text, "collapse") || ASCIIText.containsIgnoringCase(text, "clip")
+            || ASCIIText.contains(text, ":-") || ASCIIText.contains(text, ": -")
+            || (ASCIIText.contains(text, "0")
+                && (ASCIIText.containsIgnoringCase(text, "width") || ASCIIText.containsIgnoringCase(text, "height")))
+    }
+
     /// A CSS length in pixels, roughly (em as 16 px), or nil for anything else (`auto`, percentages, `calc`).
     private static func length(_ value: String) -> Double? {
         for (unit, factor) in [("px", 1.0), ("em", 16.0), ("rem", 16.0), ("pt", 1.33)] where value.hasSuffix(unit) {

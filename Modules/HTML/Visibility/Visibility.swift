@@ -23,7 +23,7 @@ enum Visibility {
             case "aria-hidden": if ASCIIText.equalsIgnoringCase(value, "true") { return true }
             case "type": if node.name == "input" && ASCIIText.equalsIgnoringCase(value, "hidden") { return true }
             case "style":
-                if HidingDeclarations(value).verdict == true { return true }
+                if HidingDeclarations.mayHide(value), HidingDeclarations(value).verdict == true { return true }
             case "class":
                 // A cheap look at the class text first (every hiding class holds one of these), then its words.
                 if ASCIIText.containsIgnoringCase(value, "hid") || ASCIIText.containsIgnoringCase(value, "none")
