@@ -103,9 +103,11 @@ import Transport
         return (outcome, log)
     }
 
-    @Test("a sign-in form sent with 401 and no scheme is a page: it is filled, and the target opens")
-    func formWithStatus401SignsIn() async throws {
-        let (outcome, _) = try await Self.signIn(Behaviour(formStatus: 401))
+    @Test(
+        "a sign-in form sent with 401 (no scheme) or 403 is a page: it is filled, and the target opens",
+        arguments: [401, 403])
+    func formWithStatus401SignsIn(status: Int) async throws {
+        let (outcome, _) = try await Self.signIn(Behaviour(formStatus: status))
         guard case .signedIn(let session) = outcome else {
             Issue.record("expected a session, got \(outcome.message)")
             return
