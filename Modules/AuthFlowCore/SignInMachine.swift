@@ -218,6 +218,13 @@ public struct SignInMachine: Sendable {
                     .credentialsNeeded, pageId: nil,
                     message: "its own session no longer signs the user in without the password"))
         }
+        // An empty password is never sent: a sign-in given none (a Kerberos ticket alone) stops where a page asks.
+        if request.carriesPassword && request.authentication == nil && configuration.password.revealedValue().isEmpty {
+            return .finish(
+                .interactionRequired(
+                    .credentialsNeeded, pageId: nil,
+                    message: "the page asks for a password, and this sign-in was given none"))
+        }
         do {
             if let pageURL { try checkHop(from: pageURL, to: request) }
             if request.carriesCredentials {

@@ -138,6 +138,17 @@ import Transport
         }
     }
 
+    @Test("a sign-in given no password (a Kerberos ticket alone) stops at a password form and posts nothing")
+    func noPasswordStopsAtTheForm() async throws {
+        let (outcome, log) = try await Self.signIn(Behaviour(), password: "")
+        guard case .interactionRequired(.credentialsNeeded, _, let message, _, _) = outcome else {
+            Issue.record("expected credentials to be needed, got \(outcome.message)")
+            return
+        }
+        #expect(message?.contains("given none") == true, "\(message ?? "")")
+        #expect(!log.all.contains { $0.target.hasPrefix("/login") && !$0.body.isEmpty }, "a form was posted")
+    }
+
     @Test("a decoy password input on the user-name step never gets the password; the real step does")
     func decoyOnTheUsernameStep() async throws {
         let (outcome, log) = try await Self.signIn(Behaviour(usernameFirstWithDecoy: true))
