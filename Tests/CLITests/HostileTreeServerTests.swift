@@ -34,38 +34,43 @@ import Testing
         status: 404, contentType: "application/json;odata=nometadata",
         text: #"{"odata.error":{"code":"-2147024894, System.IO.FileNotFoundException","message":{"value":"none"}}}"#)
 
+    /// A site whose files answer "hi" and whose folder `X` lists `files(X)` and `folders(X)` (JSON objects), every
+    /// request kept in `log`.
+    static func treeSite(
+        _ log: HostileServerTests.Log, files: @escaping @Sendable (String) -> [String],
+        folders: @escaping @Sendable (String) -> [String]
+    ) async throws -> HostileServerTests.SecureSite {
+        try await HostileServerTests.SecureSite { request in
+            log.add(request)
+            if request.path.hasSuffix("/$value") {
+                return HTTPServerResponse(status: 200, contentType: "application/octet-stream", text: "hi")
+            }
+            guard let (url, rest) = folder(of: request.path) else { return notFound }
+            switch rest.lowercased() {
+            case "/files": return json(#"{"value":[\#(files(url).joined(separator: ","))]}"#)
+            case "/folders": return json(#"{"value":[\#(folders(url).joined(separator: ","))]}"#)
+            default: return notFound
+            }
+        }
+    }
+
     /// `/Loop` lists itself as its child `Self`, and a child `Again` whose own child `Again` has the same unique
     /// id at a new URL. Each folder is read once, both repeats are named, and the files of the two real folders
     /// arrive.
     @Test func aFolderThatListsItselfIsReadOnceAndNamed() async throws {
         let log = HostileServerTests.Log()
         let againId = "2b9b8a2e-0000-4000-8000-00000000a9a1"
-        let site = try await HostileServerTests.SecureSite { request in
-            log.add(request)
-            if request.path.hasSuffix("/$value") {
-                return HTTPServerResponse(status: 200, contentType: "application/octet-stream", text: "hi")
-            }
-            guard let (url, rest) = HostileTreeServerTests.folder(of: request.path) else {
-                return HostileTreeServerTests.notFound
-            }
-            switch rest.lowercased() {
-            case "/files":
-                return HostileTreeServerTests.json(
-                    #"{"value":[\#(HostileTreeServerTests.file(url + "/a.txt", length: 2))]}"#)
-            case "/folders":
-                var children = [
-                    #"{"Name":"Again","ServerRelativeUrl":"\#(url)/Again","UniqueId":"\#(againId)"}"#
-                ]
+        let site = try await Self.treeSite(
+            log, files: { [HostileTreeServerTests.file($0 + "/a.txt", length: 2)] },
+            folders: { url in
+                var children = [#"{"Name":"Again","ServerRelativeUrl":"\#(url)/Again","UniqueId":"\#(againId)"}"#]
                 if url == "/Loop" {
                     children.append(
                         #"{"Name":"Self","ServerRelativeUrl":"/Loop","UniqueId":"5e1f5e1f-0000-4000-8000-00000000000f"}"#
                     )
                 }
-                return HostileTreeServerTests.json(#"{"value":[\#(children.joined(separator: ","))]}"#)
-            default:
-                return HostileTreeServerTests.notFound
-            }
-        }
+                return children
+            })
         defer { site.stop() }
         let into = try temporaryDirectory("loop")
         defer { try? FileManager.default.removeItem(atPath: into) }
@@ -91,31 +96,23 @@ import Testing
     /// was four results for two files), the repeats are named, and the cycle is not followed.
     @Test func filesListedAgainThroughACycleAreFetchedOnce() async throws {
         let log = HostileServerTests.Log()
-        let site = try await HostileServerTests.SecureSite { request in
-            log.add(request)
-            if request.path.hasSuffix("/$value") {
-                return HTTPServerResponse(status: 200, contentType: "application/octet-stream", text: "hi")
-            }
-            guard let (url, rest) = HostileTreeServerTests.folder(of: request.path) else {
-                return HostileTreeServerTests.notFound
-            }
-            switch rest.lowercased() {
-            case "/files":
-                let files = [
+        let site = try await Self.treeSite(
+            log,
+            files: { _ in
+                [
                     HostileTreeServerTests.file("/Top/a.txt", length: 2, id: "0a0a0a0a-0000-4000-8000-00000000000a"),
                     HostileTreeServerTests.file("/Top/b.txt", length: 2, id: "0b0b0b0b-0000-4000-8000-00000000000b"),
                 ]
-                return HostileTreeServerTests.json(#"{"value":[\#(files.joined(separator: ","))]}"#)
-            case "/folders":
-                let child =
-                    url == "/Top"
-                    ? #"{"Name":"Sub","ServerRelativeUrl":"/Top/Sub","UniqueId":"5b5b5b5b-0000-4000-8000-000000000005"}"#
-                    : #"{"Name":"Again","ServerRelativeUrl":"/Top","UniqueId":"70707070-0000-4000-8000-000000000007"}"#
-                return HostileTreeServerTests.json(#"{"value":[\#(child)]}"#)
-            default:
-                return HostileTreeServerTests.notFound
-            }
-        }
+            },
+            folders: { url in
+                url == "/Top"
+                    ? [
+                        #"{"Name":"Sub","ServerRelativeUrl":"/Top/Sub","UniqueId":"5b5b5b5b-0000-4000-8000-000000000005"}"#
+                    ]
+                    : [
+                        #"{"Name":"Again","ServerRelativeUrl":"/Top","UniqueId":"70707070-0000-4000-8000-000000000007"}"#
+                    ]
+            })
         defer { site.stop() }
         let into = try temporaryDirectory("cycle")
         defer { try? FileManager.default.removeItem(atPath: into) }

@@ -205,7 +205,8 @@ final class LiveIdentityProvider: Sendable {
         FileManager.default.fileExists(atPath: "/usr/share/simplesamlphp/www/_include.php")
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/apache2")
     }
-    private static var canInstall: Bool {
+    /// Whether a world can be installed here: apt-get, as root or with sudo (every live world's test asks this).
+    static var canInstall: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
             && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
     }

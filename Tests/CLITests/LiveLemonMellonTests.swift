@@ -272,7 +272,7 @@ final class LemonMellonWorld: Sendable {
 
     /// Installed already, or installable here (apt-get, as root or with sudo; /etc/hosts needs the same). Starts
     /// nothing.
-    static var canRun: Bool { isInstalled || canInstall }
+    static var canRun: Bool { isInstalled || LiveIdentityProvider.canInstall }
     static var cannotRunComment: Comment {
         Comment(
             rawValue: "LemonLDAP::NG, mod_auth_mellon and SimpleSAMLphp are not installed and apt-get cannot be used "
@@ -286,10 +286,6 @@ final class LemonMellonWorld: Sendable {
         ]
         return files.allSatisfy { FileManager.default.fileExists(atPath: $0) }
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/apache2")
-    }
-    private static var canInstall: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
-            && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
     }
 
     /// Runs the suite inside the world: installs and starts it first, stops it after, whatever happened.

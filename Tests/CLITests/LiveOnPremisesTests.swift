@@ -217,7 +217,7 @@ final class OnPremisesWorld: Sendable {
             .split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    static var canRun: Bool { isInstalled || canInstall }
+    static var canRun: Bool { isInstalled || LiveIdentityProvider.canInstall }
     static var cannotRunComment: Comment {
         Comment(
             rawValue: "the KDC, Apache mod_auth_gssapi and python3-venv are not installed and apt-get cannot be used "
@@ -226,10 +226,6 @@ final class OnPremisesWorld: Sendable {
     private static var isInstalled: Bool {
         ["/usr/sbin/krb5kdc", "/usr/bin/kinit", "/usr/lib/apache2/modules/mod_auth_gssapi.so", "/usr/sbin/apache2"]
             .allSatisfy { FileManager.default.fileExists(atPath: $0) }
-    }
-    private static var canInstall: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
-            && (geteuid() == 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/sudo"))
     }
 
     /// Installs (always: the script also makes its Python venv, and does nothing when all is there), starts the
