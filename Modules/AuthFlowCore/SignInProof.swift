@@ -92,8 +92,7 @@ extension SignInMachine {
     /// Whether the query of `url` names `targetPath` (plain or percent-encoded) as a value: the address a gate
     /// sends the visitor back to once passed.
     static func carriesReturnAddress(_ url: String, to targetPath: String) -> Bool {
-        guard targetPath != "/", let question = url.firstIndex(of: "?") else { return false }
-        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        guard targetPath != "/", let query = URLResolver.components(of: url).query else { return false }
         return query.split(separator: "&").contains { pair in
             guard let equals = pair.firstIndex(of: "=") else { return false }
             let value = String(pair[pair.index(after: equals)...]).replacingOccurrences(of: "+", with: " ")
@@ -104,11 +103,8 @@ extension SignInMachine {
 
     /// The path of `url` (no query or fragment), `/` when empty.
     static func pathWithoutQuery(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { return "/" }
-        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
-        return path.isEmpty ? "/" : String(path)
+        let path = URLResolver.components(of: url).path
+        return path.isEmpty ? "/" : path
     }
 
     /// The proof's turn on a page of the web target itself that reads like an error, after the credentials went and

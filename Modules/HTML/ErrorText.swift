@@ -170,13 +170,7 @@ enum ErrorTextReader {
             return reds.contains(color.trimmingASCIIWhitespace().lowercased())
         }
         guard let style = node.attribute("style"), ASCIIText.containsIgnoringCase(style, "color") else { return false }
-        for declaration in style.lowercased().split(separator: ";") {
-            let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
-            if parts.count == 2, parts[0] == "color", reds.contains(String(parts[1].prefix { $0 != "!" })) {
-                return true
-            }
-        }
-        return false
+        return StyleDeclarations.pairs(of: style).contains { $0.property == "color" && reds.contains($0.value) }
     }
 
     /// Id and class words of a page's general message boxes.

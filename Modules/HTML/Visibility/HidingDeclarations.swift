@@ -16,11 +16,7 @@ struct HidingDeclarations {
         var visibility: Bool?
         var clipped = false
         var overflowHidden = false
-        for declaration in text.lowercased().split(separator: ";") {
-            guard let colon = declaration.firstIndex(of: ":") else { continue }
-            let property = declaration[..<colon].filter { !$0.isWhitespace }
-            let value = declaration[declaration.index(after: colon)...]
-                .replacingImportant().filter { !$0.isWhitespace }
+        for (property, value) in StyleDeclarations.pairs(of: text) {
             switch property {
             case "display": display = value == "none" ? true : (value.isEmpty ? display : false)
             case "visibility": visibility = value == "hidden" || value == "collapse"
@@ -64,12 +60,5 @@ struct HidingDeclarations {
             return Double(value.dropLast(unit.count)).map { $0 * factor }
         }
         return value == "0" ? 0 : nil
-    }
-}
-
-extension Substring {
-    fileprivate func replacingImportant() -> Substring {
-        guard let range = range(of: "!important") else { return self }
-        return self[..<range.lowerBound]
     }
 }
