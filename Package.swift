@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SharePoint", targets: ["SharePoint"]),
         .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -91,6 +92,10 @@ let package = Package(
             name: "AuthFlow", dependencies: ["AuthFlowCore", "Transport", "HTML", "Cryptography", "JSON"],
             path: "Modules/AuthFlow"),
 
+        /// A signed-in session lent to other tools on loopback: admission by secret, forwarding with the session's
+        /// credentials, answers streamed through a spool, links rewritten, the session renewed in flight.
+        .target(name: "Gateway", dependencies: ["Transport", "HTTPServer"], path: "Modules/Gateway"),
+
         // MARK: Domain
 
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
@@ -113,7 +118,7 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
-                "AppSupport", "HTTPServer",
+                "AppSupport", "HTTPServer", "Gateway",
             ],
             path: "Apps/spconnect"),
 
@@ -180,6 +185,11 @@ let package = Package(
         .executableTarget(
             name: "fuzz-ledger", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/ledger"),
 
+        /// The gateway's admission of a request head and its rewriting of JSON and multistatus answers.
+        .executableTarget(
+            name: "fuzz-gateway", dependencies: ["FuzzSupport", "Gateway", "HTTPServer", "JSON", "Transport"],
+            path: "Tools/fuzz/gateway"),
+
         // MARK: Tests (one target per module)
 
         /// Helpers shared by the test targets (child processes awaited without blocking the pool).
@@ -214,6 +224,9 @@ let package = Package(
             dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML", "AuthFlow"], path: "Tests/HTMLTests"),
+        .testTarget(
+            name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],
+            path: "Tests/GatewayTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "Transport"],
             path: "Tests/HTTPServerTests"),

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import Gateway
 import HTTPServer
 import Transport
 
@@ -55,8 +56,11 @@ let gatewayCommand = Command(
         printError("spconnect gateway: cannot listen on \(address):\(port): \(error)")
         return .failure
     }
+    let session = GatewaySession(
+        client: context.client, authentication: context.httpAuthentication, renewingCredentials: context.tokens,
+        renew: context.renewal.reauthenticate)
     box.forwarder = GatewayForwarder(
-        gatewayOrigin: server.baseURL, upstreamOrigin: upstream, secret: secret, session: context, scratch: scratch)
+        gatewayOrigin: server.baseURL, upstreamOrigin: upstream, secret: secret, session: session, scratch: scratch)
     if let path = arguments.value(.secretFile) {
         try GatewayListen.writeSecret(secret, to: path)
     }

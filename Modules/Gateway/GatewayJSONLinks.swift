@@ -3,10 +3,10 @@
 /// instead, so a client that pages or follows a link comes back to the gateway, with the gateway's secret, rather
 /// than going to the site without a session and with that secret. The origin may be written with escaped slashes
 /// (`https:\/\/…`); every other byte stays as it was. A pure function on bytes.
-enum GatewayJSONLinks {
+package enum GatewayJSONLinks {
     /// `json` with each string's leading `upstream` origin (any case; followed by `/`, `\/`, `?`, `#` or the string's
     /// end) replaced by `gateway`.
-    static func rewritingOrigins(_ json: [UInt8], from upstream: String, to gateway: String) -> [UInt8] {
+    package static func rewritingOrigins(_ json: [UInt8], from upstream: String, to gateway: String) -> [UInt8] {
         let plain = Array(upstream.lowercased().utf8)
         let escaped = Array(upstream.lowercased().replacingOccurrences(of: "/", with: "\\/").utf8)
         let replacement = (

@@ -1,9 +1,6 @@
-import AppSupport
-import AuthFlow
 import Foundation
-import HTTPServer
-import Synchronization
-import Transport
+public import HTTPServer
+public import Transport
 
 /// What `spconnect gateway` does with one request of a local tool: refuse it unless it carries the gateway's secret,
 /// names the gateway as its `Host` and comes from no foreign web page (`Origin`); else send it on to the profile's
@@ -11,18 +8,17 @@ import Transport
 /// and hand the answer back with the upstream origin rewritten to the gateway's and the session's own cookies kept
 /// out. A session that ended on the way (401, a 403 that says so, a redirect to a sign-in page) is renewed through
 /// the profile's renewal — one for any number of requests at once — and the request sent once more.
-/// Immutable after init (`@unchecked`: the session context holds the client and the renewal, both safe to share).
-final class GatewayForwarder: @unchecked Sendable {
+/// Immutable after init; safe to call from every connection thread at once.
+public final class GatewayForwarder: Sendable {
     /// The gateway's own origin (`http://127.0.0.1:PORT`).
-    let gatewayOrigin: String
+    public let gatewayOrigin: String
     /// The site's origin (`https://contoso.sharepoint.com`): every request goes there.
-    let upstreamOrigin: String
-    private let secret: Secret
-    private let session: SessionContext
+    public let upstreamOrigin: String
+    private let admission: GatewayAdmission
+    private let session: GatewaySession
     private let scratch: String
-    /// Renewals done so far: a request refused after another one renewed the session while it was on its way is
-    /// sent again with the new session, not renewed once more.
-    private let renewals = Atomic<Int>(0)
+    /// The session's one renewal at a time, shared by every request that finds it ended.
+    private let renewal: SharedRenewal
 
     /// Request headers never sent on: hop-by-hop ones, the client's own credentials and cookies, and what the
     /// transport sets itself.
@@ -37,66 +33,29 @@ final class GatewayForwarder: @unchecked Sendable {
         "content-encoding", "trailer", "upgrade", "proxy-authenticate", "www-authenticate",
     ]
 
-    init(gatewayOrigin: String, upstreamOrigin: String, secret: Secret, session: SessionContext, scratch: String) {
+    /// A forwarder from `gatewayOrigin` (where the gateway listens) to `upstreamOrigin` with `session`, admitting
+    /// only requests that present `secret`; answers' bodies wait in `scratch`, a folder only the user can read.
+    public init(
+        gatewayOrigin: String, upstreamOrigin: String, secret: Secret, session: GatewaySession, scratch: String
+    ) {
         self.gatewayOrigin = gatewayOrigin
         self.upstreamOrigin = upstreamOrigin
-        self.secret = secret
+        admission = GatewayAdmission(gatewayOrigin: gatewayOrigin, secret: secret)
         self.session = session
+        renewal = SharedRenewal(session.renew)
         self.scratch = scratch
     }
 
+    /// Why `request` is refused on its head (``GatewayAdmission``), nil when it may go on: the server's admission
+    /// check, before any of its body is read.
+    public func refusal(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        admission.refusal(request)
+    }
+
     /// The answer to `request`, on the server's connection thread.
-    func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
+    public func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
         if let refusal = refusal(request) { return refusal }
         return blockingAwait { await self.forward(request) }
-    }
-
-    // MARK: Who may use the gateway
-
-    /// Why `request` is refused before anything is sent upstream, nil when it may go on.
-    func refusal(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        let host = request.header("Host")?.lowercased() ?? ""
-        let authority = String(gatewayOrigin.dropFirst("http://".count))
-        let port = authority.split(separator: ":").last.map(String.init) ?? ""
-        guard host == authority || host == "localhost:" + port else {
-            return Self.text(421, "spconnect gateway: the Host header must name the gateway (\(authority))")
-        }
-        if let origin = request.header("Origin"), origin.lowercased() != gatewayOrigin {
-            return Self.text(403, "spconnect gateway: requests from web pages are refused (Origin \(origin))")
-        }
-        guard let given = Self.presentedSecret(request.header("Authorization")),
-            Self.constantTimeEqual(Array(given.utf8), Array(secret.revealedValue().utf8))
-        else {
-            var response = Self.text(
-                401, "spconnect gateway: give the gateway's secret (HTTP Basic password, or Authorization: Bearer)")
-            response.headers.append(("WWW-Authenticate", "Basic realm=\"spconnect gateway\""))
-            return response
-        }
-        guard request.target.hasPrefix("/"), !request.path.split(separator: "/").contains("..") else {
-            return Self.text(400, "spconnect gateway: only paths on the site are forwarded, not \(request.target)")
-        }
-        return nil
-    }
-
-    /// The secret a request presents: a Basic password (any user name) or a bearer token.
-    static func presentedSecret(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        switch parts[0].lowercased() {
-        case "bearer": return parts[1].trimmingCharacters(in: .whitespaces)
-        case "basic":
-            guard let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
-                let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
-            else { return nil }
-            return String(text[text.index(after: colon)...])
-        default: return nil
-        }
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     // MARK: Forwarding
@@ -104,7 +63,7 @@ final class GatewayForwarder: @unchecked Sendable {
     private func forward(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         var renewed = false
         while true {
-            let renewalsBefore = renewals.load(ordering: .acquiring)
+            let generation = renewal.generation
             let exchange: GatewayExchange
             do {
                 let spool = try GatewaySpool(in: scratch)
@@ -126,11 +85,7 @@ final class GatewayForwarder: @unchecked Sendable {
                     return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
                 }
                 renewed = true
-                if renewals.load(ordering: .acquiring) != renewalsBefore { continue }
-                if (try? await session.renewal.reauthenticate()) == true {
-                    renewals.wrappingAdd(1, ordering: .releasing)
-                    continue
-                }
+                if await renewal.renewed(since: generation) { continue }
                 return Self.text(
                     503,
                     "spconnect gateway: the session ended and could not be renewed (run 'spconnect login', or give "
@@ -173,9 +128,9 @@ final class GatewayForwarder: @unchecked Sendable {
             method: request.method, url: upstreamOrigin + request.target, headers: headers,
             body: request.bodyFile.map { .file(path: $0.path) }
                 ?? (request.body.isEmpty ? .none : .bytes(request.body)),
-            auth: session.httpAuthentication,
+            auth: session.authentication,
             redirects: .manual, retry: .never)
-        if let tokens = session.tokens { outgoing.auth = try await tokens.currentAuthentication() }
+        if let credentials = session.renewingCredentials { outgoing.auth = try await credentials.currentAuthentication() }
         return outgoing
     }
 
@@ -219,7 +174,8 @@ final class GatewayForwarder: @unchecked Sendable {
         return to + value.dropFirst(from.count)
     }
 
-    static func text(_ status: Int, _ message: String) -> HTTPServerResponse {
+    /// A plain-text answer of the gateway's own.
+    public static func text(_ status: Int, _ message: String) -> HTTPServerResponse {
         HTTPServerResponse(status: status, contentType: "text/plain; charset=utf-8", text: message + "\n")
     }
 }

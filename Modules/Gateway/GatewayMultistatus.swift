@@ -3,13 +3,13 @@ import Foundation
 /// WebDAV's 207 answers through `spconnect gateway`: every `href` element (any namespace prefix) whose text is an
 /// absolute URL on the upstream origin gets the gateway's origin instead, so that a client that follows them comes
 /// back to the gateway; relative hrefs and every other byte stay as they were. Pure functions on bytes.
-enum GatewayMultistatus {
+package enum GatewayMultistatus {
     /// Bodies larger than this are handed on as they are (their hrefs' paths are still right).
-    static let largestRewritten = 64 << 20
+    package static let largestRewritten = 64 << 20
 
     /// `xml` with each `href` element's leading `upstream` origin (any case, followed by `/`, `?`, `#`, `<` or the
     /// end) replaced by `gateway`.
-    static func rewritingHrefs(_ xml: [UInt8], from upstream: String, to gateway: String) -> [UInt8] {
+    package static func rewritingHrefs(_ xml: [UInt8], from upstream: String, to gateway: String) -> [UInt8] {
         let origin = Array(upstream.lowercased().utf8)
         let replacement = Array(gateway.utf8)
         var out: [UInt8] = []

@@ -1,0 +1,169 @@
+import Foundation
+import Gateway
+import HTTPServer
+import SPSim
+import Synchronization
+import TestSupport
+import Testing
+import Transport
+
+/// The gateway engine in-process: spsim's site signed in with forms (FBA) through one client, a ``GatewayForwarder``
+/// on a loopback ``HTTPServer`` lending that session, and a second client, without the session, as the local tool.
+/// No spconnect process: what `spconnect gateway` adds (options, the secret file, signals) is tested in CLITests.
+@Suite struct GatewayForwarderTests {
+    /// A simulator, the session's client signed in to it, and a gateway lending that session.
+    struct Fixture {
+        let sim: Simulator
+        let server: HTTPServer
+        let tool: HTTPClient
+        /// The client holding the session the gateway lends.
+        let session: HTTPClient
+        let secret = "gateway-secret-\(UInt64.random(in: 0...UInt64.max))"
+        let renewals: RenewalCounter
+        let scratch: String
+
+        init(restAffinityCookie: Bool = false, items: Int = 0, renewalWorks: Bool = true) async throws {
+            var options = SimulatorOptions(mode: .fba, items: items)
+            options.restAffinityCookie = restAffinityCookie
+            sim = try Simulator(options)
+            let session = try HTTPClient()
+            self.session = session
+            #expect(try await Self.signIn(session, site: sim.siteURL), "the FBA sign-in the gateway lends")
+            let counter = RenewalCounter()
+            renewals = counter
+            let siteURL = sim.siteURL
+            scratch = try temporaryDirectory("gateway-scratch")
+            let box = ForwarderBox()
+            server = try HTTPServer(
+                address: "127.0.0.1", port: 0, bodies: .files(over: 1 << 20, in: scratch),
+                admission: { box.forwarder?.refusal($0) }
+            ) { request in
+                box.forwarder?.answer(request) ?? GatewayForwarder.text(503, "starting")
+            }
+            box.forwarder = GatewayForwarder(
+                gatewayOrigin: server.baseURL, upstreamOrigin: sim.siteURL, secret: Secret(secret),
+                session: GatewaySession(client: session) {
+                    counter.count()
+                    return renewalWorks ? try await Self.signIn(session, site: siteURL) : false
+                }, scratch: scratch)
+            tool = try HTTPClient()
+        }
+
+        func stop() async {
+            await server.stop()
+            await sim.stop()
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+
+        /// One request of the local tool to the gateway, with the secret as a Basic password unless `headers` say
+        /// otherwise.
+        func get(_ path: String, headers: [String: String] = [:], secret given: String? = nil) async throws
+            -> HTTPResponse
+        {
+            var all = HTTPHeaders()
+            all.add("Authorization", "Basic " + Data("tool:\(given ?? secret)".utf8).base64EncodedString())
+            all.add("Accept", "application/json;odata=nometadata")
+            for (name, value) in headers { all.set(name, value) }
+            return try await tool.execute(
+                HTTPRequest(method: "GET", url: server.baseURL + path, headers: all, retry: .never))
+        }
+
+        /// Forms sign-in through the SOAP authentication service: a new FedAuth in `client`'s jar.
+        static func signIn(_ client: HTTPClient, site: String) async throws -> Bool {
+            let envelope =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope "
+                + "xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><Login "
+                + "xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>alice</username><password>"
+                + alicePassword + "</password></Login></soap:Body></soap:Envelope>"
+            let response = try await client.execute(
+                HTTPRequest(
+                    method: "POST", url: site + "/_vti_bin/authentication.asmx",
+                    headers: [
+                        "Content-Type": "text/xml; charset=utf-8",
+                        "SOAPAction": "\"http://schemas.microsoft.com/sharepoint/soap/Login\"",
+                    ], body: .bytes(Array(envelope.utf8))))
+            return response.status == 200 && response.text.contains("<ErrorCode>NoError</ErrorCode>")
+        }
+    }
+
+    @Test func aRequestWithTheSecretReachesTheSiteAndRefusedOnesAreNeverSent() async throws {
+        let fixture = try await Fixture()
+        fixture.sim.clearRequestLog()
+        let web = try await fixture.get("/_api/web?$select=Title")
+        #expect(web.status == 200 && web.text.contains("SPSim Team"), "\(web.status) \(web.text)")
+        #expect(fixture.sim.requestLog().count == 1)
+
+        let authority = String(fixture.server.baseURL.dropFirst("http://".count))
+        let refusals: [(String, Int, () async throws -> HTTPResponse)] = [
+            ("wrong secret", 401, { try await fixture.get("/_api/web", secret: "wrong") }),
+            ("no secret", 401, { try await fixture.get("/_api/web", headers: ["Authorization": "Negotiate x"]) }),
+            ("foreign Host", 421, { try await fixture.get("/_api/web", headers: ["Host": "sharepoint.example"]) }),
+            ("foreign Origin", 403, { try await fixture.get("/_api/web", headers: ["Origin": "https://evil.example"]) }),
+        ]
+        for (name, status, send) in refusals {
+            let refused = try await send()
+            #expect(refused.status == status, "\(name): \(refused.status) \(refused.text)")
+            #expect(!refused.text.contains(fixture.secret))
+        }
+        let gatewayOwnOrigin = try await fixture.get("/_api/web", headers: ["Origin": "HTTP://\(authority)"])
+        #expect(gatewayOwnOrigin.status == 200, "the gateway's own origin, in any case, is not a foreign page")
+        #expect(fixture.sim.requestLog().count == 2, "a refused request is never sent on")
+        await fixture.stop()
+    }
+
+    /// A JSON answer's links to the site come back naming the gateway, so paging stays behind the secret; the
+    /// site's own cookies (spsim's affinity cookie: the positive control checks the site sets it) stay out.
+    @Test func linksNameTheGatewayAndTheSitesCookiesStayInTheSession() async throws {
+        let fixture = try await Fixture(restAffinityCookie: true, items: 7)
+        let page = try await fixture.get("/_api/web/lists/getbytitle('Big')/items?$select=Id&$top=3")
+        #expect(page.status == 200, "\(page.text)")
+        #expect(page.headers["Set-Cookie"] == nil, "the site's Set-Cookie never reaches the tool")
+        #expect(!page.text.contains(fixture.sim.siteURL), "\(page.text)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any])
+        let next = try #require(object["odata.nextLink"] as? String)
+        #expect(next.hasPrefix(fixture.server.baseURL + "/"), "\(next)")
+        let second = try await fixture.get(String(next.dropFirst(fixture.server.baseURL.count)))
+        #expect(second.status == 200 && second.text.contains("\"Id\":4"), "\(second.text)")
+
+        // The positive control: asked directly with the session, the site does set its cookie.
+        let direct = try await fixture.session.execute(
+            HTTPRequest(method: "GET", url: fixture.sim.siteURL + "/_api/web", headers: [:], retry: .never))
+        #expect(direct.status == 200 && direct.headers["Set-Cookie"]?.contains("SPAffinity=") == true)
+        await fixture.stop()
+    }
+
+    /// Eight requests refused at once after the session ended: one renewal between them, each sent again.
+    @Test func anEndedSessionIsRenewedOnceForEveryRequestInFlight() async throws {
+        let fixture = try await Fixture()
+        #expect(try await fixture.get("/_api/web").status == 200)
+        fixture.sim.expireSessions()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await fixture.get("/_api/web").status } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 8), "\(statuses)")
+        #expect(fixture.renewals.value == 1)
+        await fixture.stop()
+    }
+
+    @Test func aSessionThatCannotBeRenewedIsA503WithTheReason() async throws {
+        let fixture = try await Fixture(renewalWorks: false)
+        fixture.sim.expireSessions()
+        let gone = try await fixture.get("/_api/web")
+        #expect(gone.status == 503 && gone.text.contains("could not be renewed"), "\(gone.status) \(gone.text)")
+        #expect(fixture.renewals.value == 1)
+        await fixture.stop()
+    }
+}
+
+/// Counts the gateway's renewals.
+final class RenewalCounter: Sendable {
+    private let calls = Mutex(0)
+    func count() { calls.withLock { $0 += 1 } }
+    var value: Int { calls.withLock { $0 } }
+}
+
+/// The forwarder, set once the server knows its port.
+private final class ForwarderBox: @unchecked Sendable {
+    var forwarder: GatewayForwarder?
+}
