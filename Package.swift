@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "LocalFiles", targets: ["LocalFiles"]),
+        .library(name: "Mirror", targets: ["Mirror"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -74,6 +76,8 @@ let package = Package(
         .target(name: "Cryptography", dependencies: ["CCrypto"], path: "Modules/Cryptography"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
         .target(name: "HTML", dependencies: ["CLibXML2", "CXMLShims", "JSON"], path: "Modules/HTML"),
+        /// Local folders reached by descriptor, one name at a time, never through a link; `flock` locks in them.
+        .target(name: "LocalFiles", path: "Modules/LocalFiles"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], path: "Modules/HTTPServer"),
 
@@ -99,7 +103,13 @@ let package = Package(
         // MARK: Domain
 
         /// The SharePoint REST object model: webs, lists, items, fields, files; OData; paging; errors.
-        .target(name: "SharePoint", dependencies: ["Transport", "JSON"], path: "Modules/SharePoint"),
+        .target(name: "SharePoint", dependencies: ["Transport", "JSON", "LocalFiles"], path: "Modules/SharePoint"),
+
+        /// The tree mirror: library folders to local folders and back, the ledger of what it wrote, locks,
+        /// deletions, incremental runs by change token; it reports events and never prints.
+        .target(
+            name: "Mirror", dependencies: ["SharePoint", "LocalFiles", "Cryptography"],
+            path: "Modules/Mirror"),
 
         // MARK: App support (what both apps share, never a library)
 
@@ -118,7 +128,7 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
-                "AppSupport", "HTTPServer", "Gateway",
+                "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror",
             ],
             path: "Apps/spconnect"),
 
@@ -183,7 +193,7 @@ let package = Package(
         ),
         /// The download ledger of `download -r`: parse, render, parse again.
         .executableTarget(
-            name: "fuzz-ledger", dependencies: ["FuzzSupport", "SharePoint"], path: "Tools/fuzz/ledger"),
+            name: "fuzz-ledger", dependencies: ["FuzzSupport", "Mirror"], path: "Tools/fuzz/ledger"),
 
         /// The gateway's admission of a request head and its rewriting of JSON and multistatus answers.
         .executableTarget(
@@ -205,7 +215,7 @@ let package = Package(
             name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer", "AuthFlowCore"],
             path: "Tests/SPSimTests"),
         .testTarget(
-            name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim"],
+            name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim", "LocalFiles"],
             path: "Tests/SharePointTests"),
         .testTarget(
             name: "AuthFlowTests",
@@ -224,6 +234,10 @@ let package = Package(
             dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML", "AuthFlow"], path: "Tests/HTMLTests"),
+        .testTarget(
+            name: "MirrorTests",
+            dependencies: ["TestSupport", "Mirror", "LocalFiles", "SharePoint", "Transport", "SPSim"],
+            path: "Tests/MirrorTests"),
         .testTarget(
             name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],
             path: "Tests/GatewayTests"),

@@ -70,7 +70,7 @@ func withPath<T>(
 
 /// The path `reference` names when its first segment is read as a list title (`Documents/Reports` →
 /// `/Shared Documents/Reports`), or nil when it was not written relative to the site or no list has that title.
-private func pathThroughTitle(_ reference: SiteAddressing.PathReference, site: SharePointSite)
+func pathThroughTitle(_ reference: SiteAddressing.PathReference, site: SharePointSite)
     async throws(SharePointError) -> String?
 {
     guard let split = reference.titleAndRest else { return nil }

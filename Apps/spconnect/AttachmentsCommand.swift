@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 import Presentation
 import SharePoint
 
@@ -89,7 +90,7 @@ private func saveAttachments(
                 result = "refused (name)"
                 printError("spconnect attachments: \(error.description)")
             default:
-                result = "failed (\(failureWord(error)))"
+                result = "failed (\(error.briefReason))"
                 printError("spconnect attachments: \(name): \(error.description)")
             }
             firstFailure = firstFailure ?? exitCode(for: error)

@@ -1,4 +1,5 @@
 import Foundation
+import Mirror
 import Presentation
 import SharePoint
 
@@ -11,7 +12,7 @@ let changesCommand = Command(
     synopsis: "(LIST | --web) [--since-token FILE] [--fetch-limit N] [--output FORMAT]",
     options: [
         .flag(.web, "the changes of every list of the web instead of one list"),
-        ChangeTokenFile.option,
+        sinceTokenOption,
         .value(.fetchLimit, "N", "changes per request, 1-2000 (default 1000); every page is read either way"),
     ] + SiteContext.options,
     examples: [

@@ -1,4 +1,6 @@
 import Foundation
+import LocalFiles
+import Mirror
 import SharePoint
 
 /// One export of a list per profile at a time: `items LIST` with `--out FILE` or `--since-token FILE` (a job's
@@ -15,7 +17,7 @@ enum ExportLock {
 
     /// Whether the command line is an export that takes the lock.
     static func applies(_ arguments: ParsedArguments) -> Bool {
-        arguments.value(.out) != nil || arguments.value(ChangeTokenFile.option.key) != nil
+        arguments.value(.out) != nil || arguments.value(sinceTokenOption.key) != nil
     }
 
     /// The lock of `list` on `site` for the context's profile; nil (said on standard error) when another run holds it

@@ -1,4 +1,6 @@
 import Foundation
+import LocalFiles
+import Mirror
 import Presentation
 import SharePoint
 import Synchronization
@@ -98,7 +100,7 @@ let downloadCommand = Command(
             let options = try treeOptions(arguments, parallel: parallel)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            return try await downloadTree(
+            return try await TreeCommand.download(
                 folder, to: directory, options: options, site: site, output: output,
                 incremental: arguments.value(.incremental).map(IncrementalDownload.init))
         }
@@ -228,7 +230,7 @@ private func downloadFiles(
                     Presentation.Field("name", .string(name)), Presentation.Field("size", .null),
                     Presentation.Field("path", .null), Presentation.Field("serverRelativeUrl", .string(url)),
                     Presentation.Field(
-                        "result", .string("failed (\(failureWord(error)))")),
+                        "result", .string("failed (\(error.briefReason))")),
                 ]))
         case nil:
             break
@@ -288,7 +290,7 @@ let uploadCommand = Command(
             let options = try treeOptions(arguments, parallel: arguments.integer(.parallel, in: 1...32) ?? 4)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
-            return try await uploadTree(file, to: folder, options: options, site: site, output: output)
+            return try await TreeCommand.upload(file, to: folder, options: options, site: site, output: output)
         }
         try refuseTreeFlags(arguments, [.delete, .dryRun, .wait], command: "upload")
         guard FileManager.default.isReadableFile(atPath: file) else {
@@ -317,29 +319,6 @@ let uploadCommand = Command(
         bar.finish()
         output.renderOne(SharePointRecords.record(file: uploaded), columns: SharePointRecords.entryColumns)
         return .ok
-    }
-}
-
-/// Byte counts of several transfers, updated from Transport's threads.
-final class TransferTotals: Sendable {
-    private let state: Mutex<[FileProgress?]>
-
-    init(count: Int) { state = Mutex([FileProgress?](repeating: nil, count: count)) }
-
-    func update(_ index: Int, _ progress: FileProgress) {
-        state.withLock { $0[index] = progress }
-    }
-
-    /// Bytes done, and the total when every transfer has reported a known size.
-    var sum: (done: Int64, total: Int64?) {
-        state.withLock { all in
-            let done = all.reduce(Int64(0)) { $0 + ($1?.completedBytes ?? 0) }
-            var total: Int64? = 0
-            for progress in all {
-                if let size = progress?.totalBytes, let sum = total { total = sum + size } else { total = nil }
-            }
-            return (done, total)
-        }
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import LocalFiles
+import Mirror
 import Presentation
 import SharePoint
 
@@ -20,7 +22,7 @@ let itemsCommand = Command(
             "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
         .flag(.all, "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag(.asText, "show each item's display texts (FieldValuesAsText) instead of raw values"),
-        ChangeTokenFile.option, ExportLock.waitOption,
+        sinceTokenOption, ExportLock.waitOption,
     ] + SiteContext.options,
     examples: [
         "spconnect items Tasks",

@@ -1,4 +1,5 @@
 import Foundation
+import Mirror
 import SharePoint
 
 /// `items LIST --since-token FILE`: an incremental export. Without a token in FILE (first run) every item is listed;

@@ -90,7 +90,7 @@ private struct RemovalOutcome {
         case .refused(_, let label):
             text = "refused (\(label))"
         case .failed(let error):
-            text = error.isMissingPath ? "not found" : "failed (\(failureWord(error)))"
+            text = error.isMissingPath ? "not found" : "failed (\(error.briefReason))"
         case .notTried:
             text = "not tried"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Mirror
 import Presentation
 import Transport
 
@@ -90,6 +91,10 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
         printError("spconnect \(command.name): \(error.description)")
         return .usage
     } catch let error as ConfigFileError {
+        printError("spconnect \(command.name): \(error.description)")
+        return .usage
+    } catch let error as ChangeTokenFileError {
+        // A token file given on the command line that cannot be used: the user's to fix, as a bad option is.
         printError("spconnect \(command.name): \(error.description)")
         return .usage
     } catch let error as SessionMissing {

@@ -20,7 +20,8 @@ struct GatewayAdmission: Sendable {
             return GatewayForwarder.text(421, "spconnect gateway: the Host header must name the gateway (\(authority))")
         }
         if let origin = request.header("Origin"), origin.lowercased() != gatewayOrigin {
-            return GatewayForwarder.text(403, "spconnect gateway: requests from web pages are refused (Origin \(origin))")
+            return GatewayForwarder.text(
+                403, "spconnect gateway: requests from web pages are refused (Origin \(origin))")
         }
         guard let given = Self.presentedSecret(request.header("Authorization")),
             Self.constantTimeEqual(Array(given.utf8), Array(secret.revealedValue().utf8))

@@ -130,7 +130,9 @@ public final class GatewayForwarder: Sendable {
                 ?? (request.body.isEmpty ? .none : .bytes(request.body)),
             auth: session.authentication,
             redirects: .manual, retry: .never)
-        if let credentials = session.renewingCredentials { outgoing.auth = try await credentials.currentAuthentication() }
+        if let credentials = session.renewingCredentials {
+            outgoing.auth = try await credentials.currentAuthentication()
+        }
         return outgoing
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import LocalFiles
 
 /// A file attached to a list item: `GET …/items(ID)/AttachmentFiles` (`SP.Attachment`). Decoding requires
 /// `FileName`.

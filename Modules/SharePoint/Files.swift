@@ -1,4 +1,5 @@
 public import Foundation
+public import LocalFiles
 import Synchronization
 import Transport
 

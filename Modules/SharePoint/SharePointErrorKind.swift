@@ -95,3 +95,19 @@ extension SharePointError {
         public static let localFile = Kind(.localFile)
     }
 }
+
+extension SharePointError {
+    /// What went wrong in a word or two, for a per-file result cell: `not found`, `access denied`, `throttled`,
+    /// `local file`, `network`, `HTTP 500`, or `error`.
+    public var briefReason: String {
+        switch kind {
+        case .fileNotFound, .notFound: return "not found"
+        case .accessDenied: return "access denied"
+        case .throttled: return "throttled"
+        case .localFile: return "local file"
+        case .transport where kind.transportKind == .io: return "local file"
+        case .transport: return "network"
+        default: return status > 0 ? "HTTP \(status)" : "error"
+        }
+    }
+}

@@ -98,7 +98,10 @@ import Transport
             ("wrong secret", 401, { try await fixture.get("/_api/web", secret: "wrong") }),
             ("no secret", 401, { try await fixture.get("/_api/web", headers: ["Authorization": "Negotiate x"]) }),
             ("foreign Host", 421, { try await fixture.get("/_api/web", headers: ["Host": "sharepoint.example"]) }),
-            ("foreign Origin", 403, { try await fixture.get("/_api/web", headers: ["Origin": "https://evil.example"]) }),
+            (
+                "foreign Origin", 403,
+                { try await fixture.get("/_api/web", headers: ["Origin": "https://evil.example"]) }
+            ),
         ]
         for (name, status, send) in refusals {
             let refused = try await send()

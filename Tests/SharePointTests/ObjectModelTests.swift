@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import LocalFiles
 import SPSim
 import SharePoint
 import TestSupport

@@ -14,10 +14,11 @@
 //   the gateway; the length changes by a whole number of origin swaps.
 import Foundation
 import FuzzSupport
-@testable import Gateway
 import HTTPServer
 import JSON
 import Transport
+
+@testable import Gateway
 
 let upstream = "https://contoso.sharepoint.com"
 let gateway = "http://127.0.0.1:8700"

@@ -1,11 +1,11 @@
-// Fuzz target: the download ledger (`DIR/.spconnect-download.json`, Modules/SharePoint/DownloadLedgerFile.swift), the
+// Fuzz target: the download ledger (`DIR/.spconnect-download.json`, Modules/Mirror/Ledger/DownloadLedgerFile.swift), the
 // file `download -r` reads to know which local files it wrote.
 //
 // Oracles: a file that reads renders to a file that reads back to the same entries, and renders the same again
 // (keys sorted); a file that does not read is no ledger at all (the app then counts no file as its own).
 import Foundation
 import FuzzSupport
-import SharePoint
+import Mirror
 
 func fuzzLedger(_ bytes: [UInt8]) {
     guard let entries = DownloadLedgerFile.parse(Data(bytes)) else { return }

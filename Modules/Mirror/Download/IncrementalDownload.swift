@@ -1,5 +1,6 @@
-import Foundation
-import SharePoint
+public import Foundation
+import LocalFiles
+public import SharePoint
 
 /// `download -r FOLDER --to DIR --incremental FILE`: the library's change log instead of a listing of the whole
 /// tree. Without a token in FILE (or with one older than the change log keeps) the run is a full one
@@ -9,8 +10,9 @@ import SharePoint
 /// reported, or with `--delete` removed when spconnect wrote them and they are unchanged
 /// (``deleteRemoved(below:from:ledger:options:results:)``). FILE gets the library's new token only when the whole run
 /// succeeded (``save()``).
-final class IncrementalDownload {
-    let file: ChangeTokenFile
+public final class IncrementalDownload {
+    /// The file that keeps the token between runs.
+    public let file: ChangeTokenFile
     /// Whether this run reads the whole tree (no token yet, or one too old).
     private(set) var isFull = true
     /// The token to save after success: the library's current one read before anything else, or the last change's.
@@ -22,22 +24,25 @@ final class IncrementalDownload {
     /// path was renamed or moved there, so its old copy is one the server no longer has.
     private var arrivedAt: [String: String] = [:]
 
-    init(path: String) { file = ChangeTokenFile(path: path, option: "incremental") }
+    /// An incremental run that keeps its token in the file at `path` (named `--incremental` in messages).
+    public init(path: String) { file = ChangeTokenFile(path: path, option: "incremental") }
 
     /// The tree a run plans: every file below `topURL`, or only the files added or changed there since the token.
-    func tree(below topURL: String, parallel: Int, site: SharePointSite, output: Output) async throws -> RemoteTree {
+    func tree(below topURL: String, parallel: Int, site: SharePointSite, results: TreeResults) async throws
+        -> RemoteTree
+    {
         let saved = try file.read()
         let library = try await Self.library(holding: topURL, site: site)
         let current = try await site.currentChangeToken(of: library)
         nextToken = current
         guard let saved else {
-            output.note("spconnect download: no token in \(file.path) yet; reading the whole tree")
+            results.note("no token in \(file.path) yet; reading the whole tree")
             return try await remoteTree(topURL, parallel: parallel, site: site)
         }
         if let id = ChangeTokenFile.scopeID(of: current) { try file.check(saved, isFor: id, what: "the library") }
         guard let found = try await changesUnlessTooOld(site, library, since: saved) else {
-            printError(
-                "spconnect download: the token in \(file.path) is older than the library's change log keeps; "
+            results.warning(
+                "the token in \(file.path) is older than the library's change log keeps; "
                     + "reading the whole tree (a full run) and saving a new token")
             return try await remoteTree(topURL, parallel: parallel, site: site)
         }
@@ -90,8 +95,8 @@ final class IncrementalDownload {
         for entry in tree.files {
             if let id = entry.file.uniqueId?.lowercased() { arrivedAt[id] = entry.relativePath }
         }
-        output.note(
-            "spconnect download: \(tree.files.count) files added or changed, "
+        results.note(
+            "\(tree.files.count) files added or changed, "
                 + "\(removedFiles.count + removedFolders.count) deleted since the token in \(file.path)")
         return tree
     }
@@ -102,7 +107,7 @@ final class IncrementalDownload {
     /// locally is kept, `refused (modified locally)`; one spconnect did not write is never touched.
     func deleteRemoved(
         below topURL: String, from top: LocalFolder, ledger: inout DownloadLedger, options: TreeOptions,
-        site: SharePointSite, results: TreeResultWriter
+        site: SharePointSite, results: TreeResults
     ) async {
         let gone = ledger.paths.filter { path in
             removedFiles.contains(path) || removedFolders.contains { path.hasPrefix($0 + "/") }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 import SharePoint
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ struct DownloadPlan {
 /// is what spconnect wrote (``LocalCopy``), and refused when it was modified locally or is not spconnect's.
 func planDownloads(
     _ tree: RemoteTree, into top: LocalFolder?, ledger: DownloadLedger, overwrite: Bool, dryRun: Bool,
-    results: TreeResultWriter
+    results: TreeResults
 ) async -> DownloadPlan {
     var plan = DownloadPlan()
     guard let top else {
@@ -118,7 +119,7 @@ func existingFolder(_ components: [String], below top: LocalFolder) throws(Local
 
 /// Whether `entry` has the name of spconnect's own files at the top of the download folder (the ledger, the lock),
 /// which it would replace: then it is written as `refused (reserved name)`.
-private func refusedAsReserved(_ entry: RemoteTreeFile, _ destination: String, _ results: TreeResultWriter) -> Bool {
+private func refusedAsReserved(_ entry: RemoteTreeFile, _ destination: String, _ results: TreeResults) -> Bool {
     guard [DownloadLedger.fileName, treeLockFileName].contains(entry.relativePath) else { return false }
     results.write(
         refused(
@@ -139,7 +140,7 @@ private func refused(
 ) -> TreeResult {
     TreeResult(
         localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: nil,
-        outcome: .failed(result, detail: why, code: .conflict))
+        outcome: .failed(result, detail: why, cause: .conflict))
 }
 
 /// A file or folder not written (or deleted) because its place below `--to DIR` cannot be reached: a symbolic link
@@ -152,11 +153,11 @@ func localFailure(_ error: LocalFileError, url: String, destination: String) -> 
             outcome: .failed(
                 "refused (link)",
                 detail: "\(error.path) is a symbolic link; links inside the download folder are never followed, so "
-                    + "nothing is written through it", code: .conflict))
+                    + "nothing is written through it", cause: .conflict))
     }
     return TreeResult(
         localPath: destination, serverRelativeUrl: url, size: nil,
-        outcome: .failed("failed (local file)", detail: error.description, code: .failure))
+        outcome: .failed("failed (local file)", detail: error.description, cause: .other))
 }
 
 /// Removes what a killed run left in `folder`: download temporary files (`.NAME.UUID.part`, see

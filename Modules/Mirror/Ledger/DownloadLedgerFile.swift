@@ -5,8 +5,8 @@ package import Foundation
 /// SHA-256 of its content and the SharePoint file's unique id (each left out by spconnect before 2026-12; such a file
 /// still reads, its entries without them).
 ///
-/// Only the format lives here (package API, for the app and the fuzz target); when to read, write and trust the
-/// file is the app's (`DownloadLedger`).
+/// Only the format lives here (package API, for the fuzz target too); when to read, write and trust the file is
+/// ``DownloadLedger``'s.
 package enum DownloadLedgerFile {
     /// Size, whole-second modification time and content hash of a file as written.
     package struct Entry: Codable, Equatable, Sendable {

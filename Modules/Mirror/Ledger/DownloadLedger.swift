@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 import SharePoint
 
 /// What `download -r` wrote into a folder: for each file (its path below the folder), the size, modification time
@@ -63,14 +64,14 @@ struct DownloadLedger {
     }
 
     /// Saves when something changed and the last save is a second old (`force`: whenever something changed).
-    mutating func save(force: Bool = false) throws(SharePointLedgerError) {
+    mutating func save(force: Bool = false) throws(LedgerSaveError) {
         guard let folder, unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
         do {
             try folder.write(Array(try DownloadLedgerFile.render(files)), to: fileName)
         } catch let error as LocalFileError {
-            throw SharePointLedgerError(path: folder.path(of: fileName), detail: error.reason)
+            throw LedgerSaveError(path: folder.path(of: fileName), detail: error.reason)
         } catch {
-            throw SharePointLedgerError(path: folder.path(of: fileName), detail: "\(error)")
+            throw LedgerSaveError(path: folder.path(of: fileName), detail: "\(error)")
         }
         unsaved = false
         lastSaved = ContinuousClock.now
@@ -78,7 +79,7 @@ struct DownloadLedger {
 }
 
 /// The download ledger could not be saved (the downloaded files themselves are complete).
-struct SharePointLedgerError: Error, CustomStringConvertible {
+struct LedgerSaveError: Error, CustomStringConvertible {
     let path: String
     let detail: String
     var description: String {

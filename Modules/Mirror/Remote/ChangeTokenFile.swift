@@ -1,36 +1,37 @@
-import Foundation
-import SharePoint
+public import Foundation
+public import SharePoint
 
 /// The file of `--since-token FILE` (`changes`, `items --since-token`): one SharePoint change token
 /// (`1;3;<list-guid>;<ticks>;<number>`) and a newline. A missing file means "no token yet"; the file is replaced
 /// (temporary file beside it, synced, renamed; mode 0600) only once a run has succeeded, so a failed run leaves the
 /// last good token and the next run fetches the same changes again.
-struct ChangeTokenFile {
-    let path: String
-    /// The option that named the file, for messages (`since-token`, `incremental`).
-    var option = "since-token"
+public struct ChangeTokenFile: Sendable {
+    /// The file's path.
+    public let path: String
+    /// The option that named the file, for messages (`since-token`, `incremental`: `--since-token FILE …`).
+    public var option = "since-token"
 
-    /// The option both commands take.
-    static let option = OptionSpec.path(
-        .sinceToken, "FILE",
-        "only what changed since the change token in FILE; FILE is (re)written with the new token after a run that "
-            + "succeeded (a missing FILE: from the start)")
+    /// The file at `path`, named in messages as the value of `--option`.
+    public init(path: String, option: String = "since-token") {
+        self.path = path
+        self.option = option
+    }
 
     /// The token in the file, or nil when there is no file. An unreadable file, or one that holds no change token,
     /// is a usage error (the file is not overwritten).
-    func read() throws(UsageError) -> String? {
+    public func read() throws(ChangeTokenFileError) -> String? {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError(description: "--\(option) \(path): the folder \(folder) does not exist")
+            throw ChangeTokenFileError(description: "--\(option) \(path): the folder \(folder) does not exist")
         }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(description: "--\(option) \(path): cannot read the file")
+            throw ChangeTokenFileError(description: "--\(option) \(path): cannot read the file")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.isChangeToken(text) else {
-            throw UsageError(
+            throw ChangeTokenFileError(
                 description: "--\(option) \(path) holds no change token (expected 1;3;GUID;TICKS;NUMBER); "
                     + "remove it for a full run")
         }
@@ -38,28 +39,28 @@ struct ChangeTokenFile {
     }
 
     /// Whether `text` looks like a change token: five `;`-separated parts, the last a number.
-    static func isChangeToken(_ text: String) -> Bool {
+    public static func isChangeToken(_ text: String) -> Bool {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
         return parts.count == 5 && Int(parts[4]) != nil && UUID(uuidString: String(parts[2])) != nil
     }
 
     /// The object (list or web) id a token is for (its third part), lower-cased.
-    static func scopeID(of token: String) -> String? {
+    public static func scopeID(of token: String) -> String? {
         let parts = token.split(separator: ";", omittingEmptySubsequences: false)
         return parts.count == 5 ? parts[2].lowercased() : nil
     }
 
     /// Checks that `token` (read from this file) is one of the list or web with id `id`: a token of another list
     /// would silently miss every change of this one.
-    func check(_ token: String, isFor id: String, what: String) throws(UsageError) {
+    public func check(_ token: String, isFor id: String, what: String) throws(ChangeTokenFileError) {
         guard let scope = Self.scopeID(of: token), scope != id.lowercased() else { return }
-        throw UsageError(
+        throw ChangeTokenFileError(
             description: "--\(option) \(path) holds a token of another list or web (\(scope)), not of \(what) "
                 + "(\(id.lowercased())); give each list its own token file")
     }
 
     /// Replaces the file with `token`: a temporary file (0600) beside it, synced, then renamed over it.
-    func write(_ token: String) throws(SharePointError) {
+    public func write(_ token: String) throws(SharePointError) {
         let url = URL(fileURLWithPath: path)
         let temporary =
             url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).spconnect-"
@@ -84,7 +85,7 @@ struct ChangeTokenFile {
 
 /// Every change of `list` (nil: the web) after `start` with the token to keep (``SharePointSite/allChanges(in:since:fetchLimit:)``),
 /// or nil when SharePoint refuses `start` as older than its change log keeps.
-func changesUnlessTooOld(_ site: SharePointSite, _ list: ListPath?, since start: String?, fetchLimit: Int = 1000)
+public func changesUnlessTooOld(_ site: SharePointSite, _ list: ListPath?, since start: String?, fetchLimit: Int = 1000)
     async throws(SharePointError) -> (changes: [Change], token: String?)?
 {
     do {
@@ -93,4 +94,11 @@ func changesUnlessTooOld(_ site: SharePointSite, _ list: ListPath?, since start:
         if error.isChangeTokenTooOld { return nil }
         throw error
     }
+}
+
+/// A change token file that cannot be used: missing folder, unreadable, no token in it, or a token of another list.
+/// Nothing was overwritten.
+public struct ChangeTokenFileError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the option and the file.
+    public let description: String
 }

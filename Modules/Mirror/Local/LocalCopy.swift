@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import LocalFiles
 import SharePoint
 
 /// How a local file at the place of a tree file stands against the download ledger: what `download -r` may do to

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -164,7 +164,7 @@ public final class LocalFolder: Sendable {
     /// Creates the new file `name` in this folder for reading and writing, `mode` less the umask (0600 unless
     /// said), and returns its descriptor (the caller closes it). Anything already at `name`, a symbolic link
     /// included, makes it fail (`O_EXCL`).
-    func createFile(_ name: String, mode: mode_t = 0o600) throws(LocalFileError) -> Int32 {
+    package func createFile(_ name: String, mode: mode_t = 0o600) throws(LocalFileError) -> Int32 {
         try check(name)
         let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw LocalFileError(path: path(of: name), action: "create", code: errno) }
@@ -173,7 +173,7 @@ public final class LocalFolder: Sendable {
 
     /// Renames `name` to `newName`, both in this folder (whatever is at `newName` is replaced; a link there is
     /// replaced itself, never followed).
-    func rename(_ name: String, to newName: String) throws(LocalFileError) {
+    package func rename(_ name: String, to newName: String) throws(LocalFileError) {
         try check(newName)
         guard renameat(descriptor, name, descriptor, newName) == 0 else {
             throw LocalFileError(path: path(of: newName), action: "move a finished file into place at", code: errno)
@@ -182,7 +182,7 @@ public final class LocalFolder: Sendable {
 
     /// Links `name` as `newName` too, both in this folder, only when nothing is at `newName` (`EEXIST` otherwise,
     /// a link there included): the check and the link are one step. The caller removes `name` afterwards.
-    func link(_ name: String, to newName: String) throws(LocalFileError) {
+    package func link(_ name: String, to newName: String) throws(LocalFileError) {
         try check(newName)
         guard linkat(descriptor, name, descriptor, newName, 0) == 0 else {
             throw LocalFileError(path: path(of: newName), action: "move a finished file into place at", code: errno)
@@ -191,7 +191,7 @@ public final class LocalFolder: Sendable {
 
     /// A fresh temporary name for `name` in the same folder, `.NAME.UUID` + `suffix`, short enough to be a file
     /// name (`NAME` is cut to fit the 255-byte limit, so a long name still gets one).
-    static func temporaryName(for name: String, suffix: String) -> String {
+    package static func temporaryName(for name: String, suffix: String) -> String {
         let fixed = 2 + 36 + suffix.utf8.count
         var kept = ""
         for scalar in name.unicodeScalars {
@@ -262,11 +262,4 @@ public struct LocalFileError: Error, Sendable, CustomStringConvertible {
 
     /// `could not ACTION PATH: REASON`.
     public var description: String { "could not \(action) \(path): \(reason)" }
-}
-
-extension SharePointError {
-    /// Wraps a local file error: kind ``Kind/localFile``, its sentence as the message.
-    public init(_ error: LocalFileError) {
-        self.init(localFile: "could not \(error.action) \(error.path)", detail: error.reason)
-    }
 }

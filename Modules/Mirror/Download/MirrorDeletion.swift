@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 import SharePoint
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import SharePoint
 /// what is gone already.
 func deleteDropped(
     _ tree: RemoteTree, below topURL: String, from top: LocalFolder, ledger: inout DownloadLedger,
-    options: TreeOptions, results: TreeResultWriter
+    options: TreeOptions, results: TreeResults
 ) async {
     let onServer = Set(tree.files.map(\.relativePath))
     let unread = tree.refused.compactMap(\.relativePath)
@@ -61,7 +62,7 @@ func deleteDropped(
 /// is in `removed` counts as gone) and is not one of the server's folders (`kept`), deepest first; never the top.
 private func removeEmptiedFolders(
     _ emptied: Set<String>, kept: Set<String>, removed: inout Set<String>, below topURL: String,
-    from top: LocalFolder, dryRun: Bool, results: TreeResultWriter
+    from top: LocalFolder, dryRun: Bool, results: TreeResults
 ) {
     var candidates: Set<String> = []
     for folder in emptied where !folder.isEmpty {
@@ -99,7 +100,7 @@ private func removeEmptiedFolders(
 /// delete`), `refused (modified locally)`, or the local failure. True when it went (or would go).
 func deleteWrittenFile(
     _ name: String, in folder: LocalFolder, local: LocalEntry, path: String, url: String, destination: String,
-    ledger: inout DownloadLedger, options: TreeOptions, results: TreeResultWriter
+    ledger: inout DownloadLedger, options: TreeOptions, results: TreeResults
 ) async -> Bool {
     if !options.overwrite,
         await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
@@ -110,7 +111,7 @@ func deleteWrittenFile(
                 outcome: .failed(
                     "refused (modified locally)",
                     detail: "is no longer in SharePoint, but was modified locally since spconnect wrote it; kept "
-                        + "(add --overwrite to delete it too)", code: .conflict)))
+                        + "(add --overwrite to delete it too)", cause: .conflict)))
         return false
     }
     if !options.dryRun {
@@ -132,5 +133,5 @@ private func deleteFailure(_ destination: String, _ url: String, size: Int64) ->
     return TreeResult(
         localPath: destination, serverRelativeUrl: url, size: size,
         outcome: .failed(
-            "failed (local file)", detail: "could not delete \(destination): \(reason)", code: .failure))
+            "failed (local file)", detail: "could not delete \(destination): \(reason)", cause: .other))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 import SharePoint
 
 /// The upload ledger of a folder `upload -r` reads (`DIR/.spconnect-upload.json`, a ``DownloadLedger`` by another
@@ -16,14 +17,14 @@ enum UploadLedger {
         DownloadLedger.Entry(size: file.length, modified: wholeSeconds(file.timeLastModified))
     }
 
-    /// Saves the ledger; a folder that cannot hold it (read-only) is said once: the upload itself went through, only
-    /// a later `--delete` will not know these files as spconnect's.
-    static func save(_ ledger: inout DownloadLedger, output: Output) {
+    /// Saves the ledger; nil when it is saved, else what to say: a folder that cannot hold it (read-only) takes the
+    /// upload all the same, only a later `--delete` will not know these files as spconnect's.
+    static func save(_ ledger: inout DownloadLedger) -> String? {
         do {
             try ledger.save(force: true)
+            return nil
         } catch {
-            output.note(
-                "spconnect upload: \(error.description); a later 'upload -r --delete' will leave these files alone")
+            return "\(error.description); a later 'upload -r --delete' will leave these files alone"
         }
     }
 
@@ -40,7 +41,7 @@ enum UploadLedger {
 /// (exit 9). Everything goes to the recycle bin, where the site keeps it for 93 days.
 func recycleDropped(
     _ tree: LocalTree, from root: String, below top: String, ledger: inout DownloadLedger, options: TreeOptions,
-    site: SharePointSite, results: TreeResultWriter
+    site: SharePointSite, results: TreeResults
 ) async {
     let remote: RemoteTree
     do {
@@ -77,7 +78,7 @@ func recycleDropped(
                     outcome: .failed(
                         "refused (changed in SharePoint)",
                         detail: "is no longer in the local folder, but was changed in SharePoint since spconnect "
-                            + "uploaded it; kept (add --overwrite to recycle it too)", code: .conflict)))
+                            + "uploaded it; kept (add --overwrite to recycle it too)", cause: .conflict)))
             continue
         }
         if options.dryRun {

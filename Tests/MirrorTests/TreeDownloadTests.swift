@@ -1,0 +1,107 @@
+import Foundation
+import LocalFiles
+import Mirror
+import SharePoint
+import Testing
+
+/// The mirror engine's download side, in-process (docs/mirror.md): what each run does to the local folder and what
+/// it reports.
+@Suite struct TreeDownloadTests {
+    @Test func aTreeIsMirroredOnceAndThenLeftAlone() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "alpha\n")
+        try await fixture.put("Reports/b.txt", "bravo\n")
+        let first = try await fixture.download()
+        #expect(try first.end.summary().succeeded)
+        #expect(first.events.results(below: fixture.local) == ["a.txt": "downloaded", "Reports/b.txt": "downloaded"])
+        #expect(first.events.transfersStarted == 1)
+        #expect(fixture.localText("a.txt") == "alpha\n" && fixture.localText("Reports/b.txt") == "bravo\n")
+        #expect(FileManager.default.fileExists(atPath: fixture.local + "/.spconnect-download.json"))
+
+        let second = try await fixture.download()
+        #expect(second.events.results(below: fixture.local) == ["a.txt": "unchanged", "Reports/b.txt": "unchanged"])
+        #expect(try second.end.summary().counts == ["unchanged": 2])
+        await fixture.stop()
+    }
+
+    /// A server edit replaces a copy spconnect wrote and nobody touched; a copy edited locally is kept and the run
+    /// fails as a conflict.
+    @Test func aServerEditReplacesAnUntouchedCopyButNeverALocalEdit() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "alpha\n")
+        try await fixture.put("b.txt", "bravo\n")
+        _ = try await fixture.download()
+        try "bravo, edited here\n".write(toFile: fixture.local + "/b.txt", atomically: true, encoding: .utf8)
+        try await fixture.put("a.txt", "alpha, second version\n")
+        try await fixture.put("b.txt", "bravo, second version\n")
+
+        let run = try await fixture.download()
+        #expect(
+            run.events.results(below: fixture.local) == ["a.txt": "downloaded", "b.txt": "refused (modified locally)"])
+        let summary = try run.end.summary()
+        guard case .conflict = summary.firstFailure else {
+            Issue.record("expected a conflict, got \(String(describing: summary.firstFailure))")
+            return
+        }
+        #expect(fixture.localText("a.txt") == "alpha, second version\n")
+        #expect(fixture.localText("b.txt") == "bravo, edited here\n")
+        await fixture.stop()
+    }
+
+    /// With `delete`, a file the server no longer has goes when spconnect wrote it; a file the user put there stays.
+    @Test func deletionTakesOnlyWhatTheMirrorWrote() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "alpha\n")
+        try await fixture.put("Old/b.txt", "bravo\n")
+        _ = try await fixture.download()
+        try "mine\n".write(toFile: fixture.local + "/mine.txt", atomically: true, encoding: .utf8)
+        _ = try await fixture.site.recycleFile(serverRelativeURL: fixture.remote + "/Old/b.txt")
+        _ = try await fixture.site.recycleFolder(serverRelativeURL: fixture.remote + "/Old")
+
+        let kept = try await fixture.download()
+        #expect(kept.events.results(below: fixture.local)["Old/b.txt"] == nil, "without delete nothing goes")
+        #expect(fixture.localText("Old/b.txt") == "bravo\n")
+
+        let run = try await fixture.download(TreeOptions(delete: true))
+        #expect(
+            run.events.results(below: fixture.local) == [
+                "a.txt": "unchanged", "Old/b.txt": "deleted", "Old": "deleted",
+            ])
+        #expect(fixture.localText("Old/b.txt") == nil && fixture.localText("mine.txt") == "mine\n")
+        #expect(try run.end.summary().succeeded)
+        await fixture.stop()
+    }
+
+    @Test func aDryRunChangesNothing() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "alpha\n")
+        let run = try await fixture.download(TreeOptions(dryRun: true))
+        #expect(run.events.results(below: fixture.local) == ["a.txt": "would download"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.local), "no folder made")
+        await fixture.stop()
+    }
+
+    /// Another run's lock on the local folder ends the run before anything is read or written.
+    @Test func anotherRunsLockEndsTheRunUntouched() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "alpha\n")
+        try FileManager.default.createDirectory(atPath: fixture.local, withIntermediateDirectories: true)
+        let held = try await takeLock(treeLockFileName, in: LocalFolder(path: fixture.local), waiting: 0)
+        guard case .acquired(let lock) = held else {
+            Issue.record("the test could not take the lock")
+            return
+        }
+        fixture.sim.clearRequestLog()
+        let run = try await fixture.download(TreeOptions(wait: 0.3))
+        guard case .locked(let holder) = run.end else {
+            Issue.record("expected the run to stop at the lock, got \(run.end)")
+            return
+        }
+        #expect(holder.pid == getpid())
+        #expect(run.events.events.contains { if case .waitingForLock = $0 { true } else { false } })
+        #expect(fixture.sim.requestLog().isEmpty, "nothing was read")
+        #expect(fixture.localText("a.txt") == nil)
+        withExtendedLifetime(lock) {}
+        await fixture.stop()
+    }
+}
