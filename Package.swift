@@ -148,6 +148,10 @@ let package = Package(
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
 
+        /// A year of nightly jobs against spsim in minutes, every output checked against the server (docs/soak.md).
+        .executableTarget(
+            name: "soak", dependencies: ["SPSim", "SharePoint", "AuthFlow", "Transport", "JSON"], path: "Tools/soak"),
+
         /// The smallest program embedding the sign-in engine (see docs/embedding.md).
         .executableTarget(name: "embed-example", dependencies: ["AuthFlow", "Transport"], path: "Tools/embed-example"),
 

@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 import Presentation
 import Synchronization
@@ -19,6 +20,15 @@ enum ErrorOutput {
     /// Removes the values of `cookies` (the long ones: session cookies, tokens) from every later message.
     static func remember(cookies: [Cookie]) {
         secrets.withLock { $0.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength) }
+    }
+
+    /// Removes a session's secrets from every later message: its cookies' values and its tokens (a renewed session
+    /// brings new ones).
+    @Sendable static func remember(session: Session) {
+        remember(cookies: session.cookies)
+        guard let tokens = session.tokens else { return }
+        remember(tokens.accessToken)
+        if let refresh = tokens.refreshToken { remember(refresh) }
     }
 
     /// `message` as it may be shown: secrets removed, controls escaped, on one line.

@@ -37,6 +37,7 @@ let gatewayCommand = Command(
     }
     let upstream = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     let secret = Secret(randomToken())
+    ErrorOutput.remember(secret)
     let scratch = NSTemporaryDirectory() + "spconnect-gateway-" + UUID().uuidString
     try FileManager.default.createDirectory(
         atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

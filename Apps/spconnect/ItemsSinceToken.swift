@@ -90,9 +90,11 @@ struct IDChunkPages {
         asked.filter = query.filter.map { $0 && chunk } ?? chunk
         asked.top = Self.chunk
         asked.orderBy = []  // ID order, as documented (and no sort of a big list on an unindexed column)
+        // At most the ids asked for: a server that answers a 50-id filter with more rows, or with next links
+        // without end, cannot grow this chunk.
         var items: [ListItem] = []
-        var pages = site.items(in: list, query: asked).makeAsyncIterator()
-        while let page = try await pages.next() { items += page.items }
-        return Page(items: items, nextLink: nil)
+        var pages = site.items(in: list, query: asked).keepingAtMost(ids.count).makeAsyncIterator()
+        while items.count < ids.count, let page = try await pages.next() { items += page.items }
+        return Page(items: Array(items.prefix(ids.count)), nextLink: nil)
     }
 }

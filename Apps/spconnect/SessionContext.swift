@@ -49,14 +49,14 @@ struct SessionContext {
         let renewal = ProfileRenewal(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { [session] in await renewalPassword(for: session) },
-            oneTimeCode: oneTimeCode)
+            oneTimeCode: oneTimeCode, onRenewed: ErrorOutput.remember(session:))
         RefusedRenewal.watch(renewal)
         if session.tokens != nil {
-            TokenLogin.remember(session)
+            ErrorOutput.remember(session: session)
             return SessionContext(profile: profile, store: store, session: session, client: client, renewal: renewal)
         }
         try session.install(into: client)
-        ErrorOutput.remember(cookies: session.cookies)
+        ErrorOutput.remember(session: session)
         var context = SessionContext(
             profile: profile, store: store, session: session, client: client, renewal: renewal)
         if session.flow == SignInFlow.basic.rawValue {

@@ -92,7 +92,7 @@ enum TokenLogin {
             printError("spconnect login: " + error.description + ".")
             return tokenExitCode(for: error)
         }
-        remember(session)
+        ErrorOutput.remember(session: session)
         // Proven by reading the site (an app has no current user); SharePoint says why it refuses a token.
         let renewal = TokenRenewal(client: client, session: session)
         let proof = SharePointSite(
@@ -142,13 +142,6 @@ enum TokenLogin {
             "To sign in, open \(prompt.verificationURI) and enter the code \(prompt.userCode) "
                 + "(it expires in \(max(1, prompt.expiresIn / 60)) minutes).")
         if let message = prompt.message { printError(message) }
-    }
-
-    /// Keeps the session's tokens out of every later message.
-    static func remember(_ session: Session) {
-        guard let tokens = session.tokens else { return }
-        ErrorOutput.remember(tokens.accessToken)
-        if let refresh = tokens.refreshToken { ErrorOutput.remember(refresh) }
     }
 
     /// A SharePoint refusal of a token session, with what the token says it may do when access was denied.

@@ -39,18 +39,20 @@ public final class ProfileRenewal: Sendable {
     ///     available (``reauthenticate()`` then answers false unless the identity provider's session is enough).
     ///   - oneTimeCode: where a renewal's one-time codes come from, if anywhere.
     ///   - now: the clock of the records.
+    ///   - onRenewed: told each renewed session (new cookies or tokens) as soon as it is in place.
     public init(
         client: HTTPClient, session: Session, store: SessionStore, profile: String, recordSource: String,
         password: @escaping @Sendable () async -> Secret?, oneTimeCode: OneTimeCodeSource? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, onRenewed: (@Sendable (Session) -> Void)? = nil
     ) {
         if session.tokens != nil {
-            renewer = .tokens(TokenRenewal(client: client, session: session, store: store, profile: profile))
+            renewer = .tokens(
+                TokenRenewal(client: client, session: session, store: store, profile: profile, onRenewed: onRenewed))
         } else {
             renewer = .signIn(
                 SessionReauthenticator(
                     client: client, session: session, store: store, profile: profile, recordSource: recordSource,
-                    password: password, oneTimeCode: oneTimeCode, now: now))
+                    password: password, oneTimeCode: oneTimeCode, now: now, onRenewed: onRenewed))
         }
     }
 

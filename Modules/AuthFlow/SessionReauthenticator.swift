@@ -35,17 +35,24 @@ public actor SessionReauthenticator {
     /// (``SignInOutcome/invalidCredentials(message:code:)``) from a session that merely ended.
     public private(set) var lastFailure: Failure?
 
+    /// Told each renewed session as soon as it is in place.
+    private let onRenewed: (@Sendable (Session) -> Void)?
+
     /// - Parameters:
     ///   - password: asked for only when a renewal is needed; nil means no credentials are available,
     ///     and `reauthenticate()` then answers false.
     ///   - recordSource: the ``SignInRecord/source`` of the renewals' records (who renewed the session).
     ///   - now: the clock of the records' ``SignInRecord/at``.
+    ///   - onRenewed: told each renewed session as soon as it is in place (an app remembers its new secrets to keep
+    ///     them out of its messages).
     public init(
         client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
         recordSource: String = "renewal", password: @escaping @Sendable () async -> Secret?,
-        oneTimeCode: OneTimeCodeSource? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        oneTimeCode: OneTimeCodeSource? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        onRenewed: (@Sendable (Session) -> Void)? = nil
     ) {
         self.now = now
+        self.onRenewed = onRenewed
         self.oneTimeCode = oneTimeCode
         self.client = client
         self.session = session
@@ -136,6 +143,7 @@ public actor SessionReauthenticator {
         }
         renewed.keepPasswordSource(of: session)
         session = renewed
+        onRenewed?(renewed)
         if let store, let profile {
             try store.save(renewed, profile: profile)
             try? store.saveLastSignIn(record, profile: profile)

@@ -51,6 +51,26 @@ final class GatewayExchange: Sendable {
         }
     }
 
+    /// Stops the transfer and waits until it ended.
+    func cancel() async {
+        task.withLock { $0?.cancel() }
+        await ended()
+    }
+
+    /// Whether the transfer ended with at most `limit` bytes in the spool: waits for its end, or until the spool
+    /// holds more than `limit` (false; the transfer goes on).
+    func ended(within limit: Int) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            spool.whenBeyond(limit) { once.resume() }
+            Task { [weak self] in
+                await self?.ended()
+                once.resume()
+            }
+        }
+        return state.withLock { $0.ended } && spool.size <= limit
+    }
+
     /// Waits until the transfer ended (its whole body is in the spool, or it broke off).
     func ended() async {
         await withCheckedContinuation { continuation in
@@ -81,5 +101,19 @@ final class GatewayExchange: Sendable {
             return state.endWaiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// A continuation resumed by whichever of two events comes first.
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { $0 = continuation } }
+
+    func resume() {
+        lock.withLock { pending in
+            pending?.resume()
+            pending = nil
+        }
     }
 }

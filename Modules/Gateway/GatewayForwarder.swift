@@ -80,7 +80,8 @@ public final class GatewayForwarder: Sendable {
                 return Self.text(502, "spconnect gateway: the site could not be reached: \(error)")
             }
             if sessionEnded(head) {
-                await exchange.ended()
+                // The refusal's body is not wanted (and a hostile one might never end).
+                await exchange.cancel()
                 guard !renewed else {
                     return Self.text(503, "spconnect gateway: the site refused the session again after a renewal")
                 }
@@ -93,8 +94,10 @@ public final class GatewayForwarder: Sendable {
             }
             if let rewrite = linkRewrite(for: head) {
                 // The answer names the site's origin in its links: read whole (at most 64 MiB) and rewritten.
-                await exchange.ended()
-                if let body = exchange.spool.contents(limit: GatewayMultistatus.largestRewritten) {
+                // Waits for the whole body only while it stays under the limit; a larger one streams as it is.
+                if await exchange.ended(within: GatewayMultistatus.largestRewritten),
+                    let body = exchange.spool.contents(limit: GatewayMultistatus.largestRewritten)
+                {
                     var response = answer(head, streaming: exchange)
                     response.body = .bytes(rewrite(body))
                     return response

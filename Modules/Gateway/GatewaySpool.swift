@@ -22,6 +22,8 @@ final class GatewaySpool: @unchecked Sendable {
     private var written = 0
     /// Set once the transfer ended (under `lock`).
     private var ending: Ending?
+    /// Called once when more than its limit has arrived (under `lock`).
+    private var beyond: (limit: Int, call: @Sendable () -> Void)?
     /// Bytes handed to the client so far (the reading thread's).
     private var consumed = 0
 
@@ -57,9 +59,28 @@ final class GatewaySpool: @unchecked Sendable {
             guard count > 0 else { throw GatewaySpoolError(reason: String(cString: strerror(errno))) }
             offset += count
         }
-        lock.withLock { written += bytes.count }
+        let crossed: (@Sendable () -> Void)? = lock.withLock {
+            written += bytes.count
+            guard let beyond, written > beyond.limit else { return nil }
+            self.beyond = nil
+            return beyond.call
+        }
         lock.broadcast()
+        crossed?()
     }
+
+    /// Calls `call` once when the spool holds more than `limit` bytes (at once when it already does).
+    func whenBeyond(_ limit: Int, _ call: @escaping @Sendable () -> Void) {
+        let already = lock.withLock {
+            if written > limit { return true }
+            beyond = (limit, call)
+            return false
+        }
+        if already { call() }
+    }
+
+    /// Bytes arrived so far.
+    var size: Int { lock.withLock { written } }
 
     /// The transfer ended: with the whole body (`complete`), or broken off (the client's copy is then cut short).
     func finish(complete: Bool) {

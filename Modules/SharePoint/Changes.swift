@@ -137,19 +137,45 @@ extension SharePointSite {
 
     /// Every change after `start` (nil: from the start of the log), request after request of `fetchLimit` until
     /// one comes back short, with the token to start after next time: the last change's, or `start` when there
-    /// were none.
+    /// were none. A server whose pages never end cannot hold the run: a page that starts again at a token already
+    /// sent, or goes back in the log, is an error (a loop), and past ``changeLimit`` changes the error's
+    /// ``SharePointError/isChangeLogOverrun`` says to read everything instead.
     public func allChanges(in list: ListPath?, since start: String?, fetchLimit: Int = 1000)
         async throws(SharePointError) -> (changes: [Change], token: String?)
     {
         var all: [Change] = []
         var query = ChangeQuery(start: start, fetchLimit: fetchLimit)
+        var sent: Set<String> = [start ?? ""]
+        var position = start.flatMap(Self.changeNumber)
         while true {
             let page = try await changes(in: list, query: query)
             all += page
             guard page.count >= fetchLimit, let last = page.last, last.token != query.start else { break }
+            guard all.count < Self.changeLimit else {
+                throw SharePointError(unexpectedResponse: Self.overrunMessage + " (more than \(Self.changeLimit))")
+            }
+            let next = Self.changeNumber(last.token)
+            guard sent.insert(last.token).inserted, next == nil || position == nil || next! > position! else {
+                throw SharePointError(
+                    unexpectedResponse: "the change log went back to a token it had given before (\(last.token)); "
+                        + "stopped reading it")
+            }
+            position = next ?? position
             query.start = last.token
         }
         return (all, all.last?.token ?? start)
+    }
+
+    /// The most changes ``allChanges(in:since:fetchLimit:)`` gathers: past it, reading everything is cheaper, and a
+    /// log that never ends cannot keep a run going.
+    public static let changeLimit = 200_000
+
+    static let overrunMessage = "the change log holds more changes since the token than a run reads"
+
+    /// A change token's position in the log (its fifth part, `1;3;GUID;TICKS;NUMBER`), nil when it has none.
+    static func changeNumber(_ token: String) -> Int? {
+        let parts = token.split(separator: ";", omittingEmptySubsequences: false)
+        return parts.count == 5 ? Int(parts[4]) : nil
     }
 
     /// The change token of `list` (nil: the web) now: `CurrentChangeToken.StringValue`.
@@ -179,5 +205,11 @@ extension SharePointError {
     public var isChangeTokenTooOld: Bool {
         exceptionName?.hasSuffix("SPInvalidChangeTokenException") == true
             || message?.contains("before the start of the current change log") == true
+    }
+
+    /// Whether ``SharePointSite/allChanges(in:since:fetchLimit:)`` stopped at its limit: more changed since the
+    /// token than a run reads, so read everything, as for a token too old.
+    public var isChangeLogOverrun: Bool {
+        message?.hasPrefix(SharePointSite.overrunMessage) == true
     }
 }

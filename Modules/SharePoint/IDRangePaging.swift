@@ -98,7 +98,14 @@ public struct IDRangePages: AsyncSequence, Sendable {
             top.orderBy = [ODataQuery.Order("ID", descending: true)]
             top.top = 1
             var pages = listing.site.items(in: listing.list, query: top).makeAsyncIterator()
-            return try await pages.next()?.items.first?.id ?? 0
+            let highest = try await pages.next()?.items.first?.id ?? 0
+            // SharePoint's item ids are 32-bit: a larger one would have the listing ask for ranges without end.
+            guard highest <= Int(Int32.max) else {
+                throw SharePointError(
+                    unexpectedResponse: "the list's highest item id is \(highest), above any SharePoint gives "
+                        + "(\(Int32.max)); not listed by id ranges")
+            }
+            return Swift.max(highest, 0)
         }
     }
 }

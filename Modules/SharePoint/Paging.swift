@@ -78,6 +78,34 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
         /// A cycle found in the last page's next link: thrown by the call after the one that returned that page,
         /// so its items are not lost.
         var cycle: SharePointError?
+        /// Pages without an item since the last one with items.
+        var emptyPagesInARow = 0
+
+        /// Empty pages in a row that still carry a next link before the listing stops: SharePoint sends some while
+        /// it scans a large list past a filter, never this many.
+        static var emptyPageLimit: Int { 1000 }
+
+        /// Why a page's next link is not followed, nil when it may be: it leads to another origin (the request
+        /// would carry the site's credentials there), or too many pages in a row came without an item.
+        static func refusal(of link: String, from url: String, site: SharePointSite, emptyPagesInARow: Int)
+            -> SharePointError?
+        {
+            // A hop to plain http is Transport's to refuse (the plain-http rule, exit 7): it sends nothing there.
+            let toPlainHTTP = link.lowercased().hasPrefix("http://") && site.siteURL.lowercased().hasPrefix("https://")
+            if !toPlainHTTP, !HTTPClient.isSameOrigin(link, site.siteURL) {
+                return SharePointError(
+                    unexpectedResponse: "the next link leads to another site (\(link)); not followed, so the "
+                        + "site's credentials go nowhere else"
+                ).at(url)
+            }
+            if emptyPagesInARow >= emptyPageLimit {
+                return SharePointError(
+                    unexpectedResponse: "\(emptyPagesInARow) pages in a row came without an item but with a next "
+                        + "link; the listing stopped"
+                ).at(url)
+            }
+            return nil
+        }
 
         /// The next page, or nil after the last one.
         public mutating func next() async throws(SharePointError) -> Page<Item>? {
@@ -106,8 +134,11 @@ public struct PagedSequence<Item: ODataDecodable>: AsyncSequence, Sendable {
                 early = PageRequest(url: link, site: site)
             }
             let page = try Self.decode(response, from: url, keepingAtMost: itemLimit)
+            emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
             if let link = page.nextLink {
-                if visited.contains(link) {
+                if let refusal = Self.refusal(of: link, from: url, site: site, emptyPagesInARow: emptyPagesInARow) {
+                    cycle = refusal
+                } else if visited.contains(link) {
                     let which = link == url ? "the page just read" : "a page read earlier in this listing"
                     cycle = SharePointError(
                         unexpectedResponse: "the next link leads back to \(which) (\(link)), so the listing would "

@@ -78,7 +78,9 @@ extension SharePointSite {
 
     /// Every site collection the signed-in user can see, as Search lists them (`contentclass:STS_Site`), read
     /// page by page (`pageSize` rows asked each, at most ``searchPageLimit``) until Search's total is reached or a
-    /// page comes back empty.
+    /// page comes back empty. A page that adds no site it had not listed ends the listing too (a server that
+    /// answers every start row with the same page, or claims a total it never reaches), and so does
+    /// ``searchRowLimit``, past which SharePoint's Search gives no rows either.
     public func siteCollections(pageSize: Int = searchPageLimit) async throws(SharePointError)
         -> [SiteCollectionSummary]
     {
@@ -94,6 +96,7 @@ extension SharePointSite {
                     "LastModifiedTime",
                 ], startRow: start, rowLimit: size)
             start += page.rows.count
+            let before = sites.count
             for row in page.rows {
                 let url = row["Path"] ?? ""
                 // Search may list a site twice across pages while its index moves; keep the first.
@@ -106,9 +109,14 @@ extension SharePointSite {
             }
             // A page may hold fewer rows than asked (the server's own cap) with more to come: only an empty page
             // or the total reached ends the listing.
-            if page.rows.isEmpty || start >= page.totalRows { return sites }
+            if page.rows.isEmpty || start >= page.totalRows || sites.count == before || start >= Self.searchRowLimit {
+                return sites
+            }
         }
     }
+
+    /// The furthest row Search pages to (SharePoint Online answers nothing past its `StartRow` limit).
+    public static let searchRowLimit = 50_000
 
     /// A query value percent-encoded for the URL (unreserved characters and `:`, `,` kept).
     private static func searchEncoded(_ value: String) -> String {

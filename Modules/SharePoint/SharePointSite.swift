@@ -295,9 +295,19 @@ public final class SharePointSite: Sendable {
     func collect<T: ODataDecodable>(_ path: RESTPath, query: ODataQuery) async throws(SharePointError) -> [T] {
         var all: [T] = []
         var iterator = pages(path, query: query, of: T.self).makeAsyncIterator()
-        while let page = try await iterator.next() { all += page.items }
+        while let page = try await iterator.next() {
+            all += page.items
+            guard all.count <= Self.collectLimit else {
+                throw SharePointError(
+                    unexpectedResponse: "the server listed more than \(Self.collectLimit) entries; the listing stopped"
+                ).at(path.url(site: siteURL))
+            }
+        }
         return all
     }
+
+    /// The most entries a listing gathered whole (people, groups, role assignments) holds.
+    static let collectLimit = 500_000
 }
 
 extension RetryPolicy {

@@ -234,13 +234,25 @@ import Testing
         // The chunked path was taken for the 12 MiB file (StartUpload … FinishUpload).
         #expect(fixture.sim.requestLog().contains { $0.path.lowercased().contains("/startupload") })
 
-        // A rerun sends nothing that is already there; a changed file is refused without --overwrite.
+        // A rerun sends nothing that is already there. A file changed here goes up again (SharePoint's copy is still
+        // the one the last upload made); one changed in SharePoint since is refused without --overwrite.
         let sentBefore = fixture.sim.requestLog().filter { $0.method == "POST" && $0.path.contains("/Files/add") }.count
         let again = try await fixture.run(["upload", "-r", local, "--to", "Documents/Imports", "-o", "ndjson"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Self.lines(again.stdout).filter { $0["result"] as? String == "unchanged" }.count == 4)
         let sentAfter = fixture.sim.requestLog().filter { $0.method == "POST" && $0.path.contains("/Files/add") }.count
         #expect(sentAfter == sentBefore)
+        #expect(FileManager.default.createFile(atPath: local + "/top.txt", contents: Data("top, edited\n".utf8)))
+        let edited = try await fixture.run(["upload", "-r", local, "--to", "Documents/Imports", "-o", "ndjson"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(try Self.lines(edited.stdout).contains { $0["result"] as? String == "uploaded" })
+        let theirs = try temporaryDirectory("theirs")
+        defer { try? FileManager.default.removeItem(atPath: theirs) }
+        #expect(FileManager.default.createFile(atPath: theirs + "/top.txt", contents: Data("their version\n".utf8)))
+        let elsewhere = try await fixture.run([
+            "upload", theirs + "/top.txt", "--to", "Documents/Imports", "--overwrite", "-q",
+        ])
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
         #expect(FileManager.default.createFile(atPath: local + "/top.txt", contents: Data("top, changed\n".utf8)))
         let changed = try await fixture.run(["upload", "-r", local, "--to", "Documents/Imports", "-o", "ndjson"])
         #expect(changed.status == 9, "\(changed.stderr)")

@@ -170,3 +170,46 @@ final class RenewalCounter: Sendable {
 private final class ForwarderBox: @unchecked Sendable {
     var forwarder: GatewayForwarder?
 }
+
+/// Sites that answer without end: the gateway never waits for a body it does not need.
+@Suite struct GatewayEndlessAnswerTests {
+    /// A 401 whose body never ends (a hostile or broken site): the refusal's body is dropped, the renewal tried, and
+    /// the client answered 503 at once; before, the gateway waited for that body forever.
+    @Test(.timeLimit(.minutes(2))) func anEndlessRefusalIsNotWaitedFor() async throws {
+        let site = try HTTPServer(address: "127.0.0.1", port: 0) { _ in
+            HTTPServerResponse(
+                status: 401, headers: [("Content-Type", "text/html")],
+                body: .stream(length: nil) {
+                    usleep(2_000)
+                    return .data(Array(repeating: UInt8(ascii: "x"), count: 4096))
+                })
+        }
+        let scratch = try temporaryDirectory("gateway-endless")
+        let box = EndlessBox()
+        let gateway = try HTTPServer(address: "127.0.0.1", port: 0, admission: { box.forwarder?.refusal($0) }) {
+            box.forwarder?.answer($0) ?? GatewayForwarder.text(503, "starting")
+        }
+        let renewals = RenewalCounter()
+        box.forwarder = GatewayForwarder(
+            gatewayOrigin: gateway.baseURL, upstreamOrigin: site.baseURL, secret: Secret("s3cret"),
+            session: GatewaySession(client: try HTTPClient()) {
+                renewals.count()
+                return false
+            }, scratch: scratch)
+        var timeouts = HTTPTimeouts()
+        timeouts.total = .seconds(90)
+        let answer = try await HTTPClient().execute(
+            HTTPRequest(
+                method: "GET", url: gateway.baseURL + "/_api/web",
+                headers: ["Authorization": "Bearer s3cret"], timeouts: timeouts, retry: .never))
+        #expect(answer.status == 503 && answer.text.contains("could not be renewed"), "\(answer.status)")
+        #expect(renewals.value == 1)
+        await gateway.stop()
+        await site.stop()
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+}
+
+private final class EndlessBox: @unchecked Sendable {
+    var forwarder: GatewayForwarder?
+}

@@ -57,8 +57,12 @@ struct MirrorFixture {
         try? String(contentsOfFile: local + "/" + relativePath, encoding: .utf8)
     }
 
+    /// Options that wait up to 5 s for the folder's lock: other tests of this process start child processes all the
+    /// time, and a child between its clone and its exec briefly shares every descriptor, the lock file's too.
+    static let options = TreeOptions(wait: 5)
+
     /// One download run of the mirrored folder into ``local``: its end and every event, in order.
-    func download(_ options: TreeOptions = TreeOptions(), incremental: IncrementalDownload? = nil) async throws
+    func download(_ options: TreeOptions = MirrorFixture.options, incremental: IncrementalDownload? = nil) async throws
         -> (end: TreeRunEnd, events: EventLog)
     {
         let log = EventLog()

@@ -13,11 +13,17 @@ public actor TokenRenewal: AuthenticationProvider {
     private let store: SessionStore?
     private let profile: String?
     private var running: Task<Session, any Error>?
+    /// Told each renewed session (its new tokens) as soon as it is in place.
+    private let onRenewed: (@Sendable (Session) -> Void)?
     /// How many renewals ran (for tests).
     package private(set) var renewals = 0
 
     /// - Precondition: `session.tokens` is not nil (a cookie session has nothing to renew here).
-    public init(client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil) {
+    public init(
+        client: HTTPClient, session: Session, store: SessionStore? = nil, profile: String? = nil,
+        onRenewed: (@Sendable (Session) -> Void)? = nil
+    ) {
+        self.onRenewed = onRenewed
         self.client = client
         self.session = session
         self.store = store
@@ -55,6 +61,7 @@ public actor TokenRenewal: AuthenticationProvider {
         let renewed = try await task.value
         renewals += 1
         session = renewed
+        onRenewed?(renewed)
         if let store, let profile { try store.save(renewed, profile: profile) }
     }
 

@@ -62,12 +62,21 @@ func planDownloads(
             results.write(refused(entry, destination, "is not a regular file (a folder or a link is in the way)"))
             continue
         }
-        if DownloadLedger.Entry(local) == serverEntry(entry.file) {
-            let listed = ledger.entry(entry.relativePath)
-            if !dryRun, listed?.size != local.size || listed?.modified != local.modified {
+        let listed = ledger.entry(entry.relativePath)
+        // Same size and second as SharePoint's, and (when the ledger knows it) the version written is the current
+        // one: an edit within the same second that kept the size has another ETag.
+        let sameVersion = listed?.etag == nil || entry.file.etag == nil || listed?.etag == entry.file.etag
+        if DownloadLedger.Entry(local) == serverEntry(entry.file), sameVersion {
+            if !dryRun,
+                listed?.size != local.size || listed?.modified != local.modified || listed?.etag != entry.file.etag
+            {
                 let sha256 = await contentHash(of: name, in: folder)
                 plan.adopted.append(
-                    (entry.relativePath, DownloadLedger.Entry(local, sha256: sha256, uniqueId: entry.file.uniqueId)))
+                    (
+                        entry.relativePath,
+                        DownloadLedger.Entry(
+                            local, sha256: sha256, uniqueId: entry.file.uniqueId, etag: entry.file.etag)
+                    ))
             }
             results.write(
                 TreeResult(

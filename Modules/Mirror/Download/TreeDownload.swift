@@ -138,7 +138,8 @@ private func fetch(
             ) { progress in transfers.update(index, progress) }
             guard let local = try? folder.entry(name) else { return .success((size, nil)) }
             let written = DownloadLedger.Entry(
-                local, sha256: await contentHash(of: name, in: folder), uniqueId: entry.file.uniqueId)
+                local, sha256: await contentHash(of: name, in: folder), uniqueId: entry.file.uniqueId,
+                etag: entry.file.etag)
             return .success((size, written))
         } catch {
             return .failure(error)

@@ -90,7 +90,7 @@ struct LedgerSaveError: Error, CustomStringConvertible {
 
 extension DownloadLedger.Entry {
     /// The size and time of a local file (and its hash and the SharePoint file's unique id, when known).
-    init(_ local: LocalEntry, sha256: String? = nil, uniqueId: String? = nil) {
-        self.init(size: local.size, modified: local.modified, sha256: sha256, uniqueId: uniqueId)
+    init(_ local: LocalEntry, sha256: String? = nil, uniqueId: String? = nil, etag: String? = nil) {
+        self.init(size: local.size, modified: local.modified, sha256: sha256, uniqueId: uniqueId, etag: etag)
     }
 }

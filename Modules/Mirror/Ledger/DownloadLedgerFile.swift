@@ -20,13 +20,19 @@ package enum DownloadLedgerFile {
         /// The SharePoint file's `UniqueId`, which a rename or move keeps: an incremental run tells by it that a file
         /// it wrote now lives at another path. Nil in entries written without it.
         package var uniqueId: String?
+        /// The SharePoint file's `ETag` when it was written, which every new version changes: an edit that kept the
+        /// size and the second of the modification time is still told apart. Nil in entries written without it.
+        package var etag: String?
 
         /// An entry.
-        package init(size: Int64, modified: Int, sha256: String? = nil, uniqueId: String? = nil) {
+        package init(
+            size: Int64, modified: Int, sha256: String? = nil, uniqueId: String? = nil, etag: String? = nil
+        ) {
             self.size = size
             self.modified = modified
             self.sha256 = sha256
             self.uniqueId = uniqueId
+            self.etag = etag
         }
     }
 

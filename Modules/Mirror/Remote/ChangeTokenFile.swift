@@ -61,6 +61,12 @@ public struct ChangeTokenFile: Sendable {
 
     /// Replaces the file with `token`: a temporary file (0600) beside it, synced, then renamed over it.
     public func write(_ token: String) throws(SharePointError) {
+        // A server's answer is kept only when it is a change token: anything else would fail every later run.
+        guard Self.isChangeToken(token) else {
+            throw SharePointError(
+                unexpectedResponse:
+                    "the server gave '\(token.prefix(80))' as a change token; \(path) was left as it was")
+        }
         let url = URL(fileURLWithPath: path)
         let temporary =
             url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).spconnect-"
@@ -84,14 +90,15 @@ public struct ChangeTokenFile: Sendable {
 }
 
 /// Every change of `list` (nil: the web) after `start` with the token to keep (``SharePointSite/allChanges(in:since:fetchLimit:)``),
-/// or nil when SharePoint refuses `start` as older than its change log keeps.
+/// or nil when SharePoint refuses `start` as older than its change log keeps, or more changed since than a run reads
+/// (``SharePointSite/changeLimit``): read everything then.
 public func changesUnlessTooOld(_ site: SharePointSite, _ list: ListPath?, since start: String?, fetchLimit: Int = 1000)
     async throws(SharePointError) -> (changes: [Change], token: String?)?
 {
     do {
         return try await site.allChanges(in: list, since: start, fetchLimit: fetchLimit)
     } catch {
-        if error.isChangeTokenTooOld { return nil }
+        if error.isChangeTokenTooOld || error.isChangeLogOverrun { return nil }
         throw error
     }
 }

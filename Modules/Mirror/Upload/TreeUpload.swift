@@ -85,8 +85,9 @@ extension TreeTransfer {
     /// Copies the contents of the local folder `directory` into the library folder `remote` (made when missing, its
     /// parent must exist), making every sub-folder, then uploading ``TreeOptions/parallel`` files at a time (large
     /// files in chunks). A file already in SharePoint with the local size and a modification time no older than the
-    /// local one is left as it is (`unchanged`), so a rerun after a failure sends only what is missing; any other
-    /// file of that name is refused unless ``TreeOptions/overwrite``. The run holds `directory`'s lock
+    /// local one is left as it is (`unchanged`), so a rerun after a failure sends only what is missing; one this
+    /// folder's last upload put there and nobody changed since (its upload ledger has SharePoint's size and time) is
+    /// replaced by the newer local version; any other file of that name is refused unless ``TreeOptions/overwrite``. The run holds `directory`'s lock
     /// (``treeLockFileName``), so no download changes it meanwhile; a folder where the lock file cannot be made
     /// (read-only) is uploaded without it, and the run says so. In a dry run the plan is reported (`would upload`,
     /// `would replace`, `unchanged`, `refused (…)`) and nothing is written anywhere: no folder, no file, no lock.
@@ -205,7 +206,10 @@ extension TreeTransfer {
                     }
                     continue
                 }
-                if !overwrite {
+                // SharePoint's copy is still the one this folder's last upload made: the local file is a newer
+                // version of it, and replacing it loses nothing.
+                let ours = ledger.entry(file.relativePath) == UploadLedger.entry(there)
+                if !overwrite && !ours {
                     results.write(
                         TreeResult(
                             localPath: file.path, serverRelativeUrl: there.serverRelativeUrl, size: nil,
@@ -235,12 +239,13 @@ extension TreeTransfer {
         }
         let transfers = TransferTotals(count: wanted.count)
         results.event(.transfersStarted(transfers))
-        let send: @Sendable (Int) async -> Result<SharePoint.File, SharePointError> = { [wanted] index in
+        let send: @Sendable (Int) async -> Result<SharePoint.File, SharePointError> = { [wanted, replacing] index in
             let file = wanted[index]
             do throws(SharePointError) {
                 return .success(
                     try await site.upload(
-                        file: file.path, toFolder: remotePath(file.folder, below: top), overwrite: overwrite
+                        file: file.path, toFolder: remotePath(file.folder, below: top),
+                        overwrite: overwrite || replacing.contains(file.relativePath)
                     ) { progress in transfers.update(index, progress) })
             } catch {
                 return .failure(error)

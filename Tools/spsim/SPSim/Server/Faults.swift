@@ -84,10 +84,9 @@ public struct FaultSpec: Sendable, Equatable {
 extension SimulatorCore {
     /// The injected 429, 503 or 500 for this `/_api` request (counted from the first), nil when its turn is past.
     func injectedAPIFault(_ request: HTTPServerRequest, flavour: Flavour) -> HTTPServerResponse? {
-        let faults = options.faults
-        let number = state.withLock { state -> Int in
+        let (faults, number) = state.withLock { state -> (FaultSpec, Int) in
             defer { state.apiRequests += 1 }
-            return state.apiRequests
+            return (state.injectedFaults ?? options.faults, state.apiRequests)
         }
         let throttled = takeThrottledAnswer(request)
         if throttled || number < faults.status429 + faults.status503 {
@@ -110,7 +109,7 @@ extension SimulatorCore {
 
     /// Connection drops and slow drip, applied to any answer whose path matches.
     func applyBodyFaults(_ response: HTTPServerResponse, path: String) -> HTTPServerResponse {
-        let faults = options.faults
+        let faults = state.withLock { $0.injectedFaults } ?? options.faults
         let lower = path.lowercased()
         if let drop = faults.dropPath, lower.contains(drop.lowercased()) {
             let shouldDrop = state.withLock { state -> Bool in

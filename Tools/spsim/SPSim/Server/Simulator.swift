@@ -99,6 +99,18 @@ public final class Simulator: Sendable {
         core.throttling.withLock { $0 = (count, text) }
     }
 
+    /// Replaces the options' throttling, server errors, drops and drip with `faults` from now on, counted from the
+    /// next request (`status429 = 3`: the next three `/_api` requests answer 429): faults that come and go while a
+    /// long test or a soak runs. `FaultSpec()` switches them off.
+    public func injectFaults(_ faults: FaultSpec) {
+        core.state.withLock { state in
+            state.injectedFaults = faults
+            state.apiRequests = 0
+            state.dropMatches = 0
+            state.dropped = 0
+        }
+    }
+
     /// Forgets the request log.
     public func clearRequestLog() { core.state.withLock { $0.log.removeAll() } }
 

@@ -66,6 +66,8 @@ struct SimulatorState {
     /// Requests still to be answered before every session ends (`Site/SessionExpiry.swift`); nil: none planned.
     var sessionsEndAfterRequests: Int?
     var apiRequests = 0
+    /// The faults injected while running (``Simulator/injectFaults(_:)``), in place of the options' from then on.
+    var injectedFaults: FaultSpec?
     var dropped = 0
     /// Answers that matched the drop fault's path so far, dropped or not.
     var dropMatches = 0
