@@ -121,3 +121,33 @@ import Testing
         await fixture.stop()
     }
 }
+
+/// A run killed after a file landed but before the ledger heard of it: the file is the version the run was writing,
+/// which the ledger saved as pending before the first byte, so the next run knows it as spconnect's and replaces it
+/// when SharePoint has a newer one (the soak found such a file refused as a local edit night after night).
+@Suite struct KilledRunTests {
+    @Test func aFileAKilledRunWroteIsStillTheMirrors() async throws {
+        let fixture = try await MirrorFixture()
+        try await fixture.put("a.txt", "version 1\n")
+        _ = try await fixture.download()
+        // What a run killed mid-way leaves: version 2 in place with SharePoint's time, the ledger saved before it
+        // landed (version 1's entry, version 2 pending).
+        let landed = "version 2, longer\n"
+        try landed.write(toFile: fixture.local + "/a.txt", atomically: true, encoding: .utf8)
+        let time = Date(timeIntervalSince1970: 1_767_225_600)
+        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: fixture.local + "/a.txt")
+        let ledgerPath = fixture.local + "/.spconnect-download.json"
+        var ledger = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath))) as? [String: Any])
+        ledger["pending"] = ["a.txt": ["size": landed.utf8.count, "modified": 1_767_225_600]]
+        try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
+        try await fixture.put("a.txt", "version 3\n")
+
+        let run = try await fixture.download()
+        #expect(run.events.results(below: fixture.local) == ["a.txt": "downloaded"])
+        #expect(fixture.localText("a.txt") == "version 3\n")
+        let saved = try String(contentsOfFile: ledgerPath, encoding: .utf8)
+        #expect(!saved.contains("pending"), "a run that ends clears what was pending: \(saved)")
+        await fixture.stop()
+    }
+}

@@ -87,7 +87,9 @@ func planDownloads(
         let copy: LocalCopy =
             overwrite
             ? .written
-            : await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(entry.relativePath))
+            : await LocalCopy.judge(
+                name, in: folder, local: local, written: ledger.entry(entry.relativePath),
+                pending: ledger.pendingEntry(entry.relativePath))
         switch copy {
         case .written:
             plan.fetch.append(PlannedDownload(entry: entry, replaces: true))

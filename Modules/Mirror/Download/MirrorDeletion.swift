@@ -103,7 +103,9 @@ func deleteWrittenFile(
     ledger: inout DownloadLedger, options: TreeOptions, results: TreeResults
 ) async -> Bool {
     if !options.overwrite,
-        await LocalCopy.judge(name, in: folder, local: local, written: ledger.entry(path)) != .written
+        await LocalCopy.judge(
+            name, in: folder, local: local, written: ledger.entry(path), pending: ledger.pendingEntry(path))
+            != .written
     {
         results.write(
             TreeResult(

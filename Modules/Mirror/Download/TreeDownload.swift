@@ -101,6 +101,7 @@ extension TreeTransfer {
             await deleteDropped(tree, below: topURL, from: top, ledger: &ledger, options: options, results: results)
         }
         if !options.dryRun {
+            ledger.clearPending()
             do throws(LedgerSaveError) { try ledger.save(force: true) } catch { ledgerError = error }
         }
         var summary = results.summary
@@ -120,6 +121,30 @@ private func fetch(
     ledger: inout DownloadLedger, _ results: TreeResults
 ) async -> LedgerSaveError? {
     let wanted = planned.map(\.entry)
+    // Write-ahead: the versions about to land are in the ledger before the first byte does.
+    for entry in wanted {
+        guard let modified = entry.file.timeLastModified else { continue }
+        ledger.markPending(
+            entry.relativePath,
+            DownloadLedger.Entry(
+                size: entry.file.length, modified: Int(modified.timeIntervalSince1970.rounded(.down)),
+                uniqueId: entry.file.uniqueId, etag: entry.file.etag))
+    }
+    if !wanted.isEmpty {
+        do throws(LedgerSaveError) {
+            try ledger.save(force: true)
+        } catch {
+            // Nothing is written that the ledger could not be told about first.
+            for entry in wanted {
+                results.write(
+                    TreeResult(
+                        localPath: top.path(of: entry.relativePath), serverRelativeUrl: entry.file.serverRelativeUrl,
+                        size: nil, outcome: .failed("failed (local file)", detail: error.description, cause: .other)))
+            }
+            ledger.clearPending()
+            return error
+        }
+    }
     let transfers = TransferTotals(count: wanted.count)
     results.event(.transfersStarted(transfers))
     let fetch: @Sendable (Int) async -> Result<(Int64, DownloadLedger.Entry?), SharePointError> = { index in

@@ -9,10 +9,12 @@ import SharePoint
 ///
 /// Kept in `DIR/.spconnect-download.json` (the format: `DownloadLedgerFile`), saved atomically (a temporary `.part`
 /// file renamed into place) at most once a second while files complete and once at the end. A file is recorded only
-/// once it is whole and in place, so the file never lists a partial one; a run killed in between loses at most the
-/// last second's entries, and those files still match SharePoint's size and time, so a rerun skips them anyway. The
-/// folder's lock (``lockTreeFolder(_:command:waiting:output:)``) keeps two runs from saving over each other. Not
-/// thread-safe: used by the one task that collects results.
+/// once it is whole and in place, so the file never lists a partial one. Before any file is fetched, the versions
+/// about to be written are saved as **pending** (SharePoint's size, time and ETag: ``markPending(_:_:)``): a run
+/// killed after a file landed but before the ledger heard of it leaves that file matching its pending entry, so the
+/// next run still knows it as spconnect's (the soak found such a file taken for a local edit once SharePoint changed
+/// it again). The folder's lock (``treeLockFileName``) keeps two runs from saving over each other. Not thread-safe:
+/// used by the one task that collects results.
 ///
 /// `upload -r` keeps the same kind of ledger in the folder it uploads from (``uploadFileName``): for each file it
 /// uploaded, the size and time SharePoint gave it, so `upload -r --delete` recycles only what spconnect put there and
@@ -29,6 +31,8 @@ struct DownloadLedger {
     private let folder: LocalFolder?
     private let fileName: String
     private var files: [String: Entry] = [:]
+    /// Versions about to be written, by path, until each is recorded (or the run ends).
+    private var pending: [String: Entry] = [:]
     private var unsaved = false
     private var lastSaved = ContinuousClock.now
 
@@ -39,27 +43,47 @@ struct DownloadLedger {
         self.folder = folder
         self.fileName = fileName
         if let bytes = folder?.contents(of: fileName, limit: 256 << 20),
-            let read = DownloadLedgerFile.parse(Data(bytes))
+            let read = DownloadLedgerFile.parseWithPending(Data(bytes))
         {
-            files = read
+            (files, pending) = read
         }
     }
 
     /// The entry written for `relativePath`, if any.
     func entry(_ relativePath: String) -> Entry? { files[relativePath] }
 
-    /// Every path the ledger lists.
-    var paths: [String] { Array(files.keys) }
+    /// Every path the ledger lists, those still pending too (a file a killed run wrote is spconnect's to delete).
+    var paths: [String] { Array(Set(files.keys).union(pending.keys)) }
+
+    /// The version a run was about to write at `relativePath` when the ledger was last saved, if any.
+    func pendingEntry(_ relativePath: String) -> Entry? { pending[relativePath] }
 
     /// Notes that spconnect has just written `relativePath` with this size, time and hash.
     mutating func record(_ relativePath: String, _ entry: Entry) {
         files[relativePath] = entry
+        pending[relativePath] = nil
+        unsaved = true
+    }
+
+    /// Notes that spconnect is about to write `relativePath` with SharePoint's size, time and ETag: saved before the
+    /// write starts, it lets the next run know the file as spconnect's even if this one is killed before
+    /// ``record(_:_:)``.
+    mutating func markPending(_ relativePath: String, _ entry: Entry) {
+        pending[relativePath] = entry
+        unsaved = true
+    }
+
+    /// Forgets the versions still pending: at the end of a run, those that did not land never will.
+    mutating func clearPending() {
+        guard !pending.isEmpty else { return }
+        pending = [:]
         unsaved = true
     }
 
     /// Forgets `relativePath` (spconnect deleted it, or it is gone).
     mutating func forget(_ relativePath: String) {
-        guard files.removeValue(forKey: relativePath) != nil else { return }
+        guard files.removeValue(forKey: relativePath) != nil || pending.removeValue(forKey: relativePath) != nil
+        else { return }
         unsaved = true
     }
 
@@ -67,7 +91,7 @@ struct DownloadLedger {
     mutating func save(force: Bool = false) throws(LedgerSaveError) {
         guard let folder, unsaved, force || ContinuousClock.now - lastSaved >= .seconds(1) else { return }
         do {
-            try folder.write(Array(try DownloadLedgerFile.render(files)), to: fileName)
+            try folder.write(Array(try DownloadLedgerFile.render(files, pending: pending)), to: fileName)
         } catch let error as LocalFileError {
             throw LedgerSaveError(path: folder.path(of: fileName), detail: error.reason)
         } catch {

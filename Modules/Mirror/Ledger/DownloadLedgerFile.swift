@@ -39,19 +39,28 @@ package enum DownloadLedgerFile {
     private struct Contents: Codable {
         var version = 1
         var files: [String: Entry] = [:]
+        /// Versions being fetched when the file was saved (left out when none).
+        var pending: [String: Entry]?
     }
 
     /// The entries of a ledger file; nil when `data` is not one (not JSON, a missing `files` object, a size or time
     /// that is not a whole number in range, a `sha256` that is not a string).
     package static func parse(_ data: Data) -> [String: Entry]? {
-        (try? JSONDecoder().decode(Contents.self, from: data))?.files
+        parseWithPending(data)?.files
+    }
+
+    /// The entries of a ledger file and the versions being fetched when it was saved (``DownloadLedger``'s
+    /// write-ahead: SharePoint's size, time and ETag of each file about to be written).
+    package static func parseWithPending(_ data: Data) -> (files: [String: Entry], pending: [String: Entry])? {
+        guard let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return nil }
+        return (contents.files, contents.pending ?? [:])
     }
 
     /// The file's bytes for `entries`: `{"files":{"a.txt":{"modified":…,"sha256":"…","size":…}},"version":1}`,
-    /// keys sorted.
-    package static func render(_ entries: [String: Entry]) throws -> Data {
+    /// keys sorted; with `pending` entries, a `pending` object beside `files`.
+    package static func render(_ entries: [String: Entry], pending: [String: Entry] = [:]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(Contents(files: entries))
+        return try encoder.encode(Contents(files: entries, pending: pending.isEmpty ? nil : pending))
     }
 }

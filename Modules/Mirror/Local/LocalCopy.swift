@@ -16,10 +16,13 @@ enum LocalCopy {
 
     /// Judges the regular file `name` in `folder`, whose size and time are `local`, by the ledger's entry `written`:
     /// the size and the SHA-256 of its content must be the recorded ones; for an entry without a hash (a ledger of
-    /// an earlier spconnect) the size and the modification time.
+    /// an earlier spconnect) the size and the modification time. A file with the size and SharePoint's time of the
+    /// version a killed run was writing (`pending`) is that version, written by spconnect.
     static func judge(
-        _ name: String, in folder: LocalFolder, local: LocalEntry, written: DownloadLedger.Entry?
+        _ name: String, in folder: LocalFolder, local: LocalEntry, written: DownloadLedger.Entry?,
+        pending: DownloadLedger.Entry? = nil
     ) async -> LocalCopy {
+        if let pending, local.size == pending.size, local.modified == pending.modified { return .written }
         guard let written else { return .foreign }
         guard local.size == written.size else { return .modified }
         guard let sha256 = written.sha256 else { return local.modified == written.modified ? .written : .modified }

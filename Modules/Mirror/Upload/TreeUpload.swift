@@ -200,8 +200,11 @@ extension TreeTransfer {
                         TreeResult(
                             localPath: file.path, serverRelativeUrl: there.serverRelativeUrl, size: there.length,
                             outcome: .skipped("unchanged")))
-                    // Still spconnect's when it was before: SharePoint's facts may have moved on (a rename back).
-                    if ledger.entry(file.relativePath) != nil {
+                    // Still spconnect's when it was before: SharePoint's facts may have moved on (a rename back); or
+                    // sent by a run killed before its ledger was saved (the version it was sending is pending).
+                    if ledger.entry(file.relativePath) != nil
+                        || ledger.pendingEntry(file.relativePath)?.size == file.facts.size
+                    {
                         ledger.record(file.relativePath, UploadLedger.entry(there))
                     }
                     continue
@@ -237,6 +240,9 @@ extension TreeTransfer {
             }
             return .finished(results.summary)
         }
+        // Write-ahead, as for downloads: a run killed after a file went up still knows it as its own next time.
+        for file in wanted { ledger.markPending(file.relativePath, file.facts) }
+        if !wanted.isEmpty, let unsaved = UploadLedger.save(&ledger) { results.note(unsaved) }
         let transfers = TransferTotals(count: wanted.count)
         results.event(.transfersStarted(transfers))
         let send: @Sendable (Int) async -> Result<SharePoint.File, SharePointError> = { [wanted, replacing] index in
@@ -271,6 +277,7 @@ extension TreeTransfer {
             await recycleDropped(
                 tree, from: directory, below: top, ledger: &ledger, options: options, site: site, results: results)
         }
+        ledger.clearPending()
         if let unsaved = UploadLedger.save(&ledger) { results.note(unsaved) }
         return .finished(results.summary)
     }

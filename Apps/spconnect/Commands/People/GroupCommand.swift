@@ -1,25 +1,6 @@
 import Presentation
 import SharePoint
 
-/// `spconnect groups`: the site's SharePoint groups (`GET /_api/web/sitegroups`).
-let groupsCommand = Command(
-    name: "groups",
-    summary: "List the site's SharePoint groups: id, name, description and owner.",
-    synopsis: "[--output FORMAT]", options: SiteContext.options,
-    examples: [
-        "spconnect groups",
-        "spconnect groups -o json",
-    ]
-) { arguments in
-    try await withSiteErrors("groups") {
-        _ = try positionals(arguments)
-        let output = try Output(arguments)
-        let groups = try await SiteContext.open(arguments).site.siteGroups()
-        output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
-        return .ok
-    }
-}
-
 /// `spconnect group members NAME`: the users of one group, found by name (case ignored).
 let groupCommand = Command(
     name: "group",
@@ -49,18 +30,4 @@ let groupCommand = Command(
         output.render(RecordSet(columns: siteUserColumns, records: members.map(siteUserRecord)))
         return .ok
     }
-}
-
-/// Columns of ``siteGroupRecord(_:)``.
-let siteGroupColumns = [
-    Column("id", title: "Id"), Column("title", title: "Name"), Column("description", title: "Description"),
-    Column("ownerTitle", title: "Owner"),
-]
-
-/// A SharePoint group.
-func siteGroupRecord(_ group: SiteGroup) -> Record {
-    Record([
-        Field("id", .int(group.id)), Field("title", .string(group.title)),
-        Field("description", .string(group.description)), Field("ownerTitle", .string(group.ownerTitle)),
-    ])
 }

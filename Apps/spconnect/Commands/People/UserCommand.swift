@@ -1,25 +1,6 @@
 import Presentation
 import SharePoint
 
-/// `spconnect users`: the site's users (`GET /_api/web/siteusers`, every page).
-let usersCommand = Command(
-    name: "users",
-    summary: "List the site's users: id, name, login name, e-mail, site admin and principal type.",
-    synopsis: "[--output FORMAT]", options: SiteContext.options,
-    examples: [
-        "spconnect users",
-        "spconnect users -o csv > users.csv",
-    ]
-) { arguments in
-    try await withSiteErrors("users") {
-        _ = try positionals(arguments)
-        let output = try Output(arguments)
-        let users = try await SiteContext.open(arguments).site.siteUsers()
-        output.render(RecordSet(columns: siteUserColumns, records: users.map(siteUserRecord)))
-        return .ok
-    }
-}
-
 /// `spconnect user EMAIL`: one site user by e-mail or login name; `--ensure` adds the person to the site first.
 let userCommand = Command(
     name: "user",
@@ -68,22 +49,4 @@ let userCommand = Command(
         output.renderOne(siteUserRecord(user), columns: siteUserColumns)
         return .ok
     }
-}
-
-/// Whether `name` is the user's e-mail, user principal name or login name (claims or bare), ignoring case.
-func matches(_ user: User, _ name: String) -> Bool {
-    let wanted = name.lowercased()
-    let bareLogin = user.loginName.split(separator: "|").last.map(String.init) ?? user.loginName
-    return [user.email, user.userPrincipalName ?? "", user.loginName, bareLogin].contains { $0.lowercased() == wanted }
-}
-
-/// Columns of ``siteUserRecord(_:)``.
-let siteUserColumns =
-    SharePointRecords.userColumns + [Column("principalType", title: "Principal type")]
-
-/// A site user: the `whoami` fields and the principal type (1 user, 4 security group, 8 SharePoint group).
-func siteUserRecord(_ user: User) -> Record {
-    var fields = SharePointRecords.record(user: user).fields
-    fields.append(Field("principalType", user.principalType.map { .int($0) } ?? .null))
-    return Record(fields)
 }

@@ -56,75 +56,15 @@ func distinctDestinations(_ urls: [String], in directory: String) throws(UsageEr
     return distinct
 }
 
-/// `spconnect download`: files to a local folder, several at a time; `-r` mirrors a folder tree.
-let downloadCommand = Command(
-    name: "download",
-    summary: "Download files (by library item or path), or a whole folder tree with -r, into a local folder.",
-    synopsis:
-        "(LIST ID... | FILE)... [--to DIR] [--parallel N]  |  -r FOLDER --to DIR [--overwrite] [--delete] [--dry-run] "
-        + "[--wait SECONDS] [--incremental FILE]",
-    options: [
-        .path(.to, "DIR", "the folder to write into, made when missing (default: the current folder)"),
-        .value(.parallel, "N", "files downloaded at the same time (default 4)"),
-        .flag(
-            .recursive, short: "r",
-            "FOLDER and every folder below it, the tree kept; files whose size and time match are skipped"),
-        .flag(.overwrite, "with -r: also replace local files that spconnect did not write or that were modified"),
-        .flag(
-            .delete,
-            "with -r: remove local files spconnect wrote that SharePoint no longer has (never one it did not write), "
-                + "and the folders that leaves empty"),
-        .flag(.dryRun, "with -r: print what would be downloaded, replaced, deleted or refused; change nothing"),
-        waitOption,
-        .path(
-            .incremental, "FILE",
-            "with -r: only what changed since the change token in FILE (a missing FILE: a full run); FILE gets the "
-                + "new token after a run that succeeded"),
-    ] + SiteContext.options,
-    examples: [
-        "spconnect download Documents 12 --to ~/Downloads",
-        "spconnect download '/sites/team/Shared Documents/report.pdf' '/sites/team/Shared Documents/data.xlsx' --parallel 2",
-        "spconnect download -r 'Shared Documents/Reports' --to ./reports --parallel 8 -o ndjson",
-        "spconnect download -r Documents --to ./mirror --delete --dry-run",
-        "spconnect download -r Documents --to ./mirror --delete --incremental mirror.token",
-    ]
-) { arguments in
-    try await withSiteErrors("download") {
-        let parallel = try arguments.integer(.parallel, in: 1...32) ?? 4
-        let directory = arguments.value(.to) ?? FileManager.default.currentDirectoryPath
-        if arguments.has(.recursive) {
-            let folder = try positionals(arguments, "FOLDER")[0]
-            guard arguments.value(.to) != nil else {
-                throw UsageError(description: "download -r needs --to DIR (the local folder the tree goes in)")
-            }
-            let options = try treeOptions(arguments, parallel: parallel)
-            let output = try Output(arguments)
-            let site = try SiteContext.open(arguments).site
-            return try await TreeCommand.download(
-                folder, to: directory, options: options, site: site, output: output,
-                incremental: arguments.value(.incremental).map(IncrementalDownload.init))
-        }
-        try refuseTreeFlags(arguments, [.delete, .dryRun, .wait, .incremental], command: "download")
-        let targets = try DownloadTarget.parse(arguments.positionals)
-        try makeLocalFolder(directory)
-        let output = try Output(arguments)
-        let site = try SiteContext.open(arguments).site
-        let (urls, wordFor) = try await resolveDownloads(targets, site: site)
-        let distinct = try distinctDestinations(urls, in: directory)
-        return try await downloadFiles(
-            distinct, words: wordFor, to: directory, parallel: parallel, site: site, output: output)
-    }
-}
-
 /// The flags of a tree transfer (`-r`).
-private func treeOptions(_ arguments: ParsedArguments, parallel: Int) throws(UsageError) -> TreeOptions {
+func treeOptions(_ arguments: ParsedArguments, parallel: Int) throws(UsageError) -> TreeOptions {
     TreeOptions(
         parallel: parallel, overwrite: arguments.has(.overwrite), delete: arguments.has(.delete),
         dryRun: arguments.has(.dryRun), wait: try lockWait(arguments))
 }
 
 /// Refuses the flags of a tree transfer without `-r`: a `--dry-run` that did not hold back would write.
-private func refuseTreeFlags(_ arguments: ParsedArguments, _ keys: [OptionKey], command: String) throws(UsageError) {
+func refuseTreeFlags(_ arguments: ParsedArguments, _ keys: [OptionKey], command: String) throws(UsageError) {
     for key in keys where arguments.has(key) || arguments.value(key) != nil {
         throw UsageError(description: "--\(key.name) goes with -r (\(command) -r …); it does nothing for single files")
     }
@@ -147,7 +87,7 @@ func makeLocalFolder(_ directory: String) throws(UsageError) {
 /// The server-relative URLs of the files to download, in order, and the word each was given as. Items are
 /// resolved to file URLs first (cheap), so the names and the order are known. A file word is resolved when it is
 /// downloaded (a library title in its first segment only costs a request if needed).
-private func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite) async throws
+func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite) async throws
     -> (urls: [String], words: [String: String])
 {
     var words: [String] = []
@@ -181,7 +121,7 @@ private func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite)
 /// Downloads `urls` into `directory`, `parallel` at a time. One file: its failure is the command's error. Several:
 /// one row per file in the order given, arrived or not (its `result`: `downloaded`, `failed (not found)`, …), each
 /// failure also on standard error, and the exit code is the first failure's.
-private func downloadFiles(
+func downloadFiles(
     _ urls: [String], words: [String: String], to directory: String, parallel: Int, site: SharePointSite,
     output: Output
 ) async throws -> ExitCode {
@@ -250,76 +190,6 @@ private func downloadFiles(
         return exitCode(for: first)
     }
     return .ok
-}
-
-/// `spconnect upload FILE --to FOLDER`.
-let uploadCommand = Command(
-    name: "upload",
-    summary: "Upload a local file, or a whole folder tree with -r, into a library folder (large files in chunks).",
-    synopsis:
-        "FILE --to FOLDER [--as NAME] [--overwrite]  |  -r DIR --to FOLDER [--parallel N] [--overwrite] [--delete] "
-        + "[--dry-run] [--wait SECONDS]",
-    options: [
-        .value(.to, "FOLDER", "the library folder: a title ('Documents'), a path or a browser address"),
-        .value(.asOption, "NAME", "the file name in SharePoint (default: the local name)"),
-        .flag(.overwrite, "replace a file of the same name (otherwise the upload is refused)"),
-        .flag(
-            .recursive, short: "r",
-            "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
-        .value(.parallel, "N", "with -r: files uploaded at the same time (default 4)"),
-        .flag(
-            .delete,
-            "with -r: recycle what spconnect uploaded there before and DIR no longer has (unchanged since)"),
-        .flag(.dryRun, "with -r: print what would be uploaded, replaced, deleted or refused; change nothing"),
-        waitOption,
-    ] + SiteContext.options,
-    examples: [
-        "spconnect upload report.pdf --to 'Shared Documents/Reports'",
-        "spconnect upload -r ./site --to 'Shared Documents/Site' --delete --dry-run",
-        "spconnect upload draft.docx --to 'Shared Documents' --as final.docx --overwrite",
-        "spconnect upload -r ./exports --to 'Shared Documents/Exports' --parallel 8",
-    ], positionals: .path
-) { arguments in
-    try await withSiteErrors("upload") {
-        let file = try positionals(arguments, arguments.has(.recursive) ? "DIR" : "FILE")[0]
-        guard let folder = arguments.value(.to) else { throw UsageError(description: "--to FOLDER is required") }
-        if arguments.has(.recursive) {
-            guard arguments.value(.asOption) == nil else {
-                throw UsageError(description: "--as renames one file; it cannot go with -r")
-            }
-            let options = try treeOptions(arguments, parallel: arguments.integer(.parallel, in: 1...32) ?? 4)
-            let output = try Output(arguments)
-            let site = try SiteContext.open(arguments).site
-            return try await TreeCommand.upload(file, to: folder, options: options, site: site, output: output)
-        }
-        try refuseTreeFlags(arguments, [.delete, .dryRun, .wait], command: "upload")
-        guard FileManager.default.isReadableFile(atPath: file) else {
-            throw UsageError(description: "cannot read the local file \(file)")
-        }
-        let output = try Output(arguments)
-        let site = try SiteContext.open(arguments).site
-        let totals = TransferTotals(count: 1)
-        let bar = TransferBar(
-            label: URL(fileURLWithPath: file).lastPathComponent, totals: totals, enabled: output.progressEnabled)
-        let name = arguments.value(.asOption) ?? URL(fileURLWithPath: file).lastPathComponent
-        let uploaded: SharePoint.File
-        do {
-            uploaded = try await withPath(folder, container: true, site: site) { path in
-                try await site.upload(
-                    file: file, toFolder: path, as: name, overwrite: arguments.has(.overwrite)
-                ) { progress in totals.update(0, progress) }
-            }
-        } catch let error as SharePointError where error.kind == .alreadyExists {
-            bar.finish()
-            printError(
-                "spconnect upload: A file named '\(name)' already exists in \(folder); add --overwrite to replace it, "
-                    + "or --as NAME to upload it under another name." + error.details)
-            return .conflict
-        }
-        bar.finish()
-        output.renderOne(SharePointRecords.record(file: uploaded), columns: SharePointRecords.entryColumns)
-        return .ok
-    }
 }
 
 /// A progress bar on standard error (terminal only), redrawn by a task ten times a second.

@@ -1,26 +1,6 @@
 import Presentation
 import SharePoint
 
-/// `spconnect mv SOURCE DEST`: a file or folder moved within the site (`MoveTo`).
-let mvCommand = Command(
-    name: "mv",
-    summary: "Move a file or folder within the site: to another name, or into a folder (keeping its name).",
-    synopsis: "SOURCE DEST [--overwrite] [--dry-run]   (SOURCE, DEST: file or folder paths; see docs/cli.md)",
-    options: MoveCopy.options, examples: MoveCopy.examples("mv")
-) { arguments in
-    try await MoveCopy.run(arguments, copying: false)
-}
-
-/// `spconnect cp SOURCE DEST`: a copy of a file or folder within the site (`CopyTo`).
-let cpCommand = Command(
-    name: "cp",
-    summary: "Copy a file or folder within the site: under another name, or into a folder (keeping its name).",
-    synopsis: "SOURCE DEST [--overwrite] [--dry-run]   (SOURCE, DEST: file or folder paths; see docs/cli.md)",
-    options: MoveCopy.options, examples: MoveCopy.examples("cp")
-) { arguments in
-    try await MoveCopy.run(arguments, copying: true)
-}
-
 /// What `mv` and `cp` share: SOURCE read (a file first, else a folder; the closest name when missing), DEST read as
 /// a folder (SOURCE keeps its name there) or as the new path (its folder must exist), then one `MoveTo` / `CopyTo`.
 enum MoveCopy {

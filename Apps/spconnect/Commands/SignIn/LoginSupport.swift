@@ -1,0 +1,75 @@
+import AuthFlow
+import Foundation
+import Keyring
+import Transport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Options every command that uses a saved session understands.
+let profileOption = OptionSpec.value(.profile, "NAME", values: .profile, "session profile").defaulting("default")
+
+/// `--mfa-method`: which second factor to answer, one of ``SecondFactorMethod``'s cases.
+let mfaMethodOption = OptionSpec.choice(
+    .mfaMethod, "METHOD", of: SecondFactorMethod.self,
+    "answer a second factor with \(OptionSpec.listed(SecondFactorMethod.self)) (default: the account's default method)")
+
+/// Keeps `record` as the profile's last sign-in; a failure to write it is a warning, not a failed login.
+func saveLastSignIn(_ record: SignInRecord, store: SessionStore, profile: String) {
+    do {
+        try store.saveLastSignIn(record, profile: profile)
+    } catch {
+        printError("spconnect login: warning: the sign-in summary for the status page was not saved: \(error)")
+    }
+}
+
+/// The exit code documented in docs/cli.md for each sign-in outcome.
+func exitCode(for outcome: SignInOutcome) -> ExitCode {
+    switch outcome {
+    case .signedIn: return .ok
+    case .invalidCredentials: return .invalidCredentials
+    case .interactionRequired, .secondFactorFailed: return .interactionRequired
+    case .unknownPage, .loop: return .unknownPage
+    case .policyRefused: return .policyRefused
+    case .transport: return .network
+    }
+}
+
+/// A `--trace` file: created with mode 0600, one JSON line per step, flushed as it goes.
+final class TraceFile: Sendable {
+    private let handle: FileHandle
+
+    init(path: String) throws(UsageError) {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { throw UsageError(description: "cannot write the trace file \(path)") }
+        self.handle = handle
+    }
+
+    @Sendable func write(_ step: SignInTraceStep) {
+        writeLine(step.jsonLine)
+    }
+
+    /// Appends `line` and a line break.
+    func writeLine(_ line: String) {
+        handle.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Runs `spconnect-status`, installed beside `spconnect`, in place of this process.
+enum StatusAppLauncher {
+    static func exec(_ arguments: [String]) throws -> ExitCode {
+        let own =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("spconnect-status").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw UsageError(
+                description: "spconnect-status is not installed beside spconnect (\(path)); build it with "
+                    + "'swift build --product spconnect-status'")
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        throw UsageError(description: "could not start \(path): \(String(cString: strerror(errno)))")
+    }
+}
