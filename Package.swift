@@ -199,6 +199,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-ledger", dependencies: ["FuzzSupport", "Mirror"], path: "Tools/fuzz/ledger"),
 
+        /// Change-log answers and the change tokens kept between runs.
+        .executableTarget(
+            name: "fuzz-changes", dependencies: ["FuzzSupport", "SharePoint", "Mirror"], path: "Tools/fuzz/changes"),
         /// The gateway's admission of a request head and its rewriting of JSON and multistatus answers.
         .executableTarget(
             name: "fuzz-gateway", dependencies: ["FuzzSupport", "Gateway", "HTTPServer", "JSON", "Transport"],
