@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "LocalFiles", targets: ["LocalFiles"]),
+        .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .library(name: "Mirror", targets: ["Mirror"]),
     ],
     targets: [
@@ -76,6 +77,8 @@ let package = Package(
         .target(name: "Cryptography", dependencies: ["CCrypto"], path: "Modules/Cryptography"),
         /// Offline HTML reading on libxml2: forms (WHATWG submission), refreshes, scripts, page kinds.
         .target(name: "HTML", dependencies: ["CLibXML2", "CXMLShims", "JSON"], path: "Modules/HTML"),
+        /// Command lines declared once: typed options, the parser, help, did-you-mean, completions, the man page.
+        .target(name: "CommandLineKit", path: "Modules/CommandLineKit"),
         /// Local folders reached by descriptor, one name at a time, never through a link; `flock` locks in them.
         .target(name: "LocalFiles", path: "Modules/LocalFiles"),
         /// A tiny embedded HTTP server over libmicrohttpd, loopback by default.
@@ -128,7 +131,7 @@ let package = Package(
             name: "spconnect",
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
-                "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror",
+                "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror", "CommandLineKit",
             ],
             path: "Apps/spconnect"),
 
@@ -137,6 +140,7 @@ let package = Package(
             name: "spconnect-status",
             dependencies: [
                 "Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON", "Keyring", "AppSupport",
+                "CommandLineKit",
             ],
             path: "Apps/spconnect-status"),
 
@@ -146,18 +150,20 @@ let package = Package(
         .target(
             name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim"),
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
-        .executableTarget(name: "spsim", dependencies: ["SPSim"], path: "Tools/spsim/spsim"),
+        .executableTarget(name: "spsim", dependencies: ["SPSim", "CommandLineKit"], path: "Tools/spsim/spsim"),
 
         /// A year of nightly jobs against spsim in minutes, every output checked against the server (docs/soak.md).
         .executableTarget(
-            name: "soak", dependencies: ["SPSim", "SharePoint", "AuthFlow", "Transport", "JSON"], path: "Tools/soak"),
+            name: "soak", dependencies: ["SPSim", "SharePoint", "AuthFlow", "Transport", "JSON", "CommandLineKit"],
+            path: "Tools/soak"),
 
         /// The smallest program embedding the sign-in engine (see docs/embedding.md).
         .executableTarget(name: "embed-example", dependencies: ["AuthFlow", "Transport"], path: "Tools/embed-example"),
 
         /// Benchmarks, side by side with a baseline in one run (figures in docs/performance.md).
         .executableTarget(
-            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML", "AuthFlow"], path: "Tools/bench"),
+            name: "bench", dependencies: ["SPSim", "Transport", "SharePoint", "HTML", "AuthFlow", "CommandLineKit"],
+            path: "Tools/bench"),
 
         // MARK: Fuzzing (libFuzzer targets; built and run by Tools/fuzz/run, see docs/fuzzing.md)
 
@@ -213,6 +219,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], path: "Tests/CommandLineKitTests"),
         .testTarget(
             name: "CryptographyTests", dependencies: ["TestSupport", "Cryptography"], path: "Tests/CryptographyTests"),
         .testTarget(
@@ -238,7 +245,7 @@ let package = Package(
             path: "Tests/CLITests"),
         .testTarget(
             name: "StatusAppTests",
-            dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport"],
+            dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport", "CommandLineKit"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML", "AuthFlow"], path: "Tests/HTMLTests"),
         .testTarget(

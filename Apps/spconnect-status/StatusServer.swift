@@ -1,4 +1,5 @@
 import AuthFlow
+import CommandLineKit
 import Foundation
 import HTTPServer
 import Transport
@@ -20,79 +21,76 @@ struct StatusOptions: Equatable {
     /// `--refresh`: the session page reloads itself every so many seconds (off by default).
     var refreshSeconds: Int?
 
-    static let usage = """
-        usage: spconnect-status [--profile P] [--port N] [--bind ADDRESS [--allow-remote]] [--insecure] [--cacert FILE]
-                                [--columns A,B,...] [--refresh SECONDS]
+    /// The options, declared once: the parser, `--help` and their checks come from here.
+    static let command = CommandDescription(
+        name: "spconnect-status",
+        summary: "Serves a small status page of the profile's saved SharePoint session on http://127.0.0.1:PORT (the "
+            + "session, its cookies' expiry, lists, picture galleries, /status.json for monitors), until SIGINT or "
+            + "SIGTERM. The first line printed is the URL.",
+        synopsis:
+            "[--profile P] [--port N] [--bind ADDRESS [--allow-remote]] [--insecure] [--cacert FILE] "
+            + "[--columns A,B,...] [--refresh SECONDS]",
+        options: [
+            .value(.profile, "P", values: .profile, "the saved session to watch (see 'spconnect login')")
+                .defaulting("default"),
+            .integer(.port, "N", in: 0...65535, "the port (default: 0, a free one)"),
+            .value(.bind, "ADDRESS", "the IPv4 address to listen on (default 127.0.0.1)"),
+            .flag(.allowRemote, "allow an address beyond loopback; a random access token is then required in the URL"),
+            .flag(.insecure, "do not verify TLS certificates of SharePoint"),
+            .path(.cacert, "FILE", "trust the CA certificates in FILE"),
+            .value(
+                .columns, "A,B",
+                "show these columns on list pages (internal or display names; a list without any of them shows its "
+                    + "default view's columns, as every list does without this option)"),
+            .integer(.refresh, "SECONDS", in: 5...86400, "reload the session page every SECONDS (default: never)"),
+            .flag(.help, short: "h", "show this help"),
+        ])
 
-        Serves a small status page of the profile's saved SharePoint session on http://127.0.0.1:PORT
-        (the session, its cookies' expiry, lists, picture galleries, /status.json for monitors), until
-        SIGINT or SIGTERM. The first line printed is the URL.
-
-          --profile P       the saved session to watch (default: default; see 'spconnect login')
-          --port N          the port (default: 0, a free one)
-          --bind ADDRESS    the IPv4 address to listen on (default 127.0.0.1)
-          --allow-remote    allow an address beyond loopback; a random access token is then required in the URL
-          --insecure        do not verify TLS certificates of SharePoint
-          --cacert FILE     trust the CA certificates in FILE
-          --columns A,B     show these columns on list pages (internal or display names; a list without any of
-                            them shows its default view's columns, as every list does without this option)
-          --refresh SECONDS reload the session page every SECONDS (5-86400; default: never)
-
-        Set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE (mode 0600) to offer "Sign in again" and to renew
-        the session when it ends.
-        """
-
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-    }
+    static let usage =
+        command.help(program: "spconnect-status") + "\n\n"
+        + "Set SPCONNECT_PASSWORD or SPCONNECT_PASSWORD_FILE (mode 0600) to offer \"Sign in again\" and to renew\n"
+        + "the session when it ends."
 
     /// Parses the arguments after the program name; `nil` means help was asked.
     /// `--name=value` is the same as `--name value`.
     static func parse(_ given: [String]) throws(UsageError) -> StatusOptions? {
-        let arguments = given.flatMap { argument -> [String] in
-            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
-            return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+        let arguments = try ParsedArguments(given, specs: command.options, program: "spconnect-status", command: "")
+        if arguments.has(.help) { return nil }
+        if let word = arguments.positionals.first {
+            throw UsageError(description: "unknown argument '\(word)'")
         }
         var options = StatusOptions()
-        var index = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "-h", "--help": return nil
-            case "--profile": options.profile = try value(argument)
-            case "--bind": options.bind = try value(argument)
-            case "--port":
-                let text = try value(argument)
-                guard let port = UInt16(text) else { throw UsageError(description: "--port needs a number 0-65535") }
-                options.port = port
-            case "--allow-remote": options.allowRemote = true
-            case "--insecure": options.insecure = true
-            case "--cacert": options.caFile = try value(argument)
-            case "--columns":
-                let names = try value(argument).split(separator: ",").map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }.filter { !$0.isEmpty }
-                guard !names.isEmpty else {
-                    throw UsageError(description: "--columns needs field names separated by commas, e.g. Title,Status")
-                }
-                options.columns = names
-            case "--refresh":
-                let text = try value(argument)
-                guard let seconds = Int(text), (5...86400).contains(seconds) else {
-                    throw UsageError(description: "--refresh needs a number of seconds from 5 to 86400, not '\(text)'")
-                }
-                options.refreshSeconds = seconds
-            default: throw UsageError(description: "unknown argument '\(argument)'")
+        options.profile = arguments.value(.profile) ?? options.profile
+        options.bind = arguments.value(.bind) ?? options.bind
+        options.port = arguments.integer(.port).map(UInt16.init) ?? options.port
+        options.allowRemote = arguments.has(.allowRemote)
+        options.insecure = arguments.has(.insecure)
+        options.caFile = arguments.value(.cacert)
+        if let text = arguments.value(.columns) {
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
             }
-            index += 1
+            guard !names.isEmpty else {
+                throw UsageError(description: "--columns needs field names separated by commas, e.g. Title,Status")
+            }
+            options.columns = names
         }
+        options.refreshSeconds = arguments.integer(.refresh)
         return options
     }
+}
+
+/// The status app's option names.
+extension OptionKey {
+    static let profile = OptionKey(named: "profile")
+    static let port = OptionKey(named: "port")
+    static let bind = OptionKey(named: "bind")
+    static let allowRemote = OptionKey(named: "allow-remote")
+    static let insecure = OptionKey(named: "insecure")
+    static let cacert = OptionKey(named: "cacert")
+    static let columns = OptionKey(named: "columns")
+    static let refresh = OptionKey(named: "refresh")
+    static let help = OptionKey(named: "help")
 }
 
 /// A running status app: the HTTP server, the app behind it, and the URL to open.
@@ -106,7 +104,7 @@ final class StatusServer: Sendable {
     init(options: StatusOptions, session: StatusSession) throws {
         let isLoopback = options.bind.hasPrefix("127.")
         guard isLoopback || options.allowRemote else {
-            throw StatusOptions.UsageError(
+            throw UsageError(
                 description:
                     "refusing to listen on \(options.bind): the status page shows your session; only loopback is"
                     + " allowed unless --allow-remote is given (a random access token is then required)")

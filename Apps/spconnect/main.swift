@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import Mirror
 import Presentation
@@ -73,7 +74,8 @@ func main() async -> ExitCode {
 
 func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     do {
-        var given = try ParsedArguments(arguments, specs: command.acceptedOptions, command: command.name)
+        var given = try ParsedArguments(
+            arguments, specs: command.acceptedOptions, program: "spconnect", command: command.name)
         // `--out tasks.csv` without `-o` writes CSV, whatever the config file's default.
         if let path = given.value(.out), let format = OutputFile.format(forPath: path) {
             given.setDefault(.output, format)

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import HTTPServer
 import SPSim
@@ -247,7 +248,7 @@ import Transport
         let session = fixture.app.session
         var options = StatusOptions()
         options.bind = "0.0.0.0"
-        #expect(throws: StatusOptions.UsageError.self) { try StatusServer(options: options, session: session) }
+        #expect(throws: UsageError.self) { try StatusServer(options: options, session: session) }
 
         options.allowRemote = true
         let remote = try StatusServer(options: options, session: session)
@@ -287,14 +288,14 @@ import Transport
         #expect(try StatusOptions.parse(["--port=9000", "--profile=a=b"])?.profile == "a=b")
         #expect(try StatusOptions.parse(["--port=9000"])?.port == 9000)
         #expect(try StatusOptions.parse(["--help"]) == nil)
-        #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--port", "http"]) }
-        #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--password", "x"]) }
-        #expect(throws: StatusOptions.UsageError.self) { try StatusOptions.parse(["--profile"]) }
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--port", "http"]) }
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--password", "x"]) }
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--profile"]) }
         #expect(try StatusOptions.parse(["--columns", "Title, Due Date,,"])?.columns == ["Title", "Due Date"])
         #expect(try StatusOptions.parse(["--refresh=60"])?.refreshSeconds == 60)
         #expect(try StatusOptions.parse([])?.refreshSeconds == nil, "off by default")
         for refused in [["--refresh", "2"], ["--refresh", "soon"], ["--columns", ","]] {
-            #expect(throws: StatusOptions.UsageError.self, "\(refused)") { try StatusOptions.parse(refused) }
+            #expect(throws: UsageError.self, "\(refused)") { try StatusOptions.parse(refused) }
         }
     }
 

@@ -8,6 +8,7 @@
 // (default 100,000). Figures go to docs/performance.md by hand; nothing here asserts a speed.
 // Then the 50 MiB download, curl against `spconnect download` (Download.swift), and how page reading scales
 // (PageReading.swift; `--pages` runs only that).
+import CommandLineKit
 import Foundation
 import SPSim
 
@@ -30,79 +31,76 @@ func note(_ message: String) {
 
 // MARK: Arguments
 
-var largest = 100_000
-var runs = 1
-var pagesOnly = false
-var exportOnly = false
-var itemsParallelOnly = false
-var incrementalOnly = false
-var gatewayOnly = false
-var coldStartBinaries: [String]?
-var hugeMebibytes = 1024
-var exportFiles = 10_000
-var manifestDirectory: String?
-var arguments = Array(CommandLine.arguments.dropFirst())
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    switch flag {
-    case "--items":
-        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--items needs a number") }
-        arguments.removeFirst()
-        largest = value
-    case "--runs":
-        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--runs needs a number") }
-        arguments.removeFirst()
-        runs = value
-    case "--pages":
-        pagesOnly = true
-    case "--export":
-        exportOnly = true
-    case "--items-parallel":
-        itemsParallelOnly = true
-    case "--incremental":
-        incrementalOnly = true
-    case "--gateway":
-        gatewayOnly = true
-    case "--cold-start":
-        coldStartBinaries = []
-        while let next = arguments.first, !next.hasPrefix("--") { coldStartBinaries?.append(arguments.removeFirst()) }
-    case "--huge-mib":
-        guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--huge-mib needs a number") }
-        arguments.removeFirst()
-        hugeMebibytes = value
-    case "--files":
-        guard let text = arguments.first, let value = Int(text), value >= 10 else {
-            fail("--files needs a number >= 10")
-        }
-        arguments.removeFirst()
-        exportFiles = value
-    case "--manifest":
-        guard let directory = arguments.first else { fail("--manifest needs a folder with a manifest.json") }
-        arguments.removeFirst()
-        manifestDirectory = directory
-    case "--help", "-h":
-        print(
-            "usage: swift run -c release bench [--items N (default 100000)] [--runs R (best of R, default 1)] [--pages]"
-                + " [--manifest DIR]"
-        )
-        print("  --pages --manifest DIR scores the page reader on DIR's pages against DIR/manifest.json")
-        print("  lists N items, then downloads a 50 MiB file (curl vs spconnect, see Download.swift),")
-        print("  then reads sign-in pages (PageReading.swift); --pages measures only the page reading")
-        print("  --export: only the library export, download -r --parallel 8 against a curl loop (LibraryExport.swift)")
-        print(
-            "  --items-parallel: only items --parallel 2/4/8 against sequential paging, --latency 250 (ParallelItems.swift)"
-        )
-        print(
-            "  --gateway: only the gateway: 50 MiB (best of --runs) and a --huge-mib N (default 1024) MiB file through")
-        print("    spconnect gateway against curl direct, its peak RSS, and 16 clients after an expiry (Gateway.swift)")
-        print("  --cold-start [BINARY]...: curl --version against spconnect --version of each binary (default: the")
-        print("    release build), 40 interleaved rounds (ColdStart.swift)")
-        print("  --incremental: only download -r --incremental and items --since-token, full then after 10 changes")
-        print("    (Incremental.swift; a library of --files N files, default 10000, and a list of --items N items)")
-        exit(0)
-    default: fail("unknown argument \(flag)")
-    }
+extension OptionKey {
+    static let items = OptionKey(named: "items")
+    static let runs = OptionKey(named: "runs")
+    static let pages = OptionKey(named: "pages")
+    static let manifest = OptionKey(named: "manifest")
+    static let export = OptionKey(named: "export")
+    static let itemsParallel = OptionKey(named: "items-parallel")
+    static let incremental = OptionKey(named: "incremental")
+    static let gateway = OptionKey(named: "gateway")
+    static let coldStart = OptionKey(named: "cold-start")
+    static let hugeMib = OptionKey(named: "huge-mib")
+    static let files = OptionKey(named: "files")
+    static let help = OptionKey(named: "help")
 }
+
+/// The benchmarks' command line, declared once.
+let benchCommand = CommandDescription(
+    name: "bench",
+    summary: "Lists N items, then downloads a 50 MiB file (curl vs spconnect, Download.swift), then reads sign-in "
+        + "pages (PageReading.swift); each flag below runs one part only. Run it as 'swift run -c release bench'.",
+    synopsis: "[--items N] [--runs R] [--pages [--manifest DIR]] [--export] [--items-parallel] [--gateway] "
+        + "[--cold-start [BINARY]...] [--incremental [--files N]]",
+    options: [
+        .integer(.items, "N", in: 1...10_000_000, "items of the listing (default 100000)"),
+        .integer(.runs, "R", in: 1...1000, "best of R runs (default 1)"),
+        .flag(.pages, "only the page reading"),
+        .path(.manifest, "DIR", "with --pages: score the page reader on DIR's pages against DIR/manifest.json"),
+        .flag(.export, "only the library export, download -r --parallel 8 against a curl loop (LibraryExport.swift)"),
+        .flag(
+            .itemsParallel,
+            "only items --parallel 2/4/8 against sequential paging, --latency 250 (ParallelItems.swift)"),
+        .flag(
+            .gateway,
+            "only the gateway: 50 MiB (best of --runs) and a --huge-mib N MiB file through spconnect gateway against "
+                + "curl direct, its peak RSS, and 16 clients after an expiry (Gateway.swift)"),
+        .integer(.hugeMib, "N", in: 1...1_000_000, "with --gateway: the huge file's size in MiB (default 1024)"),
+        .flag(
+            .coldStart,
+            "curl --version against spconnect --version of each BINARY given after it (default: the release "
+                + "build), 40 interleaved rounds (ColdStart.swift)"),
+        .flag(
+            .incremental,
+            "only download -r --incremental and items --since-token, full then after 10 changes (Incremental.swift)"),
+        .integer(.files, "N", in: 10...10_000_000, "with --incremental: the library's files (default 10000)"),
+        .flag(.help, short: "h", "show this help"),
+    ])
+
+let arguments: ParsedArguments
+do {
+    arguments = try ParsedArguments(
+        Array(CommandLine.arguments.dropFirst()), specs: benchCommand.options, program: "bench", command: "")
+} catch {
+    fail("\(error)")
+}
+if arguments.has(.help) {
+    print(benchCommand.help(program: "bench"))
+    exit(0)
+}
+if !arguments.has(.coldStart), let word = arguments.positionals.first { fail("unknown argument \(word)") }
+let largest = arguments.integer(.items) ?? 100_000
+let runs = arguments.integer(.runs) ?? 1
+let pagesOnly = arguments.has(.pages)
+let exportOnly = arguments.has(.export)
+let itemsParallelOnly = arguments.has(.itemsParallel)
+let incrementalOnly = arguments.has(.incremental)
+let gatewayOnly = arguments.has(.gateway)
+let coldStartBinaries: [String]? = arguments.has(.coldStart) ? arguments.positionals : nil
+let hugeMebibytes = arguments.integer(.hugeMib) ?? 1024
+let exportFiles = arguments.integer(.files) ?? 10_000
+let manifestDirectory = arguments.value(.manifest)
 let sizes = largest > 10_000 ? [10_000, largest] : [largest]
 if let manifestDirectory {
     for line in try pageScoreReport(directory: manifestDirectory) { print(line) }

@@ -9,38 +9,54 @@
 // documented recipe runs as spconnect processes; a step that failed as documented runs again, as the next timer
 // would; then the mirror, rclone's copy through the gateway, the uploaded folder and the list export are compared
 // with the server. Exits 1 when anything was lost, duplicated or corrupted, or an exit code was not a documented one.
+import CommandLineKit
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-var nights = 30
-var seed: UInt64 = 2026
-var work: String?
-var useRclone = true
-var spconnect = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/spconnect"
-var words = CommandLine.arguments.dropFirst().makeIterator()
-while let word = words.next() {
-    switch word {
-    case "--nights": nights = words.next().flatMap(Int.init).flatMap { (1...3650).contains($0) ? $0 : nil } ?? -1
-    case "--seed": seed = words.next().flatMap { UInt64($0) } ?? 2026
-    case "--spconnect": spconnect = words.next() ?? spconnect
-    case "--work": work = words.next()
-    case "--no-rclone": useRclone = false
-    default:
-        FileHandle.standardError.write(Data("soak: unknown argument '\(word)' (see Tools/soak/main.swift)\n".utf8))
-        exit(2)
-    }
+extension OptionKey {
+    static let nights = OptionKey(named: "nights")
+    static let seed = OptionKey(named: "seed")
+    static let spconnect = OptionKey(named: "spconnect")
+    static let work = OptionKey(named: "work")
+    static let noRclone = OptionKey(named: "no-rclone")
+    static let help = OptionKey(named: "help")
 }
-guard nights > 0 else {
-    FileHandle.standardError.write(Data("soak: --nights takes a number from 1 to 3650\n".utf8))
+
+let soakCommand = CommandDescription(
+    name: "soak", summary: "A year of nightly jobs against spsim in minutes, every output checked (docs/soak.md).",
+    synopsis: "[--nights N] [--seed S] [--spconnect PATH] [--work DIR] [--no-rclone]",
+    options: [
+        .integer(.nights, "N", in: 1...3650, "nights to run (default 30)"),
+        .integer(.seed, "S", in: 0...Int.max, "the seed of every chance (default 2026)"),
+        .path(.spconnect, "PATH", "the spconnect to run (default: the one beside this program)"),
+        .path(.work, "DIR", "where the local folders, logs and night log go (default: a new temporary folder)"),
+        .flag(.noRclone, "leave out rclone through the gateway"),
+        .flag(.help, short: "h", "show this help"),
+    ])
+
+let arguments: ParsedArguments
+do {
+    arguments = try ParsedArguments(
+        Array(CommandLine.arguments.dropFirst()), specs: soakCommand.options, program: "soak", command: "")
+    if let word = arguments.positionals.first { throw UsageError(description: "unknown argument '\(word)'") }
+} catch {
+    FileHandle.standardError.write(Data("soak: \(error)\n".utf8))
     exit(2)
 }
-guard FileManager.default.isExecutableFile(atPath: spconnect) else {
-    FileHandle.standardError.write(Data("soak: no spconnect at \(spconnect) (swift build --product spconnect)\n".utf8))
-    exit(2)
+if arguments.has(.help) {
+    print(soakCommand.help(program: "soak"))
+    exit(0)
 }
+let nights = arguments.integer(.nights) ?? 30
+let seed = UInt64(arguments.integer(.seed) ?? 2026)
+let work = arguments.value(.work)
+let useRclone = !arguments.has(.noRclone)
+let spconnect =
+    arguments.value(.spconnect)
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/spconnect"
 let folder = work ?? NSTemporaryDirectory() + "soak-\(getpid())"
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 let started = ContinuousClock.now

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import Presentation
 
@@ -11,7 +12,9 @@ enum ArgumentDefaults {
         for command: Command, environment: [String: String] = ProcessInfo.processInfo.environment,
         standardOutputIsTerminal: Bool = Terminal.isTerminal(1)
     ) -> [OptionKey: ResolvedDefault] {
-        guard var given = try? ParsedArguments([], specs: command.acceptedOptions, command: command.name),
+        guard
+            var given = try? ParsedArguments(
+                [], specs: command.acceptedOptions, program: "spconnect", command: command.name),
             (try? apply(
                 to: &given, for: command, environment: environment, standardOutputIsTerminal: standardOutputIsTerminal))
                 != nil
@@ -40,8 +43,8 @@ enum ArgumentDefaults {
         if accepted.contains(.profile), let profile = environment["SPCONNECT_PROFILE"], !profile.isEmpty {
             arguments.setDefault(.profile, profile)
         }
-        guard ConfigFile.keys.contains(where: { accepted.contains(OptionKey(named: $0)) }),
-            let config = try ConfigFile.load(environment: environment)
+        guard SpconnectConfig.keys.contains(where: { accepted.contains(OptionKey(named: $0)) }),
+            let config = try SpconnectConfig.load(environment: environment)
         else { return }
         for (key, value) in config.values {
             switch key {
@@ -56,10 +59,4 @@ enum ArgumentDefaults {
             }
         }
     }
-}
-
-/// A default in force for an option, and where it comes from (`SPCONNECT_PROFILE`, `the config file`).
-struct ResolvedDefault: Equatable, Sendable {
-    let value: String
-    let source: String
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// Exit codes, documented in docs/cli.md. Only the app maps errors to these. ``summary`` is the one short
@@ -83,49 +84,18 @@ struct Command: Sendable {
     /// Every option the command accepts: its own, and `--verbose` and `--retries` when it talks to a server.
     var acceptedOptions: [OptionSpec] { options + (talksToServer ? NetworkOptions.options : []) }
 
+    /// What the help, the completions and the man page show of this command.
+    var description: CommandDescription {
+        CommandDescription(
+            name: name, summary: summary, synopsis: synopsis, options: acceptedOptions, examples: examples,
+            positionals: positionals, hidden: hidden)
+    }
+
     /// The `--help` text of this command, with the declared defaults.
     var help: String { help(resolved: [:]) }
 
     /// The `--help` text, each option's default as `resolved` has it (``ArgumentDefaults/resolved(for:environment:)``).
     func help(resolved: [OptionKey: ResolvedDefault]) -> String {
-        var lines = ["usage: spconnect \(name) \(synopsis)", "", summary]
-        if !acceptedOptions.isEmpty {
-            lines.append("")
-            lines.append("options:")
-            for option in acceptedOptions {
-                lines.append(
-                    "  " + padded(option.label, to: 28) + " " + option.described(resolved: resolved[option.key]))
-            }
-        }
-        if !examples.isEmpty {
-            lines.append("")
-            lines.append("examples:")
-            for example in examples { lines.append("  " + example) }
-        }
-        return lines.joined(separator: "\n")
+        description.help(program: "spconnect", resolved: resolved)
     }
-}
-
-extension OptionSpec {
-    /// How the help shows the option: `-o, --output FORMAT`.
-    var label: String {
-        var label = "--\(name)"
-        switch kind {
-        case .flag: break
-        case .value(let placeholder), .repeatable(let placeholder): label += " \(placeholder)"
-        }
-        if let short { label = "-\(short), " + label }
-        return label
-    }
-
-    /// Whether the option takes a value.
-    var takesValue: Bool {
-        if case .flag = kind { return false }
-        return true
-    }
-}
-
-/// `text` followed by spaces up to `width` characters (at least one space).
-func padded(_ text: String, to width: Int) -> String {
-    text + String(repeating: " ", count: max(1, width - text.count))
 }

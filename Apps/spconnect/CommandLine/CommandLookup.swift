@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The command called `name`, or a usage error that suggests the closest one.
 func commandNamed(_ name: String) throws(UsageError) -> Command {
     guard let command = commands.first(where: { $0.name == name }) else {

@@ -1,13 +1,7 @@
-/// The name of an option, as a typed key: commands declare options with it (`.value(.listen, "ADDRESS:PORT", ...)`)
-/// and read them with it (`arguments.value(.listen)`), so a misspelt name does not compile. One static member
-/// per option name; the same name in two commands is the same key.
-struct OptionKey: Hashable, Sendable {
-    /// The name after `--`, e.g. `listen`.
-    let name: String
+import CommandLineKit
 
-    /// A key for a name known only at run time (a config file key); commands use the static members.
-    init(named name: String) { self.name = name }
-
+/// spconnect's option names: one static member per name; the same name in two commands is the same key.
+extension OptionKey {
     /// `--algorithm`.
     static let algorithm = OptionKey(named: "algorithm")
     /// `--all`.

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// The one addressing rule of the site commands (docs/cli.md, "Addressing lists, folders and files"): what a LIST,

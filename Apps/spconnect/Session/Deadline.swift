@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// `--timeout SECONDS`: the longest a whole command may take (every request, retry and renewal in it). A sign-in

@@ -1,11 +1,12 @@
+import CommandLineKit
 import Transport
 
 /// `--verbose` and `--retries`: options of every command that talks to a server (see ``Command/talksToServer``).
 enum NetworkOptions {
     static let verbose = OptionSpec.flag(
         .verbose, short: "v", "show each request, its answer and each retry on standard error (secrets redacted)")
-    static let retries = OptionSpec.value(
-        .retries, "N",
+    static let retries = OptionSpec.integer(
+        .retries, "N", in: 0...20,
         "retry a request that failed on the way up to N times (0-20, default 3): a refused or broken connection, a "
             + "timeout, 429/503 (Retry-After honoured), 502/504; a broken download resumes where it stopped")
     static let options = [verbose, retries]
@@ -15,7 +16,7 @@ enum NetworkOptions {
 
     /// The `--retries` given, checked; nil when not given.
     static func retryCount(_ arguments: ParsedArguments) throws(UsageError) -> Int? {
-        try arguments.integer(retries.key, in: 0...20)
+        arguments.integer(retries.key)
     }
 
     /// `policy` with the attempts `--retries` asks for (the first attempt plus N retries, ``defaultRetries`` when

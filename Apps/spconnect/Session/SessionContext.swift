@@ -1,5 +1,6 @@
 import AppSupport
 import AuthFlow
+import CommandLineKit
 import Foundation
 import SharePoint
 import Transport

@@ -1,87 +1,119 @@
+import CommandLineKit
 import Foundation
 import SPSim
 
-/// `spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N] [--latency MS] [--faults SPEC] [--tls]`
-/// Prints the site URL as the first line of stdout and serves until SIGINT/SIGTERM or stdin closes.
+/// `spsim --mode MODE [options]` (`spsim --help`): prints the site URL as the first line of stdout and serves until
+/// SIGINT/SIGTERM or stdin closes.
 
-let usage = """
-    usage: spsim --mode MODE [--port N] [--idp-port N] [--federation-port N] [--users FILE] [--items N]
-                 [--export-files N] [--sites NAME,NAME…] [--latency MS] [--faults SPEC] [--tls] [--seed N] [--legacy-refused] [--log]
-                 [--app-certificate FILE]... [--token-lifetime S] [--device-code-interval S]
-      MODE: \(SignInMode.allCases.map(\.rawValue).joined(separator: ", "))
-      SPEC: latency=MS,status429=N,status503=N,status500=N,retryAfter=S,noRetryAfter,drop=PATH,
-            dropTimes=N,drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,redirectLoop
+extension OptionKey {
+    static let mode = OptionKey(named: "mode")
+    static let port = OptionKey(named: "port")
+    static let idpPort = OptionKey(named: "idp-port")
+    static let federationPort = OptionKey(named: "federation-port")
+    static let users = OptionKey(named: "users")
+    static let items = OptionKey(named: "items")
+    static let exportFiles = OptionKey(named: "export-files")
+    static let sites = OptionKey(named: "sites")
+    static let latency = OptionKey(named: "latency")
+    static let faults = OptionKey(named: "faults")
+    static let tls = OptionKey(named: "tls")
+    static let seed = OptionKey(named: "seed")
+    static let legacyRefused = OptionKey(named: "legacy-refused")
+    static let log = OptionKey(named: "log")
+    static let appCertificate = OptionKey(named: "app-certificate")
+    static let tokenLifetime = OptionKey(named: "token-lifetime")
+    static let deviceCodeInterval = OptionKey(named: "device-code-interval")
+    static let version = OptionKey(named: "version")
+    static let help = OptionKey(named: "help")
+}
 
-    """
+/// spsim's command line, declared once (the parser, its checks and `--help` come from it).
+let command = CommandDescription(
+    name: "spsim",
+    summary: "A SharePoint site and its identity provider on loopback. Prints the site URL as the first line of "
+        + "stdout and serves until SIGINT or SIGTERM. SPEC: latency=MS,status429=N,status503=N,status500=N,"
+        + "retryAfter=S,noRetryAfter,drop=PATH,dropTimes=N,drip=PATH,dripDelay=MS,cookieLifetime=S,digestLifetime=S,"
+        + "redirectLoop",
+    synopsis: "--mode MODE [options]",
+    options: [
+        .choice(.mode, "MODE", of: SignInMode.self, "the sign-in the site asks for (required)"),
+        .integer(.port, "N", in: 0...65535, "the site's port (default: a free one)"),
+        .integer(.idpPort, "N", in: 0...65535, "the identity provider's port"),
+        .integer(.federationPort, "N", in: 0...65535, "the federated ADFS's port (--mode entra only)"),
+        .path(.users, "FILE", "the users, as JSON"),
+        .integer(.items, "N", in: 0...10_000_000, "items of the generated list 'Big'"),
+        .integer(.exportFiles, "N", in: 0...1_000_000, "files of the 'Export' library"),
+        .value(.sites, "NAME,NAME", "site collections besides the root"),
+        .integer(.latency, "MS", in: 0...60_000, "added before every answer"),
+        .value(.faults, "SPEC", "injected misbehaviour (see above)"),
+        .flag(.tls, "serve https with a self-signed certificate"),
+        .integer(.seed, "N", in: 0...Int.max, "the content's seed"),
+        .flag(.legacyRefused, "refuse the legacy SOAP and IDCRL sign-ins"),
+        .flag(.log, "log every request on standard error"),
+        .repeatable(.appCertificate, "FILE", values: .path, "register a certificate for every confidential app"),
+        .integer(.tokenLifetime, "S", in: 1...86_400, "access token lifetime"),
+        .integer(.deviceCodeInterval, "S", in: 1...300, "device code polling interval"),
+        .flag(.version, "print the version"),
+        .flag(.help, short: "h", "show this help"),
+    ])
+let usage = command.help(program: "spsim")
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("spsim: \(message)\n".utf8))
     exit(2)
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var mode: SignInMode?
 var options = SimulatorOptions(mode: .entra)
-var logRequests = false
-
-@MainActor func value(_ flag: String) -> String {
-    guard !arguments.isEmpty else { fail("\(flag) needs a value") }
-    return arguments.removeFirst()
+let arguments: ParsedArguments
+do {
+    arguments = try ParsedArguments(
+        Array(CommandLine.arguments.dropFirst()), specs: command.options, program: "spsim", command: "")
+    if let word = arguments.positionals.first { throw UsageError(description: "unknown argument '\(word)'") }
+} catch {
+    fail("\(error)\n\(usage)")
 }
-
-@MainActor func number<T: FixedWidthInteger>(_ flag: String, as type: T.Type) -> T {
-    let text = value(flag)
-    guard let parsed = T(text) else { fail("\(flag) needs a number, got '\(text)'") }
-    return parsed
+if arguments.has(.help) {
+    print(usage)
+    exit(0)
 }
-
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    switch flag {
-    case "--mode":
-        let text = value(flag)
-        guard let parsed = SignInMode(rawValue: text) else { fail("unknown mode '\(text)'\n\(usage)") }
-        mode = parsed
-    case "--port": options.port = number(flag, as: UInt16.self)
-    case "--idp-port": options.idpPort = number(flag, as: UInt16.self)
-    case "--federation-port": options.federationPort = number(flag, as: UInt16.self)
-    case "--users":
-        let path = value(flag)
-        do { options.users = try [SimulatedUser].load(jsonFile: path) } catch {
-            fail("cannot read users from \(path): \(error)")
-        }
-    case "--items": options.items = number(flag, as: Int.self)
-    case "--export-files": options.exportFiles = number(flag, as: Int.self)
-    case "--sites":
-        let names = value(flag).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard names.allSatisfy({ name in !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
-        else { fail("--sites takes site names of letters, digits and '-', separated by commas") }
-        options.siteCollections = names
-    case "--latency": options.latencyMilliseconds = number(flag, as: Int.self)
-    case "--faults":
-        do { options.faults = try FaultSpec(parsing: value(flag)) } catch { fail("\(error)") }
-    case "--tls": options.tls = true
-    case "--seed": options.seed = number(flag, as: UInt64.self)
-    case "--legacy-refused": options.legacyRefused = true
-    case "--app-certificate":
-        // Registered for every confidential app of the tenant (the full-control, no-permission and read-only ones).
-        let path = value(flag)
-        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
-        for index in options.apps.indices where !options.apps[index].publicClient {
-            options.apps[index].certificatePEMs.append(pem)
-        }
-    case "--token-lifetime": options.tokenLifetimeSeconds = number(flag, as: Int.self)
-    case "--device-code-interval": options.deviceCodeIntervalSeconds = number(flag, as: Int.self)
-    case "--log": logRequests = true
-    case "--version":
-        print("spsim \(SPSimInfo.version)")
-        exit(0)
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default: fail("unknown argument '\(flag)'\n\(usage)")
+if arguments.has(.version) {
+    print("spsim \(SPSimInfo.version)")
+    exit(0)
+}
+let mode = (try? arguments.choice(.mode, as: SignInMode.self)) ?? nil
+options.port = arguments.integer(.port).map(UInt16.init) ?? options.port
+options.idpPort = arguments.integer(.idpPort).map(UInt16.init) ?? options.idpPort
+options.federationPort = arguments.integer(.federationPort).map(UInt16.init) ?? options.federationPort
+if let path = arguments.value(.users) {
+    do { options.users = try [SimulatedUser].load(jsonFile: path) } catch {
+        fail("cannot read users from \(path): \(error)")
     }
 }
+options.items = arguments.integer(.items) ?? options.items
+options.exportFiles = arguments.integer(.exportFiles) ?? options.exportFiles
+if let text = arguments.value(.sites) {
+    let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard names.allSatisfy({ name in !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
+    else { fail("--sites takes site names of letters, digits and '-', separated by commas") }
+    options.siteCollections = names
+}
+options.latencyMilliseconds = arguments.integer(.latency) ?? options.latencyMilliseconds
+if let spec = arguments.value(.faults) {
+    do { options.faults = try FaultSpec(parsing: spec) } catch { fail("\(error)") }
+}
+options.tls = arguments.has(.tls)
+options.seed = arguments.integer(.seed).map(UInt64.init) ?? options.seed
+options.legacyRefused = arguments.has(.legacyRefused)
+let logRequests = arguments.has(.log)
+for path in arguments.all(.appCertificate) {
+    // Registered for every confidential app of the tenant (the full-control, no-permission and read-only ones).
+    guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+    for index in options.apps.indices where !options.apps[index].publicClient {
+        options.apps[index].certificatePEMs.append(pem)
+    }
+}
+options.tokenLifetimeSeconds = arguments.integer(.tokenLifetime) ?? options.tokenLifetimeSeconds
+options.deviceCodeIntervalSeconds = arguments.integer(.deviceCodeInterval) ?? options.deviceCodeIntervalSeconds
 
 guard let mode else { fail("--mode is required\n\(usage)") }
 options.mode = mode

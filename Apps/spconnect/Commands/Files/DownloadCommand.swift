@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import LocalFiles
 import Mirror
@@ -14,7 +15,7 @@ let downloadCommand = Command(
         + "[--wait SECONDS] [--incremental FILE]",
     options: [
         .path(.to, "DIR", "the folder to write into, made when missing (default: the current folder)"),
-        .value(.parallel, "N", "files downloaded at the same time (default 4)"),
+        .integer(.parallel, "N", in: 1...32, "files downloaded at the same time (default 4)"),
         .flag(
             .recursive, short: "r",
             "FOLDER and every folder below it, the tree kept; files whose size and time match are skipped"),
@@ -39,7 +40,7 @@ let downloadCommand = Command(
     ]
 ) { arguments in
     try await withSiteErrors("download") {
-        let parallel = try arguments.integer(.parallel, in: 1...32) ?? 4
+        let parallel = arguments.integer(.parallel) ?? 4
         let directory = arguments.value(.to) ?? FileManager.default.currentDirectoryPath
         if arguments.has(.recursive) {
             let folder = try positionals(arguments, "FOLDER")[0]

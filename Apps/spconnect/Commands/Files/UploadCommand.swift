@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import LocalFiles
 import Mirror
@@ -19,7 +20,7 @@ let uploadCommand = Command(
         .flag(
             .recursive, short: "r",
             "the contents of DIR and every folder below it, folders made as needed; unchanged files are skipped"),
-        .value(.parallel, "N", "with -r: files uploaded at the same time (default 4)"),
+        .integer(.parallel, "N", in: 1...32, "with -r: files uploaded at the same time (default 4)"),
         .flag(
             .delete,
             "with -r: recycle what spconnect uploaded there before and DIR no longer has (unchanged since)"),
@@ -40,7 +41,7 @@ let uploadCommand = Command(
             guard arguments.value(.asOption) == nil else {
                 throw UsageError(description: "--as renames one file; it cannot go with -r")
             }
-            let options = try treeOptions(arguments, parallel: arguments.integer(.parallel, in: 1...32) ?? 4)
+            let options = try treeOptions(arguments, parallel: arguments.integer(.parallel) ?? 4)
             let output = try Output(arguments)
             let site = try SiteContext.open(arguments).site
             return try await TreeCommand.upload(file, to: folder, options: options, site: site, output: output)

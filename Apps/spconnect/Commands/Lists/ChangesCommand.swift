@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import Mirror
 import Presentation
@@ -13,7 +14,8 @@ let changesCommand = Command(
     options: [
         .flag(.web, "the changes of every list of the web instead of one list"),
         sinceTokenOption,
-        .value(.fetchLimit, "N", "changes per request, 1-2000 (default 1000); every page is read either way"),
+        .integer(
+            .fetchLimit, "N", in: 1...2000, "changes per request, 1-2000 (default 1000); every page is read either way"),
     ] + SiteContext.options,
     examples: [
         "spconnect changes Tasks",
@@ -28,7 +30,7 @@ let changesCommand = Command(
             throw UsageError(description: web ? "--web takes no LIST" : "expected LIST (or --web)")
         }
         let output = try Output(arguments)
-        let fetchLimit = try arguments.integer(.fetchLimit, in: 1...2000) ?? 1000
+        let fetchLimit = arguments.integer(.fetchLimit) ?? 1000
         let tokenFile = arguments.value(.sinceToken).map { ChangeTokenFile(path: $0) }
         let start = try tokenFile?.read()
         let site = try SiteContext.open(arguments).site

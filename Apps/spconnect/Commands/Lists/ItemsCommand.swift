@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import LocalFiles
 import Mirror
@@ -16,9 +17,9 @@ let itemsCommand = Command(
         .value(.filter, "EXPR", "an OData filter, e.g. \"Status eq 'Done'\" or \"Id gt 100\""),
         .value(.orderby, "F", "order by field F ('F desc' for descending); above 5000 items it must be indexed"),
         .value(.top, "N", "at most N items (default: every item)"),
-        .value(.pageSize, "N", "items per request, 1-5000 (default 5000)"),
-        .value(
-            .parallel, "N",
+        .integer(.pageSize, "N", in: 1...5000, "items per request, 1-5000 (default 5000)"),
+        .integer(
+            .parallel, "N", in: 1...16,
             "read N ranges of ID at once (1-16; output still in ID order; not with --orderby): for big lists"),
         .flag(.all, "every item (the default; with --top N, N is the page size as before --page-size existed)"),
         .flag(.asText, "show each item's display texts (FieldValuesAsText) instead of raw values"),
@@ -75,7 +76,7 @@ struct ItemLimits {
 
     init(_ arguments: ParsedArguments, output: Output) throws(UsageError) {
         let top = try Self.positive(arguments, .top)
-        let pageSize = try arguments.integer(.pageSize, in: 1...5000)
+        let pageSize = arguments.integer(.pageSize)
         if arguments.has(.all), let top, pageSize == nil {
             // Before --page-size, `--all --top N` asked for every item in pages of N: a job written so keeps working.
             guard top <= 5000 else {
@@ -224,7 +225,7 @@ private enum ItemPages {
     init(
         _ list: ListPath, query: ODataQuery, arguments: ParsedArguments, limits: ItemLimits, site: SharePointSite
     ) throws(UsageError) {
-        guard let parallel = try arguments.integer(.parallel, in: 1...16) else {
+        guard let parallel = arguments.integer(.parallel) else {
             let listing = site.items(in: list, query: query)
             self = .sequential((limits.readsAhead ? listing.readingAhead() : listing).makeAsyncIterator())
             return

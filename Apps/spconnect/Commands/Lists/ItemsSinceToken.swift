@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import Mirror
 import SharePoint

@@ -1,3 +1,4 @@
+import CommandLineKit
 import SharePoint
 
 /// Runs `body`; when the list `word` names is not found (exit 8), the message gains the closest list title of the

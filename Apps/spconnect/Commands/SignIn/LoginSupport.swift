@@ -1,4 +1,5 @@
 import AuthFlow
+import CommandLineKit
 import Foundation
 import Keyring
 import Transport

@@ -1,5 +1,6 @@
 import AppSupport
 import AuthFlow
+import CommandLineKit
 import Cryptography
 import Foundation
 import Transport

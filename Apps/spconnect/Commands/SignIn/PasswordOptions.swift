@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The password flags of `login` and of `api --basic`, declared once so both commands' help, completion and docs
 /// say the same (the password is never an argument: docs/cli.md, "Security").
 enum PasswordOptions {

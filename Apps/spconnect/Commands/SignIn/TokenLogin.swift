@@ -1,4 +1,5 @@
 import AuthFlow
+import CommandLineKit
 import Cryptography
 import Foundation
 import SharePoint

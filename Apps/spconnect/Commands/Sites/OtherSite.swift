@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// `--site URL` on a site command: another site collection (or sub-site) of the profile's host. The profile's

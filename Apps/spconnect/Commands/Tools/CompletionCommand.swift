@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `spconnect completion bash|zsh|fish`: the completion script for a shell, generated from the command table.
 let completionCommand = Command(
     name: "completion", summary: "Print the shell completion script for bash, zsh or fish.",
@@ -14,6 +16,6 @@ let completionCommand = Command(
         let given = arguments.positionals.first.map { " '\($0)'." + Suggestions.didYouMean($0, in: names) } ?? ""
         throw UsageError(description: "give the shell: \(names.joined(separator: ", ")).\(given)")
     }
-    print(ShellCompletion.script(for: shell, commands: commands), terminator: "")
+    print(Manual.completion(commands: commands).script(for: shell), terminator: "")
     return .ok
 }

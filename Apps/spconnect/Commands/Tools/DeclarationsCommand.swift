@@ -1,3 +1,4 @@
+import CommandLineKit
 import JSON
 
 /// `spconnect declarations`: the command table as JSON (every command, its synopsis and options with their
@@ -59,6 +60,8 @@ enum CommandDeclarations {
             case .path: .string("path")
             case .profile: .string("profile")
             case .choices(let list): .array(list.map { .string($0) })
+            case .integer(let range): .string("integer \(range.lowerBound)...\(range.upperBound)")
+            case .url: .string("url")
             }
         return .object([
             ("name", .string(option.name)), ("short", option.short.map { .string(String($0)) } ?? .null),

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `spconnect help [COMMAND]`: the overview, or one command's help (the same text as `COMMAND --help`).
 let helpCommand = Command(
     name: "help", summary: "Show the list of commands, or one command's help with its options and examples.",

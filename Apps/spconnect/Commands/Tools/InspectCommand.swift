@@ -1,4 +1,5 @@
 import AuthFlow
+import CommandLineKit
 import HTML
 import JSON
 

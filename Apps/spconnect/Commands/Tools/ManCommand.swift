@@ -4,6 +4,6 @@ let manCommand = Command(
     options: [], examples: ["spconnect man | man -l -"], hidden: true
 ) { arguments in
     _ = try positionals(arguments)
-    print(ManPage.render(commands: commands, version: version), terminator: "")
+    print(Manual.page(commands: commands, version: version).render(), terminator: "")
     return .ok
 }

@@ -1,9 +1,9 @@
 /// "Did you mean …?" for a mistyped command or option: the closest known word by edit distance.
-enum Suggestions {
+public enum Suggestions {
     /// The candidate closest to `word`, when it is close enough to be a typo: at most one edit for words of up to
     /// four letters, two for longer ones (an edit is an insertion, deletion, substitution or a swap of two
     /// neighbouring letters, so `itmes` is one edit from `items`). Ties go to the first candidate.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = word.count <= 4 ? 1 : 2
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
@@ -14,13 +14,13 @@ enum Suggestions {
     }
 
     /// `" Did you mean 'items'?"`, or an empty string when nothing is close.
-    static func didYouMean(_ word: String, in candidates: [String], prefix: String = "") -> String {
+    public static func didYouMean(_ word: String, in candidates: [String], prefix: String = "") -> String {
         guard let match = closest(to: word, in: candidates) else { return "" }
         return " Did you mean '\(prefix)\(match)'?"
     }
 
     /// The optimal-string-alignment distance between `a` and `b` (Levenshtein plus swaps of neighbours).
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }
