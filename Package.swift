@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "LocalFiles", targets: ["LocalFiles"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .library(name: "Mirror", targets: ["Mirror"]),
+        .library(name: "BulkWrites", targets: ["BulkWrites"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -114,6 +115,11 @@ let package = Package(
             name: "Mirror", dependencies: ["SharePoint", "LocalFiles", "Cryptography"],
             path: "Modules/Mirror"),
 
+        /// Rows of a CSV or NDJSON file written to a list as `$batch` change sets, one result per row.
+        .target(
+            name: "BulkWrites", dependencies: ["SharePoint", "Presentation", "JSON", "CommandLineKit"],
+            path: "Modules/BulkWrites"),
+
         // MARK: App support (what both apps share, never a library)
 
         /// The one ordered chain of password sources for renewals, `status` and the status app; helper commands.
@@ -132,6 +138,7 @@ let package = Package(
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
                 "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror", "CommandLineKit",
+                "BulkWrites",
             ],
             path: "Apps/spconnect"),
 
@@ -248,6 +255,9 @@ let package = Package(
             dependencies: ["TestSupport", "spconnect-status", "SPSim", "HTTPServer", "Transport", "CommandLineKit"],
             path: "Tests/StatusAppTests", exclude: ["__Snapshots__"]),
         .testTarget(name: "HTMLTests", dependencies: ["TestSupport", "HTML", "AuthFlow"], path: "Tests/HTMLTests"),
+        .testTarget(
+            name: "BulkWritesTests", dependencies: ["TestSupport", "BulkWrites", "SharePoint", "Transport", "SPSim"],
+            path: "Tests/BulkWritesTests"),
         .testTarget(
             name: "MirrorTests",
             dependencies: ["TestSupport", "Mirror", "LocalFiles", "SharePoint", "Transport", "SPSim"],

@@ -40,4 +40,23 @@ public enum Suggestions {
         }
         return table[a.count][b.count]
     }
+
+    /// The names among `candidates` nearest to `name` by either spelling (an internal name and a title, say): those
+    /// within a typo or two, or when none is that close the three nearest, best first.
+    public static func nearest(to name: String, among candidates: [(name: String, title: String)]) -> [String] {
+        let wanted = name.lowercased()
+        let scored = candidates.map { candidate in
+            (
+                candidate.name,
+                min(
+                    editDistance(wanted, candidate.name.lowercased()),
+                    editDistance(wanted, candidate.title.lowercased()))
+            )
+        }
+        var seen: Set<String> = []
+        let ranked = scored.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.filter { seen.insert($0.0).inserted }
+        // Names within a typo or two of the one given; when none is that close, the three nearest.
+        let close = ranked.filter { $0.1 <= max(2, wanted.count / 3) }
+        return (close.isEmpty ? ranked : close).prefix(3).map(\.0)
+    }
 }

@@ -109,20 +109,7 @@ struct FieldSelection: Equatable {
     /// Up to three field names nearest to `name` by edit distance (case-insensitive) to the name or its title: those
     /// within a typo or two when there are any, else the three nearest.
     static func closest(to name: String, among candidates: [(name: String, title: String)]) -> [String] {
-        let wanted = name.lowercased()
-        let scored = candidates.map { candidate in
-            (
-                candidate.name,
-                min(
-                    Suggestions.editDistance(wanted, candidate.name.lowercased()),
-                    Suggestions.editDistance(wanted, candidate.title.lowercased()))
-            )
-        }
-        var seen: Set<String> = []
-        let ranked = scored.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.filter { seen.insert($0.0).inserted }
-        // Names within a typo or two of the one given; when none is that close, the three nearest.
-        let close = ranked.filter { $0.1 <= max(2, wanted.count / 3) }
-        return (close.isEmpty ? ranked : close).prefix(3).map(\.0)
+        Suggestions.nearest(to: name, among: candidates)
     }
 
     /// The value an item has for a selected `a/b` name: `b` of the expanded `a` (an array of them for multi-valued

@@ -2,11 +2,7 @@ import Presentation
 import SharePoint
 
 /// Whether `name` is the user's e-mail, user principal name or login name (claims or bare), ignoring case.
-func matches(_ user: User, _ name: String) -> Bool {
-    let wanted = name.lowercased()
-    let bareLogin = user.loginName.split(separator: "|").last.map(String.init) ?? user.loginName
-    return [user.email, user.userPrincipalName ?? "", user.loginName, bareLogin].contains { $0.lowercased() == wanted }
-}
+func matches(_ user: User, _ name: String) -> Bool { user.isNamed(name) }
 
 /// Columns of ``siteUserRecord(_:)``.
 let siteUserColumns =

@@ -1,21 +1,12 @@
+import BulkWrites
 import SharePoint
 
 /// What to tell a user about writes whose outcome is unknown: a `$batch` reached the server and got no usable answer
 /// (lost, cut short, unreadable, a 5xx), so some of its changes may have been made and sending them again could
 /// make them twice. Each sentence names the rows or ids and the command to check them with.
 enum UnknownWrites {
-    /// The error of one row of such a batch: what may have happened, why it is not known, what to do.
-    static func rowMessage(_ error: SharePointError) -> String {
-        "the row may have been written: the batch reached the server but \(reason(error)); check it before "
-            + "sending it again"
-    }
-
     /// Why the batch's outcome is not known, as a clause ("its answer could not be read").
-    static func reason(_ error: SharePointError) -> String {
-        if let kind = error.kind.transportKind { return "the exchange failed before its whole answer came (\(kind))" }
-        if error.kind == .unexpectedResponse { return "its answer could not be read" }
-        return "it answered HTTP \(error.status)"
-    }
+    static func reason(_ error: SharePointError) -> String { BulkWriter.unknownReason(error) }
 
     /// The summary line of `add --from` (`ids` empty) or `update --from` (`ids`: the items the rows name) for
     /// the rows of unknown outcome.

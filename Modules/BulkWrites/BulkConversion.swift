@@ -26,7 +26,7 @@ struct BulkColumns {
     ///
     /// - Throws: a usage error for a column that is no field ("did you mean …"), a read-only field, a field given
     ///   twice, a multi-valued field, an `Id` column in a create, or a change without an `Id` column.
-    init(_ header: [String], fields: [SharePoint.Field], list: String, needsID: Bool) throws(UsageError) {
+    init(_ header: [String], fields: [SharePoint.Field], list: String, needsID: Bool) throws(BulkInputError) {
         var known: [String: (SharePoint.Field, String)] = [:]
         for field in fields {
             let property = OData.jsonPropertyName(forInternalName: field.internalName)
@@ -39,15 +39,17 @@ struct BulkColumns {
         var seen: Set<String> = []
         for (index, column) in header.enumerated() {
             let place = "column \(index + 1)"
-            guard !column.isEmpty else { throw UsageError(description: "--from: \(place) has no name in the header") }
+            guard !column.isEmpty else {
+                throw BulkInputError(description: "--from: \(place) has no name in the header")
+            }
             if column.lowercased() == "id" {
                 guard needsID else {
-                    throw UsageError(
+                    throw BulkInputError(
                         description: "--from: add creates new items, so the file cannot have an Id column; use "
                             + "'spconnect update \(list) --from FILE' to change the items it names")
                 }
                 guard seen.insert("id").inserted else {
-                    throw UsageError(description: "--from: the Id column is given twice")
+                    throw BulkInputError(description: "--from: the Id column is given twice")
                 }
                 targets.append(.id)
                 continue
@@ -56,39 +58,39 @@ struct BulkColumns {
                 throw Self.unknown(column, place: place, fields: fields, list: list)
             }
             guard field.readOnly != true else {
-                throw UsageError(
+                throw BulkInputError(
                     description: "--from: '\(column)' (\(place)) is a read-only field of '\(list)' and cannot be "
                         + "written; remove the column")
             }
             guard !Self.multiValueTypes.contains(field.typeAsString.lowercased()) else {
-                throw UsageError(
+                throw BulkInputError(
                     description: "--from: '\(column)' (\(place)) is a \(field.typeAsString) field, which holds "
                         + "several values; --from writes single values only (use 'spconnect update' with "
                         + "\(written):='{\"results\":[…]}')")
             }
             guard seen.insert(field.internalName.lowercased()).inserted else {
-                throw UsageError(description: "--from: the field '\(field.internalName)' is given twice")
+                throw BulkInputError(description: "--from: the field '\(field.internalName)' is given twice")
             }
             targets.append(.field(field, property: written))
         }
         if needsID, !seen.contains("id") {
-            throw UsageError(description: "--from: update needs an Id column naming the item each row changes")
+            throw BulkInputError(description: "--from: update needs an Id column naming the item each row changes")
         }
         if !targets.contains(where: { if case .field = $0 { return true } else { return false } }) {
-            throw UsageError(description: "--from: the file names no field to write")
+            throw BulkInputError(description: "--from: the file names no field to write")
         }
         self.targets = targets
     }
 
     /// The usage error for a column the list does not have, with the closest field names.
     private static func unknown(_ name: String, place: String, fields: [SharePoint.Field], list: String)
-        -> UsageError
+        -> BulkInputError
     {
         let visible = fields.filter { $0.hidden != true && $0.readOnly != true }
-        let suggestions = FieldSelection.closest(
+        let suggestions = Suggestions.nearest(
             to: name, among: visible.map { (OData.jsonPropertyName(forInternalName: $0.internalName), $0.title) })
         let hint = suggestions.isEmpty ? "" : "; did you mean " + suggestions.joined(separator: ", ") + "?"
-        return UsageError(
+        return BulkInputError(
             description: "--from: list '\(list)' has no field '\(name)' (\(place))\(hint) Columns are internal "
                 + "names: 'spconnect fields \(list)' lists them. Nothing was sent")
     }
@@ -237,7 +239,7 @@ final class RowConverter {
     /// A dry run's person: the id of the site user `name` names, else 0 and a note (the run would add them).
     private func siteUserID(_ name: String) async throws(SharePointError) -> Result<Int, RowProblem> {
         if siteUsers == nil { siteUsers = try await site.siteUsers() }
-        if let user = siteUsers?.first(where: { matches($0, name) }) { return .success(user.id) }
+        if let user = siteUsers?.first(where: { $0.isNamed(name) }) { return .success(user.id) }
         notes.append("'\(name)' is no user of the site yet: the run adds them (ensureuser) if the directory knows them")
         return .success(0)
     }

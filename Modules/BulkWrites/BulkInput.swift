@@ -1,39 +1,38 @@
-import CommandLineKit
-import Foundation
-import JSON
+public import Foundation
+public import JSON
 import Presentation
 
 /// The rows of `add --from` / `update --from`: a CSV file (a header of column names, then one record per item) or
 /// NDJSON (one JSON object per line), read whole before anything is sent.
-struct BulkInput {
+public struct BulkInput: Sendable {
     /// The two formats read.
-    enum Format: String, CaseIterable {
+    public enum Format: String, CaseIterable, Sendable {
         case csv, ndjson
     }
 
     /// One value as given: CSV text, or a JSON value from NDJSON.
-    enum Value {
+    public enum Value: Sendable {
         case text(String)
         case json(JSONValue)
     }
 
     /// One data row: its number (data rows count from 1; a CSV header and blank lines are not counted), its values
     /// by column (nil where an NDJSON object lacks the key), or why the row cannot be read at all.
-    struct Row {
-        let number: Int
-        var values: [Value?]
-        var problem: String?
+    public struct Row: Sendable {
+        public let number: Int
+        public var values: [Value?]
+        public var problem: String?
     }
 
     /// The column names: the CSV header, or every key of the NDJSON objects in the order first seen.
-    var columns: [String]
-    var rows: [Row]
+    public var columns: [String]
+    public var rows: [Row]
 
     /// The format of `path`: `--format` when given, else the extension (`.csv`, `.ndjson` or `.jsonl`).
-    static func format(of path: String, given: String?) throws(UsageError) -> Format {
+    public static func format(of path: String, given: String?) throws(BulkInputError) -> Format {
         if let given {
             guard let format = Format(rawValue: given.lowercased()) else {
-                throw UsageError(description: "unknown --format '\(given)'; use csv or ndjson")
+                throw BulkInputError(description: "unknown --format '\(given)'; use csv or ndjson")
             }
             return format
         }
@@ -41,17 +40,17 @@ struct BulkInput {
         if lower.hasSuffix(".csv") { return .csv }
         if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") { return .ndjson }
         if path == "-" {
-            throw UsageError(description: "--from - (standard input) needs --format csv or --format ndjson")
+            throw BulkInputError(description: "--from - (standard input) needs --format csv or --format ndjson")
         }
-        throw UsageError(
+        throw BulkInputError(
             description: "cannot tell the format of '\(path)' from its name: name it .csv or .ndjson, or add --format")
     }
 
     /// The bytes of `path`, or of standard input for `-`.
-    static func contents(of path: String) throws(UsageError) -> [UInt8] {
+    public static func contents(of path: String) throws(BulkInputError) -> [UInt8] {
         if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(description: "cannot read --from file '\(path)': no such file, or not readable")
+            throw BulkInputError(description: "cannot read --from file '\(path)': no such file, or not readable")
         }
         return Array(data)
     }
@@ -59,22 +58,22 @@ struct BulkInput {
     /// Reads `bytes` as `format`. A file that is not CSV at all, or a CSV file without a header, is a usage error;
     /// a row that cannot be read (a field count unlike the header's, an NDJSON line that is not an object) is kept
     /// with its problem, so the others still go.
-    init(_ bytes: [UInt8], format: Format, source: String) throws(UsageError) {
+    public init(_ bytes: [UInt8], format: Format, source: String) throws(BulkInputError) {
         switch format {
         case .csv: try self.init(csv: bytes, source: source)
         case .ndjson: self.init(ndjson: bytes)
         }
     }
 
-    private init(csv bytes: [UInt8], source: String) throws(UsageError) {
+    private init(csv bytes: [UInt8], source: String) throws(BulkInputError) {
         let records: [[String]]
         do {
             records = try CSVReader.records(bytes)
         } catch {
-            throw UsageError(description: "\(source) is not CSV (RFC 4180): \(error.description)")
+            throw BulkInputError(description: "\(source) is not CSV (RFC 4180): \(error.description)")
         }
         guard let header = records.first else {
-            throw UsageError(description: "\(source) is empty: the first line must name the columns")
+            throw BulkInputError(description: "\(source) is empty: the first line must name the columns")
         }
         columns = header.map { $0.trimmingCharacters(in: .whitespaces) }
         rows = records.dropFirst().enumerated().map { offset, record in
@@ -115,4 +114,13 @@ struct BulkInput {
             return Row(number: number, values: values)
         }
     }
+}
+
+/// A file of rows that cannot be written as given (format, columns, an empty file): nothing was sent. The message
+/// names the file as `--from` gave it.
+public struct BulkInputError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
 }
