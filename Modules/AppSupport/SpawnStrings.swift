@@ -7,7 +7,7 @@ import Foundation
 /// Runs `body` with `arguments` and `environment` (nil: this process's) as the NUL-terminated C string arrays
 /// `posix_spawn` takes (each array ends in nil), freed when `body` returns: the one way the apps build a child's argv
 /// and envp.
-public func withSpawnStrings<Result>(
+package func withSpawnStrings<Result>(
     arguments: [String], environment: [String: String]? = nil,
     _ body: (_ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?]) -> Result
 ) -> Result {

@@ -1,6 +1,6 @@
 internal import CSecretShims
 import Foundation
-public import Transport
+package import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,29 +12,29 @@ public import Transport
 /// put up an unlock prompt, and on a machine with no one at the screen nothing would ever answer it.
 ///
 /// A plain value: safe to share across threads; calls may run at once.
-public struct Keyring: Sendable {
+package struct Keyring: Sendable {
     /// How long one call may take, an unlock prompt included, before it is cancelled.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Whether the service may be asked to unlock a locked keyring, which puts up a prompt on the screen. When false,
     /// a locked keyring is ``KeyringError/locked(detail:)`` at once.
-    public var allowsUnlockPrompt: Bool
+    package var allowsUnlockPrompt: Bool
 
     /// A keyring client whose calls end after `timeout`; by default it lets the service prompt to unlock only when
     /// there is a screen to prompt on (`DISPLAY` or `WAYLAND_DISPLAY` set).
-    public init(timeout: Duration = .seconds(60), allowsUnlockPrompt: Bool = Keyring.hasDisplay()) {
+    package init(timeout: Duration = .seconds(60), allowsUnlockPrompt: Bool = Keyring.hasDisplay()) {
         self.timeout = timeout
         self.allowsUnlockPrompt = allowsUnlockPrompt
     }
 
     /// A keyring client whose calls end after `SPCONNECT_KEYRING_TIMEOUT` seconds in `environment` (default 60: time
     /// to answer an unlock prompt on a desktop; a prompt nobody can answer is cancelled then), for both apps.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let seconds = environment["SPCONNECT_KEYRING_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
         self.init(timeout: .milliseconds(Int((seconds ?? 60) * 1000)))
     }
 
     /// Whether this process has a graphical session to show a prompt in (`DISPLAY` or `WAYLAND_DISPLAY`).
-    public static func hasDisplay() -> Bool {
+    package static func hasDisplay() -> Bool {
         let environment = ProcessInfo.processInfo.environment
         return ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
     }
@@ -42,7 +42,7 @@ public struct Keyring: Sendable {
     /// Whether a session bus is configured at all: `DBUS_SESSION_BUS_ADDRESS`, or the per-user bus socket in
     /// `XDG_RUNTIME_DIR` that GLib also finds by itself. Without one no call is made (GLib would otherwise try to
     /// start a bus of its own through X11).
-    public static func hasSessionBus() -> Bool {
+    package static func hasSessionBus() -> Bool {
         let environment = ProcessInfo.processInfo.environment
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
@@ -51,12 +51,12 @@ public struct Keyring: Sendable {
     }
 
     /// Succeeds when a Secret Service answers on the session bus (a session is opened with it; nothing is stored).
-    public func checkAvailable() async throws(KeyringError) {
+    package func checkAvailable() async throws(KeyringError) {
         try await call(for: nil) { _, timeout, message in spc_keyring_probe(timeout, &message) }
     }
 
     /// Stores `password` for `entry` in the default collection, replacing the entry's earlier password.
-    public func store(_ password: Secret, for entry: KeyringEntry) async throws(KeyringError) {
+    package func store(_ password: Secret, for entry: KeyringEntry) async throws(KeyringError) {
         try await call(for: entry) { prompt, timeout, message in
             spc_keyring_store(
                 entry.origin, entry.user, entry.label, password.revealedValue(), prompt, timeout, &message)
@@ -64,7 +64,7 @@ public struct Keyring: Sendable {
     }
 
     /// The password stored for `entry`; ``KeyringError/notFound(_:)`` when there is none.
-    public func password(for entry: KeyringEntry) async throws(KeyringError) -> Secret {
+    package func password(for entry: KeyringEntry) async throws(KeyringError) -> Secret {
         let box = PasswordBox()
         try await call(for: entry) { prompt, timeout, message in
             Self.lookup(entry, prompt, timeout, &message, into: box)
@@ -75,7 +75,7 @@ public struct Keyring: Sendable {
 
     /// Removes the password stored for `entry`; false when there was none.
     @discardableResult
-    public func remove(_ entry: KeyringEntry) async throws(KeyringError) -> Bool {
+    package func remove(_ entry: KeyringEntry) async throws(KeyringError) -> Bool {
         do {
             try await call(for: entry) { prompt, timeout, message in
                 spc_keyring_clear(entry.origin, entry.user, prompt, timeout, &message)
@@ -88,7 +88,7 @@ public struct Keyring: Sendable {
 
     /// The password stored for `entry`, looked up on the calling thread, which waits up to ``timeout``: for
     /// synchronous callers that are not on the cooperative pool's threads. Async code uses ``password(for:)``.
-    public func blockingPassword(for entry: KeyringEntry) throws(KeyringError) -> Secret {
+    package func blockingPassword(for entry: KeyringEntry) throws(KeyringError) -> Secret {
         let box = PasswordBox()
         try performBounded(for: entry) { prompt, timeout, message in
             Self.lookup(entry, prompt, timeout, &message, into: box)

@@ -3,14 +3,14 @@ import Foundation
 /// Which keyring entry holds a password: the site's origin (`https://contoso.sharepoint.com`, with a port only
 /// when it is not the scheme's default) and the sign-in name, the two attributes of SPConnect's own schema
 /// (`org.spconnect.Password`). A plain value.
-public struct KeyringEntry: Sendable, Hashable {
+package struct KeyringEntry: Sendable, Hashable {
     /// The site's scheme, host and port, lowercased.
-    public let origin: String
+    package let origin: String
     /// The sign-in name, as given to `login --user`.
-    public let user: String
+    package let user: String
 
     /// The entry for a password used at `site` (any URL of it) by `user`; nil when `site` has no scheme and host.
-    public init?(site: String, user: String) {
+    package init?(site: String, user: String) {
         guard let components = URLComponents(string: site), let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
@@ -23,5 +23,5 @@ public struct KeyringEntry: Sendable, Hashable {
     }
 
     /// The label a keyring manager shows (Seahorse, KeePassXC): which site and user the password is for.
-    public var label: String { "SPConnect password for \(user) at \(origin)" }
+    package var label: String { "SPConnect password for \(user) at \(origin)" }
 }

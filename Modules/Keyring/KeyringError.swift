@@ -1,6 +1,6 @@
 /// Why the Secret Service keyring could not keep or give a password. Each message says what happened and which
 /// other password sources work without a keyring (the apps' `--password-command`, `SPCONNECT_PASSWORD`).
-public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No Secret Service can be reached: no session bus (`DBUS_SESSION_BUS_ADDRESS` unset, as on a server or in
     /// CI), or nothing on the bus provides `org.freedesktop.secrets` (no gnome-keyring, KeePassXC, KWallet...).
     /// `detail` is the bus's own text, when there was a call.
@@ -19,12 +19,12 @@ public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     case failed(detail: String)
 
     /// What the user can use instead of the keyring.
-    public static let alternatives =
+    package static let alternatives =
         "use --password-command CMD instead (for example 'pass show sp' or 'systemd-creds cat sp-password'), "
         + "or set SPCONNECT_PASSWORD"
 
     /// What happened, then the alternatives.
-    public var description: String {
+    package var description: String {
         let what: String
         switch self {
         case .noService(let detail):
