@@ -1,19 +1,15 @@
-/// The soak's one source of chance: SplitMix64 from the seed, so a run can be repeated exactly.
+import SPSim
+
+/// The soak's one source of chance, spsim's SplitMix64 from the seed, so a run can be repeated exactly.
 struct SoakRandom {
-    private var state: UInt64
+    private var generator: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// A number in `0..<bound` (bound > 0).
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    mutating func below(_ bound: Int) -> Int { generator.next(below: bound) }
 
     /// True with probability `percent` / 100.
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }

@@ -46,21 +46,12 @@ enum ExitCode: Int32, CaseIterable {
     }
 }
 
-/// One `spconnect` subcommand: its name, help text, options, examples and what it runs.
+/// One `spconnect` subcommand: what it declares (name, summary, synopsis, its own options, examples, positionals,
+/// whether it is hidden: read as `command.name` and so on) and what it runs.
+@dynamicMemberLookup
 struct Command: Sendable {
-    let name: String
-    let summary: String
-    /// The synopsis after `spconnect NAME`, e.g. `FILE [--url URL]`.
-    let synopsis: String
-    let options: [OptionSpec]
-    /// Whole command lines shown under `examples:` in the help and the man page, e.g.
-    /// `spconnect items Tasks --all -o csv > tasks.csv`.
-    let examples: [String]
-    /// What the positional words are: ``OptionSpec/Values/path`` where they are local files (`upload FILE`,
-    /// `inspect FILE`), for completion.
-    let positionals: OptionSpec.Values
-    /// Left out of the overview, the completions and the man page (tools for the installer, such as `man`).
-    let hidden: Bool
+    /// The declaration, with the command's own options (``acceptedOptions`` adds the network ones).
+    let declared: CommandDescription
     let run: @Sendable (ParsedArguments) async throws -> ExitCode
 
     init(
@@ -68,27 +59,26 @@ struct Command: Sendable {
         positionals: OptionSpec.Values = .text, hidden: Bool = false,
         run: @escaping @Sendable (ParsedArguments) async throws -> ExitCode
     ) {
-        self.name = name
-        self.summary = summary
-        self.synopsis = synopsis
-        self.options = options
-        self.examples = examples
-        self.positionals = positionals
-        self.hidden = hidden
+        declared = CommandDescription(
+            name: name, summary: summary, synopsis: synopsis, options: options, examples: examples,
+            positionals: positionals, hidden: hidden)
         self.run = run
     }
 
+    /// A part of the declaration (`command.name`, `command.options`, …).
+    subscript<Value>(dynamicMember keyPath: KeyPath<CommandDescription, Value>) -> Value { declared[keyPath: keyPath] }
+
     /// Whether the command talks to a server: it takes the connection options (`--timeout` is one of them).
-    var talksToServer: Bool { options.contains { $0.key == timeoutOption.key } }
+    var talksToServer: Bool { declared.options.contains { $0.key == timeoutOption.key } }
 
     /// Every option the command accepts: its own, and `--verbose` and `--retries` when it talks to a server.
-    var acceptedOptions: [OptionSpec] { options + (talksToServer ? NetworkOptions.options : []) }
+    var acceptedOptions: [OptionSpec] { declared.options + (talksToServer ? NetworkOptions.options : []) }
 
     /// What the help, the completions and the man page show of this command.
     var description: CommandDescription {
         CommandDescription(
-            name: name, summary: summary, synopsis: synopsis, options: acceptedOptions, examples: examples,
-            positionals: positionals, hidden: hidden)
+            name: declared.name, summary: declared.summary, synopsis: declared.synopsis, options: acceptedOptions,
+            examples: declared.examples, positionals: declared.positionals, hidden: declared.hidden)
     }
 
     /// The `--help` text of this command, with the declared defaults.

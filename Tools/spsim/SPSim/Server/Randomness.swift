@@ -1,11 +1,13 @@
 import Foundation
 
-/// SplitMix64: small, fast and deterministic across platforms.
-struct SeededRandom: Sendable {
+/// SplitMix64: small, fast and deterministic across platforms (the simulator's content, the soak's chance).
+public struct SeededRandom: Sendable {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
+    /// A generator that starts from `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +15,8 @@ struct SeededRandom: Sendable {
         return z ^ (z >> 31)
     }
 
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+    /// A number in `0..<bound` (0 when `bound` is not positive).
+    public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }
 
 /// FNV-1a 64-bit hash, used to derive stable values from labels.
