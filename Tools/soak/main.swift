@@ -77,10 +77,14 @@ do {
     try await soak.run { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
     print(soak.report.summary(nights: nights))
     if gateway == nil { print("rclone through the gateway: not run (--no-rclone, or /usr/bin/rclone missing)") }
-    print("wall time: \(ContinuousClock.now - started); work folder: \(folder)")
+    print(
+        "wall time: \(ContinuousClock.now - started)"
+            + (work == nil && soak.report.discrepancies.isEmpty ? "" : "; work folder: \(folder)"))
     status = soak.report.discrepancies.isEmpty ? 0 : 1
 } catch {
     FileHandle.standardError.write(Data("soak: \(error)\n".utf8))
 }
-// After the `do` block: its `defer`s have stopped the gateway and the simulator.
+// After the `do` block: its `defer`s have stopped the gateway and the simulator. A temporary work folder of a clean
+// run goes; one given with --work, or one with something to look at, stays.
+if work == nil, status == 0 { try? FileManager.default.removeItem(atPath: folder) }
 exit(status)
