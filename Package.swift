@@ -225,7 +225,7 @@ let package = Package(
         // MARK: Tests (one target per module)
 
         /// Helpers shared by the test targets (child processes awaited without blocking the pool).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Transport"], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], path: "Tests/CommandLineKitTests"),

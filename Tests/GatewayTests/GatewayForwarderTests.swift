@@ -28,7 +28,7 @@ import Transport
             sim = try Simulator(options)
             let session = try HTTPClient()
             self.session = session
-            #expect(try await Self.signIn(session, site: sim.siteURL), "the FBA sign-in the gateway lends")
+            #expect(try await formsSignIn(client: session, siteURL: sim.siteURL), "the FBA sign-in the gateway lends")
             let counter = RenewalCounter()
             renewals = counter
             let siteURL = sim.siteURL
@@ -44,7 +44,7 @@ import Transport
                 gatewayOrigin: server.baseURL, upstreamOrigin: sim.siteURL, secret: Secret(secret),
                 session: GatewaySession(client: session) {
                     counter.count()
-                    return renewalWorks ? try await Self.signIn(session, site: siteURL) : false
+                    return renewalWorks ? try await formsSignIn(client: session, siteURL: siteURL) : false
                 }, scratch: scratch)
             tool = try HTTPClient()
         }
@@ -66,23 +66,6 @@ import Transport
             for (name, value) in headers { all.set(name, value) }
             return try await tool.execute(
                 HTTPRequest(method: "GET", url: server.baseURL + path, headers: all, retry: .never))
-        }
-
-        /// Forms sign-in through the SOAP authentication service: a new FedAuth in `client`'s jar.
-        static func signIn(_ client: HTTPClient, site: String) async throws -> Bool {
-            let envelope =
-                "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope "
-                + "xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><Login "
-                + "xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>alice</username><password>"
-                + alicePassword + "</password></Login></soap:Body></soap:Envelope>"
-            let response = try await client.execute(
-                HTTPRequest(
-                    method: "POST", url: site + "/_vti_bin/authentication.asmx",
-                    headers: [
-                        "Content-Type": "text/xml; charset=utf-8",
-                        "SOAPAction": "\"http://schemas.microsoft.com/sharepoint/soap/Login\"",
-                    ], body: .bytes(Array(envelope.utf8))))
-            return response.status == 200 && response.text.contains("<ErrorCode>NoError</ErrorCode>")
         }
     }
 

@@ -73,22 +73,11 @@ final class SOAPReauthenticator: Sendable {
         return try await Self.login(client: client, siteURL: siteURL, password: password) || claimSuccess
     }
 
-    /// One SOAP `Login`; true when the service answered `NoError`.
+    /// One SOAP `Login` (``formsSignIn(client:siteURL:user:password:)``); true when it worked.
     static func login(client: HTTPClient, siteURL: String, user: String = "alice", password: String = alicePassword)
         async throws -> Bool
     {
-        let envelope =
-            "<?xml version=\"1.0\" encoding=\"utf-8\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">"
-            + "<soap:Body><Login xmlns=\"http://schemas.microsoft.com/sharepoint/soap/\"><username>\(user)</username>"
-            + "<password>\(password)</password></Login></soap:Body></soap:Envelope>"
-        let response = try await client.execute(
-            HTTPRequest(
-                method: "POST", url: siteURL + "/_vti_bin/authentication.asmx",
-                headers: [
-                    "Content-Type": "text/xml; charset=utf-8",
-                    "SOAPAction": "\"http://schemas.microsoft.com/sharepoint/soap/Login\"",
-                ], body: .bytes(Array(envelope.utf8))))
-        return response.status == 200 && response.text.contains("<ErrorCode>NoError</ErrorCode>")
+        try await formsSignIn(client: client, siteURL: siteURL, user: user, password: password)
     }
 }
 
