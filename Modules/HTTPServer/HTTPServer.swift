@@ -100,9 +100,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// one of the cooperative pool. Returns once the server is stopped.
     public func stop() async { await daemon.stopWithoutBlocking() }
 
-    /// Stops as `stop()` does, blocking the thread that let go of the last reference (unless that is one of this
-    /// server's own callbacks, which only starts the stop).
-    deinit { daemon.stop() }
+    /// Stops as `stop()` does, on a thread of its own: letting go of the last reference never blocks. (Blocking
+    /// there deadlocked a test run: a task of the cooperative pool released a server whose handler was waiting, in
+    /// `blockingAwait`, for a task that needed that pool.) Call `await stop()` to know when it is done.
+    deinit { daemon.stopInBackground() }
 }
 
 /// The running libmicrohttpd daemon and the context its callbacks share. The one owner of both C-facing
@@ -166,6 +167,12 @@ private final class Daemon: @unchecked Sendable {
             // Another call took the daemon and is stopping it: return only once it is done.
             lock.waitUntil { stopped }
         }
+    }
+
+    /// Starts the stop on a thread of its own (which holds the daemon until it is done) and returns at once.
+    func stopInBackground() {
+        if isStopped { return }
+        if !detachThread({ self.stop() }) { stop() }
     }
 
     func stopWithoutBlocking() async {
