@@ -1,3 +1,4 @@
+import LocalFiles
 public import SharePoint
 
 /// Mirrors a library folder into a local folder (``download(_:to:incremental:report:)``) or a local folder into a
@@ -13,6 +14,11 @@ public struct TreeTransfer: Sendable {
     public init(site: SharePointSite, options: TreeOptions) {
         self.site = site
         self.options = options
+    }
+
+    /// The local folder's lock (``treeLockFileName``), waiting up to ``TreeOptions/wait`` and reporting the wait.
+    func takeTreeLock(in folder: LocalFolder, results: TreeResults) async throws(LocalFileError) -> LockAttempt {
+        try await takeLock(treeLockFileName, in: folder, waiting: options.wait) { results.event(.waitingForLock($0)) }
     }
 }
 
@@ -31,7 +37,7 @@ public struct RemoteFolder: Sendable {
     }
 
     /// `body` with ``path``, or with the alternative reading when that path is not found.
-    func located<T>(_ body: (String) async throws -> T) async throws -> T {
+    public func located<T>(_ body: (String) async throws -> T) async throws -> T {
         do {
             return try await body(path)
         } catch let missing as SharePointError where missing.kind == .fileNotFound || missing.kind == .notFound {

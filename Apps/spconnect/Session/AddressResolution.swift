@@ -1,4 +1,5 @@
 import Foundation
+import Mirror
 import SharePoint
 
 /// Runs `body` with the list a LIST word names (``SiteAddressing``): a GUID is an id; a bare word is a title and,
@@ -59,13 +60,14 @@ private func isMissingList(_ error: SharePointError, _ list: ListPath) -> Bool {
 func withPath<T>(
     _ word: String, container: Bool, site: SharePointSite, _ body: (String) async throws -> T
 ) async throws -> T {
+    try await remotePath(word, container: container, site: site).located(body)
+}
+
+/// The server-relative path a word names (``SiteAddressing``), with its reading through a list title as the
+/// alternative to try when that path is not found.
+func remotePath(_ word: String, container: Bool, site: SharePointSite) throws -> RemoteFolder {
     let reference = try SiteAddressing(siteURL: site.siteURL).path(word, container: container)
-    do {
-        return try await body(reference.path)
-    } catch let notFound as SharePointError where notFound.kind == .fileNotFound || notFound.kind == .notFound {
-        guard let alternative = try await pathThroughTitle(reference, site: site) else { throw notFound }
-        return try await body(alternative)
-    }
+    return RemoteFolder(path: reference.path) { try await pathThroughTitle(reference, site: site) }
 }
 
 /// The path `reference` names when its first segment is read as a list title (`Documents/Reports` →

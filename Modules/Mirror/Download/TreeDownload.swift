@@ -44,12 +44,7 @@ extension TreeTransfer {
                 throw MirrorSetupError(path: directory, problem: "cannot open that folder")
             }
             do throws(LocalFileError) {
-                switch try await takeLock(
-                    treeLockFileName, in: opened, waiting: options.wait,
-                    {
-                        results.event(.waitingForLock($0))
-                    })
-                {
+                switch try await takeTreeLock(in: opened, results: results) {
                 case .acquired(let taken): lock = taken
                 case .held(let holder): return .locked(holder)
                 }

@@ -109,12 +109,7 @@ extension TreeTransfer {
         if !options.dryRun {
             do throws(LocalFileError) {
                 let folder = try LocalFolder(path: directory)
-                switch try await takeLock(
-                    treeLockFileName, in: folder, waiting: options.wait,
-                    {
-                        results.event(.waitingForLock($0))
-                    })
-                {
+                switch try await takeTreeLock(in: folder, results: results) {
                 case .acquired(let taken): lock = taken
                 case .held(let holder): return .locked(holder)
                 }

@@ -39,7 +39,8 @@ enum TreeCommand {
         let end: TreeRunEnd
         do {
             end = try await TreeTransfer(site: site, options: options).download(
-                try remoteFolder(word, site: site), to: directory, incremental: incremental, report: printer.report)
+                try remotePath(word, container: true, site: site), to: directory, incremental: incremental,
+                report: printer.report)
         } catch let error as MirrorSetupError {
             throw UsageError(description: "--to \(error.description)")
         }
@@ -53,17 +54,11 @@ enum TreeCommand {
         let end: TreeRunEnd
         do {
             end = try await TreeTransfer(site: site, options: options).upload(
-                directory, to: try remoteFolder(word, site: site), report: printer.report)
+                directory, to: try remotePath(word, container: true, site: site), report: printer.report)
         } catch let error as MirrorSetupError {
             throw UsageError(description: error.description)
         }
         return printer.finish(end, dryRun: options.dryRun)
-    }
-
-    /// The library folder a word names, with its reading through a list title as the alternative.
-    private static func remoteFolder(_ word: String, site: SharePointSite) throws -> RemoteFolder {
-        let reference = try SiteAddressing(siteURL: site.siteURL).path(word, container: true)
-        return RemoteFolder(path: reference.path) { try await pathThroughTitle(reference, site: site) }
     }
 }
 
