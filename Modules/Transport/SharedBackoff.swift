@@ -25,15 +25,22 @@ public struct SharedBackoff: Sendable {
     /// Waits until the shared deadline has passed (at most `cap`) before `url` is sent; returns at once when there
     /// is none.
     func waitIfPaused(cap: Duration, before url: String) async throws(TransportError) {
-        guard let deadline = readDeadline() else { return }
-        let remaining = deadline.timeIntervalSinceNow
-        guard remaining > 0 else { return }
-        let wait = min(Duration.milliseconds(Int64(remaining * 1000)), cap)
+        guard let wait = wait(at: Date(), cap: cap) else { return }
         do {
             try await Task.sleep(for: wait)
         } catch {
             throw .cancelled(url)
         }
+    }
+
+    /// How long a request waits at `now`: nil when the file names no deadline, one that passed, or one further than
+    /// `cap` ahead. No server asks for more than `cap`, so such a file is not to be trusted: a stray one, or one
+    /// written before this machine's clock was set back (each request would wait the whole cap, a job for hours).
+    func wait(at now: Date, cap: Duration) -> Duration? {
+        guard let deadline = readDeadline() else { return nil }
+        let remaining = Duration.milliseconds(Int64((deadline.timeIntervalSince(now) * 1000).rounded(.up)))
+        guard remaining > .zero, remaining <= cap else { return nil }
+        return remaining
     }
 
     /// Moves the shared deadline to `wait` from now, unless it is already later.

@@ -5,6 +5,7 @@ import SPSim
 enum Fault: String, CaseIterable, Sendable {
     case sessionEnded = "session ended"
     case identityProviderSessionEnded = "identity-provider session ended"
+    case sessionLifetimeEndsMidRun = "session lifetime ends mid-run"
     case throttled = "429 burst with Retry-After"
     case unavailable = "503 burst with Retry-After"
     case droppedMidBody = "connection dropped mid-body"
@@ -12,9 +13,11 @@ enum Fault: String, CaseIterable, Sendable {
     case changeLogTruncated = "change log truncated (token too old)"
     case killedMidRun = "SIGKILL mid-run"
     case diskFull = "disk full (ENOSPC)"
+    case clockJump = "clock jump"
 
-    /// Faults the server applies before the job starts (the harness's own reads come after it ends).
-    func applyToServer(_ sim: Simulator) {
+    /// Faults the server applies before the job starts (the harness's own reads come after it ends); a session's
+    /// lifetime ends after a random number of the job's requests.
+    func applyToServer(_ sim: Simulator, random: inout SoakRandom) {
         var spec = FaultSpec()
         spec.retryAfterSeconds = 1
         switch self {
@@ -22,6 +25,7 @@ enum Fault: String, CaseIterable, Sendable {
         case .identityProviderSessionEnded:
             sim.revokeIdentityProviderSessions()
             sim.expireSessions()
+        case .sessionLifetimeEndsMidRun: sim.expireSessions(afterRequests: 2 + random.below(60))
         case .throttled:
             spec.status429 = 3
             sim.injectFaults(spec)
@@ -41,13 +45,13 @@ enum Fault: String, CaseIterable, Sendable {
             spec.dripPath = "$value"
             spec.dripDelayMilliseconds = 20
             sim.injectFaults(spec)
-        case .diskFull: break
+        case .diskFull, .clockJump: break
         }
     }
 }
 
-/// Which faults each night gets: with ten nights or more, each fault once in the first ten (so a short run covers
-/// them all), then each with a small chance every night.
+/// Which faults each night gets: with as many nights as faults or more, each fault once in the first nights (so a
+/// short run covers them all), then each with a small chance every night.
 struct FaultPlan {
     let nights: Int
 

@@ -37,15 +37,18 @@ struct NightlyJob {
         }
     }
 
-    /// Runs `step`; `killAfter` ends it early.
-    func run(_ step: Step, night: Int, attempt: Int, killAfter: Duration? = nil) async throws -> ChildRun {
+    /// Runs `step`; `killAfter` ends it early, `clock` moves spconnect's wall clock by its seconds.
+    func run(
+        _ step: Step, night: Int, attempt: Int, killAfter: Duration? = nil, clock: (ClockShift, Int)? = nil
+    ) async throws -> ChildRun {
         let label = "night\(night)-\(step.rawValue)-\(attempt)"
         if step == .rclone, let rclone {
             return try await ChildRun.run(
                 "/usr/bin/rclone", arguments(step), environment: rclone, logs: world.work + "/logs", label: label)
         }
+        let environment = clock.map { $0.0.environment(world.environment, shiftedBy: $0.1) } ?? world.environment
         return try await ChildRun.run(
-            world.spconnect, arguments(step), environment: world.environment,
+            world.spconnect, arguments(step), environment: environment,
             logs: world.work + "/logs", label: label, killAfter: killAfter)
     }
 
@@ -59,7 +62,10 @@ struct NightlyJob {
             case .droppedMidBody: codes.formUnion([1, 6])
             case .serverErrors: codes.formUnion([1, 13])
             case .diskFull: codes.formUnion([1])
-            case .sessionEnded, .identityProviderSessionEnded, .changeLogTruncated, .killedMidRun: break
+            case .sessionEnded, .identityProviderSessionEnded, .sessionLifetimeEndsMidRun, .changeLogTruncated,
+                .killedMidRun,
+                .clockJump:
+                break
             }
         }
         return codes

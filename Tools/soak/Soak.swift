@@ -16,6 +16,8 @@ final class Soak {
     let job: NightlyJob
     /// Whether the mirror lives on a small tmpfs of its own (ENOSPC can be injected).
     let smallDisk: Bool
+    /// The clock jump's library, nil without a C compiler.
+    let clockShift: ClockShift?
     var report = SoakReport()
     private var replica: [Int: String] = [:]
 
@@ -25,6 +27,7 @@ final class Soak {
         random = SoakRandom(seed: seed)
         job = NightlyJob(world: world, rclone: rclone)
         smallDisk = Soak.mountSmallDisk(world.mirror)
+        clockShift = ClockShift.build(into: world.work)
     }
 
     func run(progress: (String) -> Void) async throws {
@@ -35,7 +38,12 @@ final class Soak {
             report.count(changes)
             var faults = plan.faults(night: night, random: &random)
             faults.removeAll { fault in
-                let available = fault != .diskFull || smallDisk
+                let available =
+                    switch fault {
+                    case .diskFull: smallDisk
+                    case .clockJump: clockShift != nil
+                    default: true
+                    }
                 if !available { report.unavailable.insert(fault) }
                 return !available
             }
@@ -60,17 +68,23 @@ final class Soak {
 
     private func runNight(_ night: Int, faults: [Fault]) async throws {
         for fault in faults {
-            fault.applyToServer(world.sim)
+            fault.applyToServer(world.sim, random: &random)
             report.faults[fault, default: 0] += 1
         }
         let ballast = faults.contains(.diskFull) ? fillDisk() : nil
+        var clock: (ClockShift, Int)? = nil
+        if faults.contains(.clockJump), let clockShift {
+            let seconds = random.pick(ClockShift.shifts)
+            clock = (clockShift, seconds)
+            log("  clock moved by \(seconds) s")
+        }
         for step in NightlyJob.Step.allCases where step != .rclone || job.rclone != nil {
             var kill: Duration? = nil
             if faults.contains(.killedMidRun), step == .download {
                 kill = .milliseconds(20 + random.below(300))
             }
             let hadToken = FileManager.default.fileExists(atPath: world.itemsToken)
-            var result = try await job.run(step, night: night, attempt: 1, killAfter: kill)
+            var result = try await job.run(step, night: night, attempt: 1, killAfter: kill, clock: clock)
             report.record(step, result)
             log("  \(step.rawValue): " + (result.hung ? "hung" : result.killed ? "killed" : "exit \(result.status)"))
             if result.hung {
@@ -129,7 +143,9 @@ final class Soak {
     /// One line in the night log (`WORK/nights.log`): each night's faults, changes and exit codes.
     private func log(_ line: String) {
         let path = world.work + "/nights.log"
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else { return }
         handle.seekToEndOfFile()
         handle.write(Data((line + "\n").utf8))

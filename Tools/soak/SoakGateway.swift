@@ -22,8 +22,8 @@ final class SoakGateway {
         process.executableURL = URL(fileURLWithPath: world.spconnect)
         process.arguments = ["gateway", "--secret-file", folder + "/secret"]
         process.environment = world.environment
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
         try process.run()

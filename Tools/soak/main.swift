@@ -54,11 +54,15 @@ let nights = arguments.integer(.nights) ?? 30
 let seed = UInt64(arguments.integer(.seed) ?? 2026)
 let work = arguments.value(.work)
 let useRclone = !arguments.has(.noRclone)
-let spconnect =
+let built =
     arguments.value(.spconnect)
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/spconnect"
 let folder = work ?? NSTemporaryDirectory() + "soak-\(getpid())"
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+// The program under test is a copy: a build during a long soak must not change it between nights.
+let spconnect = folder + "/bin/spconnect"
+try? FileManager.default.removeItem(atPath: spconnect)
+try FileManager.default.copyItem(atPath: built, toPath: spconnect)
 let started = ContinuousClock.now
 var status: Int32 = 1
 do {
