@@ -142,7 +142,7 @@ let package = Package(
                 "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror", "CommandLineKit",
                 "BulkWrites",
             ],
-            path: "Apps/spconnect"),
+            path: "Apps/spconnect", plugins: ["Registry"]),
 
         /// `spconnect-status`: a tiny HTML status app (session health, lists, photos) on loopback.
         .executableTarget(
@@ -157,7 +157,8 @@ let package = Package(
 
         /// SharePoint + identity-provider simulator, as a library the tests start in-process.
         .target(
-            name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim"),
+            name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim",
+            plugins: ["Registry"]),
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim", "CommandLineKit"], path: "Tools/spsim/spsim"),
 
@@ -165,6 +166,13 @@ let package = Package(
         .executableTarget(
             name: "soak", dependencies: ["SPSim", "SharePoint", "AuthFlow", "Transport", "JSON", "CommandLineKit"],
             path: "Tools/soak"),
+
+        /// Lists the commands of spconnect and the REST routes of spsim declared in their files, at build time, so a
+        /// new one is one declaration in its own file (no list to edit).
+        .plugin(
+            name: "Registry", capability: .buildTool(), dependencies: ["registry-generator"], path: "Plugins/Registry"),
+        /// The Registry plugin's generator.
+        .executableTarget(name: "registry-generator", path: "Tools/registry-generator"),
 
         /// The smallest program embedding the sign-in engine (see docs/embedding.md).
         .executableTarget(name: "embed-example", dependencies: ["AuthFlow", "Transport"], path: "Tools/embed-example"),
@@ -273,6 +281,6 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwiftSettings
 }

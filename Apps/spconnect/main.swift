@@ -10,23 +10,15 @@ import Transport
 
 let version = "0.1.0"
 
-let commands: [Command] = [
-    Command(
-        name: "version", summary: "Print the version of spconnect and the libraries it runs on.", synopsis: "",
-        options: [], examples: ["spconnect version", "spconnect --version"]
-    ) { _ in
-        print("spconnect \(version) (libcurl \(LibraryInfo.curlVersion))")
-        return .ok
-    },
-    loginCommand, logoutCommand, statusCommand, whoamiCommand, webCommand, listsCommand, listCommand, fieldsCommand,
-    itemsCommand, itemCommand, lsCommand, fileCommand, versionsCommand, attachmentsCommand, mkdirCommand,
-    downloadCommand, uploadCommand, rmCommand, addCommand, updateCommand, deleteCommand, apiCommand, cookiesCommand,
-    demoCommand, inspectCommand, profilesCommand, helpCommand,
-    completionCommand, manCommand, declarationsCommand, usersCommand, userCommand, groupsCommand, groupCommand,
-    sitesCommand,
-    changesCommand, gatewayCommand,
-    contentTypesCommand, permissionsCommand, mvCommand, cpCommand,
-]
+/// The folders under `Commands/`, in the order the overview lists their commands.
+let commandGroups = ["SignIn", "Sites", "Lists", "Files", "Writes", "People", "Tools"]
+
+/// Every command: each `let … = Command(` under `Commands/`, listed at build time by the Registry plugin (a new
+/// command is its own file), in the order of `commandGroups`, then by file.
+let commands: [Command] = Command.registered.enumerated().sorted { left, right in
+    let ranks = (commandGroups.firstIndex(of: left.element.folder), commandGroups.firstIndex(of: right.element.folder))
+    return ((ranks.0 ?? commandGroups.count), left.offset) < ((ranks.1 ?? commandGroups.count), right.offset)
+}.map(\.element.value)
 
 /// The top-level help: every command with its one-line summary.
 func overview() -> String {
@@ -55,7 +47,7 @@ func main() async -> ExitCode {
         return .ok
     case "--version":
         arguments = []
-        return await run(commands[0], arguments)
+        return await run(versionCommand, arguments)
     default:
         let command: Command
         do {

@@ -125,6 +125,25 @@ import Testing
         #expect(declaration.environment.contains("SPCONNECT_PASSWORD_COMMAND"))
     }
 
+    /// The Registry plugin lists only `let NAME = Command(` declarations: a command written any other way under
+    /// `Apps/spconnect` would be missing from spconnect. Every `Command(name: "…"` in the app's sources is declared.
+    @Test func everyCommandWrittenInTheAppIsRegistered() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Apps/spconnect")
+        let pattern = try NSRegularExpression(pattern: #"Command\(\s*name:\s*"([a-z-]+)""#)
+        var written: Set<String> = []
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let range = Range(match.range(at: 1), in: text) { written.insert(String(text[range])) }
+            }
+        }
+        #expect(written.count > 40, "the app's commands were not found under \(root.path)")
+        let declared = Set(try await Self.declaration().commands.map(\.name))
+        #expect(written.subtracting(declared).isEmpty, "written but not registered: \(written.subtracting(declared))")
+    }
+
     @Test func everyCommandHasASectionInTheDocs() async throws {
         #expect(!Self.docs.isEmpty, "docs/cli.md not found")
         let headings = Self.docs.split(separator: "\n").filter { $0.hasPrefix("#") }

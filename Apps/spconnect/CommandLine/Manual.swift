@@ -45,10 +45,12 @@ enum Manual {
         return page
     }
 
-    /// The completion scripts' source: the command table and the sessions folder's profiles.
+    /// The completion scripts' source: the command table (by name, as a shell lists candidates) and the sessions
+    /// folder's profiles.
     static func completion(commands: [Command]) -> ShellCompletion {
         ShellCompletion(
-            program: "spconnect", commands: commands.filter { !$0.hidden }.map(\.description),
+            program: "spconnect",
+            commands: commands.filter { !$0.hidden }.sorted { $0.name < $1.name }.map(\.description),
             profiles: ShellCompletion.ProfileNames(folder: "spconnect/sessions", suffix: ".cookies"))
     }
 }

@@ -212,3 +212,9 @@ enum BulkWriteSeed {
         ]
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let batch = RESTRoute("$batch/**") { try $0.batch($1.context) }
+    static let ensureUser = RESTRoute("web/ensureuser/**") { try $0.ensureUser($1.context) }
+}

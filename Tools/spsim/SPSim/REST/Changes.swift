@@ -106,3 +106,10 @@ extension SimulatorCore {
         return ChangeLog.token(scope: scope, id: id, time: nowEpoch(), number: number)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let webChanges = RESTRoute("web/getchanges") { try $0.webChangesEndpoint($1) }
+    static let listsChanges = RESTRoute("web/lists/getchanges") { try $0.listChangesEndpoint($1) }
+    static let listChanges = RESTRoute("web/lists/*/getchanges") { try $0.listChangesEndpoint($1) }
+}

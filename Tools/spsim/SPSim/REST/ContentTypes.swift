@@ -102,3 +102,8 @@ extension SimulatorCore {
             ], deferred: ["FieldLinks", "Fields", "Parent", "WorkflowAssociations"], context: context, top: top)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let webContentTypes = RESTRoute("web/contenttypes/**") { try $0.webContentTypesEndpoint($1) }
+}

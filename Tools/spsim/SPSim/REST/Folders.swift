@@ -226,3 +226,14 @@ extension SimulatorCore {
         return jsonResponse(collection(entries, set: "SP.ApiData.Files12", next: nil, context: context), context)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let webRootFolder = RESTRoute("web/rootfolder/**") {
+        try $0.routeFolder($0.webRootFolder, $1.rest, method: $1.method, context: $1.context)
+    }
+    static let webFolders = RESTRoute("web/folders/**") {
+        try $0.routeFolder(
+            $0.webRootFolder, [Segment(name: "Folders")] + $1.rest, method: $1.method, context: $1.context)
+    }
+}

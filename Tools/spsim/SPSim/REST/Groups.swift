@@ -71,3 +71,8 @@ extension SimulatorCore {
             ], deferred: ["Owner", "Users"], context: context, top: top)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let siteGroups = RESTRoute("web/sitegroups/**") { try $0.siteGroupsEndpoint($1) }
+}

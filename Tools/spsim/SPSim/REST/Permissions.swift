@@ -154,3 +154,11 @@ extension SimulatorCore {
             ], deferred: [], context: context, top: false)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let webRoleAssignments = RESTRoute("web/roleassignments/**") { try $0.webSecurableEndpoint($1) }
+    static let webHasUniqueRoleAssignments = RESTRoute("web/hasuniqueroleassignments") {
+        try $0.webSecurableEndpoint($1)
+    }
+}

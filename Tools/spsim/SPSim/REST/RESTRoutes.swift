@@ -32,6 +32,19 @@ struct RESTRoute: Sendable {
         self.handler = handler
     }
 
+    /// Whether this route is tried before `other`: position by position, a name before `*` before any number of
+    /// segments (`**`); for the same pattern, one for a method before one for any; else by pattern, so the order is
+    /// total.
+    func isMoreSpecific(than other: RESTRoute) -> Bool {
+        let (mine, theirs) = (specificity, other.specificity)
+        if mine != theirs { return mine.lexicographicallyPrecedes(theirs) }
+        if (method == nil) != (other.method == nil) { return method != nil }
+        return (names.joined(separator: "/"), method ?? "") < (other.names.joined(separator: "/"), other.method ?? "")
+    }
+
+    /// Each name's rank (0 a name, 1 `*`), then 2 when any number of segments may follow.
+    private var specificity: [Int] { names.map { $0 == "*" ? 1 : 0 } + (allowsMore ? [2] : []) }
+
     func fits(_ segments: [Segment], method: String) -> Bool {
         if let wanted = self.method, wanted != method { return false }
         guard segments.count == names.count || (allowsMore && segments.count > names.count) else { return false }
@@ -56,52 +69,12 @@ struct RESTMatch {
 }
 
 extension SimulatorCore {
-    /// Every endpoint below `/_api` after the gate (`RESTGate.swift`), checked in order; an endpoint more is one
-    /// entry. Below a list, a file or a folder the object model's own walkers take over (`routeList`, `routeItem`,
+    /// Every endpoint below `/_api` after the gate (`RESTGate.swift`): each `static let … = RESTRoute(` in this
+    /// target, listed at build time by the Registry plugin, so an endpoint more is one declaration beside its
+    /// handler. The most specific route that fits wins (``RESTRoute/isMoreSpecific(than:)``), whatever the files'
+    /// order. Below a list, a file or a folder the object model's own walkers take over (`routeList`, `routeItem`,
     /// `routeFile`, `routeFolder`).
-    static let restRoutes: [RESTRoute] = [
-        RESTRoute("contextinfo/**") { try $0.contextInfoEndpoint($1) },
-        RESTRoute("$batch/**") { try $0.batch($1.context) },
-        RESTRoute("site/**") { $0.siteEndpoint($1) },
-        RESTRoute("search/query/**") { try $0.searchQuery($1) },
-        RESTRoute("web") { $0.jsonResponse($0.webEntity($1.context, top: true), $1.context) },
-        RESTRoute("web/currentuser/**") { try $0.currentUserEndpoint($1) },
-        RESTRoute("web/siteusers/**") { $0.siteUsersEndpoint($1) },
-        RESTRoute("web/sitegroups/**") { try $0.siteGroupsEndpoint($1) },
-        RESTRoute("web/getuserbyid/**") { try $0.userByIdEndpoint($1) },
-        RESTRoute("web/ensureuser/**") { try $0.ensureUser($1.context) },
-        RESTRoute("web/getchanges") { try $0.webChangesEndpoint($1) },
-        RESTRoute("web/lists/getchanges") { try $0.listChangesEndpoint($1) },
-        RESTRoute("web/lists/*/getchanges") { try $0.listChangesEndpoint($1) },
-        RESTRoute("web/lists/**") { try $0.listsEndpoint($1) },
-        RESTRoute("web/getlist/**") { try $0.listByURLEndpoint($1) },
-        RESTRoute("web/rootfolder/**") {
-            try $0.routeFolder($0.webRootFolder, $1.rest, method: $1.method, context: $1.context)
-        },
-        RESTRoute("web/folders/**") {
-            try $0.routeFolder(
-                $0.webRootFolder, [Segment(name: "Folders")] + $1.rest, method: $1.method, context: $1.context)
-        },
-        RESTRoute("web/getfolderbyserverrelativeurl/**") { try $0.folderByPathEndpoint($1, percentEncoded: true) },
-        RESTRoute("web/getfolderbyserverrelativepath/**") { try $0.folderByPathEndpoint($1, percentEncoded: false) },
-        RESTRoute("web/getfilebyserverrelativeurl/**") { try $0.fileByPathEndpoint($1, percentEncoded: true) },
-        RESTRoute("web/getfilebyserverrelativepath/**") { try $0.fileByPathEndpoint($1, percentEncoded: false) },
-        RESTRoute("web/getfilebyid/**") { try $0.fileByIdEndpoint($1) },
-        RESTRoute("web/recyclebin/**") { $0.recycleBinEndpoint($1) },
-        RESTRoute("web/roleassignments/**") { try $0.webSecurableEndpoint($1) },
-        RESTRoute("web/hasuniqueroleassignments") { try $0.webSecurableEndpoint($1) },
-        RESTRoute("web/contenttypes/**") { try $0.webContentTypesEndpoint($1) },
-        RESTRoute("web/*/**") { _, match in
-            throw RESTError.invalidQuery(
-                "The property '\(match.last.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type."
-            )
-        },
-        RESTRoute("*/**") { _, match in
-            throw RESTError(
-                status: 404, code: "-1, Microsoft.SharePoint.Client.InvalidClientQueryException",
-                message: "The expression \"\(match.apiPath.dropFirst())\" is not valid.")
-        },
-    ]
+    static let restRoutes: [RESTRoute] = RESTRoute.registered.map(\.value).sorted { $0.isMoreSpecific(than: $1) }
 
     /// The answer of the first REST route that fits the request of `context`.
     func route(_ context: RESTContext) throws -> HTTPServerResponse {
@@ -116,5 +89,19 @@ extension SimulatorCore {
             context: context, method: method, apiPath: apiPath, matched: Array(segments.prefix(route.names.count)),
             rest: Array(segments.dropFirst(route.names.count)))
         return try route.handler(self, match)
+    }
+}
+
+/// What no other route answers: a property `SP.Web` does not have, and anything else below `/_api`.
+extension RESTRoute {
+    static let unknownWebProperty = RESTRoute("web/*/**") { _, match in
+        throw RESTError.invalidQuery(
+            "The property '\(match.last.name)' does not exist on type 'SP.Web'. Make sure to only use property names that are defined by the type."
+        )
+    }
+    static let unknownEndpoint = RESTRoute("*/**") { _, match in
+        throw RESTError(
+            status: 404, code: "-1, Microsoft.SharePoint.Client.InvalidClientQueryException",
+            message: "The expression \"\(match.apiPath.dropFirst())\" is not valid.")
     }
 }

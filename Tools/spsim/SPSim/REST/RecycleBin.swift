@@ -95,3 +95,8 @@ extension SimulatorCore {
         return jsonResponse(collection(entries, set: "SP.RecycleBinItem", next: nil, context: context), context)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let recycleBin = RESTRoute("web/recyclebin/**") { $0.recycleBinEndpoint($1) }
+}

@@ -86,3 +86,8 @@ extension SimulatorCore {
         return number
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let searchQuery = RESTRoute("search/query/**") { try $0.searchQuery($1) }
+}

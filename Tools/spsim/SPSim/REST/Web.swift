@@ -208,3 +208,28 @@ extension SimulatorCore {
             ], deferred: ["Alerts", "Groups"], context: context, top: top)
     }
 }
+
+/// The endpoints answered in this file (every `RESTRoute` declared so is routed; see `RESTRoutes.swift`).
+extension RESTRoute {
+    static let contextInfo = RESTRoute("contextinfo/**") { try $0.contextInfoEndpoint($1) }
+    static let site = RESTRoute("site/**") { $0.siteEndpoint($1) }
+    static let web = RESTRoute("web") { $0.jsonResponse($0.webEntity($1.context, top: true), $1.context) }
+    static let currentUser = RESTRoute("web/currentuser/**") { try $0.currentUserEndpoint($1) }
+    static let siteUsers = RESTRoute("web/siteusers/**") { $0.siteUsersEndpoint($1) }
+    static let userById = RESTRoute("web/getuserbyid/**") { try $0.userByIdEndpoint($1) }
+    static let lists = RESTRoute("web/lists/**") { try $0.listsEndpoint($1) }
+    static let listByURL = RESTRoute("web/getlist/**") { try $0.listByURLEndpoint($1) }
+    static let folderByURL = RESTRoute("web/getfolderbyserverrelativeurl/**") {
+        try $0.folderByPathEndpoint($1, percentEncoded: true)
+    }
+    static let folderByPath = RESTRoute("web/getfolderbyserverrelativepath/**") {
+        try $0.folderByPathEndpoint($1, percentEncoded: false)
+    }
+    static let fileByURL = RESTRoute("web/getfilebyserverrelativeurl/**") {
+        try $0.fileByPathEndpoint($1, percentEncoded: true)
+    }
+    static let fileByPath = RESTRoute("web/getfilebyserverrelativepath/**") {
+        try $0.fileByPathEndpoint($1, percentEncoded: false)
+    }
+    static let fileById = RESTRoute("web/getfilebyid/**") { try $0.fileByIdEndpoint($1) }
+}
