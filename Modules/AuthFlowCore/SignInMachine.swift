@@ -30,10 +30,8 @@ public struct SignInMachine: Sendable {
     /// The hosts that answered over https during this sign-in (their cookies must never travel over http).
     var httpsHosts: Set<String> = []
     var route: (any ScriptedRoute)?
-    /// The HTTP authentication schemes the engine answered a challenge with itself (`auto`): each at most once.
-    var challengesAnswered: Set<SignInFlow> = []
-    /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
-    var authenticationWithheld: (url: String, host: String)?
+    /// What the redirect and challenge turns remember (`SignInRedirects.swift`).
+    var httpAuthentication = HTTPAuthenticationMemory()
     var strategies: [any SignInStrategy]
     /// Reads a page into facts; the HTML module's reader by default.
     let readPage: @Sendable (SignInResponse) -> PageFacts?

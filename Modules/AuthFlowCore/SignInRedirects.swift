@@ -1,5 +1,14 @@
 import TransportValues
 
+/// What the HTTP layer's turns remember across one sign-in: the schemes the engine answered a challenge with itself
+/// (each at most once), and the URL a redirect led to without the HTTP authentication it would have carried.
+struct HTTPAuthenticationMemory: Sendable {
+    /// The HTTP authentication schemes the engine answered a challenge with itself (`auto`): each at most once.
+    var schemesAnswered: Set<SignInFlow> = []
+    /// The URL a redirect led to without the HTTP authentication it would have carried, and the host it kept.
+    var withheld: (url: String, host: String)?
+}
+
 /// The HTTP layer's turns in ``SignInMachine/receive(_:)``: a redirect hop (which keeps HTTP authentication on its
 /// own origin only) and a `401` challenge (a refusal of the credentials sent, or a scheme the flow does not speak).
 extension SignInMachine {
@@ -22,7 +31,7 @@ extension SignInMachine {
                 next.authentication = nil
                 next.carriesCredentials = next.form != nil || next.rawBody != nil
                 next.carriesPassword = next.carriesPassword && next.carriesCredentials
-                authenticationWithheld = (location, host(response.url))
+                httpAuthentication.withheld = (location, host(response.url))
             }
         }
         record.decision = "HTTP \(response.status) redirect"
@@ -37,7 +46,8 @@ extension SignInMachine {
     mutating func challengeStep(_ response: SignInResponse, record: inout SignInTraceStep) -> SignInAction? {
         guard response.status == 401 else { return nil }
         record.decision = "HTTP 401"
-        if let withheld = authenticationWithheld, withheld.url == response.url, lastRequest?.authentication == nil {
+        if let withheld = httpAuthentication.withheld, withheld.url == response.url, lastRequest?.authentication == nil
+        {
             return .finish(
                 .unknownPage(
                     kind: "HTTP 401 challenge from \(host(response.url)), which \(withheld.host) redirected to; "
@@ -104,7 +114,7 @@ extension SignInMachine {
         let flow = (state.detectedFlow ?? configuration.flow).rawValue
         // Under `auto` Windows was the engine's choice at the provider chooser: the account may belong to
         // another provider rather than have a wrong password. A challenge the engine answered itself is not that.
-        guard configuration.flow == .auto, challengesAnswered.isEmpty else {
+        guard configuration.flow == .auto, httpAuthentication.schemesAnswered.isEmpty else {
             return .invalidCredentials(message: "the server refused the \(flow) credentials (HTTP 401)", code: "401")
         }
         return .invalidCredentials(
@@ -127,16 +137,18 @@ extension SignInMachine {
             !configuration.silent && !configuration.username.isEmpty && !configuration.password.revealedValue().isEmpty
         let flow: SignInFlow
         let authentication: Authentication
-        if schemes.contains("negotiate"), configuration.hasKerberosTicket, !challengesAnswered.contains(.kerberos) {
+        if schemes.contains("negotiate"), configuration.hasKerberosTicket,
+            !httpAuthentication.schemesAnswered.contains(.kerberos)
+        {
             (flow, authentication) = (.kerberos, .negotiate)
-        } else if hasPassword, schemes.contains("ntlm"), !challengesAnswered.contains(.ntlm) {
+        } else if hasPassword, schemes.contains("ntlm"), !httpAuthentication.schemesAnswered.contains(.ntlm) {
             (flow, authentication) = (.ntlm, .ntlm(user: configuration.username, password: configuration.password))
-        } else if hasPassword, schemes.contains("basic"), !challengesAnswered.contains(.basic) {
+        } else if hasPassword, schemes.contains("basic"), !httpAuthentication.schemesAnswered.contains(.basic) {
             (flow, authentication) = (.basic, .basic(user: configuration.username, password: configuration.password))
         } else {
             return nil
         }
-        challengesAnswered.insert(flow)
+        httpAuthentication.schemesAnswered.insert(flow)
         state.detectedFlow = flow
         let target = configuration.target.proofURL ?? configuration.siteURL
         if URLParts(response.url)?.origin == URLParts(target)?.origin {

@@ -40,9 +40,8 @@ struct FlowState: Sendable {
     var detectedFlow: SignInFlow?
     /// The page the user name or password was last typed on (see ``SubmittedPage``).
     var submittedPage: SubmittedPage?
-    /// The choices already submitted on pages that ask which identity provider to use (form action and value):
-    /// a choice that brought the same page back was no provider (a "choose one" placeholder) and is not taken again.
-    var providerChoicesTried: Set<String> = []
+    /// What each page rule remembers across pages, under the rule (see ``RememberingRule``).
+    var ruleMemories = RuleMemories()
 
     init(configuration: SignInConfiguration) {
         self.configuration = configuration

@@ -26,7 +26,15 @@ extension InteractionKind {
 /// policy lets credentials go to, else the only one. A choice that brought the same page back is not taken again
 /// (a "choose one" placeholder). Otherwise it stops and names the choices, with a hint to allow the host of the
 /// user's own provider.
-struct IdentityProviderChoiceRule: PageRule {
+struct IdentityProviderChoiceRule: RememberingRule {
+    /// The choices already submitted (form action and value): one that brought the same page back was no provider
+    /// (a "choose one" placeholder) and is not taken again.
+    struct Memory: Sendable {
+        var choicesTried: Set<String> = []
+    }
+
+    static let initialMemory = Memory()
+
     func classify(_ evidence: PageEvidence) -> PageClassification? {
         for form in evidence.page.forms where !Self.asksForText(form) {
             for select in form.controls where select.element == "select" && select.name != nil && !select.disabled {
@@ -54,7 +62,7 @@ struct IdentityProviderChoiceRule: PageRule {
         guard page.kind == .identityProviderChoice, let form = page.chosenForm else { return nil }
         // A choice already sent that brought this page back was no provider ("choose one"): it is not taken again.
         let offered = Self.choices(in: form)
-        let choices = offered.filter { !state.providerChoicesTried.contains(Self.key($0, on: form)) }
+        let choices = offered.filter { !state.ruleMemories[Self.self].choicesTried.contains(Self.key($0, on: form)) }
         let pageHost = URLParts(page.url)?.host.lowercased()
         let local = choices.filter { choice in
             choice.identifier.map { URLParts($0)?.host.lowercased() == pageHost } ?? true
@@ -88,7 +96,7 @@ struct IdentityProviderChoiceRule: PageRule {
         guard state.budget.answerInterrupt() else {
             return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
         }
-        state.providerChoicesTried.insert(Self.key(chosen.choice, on: form))
+        state.ruleMemories[Self.self].choicesTried.insert(Self.key(chosen.choice, on: form))
         let built = form.submission(chosen.choice.setting, chosen.choice.clicking)
         return .send(
             SignInRequest(method: built.method, url: built.url, form: built.fields, purpose: .providerChoice),
