@@ -2,6 +2,7 @@ import CommandLineKit
 import Foundation
 import Mirror
 import Presentation
+import SharePoint
 import Transport
 
 #if canImport(Glibc)
@@ -82,6 +83,10 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
         guard let seconds = try commandTimeout(parsed) else { return try await command.run(parsed) }
         return try await withDeadline(seconds, command: command.name) { try await command.run(parsed) }
     } catch let error as UsageError {
+        printError("spconnect \(command.name): \(error.description)")
+        return .usage
+    } catch let error as SiteAddressError {
+        // A LIST, FOLDER or FILE word that names nothing on the site: the user's to fix, as a bad option is.
         printError("spconnect \(command.name): \(error.description)")
         return .usage
     } catch let error as ConfigFileError {

@@ -28,7 +28,7 @@ let attachmentsCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let (list, attachments) = try await withListSuggestion(words[0], site: site) {
-            try await withList(words[0], site: site) { list in (list, try await site.attachments(in: list, id: id)) }
+            try await site.withList(named: words[0]) { list in (list, try await site.attachments(in: list, id: id)) }
         }
         guard let directory = arguments.value(.download) else {
             output.render(

@@ -100,7 +100,7 @@ func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite) async t
             words.append(word)
             urls.append(try addressing.path(word, container: false).path)
         case .items(let list, let ids):
-            try await withList(list, site: site) { path in
+            try await site.withList(named: list) { path in
                 for id in ids {
                     let item = try await site.item(in: path, id: id, query: ODataQuery(select: ["Id", "FileRef"]))
                     guard let fileRef = fileURL(of: item) else {

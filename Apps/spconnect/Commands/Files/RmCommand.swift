@@ -197,6 +197,8 @@ private func plan(_ word: String, site: SharePointSite) async -> RemovalOutcome 
         return RemovalOutcome(word: word, result: .wouldRecycle(entry))
     } catch let error as SharePointError {
         return RemovalOutcome(word: word, result: .failed(error))
+    } catch let error as SiteAddressError {
+        return RemovalOutcome(word: word, result: .refused(error.description, label: "usage"))
     } catch let error as UsageError {
         return RemovalOutcome(word: word, result: .refused(error.description, label: "usage"))
     } catch {

@@ -36,7 +36,7 @@ let versionsCommand = Command(
             let id = try itemID(words[1])
             let site = try SiteContext.open(arguments).site
             let versions = try await withListSuggestion(words[0], site: site) {
-                try await withList(words[0], site: site) { list in try await site.itemVersions(in: list, id: id) }
+                try await site.withList(named: words[0]) { list in try await site.itemVersions(in: list, id: id) }
             }
             // Newest first, as SharePoint sends them: each is compared with the one after it (the one before in time).
             let records = versions.indices.map { index in

@@ -56,7 +56,7 @@ let changesCommand = Command(
         }
         if web { return try await run(nil, "the web") }
         return try await withListSuggestion(words[0], site: site) {
-            try await withList(words[0], site: site) { list in try await run(list, "list '\(words[0])'") }
+            try await site.withList(named: words[0]) { list in try await run(list, "list '\(words[0])'") }
         }
     }
 }

@@ -25,7 +25,7 @@ let contentTypesCommand = Command(
         let types: [ContentType]
         if let name = words.first {
             types = try await withListSuggestion(name, site: site) {
-                try await withList(name, site: site) { list in try await site.contentTypes(of: list) }
+                try await site.withList(named: name) { list in try await site.contentTypes(of: list) }
             }
         } else {
             types = try await site.webContentTypes()

@@ -16,7 +16,7 @@ let fieldsCommand = Command(
         let name = try positionals(arguments, "LIST")[0]
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        var fields = try await withList(name, site: site) { list in try await site.fields(of: list) }
+        var fields = try await site.withList(named: name) { list in try await site.fields(of: list) }
         if !arguments.has(.allIncludingHidden) { fields.removeAll { $0.hidden == true } }
         output.render(
             RecordSet(columns: SharePointRecords.fieldColumns, records: fields.map(SharePointRecords.record(field:))))

@@ -22,7 +22,7 @@ let itemCommand = Command(
         let site = try SiteContext.open(arguments).site
         let asText = arguments.has(.asText)
         let requested = arguments.value(.select).map(splitList) ?? []
-        let record = try await withList(words[0], site: site) { list in
+        let record = try await site.withList(named: words[0]) { list in
             if asText {
                 return SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
             }

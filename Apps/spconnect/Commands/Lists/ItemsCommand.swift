@@ -53,7 +53,7 @@ let itemsCommand = Command(
             exportLock = taken.lock
         }
         defer { withExtendedLifetime(exportLock) {} }
-        return try await withList(name, site: site) { list in
+        return try await site.withList(named: name) { list in
             try await ItemsSinceToken.run(arguments, list: list, named: name, site: site, output: output) { only in
                 try await listItems(
                     of: list, named: name, arguments: arguments, limits: limits, site: site, output: output, only: only)

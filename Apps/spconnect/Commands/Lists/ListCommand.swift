@@ -16,7 +16,7 @@ let listCommand = Command(
         let name = try positionals(arguments, "LIST")[0]
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let list = try await withList(name, site: site) { path in try await site.list(path) }
+        let list = try await site.withList(named: name) { path in try await site.list(path) }
         output.renderOne(
             SharePointRecords.record(listDetails: list), columns: SharePointRecords.listDetailColumns)
         return .ok

@@ -29,7 +29,7 @@ let permissionsCommand = Command(
             let id = try itemID(words[1])
             let site = try SiteContext.open(arguments).site
             target = try await withListSuggestion(words[0], site: site) {
-                try await withList(words[0], site: site) { list in
+                try await site.withList(named: words[0]) { list in
                     SecurableTarget(
                         kind: "item", name: "\(words[0]) \(id)",
                         permissions: try await site.permissions(of: list.item(id).path))
@@ -98,7 +98,7 @@ private struct SecurableTarget {
             }
         }
         return try await withListSuggestion(word, site: site) {
-            try await withList(word, site: site) { list in
+            try await site.withList(named: word) { list in
                 SecurableTarget(kind: "list", name: word, permissions: try await site.permissions(of: list.path))
             }
         }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import SharePoint
 
 /// `--site URL` on a site command: another site collection (or sub-site) of the profile's host. The profile's
 /// cookies and tokens belong to its host, so the URL must share its origin (scheme, host, port); a URL elsewhere is

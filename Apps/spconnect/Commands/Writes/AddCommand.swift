@@ -26,7 +26,7 @@ let addCommand = Command(
         let fields = try fieldAssignments(Array(arguments.positionals.dropFirst()))
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let item = try await withList(arguments.positionals[0], site: site) { list in
+        let item = try await site.withList(named: arguments.positionals[0]) { list in
             try await site.addItem(to: list, fields: fields)
         }
         let record = SharePointRecords.record(item: item)

@@ -52,7 +52,7 @@ enum BulkWrite {
         let output = try Output(arguments, forcing: toTerminal ? nil : .ndjson)
         let site = try SiteContext.open(arguments).site
         let dryRun = arguments.has(.dryRun)
-        return try await withList(name, site: site) { list in
+        return try await site.withList(named: name) { list in
             let writer = BulkWriter(list: list, listName: name, site: site, updating: updating, dryRun: dryRun)
             let stream = output.stream(columns: resultColumns)
             let summary: BulkWriteSummary

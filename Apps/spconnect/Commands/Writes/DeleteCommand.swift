@@ -36,7 +36,7 @@ let deleteCommand = Command(
         if arguments.has(.dryRun) {
             return try await planDeletion(ids, of: name, etag: etag, site: site, output: output)
         }
-        let outcomes = try await withList(name, site: site) { list in
+        let outcomes = try await site.withList(named: name) { list in
             try await deleteItems(ids, in: list, etag: etag, site: site)
         }
         let unknown = outcomes.filter { if case .unknown = $0.outcome { true } else { false } }.map(\.id)
@@ -100,7 +100,7 @@ private enum DeleteOutcome {
 
 /// Deletes the items in `$batch` requests of up to 100 when there are several (one result per id, as SharePoint
 /// answers each), else with one request. A list that does not exist is thrown as such (every part of the first
-/// batch says so), so that ``withList(_:site:_:)`` can try its address; a batch that fails as a whole (the session,
+/// batch says so), so that ``SharePointSite/withList(named:_:)`` can try its address; a batch that fails as a whole (the session,
 /// the network, throttling after the retries, an answer that cannot be read) stops there: its ids are `unknown`
 /// when the server may have deleted them (``SharePointError/mayHaveBeenWritten``), else its first id carries the
 /// failure; the ids after it are not tried.
@@ -137,7 +137,7 @@ private func deleteItems(_ ids: [Int], in list: ListPath, etag: String, site: Sh
 }
 
 /// Deletes each item in turn, keeping each one's failure. A list that does not exist stops at the first id (so that
-/// ``withList(_:site:_:)`` can try its address instead, or report it once); a failure that is not about the item
+/// ``SharePointSite/withList(named:_:)`` can try its address instead, or report it once); a failure that is not about the item
 /// (the session, the network, throttling) stops there too, the remaining ids marked as not tried.
 private func deleteItemsOneByOne(_ ids: [Int], in list: ListPath, etag: String, site: SharePointSite)
     async throws(SharePointError) -> [(id: Int, outcome: DeleteOutcome)]
@@ -170,7 +170,7 @@ private func planDeletion(_ ids: [Int], of name: String, etag: String, site: Sha
 {
     var records: [Record] = []
     var exit = ExitCode.ok
-    try await withList(name, site: site) { list in
+    try await site.withList(named: name) { list in
         for id in ids {
             var title = ""
             var result = "would delete"

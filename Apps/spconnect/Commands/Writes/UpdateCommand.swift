@@ -29,7 +29,7 @@ let updateCommand = Command(
         let fields = try fieldAssignments(Array(arguments.positionals.dropFirst(2)))
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let etag = try await withList(arguments.positionals[0], site: site) { list in
+        let etag = try await site.withList(named: arguments.positionals[0]) { list in
             try await site.updateItem(in: list, id: id, fields: fields, etag: arguments.value(.etag) ?? "*")
         }
         output.renderOne(

@@ -1,9 +1,8 @@
-import CommandLineKit
-import Foundation
+public import Foundation
 
 /// The one addressing rule of the site commands (docs/cli.md, "Addressing lists, folders and files"): what a LIST,
-/// FOLDER or FILE word on the command line names. Pure: no request is made here (``AddressResolution`` tries the
-/// alternatives against the site).
+/// FOLDER or FILE word on the command line names. Pure: no request is made here (``SharePointSite/withList(named:_:)`` and
+/// ``SharePointSite/pathThroughTitle(_:)`` try the alternatives against the site).
 ///
 /// A word is one of:
 /// - a list or library title (`Documents`, `Tasks`), or a list's id (a GUID);
@@ -16,13 +15,14 @@ import Foundation
 ///
 /// A path written with `%20`-style escapes and no space is decoded once (as a browser shows it); a name that really
 /// contains `%` and two hex digits is then written with `%25`.
-struct SiteAddressing {
+public struct SiteAddressing: Sendable {
     /// The site's server-relative path without a trailing slash (`/sites/team`, or empty for a root site).
-    let basePath: String
+    public let basePath: String
     /// The site's scheme, host and port, lower-cased (`https://contoso.sharepoint.com:443`).
-    let origin: String?
+    public let origin: String?
 
-    init(siteURL: String) {
+    /// The addressing of the site at `siteURL`.
+    public init(siteURL: String) {
         let components = URLComponents(string: siteURL)
         var base = components?.path ?? ""
         while base.hasSuffix("/") { base.removeLast() }
@@ -31,7 +31,7 @@ struct SiteAddressing {
     }
 
     /// What a LIST word names.
-    enum ListReference: Equatable {
+    public enum ListReference: Equatable, Sendable {
         /// A list id (GUID).
         case id(UUID)
         /// A bare word: a list title or, when no list has that title, the list at `fallbackAddress`.
@@ -41,21 +41,21 @@ struct SiteAddressing {
     }
 
     /// A server-relative folder or file path a word names, and the library title its first segment may be.
-    struct PathReference: Equatable {
+    public struct PathReference: Equatable, Sendable {
         /// The server-relative path, decoded, without a trailing slash.
-        var path: String
+        public var path: String
         /// For a word written relative to the site: its first segment (possibly a library title) and the rest
         /// (empty, or starting with `/`).
-        var titleAndRest: (title: String, rest: String)?
+        public var titleAndRest: (title: String, rest: String)?
 
-        static func == (lhs: PathReference, rhs: PathReference) -> Bool {
+        public static func == (lhs: PathReference, rhs: PathReference) -> Bool {
             lhs.path == rhs.path && lhs.titleAndRest?.title == rhs.titleAndRest?.title
                 && lhs.titleAndRest?.rest == rhs.titleAndRest?.rest
         }
     }
 
     /// The list a word names.
-    func list(_ word: String) throws(UsageError) -> ListReference {
+    public func list(_ word: String) throws(SiteAddressError) -> ListReference {
         if let id = UUID(uuidString: word.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))) { return .id(id) }
         if isAddress(word) || word.contains("/") {
             return .address(try path(word, container: true).path)
@@ -64,7 +64,7 @@ struct SiteAddressing {
     }
 
     /// The folder (`container`: view pages dropped) or file a word names.
-    func path(_ word: String, container: Bool) throws(UsageError) -> PathReference {
+    public func path(_ word: String, container: Bool) throws(SiteAddressError) -> PathReference {
         var path: String
         var relative = false
         if isAddress(word) {
@@ -86,18 +86,19 @@ struct SiteAddressing {
     }
 
     /// Whether the word is a whole `http(s)://` address.
-    func isAddress(_ word: String) -> Bool {
+    public func isAddress(_ word: String) -> Bool {
         let lowered = word.lowercased()
         return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
     }
 
     /// The server-relative path of a browser address, refused when it is on another host than the site.
-    private func browserPath(_ word: String) throws(UsageError) -> String {
+    private func browserPath(_ word: String) throws(SiteAddressError) -> String {
         guard let components = URLComponents(string: word) else {
-            throw UsageError(description: "'\(word)' is not a valid address; copy it from the browser's address bar")
+            throw SiteAddressError(
+                description: "'\(word)' is not a valid address; copy it from the browser's address bar")
         }
         if let origin, let given = SiteAddressing.origin(of: components), given != origin {
-            throw UsageError(
+            throw SiteAddressError(
                 description: "'\(word)' is on \(given), but the profile's site is on \(origin); sign in to that "
                     + "site with another --profile, or give a path on this site")
         }
@@ -124,7 +125,7 @@ struct SiteAddressing {
     }
 
     /// `scheme://host:port`, lower-cased, with the scheme's default port written out.
-    static func origin(of components: URLComponents) -> String? {
+    public static func origin(of components: URLComponents) -> String? {
         guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else { return nil }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"
@@ -145,4 +146,11 @@ struct SiteAddressing {
         if segments.last?.lowercased() == "forms" { segments.removeLast() }
         return "/" + segments.joined(separator: "/")
     }
+}
+
+/// A word that names nothing on the profile's site: not an address, or an address on another host. The caller's to
+/// fix, as a bad option is.
+public struct SiteAddressError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong with the word, and what to give instead.
+    public let description: String
 }
