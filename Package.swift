@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .library(name: "Mirror", targets: ["Mirror"]),
         .library(name: "BulkWrites", targets: ["BulkWrites"]),
+        .library(name: "FileOperations", targets: ["FileOperations"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -117,6 +118,12 @@ let package = Package(
             name: "Mirror", dependencies: ["SharePoint", "LocalFiles", "Cryptography"],
             path: "Modules/Mirror"),
 
+        /// Files and folders a word names, read, removed to the recycle bin and downloaded, reporting one outcome per
+        /// path and never printing.
+        .target(
+            name: "FileOperations", dependencies: ["SharePoint", "Mirror", "CommandLineKit"],
+            path: "Modules/FileOperations"),
+
         /// Rows of a CSV or NDJSON file written to a list as `$batch` change sets, one result per row.
         .target(
             name: "BulkWrites", dependencies: ["SharePoint", "Presentation", "JSON", "CommandLineKit"],
@@ -140,7 +147,7 @@ let package = Package(
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
                 "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror", "CommandLineKit",
-                "BulkWrites",
+                "BulkWrites", "FileOperations",
             ],
             path: "Apps/spconnect", plugins: ["Registry"]),
 
@@ -272,6 +279,10 @@ let package = Package(
             name: "MirrorTests",
             dependencies: ["TestSupport", "Mirror", "LocalFiles", "SharePoint", "Transport", "SPSim"],
             path: "Tests/MirrorTests"),
+        .testTarget(
+            name: "FileOperationsTests",
+            dependencies: ["TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim"],
+            path: "Tests/FileOperationsTests"),
         .testTarget(
             name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],
             path: "Tests/GatewayTests"),

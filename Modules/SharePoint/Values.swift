@@ -363,3 +363,12 @@ public enum UploadResult {
         return offset
     }
 }
+
+extension ListItem {
+    /// The server-relative file URL of a library item (`FileRef`; some servers name it `FileRefId` like a lookup), or
+    /// nil for an item with no file.
+    public var fileURL: String? {
+        let value = self["FileRef"]?.stringValue ?? self["FileRefId"]?.stringValue
+        return value?.isEmpty == false ? value : nil
+    }
+}

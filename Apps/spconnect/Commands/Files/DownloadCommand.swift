@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Foundation
 import LocalFiles
 import Mirror
@@ -59,7 +60,7 @@ let downloadCommand = Command(
         try makeLocalFolder(directory)
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let (urls, wordFor) = try await resolveDownloads(targets, site: site)
+        let (urls, wordFor) = try await FileDownloads.resolve(targets, site: site)
         let distinct = try distinctDestinations(urls, in: directory)
         return try await downloadFiles(
             distinct, words: wordFor, to: directory, parallel: parallel, site: site, output: output)

@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Presentation
 import SharePoint
 
@@ -26,14 +27,14 @@ let fileCommand = Command(
     }
 }
 
-/// Runs `body` with the server-relative path of the file `word` names (``withPath(_:container:site:_:)``); nothing
-/// there is "not found" with the closest name beside it (``withSuggestion(_:site:_:)``); a folder there is a usage
+/// Runs `body` with the server-relative path of the file `word` names (``SharePoint/SharePointSite/withPath(named:container:_:)``); nothing
+/// there is "not found" with the closest name beside it (``SharePoint/SharePointSite/withSuggestion(for:_:)``); a folder there is a usage
 /// error saying so (and what to do about it: `folderAdvice`, by default listing it with `ls`).
 func withFile<T>(
     _ word: String, site: SharePointSite, folderAdvice: String? = nil, _ body: (String) async throws -> T
 ) async throws -> T {
-    try await withSuggestion(word, site: site) {
-        try await withPath(word, container: false, site: site) { path in
+    try await site.withSuggestion(for: word) {
+        try await site.withPath(named: word, container: false) { path in
             do {
                 return try await body(path)
             } catch let error as SharePointError where error.isMissingPath {

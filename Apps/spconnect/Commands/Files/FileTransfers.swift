@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Foundation
 import LocalFiles
 import Mirror
@@ -6,12 +7,7 @@ import Presentation
 import SharePoint
 import Synchronization
 
-/// What to download: a file (a path or browser address, see ``SiteAddressing``), or items of a library whose files
-/// are looked up.
-enum DownloadTarget: Equatable {
-    case file(String)
-    case items(list: String, ids: [Int])
-
+extension DownloadTarget {
     /// `LIST ID...` groups and file words, in order: a word followed by whole numbers is a list and those are its
     /// item ids; any other word names a file.
     static func parse(_ words: [String]) throws(UsageError) -> [DownloadTarget] {
@@ -85,40 +81,6 @@ func makeLocalFolder(_ directory: String) throws(UsageError) {
     }
 }
 
-/// The server-relative URLs of the files to download, in order, and the word each was given as. Items are
-/// resolved to file URLs first (cheap), so the names and the order are known. A file word is resolved when it is
-/// downloaded (a library title in its first segment only costs a request if needed).
-func resolveDownloads(_ targets: [DownloadTarget], site: SharePointSite) async throws
-    -> (urls: [String], words: [String: String])
-{
-    var words: [String] = []
-    var urls: [String] = []
-    let addressing = SiteAddressing(siteURL: site.siteURL)
-    for target in targets {
-        switch target {
-        case .file(let word):
-            words.append(word)
-            urls.append(try addressing.path(word, container: false).path)
-        case .items(let list, let ids):
-            try await site.withList(named: list) { path in
-                for id in ids {
-                    let item = try await site.item(in: path, id: id, query: ODataQuery(select: ["Id", "FileRef"]))
-                    guard let fileRef = fileURL(of: item) else {
-                        throw SharePointError(
-                            kind: .fileNotFound, status: 404,
-                            message: "item \(id) of '\(list)' has no file (is '\(list)' a library?)")
-                    }
-                    words.append(fileRef)
-                    urls.append(fileRef)
-                }
-            }
-        }
-    }
-    var wordFor: [String: String] = [:]
-    for (word, url) in zip(words, urls) where wordFor[url] == nil { wordFor[url] = word }
-    return (urls, wordFor)
-}
-
 /// Downloads `urls` into `directory`, `parallel` at a time. One file: its failure is the command's error. Several:
 /// one row per file in the order given, arrived or not (its `result`: `downloaded`, `failed (not found)`, …), each
 /// failure also on standard error, and the exit code is the first failure's.
@@ -129,26 +91,9 @@ func downloadFiles(
     let transfers = TransferTotals(count: urls.count)
     let bar = TransferBar(
         label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",
-        totals: transfers, enabled: output.progressEnabled)
-    let fetch: @Sendable (Int) async -> Result<(String, Int64), SharePointError> = { index in
-        let url = urls[index]
-        let destination = (directory as NSString).appendingPathComponent(URL(fileURLWithPath: url).lastPathComponent)
-        do {
-            return .success(
-                try await withPath(words[url] ?? url, container: false, site: site) { path in
-                    let size = try await site.download(serverRelativeURL: path, to: destination) { progress in
-                        transfers.update(index, progress)
-                    }
-                    return (path, size)
-                })
-        } catch let error as SharePointError {
-            return .failure(error)
-        } catch {
-            return .failure(SharePointError(localFile: "could not download \(url)", detail: "\(error)"))
-        }
-    }
-    var outcomes = [Result<(String, Int64), SharePointError>?](repeating: nil, count: urls.count)
-    await forEachConcurrently(urls.count, parallel: parallel, fetch) { index, outcome in outcomes[index] = outcome }
+        totals: { transfers.sum }, enabled: output.progressEnabled)
+    let outcomes = await FileDownloads.download(
+        urls, words: words, to: directory, parallel: parallel, site: site, totals: transfers)
     bar.finish()
     if urls.count == 1, case .failure(let error) = outcomes[0] { throw error }
     var records: [Record] = []
@@ -156,12 +101,12 @@ func downloadFiles(
     for (url, outcome) in zip(urls, outcomes) {
         let name = URL(fileURLWithPath: url).lastPathComponent
         switch outcome {
-        case .success(let (path, size)):
+        case .success(let file):
             records.append(
                 Record([
-                    Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(size))),
+                    Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(file.size))),
                     Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
-                    Presentation.Field("serverRelativeUrl", .string(path)),
+                    Presentation.Field("serverRelativeUrl", .string(file.serverRelativeUrl)),
                     Presentation.Field("result", .string("downloaded")),
                 ]))
         case .failure(let error):
@@ -173,8 +118,6 @@ func downloadFiles(
                     Presentation.Field(
                         "result", .string("failed (\(error.briefReason))")),
                 ]))
-        case nil:
-            break
         }
     }
     output.render(
@@ -191,58 +134,4 @@ func downloadFiles(
         return exitCode(for: first)
     }
     return .ok
-}
-
-/// A progress bar on standard error (terminal only), redrawn by a task ten times a second.
-final class TransferBar: Sendable {
-    private let task: Task<Void, Never>?
-    private let box: ProgressReporterBox
-    private let totals: TransferTotals
-    private let started = ContinuousClock.now
-
-    init(label: String, totals: TransferTotals, enabled: Bool) {
-        self.totals = totals
-        let box = ProgressReporterBox(
-            ProgressReporter(
-                sink: FileDescriptorSink.standardError(), bar: ProgressBar(label: label), isEnabled: enabled))
-        self.box = box
-        guard enabled else {
-            task = nil
-            return
-        }
-        let reporterRef = box
-        let startedAt = started
-        task = Task {
-            while !Task.isCancelled {
-                let (done, total) = totals.sum
-                reporterRef.lock.withLock { _ in
-                    reporterRef.reporter.update(
-                        done: done, total: total, elapsedSeconds: (ContinuousClock.now - startedAt) / .seconds(1))
-                }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
-    }
-
-    func finish() {
-        task?.cancel()
-        let (done, total) = totals.sum
-        box.lock.withLock { _ in
-            box.reporter.finish(done: done, total: total, elapsedSeconds: (ContinuousClock.now - started) / .seconds(1))
-        }
-    }
-}
-
-/// A `ProgressReporter` (not thread-safe) used only under its lock.
-final class ProgressReporterBox: @unchecked Sendable {
-    let reporter: ProgressReporter
-    let lock = Mutex(())
-
-    init(_ reporter: ProgressReporter) { self.reporter = reporter }
-}
-
-/// The server-relative file URL of a library item (`FileRef`; some servers name it `FileRefId` like a lookup).
-func fileURL(of item: ListItem) -> String? {
-    let value = item["FileRef"]?.stringValue ?? item["FileRefId"]?.stringValue
-    return value?.isEmpty == false ? value : nil
 }

@@ -1,3 +1,4 @@
+import FileOperations
 import Presentation
 import SharePoint
 
@@ -19,7 +20,7 @@ let lsCommand = Command(
         let folder = try positionals(arguments, "FOLDER")[0]
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let top = try await withPath(folder, container: true, site: site) { path in
+        let top = try await site.withPath(named: folder, container: true) { path in
             try await FolderLevel.read(path, site: site)
         }
         guard arguments.has(.recursive) else {

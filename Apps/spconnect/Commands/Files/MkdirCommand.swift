@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Presentation
 import SharePoint
 
@@ -24,7 +25,7 @@ let mkdirCommand = Command(
         let name = String(trimmed[trimmed.index(after: slash)...])
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
-        let made: Folder? = try await withPath(parent, container: true, site: site) { path in
+        let made: Folder? = try await site.withPath(named: parent, container: true) { path in
             // Reading the parent first tells a missing parent (exit 8) from a folder that is already there.
             let existing = try await site.folders(inFolder: path)
             if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) { return nil }

@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Presentation
 import SharePoint
 
@@ -107,7 +108,7 @@ enum MoveCopy {
     /// The server-relative URL SOURCE goes to: `DEST/NAME` when DEST is a folder, DEST itself when the folder it
     /// names as its parent exists (a DEST ending in `/` must be a folder). Neither: the folder's "not found" (exit 8).
     private static func destination(_ word: String, name: String, site: SharePointSite) async throws -> String {
-        try await withPath(word, container: false, site: site) { path in
+        try await site.withPath(named: word, container: false) { path in
             do {
                 let folder = try await site.folder(serverRelativeURL: path)
                 return folder.serverRelativeUrl + "/" + name

@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Foundation
 import LocalFiles
 import Mirror
@@ -39,7 +40,7 @@ enum TreeCommand {
         let end: TreeRunEnd
         do {
             end = try await TreeTransfer(site: site, options: options).download(
-                try remotePath(word, container: true, site: site), to: directory, incremental: incremental,
+                try site.remoteFolder(named: word, container: true), to: directory, incremental: incremental,
                 report: printer.report)
         } catch let error as MirrorSetupError {
             throw UsageError(description: "--to \(error.description)")
@@ -54,7 +55,7 @@ enum TreeCommand {
         let end: TreeRunEnd
         do {
             end = try await TreeTransfer(site: site, options: options).upload(
-                directory, to: try remotePath(word, container: true, site: site), report: printer.report)
+                directory, to: try site.remoteFolder(named: word, container: true), report: printer.report)
         } catch let error as MirrorSetupError {
             throw UsageError(description: error.description)
         }
@@ -92,7 +93,7 @@ final class TreeReportPrinter {
         case .waitingForLock(let holder):
             output.note(LockMessage.waiting(holder, what: holder.folder, command: command, seconds: waiting))
         case .transfersStarted(let totals):
-            bar = TransferBar(label: "\(totals.count) files", totals: totals, enabled: output.progressEnabled)
+            bar = TransferBar(label: "\(totals.count) files", totals: { totals.sum }, enabled: output.progressEnabled)
         case .transfersEnded:
             bar?.finish()
             bar = nil

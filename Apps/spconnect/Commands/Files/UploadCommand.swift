@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Foundation
 import LocalFiles
 import Mirror
@@ -54,11 +55,12 @@ let uploadCommand = Command(
         let site = try SiteContext.open(arguments).site
         let totals = TransferTotals(count: 1)
         let bar = TransferBar(
-            label: URL(fileURLWithPath: file).lastPathComponent, totals: totals, enabled: output.progressEnabled)
+            label: URL(fileURLWithPath: file).lastPathComponent, totals: { totals.sum }, enabled: output.progressEnabled
+        )
         let name = arguments.value(.asOption) ?? URL(fileURLWithPath: file).lastPathComponent
         let uploaded: SharePoint.File
         do {
-            uploaded = try await withPath(folder, container: true, site: site) { path in
+            uploaded = try await site.withPath(named: folder, container: true) { path in
                 try await site.upload(
                     file: file, toFolder: path, as: name, overwrite: arguments.has(.overwrite)
                 ) { progress in totals.update(0, progress) }

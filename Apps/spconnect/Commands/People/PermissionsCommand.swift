@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Presentation
 import SharePoint
 

@@ -115,12 +115,12 @@ func photoRecords(_ site: SharePointSite) async throws(SharePointError) -> [Reco
         items.append(item)
     }
     var sizes: [String: Int64] = [:]
-    let folders = Set(items.compactMap(fileURL(of:)).map { ($0 as NSString).deletingLastPathComponent })
+    let folders = Set(items.compactMap(\.fileURL).map { ($0 as NSString).deletingLastPathComponent })
     for folder in folders.sorted() {
         for file in try await site.files(inFolder: folder) { sizes[file.serverRelativeUrl] = file.length }
     }
     return items.map { item in
-        let fileRef = fileURL(of: item) ?? ""
+        let fileRef = item.fileURL ?? ""
         let title = item["Title"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? item["FileLeafRef"]?.stringValue
         return Record([
             Presentation.Field("id", .int(item.id)), Presentation.Field("title", title.map(Cell.string) ?? .null),
