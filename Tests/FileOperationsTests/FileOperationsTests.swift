@@ -87,4 +87,26 @@ import Transport
         #expect((try? String(contentsOfFile: local + "/a.txt", encoding: .utf8)) == "alpha")
         #expect((try? String(contentsOfFile: local + "/b.txt", encoding: .utf8)) == "beta")
     }
+
+    /// A move into a folder keeps the name; a file already there is replaced only by a file with overwrite; the same
+    /// path and a folder into itself are refused.
+    @Test func relocationsArePlannedAndRefusedBeforeAnythingMoves() async throws {
+        let (sim, site, folder) = try await site(with: ["a.txt": "a", "b.txt": "b"])
+        _ = try await site.createFolder(named: "Sub", in: folder)
+        let into = try await Relocation.plan(
+            from: folder + "/a.txt", to: folder + "/Sub", copying: false, site: site)
+        #expect(into.target == folder + "/Sub/a.txt" && into.existing == nil)
+        let onto = try await Relocation.plan(from: folder + "/a.txt", to: folder + "/b.txt", copying: true, site: site)
+        #expect(onto.existing?.kind == "file" && onto.replaces(overwrite: true) && !onto.replaces(overwrite: false))
+        await #expect(throws: RelocationRefusal.self) {
+            _ = try await Relocation.plan(from: folder + "/a.txt", to: folder + "/a.txt", copying: false, site: site)
+        }
+        await #expect(throws: RelocationRefusal.self) {
+            _ = try await Relocation.plan(from: folder, to: folder + "/Sub", copying: false, site: site)
+        }
+        try await into.carryOut(overwrite: false, site: site)
+        #expect((try? await site.file(serverRelativeURL: folder + "/Sub/a.txt")) != nil)
+        #expect((try? await site.file(serverRelativeURL: folder + "/a.txt")) == nil)
+        await sim.stop()
+    }
 }

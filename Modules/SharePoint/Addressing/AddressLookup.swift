@@ -67,4 +67,15 @@ extension SharePointSite {
         while base.hasSuffix("/") { base.removeLast() }
         return base + split.rest
     }
+
+    /// Whether the folder at the server-relative `url` is the root folder of a list (a list's permissions are its
+    /// own, not its root folder's; a move or copy never takes a whole library).
+    public func isListRootFolder(_ url: String) async throws(SharePointError) -> Bool {
+        do {
+            let root = try await rootFolder(of: .serverRelativeURL(url))
+            return root.serverRelativeUrl.lowercased() == url.lowercased()
+        } catch  where [.fileNotFound, .notFound, .listNotFound].contains(error.kind) {
+            return false
+        }
+    }
 }

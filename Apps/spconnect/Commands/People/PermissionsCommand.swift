@@ -89,7 +89,7 @@ private struct SecurableTarget {
                     return SecurableTarget(
                         kind: "site", name: site.siteURL, permissions: try await site.permissions(of: API.web))
                 }
-                if try await isListRootFolder(url, site: site) {
+                if try await site.isListRootFolder(url) {
                     let list = ListPath.serverRelativeURL(url)
                     return SecurableTarget(
                         kind: "list", name: url, permissions: try await site.permissions(of: list.path))
@@ -103,17 +103,6 @@ private struct SecurableTarget {
                 SecurableTarget(kind: "list", name: word, permissions: try await site.permissions(of: list.path))
             }
         }
-    }
-}
-
-/// Whether the folder at `url` is the root folder of a list (a list's permissions are its own, not its root
-/// folder's; mv and cp never move a whole library).
-func isListRootFolder(_ url: String, site: SharePointSite) async throws(SharePointError) -> Bool {
-    do {
-        let root = try await site.rootFolder(of: .serverRelativeURL(url))
-        return root.serverRelativeUrl.lowercased() == url.lowercased()
-    } catch  where error.isMissingPath || error.kind == .listNotFound {
-        return false
     }
 }
 
