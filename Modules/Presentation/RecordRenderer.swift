@@ -33,4 +33,27 @@ public enum RecordRenderer {
         render(recordSet, as: format, to: sink, table: table, csv: csv)
         return sink.text
     }
+
+    /// One record: for json one object (not an array); for a table a two-column "name value" view, which reads
+    /// better than one wide row; otherwise a set of one.
+    public static func renderOne(
+        _ record: Record, columns: [Column], as format: OutputFormat, to sink: any OutputSink,
+        table: TableOptions = TableOptions()
+    ) {
+        switch format {
+        case .json:
+            sink.write(JSONText.pretty(Record(columns.map { Field($0.field, record[$0.field] ?? .null) })))
+            sink.write("\n")
+            sink.flush()
+        case .table:
+            let rows = columns.map { column -> Record in
+                Record([Field("field", .string(column.title)), Field("value", record[column.field] ?? .null)])
+            }
+            render(
+                RecordSet(columns: [Column("field", title: "Field"), Column("value", title: "Value")], records: rows),
+                as: .table, to: sink, table: table)
+        default:
+            render(RecordSet(columns: columns, records: [record]), as: format, to: sink, table: table)
+        }
+    }
 }

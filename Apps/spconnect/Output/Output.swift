@@ -60,27 +60,9 @@ final class Output {
         RecordRenderer.render(set, as: format, to: sink, table: tableOptions)
     }
 
-    /// One record: a table of one row, or one JSON object (not an array) for json.
+    /// One record: a two-column "name value" table, or one JSON object (not an array) for json.
     func renderOne(_ record: Record, columns: [Column]) {
-        switch format {
-        case .json:
-            sink.write(JSONText.pretty(Record(columns.map { Presentation.Field($0.field, record[$0.field] ?? .null) })))
-            sink.write("\n")
-            sink.flush()
-        case .table:
-            // A two-column "name value" view reads better than one wide row.
-            let rows = columns.map { column -> Record in
-                Record([
-                    Presentation.Field("field", .string(column.title)),
-                    Presentation.Field("value", record[column.field] ?? .null),
-                ])
-            }
-            RecordRenderer.render(
-                RecordSet(columns: [Column("field", title: "Field"), Column("value", title: "Value")], records: rows),
-                as: .table, to: sink, table: tableOptions)
-        default:
-            render(RecordSet(columns: columns, records: [record]))
-        }
+        RecordRenderer.renderOne(record, columns: columns, as: format, to: sink, table: tableOptions)
     }
 
     /// Plain lines, one value each, whatever the format (`sites --urls`: input for xargs and GNU parallel).
@@ -97,50 +79,5 @@ final class Output {
     /// A streaming writer in the chosen format.
     func stream(columns: [Column]) -> RecordStream {
         RecordStream(format: format, sink: sink, columns: columns, table: tableOptions)
-    }
-}
-
-/// Records written one at a time in any format, so long listings never sit in memory.
-final class RecordStream {
-    private enum Writer {
-        case table(TableWriter)
-        case json(JSONArrayWriter)
-        case ndjson(NDJSONWriter)
-        case csv(CSVWriter)
-    }
-    private let writer: Writer
-    private let sink: FileDescriptorSink
-    private(set) var count = 0
-
-    init(format: OutputFormat, sink: FileDescriptorSink, columns: [Column], table: TableOptions) {
-        self.sink = sink
-        switch format {
-        case .table: writer = .table(TableWriter(sink, columns: columns, options: table))
-        case .json: writer = .json(JSONArrayWriter(sink, columns: columns))
-        case .ndjson: writer = .ndjson(NDJSONWriter(sink, columns: columns))
-        case .csv: writer = .csv(CSVWriter(sink, columns: columns))
-        }
-    }
-
-    func write(_ record: Record) {
-        count += 1
-        switch writer {
-        case .table(let w): w.write(record)
-        case .json(let w): w.write(record)
-        case .ndjson(let w): w.write(record)
-        case .csv(let w): w.write(record)
-        }
-    }
-
-    /// Pushes what is written so far (after each page, so a reader sees progress).
-    func flush() { sink.flush() }
-
-    func finish() {
-        switch writer {
-        case .table(let w): w.finish()
-        case .json(let w): w.finish()
-        case .ndjson, .csv: break
-        }
-        sink.flush()
     }
 }
