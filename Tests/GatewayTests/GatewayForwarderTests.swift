@@ -14,13 +14,12 @@ import Transport
     /// A simulator, the session's client signed in to it, and a gateway lending that session.
     struct Fixture {
         let sim: Simulator
-        let server: HTTPServer
+        let server: GatewayServer
         let tool: HTTPClient
         /// The client holding the session the gateway lends.
         let session: HTTPClient
         let secret = "gateway-secret-\(UInt64.random(in: 0...UInt64.max))"
         let renewals: RenewalCounter
-        let scratch: String
 
         init(restAffinityCookie: Bool = false, items: Int = 0, renewalWorks: Bool = true) async throws {
             var options = SimulatorOptions(mode: .fba, items: items)
@@ -32,27 +31,18 @@ import Transport
             let counter = RenewalCounter()
             renewals = counter
             let siteURL = sim.siteURL
-            scratch = try temporaryDirectory("gateway-scratch")
-            let box = ForwarderBox()
-            server = try HTTPServer(
-                address: "127.0.0.1", port: 0, bodies: .files(over: 1 << 20, in: scratch),
-                admission: { box.forwarder?.refusal($0) }
-            ) { request in
-                box.forwarder?.answer(request) ?? GatewayForwarder.text(503, "starting")
-            }
-            box.forwarder = GatewayForwarder(
-                gatewayOrigin: server.baseURL, upstreamOrigin: sim.siteURL, secret: Secret(secret),
+            server = try GatewayServer(
+                upstreamOrigin: sim.siteURL, secret: Secret(secret),
                 session: GatewaySession(client: session) {
                     counter.count()
                     return renewalWorks ? try await formsSignIn(client: session, siteURL: siteURL) : false
-                }, scratch: scratch)
+                })
             tool = try HTTPClient()
         }
 
         func stop() async {
             await server.stop()
             await sim.stop()
-            try? FileManager.default.removeItem(atPath: scratch)
         }
 
         /// Runs `body` with a fixture and stops it afterwards, also when `body` throws.
@@ -165,11 +155,6 @@ final class RenewalCounter: Sendable {
     var value: Int { calls.withLock { $0 } }
 }
 
-/// The forwarder, set once the server knows its port.
-private final class ForwarderBox: @unchecked Sendable {
-    var forwarder: GatewayForwarder?
-}
-
 /// Sites that answer without end: the gateway never waits for a body it does not need.
 @Suite struct GatewayEndlessAnswerTests {
     /// A 401 whose body never ends (a hostile or broken site): the refusal's body is dropped, the renewal tried, and
@@ -184,18 +169,13 @@ private final class ForwarderBox: @unchecked Sendable {
                     return .data(Array(repeating: UInt8(ascii: "x"), count: 4096))
                 })
         }
-        let scratch = try temporaryDirectory("gateway-endless")
-        let box = EndlessBox()
-        let gateway = try HTTPServer(address: "127.0.0.1", port: 0, admission: { box.forwarder?.refusal($0) }) {
-            box.forwarder?.answer($0) ?? GatewayForwarder.text(503, "starting")
-        }
         let renewals = RenewalCounter()
-        box.forwarder = GatewayForwarder(
-            gatewayOrigin: gateway.baseURL, upstreamOrigin: site.baseURL, secret: Secret("s3cret"),
+        let gateway = try GatewayServer(
+            upstreamOrigin: site.baseURL, secret: Secret("s3cret"),
             session: GatewaySession(client: try HTTPClient()) {
                 renewals.count()
                 return false
-            }, scratch: scratch)
+            })
         var timeouts = HTTPTimeouts()
         timeouts.total = .seconds(90)
         let answer: HTTPResponse
@@ -213,10 +193,5 @@ private final class ForwarderBox: @unchecked Sendable {
         #expect(renewals.value == 1)
         await gateway.stop()
         await site.stop()
-        try? FileManager.default.removeItem(atPath: scratch)
     }
-}
-
-private final class EndlessBox: @unchecked Sendable {
-    var forwarder: GatewayForwarder?
 }

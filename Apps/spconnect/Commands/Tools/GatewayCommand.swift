@@ -39,30 +39,17 @@ let gatewayCommand = Command(
     let upstream = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     let secret = Secret(randomToken())
     ErrorOutput.remember(secret)
-    let scratch = NSTemporaryDirectory() + "spconnect-gateway-" + UUID().uuidString
-    try FileManager.default.createDirectory(
-        atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let box = ForwarderBox()
-    let server: HTTPServer
+    let session = GatewaySession(
+        client: context.client, authentication: context.httpAuthentication, renewingCredentials: context.tokens,
+        renew: context.renewal.reauthenticate)
+    let server: GatewayServer
     do {
-        // Uploads over 1 MiB wait in a file of the scratch folder, not in memory; a request without the secret (or
-        // from the wrong Host or Origin) is refused on its head, before any of its body is read.
-        server = try HTTPServer(
-            address: address, port: port, connectionTimeout: 300, bodies: .files(over: 1 << 20, in: scratch),
-            admission: { head in box.forwarder?.refusal(head) }
-        ) { request in
-            box.forwarder?.answer(request) ?? GatewayForwarder.text(503, "spconnect gateway: starting")
-        }
+        server = try GatewayServer(
+            address: address, port: port, upstreamOrigin: upstream, secret: secret, session: session)
     } catch {
         printError("spconnect gateway: cannot listen on \(address):\(port): \(error)")
         return .failure
     }
-    let session = GatewaySession(
-        client: context.client, authentication: context.httpAuthentication, renewingCredentials: context.tokens,
-        renew: context.renewal.reauthenticate)
-    box.forwarder = GatewayForwarder(
-        gatewayOrigin: server.baseURL, upstreamOrigin: upstream, secret: secret, session: session, scratch: scratch)
     if let path = arguments.value(.secretFile) {
         try GatewayListen.writeSecret(secret, to: path)
     }
@@ -74,11 +61,6 @@ let gatewayCommand = Command(
     await GatewayListen.waitForSignal()
     await server.stop()
     return .ok
-}
-
-/// The forwarder, set once the server knows its port (the handler is made before).
-private final class ForwarderBox: @unchecked Sendable {
-    var forwarder: GatewayForwarder?
 }
 
 /// `--listen`, the secret file and the wait for a stop signal.
