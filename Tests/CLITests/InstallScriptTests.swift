@@ -36,6 +36,18 @@ import Testing
         let explicit = try await runTool("/bin/bash", [script, "--prefix", other], environment: environment)
         #expect(explicit.status == 0, "\(explicit.stderr)")
         #expect(FileManager.default.isExecutableFile(atPath: other + "/bin/spconnect"))
+        // Stripped when binutils' strip is there (decision 0030); --keep-symbols installs the program as built.
+        func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/strip") {
+            #expect(size(other + "/bin/spconnect") < size(built + "/spconnect"), "the installed program is stripped")
+        }
+        let kept = home + "/kept"
+        let keeping = try await runTool(
+            "/bin/bash", [script, "--prefix", kept, "--keep-symbols"], environment: environment)
+        #expect(keeping.status == 0, "\(keeping.stderr)")
+        #expect(size(kept + "/bin/spconnect") == size(built + "/spconnect"), "--keep-symbols installs it as built")
 
         let uninstall = try await runTool("/bin/bash", [script, "--uninstall"], environment: ["HOME": home])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
