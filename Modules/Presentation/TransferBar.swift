@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A progress bar of a transfer (on standard error by default), redrawn by a task ten times a second.
+/// A progress bar on standard error (terminal only), redrawn by a task ten times a second.
 public final class TransferBar: Sendable {
     private let task: Task<Void, Never>?
     private let box: ProgressReporterBox
@@ -8,15 +8,12 @@ public final class TransferBar: Sendable {
     private let started = ContinuousClock.now
 
     /// A bar labelled `label` showing what `totals` says (bytes done, and of how many when known); nothing is
-    /// drawn unless `enabled` (standard error is a terminal and the run is not quiet). It is drawn on `sink`.
-    public init(
-        label: String, totals: @escaping @Sendable () -> (done: Int64, total: Int64?), enabled: Bool,
-        sink: any OutputSink & Sendable = FileDescriptorSink.standardError()
-    ) {
+    /// drawn unless `enabled` (standard error is a terminal and the run is not quiet).
+    public init(label: String, totals: @escaping @Sendable () -> (done: Int64, total: Int64?), enabled: Bool) {
         self.totals = totals
         let box = ProgressReporterBox(
             ProgressReporter(
-                sink: sink, bar: ProgressBar(label: label), isEnabled: enabled))
+                sink: FileDescriptorSink.standardError(), bar: ProgressBar(label: label), isEnabled: enabled))
         self.box = box
         guard enabled else {
             task = nil
