@@ -295,3 +295,32 @@ let package = Package(
 for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwiftSettings
 }
+
+// MARK: Test suites built alone
+
+/// `SPCONNECT_TEST_TARGETS=TransportTests,GatewayTests` declares those test targets and only what they need (the
+/// targets they depend on, through plugins too, and the products made of those): the sanitizer runs build five suites,
+/// not the whole package (Tools/sanitize). Unset, the package is whole.
+if let wanted = Context.environment["SPCONNECT_TEST_TARGETS"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var pending = wanted.split(separator: ",").map { String($0) }
+    while let name = pending.popLast() {
+        guard let target = byName[name], needed.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem: break
+            @unknown default: break
+            }
+        }
+        for plugin in target.plugins ?? [] {
+            if case .plugin(let name, _) = plugin { pending.append(name) }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(needed.contains)
+    }
+}
