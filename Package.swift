@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Mirror", targets: ["Mirror"]),
         .library(name: "BulkWrites", targets: ["BulkWrites"]),
         .library(name: "FileOperations", targets: ["FileOperations"]),
+        .library(name: "ListOperations", targets: ["ListOperations"]),
     ],
     targets: [
         // MARK: C bridges (system libraries and the typed shim over their variadic calls)
@@ -124,6 +125,12 @@ let package = Package(
             name: "FileOperations", dependencies: ["SharePoint", "Mirror", "CommandLineKit"],
             path: "Modules/FileOperations"),
 
+        /// A list's items as records, page by page: the selection checked against the list's fields, reading ahead or
+        /// by ranges of `ID`, projections and display texts; it never prints.
+        .target(
+            name: "ListOperations", dependencies: ["SharePoint", "Presentation", "Mirror", "CommandLineKit", "JSON"],
+            path: "Modules/ListOperations"),
+
         /// Rows of a CSV or NDJSON file written to a list as `$batch` change sets, one result per row.
         .target(
             name: "BulkWrites", dependencies: ["SharePoint", "Presentation", "JSON", "CommandLineKit"],
@@ -147,7 +154,7 @@ let package = Package(
             dependencies: [
                 "Transport", "HTML", "AuthFlow", "SharePoint", "Presentation", "JSON", "Cryptography", "Keyring",
                 "AppSupport", "HTTPServer", "Gateway", "LocalFiles", "Mirror", "CommandLineKit",
-                "BulkWrites", "FileOperations",
+                "BulkWrites", "FileOperations", "ListOperations",
             ],
             path: "Apps/spconnect", plugins: ["Registry"]),
 

@@ -75,6 +75,10 @@ extension StatusPages {
         var provedAt: Date?
         /// The session's cookies (names and expiries).
         var cookies: [CookieFact]
+        /// How long the session and the identity provider's session last (the `lifetime:` of `spconnect status`).
+        var lifetime: String?
+        /// How an ended session would be renewed (the `renewal:` of `spconnect status`).
+        var renewal: String?
         /// The last proof request.
         var proof: ProofFact?
         /// The profile's last sign-in, whoever ran it.
@@ -136,6 +140,8 @@ extension StatusPages {
             rows.append(
                 ("Signed in", .text(dateText(provedAt) + " (" + HumanFormat.relative(provedAt, now: now) + ")")))
         }
+        if let lifetime = facts.lifetime { rows.append(("Lifetime", .text(lifetime))) }
+        if let renewal = facts.renewal { rows.append(("Renewal", .text(renewal))) }
         body.append(factList(rows))
 
         body.append(.element("h2", text: "Last proof request"))

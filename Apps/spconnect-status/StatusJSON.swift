@@ -18,6 +18,7 @@ extension StatusPages {
             ("site", string(facts.siteURL)), ("user", string(facts.user)),
             ("displayName", string(facts.proof?.userTitle ?? facts.displayName)),
             ("flow", string(facts.flow)), ("provedAt", date(facts.provedAt)),
+            ("lifetime", string(facts.lifetime)), ("renewal", string(facts.renewal)),
             (
                 "cookies",
                 .array(

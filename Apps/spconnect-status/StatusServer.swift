@@ -153,6 +153,7 @@ final class StatusServer: Sendable {
                 insecureSkipTLSVerification: options.insecure))
         configuration.knownPasswords = { passwords.known }
         configuration.passwordProblem = { passwords.problem }
+        configuration.environment = environment
         return configuration
     }
 

@@ -34,6 +34,8 @@ actor StatusSession {
         /// How long after a failed sign-in an ended session is not renewed automatically.
         var renewalPause: TimeInterval = 300
         var now: @Sendable () -> Date = { Date() }
+        /// The environment the renewal's password sources are read from (for the page's renewal line).
+        var environment: [String: String] = ProcessInfo.processInfo.environment
     }
 
     /// The ``SignInRecord/source`` of the sign-ins this app runs (its button and its renewals).
@@ -107,6 +109,13 @@ actor StatusSession {
         facts.displayName = current.displayName
         facts.flow = current.flow
         facts.provedAt = current.provedAt
+        let now = configuration.now()
+        facts.lifetime = SessionSummary.lifetimes(current) { end in
+            let when = HumanFormat.expiry(end, now: now)
+            return when.hasPrefix("in ") ? "ending " + when : when
+        }
+        // The status app renews from the environment's sources; it has no terminal to ask on.
+        facts.renewal = SessionSummary.renewal(current, environment: configuration.environment, terminal: false)
         facts.cookies = current.cookies.map { StatusPages.CookieFact(name: $0.name, expires: $0.expires) }
         facts.proof = proof.fact
         facts.health = proof.health
@@ -285,10 +294,20 @@ actor StatusSession {
         if siteClient?.siteURL != Self.trimmed(new.siteURL) || siteClient?.client !== client
             || siteClient?.authenticationProvider != nil
         {
-            // A Kerberos session signs each request in with the ticket kinit keeps (its cookies, if any, go along).
-            let kerberos = new.flow == SignInFlow.kerberos.rawValue
+            // A session of HTTP authentication signs each request in as spconnect's commands do (Basic and NTLM
+            // with the password from the app's sources, Kerberos with the ticket kinit keeps).
+            var authentication: Authentication?
+            switch new.requestAuthentication(password: configuration.password) {
+            case .cookies: break
+            case .everyRequest(let credentials): authentication = credentials
+            case .passwordNeeded:
+                loadFailure =
+                    "profile '\(configuration.profile)' signs in with HTTP Basic on every request, so the app needs "
+                    + "the password: start it with SPCONNECT_PASSWORD_FILE (a file only you can read) or "
+                    + "SPCONNECT_PASSWORD set"
+            }
             siteClient = SharePointSite(
-                client: client, siteURL: new.siteURL, authentication: kerberos ? .negotiate : nil,
+                client: client, siteURL: new.siteURL, authentication: authentication,
                 reauthenticate: { try await self.reauthenticate() }, readRetry: Self.readRetry)
         }
     }

@@ -27,6 +27,13 @@ public struct BulkWriteSummary: Sendable {
 
     /// Every row counted.
     public var total: Int { written + failed + notSent + unknown }
+
+    /// The counts in a sentence (`3 rows: 2 written, 1 failed`), said as a dry run's when `dryRun`.
+    public func counts(dryRun: Bool) -> String {
+        (dryRun ? "Dry run, nothing was written. " : "") + "\(total) row\(total == 1 ? "" : "s"): \(written) "
+            + (dryRun ? "would be written" : "written") + ", \(failed) failed"
+            + (notSent > 0 ? ", \(notSent) not sent" : "") + (unknown > 0 ? ", \(unknown) unknown" : "")
+    }
 }
 
 /// Writes the rows of a CSV or NDJSON file to a list as OData `$batch` change sets (100 changes a request): each

@@ -57,11 +57,13 @@ final class StatusFixture: Sendable {
         storeDirectory = NSTemporaryDirectory() + "spc-status-" + UUID().uuidString
         let store = SessionStore(directory: storeDirectory)
         try store.save(saved, profile: "test")
-        let statusSession = try StatusSession(
-            StatusSession.Configuration(
-                profile: "test", store: store, password: { withPassword ? Secret(password) : nil },
-                canSignIn: withPassword, clientConfiguration: clientConfiguration, proofCacheSeconds: 0,
-                now: { StatusFixture.now }))
+        var configuration = StatusSession.Configuration(
+            profile: "test", store: store, password: { withPassword ? Secret(password) : nil },
+            canSignIn: withPassword, clientConfiguration: clientConfiguration, proofCacheSeconds: 0,
+            now: { StatusFixture.now })
+        // The renewal line names the password sources of this environment: none, whatever the test runner has.
+        configuration.environment = [:]
+        let statusSession = try StatusSession(configuration)
         let app = StatusApp(
             session: statusSession, accessToken: nil, hostNames: ["127.0.0.1", "localhost"], csrfToken: "csrf-token-1",
             pageSize: pageSize, columns: columns, refreshSeconds: refreshSeconds, now: { StatusFixture.now })

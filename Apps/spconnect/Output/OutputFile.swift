@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import LocalFiles
 import Presentation
 import Synchronization
 
@@ -18,9 +19,7 @@ let outFileOption = OptionSpec.path(
 /// ``Output`` and settled once by ``finish(_:)`` when the command has returned its exit code.
 enum OutputFile {
     private struct Pending: Sendable {
-        let target: String
-        let temporary: String
-        let descriptor: Int32
+        let file: ReplacementFile
         /// The `errno` of the first failed write, reported by the ``Output`` that saw it.
         var writeFailure: Int32?
     }
@@ -37,11 +36,16 @@ enum OutputFile {
     static func descriptor(for path: String) throws(UsageError) -> Int32 {
         let existing = pending.withLock { $0 }
         if let existing {
-            guard existing.target == path else { throw UsageError(description: "--out given twice") }
-            return existing.descriptor
+            guard existing.file.target == path else { throw UsageError(description: "--out given twice") }
+            return existing.file.descriptor
         }
-        let made = try makeTemporary(beside: path)
-        pending.withLock { $0 = made }
+        let made: ReplacementFile
+        do {
+            made = try ReplacementFile.make(beside: path)
+        } catch {
+            throw UsageError(description: "--out \(path): \(error.description)")
+        }
+        pending.withLock { $0 = Pending(file: made) }
         return made.descriptor
     }
 
@@ -72,51 +76,23 @@ enum OutputFile {
             })
         else { return code }
         var failure = state.writeFailure.map { "could not write it: \(String(cString: strerror($0)))" }
-        if code == .ok, failure == nil, fsync(state.descriptor) != 0 {
-            failure = "could not write it: \(String(cString: strerror(errno)))"
-        }
-        close(state.descriptor)
         if code == .ok, failure == nil {
-            if rename(state.temporary, state.target) == 0 { return .ok }
-            failure = "could not replace it: \(String(cString: strerror(errno)))"
+            do {
+                try state.file.commit()
+                return .ok
+            } catch {
+                failure = error.description
+            }
+        } else {
+            state.file.discard()
         }
-        unlink(state.temporary)
-        let kept = FileManager.default.fileExists(atPath: state.target) ? "left as it was" : "not written"
+        let target = state.file.target
+        let kept = FileManager.default.fileExists(atPath: target) ? "left as it was" : "not written"
         if let failure {
-            printError("spconnect: --out \(state.target): \(failure); the file is \(kept)")
+            printError("spconnect: --out \(target): \(failure); the file is \(kept)")
             return code == .ok ? .failure : code
         }
-        printError("spconnect: --out \(state.target): the command failed, so the file is \(kept)")
+        printError("spconnect: --out \(target): the command failed, so the file is \(kept)")
         return code
-    }
-
-    private static func makeTemporary(beside path: String) throws(UsageError) -> Pending {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError(description: "--out \(path): the folder \(folder) does not exist")
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw UsageError(description: "--out \(path) is a folder; give a file name")
-        }
-        var existing = stat()
-        let existingMode: mode_t? =
-            lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
-            ? existing.st_mode & 0o7777 : nil
-        for _ in 0..<16 {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            let temporary = "\(folder)/.\(url.lastPathComponent).spconnect-\(suffix)"
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            if descriptor >= 0 {
-                if let existingMode { fchmod(descriptor, existingMode) }
-                return Pending(target: path, temporary: temporary, descriptor: descriptor)
-            }
-            guard errno == EEXIST else {
-                throw UsageError(
-                    description: "--out \(path): cannot write in \(folder): \(String(cString: strerror(errno)))")
-            }
-        }
-        throw UsageError(description: "--out \(path): cannot make a temporary file in \(folder)")
     }
 }

@@ -45,7 +45,6 @@ struct SessionContext {
             configuration.sharedBackoff = SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
         }
         let client = try HTTPClient(configuration: configuration)
-        let user = session.user
         let oneTimeCode = session.tokens == nil ? try OneTimeCodeSources.source(arguments) : nil
         let renewal = ProfileRenewal(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
@@ -60,25 +59,15 @@ struct SessionContext {
         ErrorOutput.remember(session: session)
         var context = SessionContext(
             profile: profile, store: store, session: session, client: client, renewal: renewal)
-        if session.flow == SignInFlow.basic.rawValue {
-            // Basic sends the password with every request: there is no cookie to keep in its place.
-            guard let password = renewalPasswordWaiting(for: session) else {
-                throw SessionMissing(
-                    description:
-                        "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
-                        + "the password: set SPCONNECT_PASSWORD_FILE (a file only you can read) or SPCONNECT_PASSWORD, "
-                        + "or run at a terminal to be asked")
-            }
-            context.httpAuthentication = .basic(user: user, password: password)
-        } else if session.flow == SignInFlow.kerberos.rawValue {
-            // Kerberos signs each connection in with the ticket kinit keeps; the session's cookies, if the server
-            // set any, go along and spare the handshake.
-            context.httpAuthentication = .negotiate
-        } else if session.flow == SignInFlow.ntlm.rawValue, let password = renewalPasswordWaiting(for: session) {
-            // NTLM authenticates each connection: with a password at hand every request answers the challenge
-            // itself (libcurl keeps the authenticated connection); without one, the session's cookies are used
-            // and renewed on a 401 as for the other flows.
-            context.httpAuthentication = .ntlm(user: user, password: password)
+        switch session.requestAuthentication(password: { renewalPasswordWaiting(for: session) }) {
+        case .cookies: break
+        case .everyRequest(let authentication): context.httpAuthentication = authentication
+        case .passwordNeeded:
+            throw SessionMissing(
+                description:
+                    "profile '\(profile)' signs in with HTTP Basic on every request, so each command needs "
+                    + "the password: set SPCONNECT_PASSWORD_FILE (a file only you can read) or SPCONNECT_PASSWORD, "
+                    + "or run at a terminal to be asked")
         }
         return context
     }

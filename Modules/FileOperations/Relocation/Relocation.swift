@@ -60,8 +60,7 @@ public struct Relocation: Sendable {
 
     /// Refuses a library's root folder and the site's: moves and copies work inside libraries.
     private static func refuseRoot(_ url: String, site: SharePointSite) async throws {
-        let siteRoot = SiteAddressing(siteURL: site.siteURL).basePath
-        if url == "/" || url == siteRoot || url == siteRoot + "/" {
+        if SiteAddressing(siteURL: site.siteURL).isSiteRoot(url) {
             throw RelocationRefusal(description: "\(url) is the site's root folder; give the files and folders in it")
         }
         if try await site.isListRootFolder(url) {

@@ -141,12 +141,7 @@ private func plan(_ word: String, site: SharePointSite) async -> RemovalOutcome 
 
 /// The title of the list whose root folder `folder` is (or the site's name for the site's own root), else nil.
 private func rootFolderOwner(_ folder: Folder, site: SharePointSite) async throws(SharePointError) -> String? {
-    let siteRoot = SiteAddressing(siteURL: site.siteURL).basePath
-    if folder.serverRelativeUrl == siteRoot || folder.serverRelativeUrl == siteRoot + "/"
-        || folder.serverRelativeUrl == "/"
-    {
-        return "the site"
-    }
+    if SiteAddressing(siteURL: site.siteURL).isSiteRoot(folder.serverRelativeUrl) { return "the site" }
     let list: ListInfo
     do {
         list = try await site.list(.serverRelativeURL(folder.serverRelativeUrl))

@@ -30,6 +30,12 @@ public struct SiteAddressing: Sendable {
         origin = components.flatMap(SiteAddressing.origin(of:))
     }
 
+    /// Whether the server-relative `url` is the site's own root folder (`/sites/team`, `/sites/team/`, or `/`,
+    /// which every command reads as the site `--site` names, never the host's root).
+    public func isSiteRoot(_ url: String) -> Bool {
+        url == "/" || url == basePath || url == basePath + "/"
+    }
+
     /// What a LIST word names.
     public enum ListReference: Equatable, Sendable {
         /// A list id (GUID).

@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Foundation
 import LocalFiles
 import Presentation

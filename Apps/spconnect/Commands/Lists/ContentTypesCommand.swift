@@ -1,4 +1,5 @@
 import CommandLineKit
+import FileOperations
 import Presentation
 import SharePoint
 
@@ -30,21 +31,10 @@ let contentTypesCommand = Command(
         } else {
             types = try await site.webContentTypes()
         }
-        output.render(RecordSet(columns: contentTypeColumns, records: types.map(contentTypeRecord)))
+        output.render(
+            RecordSet(
+                columns: SharePointRecords.contentTypeColumns,
+                records: types.map { SharePointRecords.record(contentType: $0) }))
         return .ok
     }
-}
-
-/// Columns of ``contentTypeRecord(_:)``.
-let contentTypeColumns = [
-    Column("id", title: "Id"), Column("name", title: "Name"), Column("group", title: "Group"),
-    Column("description", title: "Description"), Column("hidden", title: "Hidden"),
-]
-
-/// A content type of a list.
-func contentTypeRecord(_ type: ContentType) -> Record {
-    Record([
-        Field("id", .string(type.id)), Field("name", .string(type.name)), Field("group", .string(type.group)),
-        Field("description", .string(type.description)), Field("hidden", .bool(type.hidden)),
-    ])
 }

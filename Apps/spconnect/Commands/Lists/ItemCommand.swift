@@ -1,4 +1,5 @@
 import Foundation
+import ListOperations
 import Presentation
 import SharePoint
 
@@ -21,13 +22,13 @@ let itemCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let asText = arguments.has(.asText)
-        let requested = arguments.value(.select).map(splitList) ?? []
+        let requested = arguments.value(.select).map(FieldSelection.split) ?? []
         let record = try await site.withList(named: words[0]) { list in
             if asText {
                 return SharePointRecords.record(textValues: try await site.fieldValuesAsText(in: list, id: id))
             }
             let selection = try await FieldSelection.checked(requested, in: list, named: words[0], site: site)
-            let query = ODataQuery(select: withID(selection.names), expand: selection.expand)
+            let query = ODataQuery(select: selection.namesWithID, expand: selection.expand)
             let item = try await site.item(in: list, id: id, query: query)
             var record = SharePointRecords.record(item: item)
             // The etag for `update --etag`: a note beside a table, SharePoint's own `odata.etag` member otherwise

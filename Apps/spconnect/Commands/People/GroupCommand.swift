@@ -28,7 +28,10 @@ let groupCommand = Command(
             return .notFound
         }
         let members = try await site.groupMembers(groupID: group.id)
-        output.render(RecordSet(columns: siteUserColumns, records: members.map(siteUserRecord)))
+        output.render(
+            RecordSet(
+                columns: SharePointRecords.siteUserColumns,
+                records: members.map { SharePointRecords.record(siteUser: $0) }))
         return .ok
     }
 }

@@ -15,7 +15,10 @@ let groupsCommand = Command(
         _ = try positionals(arguments)
         let output = try Output(arguments)
         let groups = try await SiteContext.open(arguments).site.siteGroups()
-        output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
+        output.render(
+            RecordSet(
+                columns: SharePointRecords.siteGroupColumns, records: groups.map { SharePointRecords.record(group: $0) }
+            ))
         return .ok
     }
 }

@@ -32,7 +32,7 @@ let userCommand = Command(
             }
             do {
                 let user = try await site.ensureUser(name)
-                output.renderOne(siteUserRecord(user), columns: siteUserColumns)
+                output.renderOne(SharePointRecords.record(siteUser: user), columns: SharePointRecords.siteUserColumns)
                 return .ok
             } catch let error as SharePointError where error.message?.contains("could not be found") == true {
                 printError("spconnect user: no person '\(name)' is known to the directory (\(error.description)).")
@@ -40,14 +40,14 @@ let userCommand = Command(
             }
         }
         let users = try await site.siteUsers()
-        guard let user = users.first(where: { matches($0, name) }) else {
+        guard let user = users.first(where: { $0.isNamed(name) }) else {
             let hint = Suggestions.didYouMean(name, in: users.map(\.email).filter { !$0.isEmpty })
             printError(
                 "spconnect user: '\(name)' is not a user of \(site.siteURL).\(hint) "
                     + "To add a person to the site: spconnect user \(name) --ensure")
             return .notFound
         }
-        output.renderOne(siteUserRecord(user), columns: siteUserColumns)
+        output.renderOne(SharePointRecords.record(siteUser: user), columns: SharePointRecords.siteUserColumns)
         return .ok
     }
 }

@@ -15,7 +15,10 @@ let usersCommand = Command(
         _ = try positionals(arguments)
         let output = try Output(arguments)
         let users = try await SiteContext.open(arguments).site.siteUsers()
-        output.render(RecordSet(columns: siteUserColumns, records: users.map(siteUserRecord)))
+        output.render(
+            RecordSet(
+                columns: SharePointRecords.siteUserColumns,
+                records: users.map { SharePointRecords.record(siteUser: $0) }))
         return .ok
     }
 }

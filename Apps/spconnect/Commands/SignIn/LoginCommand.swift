@@ -103,7 +103,7 @@ let loginCommand = Command(
         target: webURL.map { .web(proofURL: arguments.value(.proofUrl) ?? $0) } ?? .sharePoint,
         secondFactorMethod: secondFactor)
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
-    let traceWriter = try arguments.value(.trace).map { path throws(UsageError) in try TraceFile(path: path) }
+    let traceWriter = try traceFile(arguments)
     let collector = SignInTraceCollector()
     let outcome = await SignIn(
         client: client, configuration: configuration,

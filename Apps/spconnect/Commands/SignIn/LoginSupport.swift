@@ -37,24 +37,13 @@ func exitCode(for outcome: SignInOutcome) -> ExitCode {
     }
 }
 
-/// A `--trace` file: created with mode 0600, one JSON line per step, flushed as it goes.
-final class TraceFile: Sendable {
-    private let handle: FileHandle
-
-    init(path: String) throws(UsageError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { throw UsageError(description: "cannot write the trace file \(path)") }
-        self.handle = handle
-    }
-
-    @Sendable func write(_ step: SignInTraceStep) {
-        writeLine(step.jsonLine)
-    }
-
-    /// Appends `line` and a line break.
-    func writeLine(_ line: String) {
-        handle.write(Data((line + "\n").utf8))
+/// The `--trace FILE` of a sign-in, made now (0600), or nil when not asked for.
+func traceFile(_ arguments: ParsedArguments) throws(UsageError) -> SignInTraceFile? {
+    guard let path = arguments.value(.trace) else { return nil }
+    do {
+        return try SignInTraceFile(path: path)
+    } catch {
+        throw UsageError(description: error.description)
     }
 }
 

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import Foundation
 import Synchronization
@@ -24,7 +25,9 @@ enum RefusedRenewal {
             else { continue }
             let session = await renewal.current
             let words = message.trimmingCharacters(in: .whitespacesAndNewlines)
-            let source = RenewalReport.passwordSource(session, environment: ProcessInfo.processInfo.environment)
+            let source = PasswordChain(
+                session: session, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1
+            ).first?.description
             printError(
                 "spconnect \(command): \(words.isEmpty ? "the password was refused" : words)"
                     + (code.map { " (code \($0))" } ?? "")

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import CommandLineKit
 import Foundation
@@ -77,34 +78,24 @@ let statusCommand = Command(
     }
     print("user:     \(session.displayName.map { "\($0) (\(session.user))" } ?? session.user)")
     print("flow:     \(session.flow)")
-    for line in TokenLogin.statusLines(session) { print(line) }
+    for fact in SessionSummary.tokenFacts(session) {
+        print((fact.label + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + fact.value)
+    }
     print("proved:   \(ISO8601DateFormatter().string(from: session.provedAt))")
     for cookie in session.cookies {
         let expiry = cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? "end of session"
         print("cookie:   \(cookie.name) (\(cookie.domain), expires \(expiry))")
     }
-    print("lifetime: " + sessionLifetimes(session))
-    if let renewal = RenewalReport.line(session) { print("renewal:  \(renewal)") }
+    print("lifetime: " + SessionSummary.lifetimes(session))
+    if let renewal = renewalLine(session) { print("renewal:  \(renewal)") }
     if let lastSignIn { print("sign-in:  \(lastSignIn)") }
     return .ok
 }
 
-/// "SharePoint session until …, identity-provider session until … (renews without a password)": how long the
-/// site's cookies last, and how long a renewal needs no password.
-func sessionLifetimes(_ session: Session) -> String {
-    let format = ISO8601DateFormatter()
-    let site =
-        session.cookies.compactMap(\.expires).min().map { "until " + format.string(from: $0) }
-        ?? "until the site ends it"
-    let what = session.proofURL == nil ? "SharePoint session" : "site session"
-    guard !session.identityProviderCookies.isEmpty else {
-        return "\(what) \(site); no identity-provider session kept (renewals need the password; "
-            + "sign in with --stay-signed-in to keep one)"
-    }
-    let provider =
-        session.identityProviderExpiry.map { "until " + format.string(from: $0) }
-        ?? "until the identity provider ends it"
-    return "\(what) \(site), identity-provider session \(provider) (renews without a password)"
+/// The `renewal:` line for this process's environment and terminal.
+func renewalLine(_ session: Session) -> String? {
+    SessionSummary.renewal(
+        session, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1)
 }
 
 /// `status -o json`: the facts of the text view as one object, dates in ISO 8601 (UTC), absent ones `null`. Never a
@@ -126,7 +117,7 @@ enum StatusReport {
             ("siteSessionExpires", date(session.cookies.compactMap(\.expires).min())),
             ("identityProviderSession", .bool(!session.identityProviderCookies.isEmpty)),
             ("identityProviderExpires", date(session.identityProviderExpiry)),
-            ("lifetime", .string(sessionLifetimes(session))), ("renewal", text(RenewalReport.line(session))),
+            ("lifetime", .string(SessionSummary.lifetimes(session))), ("renewal", text(renewalLine(session))),
         ]
         if let tokens = session.tokens {
             members.append(

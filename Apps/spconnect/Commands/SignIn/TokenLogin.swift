@@ -3,7 +3,6 @@ import CommandLineKit
 import Cryptography
 import Foundation
 import SharePoint
-import Synchronization
 import Transport
 
 /// `spconnect login --site URL --app-id ID (--certificate FILE | --device-code)`: Entra ID bearer-token sign-in
@@ -55,8 +54,8 @@ enum TokenLogin {
         let policy = SignInPolicy(allowHTTPLoopback: arguments.has(.allowHttpLoopback))
         let authority = arguments.value(.authority) ?? EntraAuthority.publicCloud
         var configuration = clientConfiguration(arguments)
-        let file = try arguments.value(.trace).map { path throws(UsageError) in try TraceFile(path: path) }
-        let steps = TokenSteps()
+        let file = try traceFile(arguments)
+        let steps = TokenSignInSteps()
         configuration.trace = { record in
             file?.write(record)
             steps.add(record)
@@ -169,39 +168,4 @@ enum TokenLogin {
         default: .failure  // credentialFile, invalidScope, tenantNotDiscovered, refused, unexpectedResponse, new ones
         }
     }
-}
-
-extension TraceFile {
-    /// One JSON line per exchange of a token sign-in: method, URL (query values redacted), status, the request's
-    /// header names and form field names; never a value (no token, assertion or key).
-    @Sendable func write(_ record: TraceRecord) {
-        let line: [String: Any] = [
-            "method": record.method, "url": record.url, "status": record.status ?? 0, "attempt": record.attempt,
-            "requestHeaders": record.requestHeaders.map(\.name), "formFields": record.formFieldNames,
-        ]
-        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
-        writeLine(String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// The exchanges of a token sign-in as sign-in record steps: method, host, status, what the request was for, the
-/// names of the form fields sent (never a value). Fed from Transport's trace, on its thread.
-final class TokenSteps: Sendable {
-    private let steps = Mutex<[SignInRecord.Step]>([])
-
-    @Sendable func add(_ record: TraceRecord) {
-        let path = URLComponents(string: record.url)?.path.lowercased() ?? ""
-        let purpose =
-            path.hasSuffix("/oauth2/v2.0/token")
-            ? "token"
-            : path.hasSuffix("/devicecode") ? "device code" : path.hasSuffix("/client.svc") ? "tenant" : "proof"
-        steps.withLock {
-            $0.append(
-                SignInRecord.Step(
-                    step: $0.count, method: record.method, host: SignInRecord.Step.host(of: record.url),
-                    purpose: purpose, status: record.status, fieldsSent: record.formFieldNames))
-        }
-    }
-
-    var all: [SignInRecord.Step] { steps.withLock { $0 } }
 }

@@ -58,26 +58,4 @@ extension TokenLogin {
             Column(app ? "roles" : "scopes", title: app ? "Roles" : "Scopes"),
         ]
     }
-
-    /// `status` lines of a token session (no network): kind, app, tenant, expiry, permissions, refresh token.
-    static func statusLines(_ session: Session) -> [String] {
-        guard let tokens = session.tokens else { return [] }
-        let claims = tokens.claims
-        let expiry = ISO8601DateFormatter().string(from: tokens.expiresAt)
-        let state = tokens.expiresAt > Date() ? "" : " (expired; renewed on the next request)"
-        var lines = [
-            "kind:     \(tokens.kind == .appOnly ? "app-only (an app, no user)" : "delegated (device code)")",
-            "app id:   \(tokens.appId)", "tenant:   \(tokens.tenant)", "token:    expires \(expiry)\(state)",
-        ]
-        if tokens.kind == .appOnly {
-            lines.append("roles:    " + (claims.roles.isEmpty ? "none" : claims.roles.joined(separator: ", ")))
-            if let credential = tokens.certificate {
-                lines.append("cert:     \(credential.certificatePath) (\(credential.algorithm.rawValue))")
-            }
-        } else {
-            lines.append("scopes:   " + (claims.scopes.isEmpty ? "none" : claims.scopes.joined(separator: ", ")))
-            lines.append("refresh:  " + (tokens.refreshToken == nil ? "none" : "kept (renews silently)"))
-        }
-        return lines
-    }
 }

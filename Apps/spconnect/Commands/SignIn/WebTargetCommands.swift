@@ -1,7 +1,6 @@
 import AuthFlow
 import CommandLineKit
 import Foundation
-import HTML
 import JSON
 import Presentation
 import Transport
@@ -43,17 +42,12 @@ let cookiesCommand = Command(
         throw UsageError(description: "--url \(url) is not an absolute http(s) URL")
     }
     // libcurl's own matching (domain, path, Secure) decides which cookies the URL would carry.
-    let client = try HTTPClient()
-    try session.install(into: client)
-    let cookies = try client.cookies.cookies(for: url)
+    let cookies = try session.cookies(for: url)
     ErrorOutput.remember(cookies: cookies)
     let sink = FileDescriptorSink.standardOutput()
     switch format {
     case .netscape:
-        let lines =
-            ["# Netscape HTTP Cookie File", "# cookies of spconnect profile '\(profile)' for \(url)"]
-            + cookies.map(\.netscapeLine)
-        sink.write(lines.joined(separator: "\n") + "\n")
+        sink.write(cookies.netscapeFile(comment: "cookies of spconnect profile '\(profile)' for \(url)"))
     case .json:
         let values: [JSONValue] = cookies.map { cookie in
             .object([
@@ -76,7 +70,7 @@ let cookiesCommand = Command(
             printError("spconnect cookies: the session holds no cookie that \(Redaction.url(url)) would get")
             return .notFound
         }
-        sink.write("Cookie: " + cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") + "\n")
+        sink.write(cookies.cookieHeaderLine + "\n")
     }
     sink.flush()
     return .ok
@@ -88,24 +82,20 @@ func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: 
     let output = try Output(arguments)
     var renewed = false
     while true {
-        let response: HTTPResponse
+        let result: WebSessionCheck.Result
         do {
-            response = try await context.client.execute(
-                HTTPRequest(
-                    url: proofURL, headers: ["Accept": BrowserHeaders().accept], auth: context.httpAuthentication,
-                    redirects: .follow(max: 5)))
+            result = try await WebSessionCheck(url: proofURL).run(
+                client: context.client, authentication: context.httpAuthentication)
         } catch {
             printError("spconnect whoami: \(error)")
             return .network
         }
-        let sameOrigin = HTTPClient.isSameOrigin(response.url, proofURL)
-        let page = try? HTMLPage(bytes: response.body, url: response.url)
-        let signInPage = page.map { $0.classification.kind != .other } ?? false
-        if (200...299).contains(response.status), sameOrigin, !signInPage {
+        switch result {
+        case .signedIn(let status):
             output.renderOne(
                 Record([
                     Field("user", .string(context.session.user)), Field("url", .string(proofURL)),
-                    Field("status", .int(response.status)), Field("flow", .string(context.session.flow)),
+                    Field("status", .int(status)), Field("flow", .string(context.session.flow)),
                 ]),
                 columns: [
                     Column("user", title: "User"), Column("url", title: "URL"), Column("status", title: "Status"),
@@ -113,15 +103,16 @@ func webWhoami(_ arguments: ParsedArguments, context: SessionContext, proofURL: 
                 ])
             output.note("Signed in at \(proofURL) (profile '\(context.profile)').")
             return .ok
+        case .notSignedIn(let status, let landedAt, let sameOrigin):
+            if !renewed, (try? await context.renewal.reauthenticate()) == true {
+                renewed = true
+                continue
+            }
+            printError(
+                "spconnect whoami: the session no longer opens \(Redaction.url(proofURL)) (HTTP \(status)"
+                    + (sameOrigin ? "" : ", sent to \(Redaction.url(landedAt))")
+                    + "); sign in again with 'spconnect login --url \(proofURL) --user \(context.session.user)'")
+            return .signInRequired
         }
-        if !renewed, (try? await context.renewal.reauthenticate()) == true {
-            renewed = true
-            continue
-        }
-        printError(
-            "spconnect whoami: the session no longer opens \(Redaction.url(proofURL)) (HTTP \(response.status)"
-                + (sameOrigin ? "" : ", sent to \(Redaction.url(response.url))")
-                + "); sign in again with 'spconnect login --url \(proofURL) --user \(context.session.user)'")
-        return .signInRequired
     }
 }

@@ -20,7 +20,10 @@ let whoamiCommand = Command(
         if arguments.has(.groups) {
             let output = try Output(arguments)
             let groups = try await SiteContext.open(arguments, session: session).site.currentUserGroups()
-            output.render(RecordSet(columns: siteGroupColumns, records: groups.map(siteGroupRecord)))
+            output.render(
+                RecordSet(
+                    columns: SharePointRecords.siteGroupColumns,
+                    records: groups.map { SharePointRecords.record(group: $0) }))
             return .ok
         }
         if session.session.tokens != nil { return try await TokenLogin.whoami(arguments, context: session) }

@@ -25,22 +25,10 @@ let sitesCommand = Command(
             output.writeLines(sites.map(\.url))
             return .ok
         }
-        output.render(RecordSet(columns: siteCollectionColumns, records: sites.map(siteCollectionRecord)))
+        output.render(
+            RecordSet(
+                columns: SharePointRecords.siteCollectionColumns,
+                records: sites.map { SharePointRecords.record(siteCollection: $0) }))
         return .ok
     }
-}
-
-/// Columns of ``siteCollectionRecord(_:)``.
-let siteCollectionColumns = [
-    Column("title", title: "Title"), Column("url", title: "URL"), Column("webTemplate", title: "Template"),
-    Column("lastModified", title: "Modified"), Column("id", title: "Site id"),
-]
-
-/// A site collection found by Search.
-func siteCollectionRecord(_ site: SiteCollectionSummary) -> Record {
-    Record([
-        Field("title", .string(site.title)), Field("url", .string(site.url)),
-        Field("webTemplate", .string(site.webTemplate)), Field("lastModified", .string(site.lastModified)),
-        Field("id", .string(site.siteID)),
-    ])
 }

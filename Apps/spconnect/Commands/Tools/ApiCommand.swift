@@ -64,13 +64,9 @@ let apiCommand = Command(
     let configuration = clientConfiguration(arguments)
 
     var url: String
-    var client: HTTPClient
+    var client: HTTPClient?
     var auth: Authentication?
-    /// A Basic session's credentials, for requests to its site.
-    var siteAuthentication: Authentication?
     var site: SharePointSite?
-    var renewal: ProfileRenewal?
-    var tokens: TokenRenewal?
     var defaults: [(String, String)] = [("Accept", "application/json")]
     if arguments.has(.anonymous) || arguments.value(.basic) != nil {
         guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
@@ -95,12 +91,8 @@ let apiCommand = Command(
         }
     } else {
         let context = try SessionContext.open(arguments)
-        client = context.client
-        renewal = context.renewal
-        tokens = context.tokens
-        siteAuthentication = context.httpAuthentication
         let siteClient = SharePointSite(
-            client: client, siteURL: context.session.siteURL, authentication: context.httpAuthentication,
+            client: context.client, siteURL: context.session.siteURL, authentication: context.httpAuthentication,
             reauthenticate: context.renewal.reauthenticate, authenticationProvider: context.tokens)
         site = siteClient
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
@@ -122,64 +114,44 @@ let apiCommand = Command(
     // Throttled reads are retried like the site client's (`Retry-After` honoured up to 5 minutes); a POST or
     // any other non-idempotent call is never repeated, as its effect is unknown.
     let retry = NetworkOptions.retryPolicy(site?.readRetry ?? SharePointSite.defaultReadRetry, arguments)
-    // The site's digest goes only to the site itself, never to another URL given in full.
-    let toTheSite = site.map { HTTPClient.isSameOrigin(url, $0.siteURL) } ?? false
-    var renewed = false
-    while true {
-        var request = HTTPRequest(
-            method: method, url: url, headers: requestHeaders, body: body.map(HTTPRequest.Body.bytes) ?? .none,
-            auth: auth, redirects: .follow(max: 10), retry: retry)
-        // A Basic session's credentials go to the site only, like its cookies would.
-        if let basic = siteAuthentication, toTheSite, auth == nil { request.auth = basic }
-        // A token session's bearer token goes to the site only (renewed first when it is about to expire).
-        if let tokens, toTheSite {
-            do {
-                request.auth = try await tokens.currentAuthentication()
+    let response: HTTPResponse
+    do throws(SharePointError) {
+        if let site {
+            // The session's credentials and digest go to the site only; one renewal when the session ended.
+            response = try await site.send(method: method, url: url, headers: requestHeaders, body: body, retry: retry)
+        } else if let client {
+            do throws(TransportError) {
+                response = try await client.execute(
+                    HTTPRequest(
+                        method: method, url: url, headers: requestHeaders,
+                        body: body.map(HTTPRequest.Body.bytes) ?? .none, auth: auth, redirects: .follow(max: 10),
+                        retry: retry))
             } catch {
-                printError("spconnect api: the access token could not be renewed: \(error)")
-                return .signInRequired
+                throw SharePointError(transport: error)
             }
+        } else {
+            return .usage
         }
-        if let site, toTheSite, tokens == nil, method != "GET", method != "HEAD",
-            !headers.contains(where: { $0.0.lowercased() == "x-requestdigest" })
-        {
-            do throws(SharePointError) {
-                request.headers.set("X-RequestDigest", try await site.requestDigest())
-            } catch {
-                printError("spconnect api: could not get a request digest: \(error.description)")
-                return exitCode(for: error)
-            }
-        }
-        let response: HTTPResponse
-        do throws(TransportError) {
-            response = try await client.execute(request)
-        } catch {
-            printError("spconnect api: \(error)")
-            return exitCode(for: SharePointError(transport: error))
-        }
-        let sessionEnded =
-            response.status == 401 || (response.status == 403 && response.headers["X-Forms_Based_Auth_Required"] != nil)
-        if sessionEnded, !renewed, let renewal {
-            renewed = true
-            if (try? await renewal.reauthenticate()) == true {
-                site?.invalidateDigest()
-                continue
-            }
-            if let refused = await RefusedRenewal.report("api") { return refused }
-        }
-        let success = (200..<300).contains(response.status)
-        let text = arguments.has(.raw) ? response.text : prettyJSON(response.body) ?? response.text
-        let sink = try OutputFile.sink(arguments)
-        if !text.isEmpty { sink.write(text.hasSuffix("\n") ? text : text + "\n") }
-        if arguments.value(.out) != nil { OutputFile.settled(sink) } else { sink.flush() }
-        if !success {
-            if !arguments.has(.quiet) {
-                printError("spconnect api: \(method) \(AuthFlow.Redaction.url(url)) answered HTTP \(response.status)")
-            }
-            return .httpError
-        }
-        return .ok
+    } catch {
+        printError("spconnect api: \(error.description)")
+        return exitCode(for: error)
     }
+    if site != nil, response.status == 401 || response.status == 403,
+        let refused = await RefusedRenewal.report("api")
+    {
+        return refused
+    }
+    let text = arguments.has(.raw) ? response.text : prettyJSON(response.body) ?? response.text
+    let sink = try OutputFile.sink(arguments)
+    if !text.isEmpty { sink.write(text.hasSuffix("\n") ? text : text + "\n") }
+    if arguments.value(.out) != nil { OutputFile.settled(sink) } else { sink.flush() }
+    guard (200..<300).contains(response.status) else {
+        if !arguments.has(.quiet) {
+            printError("spconnect api: \(method) \(AuthFlow.Redaction.url(url)) answered HTTP \(response.status)")
+        }
+        return .httpError
+    }
+    return .ok
 }
 
 /// A JSON body re-indented (member order kept), or nil when the body is not JSON.

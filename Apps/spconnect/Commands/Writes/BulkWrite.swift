@@ -83,13 +83,7 @@ enum BulkWrite {
     static func finish(
         _ summary: BulkWriteSummary, command: String, list: String, updating: Bool, dryRun: Bool, output: Output
     ) -> ExitCode {
-        let total = summary.total
-        output.note(
-            (dryRun ? "Dry run, nothing was written. " : "")
-                + "\(total) row\(total == 1 ? "" : "s"): \(summary.written) "
-                + (dryRun ? "would be written" : "written") + ", \(summary.failed) failed"
-                + (summary.notSent > 0 ? ", \(summary.notSent) not sent" : "")
-                + (summary.unknown > 0 ? ", \(summary.unknown) unknown" : ""))
+        output.note(summary.counts(dryRun: dryRun))
         if !summary.unknownRows.isEmpty {
             output.note(
                 UnknownWrites.bulkAdvice(

@@ -1,15 +1,16 @@
-import CommandLineKit
-import JSON
-import SharePoint
+public import CommandLineKit
+import Foundation
+public import JSON
+public import SharePoint
 
 /// A `--select` list checked against the list's fields before any item is read: each name in the server's spelling,
 /// `a/b` projections of lookups and people with the `$expand=a` each needs, and a usage error naming the closest
 /// fields for a name the list does not have (SharePoint itself may answer a typo with the field silently missing).
-struct FieldSelection: Equatable {
+public struct FieldSelection: Equatable, Sendable {
     /// The names for `$select` and the columns, in the order given, each once.
-    var names: [String] = []
+    public var names: [String] = []
     /// The lookups, people and navigation properties to expand (`AssignedTo` for `AssignedTo/Title`), each once.
-    var expand: [String] = []
+    public var expand: [String] = []
 
     /// Item properties that are no field of the list but may be selected.
     static let itemProperties = [
@@ -26,11 +27,11 @@ struct FieldSelection: Equatable {
     static let lookupTypes: Set<String> = ["lookup", "lookupmulti", "user", "usermulti"]
 
     /// No selection: every field the server sends.
-    init() {}
+    public init() {}
 
     /// `requested` checked against the fields of `list` (`name` as the user wrote it, for messages); the fields are
     /// only read when a name is not an item property every list has (`Id`, `Title` needs them).
-    static func checked(_ requested: [String], in list: ListPath, named name: String, site: SharePointSite)
+    public static func checked(_ requested: [String], in list: ListPath, named name: String, site: SharePointSite)
         async throws -> FieldSelection
     {
         if requested.isEmpty { return FieldSelection() }
@@ -44,7 +45,7 @@ struct FieldSelection: Equatable {
     ///
     /// - Throws: a usage error for a name that is no field or item property ("did you mean …"), and for `a/b` where
     ///   `a` is not a lookup, a person or a navigation property.
-    init(_ requested: [String], fields: [SharePoint.Field], list: String) throws(UsageError) {
+    public init(_ requested: [String], fields: [SharePoint.Field], list: String) throws(UsageError) {
         // Lower-cased name → the server's spelling; a name given exactly as one of them stays as given (`Id` and
         // `ID` are both item properties).
         var exact: Set<String> = []
@@ -106,6 +107,18 @@ struct FieldSelection: Equatable {
                 + "internal name: 'spconnect fields \(list)' lists them")
     }
 
+    /// ``names`` with `Id` first when they name fields but not the id (every item is decoded by its id); empty
+    /// when nothing is selected (every field).
+    public var namesWithID: [String] {
+        if names.isEmpty || names.contains(where: { $0.lowercased() == "id" }) { return names }
+        return ["Id"] + names
+    }
+
+    /// `a, b,c` → `["a", "b", "c"]`: a `--select` or `--orderby` list as given.
+    public static func split(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// Up to three field names nearest to `name` by edit distance (case-insensitive) to the name or its title: those
     /// within a typo or two when there are any, else the three nearest.
     static func closest(to name: String, among candidates: [(name: String, title: String)]) -> [String] {
@@ -114,7 +127,7 @@ struct FieldSelection: Equatable {
 
     /// The value an item has for a selected `a/b` name: `b` of the expanded `a` (an array of them for multi-valued
     /// lookups and people, in any flavour), or nil when the item has no such value.
-    static func projectedValue(_ name: String, of item: ListItem) -> JSONValue? {
+    public static func projectedValue(_ name: String, of item: ListItem) -> JSONValue? {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2, let base = item[parts[0]] else { return nil }
         func pick(_ value: JSONValue) -> JSONValue {

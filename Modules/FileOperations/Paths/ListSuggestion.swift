@@ -1,10 +1,12 @@
 import CommandLineKit
-import SharePoint
+public import SharePoint
 
 /// Runs `body`; when the list `word` names is not found (exit 8), the message gains the closest list title of the
 /// site ("Did you mean 'Tasks'?"), read with one listing of the lists after the list was not found (nothing is added
 /// when nothing is close, or the lists cannot be read).
-func withListSuggestion<T>(_ word: String, site: SharePointSite, _ body: () async throws -> T) async throws -> T {
+public func withListSuggestion<T>(
+    _ word: String, site: SharePointSite, _ body: () async throws -> T
+) async throws -> T {
     do {
         return try await body()
     } catch var error as SharePointError where error.kind == .listNotFound {
