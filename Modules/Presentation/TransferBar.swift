@@ -1,19 +1,24 @@
 import Synchronization
 
-/// A progress bar on standard error (terminal only), redrawn by a task ten times a second.
+/// A progress bar drawn on a descriptor the app gives (its standard error, on a terminal), redrawn by a task ten times
+/// a second.
 public final class TransferBar: Sendable {
     private let task: Task<Void, Never>?
     private let box: ProgressReporterBox
     private let totals: @Sendable () -> (done: Int64, total: Int64?)
     private let started = ContinuousClock.now
 
-    /// A bar labelled `label` showing what `totals` says (bytes done, and of how many when known); nothing is
-    /// drawn unless `enabled` (standard error is a terminal and the run is not quiet).
-    public init(label: String, totals: @escaping @Sendable () -> (done: Int64, total: Int64?), enabled: Bool) {
+    /// A bar labelled `label` showing what `totals` says (bytes done, and of how many when known), drawn on
+    /// `fileDescriptor`; nothing is drawn unless `enabled` (the descriptor is a terminal and the run is not quiet).
+    public init(
+        label: String, totals: @escaping @Sendable () -> (done: Int64, total: Int64?), enabled: Bool,
+        drawingOn fileDescriptor: Int32
+    ) {
         self.totals = totals
         let box = ProgressReporterBox(
             ProgressReporter(
-                sink: FileDescriptorSink.standardError(), bar: ProgressBar(label: label), isEnabled: enabled))
+                sink: FileDescriptorSink(fileDescriptor: fileDescriptor, bufferCapacity: 4 * 1024),
+                bar: ProgressBar(label: label), isEnabled: enabled))
         self.box = box
         guard enabled else {
             task = nil

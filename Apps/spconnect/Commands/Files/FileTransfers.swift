@@ -91,7 +91,7 @@ func downloadFiles(
     let transfers = TransferTotals(count: urls.count)
     let bar = TransferBar(
         label: urls.count == 1 ? URL(fileURLWithPath: urls[0]).lastPathComponent : "\(urls.count) files",
-        totals: { transfers.sum }, enabled: output.progressEnabled)
+        totals: { transfers.sum }, enabled: output.progressEnabled, drawingOn: STDERR_FILENO)
     let outcomes = await FileDownloads.download(
         urls, words: words, to: directory, parallel: parallel, site: site, totals: transfers)
     bar.finish()

@@ -93,7 +93,9 @@ final class TreeReportPrinter {
         case .waitingForLock(let holder):
             output.note(LockMessage.waiting(holder, what: holder.folder, command: command, seconds: waiting))
         case .transfersStarted(let totals):
-            bar = TransferBar(label: "\(totals.count) files", totals: { totals.sum }, enabled: output.progressEnabled)
+            bar = TransferBar(
+                label: "\(totals.count) files", totals: { totals.sum }, enabled: output.progressEnabled,
+                drawingOn: STDERR_FILENO)
         case .transfersEnded:
             bar?.finish()
             bar = nil

@@ -55,7 +55,8 @@ let uploadCommand = Command(
         let site = try SiteContext.open(arguments).site
         let totals = TransferTotals(count: 1)
         let bar = TransferBar(
-            label: URL(fileURLWithPath: file).lastPathComponent, totals: { totals.sum }, enabled: output.progressEnabled
+            label: URL(fileURLWithPath: file).lastPathComponent, totals: { totals.sum },
+            enabled: output.progressEnabled, drawingOn: STDERR_FILENO
         )
         let name = arguments.value(.asOption) ?? URL(fileURLWithPath: file).lastPathComponent
         let uploaded: SharePoint.File
