@@ -122,7 +122,7 @@ let package = Package(
         /// Files and folders a word names, read, removed to the recycle bin and downloaded, reporting one outcome per
         /// path and never printing.
         .target(
-            name: "FileOperations", dependencies: ["SharePoint", "Mirror", "CommandLineKit"],
+            name: "FileOperations", dependencies: ["SharePoint", "Mirror", "LocalFiles", "CommandLineKit"],
             path: "Modules/FileOperations"),
 
         /// A list's items as records, page by page: the selection checked against the list's fields, reading ahead or
@@ -288,7 +288,7 @@ let package = Package(
             path: "Tests/MirrorTests"),
         .testTarget(
             name: "FileOperationsTests",
-            dependencies: ["TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim"],
+            dependencies: ["TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim", "LocalFiles"],
             path: "Tests/FileOperationsTests"),
         .testTarget(
             name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],

@@ -1,5 +1,6 @@
 import FileOperations
 import Foundation
+import LocalFiles
 import Mirror
 import SPSim
 import SharePoint
@@ -108,5 +109,39 @@ import Transport
         #expect((try? await site.file(serverRelativeURL: folder + "/Sub/a.txt")) != nil)
         #expect((try? await site.file(serverRelativeURL: folder + "/a.txt")) == nil)
         await sim.stop()
+    }
+
+    /// An item's attachments land in a local folder as their own names; a second run without `overwrite` keeps the
+    /// file there; a server's name that is not a plain file name is never used as a path.
+    @Test func attachmentsAreSavedOnceAndUnsafeNamesAreRefused() async throws {
+        let (sim, site, _) = try await site(with: [:])
+        defer { Task { await sim.stop() } }
+        let url =
+            site.siteURL + "/_api/web/lists/getbytitle('Tasks')/items(1)/AttachmentFiles/add(FileName='receipt.txt')"
+        let added = try await site.send(
+            method: "POST", url: url, headers: ["Accept": "application/json"], body: Array("paid".utf8),
+            retry: .never)
+        #expect(added.status == 200, "\(added.text)")
+        let attachments = try await site.attachments(in: .title("Tasks"), id: 1)
+        let scratch = try temporaryDirectory("attachments")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = try LocalFolder(path: scratch)
+        let first = await AttachmentDownloads.save(
+            attachments, of: .title("Tasks"), id: 1, into: folder, overwrite: false, site: site)
+        #expect(first.count == attachments.count && attachments.count >= 2)
+        guard case .downloaded(4, let path) = first.first(where: { $0.name == "receipt.txt" })?.result else {
+            Issue.record("\(first)")
+            return
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "paid")
+        let again = await AttachmentDownloads.save(
+            attachments, of: .title("Tasks"), id: 1, into: folder, overwrite: false, site: site)
+        for outcome in again {
+            guard case .exists = outcome.result else { Issue.record("\(outcome)"); continue }
+        }
+        for name in ["../receipt.txt", "a/b", "..", "", "a\\b", "tab\there"] {
+            #expect(!AttachmentDownloads.isPlainName(name), "\(name)")
+        }
+        #expect(AttachmentDownloads.isPlainName("receipt 2026.pdf"))
     }
 }

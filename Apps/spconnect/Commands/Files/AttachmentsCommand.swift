@@ -51,55 +51,43 @@ let attachmentsCommand = Command(
     }
 }
 
-/// Saves each attachment as its own name in `folder` (one at a time: they are small), one result per attachment:
-/// `downloaded`, `refused (exists)` (a file already there, without `overwrite`), `refused (name)` (a name that
-/// cannot be a file in `folder`: `..`, a `/`), `failed (…)`. The exit code is the first failure's.
+/// Saves each attachment into `folder` (``AttachmentDownloads``), one result per attachment: `downloaded`,
+/// `refused (exists)` (a file already there, without `overwrite`), `refused (name)` (a name that cannot be a file in
+/// `folder`: `..`, a `/`), `failed (…)`. The exit code is the first failure's.
 private func saveAttachments(
     _ attachments: [Attachment], of list: ListPath, id: Int, into folder: LocalFolder, overwrite: Bool,
     output: Output, site: SharePointSite
 ) async throws -> ExitCode {
     var records: [Record] = []
     var firstFailure: ExitCode?
-    for attachment in attachments {
-        let name = attachment.fileName
+    let outcomes = await AttachmentDownloads.save(
+        attachments, of: list, id: id, into: folder, overwrite: overwrite, site: site)
+    for outcome in outcomes {
         var size: Cell = .null
         var saved: Cell = .null
         let result: String
-        do {
-            guard LocalName.isPlain(name) else {
-                throw SharePointError(
-                    localFile: "refused to save the attachment '\(name)'",
-                    detail: "its name is not a plain file name, so it could land outside \(folder.path)")
-            }
-            // Checked again when the file is moved into place: this only spares fetching what would be refused.
-            let existing = (try? folder.entry(name)) ?? nil
-            if !overwrite, existing != nil {
-                throw SharePointError(kind: .alreadyExists, status: 0, message: "\(folder.path(of: name)) exists")
-            }
-            let bytes = try await site.downloadAttachment(
-                named: name, in: list, id: id, into: folder, as: name, replacing: overwrite)
+        switch outcome.result {
+        case .downloaded(let bytes, let path):
             size = Int(exactly: bytes).map(Cell.int) ?? .null
-            saved = .string(folder.path(of: name))
+            saved = .string(path)
             result = "downloaded"
-        } catch let error as SharePointError {
-            switch error.kind {
-            case .alreadyExists:
-                result = "refused (exists)"
-                printError(
-                    "spconnect attachments: \(name): \(folder.path(of: name)) already exists; add --overwrite to "
-                        + "replace it.")
-            case .localFile where !LocalName.isPlain(name):
-                result = "refused (name)"
-                printError("spconnect attachments: \(error.description)")
-            default:
-                result = "failed (\(error.briefReason))"
-                printError("spconnect attachments: \(name): \(error.description)")
-            }
+        case .exists(let path):
+            result = "refused (exists)"
+            printError("spconnect attachments: \(outcome.name): \(path) already exists; add --overwrite to replace it.")
+            firstFailure =
+                firstFailure ?? exitCode(for: SharePointError(kind: .alreadyExists, status: 0, message: path))
+        case .unsafeName(let error):
+            result = "refused (name)"
+            printError("spconnect attachments: \(error.description)")
+            firstFailure = firstFailure ?? exitCode(for: error)
+        case .failed(let error):
+            result = "failed (\(error.briefReason))"
+            printError("spconnect attachments: \(outcome.name): \(error.description)")
             firstFailure = firstFailure ?? exitCode(for: error)
         }
         records.append(
             Record([
-                Presentation.Field("name", .string(name)), Presentation.Field("size", size),
+                Presentation.Field("name", .string(outcome.name)), Presentation.Field("size", size),
                 Presentation.Field("path", saved), Presentation.Field("result", .string(result)),
             ]))
     }
@@ -110,13 +98,4 @@ private func saveAttachments(
                 Column("result", title: "Result"),
             ], records: records))
     return firstFailure ?? .ok
-}
-
-/// Names a server gives that may be written as one file in a folder.
-enum LocalName {
-    /// Not empty, not `.` or `..`, no `/`, `\` or NUL, and no control characters.
-    static func isPlain(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\")
-            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-    }
 }
