@@ -288,7 +288,9 @@ let package = Package(
             path: "Tests/MirrorTests"),
         .testTarget(
             name: "FileOperationsTests",
-            dependencies: ["TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim", "LocalFiles"],
+            dependencies: [
+                "TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim", "LocalFiles",
+            ],
             path: "Tests/FileOperationsTests"),
         .testTarget(
             name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],

@@ -1,9 +1,8 @@
 import AuthFlow
 import CommandLineKit
+import Foundation
 import HTML
 import JSON
-
-import Foundation
 
 /// `spconnect inspect FILE [--url URL] [--charset C]`: reads a saved page offline and prints what the
 /// sign-in engine sees, as JSON. `FILE` may be `-` for standard input. Password values and `$Config` token
