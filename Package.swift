@@ -139,7 +139,9 @@ let package = Package(
         // MARK: App support (what both apps share, never a library)
 
         /// The one ordered chain of password sources for renewals, `status` and the status app; helper commands.
-        .target(name: "AppSupport", dependencies: ["AuthFlow", "Keyring", "Transport"], path: "Modules/AppSupport"),
+        .target(
+            name: "AppSupport", dependencies: ["AuthFlow", "Keyring", "Transport", "Cryptography"],
+            path: "Modules/AppSupport"),
 
         // MARK: Presentation
 

@@ -60,8 +60,13 @@ final class StatusPasswords: Sendable {
         }
     }
 
-    /// Every password the chain gave so far.
+    /// Every password the chain gave so far, and every one-time code and TOTP secret remembered.
     var known: [Secret] { state.withLock { $0.known } }
+
+    /// Keeps `secret` (a one-time code, a TOTP secret) for the pages' scrubber.
+    @Sendable func remember(_ secret: Secret) {
+        state.withLock { if !$0.known.contains(secret) { $0.known.append(secret) } }
+    }
 
     /// Why the last sign-in got no password, nil when it got one.
     var problem: String? { state.withLock { $0.problem } }

@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import CommandLineKit
 import Foundation
@@ -154,6 +155,18 @@ final class StatusServer: Sendable {
         configuration.knownPasswords = { passwords.known }
         configuration.passwordProblem = { passwords.problem }
         configuration.environment = environment
+        // One-time codes for a second factor, from the same variables spconnect's renewals read (no terminal here).
+        // A TOTP secret file that cannot be used is said at start, in `passwordFileRefusal`'s place.
+        configuration.oneTimeCode = try? OneTimeCodeSources.source(
+            command: environment["SPCONNECT_OTP_COMMAND"].flatMap { $0.isEmpty ? nil : $0 },
+            totpSecretFile: environment["SPCONNECT_TOTP_SECRET_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+            terminal: false, remember: passwords.remember,
+            report: { request, reason in
+                FileHandle.standardError.write(
+                    Data(
+                        "spconnect-status: SPCONNECT_OTP_COMMAND gave no code for \(request.fieldName): \(reason)\n"
+                            .utf8))
+            })
         return configuration
     }
 
@@ -171,6 +184,22 @@ final class StatusServer: Sendable {
         }
     }
 
+    /// Why `SPCONNECT_TOTP_SECRET_FILE` cannot be used (others may read it, or it holds no TOTP secret), when it is
+    /// named and no `SPCONNECT_OTP_COMMAND` comes first: said at start, not at the first second factor.
+    static func totpSecretFileRefusal(environment: [String: String]) -> String? {
+        guard (environment["SPCONNECT_OTP_COMMAND"] ?? "").isEmpty,
+            let path = environment["SPCONNECT_TOTP_SECRET_FILE"],
+            !path.isEmpty
+        else { return nil }
+        do {
+            _ = try OneTimeCodeSources.source(
+                command: nil, totpSecretFile: path, terminal: false, remember: { _ in }, report: { _, _ in })
+            return nil
+        } catch {
+            return "SPCONNECT_TOTP_SECRET_FILE: \(error.description)"
+        }
+    }
+
     /// The whole command: parse, start, print the URL (first line, flushed), serve until SIGINT/SIGTERM.
     /// Returns the exit code.
     static func run(arguments: [String]) -> Int32 {
@@ -185,7 +214,10 @@ final class StatusServer: Sendable {
             FileHandle.standardError.write(Data("spconnect-status: \(error)\n\n\(StatusOptions.usage)\n".utf8))
             return 2
         }
-        if let refusal = passwordFileRefusal(environment: ProcessInfo.processInfo.environment) {
+        let environment = ProcessInfo.processInfo.environment
+        if let refusal = passwordFileRefusal(environment: environment)
+            ?? totpSecretFileRefusal(environment: environment)
+        {
             FileHandle.standardError.write(Data("spconnect-status: \(refusal)\n".utf8))
             return 2
         }

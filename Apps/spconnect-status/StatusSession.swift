@@ -36,6 +36,9 @@ actor StatusSession {
         var now: @Sendable () -> Date = { Date() }
         /// The environment the renewal's password sources are read from (for the page's renewal line).
         var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Where a sign-in's one-time codes come from (`SPCONNECT_OTP_COMMAND`, `SPCONNECT_TOTP_SECRET_FILE`), as
+        /// for spconnect's renewals; nil: a second factor ends the sign-in.
+        var oneTimeCode: OneTimeCodeSource? = nil
     }
 
     /// The ``SignInRecord/source`` of the sign-ins this app runs (its button and its renewals).
@@ -276,7 +279,8 @@ actor StatusSession {
         }
         let renewal = ProfileRenewal(
             client: client, session: new, store: configuration.store, profile: configuration.profile,
-            recordSource: Self.recordSource, password: configuration.password, now: configuration.now)
+            recordSource: Self.recordSource, password: configuration.password, oneTimeCode: configuration.oneTimeCode,
+            now: configuration.now)
         self.renewal = renewal
         if new.tokens != nil {
             // A token session (app-only, device code): every request carries its bearer token, renewed by the

@@ -45,7 +45,7 @@ struct SessionContext {
             configuration.sharedBackoff = SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
         }
         let client = try HTTPClient(configuration: configuration)
-        let oneTimeCode = session.tokens == nil ? try OneTimeCodeSources.source(arguments) : nil
+        let oneTimeCode = session.tokens == nil ? try OneTimeCodeOptions.source(arguments) : nil
         let renewal = ProfileRenewal(
             client: client, session: session, store: store, profile: profile, recordSource: "spconnect renewal",
             password: { [session] in await renewalPassword(for: session) },
@@ -87,7 +87,7 @@ func renewalPasswordWaiting(for session: Session) -> Secret? {
         session: session, environment: ProcessInfo.processInfo.environment, terminal: isatty(STDIN_FILENO) == 1)
     let outcome = chain.password {
         printError("The session ended; signing in again.")
-        return try? PasswordPrompt.ask("Password for \(session.user): ")
+        return TerminalPrompt.secret("Password for \(session.user): ")
     }
     switch outcome {
     case .password(let secret, _):

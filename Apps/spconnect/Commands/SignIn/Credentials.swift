@@ -50,7 +50,10 @@ enum PasswordSource {
         var typed: Result<Secret, UsageError>?
         switch chain.password(ask: {
             do throws(UsageError) {
-                return try PasswordPrompt.ask("Password for \(user): ")
+                guard let typed = TerminalPrompt.secret("Password for \(user): ") else {
+                    throw UsageError(description: "no password entered")
+                }
+                return typed
             } catch {
                 typed = .failure(error)
                 return nil
@@ -76,24 +79,5 @@ enum PasswordSource {
         } catch {
             throw UsageError(description: error.description)
         }
-    }
-}
-
-/// A no-echo password prompt on the terminal.
-enum PasswordPrompt {
-    static func ask(_ text: String) throws(UsageError) -> Secret {
-        FileHandle.standardError.write(Data(text.utf8))
-        var saved = termios()
-        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if haveTerminal {
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
-        }
-        let line = readLine(strippingNewline: true)
-        if haveTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        FileHandle.standardError.write(Data("\n".utf8))
-        guard let line, !line.isEmpty else { throw UsageError(description: "no password entered") }
-        return Secret(line)
     }
 }

@@ -37,7 +37,7 @@ let loginCommand = Command(
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag(.staySignedIn, "answer 'Stay signed in?' with yes"),
         mfaMethodOption,
-        OneTimeCodeSources.option, OneTimeCodeSources.secretFileOption,
+        OneTimeCodeOptions.option, OneTimeCodeOptions.secretFileOption,
         .repeatable(
             .cookie, "PATTERN",
             "the cookie(s) that mean signed in, names or globs (_shibsession_*); default FedAuth (+ rtFa online), "
@@ -113,7 +113,7 @@ let loginCommand = Command(
                 collector.add(step)
             }, dumpPagesDirectory: arguments.value(.dumpPages),
             deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
-            oneTimeCode: try OneTimeCodeSources.source(arguments),
+            oneTimeCode: try OneTimeCodeOptions.source(arguments),
             notice: { printError("spconnect: " + $0) })
     ).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
