@@ -1,5 +1,5 @@
 public import Foundation
-import Transport
+public import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +70,13 @@ public struct SessionStore: Sendable {
             throw .invalidProfileName(profile)
         }
         return directory + "/" + profile + ".cookies"
+    }
+
+    /// The throttling back-off every process of `profile` shares (`PROFILE.backoff` beside the session): a 429 or
+    /// 503 with `Retry-After` seen by one pauses the others until that time. Nil for a name no profile can have.
+    public func sharedBackoff(for profile: String) -> SharedBackoff? {
+        guard let path = try? path(for: profile) else { return nil }
+        return SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
     }
 
     /// Writes `session` for `profile`, replacing any earlier file whole.

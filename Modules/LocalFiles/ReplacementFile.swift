@@ -18,9 +18,12 @@ public struct ReplacementFile: Sendable {
     /// Where to write the new content.
     public let descriptor: Int32
 
-    /// Makes the temporary file beside `target`. Throws when the target's folder is missing, the target is a
-    /// folder, or nothing can be created there.
-    public static func make(beside target: String) throws(ReplacementFileError) -> ReplacementFile {
+    /// Makes the temporary file beside `target`, with `mode` when given (`0o600` for a secret; set before anything
+    /// is written). Throws when the target's folder is missing, the target is a folder, or nothing can be created
+    /// there.
+    public static func make(beside target: String, mode: UInt32? = nil) throws(ReplacementFileError)
+        -> ReplacementFile
+    {
         let url = URL(fileURLWithPath: target)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -36,9 +39,10 @@ public struct ReplacementFile: Sendable {
         for _ in 0..<16 {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
             let temporary = "\(folder)/.\(url.lastPathComponent).spconnect-\(suffix)"
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            let descriptor = open(
+                temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode.map { mode_t($0) } ?? 0o666)
             if descriptor >= 0 {
-                if let existingMode { fchmod(descriptor, existingMode) }
+                if let wanted = mode.map({ mode_t($0) }) ?? existingMode { fchmod(descriptor, wanted) }
                 return ReplacementFile(target: target, temporary: temporary, descriptor: descriptor)
             }
             guard errno == EEXIST else {
@@ -47,6 +51,19 @@ public struct ReplacementFile: Sendable {
             }
         }
         throw ReplacementFileError(description: "cannot make a temporary file in \(folder)")
+    }
+
+    /// Writes all of `bytes` to the temporary file.
+    public func write(_ bytes: [UInt8]) throws(ReplacementFileError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw ReplacementFileError(description: "could not write it: \(String(cString: strerror(errno)))")
+            }
+            offset += count
+        }
     }
 
     /// Syncs the temporary file to disk and renames it over the target. On failure the temporary file is removed

@@ -44,6 +44,11 @@ import Testing
             String.init)
         let secret = try String(contentsOfFile: folder + "/secret", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        // The secret file is the gateway's key: only its owner may read it, and no temporary copy is left beside it.
+        let mode = try FileManager.default.attributesOfItem(atPath: folder + "/secret")[.posixPermissions] as? Int
+        #expect(mode == 0o600, "secret file mode \(String(mode ?? 0, radix: 8))")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains(".spconnect-") })
         let pid =
             pid_t(
                 try String(contentsOfFile: folder + "/pid", encoding: .utf8).trimmingCharacters(

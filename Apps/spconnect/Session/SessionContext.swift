@@ -41,9 +41,7 @@ struct SessionContext {
         var configuration = clientConfiguration(arguments)
         configuration.plainHTTP = .forSession(of: session.siteURL)
         // Every command of one profile (parallel jobs over many sites) backs off together when throttled.
-        if let path = try? store.path(for: profile), path.hasSuffix(".cookies") {
-            configuration.sharedBackoff = SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
-        }
+        configuration.sharedBackoff = store.sharedBackoff(for: profile)
         let client = try HTTPClient(configuration: configuration)
         let oneTimeCode = session.tokens == nil ? try OneTimeCodeOptions.source(arguments) : nil
         let renewal = ProfileRenewal(

@@ -3,6 +3,7 @@ import CommandLineKit
 import Foundation
 import Gateway
 import HTTPServer
+import LocalFiles
 import Transport
 
 #if canImport(Glibc)
@@ -81,21 +82,19 @@ enum GatewayListen {
         return (address, port)
     }
 
-    /// Writes the secret to `path` (a temporary file beside it, 0600, renamed over it).
-    static func writeSecret(_ secret: Secret, to path: String) throws {
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw UsageError(
-                description: "--secret-file \(path): cannot write it (\(String(cString: strerror(errno))))")
-        }
-        let bytes = Array((secret.revealedValue() + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard fsync(descriptor) == 0, close(descriptor) == 0, written == bytes.count, rename(temporary, path) == 0
-        else {
-            unlink(temporary)
-            throw UsageError(
-                description: "--secret-file \(path): cannot write it (\(String(cString: strerror(errno))))")
+    /// Writes the secret to `path` (a 0600 file beside it, renamed over it: ``ReplacementFile``).
+    static func writeSecret(_ secret: Secret, to path: String) throws(UsageError) {
+        do throws(ReplacementFileError) {
+            let file = try ReplacementFile.make(beside: path, mode: 0o600)
+            do throws(ReplacementFileError) {
+                try file.write(Array((secret.revealedValue() + "\n").utf8))
+            } catch {
+                file.discard()
+                throw error
+            }
+            try file.commit()
+        } catch {
+            throw UsageError(description: "--secret-file \(path): \(error.description)")
         }
     }
 

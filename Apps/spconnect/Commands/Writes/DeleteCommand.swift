@@ -71,45 +71,31 @@ let deleteCommand = Command(
     }
 }
 
-/// `delete --dry-run`: each item looked up (its id and title), and what `delete` would do with it: `would delete`,
-/// `not found` (exit 8) or, with `--etag` and a flavour that carries etags, `changed since read (etag)` (exit 9).
-/// Nothing is written.
+/// `delete --dry-run`: each item looked up (``BulkDeletion/plan(_:in:etag:site:)``) and what `delete` would do
+/// with it: `would delete`, `not found` (exit 8) or, with `--etag` and a flavour that carries etags, `changed since
+/// read (etag)` (exit 9). Nothing is written.
 private func planDeletion(_ ids: [Int], of name: String, etag: String, site: SharePointSite, output: Output)
     async throws -> ExitCode
 {
-    var records: [Record] = []
-    var exit = ExitCode.ok
-    try await site.withList(named: name) { list in
-        for id in ids {
-            var title = ""
-            var result = "would delete"
-            do {
-                let item = try await site.item(in: list, id: id, query: ODataQuery(select: ["Id", "Title"]))
-                title = item.fields.first { $0.0 == "Title" }?.1.stringValue ?? ""
-                if etag != "*" {
-                    // Without metadata (the default flavour) the answer carries no etag: the server checks it then.
-                    if let current = item.etag, current != etag {
-                        result = "changed since read (etag)"
-                        if exit == .ok { exit = .conflict }
-                    } else if item.etag == nil {
-                        result = "would delete if its etag is still \(etag)"
-                    }
-                }
-            } catch let error as SharePointError where error.kind == .itemNotFound {
-                result = "not found"
-                if exit == .ok { exit = .notFound }
-            }
-            records.append(
-                Record([
-                    Presentation.Field("id", .int(id)), Presentation.Field("title", .string(title)),
-                    Presentation.Field("result", .string(result)),
-                ]))
-        }
+    let plans = try await site.withList(named: name) { list in
+        try await BulkDeletion.plan(ids, in: list, etag: etag, site: site)
     }
     output.render(
         RecordSet(
             columns: [Column("id", title: "Id"), Column("title", title: "Title"), Column("result", title: "Result")],
-            records: records))
+            records: plans.map { plan in
+                Record([
+                    Presentation.Field("id", .int(plan.id)), Presentation.Field("title", .string(plan.title)),
+                    Presentation.Field("result", .string(plan.text)),
+                ])
+            }))
     output.note("Dry run: nothing was deleted from '\(name)'.")
-    return exit
+    let exit: ExitCode? = plans.lazy.compactMap { plan -> ExitCode? in
+        switch plan.verdict {
+        case .changed: .conflict
+        case .notFound: .notFound
+        case .wouldDelete, .wouldDeleteIfUnchanged: nil
+        }
+    }.first
+    return exit ?? .ok
 }
