@@ -144,4 +144,22 @@ import Transport
         }
         #expect(AttachmentDownloads.isPlainName("receipt 2026.pdf"))
     }
+
+    /// Download words: a list followed by its ids, other words files; two files that would land under one name are
+    /// refused before anything is fetched.
+    @Test func downloadWordsAndDestinationsAreCheckedFirst() throws {
+        #expect(
+            try DownloadTarget.parse(["Photos", "1", "2", "a.txt", "Tasks", "7"]) == [
+                .items(list: "Photos", ids: [1, 2]), .file("a.txt"), .items(list: "Tasks", ids: [7]),
+            ])
+        #expect(throws: (any Error).self) { try DownloadTarget.parse(["3"]) }
+        #expect(throws: (any Error).self) { try DownloadTarget.parse(["Photos", "0"]) }
+        #expect(throws: (any Error).self) { try DownloadTarget.parse([]) }
+        #expect(
+            try FileDownloads.distinctDestinations(["/s/a/x.txt", "/s/a/x.txt", "/s/b/y.txt"], in: "out")
+                == ["/s/a/x.txt", "/s/b/y.txt"])
+        #expect(throws: (any Error).self) {
+            try FileDownloads.distinctDestinations(["/s/a/x.txt", "/s/b/x.txt"], in: "out")
+        }
+    }
 }

@@ -28,6 +28,27 @@ public struct RemovalOutcome: Sendable {
         default: false
         }
     }
+
+    /// The file or folder the path named, when it was read.
+    public var entry: RemoteEntry? {
+        switch result {
+        case .recycled(let entry, _), .wouldRecycle(let entry), .covered(let entry, _, _): entry
+        case .refused, .failed, .notTried: nil
+        }
+    }
+
+    /// The result as a row says it: `recycled`, `would recycle`, `recycled (with WORD)`, `refused (LABEL)`,
+    /// `not found`, `failed (REASON)`, `not tried`.
+    public var text: String {
+        switch result {
+        case .recycled: "recycled"
+        case .wouldRecycle: "would recycle"
+        case .covered(_, let word, let dryRun): (dryRun ? "would recycle" : "recycled") + " (with \(word))"
+        case .refused(_, let label): "refused (\(label))"
+        case .failed(let error): error.isMissingPath ? "not found" : "failed (\(error.briefReason))"
+        case .notTried: "not tried"
+        }
+    }
 }
 
 /// `rm` as a library: files and folders to the site's recycle bin, one outcome per path; it prints nothing.

@@ -61,7 +61,7 @@ let downloadCommand = Command(
         let output = try Output(arguments)
         let site = try SiteContext.open(arguments).site
         let (urls, wordFor) = try await FileDownloads.resolve(targets, site: site)
-        let distinct = try distinctDestinations(urls, in: directory)
+        let distinct = try FileDownloads.distinctDestinations(urls, in: directory)
         return try await downloadFiles(
             distinct, words: wordFor, to: directory, parallel: parallel, site: site, output: output)
     }

@@ -56,23 +56,8 @@ extension RemovalOutcome {
     ]
 
     var record: Record {
-        var entry: RemoteEntry?
-        var text: String
         var binId: String?
-        switch result {
-        case .recycled(let recycled, let id):
-            (entry, text, binId) = (recycled, "recycled", id)
-        case .wouldRecycle(let found):
-            (entry, text) = (found, "would recycle")
-        case .covered(let found, let word, let dryRun):
-            (entry, text) = (found, (dryRun ? "would recycle" : "recycled") + " (with \(word))")
-        case .refused(_, let label):
-            text = "refused (\(label))"
-        case .failed(let error):
-            text = error.isMissingPath ? "not found" : "failed (\(error.briefReason))"
-        case .notTried:
-            text = "not tried"
-        }
+        if case .recycled(_, let id) = result { binId = id }
         return Record([
             Presentation.Field("path", .string(word)),
             Presentation.Field("type", entry.map { .string($0.kind) } ?? .null),
