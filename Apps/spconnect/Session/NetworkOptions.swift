@@ -29,7 +29,9 @@ enum NetworkOptions {
         return changed
     }
 
-    /// `configuration` with the retries asked for and, with `--verbose`, a trace printed to standard error.
+    /// `configuration` with the retries asked for and, with `--verbose`, each exchange's lines in curl's style
+    /// (``TraceRecord/verboseLines``) on standard error, through ``ErrorOutput``, which also removes the run's
+    /// password and cookie values wherever they appear.
     static func applied(_ arguments: ParsedArguments, to configuration: HTTPClient.Configuration)
         -> HTTPClient.Configuration
     {
@@ -37,7 +39,7 @@ enum NetworkOptions {
         changed.retry = retryPolicy(configuration.retry, arguments)
         if arguments.has(verbose.key) {
             changed.trace = { record in
-                for line in VerboseTrace.lines(record) { ErrorOutput.trace(line) }
+                for line in record.verboseLines { ErrorOutput.trace(line) }
             }
         }
         return changed

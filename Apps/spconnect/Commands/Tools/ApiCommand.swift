@@ -1,6 +1,7 @@
 import AuthFlow
 import CommandLineKit
 import Foundation
+import HTML
 import JSON
 import Presentation
 import SharePoint
@@ -103,7 +104,7 @@ let apiCommand = Command(
         defaults = [("Accept", "application/json;odata=nometadata")]
     }
     // As a browser sends what is typed in its address bar: a space in a path is sent as %20, not refused.
-    url = BrowserURL.encoded(url)
+    url = URLResolver.typed(url)
     if body != nil { defaults.append(("Content-Type", "application/json")) }
     var requestHeaders = HTTPHeaders()
     for (name, value) in defaults where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
