@@ -165,7 +165,7 @@ let package = Package(
             name: "spconnect-status",
             dependencies: [
                 "Transport", "HTTPServer", "AuthFlow", "SharePoint", "Presentation", "JSON", "Keyring", "AppSupport",
-                "CommandLineKit",
+                "CommandLineKit", "ListOperations",
             ],
             path: "Apps/spconnect-status"),
 
@@ -294,6 +294,12 @@ let package = Package(
                 "TestSupport", "FileOperations", "Mirror", "SharePoint", "Transport", "SPSim", "LocalFiles",
             ],
             path: "Tests/FileOperationsTests"),
+        .testTarget(
+            name: "ListOperationsTests",
+            dependencies: [
+                "TestSupport", "ListOperations", "SharePoint", "Presentation", "Transport", "SPSim", "CommandLineKit",
+            ],
+            path: "Tests/ListOperationsTests"),
         .testTarget(
             name: "GatewayTests", dependencies: ["TestSupport", "Gateway", "HTTPServer", "Transport", "SPSim"],
             path: "Tests/GatewayTests"),

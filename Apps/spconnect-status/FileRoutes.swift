@@ -1,6 +1,7 @@
 import AppSupport
 import Foundation
 import HTTPServer
+import ListOperations
 import SharePoint
 
 /// `/photos/NAME`, `/thumb?url=` and `/download?url=`: a picture library's gallery, one picture, one file.
@@ -37,33 +38,15 @@ extension StatusApp {
     /// The library's pictures (at most ``galleryLimit``), with the dimensions its items keep (`ImageWidth`,
     /// `ImageHeight`), in the folders its files' `FileRef`s name (a library has no item for its root folder).
     static func photos(_ site: SharePointSite, _ list: ListPath) async throws(SharePointError) -> [StatusPages.Photo] {
-        var query = ODataQuery(select: ["ID", "FileRef", "ImageWidth", "ImageHeight"], top: galleryLimit)
-        query.orderBy = [ODataQuery.Order("ID")]
-        var pages = site.items(in: list, query: query).keepingAtMost(galleryLimit).makeAsyncIterator()
-        let items = try await pages.next()?.items ?? []
-        var folders: [String] = []
-        var dimensions: [String: (Int?, Int?)] = [:]
-        for item in items {
-            // SharePoint names it FileRef; spsim (a Lookup-typed field there) FileRefId.
-            guard case .string(let fileRef)? = item["FileRef"] ?? item["FileRefId"],
-                let slash = fileRef.lastIndex(of: "/")
-            else { continue }
-            dimensions[fileRef.lowercased()] = (item["ImageWidth"]?.intValue, item["ImageHeight"]?.intValue)
-            let folder = String(fileRef[..<slash])
-            if !folders.contains(folder) { folders.append(folder) }
+        let found = try await LibraryFiles.read(
+            list, select: ["ImageWidth", "ImageHeight"], limit: galleryLimit, site: site)
+        return found.filter { isPicture($0.file.name) }.map { found in
+            StatusPages.Photo(
+                title: (found.file.title?.isEmpty == false ? found.file.title : nil) ?? found.file.name,
+                serverRelativeURL: found.file.serverRelativeUrl, size: found.file.length,
+                created: found.file.timeCreated, width: found.item["ImageWidth"]?.intValue,
+                height: found.item["ImageHeight"]?.intValue)
         }
-        var photos: [StatusPages.Photo] = []
-        for folder in folders where photos.count < galleryLimit {
-            for file in try await site.files(inFolder: folder) where isPicture(file.name) {
-                let size = dimensions[file.serverRelativeUrl.lowercased()]
-                photos.append(
-                    StatusPages.Photo(
-                        title: (file.title?.isEmpty == false ? file.title : nil) ?? file.name,
-                        serverRelativeURL: file.serverRelativeUrl, size: file.length, created: file.timeCreated,
-                        width: size?.0, height: size?.1))
-            }
-        }
-        return Array(photos.prefix(galleryLimit))
     }
 
     /// Answers a request for one file of the site named by its `url` query value: refused with `refusal` unless

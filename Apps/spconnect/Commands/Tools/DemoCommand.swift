@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import ListOperations
 import Presentation
 import SharePoint
 import Synchronization
@@ -106,29 +107,20 @@ let demoCommand = Command(
     }
 }
 
-/// The Photos items with title, created, file URL and size (sizes read once per folder).
+/// The Photos items with title, created, file URL and size (``LibraryFiles``: sizes read once per folder).
 func photoRecords(_ site: SharePointSite) async throws(SharePointError) -> [Record] {
-    var items: [ListItem] = []
-    for try await item in site.items(
-        in: .title("Photos"), query: ODataQuery(select: ["Id", "Title", "Created", "FileRef", "FileLeafRef"])
-    ).elements {
-        items.append(item)
-    }
-    var sizes: [String: Int64] = [:]
-    let folders = Set(items.compactMap(\.fileURL).map { ($0 as NSString).deletingLastPathComponent })
-    for folder in folders.sorted() {
-        for file in try await site.files(inFolder: folder) { sizes[file.serverRelativeUrl] = file.length }
-    }
-    return items.map { item in
-        let fileRef = item.fileURL ?? ""
-        let title = item["Title"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? item["FileLeafRef"]?.stringValue
-        return Record([
-            Presentation.Field("id", .int(item.id)), Presentation.Field("title", title.map(Cell.string) ?? .null),
-            Presentation.Field("created", item["Created"].map(SharePointRecords.cell) ?? .null),
-            Presentation.Field("file", .string(fileRef)),
-            Presentation.Field("size", sizes[fileRef].flatMap { Int(exactly: $0) }.map(Cell.int) ?? .null),
-        ])
-    }
+    try await LibraryFiles.read(.title("Photos"), select: ["Title", "Created", "FileLeafRef"], limit: nil, site: site)
+        .map { found in
+            let item = found.item
+            let title =
+                item["Title"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? item["FileLeafRef"]?.stringValue
+            return Record([
+                Presentation.Field("id", .int(item.id)), Presentation.Field("title", title.map(Cell.string) ?? .null),
+                Presentation.Field("created", item["Created"].map(SharePointRecords.cell) ?? .null),
+                Presentation.Field("file", .string(found.file.serverRelativeUrl)),
+                Presentation.Field("size", Int(exactly: found.file.length).map(Cell.int) ?? .null),
+            ])
+        }
 }
 
 /// A URL without its query, for the demo's step lines.
