@@ -12,12 +12,14 @@ public final class GatewayServer: Sendable {
     private let server: HTTPServer
     private let scratch: String
 
-    /// Listens on `address:port` (port 0: any free one) and forwards to `upstreamOrigin` with `session`, admitting
-    /// only requests that present `secret`. Throws when the scratch folder cannot be made or the address is taken.
+    /// Listens on `listening` (a loopback address only: ``GatewayAddress``) and forwards to `upstreamOrigin` with
+    /// `session`, admitting only requests that present `secret`. Throws when the scratch folder cannot be made or
+    /// the address is taken.
     public init(
-        address: String = "127.0.0.1", port: UInt16 = 0, upstreamOrigin: String, secret: Secret,
-        session: GatewaySession, connectionTimeout: UInt32 = 300
+        listening: GatewayAddress = .anyFreePort, upstreamOrigin: String, secret: Secret, session: GatewaySession,
+        connectionTimeout: UInt32 = 300
     ) throws {
+        let (address, port) = (listening.address, listening.port)
         let scratch = NSTemporaryDirectory() + "spconnect-gateway-" + UUID().uuidString
         try FileManager.default.createDirectory(
             atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

@@ -64,11 +64,7 @@ enum TokenLogin {
         func record(_ succeeded: Bool, _ message: String) {
             let summary = SignInRecord(
                 at: Date(), succeeded: succeeded, message: message, steps: steps.all, source: "spconnect login")
-            do {
-                try store.saveLastSignIn(summary, profile: profile)
-            } catch {
-                printError("spconnect login: warning: the sign-in summary for the status page was not saved: \(error)")
-            }
+            saveLastSignIn(summary, store: store, profile: profile)
         }
         let client = try HTTPClient(configuration: configuration)
         let credential = deviceCode ? nil : try credential(arguments)

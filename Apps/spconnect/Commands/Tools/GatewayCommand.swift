@@ -30,7 +30,14 @@ let gatewayCommand = Command(
     ]
 ) { arguments in
     _ = try positionals(arguments)
-    let (address, port) = try GatewayListen.parse(arguments.value(.listen))
+    var listening = GatewayAddress.anyFreePort
+    if let text = arguments.value(.listen) {
+        do throws(GatewayAddressError) {
+            listening = try GatewayAddress(parsing: text)
+        } catch {
+            throw UsageError(description: "--listen \(error.description)")
+        }
+    }
     let context = try SessionContext.open(arguments)
     guard let components = URLComponents(string: context.session.siteURL), let scheme = components.scheme,
         let host = components.host
@@ -45,10 +52,9 @@ let gatewayCommand = Command(
         renew: context.renewal.reauthenticate)
     let server: GatewayServer
     do {
-        server = try GatewayServer(
-            address: address, port: port, upstreamOrigin: upstream, secret: secret, session: session)
+        server = try GatewayServer(listening: listening, upstreamOrigin: upstream, secret: secret, session: session)
     } catch {
-        printError("spconnect gateway: cannot listen on \(address):\(port): \(error)")
+        printError("spconnect gateway: cannot listen on \(listening.address):\(listening.port): \(error)")
         return .failure
     }
     if let path = arguments.value(.secretFile) {
@@ -64,24 +70,8 @@ let gatewayCommand = Command(
     return .ok
 }
 
-/// `--listen`, the secret file and the wait for a stop signal.
+/// The secret file and the wait for a stop signal.
 enum GatewayListen {
-    /// `ADDRESS:PORT` (or `PORT`) on a loopback address; anything else is a usage error.
-    static func parse(_ value: String?) throws(UsageError) -> (String, UInt16) {
-        guard let value else { return ("127.0.0.1", 0) }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let address = parts.count == 2 ? parts[0] : "127.0.0.1"
-        guard let port = UInt16(parts.last ?? "") else {
-            throw UsageError(description: "--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8700, not '\(value)'")
-        }
-        guard address.hasPrefix("127."), address.split(separator: ".").count == 4 else {
-            throw UsageError(
-                description: "--listen \(value): the gateway lends your session, so it listens on a loopback address "
-                    + "(127.x.x.x) only; reach it from elsewhere through an SSH tunnel")
-        }
-        return (address, port)
-    }
-
     /// Writes the secret to `path` (a 0600 file beside it, renamed over it: ``ReplacementFile``).
     static func writeSecret(_ secret: Secret, to path: String) throws(UsageError) {
         do throws(ReplacementFileError) {
