@@ -122,7 +122,8 @@ let package = Package(
         /// Files and folders a word names, read, removed to the recycle bin and downloaded, reporting one outcome per
         /// path and never printing.
         .target(
-            name: "FileOperations", dependencies: ["SharePoint", "Mirror", "LocalFiles", "CommandLineKit"],
+            name: "FileOperations",
+            dependencies: ["SharePoint", "Mirror", "LocalFiles", "Presentation", "CommandLineKit"],
             path: "Modules/FileOperations"),
 
         /// A list's items as records, page by page: the selection checked against the list's fields, reading ahead or

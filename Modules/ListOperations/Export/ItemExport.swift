@@ -117,6 +117,15 @@ public struct ItemExport {
         return SharePointRecords.itemColumns(selected: selected, sample: sample, forPeople: forPeople)
     }
 
+    /// The lock file of an export of `list` on the site at `siteURL` by `profile` (`PROFILE.export-HASH.lock`, the
+    /// hash of the lower-cased site and list, FNV-1a): two exports of one list by one profile take the same lock;
+    /// other lists, sites and profiles do not.
+    public static func lockName(profile: String, siteURL: String, list: String) -> String {
+        let key = siteURL.lowercased() + "\n" + list.lowercased()
+        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return "\(profile).export-\(String(hash, radix: 16)).lock"
+    }
+
     /// The name under which display texts hold field `name`: as given, in another case (`ID`), or without the `Id`
     /// suffix of a person or lookup's raw value (`AssignedToId` → `AssignedTo`).
     static func textFieldName(_ name: String, in record: Record) -> String {

@@ -58,44 +58,24 @@ private func saveAttachments(
     _ attachments: [Attachment], of list: ListPath, id: Int, into folder: LocalFolder, overwrite: Bool,
     output: Output, site: SharePointSite
 ) async throws -> ExitCode {
-    var records: [Record] = []
     var firstFailure: ExitCode?
     let outcomes = await AttachmentDownloads.save(
         attachments, of: list, id: id, into: folder, overwrite: overwrite, site: site)
     for outcome in outcomes {
-        var size: Cell = .null
-        var saved: Cell = .null
-        let result: String
         switch outcome.result {
-        case .downloaded(let bytes, let path):
-            size = Int(exactly: bytes).map(Cell.int) ?? .null
-            saved = .string(path)
-            result = "downloaded"
+        case .downloaded: break
         case .exists(let path):
-            result = "refused (exists)"
             printError("spconnect attachments: \(outcome.name): \(path) already exists; add --overwrite to replace it.")
             firstFailure =
                 firstFailure ?? exitCode(for: SharePointError(kind: .alreadyExists, status: 0, message: path))
         case .unsafeName(let error):
-            result = "refused (name)"
             printError("spconnect attachments: \(error.description)")
             firstFailure = firstFailure ?? exitCode(for: error)
         case .failed(let error):
-            result = "failed (\(error.briefReason))"
             printError("spconnect attachments: \(outcome.name): \(error.description)")
             firstFailure = firstFailure ?? exitCode(for: error)
         }
-        records.append(
-            Record([
-                Presentation.Field("name", .string(outcome.name)), Presentation.Field("size", size),
-                Presentation.Field("path", saved), Presentation.Field("result", .string(result)),
-            ]))
     }
-    output.render(
-        RecordSet(
-            columns: [
-                Column("name", title: "Name"), Column("size", title: "Size"), Column("path", title: "Saved to"),
-                Column("result", title: "Result"),
-            ], records: records))
+    output.render(RecordSet(columns: AttachmentOutcome.columns, records: outcomes.map(\.record)))
     return firstFailure ?? .ok
 }

@@ -50,36 +50,14 @@ func downloadFiles(
         urls, words: words, to: directory, parallel: parallel, site: site, totals: transfers)
     bar.finish()
     if urls.count == 1, case .failure(let error) = outcomes[0] { throw error }
-    var records: [Record] = []
     var failures: [(String, SharePointError)] = []
     for (url, outcome) in zip(urls, outcomes) {
-        let name = URL(fileURLWithPath: url).lastPathComponent
-        switch outcome {
-        case .success(let file):
-            records.append(
-                Record([
-                    Presentation.Field("name", .string(name)), Presentation.Field("size", .int(Int(file.size))),
-                    Presentation.Field("path", .string((directory as NSString).appendingPathComponent(name))),
-                    Presentation.Field("serverRelativeUrl", .string(file.serverRelativeUrl)),
-                    Presentation.Field("result", .string("downloaded")),
-                ]))
-        case .failure(let error):
-            failures.append((url, error))
-            records.append(
-                Record([
-                    Presentation.Field("name", .string(name)), Presentation.Field("size", .null),
-                    Presentation.Field("path", .null), Presentation.Field("serverRelativeUrl", .string(url)),
-                    Presentation.Field(
-                        "result", .string("failed (\(error.briefReason))")),
-                ]))
-        }
+        if case .failure(let error) = outcome { failures.append((url, error)) }
     }
     output.render(
         RecordSet(
-            columns: [
-                Column("name", title: "Name"), Column("size", title: "Size"), Column("path", title: "Saved to"),
-                Column("serverRelativeUrl", title: "Server-relative URL"), Column("result", title: "Result"),
-            ], records: records))
+            columns: FileDownloads.columns,
+            records: zip(urls, outcomes).map { FileDownloads.record(url: $0, outcome: $1, directory: directory) }))
     for (url, error) in failures { printError("spconnect download: \(url): \(error.description)") }
     if let (_, first) = failures.first {
         printError(

@@ -20,11 +20,6 @@ enum MoveCopy {
         ]
     }
 
-    static let columns = [
-        Column("type", title: "Type"), Column("source", title: "Source"),
-        Column("destination", title: "Destination"), Column("result", title: "Result"),
-    ]
-
     static func run(_ arguments: ParsedArguments, copying: Bool) async throws -> ExitCode {
         let command = copying ? "cp" : "mv"
         return try await withSiteErrors(command) {
@@ -46,13 +41,15 @@ enum MoveCopy {
                 printError(
                     "spconnect \(command): A \(existing.kind) already exists at \(target)\(advice). Nothing was changed."
                 )
-                output.render(RecordSet(columns: columns, records: [record(source, target, "refused (exists)")]))
+                output.render(
+                    RecordSet(columns: Relocation.columns, records: [plan.record(result: "refused (exists)")]))
                 return .conflict
             }
             let verb = copying ? "copy" : "move"
             let suffix = existing == nil ? "" : ", replacing"
             if arguments.has(.dryRun) {
-                output.render(RecordSet(columns: columns, records: [record(source, target, "would \(verb)\(suffix)")]))
+                output.render(
+                    RecordSet(columns: Relocation.columns, records: [plan.record(result: "would \(verb)\(suffix)")]))
                 output.note("Dry run: nothing was changed.")
                 return .ok
             }
@@ -64,15 +61,8 @@ enum MoveCopy {
                 return .conflict
             }
             let done = copying ? "copied" : "moved"
-            output.render(RecordSet(columns: columns, records: [record(source, target, done + suffix)]))
+            output.render(RecordSet(columns: Relocation.columns, records: [plan.record(result: done + suffix)]))
             return .ok
         }
-    }
-
-    private static func record(_ source: RemoteEntry, _ target: String, _ result: String) -> Record {
-        Record([
-            Field("type", .string(source.kind)), Field("source", .string(source.serverRelativeUrl)),
-            Field("destination", .string(target)), Field("result", .string(result)),
-        ])
     }
 }

@@ -47,23 +47,3 @@ let rmCommand = Command(
         return firstFailure ?? .ok
     }
 }
-
-extension RemovalOutcome {
-    static let columns = [
-        Column("path", title: "Path"), Column("type", title: "Type"),
-        Column("serverRelativeUrl", title: "Server-relative URL"), Column("result", title: "Result"),
-        Column("recycleBinId", title: "Recycle bin id"),
-    ]
-
-    var record: Record {
-        var binId: String?
-        if case .recycled(_, let id) = result { binId = id }
-        return Record([
-            Presentation.Field("path", .string(word)),
-            Presentation.Field("type", entry.map { .string($0.kind) } ?? .null),
-            Presentation.Field("serverRelativeUrl", entry.map { .string($0.serverRelativeUrl) } ?? .null),
-            Presentation.Field("result", .string(text)),
-            Presentation.Field("recycleBinId", binId.map(Cell.string) ?? .null),
-        ])
-    }
-}

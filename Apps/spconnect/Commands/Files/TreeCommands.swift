@@ -75,7 +75,7 @@ final class TreeReportPrinter {
         self.output = output
         self.command = command
         self.waiting = waiting
-        stream = output.stream(columns: TreeResultRow.columns)
+        stream = output.stream(columns: TreeResult.columns)
     }
 
     var report: (TreeEvent) -> Void { { [self] event in self.say(event) } }
@@ -86,7 +86,7 @@ final class TreeReportPrinter {
             if case .failed(_, let detail, _) = result.outcome {
                 printError("spconnect \(command): \(result.localPath): \(detail)")
             }
-            stream.write(TreeResultRow.record(result))
+            stream.write(result.record)
             stream.flush()
         case .note(let text): output.note("spconnect \(command): \(text)")
         case .warning(let text): printError("spconnect \(command): \(text)")
@@ -146,21 +146,6 @@ extension LockHolder {
 
 /// One result of a tree transfer as a row of the command's output.
 enum TreeResultRow {
-    /// The columns of the per-file results, the same for both directions.
-    static let columns = [
-        Column("result", title: "Result"), Column("size", title: "Size"), Column("path", title: "Local path"),
-        Column("serverRelativeUrl", title: "Server-relative URL"),
-    ]
-
-    static func record(_ result: TreeResult) -> Record {
-        Record([
-            Presentation.Field("result", .string(result.resultText)),
-            Presentation.Field("size", result.size.map { .int(Int($0)) } ?? .null),
-            Presentation.Field("path", .string(result.localPath)),
-            Presentation.Field("serverRelativeUrl", .string(result.serverRelativeUrl)),
-        ])
-    }
-
     /// The exit code a failed file asks for.
     static func code(for failure: TreeFailure) -> ExitCode {
         switch failure {

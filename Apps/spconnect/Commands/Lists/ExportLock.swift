@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import ListOperations
 import LocalFiles
 import Mirror
 import SharePoint
@@ -27,9 +28,7 @@ enum ExportLock {
         list: String, context: SiteContext, arguments: ParsedArguments, output: Output
     ) async throws -> (lock: FolderLock?, held: Bool) {
         let wait = try lockWait(arguments)
-        let key = context.site.siteURL.lowercased() + "\n" + list.lowercased()
-        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        let name = "\(context.session.profile).export-\(String(hash, radix: 16)).lock"
+        let name = ItemExport.lockName(profile: context.session.profile, siteURL: context.site.siteURL, list: list)
         do throws(LocalFileError) {
             let folder = try LocalFolder(path: context.session.store.directory)
             let lock = try await lockFile(

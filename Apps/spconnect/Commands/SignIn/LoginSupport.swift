@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import CommandLineKit
 import Foundation
@@ -50,9 +51,7 @@ func traceFile(_ arguments: ParsedArguments) throws(UsageError) -> SignInTraceFi
 /// Runs `spconnect-status`, installed beside `spconnect`, in place of this process.
 enum StatusAppLauncher {
     static func exec(_ arguments: [String]) throws -> ExitCode {
-        let own =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("spconnect-status").path
+        let path = SiblingProgram.path("spconnect-status")
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw UsageError(
                 description: "spconnect-status is not installed beside spconnect (\(path)); build it with "

@@ -64,9 +64,8 @@ final class DemoSimulator {
 
     /// `spsim` beside this executable, built there first when this one runs from a package's build folder.
     private static func findOrBuild(say: (String) -> Void) throws -> String {
-        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let folder = own.deletingLastPathComponent()
-        let beside = folder.appendingPathComponent("spsim").path
+        let folder = SiblingProgram.folder
+        let beside = SiblingProgram.path("spsim")
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         // .build/<triple>/<configuration>/spconnect, or .build/<configuration>/spconnect: the package is above.
         var package = folder

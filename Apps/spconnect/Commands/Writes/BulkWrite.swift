@@ -19,12 +19,6 @@ enum BulkWrite {
             "with --from: check every row (columns, values, people), say what each would do; write nothing"),
     ]
 
-    /// The columns of the per-row results.
-    static let resultColumns = [
-        Column("row", title: "Row"), Column("id", title: "Id"), Column("status", title: "Status"),
-        Column("error", title: "Error"),
-    ]
-
     /// Runs `add --from` (`updating` false) or `update --from`: reads and checks the file and its columns before
     /// anything is sent, then writes the rows batch by batch.
     static func run(_ arguments: ParsedArguments, updating: Bool) async throws -> ExitCode {
@@ -54,11 +48,11 @@ enum BulkWrite {
         let dryRun = arguments.has(.dryRun)
         return try await site.withList(named: name) { list in
             let writer = BulkWriter(list: list, listName: name, site: site, updating: updating, dryRun: dryRun)
-            let stream = output.stream(columns: resultColumns)
+            let stream = output.stream(columns: BulkRowResult.columns)
             let summary: BulkWriteSummary
             do {
                 summary = try await writer.write(input) { result in
-                    stream.write(record(result))
+                    stream.write(result.record(showingError: ErrorOutput.displayed))
                     stream.flush()
                 }
             } catch let error as BulkInputError {
@@ -67,15 +61,6 @@ enum BulkWrite {
             stream.finish()
             return finish(summary, command: command, list: name, updating: updating, dryRun: dryRun, output: output)
         }
-    }
-
-    /// A row's result as a row of the output (its error with the run's secrets removed).
-    static func record(_ result: BulkRowResult) -> Record {
-        Record([
-            Presentation.Field("row", .int(result.row)), Presentation.Field("id", result.id.map(Cell.int) ?? .null),
-            Presentation.Field("status", .string(result.status)),
-            Presentation.Field("error", result.error.map { .string(ErrorOutput.displayed($0)) } ?? .null),
-        ])
     }
 
     /// Says the counts (and what to check for rows of unknown outcome) on standard error; the exit code is 0 when

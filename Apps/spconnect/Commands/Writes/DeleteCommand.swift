@@ -80,15 +80,7 @@ private func planDeletion(_ ids: [Int], of name: String, etag: String, site: Sha
     let plans = try await site.withList(named: name) { list in
         try await BulkDeletion.plan(ids, in: list, etag: etag, site: site)
     }
-    output.render(
-        RecordSet(
-            columns: [Column("id", title: "Id"), Column("title", title: "Title"), Column("result", title: "Result")],
-            records: plans.map { plan in
-                Record([
-                    Presentation.Field("id", .int(plan.id)), Presentation.Field("title", .string(plan.title)),
-                    Presentation.Field("result", .string(plan.text)),
-                ])
-            }))
+    output.render(RecordSet(columns: DeletionPlan.columns, records: plans.map(\.record)))
     output.note("Dry run: nothing was deleted from '\(name)'.")
     let exit: ExitCode? = plans.lazy.compactMap { plan -> ExitCode? in
         switch plan.verdict {
