@@ -5,7 +5,7 @@
 /// (`https:\/\/…`); every other byte stays as it was. A pure function on bytes.
 package enum GatewayJSONLinks {
     /// `json` with each string's leading `upstream` origin (any case; followed by `/`, `\/`, `?`, `#` or the string's
-    /// end) replaced by `gateway`.
+    /// end, never another escape) replaced by `gateway`.
     package static func rewritingOrigins(_ json: [UInt8], from upstream: String, to gateway: String) -> [UInt8] {
         let plain = Array(upstream.lowercased().utf8)
         let escaped = Array(upstream.lowercased().replacingOccurrences(of: "/", with: "\\/").utf8)
@@ -43,10 +43,14 @@ package enum GatewayJSONLinks {
     }
 
     /// Whether an origin ends at `index` (a path, query or fragment follows, or the string ends): not a longer host
-    /// or another port that begins the same way.
+    /// or another port that begins the same way. Of the escapes only `\/` starts a path: after `\r`, `\t` or
+    /// `\n` a URL parser drops the control and reads the letters after it as more of the host, and `\"` or `\u…`
+    /// are no boundary either, so such a string is left as it is.
     private static func endsOrigin(_ bytes: [UInt8], at index: Int) -> Bool {
         guard index < bytes.count else { return false }
-        return [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")]
-            .contains(bytes[index])
+        if bytes[index] == UInt8(ascii: "\\") {
+            return index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
+        }
+        return [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")].contains(bytes[index])
     }
 }
