@@ -154,12 +154,19 @@ public enum URLResolver {
     /// they are). An existing `%20` stays one and the delimiters (`/`, `?`, `&`, `=`, `#`, `'`, `(`, `)`, `$`) keep
     /// their meaning, so `/_api/web/GetFolderByServerRelativeUrl('/Shared Documents')` is sent as it is written.
     public static func typed(_ text: String) -> String {
-        clean(text, alsoEncoding: [0x7B, 0x7D, 0x7C, 0x5C, 0x5E])
+        var result = ""
+        for character in clean(text) {
+            switch character {
+            case "{", "}", "|", "\\", "^": result += percentByte(character.asciiValue ?? 0)
+            default: result.append(character)
+            }
+        }
+        return result
     }
 
     /// Browser-style clean-up of an attribute URL before parsing: whitespace around it dropped, tabs and line
-    /// breaks removed, spaces, controls, non-ASCII and `"`, `<`, `>`, `` ` `` (and `alsoEncoding`) percent-encoded.
-    static func clean(_ value: String, alsoEncoding extra: Set<UInt32> = []) -> String {
+    /// breaks removed, spaces, controls, non-ASCII and `"`, `<`, `>`, `` ` `` percent-encoded.
+    static func clean(_ value: String) -> String {
         let trimmed = value.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
         var result = ""
         for scalar in trimmed {
@@ -167,7 +174,6 @@ public enum URLResolver {
             case 0x09, 0x0A, 0x0D: continue
             case 0x00...0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7F...:
                 for byte in String(scalar).utf8 { result += percentByte(byte) }
-            case let value where extra.contains(value): result += percentByte(UInt8(value))
             default: result.unicodeScalars.append(scalar)
             }
         }

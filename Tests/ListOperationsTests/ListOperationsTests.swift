@@ -40,10 +40,7 @@ import Transport
         var export = try await ItemExport(site: site, list: .title("Tasks"), named: "Tasks", request: request)
         var records: [Record] = []
         var pages = 0
-        while let page = try await export.next() {
-            records += page
-            pages += 1
-        }
+        while try await export.nextPage({ records.append($0) }) != nil { pages += 1 }
         #expect(records.count == 3 && pages == 2, "\(records.count) records in \(pages) pages")
         let columns = export.columns(sample: records.first, forPeople: false).map(\.field)
         #expect(columns == ["Id", "Title"], "\(columns)")

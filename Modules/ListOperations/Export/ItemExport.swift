@@ -79,11 +79,12 @@ public struct ItemExport {
             ?? ItemPages(list, query: query, request: request, site: site)
     }
 
-    /// The records of the next page (fewer at the cap); nil when every item asked for was given.
-    public mutating func next() async throws -> [Record]? {
+    /// Reads the next page and hands each of its records (fewer at the cap) to `write`, one at a time, so a page's
+    /// records are never all held; returns how many, or nil when every item asked for was given.
+    public mutating func nextPage(_ write: (Record) throws -> Void) async throws -> Int? {
         if let cap, written >= cap { return nil }
         guard let page = try await pages.next() else { return nil }
-        var records: [Record] = []
+        var count = 0
         for item in page.items {
             if let cap, written >= cap { break }
             var record = SharePointRecords.record(item: item)
@@ -100,10 +101,11 @@ public struct ItemExport {
                     }
                 record = SharePointRecords.record(textValues: texts)
             }
-            records.append(record)
+            try write(record)
             written += 1
+            count += 1
         }
-        return records
+        return count
     }
 
     /// The columns of the listing, shaped by its first record (`sample`; nil when there was none) and, for a table,

@@ -103,15 +103,15 @@ private func listItems(
     var export = try await ItemExport(site: site, list: list, named: name, request: request, only: only)
     var stream: RecordStream?
     var progress = ListingProgress(enabled: output.progressEnabled)
-    while let records = try await export.next() {
-        for record in records {
-            if stream == nil {
-                stream = output.stream(columns: export.columns(sample: record, forPeople: output.format == .table))
-            }
-            stream?.write(record)
+    let columns = export.columns
+    while let count = try await export.nextPage({ record in
+        if stream == nil {
+            stream = output.stream(columns: columns(record, output.format == .table))
         }
+        stream?.write(record)
+    }) {
         stream?.flush()
-        progress.advance(by: records.count)
+        progress.advance(by: count)
     }
     progress.finish()
     if stream == nil { stream = output.stream(columns: export.columns(sample: nil, forPeople: false)) }
