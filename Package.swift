@@ -314,12 +314,13 @@ for target in package.targets where target.type != .system && target.type != .pl
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwiftSettings
 }
 
-// MARK: Test suites built alone
+// MARK: Targets built alone
 
-/// `SPCONNECT_TEST_TARGETS=TransportTests,GatewayTests` declares those test targets and only what they need (the
-/// targets they depend on, through plugins too, and the products made of those): the sanitizer runs build five suites,
-/// not the whole package (Tools/sanitize). Unset, the package is whole.
-if let wanted = Context.environment["SPCONNECT_TEST_TARGETS"] {
+/// `SPCONNECT_ONLY_TARGETS=TransportTests,GatewayTests` declares those targets and only what they need (the targets
+/// they depend on, through plugins too, and the products made of those): the sanitizer runs build five suites, not
+/// the whole package (Tools/sanitize), and the fuzz runs their fuzz targets without the Registry plugin, whose tool
+/// cannot be linked with libFuzzer's main (Tools/fuzz/run). Unset, the package is whole.
+if let wanted = Context.environment["SPCONNECT_ONLY_TARGETS"] {
     let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var needed = Set<String>()
     var pending = wanted.split(separator: ",").map { String($0) }
