@@ -141,7 +141,7 @@ let package = Package(
 
         /// The one ordered chain of password sources for renewals, `status` and the status app; helper commands.
         .target(
-            name: "AppSupport", dependencies: ["AuthFlow", "Keyring", "Transport", "Cryptography"],
+            name: "AppSupport", dependencies: ["AuthFlow", "Keyring", "Transport", "Cryptography", "SharePoint"],
             path: "Modules/AppSupport"),
 
         // MARK: Presentation

@@ -162,7 +162,7 @@ final class StatusServer: Sendable {
         configuration.oneTimeCode = try? OneTimeCodeSources.source(
             command: environment["SPCONNECT_OTP_COMMAND"].flatMap { $0.isEmpty ? nil : $0 },
             totpSecretFile: environment["SPCONNECT_TOTP_SECRET_FILE"].flatMap { $0.isEmpty ? nil : $0 },
-            terminal: false, remember: passwords.remember,
+            prompt: nil, remember: passwords.remember,
             report: { request, reason in
                 FileHandle.standardError.write(
                     Data(
@@ -195,7 +195,7 @@ final class StatusServer: Sendable {
         else { return nil }
         do {
             _ = try OneTimeCodeSources.source(
-                command: nil, totpSecretFile: path, terminal: false, remember: { _ in }, report: { _, _ in })
+                command: nil, totpSecretFile: path, prompt: nil, remember: { _ in }, report: { _, _ in })
             return nil
         } catch {
             return "SPCONNECT_TOTP_SECRET_FILE: \(error.description)"

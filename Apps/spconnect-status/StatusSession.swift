@@ -209,8 +209,11 @@ actor StatusSession {
         case .transport:
             return .unhealthy(code: "unreachable", reason: StatusFailure(error, doing: "prove the session").sentence)
         case .accessDenied:
+            // A token session: what its token may do and which permission would let it read the site.
+            let advice = session.flatMap { SessionSummary.tokenAccessAdvice(error, session: $0) }
             return .unhealthy(
-                code: "access-denied", reason: StatusFailure(error, doing: "read the site").sentence)
+                code: "access-denied",
+                reason: StatusFailure(error, doing: "read the site").sentence + (advice.map { " " + $0 } ?? ""))
         default:
             return .unhealthy(code: "error", reason: StatusFailure(error, doing: "prove the session").sentence)
         }

@@ -3,7 +3,6 @@ import Foundation
 import Mirror
 import Presentation
 import SharePoint
-import Transport
 
 #if canImport(Glibc)
     import Glibc

@@ -3,23 +3,19 @@ import Cryptography
 import Foundation
 package import Transport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where an app takes a second factor's one-time codes from, in order: a command (`--otp-command CMD` or
 /// `SPCONNECT_OTP_COMMAND`, run with `/bin/sh` as a ``HelperCommand``: its first output line is the code), a TOTP
 /// secret file (`--totp-secret-file FILE` or `SPCONNECT_TOTP_SECRET_FILE`: a base32 secret or an `otpauth://` URI,
-/// refused unless only its owner can read it; codes made by the RFC 6238 generator), then a no-echo prompt when the
-/// app has a terminal. Never from argv: a code in a command line would outlive its 30 seconds in shell history.
+/// refused unless only its owner can read it; codes made by the RFC 6238 generator), then the app's own prompt
+/// when it has one (a terminal to ask on; this module writes to no terminal). Never from argv: a code in a command line would outlive its 30 seconds in shell history.
 ///
 /// Every code given is passed to `remember` first, so the app can remove it from anything it shows; `report` hears
 /// which request a command gave no code for, and why.
 package enum OneTimeCodeSources {
-    /// The source for `command`, else the TOTP secret file at `totpSecretFile`, else the terminal when `terminal`,
-    /// else none. A secret file that cannot be used throws now, not at the code page.
+    /// The source for `command`, else the TOTP secret file at `totpSecretFile`, else `prompt` (asked the question,
+    /// it gives the typed code or nil), else none. A secret file that cannot be used throws now, not at the code page.
     package static func source(
-        command: String?, totpSecretFile: String?, terminal: Bool,
+        command: String?, totpSecretFile: String?, prompt: (@Sendable (String) -> Secret?)?,
         remember: @escaping @Sendable (Secret) -> Void,
         report: @escaping @Sendable (OneTimeCodeRequest, String) -> Void
     ) throws(OneTimeCodeSourceError) -> OneTimeCodeSource? {
@@ -36,11 +32,11 @@ package enum OneTimeCodeSources {
             }
         }
         if let totpSecretFile { return try totp(path: totpSecretFile, remember: remember) }
-        guard terminal else { return nil }
+        guard let prompt else { return nil }
         return { request in
             let what = request.label.map { " (\($0))" } ?? ""
             let again = request.attempt > 1 ? "That code was refused. " : ""
-            guard let code = TerminalPrompt.secret("\(again)One-time code\(what): ") else { return nil }
+            guard let code = prompt("\(again)One-time code\(what): ") else { return nil }
             remember(code)
             return code
         }
@@ -81,24 +77,4 @@ package enum OneTimeCodeSources {
 /// A one-time code source that cannot be used (a TOTP secret file others can read, or no secret in it).
 package struct OneTimeCodeSourceError: Error, Sendable, CustomStringConvertible {
     package let description: String
-}
-
-/// A no-echo prompt on the terminal (standard error for the question, standard input for the answer).
-package enum TerminalPrompt {
-    /// The line typed after `question`, without echo when standard input is a terminal; nil when nothing was.
-    package static func secret(_ question: String) -> Secret? {
-        FileHandle.standardError.write(Data(question.utf8))
-        var saved = termios()
-        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if haveTerminal {
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
-        }
-        let line = readLine(strippingNewline: true)
-        if haveTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        FileHandle.standardError.write(Data("\n".utf8))
-        guard let line, !line.isEmpty else { return nil }
-        return Secret(line)
-    }
 }

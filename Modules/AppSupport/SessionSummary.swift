@@ -1,5 +1,6 @@
 package import AuthFlow
 package import Foundation
+package import SharePoint
 
 /// What a saved session is, in the words `spconnect status` and the status app both show, read from the session and
 /// the environment without any request or command run: how long it lasts, how it would be renewed, and a token
@@ -84,5 +85,16 @@ package enum SessionSummary {
             facts.append(("refresh", tokens.refreshToken == nil ? "none" : "kept (renews silently)"))
         }
         return facts
+    }
+
+    /// What to do when SharePoint denied `session`'s token access: what the token may do (an app's roles, a user's
+    /// scopes) and the permissions that would be needed; nil for a cookie session or another failure.
+    package static func tokenAccessAdvice(_ error: SharePointError, session: Session) -> String? {
+        guard error.kind == .accessDenied, let tokens = session.tokens else { return nil }
+        let granted = tokens.kind == .appOnly ? tokens.claims.roles : tokens.claims.scopes
+        return "The " + (tokens.kind == .appOnly ? "app" : "user's token") + " has "
+            + (granted.isEmpty ? "no SharePoint permission" : "only " + granted.joined(separator: ", "))
+            + ". Grant the app Sites.Read.All (read), Sites.ReadWrite.All (write) or Sites.FullControl.All with admin "
+            + "consent in Entra, or Sites.Selected and a grant for this site."
     }
 }

@@ -1,5 +1,4 @@
 import CommandLineKit
-import Foundation
 
 /// Exit codes, documented in docs/cli.md. Only the app maps errors to these. ``summary`` is the one short
 /// description the man page prints; the drift test (CLIDeclarationTests) checks docs/cli.md lists every code.

@@ -1,6 +1,3 @@
-import Presentation
-import SharePoint
-
 /// `spconnect cp SOURCE DEST`: a copy of a file or folder within the site (`CopyTo`).
 let cpCommand = Command(
     name: "cp",

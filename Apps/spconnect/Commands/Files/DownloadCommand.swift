@@ -3,7 +3,6 @@ import FileOperations
 import Foundation
 import LocalFiles
 import Mirror
-import Presentation
 import SharePoint
 import Synchronization
 

@@ -1,6 +1,3 @@
-import Presentation
-import SharePoint
-
 /// `spconnect mv SOURCE DEST`: a file or folder moved within the site (`MoveTo`).
 let mvCommand = Command(
     name: "mv",

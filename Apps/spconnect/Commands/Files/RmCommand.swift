@@ -2,7 +2,6 @@ import CommandLineKit
 import FileOperations
 import Foundation
 import Presentation
-import SharePoint
 
 /// `spconnect rm PATH... [--dry-run]`: files and folders to the site's recycle bin, one result per path.
 let rmCommand = Command(

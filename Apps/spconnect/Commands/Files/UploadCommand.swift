@@ -1,7 +1,6 @@
 import CommandLineKit
 import FileOperations
 import Foundation
-import LocalFiles
 import Mirror
 import Presentation
 import SharePoint

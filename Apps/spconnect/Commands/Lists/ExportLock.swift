@@ -2,7 +2,6 @@ import CommandLineKit
 import Foundation
 import ListOperations
 import LocalFiles
-import Mirror
 import SharePoint
 
 /// One export of a list per profile at a time: `items LIST` with `--out FILE` or `--since-token FILE` (a job's

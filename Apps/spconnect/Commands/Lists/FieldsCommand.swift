@@ -1,6 +1,5 @@
 import Foundation
 import Presentation
-import SharePoint
 
 /// `spconnect fields LIST`: the columns of a list.
 let fieldsCommand = Command(

@@ -2,7 +2,6 @@ import CommandLineKit
 import Foundation
 import ListOperations
 import LocalFiles
-import Mirror
 import Presentation
 import SharePoint
 

@@ -1,6 +1,5 @@
 import Foundation
 import Presentation
-import SharePoint
 
 /// `spconnect list NAME`: one list's details.
 let listCommand = Command(

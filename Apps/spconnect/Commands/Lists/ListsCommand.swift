@@ -1,6 +1,5 @@
 import Foundation
 import Presentation
-import SharePoint
 
 /// `spconnect lists`: the lists and libraries of the site.
 let listsCommand = Command(

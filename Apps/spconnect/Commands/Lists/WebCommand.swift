@@ -1,6 +1,5 @@
 import Foundation
 import Presentation
-import SharePoint
 
 /// `spconnect web`: the site's title, URLs and dates.
 let webCommand = Command(

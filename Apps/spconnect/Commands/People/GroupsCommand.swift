@@ -1,5 +1,4 @@
 import Presentation
-import SharePoint
 
 /// `spconnect groups`: the site's SharePoint groups (`GET /_api/web/sitegroups`).
 let groupsCommand = Command(

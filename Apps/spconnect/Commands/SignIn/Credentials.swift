@@ -81,3 +81,23 @@ enum PasswordSource {
         }
     }
 }
+
+/// A no-echo prompt on the terminal: the question on standard error, the answer from standard input.
+enum TerminalPrompt {
+    /// The line typed after `question`, without echo when standard input is a terminal; nil when nothing was.
+    @Sendable static func secret(_ question: String) -> Secret? {
+        FileHandle.standardError.write(Data(question.utf8))
+        var saved = termios()
+        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if haveTerminal {
+            var silent = saved
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        }
+        let line = readLine(strippingNewline: true)
+        if haveTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        FileHandle.standardError.write(Data("\n".utf8))
+        guard let line, !line.isEmpty else { return nil }
+        return Secret(line)
+    }
+}

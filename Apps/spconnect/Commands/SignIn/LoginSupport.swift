@@ -3,7 +3,6 @@ import AuthFlow
 import CommandLineKit
 import Foundation
 import Keyring
-import Transport
 
 #if canImport(Glibc)
     import Glibc

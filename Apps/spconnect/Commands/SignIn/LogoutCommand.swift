@@ -1,7 +1,5 @@
 import AuthFlow
-import Foundation
 import Keyring
-import Transport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,13 +1,7 @@
 import AppSupport
 import AuthFlow
 import CommandLineKit
-import Cryptography
 import Foundation
-import Transport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `--otp-command CMD` and `--totp-secret-file FILE` (or `SPCONNECT_OTP_COMMAND`, `SPCONNECT_TOTP_SECRET_FILE`, for
 /// renewals in a job): where `spconnect` takes one-time codes from (``AppSupport/OneTimeCodeSources``), never argv.
@@ -35,7 +29,7 @@ enum OneTimeCodeOptions {
             return try AppSupport.OneTimeCodeSources.source(
                 command: given(.otpCommand, "SPCONNECT_OTP_COMMAND"),
                 totpSecretFile: given(.totpSecretFile, "SPCONNECT_TOTP_SECRET_FILE"),
-                terminal: isatty(STDIN_FILENO) == 1, remember: { ErrorOutput.remember($0) },
+                prompt: isatty(STDIN_FILENO) == 1 ? TerminalPrompt.secret : nil, remember: { ErrorOutput.remember($0) },
                 report: { request, reason in
                     printError(
                         "spconnect: --otp-command gave no code for \(request.fieldName) (attempt \(request.attempt)): "

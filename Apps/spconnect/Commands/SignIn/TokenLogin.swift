@@ -1,3 +1,4 @@
+import AppSupport
 import AuthFlow
 import CommandLineKit
 import Cryptography
@@ -142,14 +143,9 @@ enum TokenLogin {
 
     /// A SharePoint refusal of a token session, with what the token says it may do when access was denied.
     static func describe(_ error: SharePointError, session: Session) -> String {
-        guard error.kind == .accessDenied, let tokens = session.tokens else { return error.description }
-        let granted = tokens.kind == .appOnly ? tokens.claims.roles : tokens.claims.scopes
-        return
-            "SharePoint denied access: the "
-            + (tokens.kind == .appOnly ? "app" : "user's token") + " has "
-            + (granted.isEmpty ? "no SharePoint permission" : "only " + granted.joined(separator: ", "))
-            + ". Grant the app Sites.Read.All (read), Sites.ReadWrite.All (write) or Sites.FullControl.All with admin "
-            + "consent in Entra, or Sites.Selected and a grant for this site. " + error.description
+        SessionSummary.tokenAccessAdvice(error, session: session).map {
+            "SharePoint denied access: " + $0.prefix(1).lowercased() + $0.dropFirst() + " " + error.description
+        } ?? error.description
     }
 
     /// The exit code documented in docs/cli.md for each way a token sign-in fails.

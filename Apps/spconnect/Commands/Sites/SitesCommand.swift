@@ -1,5 +1,4 @@
 import Presentation
-import SharePoint
 
 /// `spconnect sites`: the site collections the signed-in user can see, as SharePoint Search lists them
 /// (`GET /_api/search/query?querytext='contentclass:STS_Site'`, page after page).

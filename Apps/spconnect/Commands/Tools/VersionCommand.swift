@@ -1,4 +1,3 @@
-import CommandLineKit
 import Transport
 
 let versionCommand = Command(

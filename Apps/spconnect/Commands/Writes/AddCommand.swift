@@ -1,8 +1,6 @@
 import CommandLineKit
 import Foundation
-import JSON
 import Presentation
-import SharePoint
 
 /// `spconnect add LIST key=value...`, or `add LIST --from FILE` for one item per row.
 let addCommand = Command(

@@ -2,7 +2,6 @@ import BulkWrites
 import CommandLineKit
 import Foundation
 import Presentation
-import SharePoint
 
 /// `add LIST --from FILE` and `update LIST --from FILE`: every row of a CSV or NDJSON file written through OData
 /// `$batch` (100 changes a request), one result per row, a summary on standard error.

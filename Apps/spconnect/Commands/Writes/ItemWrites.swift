@@ -1,8 +1,6 @@
 import CommandLineKit
 import Foundation
 import JSON
-import Presentation
-import SharePoint
 
 /// `key=value` (a string) and `key:=JSON` (a raw JSON value: number, true, null, array…) pairs.
 func fieldAssignments(_ words: [String]) throws(UsageError) -> [(String, JSONValue)] {

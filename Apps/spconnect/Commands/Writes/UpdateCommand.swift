@@ -1,6 +1,5 @@
 import CommandLineKit
 import Foundation
-import JSON
 import Presentation
 import SharePoint
 
