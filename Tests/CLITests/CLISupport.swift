@@ -46,24 +46,53 @@ func runSpconnect(
     env["PATH"] = "/usr/bin:/bin"
     // posix_spawn, not Foundation's Process: Process.run crashes now and then in this toolchain when the test
     // process holds many descriptors (swift-corelibs-foundation #5472), which a full run with its simulators does.
+    // On a thread of its own, not a task: a full run keeps the two-thread pool busy, and a watcher queued behind
+    // that work once acted only after spconnect had used up all its retries (the starvation `BlockingAwaitTests`
+    // shows for the gateway).
     let watcher = watch.map { watch in
-        Task {
-            while !Task.isCancelled {
-                watch(String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+        StandardErrorWatcher {
+            watch(String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
         }
     }
     let status = await spawnToExit(
         spconnectPath, arguments, environment: env, standardInput: inPath, standardOutput: outPath,
         standardError: errPath, timeout: timeout)
-    watcher?.cancel()
-    _ = await watcher?.value
+    watcher?.stop()
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()
     return RunResult(
         status: status, stdout: String(decoding: out, as: UTF8.self),
         stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+}
+
+/// Calls `look` every 20 ms on a thread of its own until ``stop()``, which returns once the thread has ended.
+final class StandardErrorWatcher: @unchecked Sendable {
+    private let stopped = NSLock()
+    private var isStopped = false
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(_ look: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread { [self] in
+            while !self.stopRequested {
+                look()
+                usleep(20_000)
+            }
+            self.ended.signal()
+        }
+    }
+
+    private var stopRequested: Bool {
+        stopped.lock()
+        defer { stopped.unlock() }
+        return isStopped
+    }
+
+    func stop() {
+        stopped.lock()
+        isStopped = true
+        stopped.unlock()
+        ended.wait()
+    }
 }
 
 /// A simulator in this process, a private state directory, and (optionally) a signed-in default profile.
@@ -76,9 +105,10 @@ final class CLIFixture {
         mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
         entraSessions: EntraSessionOptions = EntraSessionOptions(), exportFiles: Int = 0, latencyMilliseconds: Int = 0,
         faults: FaultSpec = FaultSpec(), siteCollections: [String] = [], searchRowLimit: Int = 500,
-        restAffinityCookie: Bool = false
+        restAffinityCookie: Bool = false, entraInterrupt: EntraInterrupt? = nil
     ) async throws {
         var options = SimulatorOptions(mode: mode, users: users, items: items)
+        options.entraInterrupt = entraInterrupt
         options.restAffinityCookie = restAffinityCookie
         options.siteCollections = siteCollections
         options.searchRowLimit = searchRowLimit

@@ -290,6 +290,24 @@ import Testing
         #expect(passwordPosts().count == postedBefore)
     }
 
+    /// Entra's Conditional Access block and a registration interrupt: exit 4, Entra's words and a way forward on
+    /// standard error, no session saved.
+    @Test(arguments: ["53003", "50203"])
+    func entraStatesEndWithExit4AndAWayForward(code: String) async throws {
+        let fixture = try await CLIFixture(signIn: false, entraInterrupt: EntraInterrupt(code: code))
+        let login = try await fixture.run(
+            [
+                "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                "--allow-http-loopback",
+            ],
+            stdin: alicePassword + "\n")
+        #expect(login.status == 4, "\(login.stderr)")
+        #expect(login.stderr.contains("AADSTS\(code)"), "\(login.stderr)")
+        #expect(
+            login.stderr.contains(code == "53003" ? "administrator" : "aka.ms/mysecurityinfo"), "\(login.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.state + "/spconnect/sessions/default.cookies"))
+    }
+
     /// A public site: no password is asked for (standard input is not read), and the session reads lists.
     @Test func anonymousLoginNeedsNoPassword() async throws {
         let fixture = try await CLIFixture(mode: .anonymous, signIn: false)

@@ -220,6 +220,9 @@ struct EntraStrategy: SignInStrategy {
 
     private func outcome(forError code: String, pgid: String, message: String?, state: FlowState) -> SignInOutcome {
         let text = message ?? "the identity provider reported error \(code)"
+        if let state = EntraStates.kind(forCode: code) {
+            return .interactionRequired(state, pageId: pgid, message: naming(code, in: text))
+        }
         switch code {
         case _ where Self.credentialErrors.contains(code):
             return .invalidCredentials(message: text, code: code)

@@ -197,6 +197,7 @@ extension SimulatorCore {
     /// The page after a successful first factor: MFA, Conditional Access, password change, or KMSI.
     func afterPassword(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
         let user = users[index]
+        if let interrupt = options.entraInterrupt { return entraInterruptPage(interrupt, flow: flow, user: index) }
         if user.mfa { return secondFactorPage(flow, index) }
         if user.conditionalAccess {
             let next = advance(flow, stage: "proofup", user: index)

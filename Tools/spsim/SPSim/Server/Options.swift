@@ -134,6 +134,9 @@ public struct SimulatorOptions: Sendable {
     public var restAffinityCookie: Bool = false
     /// Lifetime of the access tokens the tenant issues (`expires_in`).
     public var tokenLifetimeSeconds: Int = 3599
+    /// Entra ends every password sign-in in this state (a Conditional Access block or requirement, a registration
+    /// interrupt), whatever the user; nil: each user's own profile decides.
+    public var entraInterrupt: EntraInterrupt? = nil
     /// The `interval` and `expires_in` of device codes.
     public var deviceCodeIntervalSeconds: Int = 5
     public var deviceCodeLifetimeSeconds: Int = 900
