@@ -308,10 +308,8 @@ actor StatusSession {
             case .cookies: break
             case .everyRequest(let credentials): authentication = credentials
             case .passwordNeeded:
-                loadFailure =
-                    "profile '\(configuration.profile)' signs in with HTTP Basic on every request, so the app needs "
-                    + "the password: start it with SPCONNECT_PASSWORD_FILE (a file only you can read) or "
-                    + "SPCONNECT_PASSWORD set"
+                // Nothing to sign requests with: the proof fails, and the page's renewal line says what to set.
+                break
             }
             siteClient = SharePointSite(
                 client: client, siteURL: new.siteURL, authentication: authentication,

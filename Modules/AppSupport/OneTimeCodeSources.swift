@@ -7,7 +7,8 @@ package import Transport
 /// `SPCONNECT_OTP_COMMAND`, run with `/bin/sh` as a ``HelperCommand``: its first output line is the code), a TOTP
 /// secret file (`--totp-secret-file FILE` or `SPCONNECT_TOTP_SECRET_FILE`: a base32 secret or an `otpauth://` URI,
 /// refused unless only its owner can read it; codes made by the RFC 6238 generator), then the app's own prompt
-/// when it has one (a terminal to ask on; this module writes to no terminal). Never from argv: a code in a command line would outlive its 30 seconds in shell history.
+/// when it has one (a terminal to ask on; this module writes to no terminal). Never from argv: a code in a command
+/// line would outlive its 30 seconds in shell history.
 ///
 /// Every code given is passed to `remember` first, so the app can remove it from anything it shows; `report` hears
 /// which request a command gave no code for, and why.

@@ -220,17 +220,18 @@ struct EntraStrategy: SignInStrategy {
 
     private func outcome(forError code: String, pgid: String, message: String?, state: FlowState) -> SignInOutcome {
         let text = message ?? "the identity provider reported error \(code)"
-        if let state = EntraStates.kind(forCode: code) {
-            return .interactionRequired(state, pageId: pgid, message: naming(code, in: text))
+        // Conditional Access and registration states have kinds and ways forward of their own (EntraStates).
+        if let named = EntraStates.kind(forCode: code) {
+            return .interactionRequired(named, pageId: pgid, message: naming(code, in: text))
         }
         switch code {
         case _ where Self.credentialErrors.contains(code):
             return .invalidCredentials(message: text, code: code)
         case "50055", "50144", "50133":
             return .interactionRequired(.passwordChange, pageId: pgid, message: text)
-        case "50072", "50074", "50076", "50079", "50158":
+        case "50074", "50076", "50158":
             return .interactionRequired(.mfa, pageId: pgid, message: text)
-        case "53000", "53001", "53002", "53003", "53004", "50097", "50131":
+        case "50097", "50131":
             return .interactionRequired(.conditionalAccess, pageId: pgid, message: text)
         case "65001", "65004", "90094":
             return .interactionRequired(.consent, pageId: pgid, message: text)
