@@ -155,8 +155,10 @@ final class StatusServer: Sendable {
         configuration.knownPasswords = { passwords.known }
         configuration.passwordProblem = { passwords.problem }
         configuration.environment = environment
-        // Throttled together with the profile's spconnect runs: a 429 one of them saw pauses the app's reads too.
-        configuration.clientConfiguration.sharedBackoff = store.sharedBackoff(for: options.profile)
+        // Throttled together with the profile's spconnect runs: one budget, and a 429 one of them saw pauses the
+        // app's reads too.
+        configuration.clientConfiguration = ProfileThrottling.applied(
+            to: configuration.clientConfiguration, store: store, profile: options.profile)
         // One-time codes for a second factor, from the same variables spconnect's renewals read (no terminal here).
         // A TOTP secret file that cannot be used is said at start, in `passwordFileRefusal`'s place.
         configuration.oneTimeCode = try? OneTimeCodeSources.source(

@@ -79,6 +79,14 @@ public struct SessionStore: Sendable {
         return SharedBackoff(path: String(path.dropLast(".cookies".count)) + ".backoff")
     }
 
+    /// The request budget every process of `profile` spends together (`PROFILE.budget` beside the session): once the
+    /// server states its budget, each request waits for its share of it (``SharedRateBudget``). Nil for a name no
+    /// profile can have.
+    public func sharedRateBudget(for profile: String) -> SharedRateBudget? {
+        guard let path = try? path(for: profile) else { return nil }
+        return SharedRateBudget(path: String(path.dropLast(".cookies".count)) + ".budget")
+    }
+
     /// Writes `session` for `profile`, replacing any earlier file whole.
     public func save(_ session: Session, profile: String) throws(StoreError) {
         let path = try path(for: profile)

@@ -45,6 +45,12 @@ public final class HTTPClient: Sendable {
         /// A pause shared with other clients (other processes too): each request waits for it, and a throttled
         /// answer this client will retry extends it (``SharedBackoff``). Nil: this client backs off alone.
         public var sharedBackoff: SharedBackoff?
+        /// A request budget shared with other clients (other processes too), spent at the pace the server allows
+        /// once it has stated it (``SharedRateBudget``). Nil: requests go as soon as they are made.
+        public var rateBudget: SharedRateBudget?
+        /// What a request costs against ``rateBudget``, in the server's units (SharePoint's resource units); nil:
+        /// one unit each.
+        public var requestCost: (@Sendable (HTTPRequest) -> Int)?
 
         /// The defaults: system CAs, verification on, proxies from the environment, 3 attempts, 64 MiB cap.
         public init(
@@ -173,7 +179,18 @@ public final class HTTPClient: Sendable {
         while true {
             let sent = resume?.request(continuing: request) ?? request
             try await configuration.sharedBackoff?.waitIfPaused(cap: policy.maxRetryAfter, before: request.url)
-            let outcome = try await perform(sent, resumingAt: resume?.offset)
+            let budget = configuration.rateBudget
+            let units = try await budget?.waitForSlot(units: configuration.requestCost?(sent) ?? 1, url: sent.url)
+            let outcome: TransferOutcome
+            do throws(TransportError) {
+                outcome = try await perform(sent, resumingAt: resume?.offset)
+            } catch {
+                if let budget, let units { budget.answered(units: units, headers: HTTPHeaders(), url: sent.url) }
+                throw error
+            }
+            if let budget, let units {
+                budget.answered(units: units, headers: HTTPHeaders(outcome.headers), url: sent.url)
+            }
             let wait = policy.wait(after: outcome, of: request, attempt: attempt)
             if let wait, [429, 503].contains(outcome.status) { configuration.sharedBackoff?.pause(for: wait) }
             if let trace = configuration.trace {

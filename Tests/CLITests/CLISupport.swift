@@ -105,9 +105,11 @@ final class CLIFixture {
         mode: SignInMode = .entra, items: Int = 0, signIn: Bool = true, users: [SimulatedUser] = .defaults,
         entraSessions: EntraSessionOptions = EntraSessionOptions(), exportFiles: Int = 0, latencyMilliseconds: Int = 0,
         faults: FaultSpec = FaultSpec(), siteCollections: [String] = [], searchRowLimit: Int = 500,
-        restAffinityCookie: Bool = false, entraInterrupt: EntraInterrupt? = nil
+        restAffinityCookie: Bool = false, entraInterrupt: EntraInterrupt? = nil,
+        resourceBudgets: ResourceBudgetModel? = nil
     ) async throws {
         var options = SimulatorOptions(mode: mode, users: users, items: items)
+        options.resourceBudgets = resourceBudgets
         options.entraInterrupt = entraInterrupt
         options.restAffinityCookie = restAffinityCookie
         options.siteCollections = siteCollections

@@ -43,6 +43,8 @@ extension OptionKey {
     static let coldStart = OptionKey(named: "cold-start")
     static let hugeMib = OptionKey(named: "huge-mib")
     static let files = OptionKey(named: "files")
+    static let throttled = OptionKey(named: "throttled")
+    static let budget = OptionKey(named: "budget")
     static let help = OptionKey(named: "help")
 }
 
@@ -52,7 +54,8 @@ let benchCommand = CommandDescription(
     summary: "Lists N items, then downloads a 50 MiB file (curl vs spconnect, Download.swift), then reads sign-in "
         + "pages (PageReading.swift); each flag below runs one part only. Run it as 'swift run -c release bench'.",
     synopsis: "[--items N] [--runs R] [--pages [--manifest DIR]] [--export] [--items-parallel] [--gateway] "
-        + "[--cold-start [BINARY]...] [--incremental [--files N]]",
+        + "[--cold-start [BINARY]...] [--incremental [--files N]] "
+        + "[--throttled [--files N] [--items N] [--budget U]]",
     options: [
         .integer(.items, "N", in: 1...10_000_000, "items of the listing (default 100000)"),
         .integer(.runs, "R", in: 1...1000, "best of R runs (default 1)"),
@@ -74,7 +77,13 @@ let benchCommand = CommandDescription(
         .flag(
             .incremental,
             "only download -r --incremental and items --since-token, full then after 10 changes (Incremental.swift)"),
-        .integer(.files, "N", in: 10...10_000_000, "with --incremental: the library's files (default 10000)"),
+        .integer(
+            .files, "N", in: 10...10_000_000, "with --incremental or --throttled: the library's files (default 10000)"),
+        .flag(
+            .throttled,
+            "only the runs under SharePoint Online's budgets: download -r of --files N, items of --items N, and rclone "
+                + "copy through the gateway, against the budget's floor (Throttled.swift)"),
+        .integer(.budget, "U", in: 10...1_000_000, "with --throttled: the app's units a minute (default 1250)"),
         .flag(.help, short: "h", "show this help"),
     ])
 
@@ -183,6 +192,14 @@ if itemsParallelOnly {
 }
 if incrementalOnly {
     for line in try incrementalReport(spconnectPath: spconnect, files: exportFiles, items: largest, changes: 10) {
+        print(line)
+    }
+    exit(0)
+}
+if arguments.has(.throttled) {
+    for line in try throttledReport(
+        spconnectPath: spconnect, files: exportFiles, items: largest, budget: arguments.integer(.budget) ?? 1250)
+    {
         print(line)
     }
     exit(0)

@@ -40,8 +40,8 @@ struct SessionContext {
         }
         var configuration = clientConfiguration(arguments)
         configuration.plainHTTP = .forSession(of: session.siteURL)
-        // Every command of one profile (parallel jobs over many sites) backs off together when throttled.
-        configuration.sharedBackoff = store.sharedBackoff(for: profile)
+        // Every command of one profile (parallel jobs over many sites) paces by one budget and backs off together.
+        configuration = ProfileThrottling.applied(to: configuration, store: store, profile: profile)
         let client = try HTTPClient(configuration: configuration)
         let oneTimeCode = session.tokens == nil ? try OneTimeCodeOptions.source(arguments) : nil
         let renewal = ProfileRenewal(

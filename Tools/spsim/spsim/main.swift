@@ -23,6 +23,7 @@ extension OptionKey {
     static let appCertificate = OptionKey(named: "app-certificate")
     static let tokenLifetime = OptionKey(named: "token-lifetime")
     static let deviceCodeInterval = OptionKey(named: "device-code-interval")
+    static let budgets = OptionKey(named: "budgets")
     static let version = OptionKey(named: "version")
     static let help = OptionKey(named: "help")
 }
@@ -53,6 +54,10 @@ let command = CommandDescription(
         .repeatable(.appCertificate, "FILE", values: .path, "register a certificate for every confidential app"),
         .integer(.tokenLifetime, "S", in: 1...86_400, "access token lifetime"),
         .integer(.deviceCodeInterval, "S", in: 1...300, "device code polling interval"),
+        .value(
+            .budgets, "BUDGETS",
+            "throttle by resource units as SharePoint Online does: app=U,appDay=U,tenant=U,tenantDay=U,retryAfter=S,"
+                + "undecorated=SHARE (units per minute or day; '' is a small tenant: 1250, 1200000, 3750, 6000000)"),
         .flag(.version, "print the version"),
         .flag(.help, short: "h", "show this help"),
     ])
@@ -114,6 +119,9 @@ for path in arguments.all(.appCertificate) {
 }
 options.tokenLifetimeSeconds = arguments.integer(.tokenLifetime) ?? options.tokenLifetimeSeconds
 options.deviceCodeIntervalSeconds = arguments.integer(.deviceCodeInterval) ?? options.deviceCodeIntervalSeconds
+if let spec = arguments.value(.budgets) {
+    do { options.resourceBudgets = try ResourceBudgetModel(parsing: spec) } catch { fail("\(error)") }
+}
 
 guard let mode else { fail("--mode is required\n\(usage)") }
 options.mode = mode

@@ -139,6 +139,8 @@ public struct SimulatorOptions: Sendable {
     public var entraInterrupt: EntraInterrupt? = nil
     /// The `interval` and `expires_in` of device codes.
     public var deviceCodeIntervalSeconds: Int = 5
+    /// SharePoint Online's throttling by resource units (``ResourceBudgetModel``); nil: no budgets.
+    public var resourceBudgets: ResourceBudgetModel? = nil
     public var deviceCodeLifetimeSeconds: Int = 900
 
     public init(

@@ -81,6 +81,9 @@ public final class Simulator: Sendable {
     /// Every request received so far, in order of completion (at most the newest 100 000).
     public func requestLog() -> [LoggedRequest] { core.state.withLock { $0.log } }
 
+    /// What the resource budgets did so far (``SimulatorOptions/resourceBudgets``): units answered, 429s and 503s.
+    public func resourceBudgetReport() -> ResourceBudgetReport { core.resourceBudgets.withLock { $0.report } }
+
     /// Adds `milliseconds` before every answer from now on, on top of the options' latency (a benchmark signs in
     /// and lists fast, then measures a transfer behind a realistic server time).
     public func setLatency(milliseconds: Int) { core.addedLatency.store(milliseconds, ordering: .relaxed) }

@@ -19,6 +19,10 @@ final class SimulatorCore: Sendable {
     /// REST requests still to be answered 429, and the text a query value of theirs must hold
     /// (``Simulator/throttle(next:whereQueryContains:)``).
     let throttling = Mutex<(count: Int, queryText: String?)>((0, nil))
+    /// The units spent against SharePoint Online's budgets (``SimulatorOptions/resourceBudgets``).
+    let resourceBudgets = Mutex(ResourceBudgetState())
+    /// When this core began: the budgets' windows are counted from here.
+    let started = ContinuousClock.now
     /// Site users: SharePoint user id for options.users[index] is `10 + index`.
     var users: [SimulatedUser] { options.users }
     /// The server-relative path of this core's site collection: empty for the root site, `/sites/hr` for one of
@@ -126,7 +130,10 @@ final class SimulatorCore: Sendable {
         if delay > 0 { usleep(UInt32(min(delay, 60000)) * 1000) }
         var response: HTTPServerResponse
         switch host {
-        case .site: response = handleSharePoint(request)
+        case .site:
+            let budget = budgetGate(request)
+            response = budget.throttled ?? handleSharePoint(request)
+            response.headers += budget.headers
         case .identityProvider: response = handleIdentityProvider(request)
         case .federation: response = handleFederation(request)
         }
