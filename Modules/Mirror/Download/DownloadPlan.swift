@@ -27,8 +27,9 @@ struct DownloadPlan {
 /// earlier run wrote it and was killed before saving); otherwise it is replaced when `overwrite` or when its content
 /// is what spconnect wrote (``LocalCopy``), and refused when it was modified locally or is not spconnect's.
 func planDownloads(
-    _ tree: RemoteTree, into top: LocalFolder?, ledger: DownloadLedger, overwrite: Bool, dryRun: Bool,
-    results: TreeResults
+    _ tree: RemoteTree, into top: LocalFolder?, ledger: DownloadLedger,
+    uploaded: DownloadLedger = DownloadLedger(folder: nil),
+    overwrite: Bool, dryRun: Bool, results: TreeResults
 ) async -> DownloadPlan {
     var plan = DownloadPlan()
     guard let top else {
@@ -78,6 +79,18 @@ func planDownloads(
                             local, sha256: sha256, uniqueId: entry.file.uniqueId, etag: entry.file.etag)
                     ))
             }
+            results.write(
+                TreeResult(
+                    localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: local.size,
+                    outcome: .skipped("unchanged")))
+            continue
+        }
+        // The local file is the one `upload -r` sent from this folder, and SharePoint's version is the one that upload
+        // made (an Office document SharePoint rewrote has another size and hash): in step, nothing to fetch.
+        if !overwrite,
+            UploadLedger.isInStep(
+                uploaded.entry(entry.relativePath), remote: entry.file, local: DownloadLedger.Entry(local))
+        {
             results.write(
                 TreeResult(
                     localPath: destination, serverRelativeUrl: entry.file.serverRelativeUrl, size: local.size,

@@ -10,7 +10,7 @@ import SharePoint
 extension TreeTransfer {
     /// Mirrors the library folder `remote` into `directory` (made when missing), ``TreeOptions/parallel`` files at a
     /// time, holding the folder's lock (``treeLockFileName``) for the whole run. What each file needs is decided
-    /// first (``planDownloads(_:into:ledger:overwrite:dryRun:results:)``): a file whose local copy has SharePoint's
+    /// first (``planDownloads(_:into:ledger:uploaded:overwrite:dryRun:results:)``): a file whose local copy has SharePoint's
     /// size and modification time is skipped; one written by an earlier run whose content is unchanged since
     /// (``LocalCopy``) is replaced by the newer version; anything else in the way is refused unless
     /// ``TreeOptions/overwrite``. Folders the server has are made, empty ones too. Each file is written to a
@@ -72,7 +72,9 @@ extension TreeTransfer {
                     outcome: .failed(refusal.result, detail: refusal.detail, cause: .other)))
         }
         let plan = await planDownloads(
-            tree, into: top, ledger: ledger, overwrite: options.overwrite, dryRun: options.dryRun, results: results)
+            tree, into: top, ledger: ledger,
+            uploaded: DownloadLedger(folder: top, fileName: DownloadLedger.uploadFileName),
+            overwrite: options.overwrite, dryRun: options.dryRun, results: results)
         for (relativePath, entry) in plan.adopted { ledger.record(relativePath, entry) }
         var ledgerError: LedgerSaveError?
         if let top, !options.dryRun {

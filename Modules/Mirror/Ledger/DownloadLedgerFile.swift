@@ -23,16 +23,25 @@ package enum DownloadLedgerFile {
         /// The SharePoint file's `ETag` when it was written, which every new version changes: an edit that kept the
         /// size and the second of the modification time is still told apart. Nil in entries written without it.
         package var etag: String?
+        /// In the upload ledger: the local file's size and whole-second time when it was sent. SharePoint may keep
+        /// another size (it rewrites Office documents on upload), so this is how a later run knows that the local
+        /// file is still the one that became SharePoint's version. Nil in the download ledger and in entries
+        /// written without it.
+        package var sentSize: Int64?
+        package var sentModified: Int?
 
         /// An entry.
         package init(
-            size: Int64, modified: Int, sha256: String? = nil, uniqueId: String? = nil, etag: String? = nil
+            size: Int64, modified: Int, sha256: String? = nil, uniqueId: String? = nil, etag: String? = nil,
+            sentSize: Int64? = nil, sentModified: Int? = nil
         ) {
             self.size = size
             self.modified = modified
             self.sha256 = sha256
             self.uniqueId = uniqueId
             self.etag = etag
+            self.sentSize = sentSize
+            self.sentModified = sentModified
         }
     }
 

@@ -200,13 +200,22 @@ extension TreeTransfer {
                     if ledger.entry(file.relativePath) != nil
                         || ledger.pendingEntry(file.relativePath)?.size == file.facts.size
                     {
-                        ledger.record(file.relativePath, UploadLedger.entry(there))
+                        ledger.record(file.relativePath, UploadLedger.entry(there, sent: file.facts))
                     }
+                    continue
+                }
+                // SharePoint's version is the one spconnect made of this very local file, though its size is
+                // another (an Office document SharePoint rewrote): nothing to send, and no new version.
+                if UploadLedger.isInStep(ledger.entry(file.relativePath), remote: there, local: file.facts) {
+                    results.write(
+                        TreeResult(
+                            localPath: file.path, serverRelativeUrl: there.serverRelativeUrl, size: there.length,
+                            outcome: .skipped("unchanged")))
                     continue
                 }
                 // SharePoint's copy is still the one this folder's last upload made: the local file is a newer
                 // version of it, and replacing it loses nothing.
-                let ours = ledger.entry(file.relativePath) == UploadLedger.entry(there)
+                let ours = UploadLedger.isOurs(ledger.entry(file.relativePath), remote: there)
                 if !overwrite && !ours {
                     results.write(
                         TreeResult(
@@ -256,7 +265,7 @@ extension TreeTransfer {
             let file = wanted[index]
             switch outcome {
             case .success(let uploaded):
-                ledger.record(file.relativePath, UploadLedger.entry(uploaded))
+                ledger.record(file.relativePath, UploadLedger.entry(uploaded, sent: file.facts))
                 results.write(
                     TreeResult(
                         localPath: file.path, serverRelativeUrl: uploaded.serverRelativeUrl, size: uploaded.length,

@@ -12,9 +12,28 @@ enum UploadLedger {
         DownloadLedger(folder: try? LocalFolder(path: directory), fileName: DownloadLedger.uploadFileName)
     }
 
-    /// What the ledger keeps for a file SharePoint has.
-    static func entry(_ file: SharePoint.File) -> DownloadLedger.Entry {
-        DownloadLedger.Entry(size: file.length, modified: wholeSeconds(file.timeLastModified))
+    /// What the ledger keeps for a file SharePoint has, sent from a local file with the facts `sent`.
+    static func entry(_ file: SharePoint.File, sent: DownloadLedger.Entry?) -> DownloadLedger.Entry {
+        DownloadLedger.Entry(
+            size: file.length, modified: wholeSeconds(file.timeLastModified), sentSize: sent?.size,
+            sentModified: sent?.modified)
+    }
+
+    /// Whether `entry` says SharePoint's `file` is still the version spconnect made of the local file with the
+    /// facts `local` (same size and second on both sides as at the upload): the two are in step, whatever SharePoint
+    /// did to the bytes (it rewrites Office documents, so their size and hash differ from the local file's).
+    /// Times are compared in whole seconds, SharePoint's precision.
+    static func isInStep(_ entry: DownloadLedger.Entry?, remote file: SharePoint.File, local: DownloadLedger.Entry)
+        -> Bool
+    {
+        guard let entry, let sentSize = entry.sentSize, let sentModified = entry.sentModified else { return false }
+        return entry.size == file.length && entry.modified == wholeSeconds(file.timeLastModified)
+            && sentSize == local.size && sentModified == local.modified
+    }
+
+    /// Whether `entry` holds SharePoint's size and time of `file` as spconnect's last upload left them.
+    static func isOurs(_ entry: DownloadLedger.Entry?, remote file: SharePoint.File) -> Bool {
+        entry?.size == file.length && entry?.modified == wholeSeconds(file.timeLastModified)
     }
 
     /// Saves the ledger; nil when it is saved, else what to say: a folder that cannot hold it (read-only) takes the

@@ -162,7 +162,8 @@ extension SimulatorCore {
         return state.withLock { state in
             guard let index = state.files.firstIndex(where: { $0.uniqueId == file.uniqueId }) else { return file }
             Self.keepVersion(of: index, in: &state)
-            state.files[index].content = .bytes(bytes)
+            state.files[index].content = .bytes(
+                OfficeDocuments.stored(bytes, named: state.files[index].name, uniqueId: file.uniqueId))
             state.files[index].majorVersion += 1
             state.files[index].modified = now
             state.logFileChange(.update, state.files[index])

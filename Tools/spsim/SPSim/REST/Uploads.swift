@@ -26,7 +26,8 @@ extension SimulatorCore {
             }) {
                 guard overwrite else { return nil }
                 Self.keepVersion(of: index, in: &state)
-                state.files[index].content = .bytes(bytes)
+                state.files[index].content = .bytes(
+                    OfficeDocuments.stored(bytes, named: name, uniqueId: state.files[index].uniqueId))
                 state.files[index].majorVersion += 1
                 state.files[index].modified = now
                 list.lastModified = now
@@ -124,6 +125,7 @@ extension SimulatorCore {
             author: author, files: &created)
         guard var file = created.first else { return nil }
         file.uniqueId = Tokens.guid()
+        file.content = .bytes(OfficeDocuments.stored(bytes, named: name, uniqueId: file.uniqueId))
         file.created = now
         file.modified = now
         list.lastModified = now
