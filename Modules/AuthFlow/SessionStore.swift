@@ -328,7 +328,7 @@ enum SignInRecordFile {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(formatter(fractional: true).string(from: date))
+            try container.encode(ISO8601Time.string(from: date))
         }
         // A struct of strings, numbers and dates always encodes; fall back to an empty object regardless.
         return ((try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}") + "\n"
@@ -344,8 +344,7 @@ enum SignInRecordFile {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 time")
             }
             guard
-                let date = formatter(fractional: true).date(from: text)
-                    ?? formatter(fractional: false).date(from: text)
+                let date = ISO8601Time.date(from: text)
             else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 time")
             }
@@ -354,10 +353,4 @@ enum SignInRecordFile {
         return try decoder.decode(SignInRecord.self, from: data)
     }
 
-    private static func formatter(fractional: Bool) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions =
-            fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-        return formatter
-    }
 }

@@ -205,7 +205,7 @@ public struct SignIn: Sendable {
     /// The cookies the jar would send to the site's URL now.
     /// The jar's cookies that are not the site's (or the web target's host's): the identity providers' own.
     private func identityProviderCookies(besides session: Session) -> [Cookie] {
-        let host = URLComponents(string: configuration.target.proofURL ?? configuration.siteURL)?.host?.lowercased()
+        let host = URLParts(configuration.target.proofURL ?? configuration.siteURL)?.host
         return ((try? client.cookies.all()) ?? []).filter { cookie in
             cookie.domain != host && !(host?.hasSuffix("." + cookie.domain) ?? false)
                 && !session.cookies.contains { $0.name == cookie.name && $0.domain == cookie.domain }
@@ -221,7 +221,7 @@ public struct SignIn: Sendable {
     /// that name is taken: an earlier dump is never overwritten); returns its path, or nil when it could not be
     /// written.
     private func dump(_ response: SignInResponse, into directory: String, scrubber: SecretScrubber) -> String? {
-        let host = URLComponents(string: response.url)?.host ?? "page"
+        let host = URLParts(response.url)?.host ?? "page"
         let stamp = Int(Date().timeIntervalSince1970)
         let text =
             "<!-- spconnect dump of \(Redaction.url(response.url)) (HTTP \(response.status)), secrets redacted -->\n"

@@ -48,7 +48,20 @@ public struct BrowserHeaders: Sendable, Equatable {
     /// The `Referer` value for a page: its URL without the fragment to the same origin (unless its query holds a
     /// secret), else its origin followed by `/`.
     static func referer(of page: String, sameOrigin: Bool) -> String? {
-        guard var components = URLComponents(string: page), let parts = URLParts(page) else { return nil }
+        guard let parts = URLParts(page) else { return nil }
+        // The common URL (printable ASCII, no user info: `URLParts` read it on bytes) without Foundation's parser,
+        // which loads ICU's tables into every sign-in's memory.
+        if !page.contains("@"), page.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) {
+            let withoutFragment = String(page.prefix { $0 != "#" })
+            let query = withoutFragment.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+            let secret = query.split(separator: "&").contains { pair in
+                let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                return Redaction.isSecret(
+                    name: (name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name))
+            }
+            return sameOrigin && !secret ? withoutFragment : serializedOrigin(parts) + "/"
+        }
+        guard var components = URLComponents(string: page) else { return nil }
         components.fragment = nil
         components.user = nil
         components.password = nil

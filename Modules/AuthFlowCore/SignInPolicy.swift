@@ -106,13 +106,17 @@ public struct SignInPolicy: Sendable, Equatable {
 }
 
 /// The scheme, host and port of an absolute URL, lowercased, for policy decisions.
-struct URLParts: Equatable {
-    let scheme: String
-    let host: String
+package struct URLParts: Equatable {
+    package let scheme: String
+    package let host: String
     /// The port written in the URL, else the scheme's default.
-    let port: Int
+    package let port: Int
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
+        if let plain = Self.plainASCII(text) {
+            self = plain
+            return
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme else { return nil }
         self.scheme = scheme.lowercased()
         var host = (components.host ?? "").lowercased()
@@ -121,21 +125,73 @@ struct URLParts: Equatable {
         self.port = components.port ?? (self.scheme == "https" ? 443 : self.scheme == "http" ? 80 : 0)
     }
 
+    private init(scheme: String, host: String, port: Int?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+    }
+
+    /// The parts of the common URL, `scheme://host[:port]` then a path, query or fragment or nothing, all of it
+    /// printable ASCII and the host a plain name or an address: read on bytes. Nil for anything else (user info,
+    /// escapes, a backslash, IPv6, international names), which Foundation's parser reads. (Foundation's parser loads
+    /// ICU's international-names tables into every sign-in's memory for its host.)
+    private static func plainASCII(_ text: String) -> URLParts? {
+        let bytes = Array(text.utf8)
+        guard bytes.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }),
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            bytes[colon...].starts(with: Array("://".utf8))
+        else { return nil }
+        let scheme = bytes[..<colon]
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        guard isLetter(scheme[scheme.startIndex]),
+            scheme.allSatisfy({
+                isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: ".")
+            })
+        else { return nil }
+        let authorityStart = colon + 3
+        let authorityEnd = bytes[authorityStart...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.endIndex
+        let authority = bytes[authorityStart..<authorityEnd]
+        let hostEnd = authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex
+        let host = authority[..<hostEnd]
+        // An international name in its ASCII form (`xn--`) is Foundation's to read: it gives the name in Unicode.
+        guard !host.isEmpty, !String(decoding: host, as: UTF8.self).lowercased().contains("xn--"),
+            host.allSatisfy({
+                isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: "_")
+            })
+        else { return nil }
+        var port: Int?
+        if hostEnd < authority.endIndex {
+            let digits = authority[(hostEnd + 1)...]
+            if !digits.isEmpty {
+                guard digits.count <= 5, digits.allSatisfy(isDigit),
+                    let value = Int(String(decoding: digits, as: UTF8.self)), value <= 65_535
+                else { return nil }
+                port = value
+            }
+        }
+        return URLParts(
+            scheme: String(decoding: scheme, as: UTF8.self).lowercased(),
+            host: String(decoding: host, as: UTF8.self).lowercased(), port: port)
+    }
+
     /// 443 for https, 80 for http.
-    var defaultPort: Int { scheme == "https" ? 443 : scheme == "http" ? 80 : 0 }
+    package var defaultPort: Int { scheme == "https" ? 443 : scheme == "http" ? 80 : 0 }
 
     /// The host as written in an authority: IPv6 addresses in brackets.
-    var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
+    package var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
 
     /// `HOST:PORT`, the form `--allow-host` takes.
-    var authority: String { "\(bracketedHost):\(port)" }
+    package var authority: String { "\(bracketedHost):\(port)" }
 
     /// The host, with its port when that is not the scheme's default: how a message names a place.
-    var displayAuthority: String { port == defaultPort ? bracketedHost : authority }
+    package var displayAuthority: String { port == defaultPort ? bracketedHost : authority }
 
     /// What makes two URLs one origin.
-    var origin: String { "\(scheme)://\(authority)" }
+    package var origin: String { "\(scheme)://\(authority)" }
 
     /// 127.0.0.0/8, ::1 or localhost (Transport's rule).
-    var isLoopback: Bool { PlainHTTPRule.isLoopback(host) }
+    package var isLoopback: Bool { PlainHTTPRule.isLoopback(host) }
 }

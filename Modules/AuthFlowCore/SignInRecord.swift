@@ -57,10 +57,8 @@ public struct SignInRecord: Sendable, Equatable, Codable {
 
         /// `host[:port]` of `url`, or `?` when it has none.
         public static func host(of url: String) -> String {
-            guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-                return "?"
-            }
-            return host + (components.port.map { ":\($0)" } ?? "")
+            guard let parts = URLParts(url), !parts.host.isEmpty else { return "?" }
+            return parts.displayAuthority
         }
     }
 

@@ -54,13 +54,13 @@ public struct SecretScrubber: Sendable, Equatable {
     /// The forms a value takes in a form body or URL, in HTML, and in a JSON string.
     static func encodings(of value: String) -> Set<String> {
         var forms: Set<String> = [value]
-        var unreserved = CharacterSet.alphanumerics
-        unreserved.insert(charactersIn: "-._~")
-        if let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved) {
-            forms.insert(encoded)
-            forms.insert(encoded.replacingOccurrences(of: "%20", with: "+"))
-            forms.insert(encoded.lowercasedPercentEscapes())
-        }
+        // Percent-encoded as a form or a query carries it: every byte of its UTF-8 but RFC 3986's unreserved ones.
+        // (Worked out on bytes: Foundation's character sets and encoder load large Unicode tables into every
+        // sign-in's memory.)
+        let encoded = value.percentEncodedBytes()
+        forms.insert(encoded)
+        forms.insert(encoded.replacingOccurrences(of: "%20", with: "+"))
+        forms.insert(encoded.lowercasedPercentEscapes())
         var html = ""
         var numeric = ""
         var json = ""
@@ -79,10 +79,10 @@ public struct SecretScrubber: Sendable, Equatable {
             case "\"": json += "\\\""
             case "\\": json += "\\\\"
             case "/": json += "\\/"
-            case "<", ">", "&", "'": json += String(format: "\\u%04x", scalar.value)
+            case "<", ">", "&", "'": json += "\\u" + scalar.fourHexDigits
             default:
                 if scalar.value < 0x20 {
-                    json += String(format: "\\u%04x", scalar.value)
+                    json += "\\u" + scalar.fourHexDigits
                 } else {
                     json.unicodeScalars.append(scalar)
                 }
@@ -93,7 +93,32 @@ public struct SecretScrubber: Sendable, Equatable {
     }
 }
 
+extension Unicode.Scalar {
+    /// The scalar's value as four lowercase hex digits (`003c`), as JSON writes `\u003c`.
+    fileprivate var fourHexDigits: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
 extension String {
+    /// Every UTF-8 byte but the unreserved ones (letters, digits, `-._~` of ASCII) as `%XX`, upper case.
+    fileprivate func percentEncodedBytes() -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `%2F` → `%2f`: some servers write percent escapes in lowercase.
     fileprivate func lowercasedPercentEscapes() -> String {
         var result = ""
