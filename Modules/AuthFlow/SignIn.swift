@@ -196,7 +196,8 @@ public struct SignIn: Sendable {
     /// The secrets of this sign-in known now, to be removed by value from whatever it reports: the password, the
     /// one-time codes given, and every cookie value in the client's jar.
     private func secretScrubber(_ codes: [Secret] = []) -> SecretScrubber {
-        var scrubber = SecretScrubber(secrets: [configuration.password] + codes)
+        var scrubber = SecretScrubber(
+            secrets: [configuration.password] + (configuration.accessPass.map { [$0] } ?? []) + codes)
         let cookies = (try? client.cookies.all()) ?? []
         scrubber.add(cookies.map(\.value), minimumLength: SecretScrubber.cookieMinimumLength)
         return scrubber

@@ -9,6 +9,9 @@ public struct SignInConfiguration: Sendable {
     public var username: String
     /// The password; it goes only where ``policy`` allows.
     public var password: Secret
+    /// A Temporary Access Pass for an Entra account: answered where the page offers the pass view and the account
+    /// has a pass (it goes only where ``policy`` allows, as the password does). Nil: none given.
+    public var accessPass: Secret?
     /// The route to take; ``SignInFlow/auto`` lets the pages decide.
     public var flow: SignInFlow
     /// Where credentials may go and how many steps the sign-in may take.

@@ -216,8 +216,15 @@ public struct SignInMachine: Sendable {
                     .credentialsNeeded, pageId: nil,
                     message: "its own session no longer signs the user in without the password"))
         }
-        // An empty password is never sent: a sign-in given none (a Kerberos ticket alone) stops where a page asks.
-        if request.carriesPassword && request.authentication == nil && configuration.password.revealedValue().isEmpty {
+        // An empty password is never sent: a sign-in given none (a Kerberos ticket alone) stops where a page asks. A
+        // post of the Temporary Access Pass the user gave (Entra's pass view) carries that instead.
+        let sendsAccessPass =
+            configuration.accessPass.map { pass in
+                request.form?.contains { $0.value == pass.revealedValue() } ?? false
+            } ?? false
+        if request.carriesPassword && request.authentication == nil && configuration.password.revealedValue().isEmpty
+            && !sendsAccessPass
+        {
             return .finish(
                 .interactionRequired(
                     .credentialsNeeded, pageId: nil,

@@ -71,6 +71,8 @@ extension OptionKey {
     static let sinceToken = OptionKey(named: "since-token")
     static let site = OptionKey(named: "site")
     static let staySignedIn = OptionKey(named: "stay-signed-in")
+    static let tapFile = OptionKey(named: "tap-file")
+    static let tapStdin = OptionKey(named: "tap-stdin")
     static let tenant = OptionKey(named: "tenant")
     static let timeout = OptionKey(named: "timeout")
     static let to = OptionKey(named: "to")

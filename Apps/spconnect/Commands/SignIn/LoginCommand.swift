@@ -20,7 +20,7 @@ let loginCommand = Command(
         .value(.proofUrl, "URL", "with --url: the page that proves the session (default: --url)"),
         .value(.user, "NAME", "the sign-in name, e.g. alice@contoso.com"),
         .choice(.flow, "FLOW", of: SignInFlow.self, "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
-        PasswordOptions.stdin, PasswordOptions.file,
+        PasswordOptions.stdin, PasswordOptions.file, AccessPassOptions.stdin, AccessPassOptions.file,
         .value(
             .passwordCommand, "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
@@ -91,10 +91,13 @@ let loginCommand = Command(
     // An anonymous visit, and a Kerberos one, need no password (and must not prompt for one); under auto, a user
     // with a Kerberos ticket and no password source signs in with the ticket alone (a job after kinit -kt).
     let ticketOnly = flow == .auto && !PasswordSource.isGiven(arguments) && KerberosCredentialCache.isPresent()
+    // A Temporary Access Pass stands for the password: with one, a password is read only from a flag given for it.
+    let accessPass = try AccessPassOptions.read(arguments)
+    let passOnly = accessPass != nil && !AccessPassOptions.hasPasswordFlag(arguments)
     let password =
-        flow == .anonymous || flow == .kerberos || ticketOnly
+        flow == .anonymous || flow == .kerberos || ticketOnly || passOnly
         ? Secret("") : try PasswordSource.read(arguments, user: user)
-    let configuration = SignInConfiguration(
+    var configuration = SignInConfiguration(
         siteURL: site, username: user, password: password, flow: flow,
         policy: SignInPolicy(
             allowedHosts: Set(arguments.all(.allowHost)), allowHTTPLoopback: arguments.has(.allowHttpLoopback)),
@@ -102,6 +105,7 @@ let loginCommand = Command(
         loginURL: arguments.value(.loginUrl),
         target: webURL.map { .web(proofURL: arguments.value(.proofUrl) ?? $0) } ?? .sharePoint,
         secondFactorMethod: secondFactor)
+    configuration.accessPass = accessPass
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try traceFile(arguments)
     let collector = SignInTraceCollector()

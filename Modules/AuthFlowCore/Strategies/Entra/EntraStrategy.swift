@@ -92,16 +92,28 @@ struct EntraStrategy: SignInStrategy {
     /// The password post to `$Config.urlPost`, as the converged sign-in page sends it.
     private func postPassword(_ config: AADConfig, action: String, state: inout FlowState) -> StrategyDecision {
         let configuration = state.configuration
-        var fields: [(name: String, value: String)] = [
+        let fields: [(name: String, value: String)] = [
             ("i13", "0"), ("login", configuration.username), ("loginfmt", configuration.username), ("type", "11"),
             ("LoginOptions", "3"), ("passwd", configuration.password.revealedValue()), ("ps", "2"),
         ]
-        fields += tokens(config)
+        return postCredentials(
+            config, action: action, fields: fields,
+            note: "posted credentials to $Config.urlPost with the page's token names",
+            state: &state)
+    }
+
+    /// `fields` and the page's tokens, posted to `$Config.urlPost` as the credentials of this sign-in.
+    private func postCredentials(
+        _ config: AADConfig, action: String, fields: [(name: String, value: String)], note: String,
+        state: inout FlowState
+    ) -> StrategyDecision {
         state.passwordSubmitted = true
         state.detectedFlow = .entra
         return .send(
-            SignInRequest(method: "POST", url: action, form: fields, purpose: .credentials, carriesCredentials: true),
-            note: "posted credentials to $Config.urlPost with the page's token names")
+            SignInRequest(
+                method: "POST", url: action, form: fields + tokens(config), purpose: .credentials,
+                carriesCredentials: true),
+            note: note)
     }
 
     // MARK: - Federated accounts (GetCredentialType)
@@ -132,7 +144,7 @@ struct EntraStrategy: SignInStrategy {
             ("isFidoSupported", false), ("originalRequest", .string(config.text("sCtx") ?? "")),
             ("forceotclogin", false), ("isExternalFederationDisallowed", false), ("isRemoteConnectSupported", false),
             ("federationFlags", 0), ("isSignup", false), ("flowToken", .string(config.flowToken ?? "")),
-            ("isAccessPassSupported", false),
+            ("isAccessPassSupported", .bool(config.text("fAccessPassSupported") == "true")),
         ]
         let bytes = JSONValue.object(body).encoded(options: .sortedKeys)
         return SignInRequest(
@@ -189,6 +201,18 @@ struct EntraStrategy: SignInStrategy {
                     .federatedSignIn, pageId: pgid,
                     message: "Entra says the account is federated but names no address to sign in at"))
         }
+        if let pass = EntraAccessPass.pass(for: credentials, configuration: state.configuration) {
+            return postCredentials(
+                config, action: action,
+                fields: EntraAccessPass.fields(username: state.configuration.username, pass: pass),
+                note: "posted the Temporary Access Pass (the page's pass view) to $Config.urlPost", state: &state)
+        }
+        if state.configuration.accessPass != nil, state.configuration.password.revealedValue().isEmpty {
+            return .finish(
+                .invalidCredentials(
+                    message: "a Temporary Access Pass was given, but Entra says this account has none "
+                        + "(GetCredentialType: HasAccessPass is not true); give the password instead", code: nil))
+        }
         return postPassword(config, action: action, state: &state)
     }
 
@@ -221,6 +245,7 @@ struct EntraStrategy: SignInStrategy {
     private func outcome(forError code: String, pgid: String, message: String?, state: FlowState) -> SignInOutcome {
         let text = message ?? "the identity provider reported error \(code)"
         // Conditional Access and registration states have kinds and ways forward of their own (EntraStates).
+        if let refused = EntraAccessPass.refusal(code: code, message: message ?? "") { return refused }
         if let named = EntraStates.kind(forCode: code) {
             return .interactionRequired(named, pageId: pgid, message: naming(code, in: text))
         }

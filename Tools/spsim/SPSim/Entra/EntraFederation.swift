@@ -11,6 +11,10 @@ extension SimulatorCore {
         let index = userIndex(login: username)
         let exists = index != nil
         let federated = index.map { users[$0].federated } ?? false
+        // The page asks about passes only when it supports them; then the pass is offered, and preferred if so.
+        let accessPass =
+            (body["isAccessPassSupported"] as? Bool ?? false) ? index.flatMap { users[$0].accessPass } : nil
+        let preferred = federated ? 4 : accessPass?.preferred == true ? 13 : 1
         let ctx = body["originalRequest"] as? String ?? ""
         let federationURL =
             self.federationURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
@@ -22,7 +26,8 @@ extension SimulatorCore {
             (
                 "Credentials",
                 .object([
-                    ("PrefCredential", .int(federated ? 4 : 1)), ("HasPassword", .bool(true)),
+                    ("PrefCredential", .int(preferred)), ("HasPassword", .bool(true)),
+                    ("HasAccessPass", .bool(accessPass != nil)),
                     ("FederationRedirectUrl", federated ? .string(federationURL) : .null), ("RemoteNgcParams", .null),
                     ("FidoParams", .null), ("SasParams", .null), ("CertAuthParams", .null), ("GoogleParams", .null),
                     ("FacebookParams", .null),

@@ -108,7 +108,7 @@ extension SimulatorCore {
         case "50034":
             errorText =
                 "This username may be incorrect. Make sure you typed it correctly. Otherwise, contact your admin."
-        default: errorText = ""
+        default: errorText = errorCode.flatMap { Self.accessPassRefusals[$0] } ?? ""
         }
         config += [
             ("urlGetCredentialType", .string(identityProviderURL + "/common/GetCredentialType?mkt=en-US")),
@@ -122,6 +122,7 @@ extension SimulatorCore {
             ("fKMSIEnabled", .bool(false)),
             ("iLoginMode", .int(1)),
             ("fAllowPhoneSignIn", .bool(true)),
+            ("fAccessPassSupported", .bool(true)), ("fShowAccessPassPeek", .bool(true)),
         ]
         return html(200, convergedPage(pgid: "ConvergedSignIn", config: config))
     }
@@ -180,6 +181,9 @@ extension SimulatorCore {
                 "50089", "AADSTS50089: Authentication failed due to flow token expired. Please sign in again.")
         }
         let login = request.formValue("login") ?? request.formValue("loginfmt") ?? ""
+        if let pass = request.formValue("accesspass") {
+            return entraAccessPassLogin(flow: flow, login: login, pass: pass)
+        }
         let password = request.formValue("passwd") ?? ""
         guard let index = userIndex(login: login) else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50034", username: login)
@@ -195,10 +199,11 @@ extension SimulatorCore {
     }
 
     /// The page after a successful first factor: MFA, Conditional Access, password change, or KMSI.
-    func afterPassword(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
+    /// A Temporary Access Pass is `strongAuthentication`: it satisfies MFA too.
+    func afterPassword(_ flow: EntraFlow, _ index: Int, strongAuthentication: Bool = false) -> HTTPServerResponse {
         let user = users[index]
         if let interrupt = options.entraInterrupt { return entraInterruptPage(interrupt, flow: flow, user: index) }
-        if user.mfa { return secondFactorPage(flow, index) }
+        if user.mfa && !strongAuthentication { return secondFactorPage(flow, index) }
         if user.conditionalAccess {
             let next = advance(flow, stage: "proofup", user: index)
             var config = baseConfig(

@@ -35,6 +35,8 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
     public var federated: Bool
     /// How the user's second factor behaves on the `ConvergedTFA` page (with `mfa`).
     public var secondFactor: SecondFactorProfile
+    /// Entra: the user's Temporary Access Pass, if one was issued (`Entra/EntraAccessPass.swift`).
+    public var accessPass: AccessPassProfile?
 
     public init(
         email: String, password: String, displayName: String, mfa: Bool = false, conditionalAccess: Bool = false,
@@ -52,6 +54,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated, secondFactor
+        case accessPass
     }
 
     public init(from decoder: any Decoder) throws {
@@ -66,6 +69,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         passwordChange = try container.decodeIfPresent(Bool.self, forKey: .passwordChange) ?? false
         federated = try container.decodeIfPresent(Bool.self, forKey: .federated) ?? false
         secondFactor = try container.decodeIfPresent(SecondFactorProfile.self, forKey: .secondFactor) ?? .init()
+        accessPass = try container.decodeIfPresent(AccessPassProfile.self, forKey: .accessPass)
     }
 
     /// Part before `@` (the FBA / Windows account name).

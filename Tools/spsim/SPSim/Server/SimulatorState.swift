@@ -41,6 +41,8 @@ struct SimulatorState {
     var pendingCodes: [String: (user: Int, wrong: Int)] = [:]
     /// Password posts Entra accepted, per user e-mail (lower-cased): the sign-ins that needed a password.
     var passwordSignIns: [String: Int] = [:]
+    /// Users whose one-time Temporary Access Pass was used (lower-cased e-mail).
+    var usedAccessPasses: Set<String> = []
     /// SAML assertion id → user
     var assertions: [String: Int] = [:]
     /// legacy compact token → user
