@@ -308,6 +308,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.state + "/spconnect/sessions/default.cookies"))
     }
 
+    /// `ConvergedError` right after the second factor (saml2aws #1448 stops there): exit 4 with Entra's words, the
+    /// code and what to do; and the confirmation interrupt (`CmsiInterrupt`), which a user passes with Continue, is
+    /// passed, after the password and after the second factor.
+    @Test(arguments: [
+        ("500121", 4, "new one"), ("50089", 4, "from the start"), ("50196", 4, "Wait a few minutes"),
+        ("50199", 0, "Signed in"),
+    ])
+    func entraStatesAfterTheSecondFactor(code: String, status: Int32, words: String) async throws {
+        let fixture = try await CLIFixture(signIn: false, entraInterrupt: EntraInterrupt(code: code))
+        for user in ["bob.mfa@contoso.test", aliceEmail] where status == 0 || user != aliceEmail {
+            let login = try await fixture.run(
+                ["login", "--site", fixture.sim.siteURL, "--user", user, "--password-stdin", "--allow-http-loopback"],
+                stdin: alicePassword + "\n")
+            #expect(login.status == status, "\(code) \(user): \(login.stderr)")
+            #expect((login.stdout + login.stderr).contains(words), "\(code) \(user): \(login.stderr)")
+            if status != 0 { #expect(login.stderr.contains(code), "\(login.stderr)") }
+        }
+    }
+
+    /// Microsoft's anti-phishing page (`/common/wrongplace`, where a browser is moved from the native-client reply
+    /// address): named, exit 4, with what to use instead.
+    @Test func theWrongPlacePageIsNamed() async throws {
+        let fixture = try await CLIFixture(signIn: false)
+        for start in ["/common/wrongplace", "/common/oauth2/nativeclient?code=0.AAAA"] {
+            let login = try await fixture.run(
+                [
+                    "login", "--url", fixture.sim.identityProviderURL + start, "--user", aliceEmail, "--password-stdin",
+                    "--allow-http-loopback",
+                ], stdin: alicePassword + "\n")
+            #expect(login.status == 4, "\(start): \(login.stderr)")
+            #expect(login.stderr.contains("anti-phishing") && login.stderr.contains("device code"), "\(login.stderr)")
+        }
+    }
+
     /// A public site: no password is asked for (standard input is not read), and the session reads lists.
     @Test func anonymousLoginNeedsNoPassword() async throws {
         let fixture = try await CLIFixture(mode: .anonymous, signIn: false)

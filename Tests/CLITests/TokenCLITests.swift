@@ -17,8 +17,9 @@ import Testing
         let caPath: String
         let environment: [String: String]
 
-        init(tokenLifetime: Int = 3599) async throws {
+        init(tokenLifetime: Int = 3599, deviceCodeBlockError: String = "invalid_grant") async throws {
             var options = SimulatorOptions(mode: .entra, tls: true)
+            options.deviceCodeBlockError = deviceCodeBlockError
             options.tokenLifetimeSeconds = tokenLifetime
             options.deviceCodeIntervalSeconds = 1
             sim = try Simulator(options)
@@ -243,6 +244,17 @@ import Testing
         let world = try await World()
         let result = try await world.deviceCode(script)
         #expect(result.status == status && (result.stderr + result.stdout).contains(words), "\(result.stderr)")
+    }
+
+    /// Device code refused by Conditional Access, in both shapes the token endpoint was seen to answer: exit 4,
+    /// Entra's words and code, and what would pass.
+    @Test(arguments: ["invalid_grant", "interaction_required"])
+    func deviceCodeBlockedByConditionalAccessInEitherShape(error: String) async throws {
+        let world = try await World(deviceCodeBlockError: error)
+        let result = try await world.deviceCode(.approve("carol.ca@contoso.test"))
+        #expect(result.status == 4, "\(error): \(result.stderr)")
+        #expect(result.stderr.contains("53003") && result.stderr.contains("Conditional Access"), "\(result.stderr)")
+        #expect(result.stderr.contains("certificate") || result.stderr.contains("administrator"), "\(result.stderr)")
     }
 
     @Test func aConfidentialAppGetsTheAllowPublicClientFlowsHint() async throws {

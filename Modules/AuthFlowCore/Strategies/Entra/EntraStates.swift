@@ -11,6 +11,9 @@ enum EntraStates {
         case "53002", "530021", "53009": approvedApp
         case "53003", "530032", "530033", "530035", "53004", "53011": blocked
         case "50072", "50079", "50203", "502031": securityInfoRegistration
+        case "500121": strongAuthenticationFailed
+        case "50089": flowExpired
+        case "50196": loopDetected
         default: nil
         }
     }
@@ -42,6 +45,43 @@ enum EntraStates {
         "conditionalAccess", explanation: "nothing: Conditional Access blocks this sign-in", stops: true,
         advice: ". No answer passes a block: only the tenant's administrator can change the policy (its name is in "
             + "the sign-in logs under the correlation id); \(appOnly) is not subject to user policies.")
+
+    /// 500121 (often on `ConvergedError` right after a code): the second factor was refused.
+    static let strongAuthenticationFailed = InteractionKind(
+        "mfa", explanation: "a second factor Entra accepts (it refused the one given)",
+        advice: ". A code can be used once: sign in again with a new one (an authenticator's next code, or a new "
+            + "text). If an approval was denied ('Not me') and you did not start this sign-in, tell your administrator."
+    )
+
+    /// 50089: the sign-in's flow token expired between two pages.
+    static let flowExpired = InteractionKind(
+        "identityProviderError", explanation: "nothing: the sign-in took too long between two pages", stops: true,
+        advice: ". Nothing was wrong with the credentials: sign in again from the start (a one-time code late by "
+            + "minutes, or a job paused mid-sign-in, lets Entra's flow token expire).")
+
+    /// 50196: Entra saw the same sign-in too often in a short time.
+    static let loopDetected = InteractionKind(
+        "identityProviderError", explanation: "nothing: Entra stopped a sign-in it saw repeated in a loop",
+        stops: true,
+        advice: ". Wait a few minutes before signing in again, and do not retry in a loop (a scheduler restarting a "
+            + "failed sign-in at once keeps the block).")
+
+    /// `/common/wrongplace`: Microsoft's anti-phishing page (since December 2025) where a browser lands after the
+    /// native-client reply address.
+    static let wrongPlace = InteractionKind(
+        "identityProviderError", explanation: "nothing: Microsoft's anti-phishing page (/common/wrongplace)",
+        stops: true,
+        advice: ". The sign-in was led to the native-client reply address, which Microsoft no longer lets a browser "
+            + "use interactively: sign in at the site itself (spconnect login --site), or use device code or an "
+            + "app-only certificate for a native-client app.")
+
+    /// Whether `url` is Entra's anti-phishing page: the path `/{tenant}/wrongplace` (Entra's endpoint, not a page's
+    /// wording).
+    static func isWrongPlace(_ url: String) -> Bool {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        return segments.count >= 3 && segments.last?.lowercased() == "wrongplace"
+    }
 
     /// 50072, 50079, 50203: the account must register security info (a second factor) first.
     static let securityInfoRegistration = InteractionKind(

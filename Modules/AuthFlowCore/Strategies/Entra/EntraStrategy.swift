@@ -30,6 +30,13 @@ struct EntraStrategy: SignInStrategy {
         }
         credentialTypeQuestion = nil
         secondFactor = nil
+        if EntraStates.isWrongPlace(page.url) {
+            let words = page.errorText.map { ": \($0)" } ?? ""
+            return .finish(
+                .interactionRequired(
+                    EntraStates.wrongPlace, pageId: "wrongplace",
+                    message: "Microsoft's anti-phishing page (/common/wrongplace) ended the sign-in\(words)"))
+        }
         guard let config = page.config else { return nil }
         let pgid = config.text("pgid") ?? ""
         // Error pages (`ConvergedError`) have no `urlPost`: their code and text are read first. Some carry the
@@ -46,6 +53,12 @@ struct EntraStrategy: SignInStrategy {
         if pgid.lowercased().contains("tfa"), let started = EntraSecondFactor.start(on: page, state: state) {
             secondFactor = started.exchange
             return started.decision
+        }
+        if let confirmation = EntraConfirmation.continuation(on: page, config: config, tokens: tokens(config)) {
+            guard state.budget.answerInterrupt() else {
+                return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
+            }
+            return .send(confirmation, note: "confirmed the sign-in for the app (CmsiInterrupt: ContinueAuth)")
         }
         if let kind = Self.interaction(forPage: pgid) {
             return .finish(.interactionRequired(kind, pageId: pgid, message: errorText))
@@ -229,7 +242,7 @@ struct EntraStrategy: SignInStrategy {
     }
 
     /// `ctx`, the flow token under `sFTName`, the canary under `sCanaryTokenName`, and `hpgrequestid`.
-    private func tokens(_ config: AADConfig) -> [(name: String, value: String)] {
+    func tokens(_ config: AADConfig) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
         if let context = config.text("sCtx") { fields.append(("ctx", context)) }
         if let flowToken = config.flowToken.flatMap(nonEmpty) {
@@ -284,7 +297,7 @@ struct EntraStrategy: SignInStrategy {
         if id.contains("tfa") || id.contains("proofup") || id.contains("mfa") || id.contains("proofs") {
             return .mfa
         }
-        if id.contains("conditionalaccess") || id.contains("cmsi") || id.contains("deviceauth")
+        if id.contains("conditionalaccess") || id.contains("deviceauth")
             || id.contains("compliance") || id.contains("blocked")
         {
             return .conditionalAccess

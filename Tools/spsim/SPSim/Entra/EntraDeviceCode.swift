@@ -72,7 +72,19 @@ extension SimulatorCore {
         }
         guard let user = grant.approvedBy else { return pending }
         if users[user].conditionalAccess {
-            return oauthError(400, "invalid_grant", 53003, "Access has been blocked by Conditional Access policies.")
+            return oauthError(
+                400, options.deviceCodeBlockError, 53003,
+                "Access has been blocked by Conditional Access policies. The access policy does not allow token "
+                    + "issuance.",
+                extra: [
+                    ("suberror", .string("message_only")),
+                    (
+                        "claims",
+                        .string(
+                            #"{"access_token":{"capolids":{"essential":true,"values":["\#(stableGUID(options.seed, "policy"))"]}}}"#
+                        )
+                    ),
+                ])
         }
         state.withLock { $0.entra.deviceGrants[code] = nil }
         grant.expires = 0

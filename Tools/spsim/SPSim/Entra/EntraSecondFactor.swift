@@ -262,10 +262,10 @@ extension SimulatorCore {
                 "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
             )
         }
-        let next = advance(flow, stage: "kmsi", user: user)
-        var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
-        config += [("sPOST_Username", .string(users[user].email))]
-        return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
+        if let interrupt = options.entraInterrupt, interrupt.waitsForSecondFactor {
+            return entraInterruptPage(interrupt, flow: flow, user: user)
+        }
+        return staySignedInPage(flow, user)
     }
 
     // MARK: Single-sign-on cookies

@@ -202,7 +202,9 @@ extension SimulatorCore {
     /// A Temporary Access Pass is `strongAuthentication`: it satisfies MFA too.
     func afterPassword(_ flow: EntraFlow, _ index: Int, strongAuthentication: Bool = false) -> HTTPServerResponse {
         let user = users[index]
-        if let interrupt = options.entraInterrupt { return entraInterruptPage(interrupt, flow: flow, user: index) }
+        if let interrupt = options.entraInterrupt, !(interrupt.waitsForSecondFactor && user.mfa) {
+            return entraInterruptPage(interrupt, flow: flow, user: index)
+        }
         if user.mfa && !strongAuthentication { return secondFactorPage(flow, index) }
         if user.conditionalAccess {
             let next = advance(flow, stage: "proofup", user: index)
@@ -240,9 +242,14 @@ extension SimulatorCore {
             ]
             return html(200, convergedPage(pgid: "ConvergedChangePassword", config: config))
         }
+        return staySignedInPage(flow, index)
+    }
+
+    /// "Stay signed in?" (`KmsiInterrupt`), posting to `/kmsi`.
+    func staySignedInPage(_ flow: EntraFlow, _ index: Int) -> HTTPServerResponse {
         let next = advance(flow, stage: "kmsi", user: index)
         var config = baseConfig(pgid: "KmsiInterrupt", flow: next, urlPost: "/kmsi", hpgid: 1115, hpgact: 2005)
-        config += [("sPOST_Username", .string(user.email))]
+        config += [("sPOST_Username", .string(users[index].email))]
         return html(200, convergedPage(pgid: "KmsiInterrupt", config: config))
     }
 

@@ -23,19 +23,22 @@ extension SimulatorCore {
     }
 
     /// Entra's error body: `error`, `error_description` (`AADSTSnnnn: …` and trace lines), `error_codes`, ids.
-    func oauthError(_ status: Int, _ error: String, _ code: Int, _ text: String) -> HTTPServerResponse {
-        let body = JSON.object([
-            ("error", .string(error)),
-            (
-                "error_description",
-                .string(
-                    "AADSTS\(code): \(text) Trace ID: \(Tokens.guid()) Correlation ID: \(Tokens.guid()) Timestamp: "
-                        + CivilTime(nowEpoch()).iso)
-            ),
-            ("error_codes", .array([.int(code)])), ("timestamp", .string(CivilTime(nowEpoch()).iso)),
-            ("trace_id", .string(Tokens.guid())), ("correlation_id", .string(Tokens.guid())),
-            ("error_uri", .string("\(identityProviderURL)/error?code=\(code)")),
-        ])
+    func oauthError(
+        _ status: Int, _ error: String, _ code: Int, _ text: String, extra: [(String, JSON)] = []
+    ) -> HTTPServerResponse {
+        let body = JSON.object(
+            [
+                ("error", .string(error)),
+                (
+                    "error_description",
+                    .string(
+                        "AADSTS\(code): \(text) Trace ID: \(Tokens.guid()) Correlation ID: \(Tokens.guid()) Timestamp: "
+                            + CivilTime(nowEpoch()).iso)
+                ),
+                ("error_codes", .array([.int(code)])), ("timestamp", .string(CivilTime(nowEpoch()).iso)),
+                ("trace_id", .string(Tokens.guid())), ("correlation_id", .string(Tokens.guid())),
+                ("error_uri", .string("\(identityProviderURL)/error?code=\(code)")),
+            ] + extra)
         return HTTPServerResponse(
             status: status, contentType: "application/json; charset=utf-8", text: body.serialized())
     }

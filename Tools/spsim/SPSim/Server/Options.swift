@@ -143,6 +143,10 @@ public struct SimulatorOptions: Sendable {
     public var entraInterrupt: EntraInterrupt? = nil
     /// The `interval` and `expires_in` of device codes.
     public var deviceCodeIntervalSeconds: Int = 5
+    /// The `error` of a device-code poll that Conditional Access blocks (a `conditionalAccess` user approved it):
+    /// `invalid_grant` (a 2025 capture) or `interaction_required` (a 2023 one), both with `error_codes` [53003] and
+    /// `suberror` `message_only` (../shared/docs/entra-passwordless.md §5, observed).
+    public var deviceCodeBlockError = "invalid_grant"
     /// SharePoint Online's throttling by resource units (``ResourceBudgetModel``); nil: no budgets.
     public var resourceBudgets: ResourceBudgetModel? = nil
     public var deviceCodeLifetimeSeconds: Int = 900
