@@ -4,7 +4,9 @@
 //   (a) `spconnect download -r Export --to DIR --parallel 8` of the "Export" library (`--files N`, default 10,000);
 //   (b) `spconnect items Big --all` of a 100,000-item list (`--items N`);
 //   (c) `rclone copy sp:Export DIR` through `spconnect gateway` with rclone's defaults (Debian's rclone; skipped
-//       with a note when it is not installed).
+//       with a note when it is not installed);
+//   (d) the same rclone straight to the site's WebDAV, the session's cookies in a `--header`: what a user of rclone
+//       alone gets from a throttled tenant (its own `User-Agent`, undecorated, its own pacing and retries).
 // Each row gives the wall time against the budget's floor (the units the answered requests cost, divided by the
 // rate), the 429s and 503s, and those received after the first answer that carried RateLimit headers.
 import Foundation
@@ -88,6 +90,28 @@ import SPSim
         let finished = try run(rclone, ["copy", "sp:Export", home + "/export"], environment: remote)
         guard finished.status == 0 else { fail("rclone copy failed: \(finished.stderr.suffix(2000))") }
         rows.append(row("rclone copy via spconnect gateway", finished.seconds, site.resourceBudgetReport()))
+
+        note("throttled: rclone copy straight to the site's WebDAV, \(files) files")
+        let direct = try simulator(files: files)
+        defer { direct.stop() }
+        let directSignIn = try SignedInState(spconnectPath: spconnectPath, simulator: direct)
+        defer { try? FileManager.default.removeItem(atPath: directSignIn.directory) }
+        let cookies = try String(contentsOfFile: directSignIn.cookieFile, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
+            .compactMap { line -> String? in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return parts.count >= 7 ? "\(parts[5])=\(parts[6])" : nil
+            }
+            .joined(separator: "; ")
+        let straight = base.merging([
+            "RCLONE_CONFIG_SITE_TYPE": "webdav", "RCLONE_CONFIG_SITE_URL": direct.siteURL,
+            "RCLONE_CONFIG_SITE_VENDOR": "other",
+            // rclone's `--header`, given in its environment so the cookie is in no process's arguments.
+            "RCLONE_HEADER": "Cookie: " + cookies,
+        ]) { $1 }
+        let copied = try run(rclone, ["copy", "site:Export", home + "/direct"], environment: straight)
+        guard copied.status == 0 else { fail("rclone copy (direct) failed: \(copied.stderr.suffix(2000))") }
+        rows.append(row("rclone copy straight to the site", copied.seconds, direct.resourceBudgetReport()))
     } else {
         note("throttled: rclone is not installed (apt-get install rclone); its row is left out")
     }

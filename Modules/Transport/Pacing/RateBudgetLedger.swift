@@ -3,7 +3,8 @@
 /// are Unix milliseconds.
 ///
 /// The model: the server allows `limit` units per window of `windowMilliseconds` and says where the current window
-/// ends (``RateLimitHeaders/resetSeconds``). Within a window the units left are spread evenly over the time left, so
+/// ends (``RateLimitHeaders/resetSeconds``). Within a window the units left are spread evenly over the time left but a
+/// ``guardTime`` at its end, so
 /// the last of them goes just before the window ends and no sixty seconds hold more than the limit, whether the
 /// server counts in fixed windows or in a sliding one. The server's account is believed whenever it is lower than
 /// this one (another process of the same app spent units, a request was counted in a window this ledger had closed).
@@ -25,14 +26,26 @@ struct RateBudgetLedger: Equatable {
     static let forgottenAfter: Int64 = 86_400_000
 
     /// Units kept back from every window: requests this ledger cannot know about (another process's requests in
-    /// flight, a clock a little off the server's). One percent of the limit, at least one.
-    var margin: Int { max(1, limit / 100) }
+    /// flight, one sent at a window's end that the server counts in the next). Two percent of the limit, at least
+    /// two.
+    var margin: Int { max(2, limit / 50) }
 
     /// The units a fresh window allows this ledger.
     var usable: Int { max(0, limit - margin) }
 
+    /// The end of a window kept free of sends (an eighth of it, at most a second): a request sent just before the
+    /// window ends may reach the server after it (a slow network, a loaded machine), in a window this ledger has
+    /// promised whole to others.
+    var guardTime: Int64 { min(1000, windowMilliseconds / 8) }
+
+    /// The last moment a send may be made in the current window.
+    var sendingEnd: Int64 { windowEnd - guardTime }
+
     /// The ledger a first `headers` from `origin` start, at `now`, with `unitsInFlight` units sent and not yet
-    /// answered (the server may not have counted them yet).
+    /// answered (the server may not have counted them yet). Of what is left in this first window it plans only half:
+    /// the other processes of the profile sent requests before any ledger existed, and their units in flight are
+    /// known to nobody (two jobs of eight workers each overran a small window by their count). From the next window
+    /// on every request of every process is in the ledger.
     init(origin: String, first headers: RateLimitHeaders, at now: Int64, unitsInFlight: Int) {
         self.origin = origin
         limit = headers.limit
@@ -40,19 +53,19 @@ struct RateBudgetLedger: Equatable {
         windowEnd = now + Int64(headers.resetSeconds) * 1000
         remaining = 0
         nextSlot = now
-        remaining = max(0, headers.remaining - unitsInFlight - margin)
+        remaining = max(0, headers.remaining - unitsInFlight - margin) / 2
     }
 
     /// Reserves `units` for a request wanting to go at `now` and returns the time it may go (`now` or later).
     mutating func reserve(_ units: Int, now: Int64) -> Int64 {
         var slot = max(now, nextSlot)
         closeWindows(before: slot)
-        if remaining < units {
+        if remaining < units || slot >= sendingEnd {
             // Not in this window: at the start of the next one.
             slot = max(slot, windowEnd)
             closeWindows(before: slot)
         }
-        let spacing = Double(windowEnd - slot) / Double(max(remaining, 1))
+        let spacing = Double(sendingEnd - slot) / Double(max(remaining, 1))
         nextSlot = slot + Int64((spacing * Double(units)).rounded(.up))
         remaining = max(0, remaining - units)
         return slot
@@ -70,8 +83,9 @@ struct RateBudgetLedger: Equatable {
             remaining = reported
             nextSlot = min(nextSlot, now)
         } else if end >= windowEnd - windowMilliseconds / 2 {
-            // The same window: the later end (the server rounds up), the lower account.
-            windowEnd = max(windowEnd, end)
+            // The same window. The server rounds the seconds left up and its answer takes time to arrive, so every
+            // answer's end is at or after the true one: the earliest yet is the nearest. And the lower account.
+            windowEnd = min(windowEnd, end)
             remaining = min(remaining, reported)
         }
         // Else an answer counted in a window that has closed: nothing new.

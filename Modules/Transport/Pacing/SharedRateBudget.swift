@@ -33,15 +33,20 @@ public final class SharedRateBudget: Sendable {
     func waitForSlot(units: Int, url: String) async throws(TransportError) -> Int {
         let reserved = max(1, units)
         unitsInFlight.add(reserved, ordering: .relaxed)
-        guard let origin = CurlURL(url)?.origin, let sendAt = reserve(reserved, origin: origin, now: Self.now())
-        else { return reserved }
-        let wait = sendAt - Self.now()
-        guard wait > 0 else { return reserved }
-        do {
-            try await Task.sleep(for: .milliseconds(wait))
-        } catch {
-            unitsInFlight.subtract(reserved, ordering: .relaxed)
-            throw .cancelled(url)
+        guard let origin = CurlURL(url)?.origin else { return reserved }
+        // A process kept from running past its window's end (a loaded machine) would send in the next window, which
+        // the ledger has promised whole to others: it reserves again there (the units it held stay spent).
+        while let (sendAt, windowEnd) = reserve(reserved, origin: origin, now: Self.now()) {
+            let wait = sendAt - Self.now()
+            if wait > 0 {
+                do {
+                    try await Task.sleep(for: .milliseconds(wait))
+                } catch {
+                    unitsInFlight.subtract(reserved, ordering: .relaxed)
+                    throw .cancelled(url)
+                }
+            }
+            if Self.now() < windowEnd { break }
         }
         return reserved
     }
@@ -62,15 +67,17 @@ public final class SharedRateBudget: Sendable {
         }
     }
 
-    /// When a request of `units` to `origin` may go, reserved in the ledger; nil when the ledger does not pace it.
-    func reserve(_ units: Int, origin: String, now: Int64) -> Int64? {
-        var slot: Int64?
+    /// When a request of `units` to `origin` may go, reserved in the ledger, and the last moment it may still go in
+    /// the window it was reserved in; nil when the ledger does not pace it.
+    func reserve(_ units: Int, origin: String, now: Int64) -> (slot: Int64, windowEnd: Int64)? {
+        var reserved: (slot: Int64, windowEnd: Int64)?
         update(creating: false) { ledger in
             guard var known = ledger, known.origin == origin, known.isCurrent(at: now) else { return }
-            slot = known.reserve(units, now: now)
+            let slot = known.reserve(units, now: now)
+            reserved = (slot, known.sendingEnd)
             ledger = known
         }
-        return slot
+        return reserved
     }
 
     /// The ledger in the file now (nil when there is none or it is not to be trusted), for tests and reports.
