@@ -23,7 +23,12 @@ final class DOMNode {
     /// every retain and release while a page is read).
     private(set) unowned var parent: DOMNode?
     /// Hidden by a rule of the page's own `<style>` (``Visibility/applyPageStyles(to:)`` marks it once per page).
-    var isHiddenByPageStyle = false
+    var isHiddenByPageStyle = false {
+        didSet { hiddenVerdict = nil }
+    }
+    /// ``Visibility/isHidden(_:)`` of this node, kept from its first answer: every reader of the page asks it of the
+    /// elements it walks.
+    var hiddenVerdict: Bool?
 
     init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind
@@ -107,11 +112,17 @@ final class DOMNode {
         return names.flatMap(SignInLexicon.tokens(of:))
     }()
 
-    /// Space-separated tokens of the `class` attribute.
-    var classTokens: [String] {
-        (attribute("class") ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+    /// Space-separated tokens of the `class` attribute, split once per node: the visibility rules, the style sheet,
+    /// the heading test and the error reader all ask for them.
+    lazy var classTokens: [String] = {
+        guard let classes = attribute("class"), !classes.isEmpty else { return [] }
+        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .map(String.init)
-    }
+    }()
+
+    /// The element's id (empty when it has none) followed by its class tokens: the names the error reader judges one
+    /// by one.
+    lazy var idAndClassNames: [String] = [attribute("id") ?? ""] + classTokens
 }
 
 /// Owns one libxml2 document and frees it. Not `Sendable`; used only inside `DOMParser.parse`.

@@ -134,14 +134,26 @@ enum ErrorTextReader {
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
         if isRefusalInAMessageBox(node) { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
-        let names = [node.attribute("id") ?? ""] + node.classTokens
+        let names = node.idAndClassNames
         let namesAnError = names.contains { name in
             guard !name.isEmpty else { return false }
             let lowered = name.lowercased()
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
-        return namesAnError || node.nameWords.contains { errorNames.contains($0) }
-            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
+        return namesAnError || node.nameWords.contains { errorNames.contains($0) } || namesSayCredentialsWrong(node)
+    }
+
+    /// Whether the element's id or one of its classes says the credentials are wrong (`wrongPasswordMsg`,
+    /// `invalid-credentials`). Such a name has a word for wrong among the element's name words, or a letter beyond
+    /// ASCII (a phrase of a script written without spaces): the names of an element with neither, nearly every
+    /// element, are not read one by one.
+    static func namesSayCredentialsWrong(_ node: DOMNode) -> Bool {
+        let names = node.idAndClassNames
+        guard
+            node.nameWords.contains(where: { SignInLexicon.wordSays(.wrong, $0) })
+                || names.contains(where: { $0.utf8.contains { $0 >= 0x80 } })
+        else { return false }
+        return names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
 
     /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
@@ -162,16 +174,18 @@ enum ErrorTextReader {
     /// Text a page colours red, the oldest way of saying "error": `<font color="red">`, or an inline `color` of red
     /// (`red`, `#f00`, `#ff0000`, `#c00`, `#cc0000`, `#d00`, `#e00`, `crimson`, `darkred`, `firebrick`).
     static func isInRed(_ node: DOMNode) -> Bool {
-        let reds: Set<String> = [
-            "red", "#f00", "#ff0000", "#c00", "#cc0000", "#d00", "#dd0000", "#e00", "#ee0000", "#b00", "#bb0000",
-            "crimson", "darkred", "firebrick",
-        ]
         if node.name == "font", let color = node.attribute("color") {
             return reds.contains(color.trimmingASCIIWhitespace().lowercased())
         }
         guard let style = node.attribute("style"), ASCIIText.containsIgnoringCase(style, "color") else { return false }
         return StyleDeclarations.pairs(of: style).contains { $0.property == "color" && reds.contains($0.value) }
     }
+
+    /// The colour values ``isInRed(_:)`` takes for red.
+    static let reds: Set<String> = [
+        "red", "#f00", "#ff0000", "#c00", "#cc0000", "#d00", "#dd0000", "#e00", "#ee0000", "#b00", "#bb0000",
+        "crimson", "darkred", "firebrick",
+    ]
 
     /// Id and class words of a page's general message boxes.
     static let messageBoxNames: Set<String> = [
@@ -263,9 +277,13 @@ enum ErrorTextReader {
 
     /// Elements whose content no one sees on load.
     static func isSkipped(_ node: DOMNode) -> Bool {
-        ["script", "style", "noscript", "template", "head", "title", "option", "select", "textarea"].contains(node.name)
-            || Visibility.isHidden(node)
+        unseenElements.contains(node.name) || Visibility.isHidden(node)
     }
+
+    /// Elements whose content is never shown as text on load.
+    static let unseenElements: Set<String> = [
+        "script", "style", "noscript", "template", "head", "title", "option", "select", "textarea",
+    ]
 
     /// Elements that do not break a line of text.
     static let inlineElements: Set<String> = [
@@ -323,10 +341,17 @@ struct TextBlocks {
 
     /// Headings by element or by name (`ctl00_PageTitleLabel`, `class="header"`).
     static func isHeading(_ node: DOMNode) -> Bool {
-        if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(node.name) { return true }
+        if headingElements.contains(node.name) { return true }
         if node.attribute("role")?.lowercased() == "heading" { return true }
-        return node.nameWords.contains { ["title", "header", "heading", "headline"].contains($0) }
+        guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
+        return node.nameWords.contains(where: headingNames.contains)
     }
+
+    /// The heading elements.
+    static let headingElements: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Id and class words that make an element a heading.
+    static let headingNames: Set<String> = ["title", "header", "heading", "headline"]
 
     private mutating func flush() {
         let text = current.collapsingWhitespace()

@@ -173,6 +173,21 @@ public enum SignInLexicon {
         }
         // The catalogs' stems are prefixes of inflected forms (`ungültig…`): they start a word, never sit inside one.
         if tokens.contains(where: { catalog.startsWithStem($0, of: concept) }) { return true }
+        return saysInEmbeddedPhrase(concept, in: text)
+    }
+
+    /// Whether one word of ``tokens(of:)`` says `concept` by itself: one of its whole words, a word holding one of its
+    /// stems, or a word starting with one of the catalogs' stems. ``says(_:in:)`` of a text is true exactly when one of
+    /// its words does, or when it holds a phrase of a script written without spaces (only text with a byte beyond
+    /// ASCII can).
+    static func wordSays(_ concept: Concept, _ word: String) -> Bool {
+        if let set = allWords[concept], set.contains(word) { return true }
+        if let stems = stems[concept], stems.contains(where: { word.contains($0) }) { return true }
+        return catalog.startsWithStem(word, of: concept)
+    }
+
+    /// Whether `text` holds one of `concept`'s phrases of scripts written without spaces.
+    private static func saysInEmbeddedPhrase(_ concept: Concept, in text: String) -> Bool {
         // Phrases of scripts without spaces: only text with a non-ASCII byte can hold one.
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
         return (embedded[concept] ?? []).contains { text.contains($0) }
