@@ -218,20 +218,39 @@ extension String {
         return String(scalars[start...end])
     }
 
-    /// Whitespace runs collapsed to one space, trimmed.
+    /// Whitespace runs collapsed to one space, trimmed. Worked on the UTF-8 bytes: every white space it collapses is
+    /// one ASCII byte or the two bytes of U+00A0 (`C2 A0`, which in valid UTF-8 is never part of another character).
     package func collapsingWhitespace() -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count)
         var pendingSpace = false
-        for scalar in unicodeScalars {
-            if scalar.isASCIIWhitespace || scalar == "\u{A0}" {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
+        var afterC2 = false
+        for byte in utf8 {
+            if afterC2 {
+                afterC2 = false
+                if byte == 0xA0 {
+                    pendingSpace = !result.isEmpty
+                    continue
+                }
+                if pendingSpace { result.append(0x20) }
                 pendingSpace = false
-                result.unicodeScalars.append(scalar)
+                result.append(0xC2)
+            }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !result.isEmpty
+            } else if byte == 0xC2 {
+                afterC2 = true
+            } else {
+                if pendingSpace { result.append(0x20) }
+                pendingSpace = false
+                result.append(byte)
             }
         }
-        return result
+        if afterC2 {
+            if pendingSpace { result.append(0x20) }
+            result.append(0xC2)
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }
 
