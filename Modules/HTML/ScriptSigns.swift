@@ -28,7 +28,7 @@ enum ScriptSigns {
     ) -> Bool {
         if sign(bytes) { return true }
         let backslash = UInt8(ascii: "\\")
-        guard callsTimer(bytes), bytes.contains(backslash) else { return false }
+        guard bytes.contains(backslash), callsTimer(bytes) else { return false }
         var level = decoded(bytes)
         for depth in 1...ScriptScanner.maximumDepth {
             if level.withUnsafeBufferPointer(sign) { return true }
@@ -55,7 +55,7 @@ enum ScriptSigns {
 
     private static func holdsRedirectSign(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0
-        while let found = find("location", in: bytes, from: start) {
+        while let found = ScriptStrings.firstIndex(of: "location", in: bytes, from: start) {
             start = found + 8
             var index = skipSpace(bytes, from: start)
             guard index < bytes.count else { return false }
@@ -80,7 +80,7 @@ enum ScriptSigns {
     private static func holdsSubmissionSign(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for word: StaticString in ["ubmit", "click"] {
             var start = 0
-            while let found = find(word, in: bytes, from: start) {
+            while let found = ScriptStrings.firstIndex(of: word, in: bytes, from: start) {
                 start = found + word.utf8CodeUnitCount
                 let index = skipSpace(bytes, from: start)
                 guard index < bytes.count else { break }
@@ -118,18 +118,5 @@ enum ScriptSigns {
         let pattern = word.utf8Start
         for offset in 0..<count where bytes[index + offset] != pattern[offset] { return false }
         return true
-    }
-
-    /// The first index at or after `start` where `word` occurs.
-    private static func find(_ word: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        let count = word.utf8CodeUnitCount
-        guard count > 0, bytes.count >= count else { return nil }
-        let first = word.utf8Start[0]
-        var index = start
-        while index <= bytes.count - count {
-            if bytes[index] == first && startsWith(word, in: bytes, at: index) { return index }
-            index += 1
-        }
-        return nil
     }
 }
