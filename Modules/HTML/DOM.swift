@@ -116,6 +116,14 @@ final class DOMNode {
     /// the heading test and the error reader all ask for them.
     lazy var classTokens: [String] = {
         guard let classes = attribute("class"), !classes.isEmpty else { return [] }
+        // ASCII without CR LF (nearly every class attribute): each separator is a character of its own, so the bytes
+        // split where the characters do. Elsewhere a separator may be part of a wider character (CR LF, a space
+        // before a combining mark), which the split by characters keeps whole.
+        let bytes = classes.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }), !ASCIIText.contains(classes, "\r\n") {
+            return bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
         return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .map(String.init)
     }()
