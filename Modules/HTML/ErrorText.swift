@@ -136,11 +136,20 @@ enum ErrorTextReader {
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
         let names = node.idAndClassNames
         let namesAnError = names.contains { name in
-            guard !name.isEmpty else { return false }
+            guard !name.isEmpty, mentionsAnErrorWord(name) else { return false }
             let lowered = name.lowercased()
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
         return namesAnError || node.nameWords.contains { errorNames.contains($0) } || namesSayCredentialsWrong(node)
+    }
+
+    /// Whether `name` holds, in any ASCII letter case, a word every error name of ``isErrorContainer(_:)`` holds
+    /// (`error`, `alert`, `danger`, `invalid`, `contactadmin`): a name without one is not lower-cased and looked up.
+    /// Lower-casing makes none of these letters from a character beyond ASCII.
+    static func mentionsAnErrorWord(_ name: String) -> Bool {
+        ASCIIText.containsIgnoringCase(name, "error") || ASCIIText.containsIgnoringCase(name, "alert")
+            || ASCIIText.containsIgnoringCase(name, "danger") || ASCIIText.containsIgnoringCase(name, "invalid")
+            || ASCIIText.containsIgnoringCase(name, "contactadmin")
     }
 
     /// Whether the element's id or one of its classes says the credentials are wrong (`wrongPasswordMsg`,
@@ -150,11 +159,14 @@ enum ErrorTextReader {
     static func namesSayCredentialsWrong(_ node: DOMNode) -> Bool {
         let names = node.idAndClassNames
         guard
-            node.nameWords.contains(where: { SignInLexicon.wordSays(.wrong, $0) })
+            node.nameWords.contains(where: saysWrong)
                 || names.contains(where: { $0.utf8.contains { $0 >= 0x80 } })
         else { return false }
         return names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
+
+    /// Whether one word says wrong (``SignInLexicon/wordTest(for:)``).
+    private static let saysWrong = SignInLexicon.wordTest(for: .wrong)
 
     /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
     /// `status`, `callout`, `toast`), or text coloured red, that says the credentials are wrong or the account is

@@ -176,14 +176,16 @@ public enum SignInLexicon {
         return saysInEmbeddedPhrase(concept, in: text)
     }
 
-    /// Whether one word of ``tokens(of:)`` says `concept` by itself: one of its whole words, a word holding one of its
-    /// stems, or a word starting with one of the catalogs' stems. ``says(_:in:)`` of a text is true exactly when one of
+    /// A test whether one word of ``tokens(of:)`` says `concept` by itself (the concept's lists looked up once, for
+    /// many words): one of its whole words, a word holding one of its stems, or a word starting with one of the
+    /// catalogs' stems. ``says(_:in:)`` of a text is true exactly when one of
     /// its words does, or when it holds a phrase of a script written without spaces (only text with a byte beyond
     /// ASCII can).
-    static func wordSays(_ concept: Concept, _ word: String) -> Bool {
-        if let set = allWords[concept], set.contains(word) { return true }
-        if let stems = stems[concept], stems.contains(where: { word.contains($0) }) { return true }
-        return catalog.startsWithStem(word, of: concept)
+    static func wordTest(for concept: Concept) -> @Sendable (String) -> Bool {
+        let set = allWords[concept] ?? []
+        let stems = stems[concept] ?? []
+        let startsWithStem = catalog.stemTest(for: concept)
+        return { word in set.contains(word) || stems.contains(where: { word.contains($0) }) || startsWithStem(word) }
     }
 
     /// Whether `text` holds one of `concept`'s phrases of scripts written without spaces.

@@ -64,14 +64,27 @@ extension CatalogVocabulary {
     /// compared with the ASCII stems byte by byte instead: the catalogs' text is NFC and none of it beyond ASCII is
     /// canonically equal to ASCII text, so no other stem can start it.
     func startsWithStem(_ word: String, of concept: SignInLexicon.Concept) -> Bool {
+        Self.startsWithStem(word, ascii: asciiStems[concept], all: stems[concept])
+    }
+
+    /// ``startsWithStem(_:of:)`` for one concept, its stems looked up once: for asking it of many words.
+    func stemTest(for concept: SignInLexicon.Concept) -> @Sendable (String) -> Bool {
+        let ascii = asciiStems[concept]
+        let all = stems[concept]
+        return { Self.startsWithStem($0, ascii: ascii, all: all) }
+    }
+
+    private static func startsWithStem(
+        _ word: String, ascii: [[UInt8]]?, all: (lengths: [Int], stems: Set<String>)?
+    ) -> Bool {
         let bytes = word.utf8
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            guard let candidates = asciiStems[concept] else { return false }
-            return candidates.contains { stem in bytes.count > stem.count && bytes.starts(with: stem) }
+            guard let ascii else { return false }
+            return ascii.contains { stem in bytes.count > stem.count && bytes.starts(with: stem) }
         }
-        guard let entry = stems[concept] else { return false }
-        for length in entry.lengths where bytes.count > length {
-            if let prefix = String(bytes.prefix(length)), entry.stems.contains(prefix) { return true }
+        guard let all else { return false }
+        for length in all.lengths where bytes.count > length {
+            if let prefix = String(bytes.prefix(length)), all.stems.contains(prefix) { return true }
         }
         return false
     }
