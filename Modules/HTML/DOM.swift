@@ -187,22 +187,41 @@ enum DOMParser {
         return String(cString: pointer)
     }
 
+    /// An element or attribute name, lower-cased (libxml2 gives most names in lower case already: those are copied
+    /// as they are).
+    private static func lowercasedName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        var cursor = pointer
+        while cursor.pointee != 0 {
+            if (cursor.pointee >= 0x41 && cursor.pointee <= 0x5A) || cursor.pointee >= 0x80 {
+                return String(cString: pointer).lowercased()
+            }
+            cursor += 1
+        }
+        return String(cString: pointer)
+    }
+
+    /// An attribute's value: the text of its child nodes, entities included. A lone text child (nearly every value)
+    /// is read in place; anything else is joined by libxml2.
+    private static func attributeValue(_ attribute: xmlAttrPtr, document: htmlDocPtr) -> String {
+        if let child = attribute.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+            return string(child.pointee.content)
+        }
+        guard let raw = xmlNodeListGetString(document, attribute.pointee.children, 1) else { return "" }
+        defer { spc_xml_free(raw) }
+        return String(cString: raw)
+    }
+
     private static func convert(_ node: xmlNodePtr, into parent: DOMNode, document: htmlDocPtr) {
         let type = node.pointee.type
         if type == XML_ELEMENT_NODE {
             var attributes: [(name: String, value: String)] = []
             var attribute = node.pointee.properties
             while let current = attribute {
-                let name = string(current.pointee.name).lowercased()
-                var value = ""
-                if let raw = xmlNodeListGetString(document, current.pointee.children, 1) {
-                    value = String(cString: raw)
-                    spc_xml_free(raw)
-                }
-                attributes.append((name, value))
+                attributes.append((lowercasedName(current.pointee.name), attributeValue(current, document: document)))
                 attribute = current.pointee.next
             }
-            let element = DOMNode(kind: .element, name: string(node.pointee.name).lowercased(), attributes: attributes)
+            let element = DOMNode(kind: .element, name: lowercasedName(node.pointee.name), attributes: attributes)
             parent.append(element)
             var child = node.pointee.children
             while let current = child {
@@ -224,6 +243,12 @@ extension String {
         guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })!
         return String(scalars[start...end])
+    }
+
+    /// Whether the string is empty or all white space (ASCII white space and U+00A0): whether
+    /// ``collapsingWhitespace()`` would give the empty string, without building it.
+    package var isBlank: Bool {
+        unicodeScalars.allSatisfy { $0.isASCIIWhitespace || $0 == "\u{A0}" }
     }
 
     /// Whitespace runs collapsed to one space, trimmed. Worked on the UTF-8 bytes: every white space it collapses is

@@ -231,7 +231,7 @@ enum ErrorTextReader {
         var found: [DOMNode] = []
         func walk(_ current: DOMNode) {
             for child in current.children where child.kind == .element && !isSkipped(child) {
-                if isErrorContainer(child), !visibleText(of: child).collapsingWhitespace().isEmpty {
+                if isErrorContainer(child), !visibleText(of: child).isBlank {
                     found.append(child)
                 } else {
                     walk(child)
@@ -366,9 +366,14 @@ struct TextBlocks {
     static let headingNames: Set<String> = ["title", "header", "heading", "headline"]
 
     private mutating func flush() {
+        // Nothing gathered since the last flush (the emphasised, plain and leading texts are parts of `current`).
+        guard !current.isEmpty else {
+            currentHeading = false
+            return
+        }
         let text = current.collapsingWhitespace()
         if !text.isEmpty {
-            let emphasised = !emphasisedText.collapsingWhitespace().isEmpty && plainText.collapsingWhitespace().isEmpty
+            let emphasised = !emphasisedText.isBlank && plainText.isBlank
             blocks.append(
                 Block(
                     text: text, isHeading: currentHeading, isControl: false, isEmphasised: emphasised,
@@ -387,7 +392,7 @@ struct TextBlocks {
             case .text:
                 current += child.text
                 if emphasised { emphasisedText += child.text } else { plainText += child.text }
-                if emphasised && plainText.collapsingWhitespace().isEmpty { leadingEmphasis += child.text }
+                if emphasised && plainText.isBlank { leadingEmphasis += child.text }
                 if heading { currentHeading = true }
             case .comment:
                 break
@@ -398,9 +403,10 @@ struct TextBlocks {
                     blocks.append(Block(text: "", isHeading: false, isControl: true, isEmphasised: false))
                     continue
                 }
-                let inline = ErrorTextReader.inlineElements.contains(child.name) && !Self.isHeading(child)
+                let childIsHeading = Self.isHeading(child)
+                let inline = ErrorTextReader.inlineElements.contains(child.name) && !childIsHeading
                 if !inline { flush() }
-                let isHeadingHere = heading || Self.isHeading(child)
+                let isHeadingHere = heading || childIsHeading
                 walk(
                     child, heading: isHeadingHere, emphasised: emphasised || ["strong", "b", "em"].contains(child.name))
                 if !inline { flush() }
