@@ -230,28 +230,38 @@ public enum SignInLexicon {
     private static func asciiTokens(of text: String) -> [String]? {
         var text = text
         return text.withUTF8 { bytes -> [String]? in
+            /// The word `bytes[start..<end]`, lower-cased as it is copied.
+            func word(from start: Int, to end: Int) -> String {
+                String(unsafeUninitializedCapacity: end - start) { buffer in
+                    for offset in 0..<(end - start) {
+                        let byte = bytes[start + offset]
+                        buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    }
+                    return end - start
+                }
+            }
             var words: [String] = []
-            var current: [UInt8] = []
+            var start = 0
             var previousLower = false
-            for byte in bytes {
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
                 guard byte < 0x80 else { return nil }
                 let isUpper = byte >= 0x41 && byte <= 0x5A
                 let isLower = byte >= 0x61 && byte <= 0x7A
                 let isDigit = byte >= 0x30 && byte <= 0x39
                 guard isUpper || isLower || isDigit else {
-                    if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
-                    current.removeAll(keepingCapacity: true)
+                    if start < index { words.append(word(from: start, to: index)) }
+                    start = index + 1
                     previousLower = false
                     continue
                 }
                 if isUpper && previousLower {
-                    words.append(String(decoding: current, as: UTF8.self))
-                    current.removeAll(keepingCapacity: true)
+                    words.append(word(from: start, to: index))
+                    start = index
                 }
-                current.append(isUpper ? byte + 0x20 : byte)
                 previousLower = isLower || isDigit
             }
-            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            if start < bytes.count { words.append(word(from: start, to: bytes.count)) }
             return withJoinedPairs(words)
         }
     }
