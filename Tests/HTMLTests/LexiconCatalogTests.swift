@@ -49,6 +49,22 @@ struct LexiconCatalogTests {
         }
     }
 
+    @Test("a stem beyond ASCII never reads as ASCII text, so an ASCII word is compared with the ASCII stems alone")
+    func stemsBeyondASCIIStayBeyondIt() {
+        let lines = SignInLexicon.catalogTable.split(separator: "\n").map { $0.split(separator: "\t") }
+        for line in lines where line.count >= 4 && line[1] == "stem" {
+            let stem = String(line[3])
+            guard stem.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+            #expect(
+                stem.decomposedStringWithCanonicalMapping.utf8.contains { $0 >= 0x80 },
+                "\(stem) is canonically equal to ASCII text")
+        }
+        #expect(SignInLexicon.catalog.startsWithStem("falschen", of: .wrong))
+        #expect(!SignInLexicon.catalog.startsWithStem("falsche", of: .wrong), "a stem must go on past itself")
+        #expect(SignInLexicon.catalog.startsWithStem("ungültigen", of: .wrong))
+        #expect(!SignInLexicon.catalog.startsWithStem("falschen", of: .password))
+    }
+
     @Test("a page's message key means what its catalog says")
     func messageKeys() {
         #expect(SignInLexicon.concepts(ofMessageKey: "5", attribute: "trmsg").first == .wrong)
