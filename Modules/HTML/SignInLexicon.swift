@@ -185,7 +185,48 @@ public enum SignInLexicon {
         let set = allWords[concept] ?? []
         let stems = stems[concept] ?? []
         let startsWithStem = catalog.stemTest(for: concept)
-        return { word in set.contains(word) || stems.contains(where: { word.contains($0) }) || startsWithStem(word) }
+        let openings = stems.isEmpty ? ASCIIOpenings(words: set, stems: catalog.asciiStems[concept] ?? []) : nil
+        return { word in
+            if let openings, !openings.mayStart(word) { return false }
+            return set.contains(word) || stems.contains(where: { word.contains($0) }) || startsWithStem(word)
+        }
+    }
+
+    /// The first two bytes of a concept's ASCII words and ASCII catalog stems: an ASCII word of two bytes or more that
+    /// opens with none of them is neither one of those words nor starts with one of those stems, and (the lexicon's
+    /// text being NFC, none of it beyond ASCII canonically equal to ASCII text) cannot be any other word or stem.
+    struct ASCIIOpenings: Sendable {
+        /// One bit per pair of ASCII bytes.
+        private var bits = [UInt64](repeating: 0, count: 128 * 128 / 64)
+
+        init(words: Set<String>, stems: [[UInt8]]) {
+            for word in words { mark(Array(word.utf8)) }
+            for stem in stems { mark(stem) }
+        }
+
+        private mutating func mark(_ bytes: [UInt8]) {
+            guard let first = bytes.first, first < 0x80 else { return }
+            guard bytes.count > 1 else {
+                for second in 0..<128 { set(Int(first) << 7 | second) }  // a one-byte entry opens with any pair
+                return
+            }
+            if bytes[1] < 0x80 { set(Int(first) << 7 | Int(bytes[1])) }
+        }
+
+        private mutating func set(_ pair: Int) { bits[pair >> 6] |= 1 << UInt64(pair & 63) }
+
+        /// False only for an ASCII word of two bytes or more whose opening pair no entry has.
+        func mayStart(_ word: String) -> Bool {
+            let bytes = word.utf8
+            guard bytes.count >= 2 else { return true }
+            var iterator = bytes.makeIterator()
+            guard let first = iterator.next(), let second = iterator.next(), first < 0x80, second < 0x80 else {
+                return true
+            }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return true }
+            let pair = Int(first) << 7 | Int(second)
+            return bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        }
     }
 
     /// Whether `text` holds one of `concept`'s phrases of scripts written without spaces.
