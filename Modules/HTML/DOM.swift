@@ -23,7 +23,12 @@ final class DOMNode {
     /// every retain and release while a page is read).
     private(set) unowned var parent: DOMNode?
     /// Hidden by a rule of the page's own `<style>` (``Visibility/applyPageStyles(to:)`` marks it once per page).
-    var isHiddenByPageStyle = false
+    var isHiddenByPageStyle = false {
+        didSet { hiddenVerdict = nil }
+    }
+    /// ``Visibility/isHidden(_:)`` of this node, kept from its first answer: every reader of the page asks it of the
+    /// elements it walks.
+    var hiddenVerdict: Bool?
 
     init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind
@@ -107,11 +112,25 @@ final class DOMNode {
         return names.flatMap(SignInLexicon.tokens(of:))
     }()
 
-    /// Space-separated tokens of the `class` attribute.
-    var classTokens: [String] {
-        (attribute("class") ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+    /// Space-separated tokens of the `class` attribute, split once per node: the visibility rules, the style sheet,
+    /// the heading test and the error reader all ask for them.
+    lazy var classTokens: [String] = {
+        guard let classes = attribute("class"), !classes.isEmpty else { return [] }
+        // ASCII without CR LF (nearly every class attribute): each separator is a character of its own, so the bytes
+        // split where the characters do. Elsewhere a separator may be part of a wider character (CR LF, a space
+        // before a combining mark), which the split by characters keeps whole.
+        let bytes = classes.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }), !ASCIIText.contains(classes, "\r\n") {
+            return bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .map(String.init)
-    }
+    }()
+
+    /// The element's id (empty when it has none) followed by its class tokens: the names the error reader judges one
+    /// by one.
+    lazy var idAndClassNames: [String] = [attribute("id") ?? ""] + classTokens
 }
 
 /// Owns one libxml2 document and frees it. Not `Sendable`; used only inside `DOMParser.parse`.
@@ -168,22 +187,41 @@ enum DOMParser {
         return String(cString: pointer)
     }
 
+    /// An element or attribute name, lower-cased (libxml2 gives most names in lower case already: those are copied
+    /// as they are).
+    private static func lowercasedName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        var cursor = pointer
+        while cursor.pointee != 0 {
+            if (cursor.pointee >= 0x41 && cursor.pointee <= 0x5A) || cursor.pointee >= 0x80 {
+                return String(cString: pointer).lowercased()
+            }
+            cursor += 1
+        }
+        return String(cString: pointer)
+    }
+
+    /// An attribute's value: the text of its child nodes, entities included. A lone text child (nearly every value)
+    /// is read in place; anything else is joined by libxml2.
+    private static func attributeValue(_ attribute: xmlAttrPtr, document: htmlDocPtr) -> String {
+        if let child = attribute.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+            return string(child.pointee.content)
+        }
+        guard let raw = xmlNodeListGetString(document, attribute.pointee.children, 1) else { return "" }
+        defer { spc_xml_free(raw) }
+        return String(cString: raw)
+    }
+
     private static func convert(_ node: xmlNodePtr, into parent: DOMNode, document: htmlDocPtr) {
         let type = node.pointee.type
         if type == XML_ELEMENT_NODE {
             var attributes: [(name: String, value: String)] = []
             var attribute = node.pointee.properties
             while let current = attribute {
-                let name = string(current.pointee.name).lowercased()
-                var value = ""
-                if let raw = xmlNodeListGetString(document, current.pointee.children, 1) {
-                    value = String(cString: raw)
-                    spc_xml_free(raw)
-                }
-                attributes.append((name, value))
+                attributes.append((lowercasedName(current.pointee.name), attributeValue(current, document: document)))
                 attribute = current.pointee.next
             }
-            let element = DOMNode(kind: .element, name: string(node.pointee.name).lowercased(), attributes: attributes)
+            let element = DOMNode(kind: .element, name: lowercasedName(node.pointee.name), attributes: attributes)
             parent.append(element)
             var child = node.pointee.children
             while let current = child {
@@ -207,20 +245,45 @@ extension String {
         return String(scalars[start...end])
     }
 
-    /// Whitespace runs collapsed to one space, trimmed.
+    /// Whether the string is empty or all white space (ASCII white space and U+00A0): whether
+    /// ``collapsingWhitespace()`` would give the empty string, without building it.
+    package var isBlank: Bool {
+        unicodeScalars.allSatisfy { $0.isASCIIWhitespace || $0 == "\u{A0}" }
+    }
+
+    /// Whitespace runs collapsed to one space, trimmed. Worked on the UTF-8 bytes: every white space it collapses is
+    /// one ASCII byte or the two bytes of U+00A0 (`C2 A0`, which in valid UTF-8 is never part of another character).
     package func collapsingWhitespace() -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count)
         var pendingSpace = false
-        for scalar in unicodeScalars {
-            if scalar.isASCIIWhitespace || scalar == "\u{A0}" {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
+        var afterC2 = false
+        for byte in utf8 {
+            if afterC2 {
+                afterC2 = false
+                if byte == 0xA0 {
+                    pendingSpace = !result.isEmpty
+                    continue
+                }
+                if pendingSpace { result.append(0x20) }
                 pendingSpace = false
-                result.unicodeScalars.append(scalar)
+                result.append(0xC2)
+            }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !result.isEmpty
+            } else if byte == 0xC2 {
+                afterC2 = true
+            } else {
+                if pendingSpace { result.append(0x20) }
+                pendingSpace = false
+                result.append(byte)
             }
         }
-        return result
+        if afterC2 {
+            if pendingSpace { result.append(0x20) }
+            result.append(0xC2)
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }
 

@@ -134,15 +134,39 @@ enum ErrorTextReader {
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
         if isRefusalInAMessageBox(node) { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
-        let names = [node.attribute("id") ?? ""] + node.classTokens
+        let names = node.idAndClassNames
         let namesAnError = names.contains { name in
-            guard !name.isEmpty else { return false }
+            guard !name.isEmpty, mentionsAnErrorWord(name) else { return false }
             let lowered = name.lowercased()
             return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
         }
-        return namesAnError || node.nameWords.contains { errorNames.contains($0) }
-            || names.contains { SignInLexicon.saysCredentialsWrong($0) }
+        return namesAnError || node.nameWords.contains { errorNames.contains($0) } || namesSayCredentialsWrong(node)
     }
+
+    /// Whether `name` holds, in any ASCII letter case, a word every error name of ``isErrorContainer(_:)`` holds
+    /// (`error`, `alert`, `danger`, `invalid`, `contactadmin`): a name without one is not lower-cased and looked up.
+    /// Lower-casing makes none of these letters from a character beyond ASCII.
+    static func mentionsAnErrorWord(_ name: String) -> Bool {
+        ASCIIText.containsIgnoringCase(name, "error") || ASCIIText.containsIgnoringCase(name, "alert")
+            || ASCIIText.containsIgnoringCase(name, "danger") || ASCIIText.containsIgnoringCase(name, "invalid")
+            || ASCIIText.containsIgnoringCase(name, "contactadmin")
+    }
+
+    /// Whether the element's id or one of its classes says the credentials are wrong (`wrongPasswordMsg`,
+    /// `invalid-credentials`). Such a name has a word for wrong among the element's name words, or a letter beyond
+    /// ASCII (a phrase of a script written without spaces): the names of an element with neither, nearly every
+    /// element, are not read one by one.
+    static func namesSayCredentialsWrong(_ node: DOMNode) -> Bool {
+        let names = node.idAndClassNames
+        guard
+            node.nameWords.contains(where: saysWrong)
+                || names.contains(where: { $0.utf8.contains { $0 >= 0x80 } })
+        else { return false }
+        return names.contains { SignInLexicon.saysCredentialsWrong($0) }
+    }
+
+    /// Whether one word says wrong (``SignInLexicon/wordTest(for:)``).
+    private static let saysWrong = SignInLexicon.wordTest(for: .wrong)
 
     /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
     /// `status`, `callout`, `toast`), or text coloured red, that says the credentials are wrong or the account is
@@ -162,16 +186,18 @@ enum ErrorTextReader {
     /// Text a page colours red, the oldest way of saying "error": `<font color="red">`, or an inline `color` of red
     /// (`red`, `#f00`, `#ff0000`, `#c00`, `#cc0000`, `#d00`, `#e00`, `crimson`, `darkred`, `firebrick`).
     static func isInRed(_ node: DOMNode) -> Bool {
-        let reds: Set<String> = [
-            "red", "#f00", "#ff0000", "#c00", "#cc0000", "#d00", "#dd0000", "#e00", "#ee0000", "#b00", "#bb0000",
-            "crimson", "darkred", "firebrick",
-        ]
         if node.name == "font", let color = node.attribute("color") {
             return reds.contains(color.trimmingASCIIWhitespace().lowercased())
         }
         guard let style = node.attribute("style"), ASCIIText.containsIgnoringCase(style, "color") else { return false }
         return StyleDeclarations.pairs(of: style).contains { $0.property == "color" && reds.contains($0.value) }
     }
+
+    /// The colour values ``isInRed(_:)`` takes for red.
+    static let reds: Set<String> = [
+        "red", "#f00", "#ff0000", "#c00", "#cc0000", "#d00", "#dd0000", "#e00", "#ee0000", "#b00", "#bb0000",
+        "crimson", "darkred", "firebrick",
+    ]
 
     /// Id and class words of a page's general message boxes.
     static let messageBoxNames: Set<String> = [
@@ -205,7 +231,7 @@ enum ErrorTextReader {
         var found: [DOMNode] = []
         func walk(_ current: DOMNode) {
             for child in current.children where child.kind == .element && !isSkipped(child) {
-                if isErrorContainer(child), !visibleText(of: child).collapsingWhitespace().isEmpty {
+                if isErrorContainer(child), !visibleText(of: child).isBlank {
                     found.append(child)
                 } else {
                     walk(child)
@@ -263,9 +289,13 @@ enum ErrorTextReader {
 
     /// Elements whose content no one sees on load.
     static func isSkipped(_ node: DOMNode) -> Bool {
-        ["script", "style", "noscript", "template", "head", "title", "option", "select", "textarea"].contains(node.name)
-            || Visibility.isHidden(node)
+        unseenElements.contains(node.name) || Visibility.isHidden(node)
     }
+
+    /// Elements whose content is never shown as text on load.
+    static let unseenElements: Set<String> = [
+        "script", "style", "noscript", "template", "head", "title", "option", "select", "textarea",
+    ]
 
     /// Elements that do not break a line of text.
     static let inlineElements: Set<String> = [
@@ -323,15 +353,27 @@ struct TextBlocks {
 
     /// Headings by element or by name (`ctl00_PageTitleLabel`, `class="header"`).
     static func isHeading(_ node: DOMNode) -> Bool {
-        if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(node.name) { return true }
+        if headingElements.contains(node.name) { return true }
         if node.attribute("role")?.lowercased() == "heading" { return true }
-        return node.nameWords.contains { ["title", "header", "heading", "headline"].contains($0) }
+        guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
+        return node.nameWords.contains(where: headingNames.contains)
     }
 
+    /// The heading elements.
+    static let headingElements: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Id and class words that make an element a heading.
+    static let headingNames: Set<String> = ["title", "header", "heading", "headline"]
+
     private mutating func flush() {
+        // Nothing gathered since the last flush (the emphasised, plain and leading texts are parts of `current`).
+        guard !current.isEmpty else {
+            currentHeading = false
+            return
+        }
         let text = current.collapsingWhitespace()
         if !text.isEmpty {
-            let emphasised = !emphasisedText.collapsingWhitespace().isEmpty && plainText.collapsingWhitespace().isEmpty
+            let emphasised = !emphasisedText.isBlank && plainText.isBlank
             blocks.append(
                 Block(
                     text: text, isHeading: currentHeading, isControl: false, isEmphasised: emphasised,
@@ -350,7 +392,7 @@ struct TextBlocks {
             case .text:
                 current += child.text
                 if emphasised { emphasisedText += child.text } else { plainText += child.text }
-                if emphasised && plainText.collapsingWhitespace().isEmpty { leadingEmphasis += child.text }
+                if emphasised && plainText.isBlank { leadingEmphasis += child.text }
                 if heading { currentHeading = true }
             case .comment:
                 break
@@ -361,9 +403,10 @@ struct TextBlocks {
                     blocks.append(Block(text: "", isHeading: false, isControl: true, isEmphasised: false))
                     continue
                 }
-                let inline = ErrorTextReader.inlineElements.contains(child.name) && !Self.isHeading(child)
+                let childIsHeading = Self.isHeading(child)
+                let inline = ErrorTextReader.inlineElements.contains(child.name) && !childIsHeading
                 if !inline { flush() }
-                let isHeadingHere = heading || Self.isHeading(child)
+                let isHeadingHere = heading || childIsHeading
                 walk(
                     child, heading: isHeadingHere, emphasised: emphasised || ["strong", "b", "em"].contains(child.name))
                 if !inline { flush() }

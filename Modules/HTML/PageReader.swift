@@ -142,13 +142,17 @@ struct PageReader {
             }
         }
 
-        // The first element with each id (ignored nested forms do not exist for a browser).
+        // The first element with each id (ignored nested forms do not exist for a browser), asked only for a
+        // control's `form` or `aria-labelledby` attribute: a page whose controls have neither needs none of it.
         var firstByID: [String: DOMNode] = [:]
-        for element in elements {
-            if element.name == "form", let index = formIndex[ObjectIdentifier(element)], ignoredForms[index] {
-                continue
+        let asksByID = tracked.contains { $0.hasAttribute("form") || $0.hasAttribute("aria-labelledby") }
+        if asksByID {
+            for element in elements {
+                if element.name == "form", let index = formIndex[ObjectIdentifier(element)], ignoredForms[index] {
+                    continue
+                }
+                if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
             }
-            if let id = element.attribute("id"), !id.isEmpty, firstByID[id] == nil { firstByID[id] = element }
         }
 
         var labelsByID: [String: [ControlNaming.Label]] = [:]

@@ -24,9 +24,6 @@ enum RawMarkup {
             byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
         }
         func lower(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte + 32 : byte }
-        func starts(with text: String, at position: Int, caseInsensitive: Bool = false) -> Bool {
-            starts(with: Array(text.utf8), at: position, caseInsensitive: caseInsensitive)
-        }
         func starts(with pattern: [UInt8], at position: Int, caseInsensitive: Bool) -> Bool {
             guard position + pattern.count <= count else { return false }
             for offset in 0..<pattern.count {
@@ -36,7 +33,9 @@ enum RawMarkup {
             return true
         }
         func find(_ text: String, from position: Int, caseInsensitive: Bool = false) -> Int? {
-            let pattern = Array(text.utf8)
+            find(Array(text.utf8), from: position, caseInsensitive: caseInsensitive)
+        }
+        func find(_ pattern: [UInt8], from position: Int, caseInsensitive: Bool = false) -> Int? {
             guard let first = pattern.first else { return position }
             var cursor = position
             while cursor < count {
@@ -72,28 +71,34 @@ enum RawMarkup {
             return count
         }
 
+        // The patterns and the name buffer are made once per scan, not once per tag.
+        let commentOpen = Array("<!--".utf8)
+        let commentClose = Array("-->".utf8)
+        let tagClose = Array(">".utf8)
+        let formName = Array("form".utf8)
+        var nameBytes: [UInt8] = []
         while index < count {
             guard bytes[index] == UInt8(ascii: "<"), index + 1 < count else {
                 index += 1
                 continue
             }
             let next = bytes[index + 1]
-            if starts(with: "<!--", at: index) {
-                index = (find("-->", from: index + 4).map { $0 + 3 }) ?? count
+            if starts(with: commentOpen, at: index, caseInsensitive: false) {
+                index = (find(commentClose, from: index + 4).map { $0 + 3 }) ?? count
             } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
-                index = (find(">", from: index + 2).map { $0 + 1 }) ?? count
+                index = (find(tagClose, from: index + 2).map { $0 + 1 }) ?? count
             } else if next == UInt8(ascii: "/"), index + 2 < count, isLetter(bytes[index + 2]) {
                 var cursor = index + 2
-                var name: [UInt8] = []
+                nameBytes.removeAll(keepingCapacity: true)
                 while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">") {
-                    name.append(lower(bytes[cursor]))
+                    nameBytes.append(lower(bytes[cursor]))
                     cursor += 1
                 }
-                if name == Array("form".utf8) { events.append(.endForm) }
-                index = (find(">", from: cursor).map { $0 + 1 }) ?? count
+                if nameBytes == formName { events.append(.endForm) }
+                index = (find(tagClose, from: cursor).map { $0 + 1 }) ?? count
             } else if isLetter(next) {
                 var cursor = index + 1
-                var nameBytes: [UInt8] = []
+                nameBytes.removeAll(keepingCapacity: true)
                 while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">"),
                     bytes[cursor] != UInt8(ascii: "/")
                 {

@@ -183,6 +183,8 @@ extension ScriptReading {
     /// `value` with repeated member names collapsed as JavaScript does for an object literal: the last value wins,
     /// in the place of the first occurrence.
     static func lastValueWins(_ value: JSONValue) -> JSONValue {
+        // Most configurations repeat no name: such a value is kept whole instead of being built again.
+        guard repeatsAName(value) else { return value }
         switch value {
         case .array(let elements): return .array(elements.map(lastValueWins))
         case .object(let members):
@@ -193,6 +195,20 @@ extension ScriptReading {
             }
             return .object(names.map { ($0, values[$0]!) })
         default: return value
+        }
+    }
+
+    /// Whether an object in `value` (itself or one inside it) names a member twice.
+    static func repeatsAName(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let elements): return elements.contains(where: repeatsAName)
+        case .object(let members):
+            var names = Set<String>()
+            for (name, member) in members {
+                if !names.insert(name).inserted || repeatsAName(member) { return true }
+            }
+            return false
+        default: return false
         }
     }
 

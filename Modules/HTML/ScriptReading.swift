@@ -20,7 +20,7 @@ package enum ScriptReading {
     /// targets are not navigations. `isInvoked` tells whether a named function is called somewhere on the page.
     static func redirectTarget(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> String? {
         ScriptStrings.withBytes(script) { bytes -> String? in
-            guard ScriptStrings.contains(bytes, "location") else { return nil }
+            guard ScriptStrings.contains(bytes, "location"), ScriptSigns.mayRedirect(bytes) else { return nil }
             var scanner = ScriptScanner(bytes: bytes, target: .redirects)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> String? in
@@ -101,7 +101,7 @@ package enum ScriptReading {
     /// `document.getElementById('id')`, `document.querySelector('#id')` or `$('#id')`.
     static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
         ScriptStrings.withBytes(script) { bytes -> FormReference? in
-            guard ScriptStrings.contains(bytes, "ubmit") else { return nil }
+            guard ScriptStrings.contains(bytes, "ubmit"), ScriptSigns.maySubmit(bytes) else { return nil }
             var scanner = ScriptScanner(bytes: bytes, target: .submissions)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> FormReference? in
@@ -115,7 +115,9 @@ package enum ScriptReading {
     /// (`document.getElementById('id').click()`): the first of either that runs on load.
     static func submission(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> ScriptSubmission? {
         ScriptStrings.withBytes(script) { bytes -> ScriptSubmission? in
-            guard ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click") else { return nil }
+            guard ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click"),
+                ScriptSigns.maySubmit(bytes)
+            else { return nil }
             var scanner = ScriptScanner(bytes: bytes, target: .submissions)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> ScriptSubmission? in

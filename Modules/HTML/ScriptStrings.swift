@@ -8,21 +8,38 @@ enum ScriptStrings {
 
     /// Whether `needle` (ASCII) occurs in `bytes`.
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        needle.utf8CodeUnitCount == 0 || firstIndex(of: needle, in: bytes, from: 0) != nil
+    }
+
+    /// The first index at or after `start` where `needle` (ASCII, not empty) occurs in `bytes`. Eight bytes are
+    /// looked at a time while none of them is the needle's first byte: most of a script is passed over that way.
+    static func firstIndex(of needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = needle.utf8CodeUnitCount
-        guard count > 0, bytes.count >= count else { return count == 0 }
+        guard count > 0, bytes.count >= count, let base = bytes.baseAddress else { return nil }
         let pattern = needle.utf8Start
         let first = pattern[0]
-        var index = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let spread = UInt64(first) &* ones
+        var index = start
         let last = bytes.count - count
         while index <= last {
+            if index + 8 <= bytes.count {
+                // A byte equal to `first` is a zero byte of `word ^ spread`: none there, all eight are passed over.
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ spread
+                if (word &- ones) & ~word & highs == 0 {
+                    index += 8
+                    continue
+                }
+            }
             if bytes[index] == first {
                 var offset = 1
                 while offset < count && bytes[index + offset] == pattern[offset] { offset += 1 }
-                if offset == count { return true }
+                if offset == count { return index }
             }
             index += 1
         }
-        return false
+        return nil
     }
 
     /// The value of the string literal `token` (quotes removed, escapes decoded); for a template piece, its text.

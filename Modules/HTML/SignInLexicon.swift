@@ -173,6 +173,64 @@ public enum SignInLexicon {
         }
         // The catalogs' stems are prefixes of inflected forms (`ungültig…`): they start a word, never sit inside one.
         if tokens.contains(where: { catalog.startsWithStem($0, of: concept) }) { return true }
+        return saysInEmbeddedPhrase(concept, in: text)
+    }
+
+    /// A test whether one word of ``tokens(of:)`` says `concept` by itself (the concept's lists looked up once, for
+    /// many words): one of its whole words, a word holding one of its stems, or a word starting with one of the
+    /// catalogs' stems. ``says(_:in:)`` of a text is true exactly when one of
+    /// its words does, or when it holds a phrase of a script written without spaces (only text with a byte beyond
+    /// ASCII can).
+    static func wordTest(for concept: Concept) -> @Sendable (String) -> Bool {
+        let set = allWords[concept] ?? []
+        let stems = stems[concept] ?? []
+        let startsWithStem = catalog.stemTest(for: concept)
+        let openings = stems.isEmpty ? ASCIIOpenings(words: set, stems: catalog.asciiStems[concept] ?? []) : nil
+        return { word in
+            if let openings, !openings.mayStart(word) { return false }
+            return set.contains(word) || stems.contains(where: { word.contains($0) }) || startsWithStem(word)
+        }
+    }
+
+    /// The first two bytes of a concept's ASCII words and ASCII catalog stems: an ASCII word of two bytes or more that
+    /// opens with none of them is neither one of those words nor starts with one of those stems, and (the lexicon's
+    /// text being NFC, none of it beyond ASCII canonically equal to ASCII text) cannot be any other word or stem.
+    struct ASCIIOpenings: Sendable {
+        /// One bit per pair of ASCII bytes.
+        private var bits = [UInt64](repeating: 0, count: 128 * 128 / 64)
+
+        init(words: Set<String>, stems: [[UInt8]]) {
+            for word in words { mark(Array(word.utf8)) }
+            for stem in stems { mark(stem) }
+        }
+
+        private mutating func mark(_ bytes: [UInt8]) {
+            guard let first = bytes.first, first < 0x80 else { return }
+            guard bytes.count > 1 else {
+                for second in 0..<128 { set(Int(first) << 7 | second) }  // a one-byte entry opens with any pair
+                return
+            }
+            if bytes[1] < 0x80 { set(Int(first) << 7 | Int(bytes[1])) }
+        }
+
+        private mutating func set(_ pair: Int) { bits[pair >> 6] |= 1 << UInt64(pair & 63) }
+
+        /// False only for an ASCII word of two bytes or more whose opening pair no entry has.
+        func mayStart(_ word: String) -> Bool {
+            let bytes = word.utf8
+            guard bytes.count >= 2 else { return true }
+            var iterator = bytes.makeIterator()
+            guard let first = iterator.next(), let second = iterator.next(), first < 0x80, second < 0x80 else {
+                return true
+            }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return true }
+            let pair = Int(first) << 7 | Int(second)
+            return bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        }
+    }
+
+    /// Whether `text` holds one of `concept`'s phrases of scripts written without spaces.
+    private static func saysInEmbeddedPhrase(_ concept: Concept, in text: String) -> Bool {
         // Phrases of scripts without spaces: only text with a non-ASCII byte can hold one.
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
         return (embedded[concept] ?? []).contains { text.contains($0) }
@@ -213,28 +271,38 @@ public enum SignInLexicon {
     private static func asciiTokens(of text: String) -> [String]? {
         var text = text
         return text.withUTF8 { bytes -> [String]? in
+            /// The word `bytes[start..<end]`, lower-cased as it is copied.
+            func word(from start: Int, to end: Int) -> String {
+                String(unsafeUninitializedCapacity: end - start) { buffer in
+                    for offset in 0..<(end - start) {
+                        let byte = bytes[start + offset]
+                        buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    }
+                    return end - start
+                }
+            }
             var words: [String] = []
-            var current: [UInt8] = []
+            var start = 0
             var previousLower = false
-            for byte in bytes {
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
                 guard byte < 0x80 else { return nil }
                 let isUpper = byte >= 0x41 && byte <= 0x5A
                 let isLower = byte >= 0x61 && byte <= 0x7A
                 let isDigit = byte >= 0x30 && byte <= 0x39
                 guard isUpper || isLower || isDigit else {
-                    if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
-                    current.removeAll(keepingCapacity: true)
+                    if start < index { words.append(word(from: start, to: index)) }
+                    start = index + 1
                     previousLower = false
                     continue
                 }
                 if isUpper && previousLower {
-                    words.append(String(decoding: current, as: UTF8.self))
-                    current.removeAll(keepingCapacity: true)
+                    words.append(word(from: start, to: index))
+                    start = index
                 }
-                current.append(isUpper ? byte + 0x20 : byte)
                 previousLower = isLower || isDigit
             }
-            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            if start < bytes.count { words.append(word(from: start, to: bytes.count)) }
             return withJoinedPairs(words)
         }
     }

@@ -29,19 +29,25 @@ public enum URLResolver {
 
     /// Splits a reference into its five components.
     public static func components(of reference: String) -> Components {
+        // The delimiters are ASCII: in ASCII text (every cleaned reference) a search of the bytes finds what a search
+        // of the characters finds, without working out grapheme boundaries.
+        let ascii = reference.utf8.allSatisfy { $0 < 0x80 }
+        func first(_ delimiter: Character, in text: Substring) -> Substring.Index? {
+            ascii ? text.utf8.firstIndex(of: delimiter.asciiValue!) : text.firstIndex(of: delimiter)
+        }
         var rest = Substring(reference)
         var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
+        if let hash = first("#", in: rest) {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
         var query: String?
-        if let mark = rest.firstIndex(of: "?") {
+        if let mark = first("?", in: rest) {
             query = String(rest[rest.index(after: mark)...])
             rest = rest[..<mark]
         }
         var scheme: String?
-        if let colon = rest.firstIndex(of: ":") {
+        if let colon = first(":", in: rest) {
             let candidate = rest[..<colon]
             if let first = candidate.first, first.isASCII, first.isLetter,
                 candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
@@ -53,7 +59,7 @@ public enum URLResolver {
         var authority: String?
         if rest.hasPrefix("//") {
             let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
-            let end = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
+            let end = first("/", in: rest[afterSlashes...]) ?? rest.endIndex
             authority = String(rest[afterSlashes..<end])
             rest = rest[end...]
         }
@@ -114,6 +120,8 @@ public enum URLResolver {
 
     /// RFC 3986 section 5.2.4.
     public static func removeDotSegments(_ path: String) -> String {
+        // Every rule below needs a segment that starts with a dot: a path with none comes out as it went in.
+        guard path.utf8.first == UInt8(ascii: ".") || ASCIIText.contains(path, "/.") else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
@@ -167,6 +175,12 @@ public enum URLResolver {
     /// Browser-style clean-up of an attribute URL before parsing: whitespace around it dropped, tabs and line
     /// breaks removed, spaces, controls, non-ASCII and `"`, `<`, `>`, `` ` `` percent-encoded.
     static func clean(_ value: String) -> String {
+        // Most values need no clean-up at all: nothing to drop, nothing to encode.
+        if value.utf8.allSatisfy({ byte in
+            byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x3C && byte != 0x3E && byte != 0x60
+        }) {
+            return value
+        }
         let trimmed = value.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
         var result = ""
         for scalar in trimmed {

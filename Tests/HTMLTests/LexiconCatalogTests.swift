@@ -49,6 +49,25 @@ struct LexiconCatalogTests {
         }
     }
 
+    @Test(
+        "a word or stem beyond ASCII never reads as ASCII text, so an ASCII word is compared with ASCII entries alone")
+    func entriesBeyondASCIIStayBeyondIt() {
+        let lines = SignInLexicon.catalogTable.split(separator: "\n").map { $0.split(separator: "\t") }
+        let stems = lines.filter { $0.count >= 4 && $0[1] == "stem" }.map { String($0[3]) }
+        let words = SignInLexicon.allWords.values.flatMap { $0 }
+        for entry in stems + words where entry.utf8.contains(where: { $0 >= 0x80 }) {
+            #expect(
+                entry.decomposedStringWithCanonicalMapping.utf8.contains { $0 >= 0x80 },
+                "\(entry) is canonically equal to ASCII text")
+        }
+        let openings = SignInLexicon.wordTest(for: .wrong)
+        #expect(openings("invalid") && openings("falscher") && !openings("form") && !openings("xy"))
+        #expect(SignInLexicon.catalog.startsWithStem("falschen", of: .wrong))
+        #expect(!SignInLexicon.catalog.startsWithStem("falsche", of: .wrong), "a stem must go on past itself")
+        #expect(SignInLexicon.catalog.startsWithStem("ungültigen", of: .wrong))
+        #expect(!SignInLexicon.catalog.startsWithStem("falschen", of: .password))
+    }
+
     @Test("a page's message key means what its catalog says")
     func messageKeys() {
         #expect(SignInLexicon.concepts(ofMessageKey: "5", attribute: "trmsg").first == .wrong)

@@ -409,3 +409,28 @@ struct ScriptCorpusTests {
         }
     }
 }
+
+@Suite("Script reading: signs before scanning")
+struct ScriptSignTests {
+    @Test("a script without the sign of a redirect or a submission is not scanned, one with it is")
+    func signs() {
+        func mayRedirect(_ script: String) -> Bool { ScriptStrings.withBytes(script, ScriptSigns.mayRedirect) }
+        func maySubmit(_ script: String) -> Bool { ScriptStrings.withBytes(script, ScriptSigns.maySubmit) }
+        #expect(!mayRedirect("var here = window.location.search; if (location == x) {}"))
+        #expect(mayRedirect("location = '/a'"))
+        #expect(mayRedirect("top.location.href\n= '/b'"))
+        #expect(mayRedirect("location /* a comment */ .replace('/c')"))
+        #expect(!maySubmit("button.addEventListener('click', go); form.onsubmit = check;"))
+        #expect(maySubmit("document.forms[0].submit ()"))
+        #expect(maySubmit("$('#go').click()"))
+    }
+
+    @Test("a timer's string that spells its code with escapes is read as the scanner reads it, decoded")
+    func escapedTimerStrings() {
+        #expect(redirect(#"var l = location.search; setTimeout("lo\x63ation.href='/escaped'", 0);"#) == "/escaped")
+        #expect(redirect("location /* said */ = '/commented'") == "/commented")
+        #expect(
+            submission(#"var s = form.submit; setTimeout("document.forms[0].subm\x69t()", 0);"#)
+                == .form(.index(0)))
+    }
+}

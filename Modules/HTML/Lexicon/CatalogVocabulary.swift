@@ -5,6 +5,8 @@ struct CatalogVocabulary: Sendable {
     private(set) var words: [SignInLexicon.Concept: Set<String>] = [:]
     /// Each concept's stems, and their lengths in UTF-8 bytes: a word is looked up by its prefixes of those lengths.
     private(set) var stems: [SignInLexicon.Concept: (lengths: [Int], stems: Set<String>)] = [:]
+    /// Each concept's stems written in ASCII, as bytes: an ASCII word is compared with these byte by byte.
+    private(set) var asciiStems: [SignInLexicon.Concept: [[UInt8]]] = [:]
     private(set) var embedded: [SignInLexicon.Concept: [String]] = [:]
     /// `attribute=key` (`trmsg=5`) → the concepts the key's message says.
     private(set) var keys: [String: [SignInLexicon.Concept]] = [:]
@@ -28,6 +30,7 @@ struct CatalogVocabulary: Sendable {
                 entry.stems.insert(text)
                 if !entry.lengths.contains(text.utf8.count) { entry.lengths.append(text.utf8.count) }
                 stems[concept] = entry
+                if text.utf8.allSatisfy({ $0 < 0x80 }) { asciiStems[concept, default: []].append(Array(text.utf8)) }
             case "embedded": embedded[concept, default: []].append(text)
             case "key": keys[text, default: []].append(concept)
             default: continue
@@ -57,12 +60,31 @@ extension SignInLexicon.Concept {
 
 extension CatalogVocabulary {
     /// Whether `word` starts with one of `concept`'s stems and goes on past it (`ungültige` for `ungültig`): a
-    /// lookup per stem length, on prefixes short enough to be stored inline.
+    /// lookup per stem length, on prefixes short enough to be stored inline. An ASCII word (most ids and classes) is
+    /// compared with the ASCII stems byte by byte instead: the catalogs' text is NFC and none of it beyond ASCII is
+    /// canonically equal to ASCII text, so no other stem can start it.
     func startsWithStem(_ word: String, of concept: SignInLexicon.Concept) -> Bool {
-        guard let entry = stems[concept] else { return false }
+        Self.startsWithStem(word, ascii: asciiStems[concept], all: stems[concept])
+    }
+
+    /// ``startsWithStem(_:of:)`` for one concept, its stems looked up once: for asking it of many words.
+    func stemTest(for concept: SignInLexicon.Concept) -> @Sendable (String) -> Bool {
+        let ascii = asciiStems[concept]
+        let all = stems[concept]
+        return { Self.startsWithStem($0, ascii: ascii, all: all) }
+    }
+
+    private static func startsWithStem(
+        _ word: String, ascii: [[UInt8]]?, all: (lengths: [Int], stems: Set<String>)?
+    ) -> Bool {
         let bytes = word.utf8
-        for length in entry.lengths where bytes.count > length {
-            if let prefix = String(bytes.prefix(length)), entry.stems.contains(prefix) { return true }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            guard let ascii else { return false }
+            return ascii.contains { stem in bytes.count > stem.count && bytes.starts(with: stem) }
+        }
+        guard let all else { return false }
+        for length in all.lengths where bytes.count > length {
+            if let prefix = String(bytes.prefix(length)), all.stems.contains(prefix) { return true }
         }
         return false
     }

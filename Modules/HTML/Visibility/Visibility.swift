@@ -12,8 +12,16 @@ enum Visibility {
         "show-for-sr",
     ]
 
-    /// Whether `node` itself is hidden (its ancestors are judged on their own).
+    /// Whether `node` itself is hidden (its ancestors are judged on their own). Worked out once per node.
     static func isHidden(_ node: DOMNode) -> Bool {
+        if let verdict = node.hiddenVerdict { return verdict }
+        let verdict = judgesHidden(node)
+        node.hiddenVerdict = verdict
+        return verdict
+    }
+
+    /// ``isHidden(_:)`` worked out from the node's attributes and the page's style rules.
+    private static func judgesHidden(_ node: DOMNode) -> Bool {
         if node.isHiddenByPageStyle { return true }
         // One pass over the attributes, comparing bytes where it can: this runs for every element of every page.
         var namesTooltip = false
