@@ -174,7 +174,7 @@ let package = Package(
 
         /// SharePoint + identity-provider simulator, as a library the tests start in-process.
         .target(
-            name: "SPSim", dependencies: ["HTTPServer", "Cryptography"], path: "Tools/spsim/SPSim",
+            name: "SPSim", dependencies: ["HTTPServer", "Cryptography", "TransportValues"], path: "Tools/spsim/SPSim",
             plugins: ["Registry"]),
         /// `spsim`: the simulator as a command (demo, benchmarks, conformance suite).
         .executableTarget(name: "spsim", dependencies: ["SPSim", "CommandLineKit"], path: "Tools/spsim/spsim"),

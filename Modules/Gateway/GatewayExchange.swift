@@ -1,4 +1,3 @@
-import Synchronization
 import Transport
 
 /// One request of a local tool on its way to the site: sent by a task of its own, its answer's status and headers
@@ -7,8 +6,8 @@ import Transport
 /// Dropping the exchange before the transfer ended (the client went away) cancels it.
 final class GatewayExchange: Sendable {
     let spool: GatewaySpool
-    private let state = Mutex(State())
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = PosixMutex(State())
+    private let task = PosixMutex<Task<Void, Never>?>(nil)
 
     private struct State {
         var head: Result<HTTPResponseHead, any Error>?
@@ -106,7 +105,7 @@ final class GatewayExchange: Sendable {
 
 /// A continuation resumed by whichever of two events comes first.
 private final class ResumeOnce: @unchecked Sendable {
-    private let lock = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let lock = PosixMutex<CheckedContinuation<Void, Never>?>(nil)
 
     init(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { $0 = continuation } }
 

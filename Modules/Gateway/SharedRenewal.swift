@@ -1,4 +1,4 @@
-import Synchronization
+import Transport
 
 /// The one renewal of a gateway's session, shared by every request that finds the session ended: the first starts
 /// it, the others in flight at the same time wait for it, and a request refused with a session that was renewed
@@ -10,7 +10,7 @@ final class SharedRenewal: Sendable {
         var running: Task<Bool, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = PosixMutex(State())
     private let renew: @Sendable () async throws -> Bool
 
     init(_ renew: @escaping @Sendable () async throws -> Bool) { self.renew = renew }

@@ -501,7 +501,8 @@ func stall(until release: Flag) {
 /// The most handlers running at once.
 final class PeakCounter: Sendable {
     /// How many run now, and the most that ran at once.
-    private let counts = Mutex((current: 0, highest: 0))
+    /// A pthread mutex: ThreadSanitizer does not see Synchronization's `Mutex` (futexes) and took the counts for a race.
+    private let counts = PosixMutex((current: 0, highest: 0))
     func enter() {
         counts.withLock {
             $0.current += 1

@@ -1,12 +1,15 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TransportValues
 
 /// The shared brain of all servers: the options, and the mutable state under one mutex (handlers run on the servers'
 /// per-connection threads).
 final class SimulatorCore: Sendable {
     let options: SimulatorOptions
-    let state = Mutex(SimulatorState())
+    /// Guarded by a pthread mutex (``PosixMutex``), which ThreadSanitizer understands: the connection threads of
+    /// the sanitizer runs share it, and Synchronization's `Mutex` waits on futexes it does not see.
+    let state = PosixMutex(SimulatorState())
     let tenantId: String
     let webId: String
     let siteId: String
@@ -18,9 +21,9 @@ final class SimulatorCore: Sendable {
     let peakInFlight = Atomic<Int>(0)
     /// REST requests still to be answered 429, and the text a query value of theirs must hold
     /// (``Simulator/throttle(next:whereQueryContains:)``).
-    let throttling = Mutex<(count: Int, queryText: String?)>((0, nil))
+    let throttling = PosixMutex<(count: Int, queryText: String?)>((0, nil))
     /// The units spent against SharePoint Online's budgets (``SimulatorOptions/resourceBudgets``).
-    let resourceBudgets = Mutex(ResourceBudgetState())
+    let resourceBudgets = PosixMutex(ResourceBudgetState())
     /// When this core began: the budgets' windows are counted from here.
     let started = ContinuousClock.now
     /// Site users: SharePoint user id for options.users[index] is `10 + index`.
