@@ -51,7 +51,7 @@ public struct BrowserHeaders: Sendable, Equatable {
         guard let parts = URLParts(page) else { return nil }
         // The common URL (printable ASCII, no user info: `URLParts` read it on bytes) without Foundation's parser,
         // which loads ICU's tables into every sign-in's memory.
-        if !page.contains("@"), page.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) {
+        if !page.contains("@"), URLParts.isPrintableASCII(page) {
             let withoutFragment = String(page.prefix { $0 != "#" })
             let query = withoutFragment.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
             let secret = query.split(separator: "&").contains { pair in

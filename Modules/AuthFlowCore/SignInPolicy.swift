@@ -137,7 +137,7 @@ package struct URLParts: Equatable {
     /// ICU's international-names tables into every sign-in's memory for its host.)
     private static func plainASCII(_ text: String) -> URLParts? {
         let bytes = Array(text.utf8)
-        guard bytes.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }),
+        guard isPrintableASCII(text),
             let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
             bytes[colon...].starts(with: Array("://".utf8))
         else { return nil }
@@ -175,6 +175,11 @@ package struct URLParts: Equatable {
         return URLParts(
             scheme: String(decoding: scheme, as: UTF8.self).lowercased(),
             host: String(decoding: host, as: UTF8.self).lowercased(), port: port)
+    }
+
+    /// Whether `text` is printable ASCII without spaces or backslashes: a URL read on bytes as a browser would.
+    package static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }
     }
 
     /// 443 for https, 80 for http.

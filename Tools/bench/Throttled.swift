@@ -96,13 +96,7 @@ import SPSim
         defer { direct.stop() }
         let directSignIn = try SignedInState(spconnectPath: spconnectPath, simulator: direct)
         defer { try? FileManager.default.removeItem(atPath: directSignIn.directory) }
-        let cookies = try String(contentsOfFile: directSignIn.cookieFile, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
-            .compactMap { line -> String? in
-                let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-                return parts.count >= 7 ? "\(parts[5])=\(parts[6])" : nil
-            }
-            .joined(separator: "; ")
+        let cookies = try directSignIn.cookieHeader()
         let straight = base.merging([
             "RCLONE_CONFIG_SITE_TYPE": "webdav", "RCLONE_CONFIG_SITE_URL": direct.siteURL,
             "RCLONE_CONFIG_SITE_VENDOR": "other",

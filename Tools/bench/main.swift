@@ -287,6 +287,17 @@ struct SignedInState {
     let environment: [String: String]
     var cookieFile: String { directory + "/spconnect/sessions/default.cookies" }
 
+    /// The session's cookies as one `Cookie` header value (`name=value; …`), read from the Netscape file.
+    func cookieHeader() throws -> String {
+        try String(contentsOfFile: cookieFile, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
+            .compactMap { line -> String? in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return parts.count >= 7 ? "\(parts[5])=\(parts[6])" : nil
+            }
+            .joined(separator: "; ")
+    }
+
     init(spconnectPath: String, simulator: Simulator) throws {
         directory = NSTemporaryDirectory() + "bench-state-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -311,13 +322,7 @@ struct SignedInState {
     let cookieFile = signedIn.cookieFile
     let firstURL = simulator.siteURL + "/_api/web/lists/getbytitle('Big')/items?%24top=5000"
 
-    let cookies = try String(contentsOfFile: cookieFile, encoding: .utf8).split(separator: "\n")
-        .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
-        .compactMap { line -> String? in
-            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            return parts.count >= 7 ? "\(parts[5])=\(parts[6])" : nil
-        }
-        .joined(separator: "; ")
+    let cookies = try signedIn.cookieHeader()
     let script = state + "/page.py"
     try pythonScript.write(toFile: script, atomically: true, encoding: .utf8)
     var pythonWorks = pythonAvailable

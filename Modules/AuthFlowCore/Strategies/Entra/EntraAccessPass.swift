@@ -19,12 +19,9 @@ enum EntraAccessPass {
         return preferred && !configuration.password.revealedValue().isEmpty ? configuration.password : nil
     }
 
-    /// The pass view's form fields before the page's tokens.
+    /// The pass view's form fields before the page's tokens: the set observed to work (no password post type).
     static func fields(username: String, pass: Secret) -> [(name: String, value: String)] {
-        [
-            ("login", username), ("loginfmt", username), ("accesspass", pass.revealedValue()), ("ps", "56"),
-            ("type", "11"), ("LoginOptions", "3"),
-        ]
+        [("login", username), ("loginfmt", username), ("accesspass", pass.revealedValue()), ("ps", "56")]
     }
 
     /// The outcome of a refused pass (`sErrorCode` 130502–130505, the codes the page names), with what to do; nil

@@ -42,10 +42,7 @@ public struct FaultSpec: Sendable, Equatable {
     /// Parses `key=value` pairs separated by commas; `redirectLoop` and `noRetryAfter` are bare flags.
     public init(parsing spec: String) throws {
         self.init()
-        for part in spec.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let key = pieces[0]
-            let value = pieces.count > 1 ? pieces[1] : ""
+        for (key, value) in SpecPairs.parse(spec) {
             func number() throws -> Int {
                 guard let parsed = Int(value), parsed >= 0 else {
                     throw ParseError(description: "fault '\(key)' needs a non-negative number, got '\(value)'")

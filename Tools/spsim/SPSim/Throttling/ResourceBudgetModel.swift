@@ -41,10 +41,7 @@ public struct ResourceBudgetModel: Sendable, Equatable {
     /// keep a small tenant's figures. An empty specification is a small tenant.
     public init(parsing spec: String) throws {
         self.init()
-        for part in spec.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
-            let key = pieces[0]
-            let value = pieces.count > 1 ? pieces[1] : ""
+        for (key, value) in SpecPairs.parse(spec) {
             func units() throws -> Int {
                 guard let parsed = Int(value), parsed > 0 else {
                     throw ParseError(description: "budget '\(key)' needs a number of units above 0, got '\(value)'")
