@@ -190,29 +190,10 @@ public struct SessionStore: Sendable {
     }
 
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = String(cString: strerror(errno)) }
-        var written = 0
-        while failure == nil && written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                failure = String(cString: strerror(errno))
-            } else {
-                written += result
-            }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            // The write already failed with its own reason; a temporary file left behind holds no session.
-            _ = unlink(temporary)
-            throw .io(path: path, reason: failure)
+        do {
+            try PrivateFiles.writeAtomically(bytes, to: path)
+        } catch {
+            throw .io(path: path, reason: error.reason)
         }
     }
 }

@@ -13,6 +13,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableCertificate(detail: String)
     /// The key is not an RSA key (RS256 and PS256 need one).
     case notRSA
+    /// The key is not an elliptic-curve key on P-256 (a passkey's ES256 needs one).
+    case notP256
     /// The private key does not belong to the certificate.
     case keyDoesNotMatchCertificate
     /// A libcrypto call failed (names the call).
@@ -26,6 +28,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableCertificate(let detail):
             "the certificate cannot be read (not a PEM X.509 certificate): \(detail)"
         case .notRSA: "the key is not an RSA key; RS256 and PS256 need one"
+        case .notP256: "the key is not a P-256 (prime256v1) elliptic-curve key; ES256 needs one"
         case .keyDoesNotMatchCertificate: "the private key does not belong to the certificate"
         case .openSSL(let call, let detail): "OpenSSL's \(call) failed: \(detail)"
         }

@@ -1,11 +1,12 @@
 internal import CCrypto
 
-/// RS256 and PS256 through `EVP_DigestSign`/`EVP_DigestVerify` (no RSA arithmetic of our own).
+/// RS256, PS256 and ES256 through `EVP_DigestSign`/`EVP_DigestVerify` (no RSA or curve arithmetic of our own). A nil
+/// algorithm is the key's own scheme with SHA-256: ECDSA for a P-256 key, with a DER signature.
 enum EVPSignature {
     /// The salt PS256 uses: the digest's size (RFC 7518 §3.5; PyJWT and MSAL use the same).
     static let pssSaltLength: Int32 = 32
 
-    static func sign(_ message: [UInt8], key: OpaquePointer, algorithm: SignatureAlgorithm) throws(CryptoError)
+    static func sign(_ message: [UInt8], key: OpaquePointer, algorithm: SignatureAlgorithm?) throws(CryptoError)
         -> [UInt8]
     {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.failed("EVP_MD_CTX_new") }
@@ -28,7 +29,7 @@ enum EVPSignature {
         return Array(signature.prefix(length))
     }
 
-    static func verify(_ signature: [UInt8], of message: [UInt8], key: OpaquePointer, algorithm: SignatureAlgorithm)
+    static func verify(_ signature: [UInt8], of message: [UInt8], key: OpaquePointer, algorithm: SignatureAlgorithm?)
         -> Bool
     {
         guard let context = EVP_MD_CTX_new() else {
@@ -52,10 +53,12 @@ enum EVPSignature {
         return result == 1
     }
 
-    /// Padding for `algorithm`: PKCS#1 v1.5 for RS256; PSS with MGF1-SHA-256 and a 32-byte salt for PS256.
-    private static func configure(_ keyContext: OpaquePointer?, _ algorithm: SignatureAlgorithm) throws(CryptoError) {
+    /// Padding for `algorithm`: PKCS#1 v1.5 for RS256; PSS with MGF1-SHA-256 and a 32-byte salt for PS256; none for
+    /// ECDSA (nil).
+    private static func configure(_ keyContext: OpaquePointer?, _ algorithm: SignatureAlgorithm?) throws(CryptoError) {
         guard let keyContext else { throw CryptoError.failed("EVP_DigestSignInit (no key context)") }
         switch algorithm {
+        case nil: return
         case .rs256:
             guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PADDING) == 1 else {
                 throw CryptoError.failed("EVP_PKEY_CTX_set_rsa_padding")

@@ -39,3 +39,26 @@ enum PEMText {
         return string.range(of: "-----BEGIN ") != nil && string.contains(kind + "-----")
     }
 }
+
+extension PEMText {
+    /// The first private key in `pem` (PKCS#8, encrypted PKCS#8, or a traditional block), owned by the caller;
+    /// `password` decrypts an encrypted key (it is never shown or kept).
+    static func readPrivateKey(_ pem: [UInt8], password: [UInt8]?) throws(CryptoError) -> OpaquePointer {
+        guard PEMText.contains("PRIVATE KEY", in: pem) else { throw .noPEM("PRIVATE KEY") }
+        if PEMText.contains("ENCRYPTED PRIVATE KEY", in: pem)
+            || String(decoding: pem, as: UTF8.self).contains("ENCRYPTED"),
+            password == nil
+        {
+            throw .passwordRequired
+        }
+        let bio = try MemoryBIO(reading: pem)
+        // A non-nil passphrase is always given (empty without a password), so OpenSSL never prompts on a terminal.
+        var phrase = (password ?? []).map { CChar(bitPattern: $0) } + [0]
+        let key = phrase.withUnsafeMutableBufferPointer { buffer in
+            PEM_read_bio_PrivateKey(bio.handle, nil, nil, buffer.baseAddress)
+        }
+        for index in phrase.indices { phrase[index] = 0 }
+        guard let key else { throw .unreadableKey(detail: CryptoError.pendingReason()) }
+        return key
+    }
+}

@@ -10,21 +10,7 @@ public final class PrivateKey: CustomStringConvertible {
 
     /// Reads the first private key in `pem`; `password` decrypts an encrypted key (it is never shown or kept).
     public init(pem: [UInt8], password: [UInt8]? = nil) throws(CryptoError) {
-        guard PEMText.contains("PRIVATE KEY", in: pem) else { throw .noPEM("PRIVATE KEY") }
-        if PEMText.contains("ENCRYPTED PRIVATE KEY", in: pem)
-            || String(decoding: pem, as: UTF8.self).contains("ENCRYPTED"),
-            password == nil
-        {
-            throw .passwordRequired
-        }
-        let bio = try MemoryBIO(reading: pem)
-        // A non-nil passphrase is always given (empty without a password), so OpenSSL never prompts on a terminal.
-        var phrase = (password ?? []).map { CChar(bitPattern: $0) } + [0]
-        let key = phrase.withUnsafeMutableBufferPointer { buffer in
-            PEM_read_bio_PrivateKey(bio.handle, nil, nil, buffer.baseAddress)
-        }
-        for index in phrase.indices { phrase[index] = 0 }
-        guard let key else { throw .unreadableKey(detail: CryptoError.pendingReason()) }
+        let key = try PEMText.readPrivateKey(pem, password: password)
         handle = key
         guard EVP_PKEY_get_base_id(key) == SPC_EVP_PKEY_RSA else { throw .notRSA }
     }

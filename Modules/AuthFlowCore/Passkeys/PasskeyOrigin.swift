@@ -1,0 +1,44 @@
+/// The origin a WebAuthn ceremony runs for (scheme, host, port; the port only when not the scheme's default, as
+/// browsers serialise it into `clientDataJSON`), and the rules tying a relying party id to it.
+public struct PasskeyOrigin: Sendable, Equatable, CustomStringConvertible {
+    /// `https` or `http`.
+    public let scheme: String
+    /// The host, lowercased.
+    public let host: String
+    /// The port, nil for the scheme's default.
+    public let port: Int?
+
+    /// The origin of `url`'s page; throws when it is not a secure context (https, or http to a loopback host as
+    /// browsers allow).
+    public init(pageURL url: String) throws(PasskeyError) {
+        guard let parts = URLParts(url), !parts.host.isEmpty else { throw .insecureOrigin(url) }
+        let scheme = parts.scheme
+        let defaultPort = scheme == "https" ? 443 : 80
+        self.scheme = scheme
+        self.host = parts.host
+        self.port = parts.port == defaultPort ? nil : parts.port
+        guard scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
+            throw .insecureOrigin(description)
+        }
+    }
+
+    /// `scheme://host[:port]`, as `clientDataJSON.origin` carries it.
+    public var description: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(shownHost)" + (port.map { ":\($0)" } ?? "")
+    }
+
+    /// The relying party id the ceremony uses: `asked` when it is the host or a domain above it, else an error;
+    /// the host when nothing was asked.
+    func relyingPartyID(asked: String?) throws(PasskeyError) -> String {
+        guard let asked = asked?.lowercased(), !asked.isEmpty else { return host }
+        guard host == asked || (host.hasSuffix("." + asked) && asked.contains(".")) else {
+            throw .relyingPartyNotForOrigin(relyingParty: asked, origin: description)
+        }
+        return asked
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+    }
+}
