@@ -73,6 +73,7 @@ public enum PasskeyFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The file could not be written.
     case unwritable(path: String, reason: String)
 
+    /// What happened, and what to do.
     public var description: String {
         switch self {
         case .missing(let path):

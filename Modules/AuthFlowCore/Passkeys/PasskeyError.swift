@@ -17,6 +17,7 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The key could not be made or used (OpenSSL's reason).
     case key(String)
 
+    /// What happened, and what to do.
     public var description: String {
         switch self {
         case .insecureOrigin(let origin):
