@@ -154,6 +154,9 @@ public struct HTMLPage: Sendable {
     public let links: [String]
     /// What the page's images say of themselves: each `<img>`'s file name (without its folder) and `alt` text.
     public let imageNames: [String]
+    /// The WebAuthn options the page carries for `navigator.credentials` (objects with a `challenge` member, from
+    /// its scripts, JSON blocks and attributes), in page order; empty on most pages.
+    public let passkeyOptions: [JSONValue]
 
     /// The first error message (the one a person reads first); nil when there is none.
     public var errorText: String? { errorMessages.first }
@@ -206,8 +209,9 @@ public struct HTMLPage: Sendable {
         scripts: [String], scriptSources: [String], scriptRedirect: String?, selfSubmit: SelfSubmit?,
         aadConfig: AADConfig?, errorMessages: [String], severeErrorMessages: [String]? = nil,
         headings: [String] = [], visibleText: String = "",
-        links: [String] = [], imageNames: [String] = []
+        links: [String] = [], imageNames: [String] = [], passkeyOptions: [JSONValue] = []
     ) {
+        self.passkeyOptions = passkeyOptions
         self.links = links
         self.imageNames = imageNames
         self.url = url

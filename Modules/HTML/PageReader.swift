@@ -62,12 +62,20 @@ struct PageReader {
                 .compactMap { $0 }.filter { !$0.isEmpty }
         }
 
+        // WebAuthn options: only on a page whose bytes name a challenge at all.
+        let passkeyOptions =
+            bytes.withUnsafeBufferPointer { ScriptStrings.contains($0, "challenge") }
+            ? (inlineScripts
+                + elements.flatMap { element in
+                    element.attributes.lazy.map(\.value).filter { $0.contains("challenge") }
+                }).flatMap(PasskeyOptionsReading.objects(in:)) : []
+
         return HTMLPage(
             url: url, baseHref: baseHref, baseURL: baseURL, title: title, forms: forms, metaRefresh: metaRefresh,
             scripts: inlineScripts, scriptSources: scriptSources, scriptRedirect: scriptRedirect,
             selfSubmit: selfSubmit, aadConfig: aadConfig, errorMessages: errors, severeErrorMessages: severeErrors,
             headings: headings,
-            visibleText: visibleText, links: links, imageNames: imageNames)
+            visibleText: visibleText, links: links, imageNames: imageNames, passkeyOptions: passkeyOptions)
     }
 
     /// The forms, each with a bare password-type input marked when the page's headings and text ask for a code and

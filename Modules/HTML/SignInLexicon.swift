@@ -33,6 +33,8 @@ public enum SignInLexicon {
         case locked
         /// Picking one of several ways or devices: choose, select, another way.
         case choose
+        /// A passkey or security key by its standard names: passkey, WebAuthn, FIDO2, U2F, security key.
+        case passkey
     }
 
     /// The whole words of each concept (lower case).
@@ -115,6 +117,9 @@ public enum SignInLexicon {
         .secondFactorMethod: [
             "totp", "hotp", "otp", "u2f", "webauthn", "fido", "fido2", "passkey", "passkeys", "yubikey", "sms",
             "securitykey", "authenticator", "oath", "push",
+        ],
+        .passkey: [
+            "passkey", "passkeys", "webauthn", "fido", "fido2", "u2f", "securitykey", "yubikey",
         ],
         .staySignedIn: [
             "remember", "rememberme", "persistent", "persist", "kmsi", "keepme", "staysigned", "keepsigned", "signedin",
