@@ -1,4 +1,5 @@
 import HTML
+import JSON
 
 /// What the sign-in machine knows about one page, read by the HTML module. Internal to AuthFlow so the
 /// strategies depend on one small shape, whatever the parser offers.
@@ -28,6 +29,8 @@ struct PageFacts: Sendable {
     var errorMessages: [String] = []
     /// Those of ``errorMessages`` shown as errors rather than notices.
     var severeErrorMessages: [String] = []
+    /// The WebAuthn options the page carries for its scripts (objects with a `challenge`), in page order.
+    var passkeyOptions: [JSONValue] = []
 
     /// A page's own refresh: its absolute target, its delay in seconds, and whether the header said it.
     struct Refresh: Sendable, Equatable {
@@ -88,6 +91,11 @@ struct PageForm: Sendable {
     var action: String
     var method: String
     var usernameField: String?
+    /// The user-name inputs that take only an e-mail address (`type=email`, `autocomplete=email`), when the form has
+    /// another user-name input beside them.
+    var emailOnlyUserFields: [String] = []
+    /// The form's other user-name input, beside an e-mail-only one.
+    var otherUserField: String?
     var passwordField: String?
     /// The one-time-code input and what the page calls it.
     var codeField: String?
@@ -102,6 +110,8 @@ struct PageForm: Sendable {
     var isSignInForm: Bool = true
     /// Names of all fields the form would send (for traces).
     var fieldNames: [String]
+    /// The hidden inputs with a name, and their values (a script fills some of them before it submits the form).
+    var hiddenFields: [(name: String, value: String)] = []
     var submitters: [Submitter]
     var selects: [Select]
     /// The entry list as a browser would send it, with `setting` overriding control values and the
@@ -122,6 +132,15 @@ struct PageForm: Sendable {
         let words = [submitter.name ?? "", submitter.value, submitter.label].joined(separator: " ")
         return (SignInLexicon.says(.continue, in: words) || SignInLexicon.says(.accept, in: words))
             && !SignInLexicon.says(.decline, in: words)
+    }
+
+    /// The user-name input for `user`: a name without `@` goes to the user-name input beside an e-mail-only one (a
+    /// form with both fills either); else ``usernameField``.
+    func userField(for user: String) -> String? {
+        guard let usernameField, emailOnlyUserFields.contains(usernameField), !user.contains("@") else {
+            return usernameField
+        }
+        return otherUserField ?? usernameField
     }
 
     /// How traces name the form: `#id`, or its position.

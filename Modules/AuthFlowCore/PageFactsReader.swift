@@ -25,7 +25,8 @@ enum PageFactsReader {
             config: page.aadConfig,
             refresh: refresh, scriptRedirectURL: scriptRedirect ?? page.scriptRedirect,
             autoSubmitFormIndex: page.selfSubmit?.formIndex, errorText: page.errorText,
-            errorMessages: page.errorMessages, severeErrorMessages: page.severeErrorMessages)
+            errorMessages: page.errorMessages, severeErrorMessages: page.severeErrorMessages,
+            passkeyOptions: page.passkeyOptions)
     }
 
     /// The HTTP `Refresh` header, resolved against the response's URL (it comes before any `<base>`).
@@ -39,16 +40,26 @@ enum PageFactsReader {
     private static func facts(_ form: HTMLForm) -> PageForm {
         let buttons = form.submitButtons
         let passwordCount = form.seenPasswordInputs.count
+        let userFields = form.usernameFields
+        let emailOnly = userFields.filter { control in
+            control.type == "email" || (control.autocomplete ?? "").lowercased().split(separator: " ").contains("email")
+        }
+        let others = userFields.filter { control in !emailOnly.contains(where: { $0.index == control.index }) }
         return PageForm(
             index: form.index, id: form.id, action: form.actionURL ?? form.documentURL,
             method: form.method.rawValue.uppercased(), usernameField: form.usernameField?.name,
-            passwordField: form.passwordField?.name, codeField: form.codeField?.name,
+            emailOnlyUserFields: others.isEmpty ? [] : emailOnly.compactMap(\.name), otherUserField: others.first?.name,
+            passwordField: form.passwordField?.name,
+            codeField: form.codeField?.name,
             codeLabel: form.codeField?.labelText,
             staySignedInField: form.staySignedInCheckbox.flatMap { box in box.name.map { ($0, box.value) } },
             passwordFieldCount: passwordCount,
             isSignInForm: form.passwordField != nil
                 || (form.usernameField != nil && !form.looksLikeSearch && !form.hasTextArea),
             fieldNames: form.controls.compactMap(\.name),
+            hiddenFields: form.controls.filter(\.isHidden).compactMap { control in
+                control.name.map { ($0, control.value) }
+            },
             submitters: buttons.map { PageForm.Submitter(name: $0.name, value: $0.value, label: $0.label ?? "") },
             selects: form.controls.filter { $0.element == "select" && $0.name != nil }.map { control in
                 PageForm.Select(name: control.name ?? "", options: control.options.map { ($0.value, $0.label) })

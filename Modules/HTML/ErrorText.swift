@@ -58,12 +58,17 @@ enum ErrorTextReader {
 
     /// Whether a container shows its message as an error, not a notice: `role=alert`, `aria-live=assertive`, or an
     /// id or class word for an error or danger (`alert-danger`, `error`, `errorlist`, `is-invalid`), not a bare
-    /// `alert` box of another kind (`alert alert-info`).
+    /// `alert` box of another kind (`alert alert-info`), nor a message whose category class says `info` or
+    /// `success`.
     static func isSevere(_ node: DOMNode) -> Bool {
         guard node.kind == .element else { return false }
         if node.attribute("role")?.trimmingASCIIWhitespace().lowercased() == "alert" { return true }
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
         let names = ([node.attribute("id") ?? ""] + node.classTokens).map { $0.lowercased() }
+        // A message's own category says a notice (Flask's and Django's message categories, `info`, `success`),
+        // whatever styling hook the container shares with errors (`class="info fs-error-msg"`).
+        let noticeCategories: Set<String> = ["info", "success", "notice"]
+        if node.classTokens.contains(where: { noticeCategories.contains($0.lowercased()) }) { return false }
         let severeWords: Set<String> = ["error", "errors", "danger", "invalid", "negative", "fail", "failed"]
         return node.nameWords.contains { severeWords.contains($0) }
             || names.contains { isErrorCompound($0) && !$0.hasPrefix("alert") }

@@ -176,6 +176,9 @@ extension HTMLForm {
         return before.count == 1 ? before[0] : nil
     }
 
+    /// Every input with the user-name role, in form order (a form may ask for an e-mail address or a user name).
+    public var usernameFields: [FormControl] { roledControls.filter { $0.role == .username }.map(\.control) }
+
     /// The one-time-code input, if any.
     public var codeField: FormControl? { roledControls.first { $0.role == .oneTimeCode }?.control }
 

@@ -80,7 +80,9 @@ struct FormsStrategy: SignInStrategy {
                 return .finish(.invalidCredentials(message: message, code: nil))
             }
             var setting = [passwordField: configuration.password.revealedValue()]
-            if let usernameField = form.usernameField { setting[usernameField] = configuration.username }
+            if let usernameField = form.userField(for: configuration.username) {
+                setting[usernameField] = configuration.username
+            }
             // "Stay signed in" on a generic identity provider: its own "remember me" box, checked as a person would.
             let remember = configuration.staySignedIn ? form.staySignedInField : nil
             if let remember { setting[remember.name] = remember.value }
@@ -93,10 +95,11 @@ struct FormsStrategy: SignInStrategy {
                 SignInRequest(
                     method: built.method, url: built.url, form: built.fields, purpose: .credentials,
                     carriesCredentials: true),
-                note: "filled \(form.usernameField ?? "-") and \(passwordField) in form \(form.label)"
+                note:
+                    "filled \(form.userField(for: configuration.username) ?? "-") and \(passwordField) in form \(form.label)"
                     + (remember.map { ", checked \($0.name) (stay signed in)" } ?? ""))
         }
-        guard let usernameField = form.usernameField else { return navigate(page) }
+        guard let usernameField = form.userField(for: configuration.username) else { return navigate(page) }
         if state.usernameSubmitted || state.passwordSubmitted {
             let message = state.answerMessage(on: page) ?? "the user name was not accepted"
             return .finish(.invalidCredentials(message: message, code: nil))
