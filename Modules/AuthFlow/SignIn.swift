@@ -40,6 +40,9 @@ public struct SignIn: Sendable {
         /// credential cache (``KerberosCredentialCache``; default true). False leaves the choice to the
         /// configuration's ``SignInConfiguration/hasKerberosTicket``.
         public var usesKerberosCredentialCache = true
+        /// Where the configuration's passkey (``SignInConfiguration/passkey``) is kept: its raised counter is saved
+        /// there before each assertion goes (nil: not saved, for a passkey the embedder keeps itself).
+        public var passkeyFile: PasskeyFile?
 
         /// Options for one sign-in; every one has a default.
         public init(
@@ -107,6 +110,14 @@ public struct SignIn: Sendable {
             if let delay = request.delay, delay > .zero {
                 let left = options.deadline.map { $0 - (ContinuousClock.now - started) } ?? delay
                 try? await Task.sleep(for: min(delay, max(left, .zero)))
+            }
+            if let used = request.passkeyUsed, let file = options.passkeyFile {
+                do {
+                    try file.save(used)
+                } catch {
+                    // The assertion is not sent: a count that may not have been saved is never used.
+                    return .interactionRequired(.passkey, pageId: nil, message: error.description)
+                }
             }
             var exchange = httpRequest(for: request)
             if let deadline = options.deadline {

@@ -34,7 +34,9 @@ enum FlowRegistry {
             purpose: .start)
     }
 
-    static let pageStrategies: [any SignInStrategy] = [EntraStrategy(), ProviderChooserStrategy(), FormsStrategy()]
+    static let pageStrategies: [any SignInStrategy] = [
+        PasskeyStrategy(), EntraStrategy(), ProviderChooserStrategy(), FormsStrategy(),
+    ]
 
     static let rows: [Row] = [
         Row(flow: .auto, summary: "the pages decide (default)", strategies: pageStrategies, entry: authenticate),
@@ -46,7 +48,7 @@ enum FlowRegistry {
             strategies: [ProviderChooserStrategy(), FormsStrategy()], entry: authenticate),
         Row(
             flow: .forms, summary: "any identity provider's HTML forms",
-            strategies: [ProviderChooserStrategy(), FormsStrategy()], entry: authenticate),
+            strategies: [PasskeyStrategy(), ProviderChooserStrategy(), FormsStrategy()], entry: authenticate),
         Row(
             flow: .fba, summary: "SharePoint's own forms sign-in page",
             strategies: [ProviderChooserStrategy(), FormsStrategy()],

@@ -34,6 +34,10 @@ public struct SignInConfiguration: Sendable {
     /// `Negotiate` challenge is then answered with its ticket (SPNEGO, no password sent) before NTLM or Basic. The
     /// front end sets it (``KerberosCredentialCache``); the engine reads no files.
     public var hasKerberosTicket = false
+    /// A software passkey to answer WebAuthn with, wherever a page asks for one of its relying party (and no
+    /// password is typed where the passkey answers). Its raised counter comes back on the request that carries the
+    /// assertion (``SignInRequest/passkeyUsed``) for the driver to save before sending. Nil: none given.
+    public var passkey: PasskeyCredential?
 
     /// A sign-in to `siteURL` as `username`; see each property for the others.
     public init(

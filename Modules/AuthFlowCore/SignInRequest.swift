@@ -41,6 +41,9 @@ public struct SignInRequest: Sendable {
     /// The page this request was sent from (a form, link, refresh or script on it), for `Referer` and `Origin`;
     /// nil for the first request and the proof. A redirect keeps the referrer of the request it redirects.
     public var referrer: String?
+    /// The passkey as it is after the assertion this request carries (its counter raised): save it before the
+    /// request goes, so no count is ever used twice. Nil when the request carries no assertion.
+    public var passkeyUsed: PasskeyCredential?
 
     init(
         method: String = "GET", url: String, form: [(name: String, value: String)]? = nil,

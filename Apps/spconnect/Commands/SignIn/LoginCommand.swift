@@ -21,6 +21,7 @@ let loginCommand = Command(
         .value(.user, "NAME", "the sign-in name, e.g. alice@contoso.com"),
         .choice(.flow, "FLOW", of: SignInFlow.self, "with --site: " + SignInFlow.helpLines.joined(separator: "; ")),
         PasswordOptions.stdin, PasswordOptions.file, AccessPassOptions.stdin, AccessPassOptions.file,
+        PasskeyOptions.option,
         .value(
             .passwordCommand, "CMD",
             "the password is the first output line of CMD (pass show sp, systemd-creds cat ...); kept for renewals"),
@@ -58,7 +59,10 @@ let loginCommand = Command(
     let webURL = arguments.value(.url)
     // An anonymous visit signs in as nobody: it needs no --user.
     let anonymous = arguments.value(.flow) == SignInFlow.anonymous.rawValue
-    guard let site = arguments.value(.site) ?? webURL, let user = arguments.value(.user) ?? (anonymous ? "" : nil)
+    // A passkey names its own account (a username-less sign-in needs no --user).
+    let passkey = try PasskeyOptions.read(arguments)
+    guard let site = arguments.value(.site) ?? webURL,
+        let user = arguments.value(.user) ?? (anonymous ? "" : passkey.map(\.credential.userName))
     else {
         throw UsageError(
             description: "--site URL (a SharePoint site) or --url URL (any web page), and --user NAME are required")
@@ -93,7 +97,7 @@ let loginCommand = Command(
     let ticketOnly = flow == .auto && !PasswordSource.isGiven(arguments) && KerberosCredentialCache.isPresent()
     // A Temporary Access Pass stands for the password: with one, a password is read only from a flag given for it.
     let accessPass = try AccessPassOptions.read(arguments)
-    let passOnly = accessPass != nil && !AccessPassOptions.hasPasswordFlag(arguments)
+    let passOnly = (accessPass != nil || passkey != nil) && !AccessPassOptions.hasPasswordFlag(arguments)
     let password =
         flow == .anonymous || flow == .kerberos || ticketOnly || passOnly
         ? Secret("") : try PasswordSource.read(arguments, user: user)
@@ -106,20 +110,20 @@ let loginCommand = Command(
         target: webURL.map { .web(proofURL: arguments.value(.proofUrl) ?? $0) } ?? .sharePoint,
         secondFactorMethod: secondFactor)
     configuration.accessPass = accessPass
+    configuration.passkey = passkey?.credential
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try traceFile(arguments)
     let collector = SignInTraceCollector()
-    let outcome = await SignIn(
-        client: client, configuration: configuration,
-        options: SignIn.Options(
-            trace: { step in
-                traceWriter?.write(step)
-                collector.add(step)
-            }, dumpPagesDirectory: arguments.value(.dumpPages),
-            deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
-            oneTimeCode: try OneTimeCodeOptions.source(arguments),
-            notice: { printError("spconnect: " + $0) })
-    ).run()
+    var signInOptions = SignIn.Options(
+        trace: { step in
+            traceWriter?.write(step)
+            collector.add(step)
+        }, dumpPagesDirectory: arguments.value(.dumpPages),
+        deadline: try commandTimeout(arguments).map { .milliseconds(Int($0 * 1000)) } ?? .seconds(120),
+        oneTimeCode: try OneTimeCodeOptions.source(arguments),
+        notice: { printError("spconnect: " + $0) })
+    signInOptions.passkeyFile = passkey?.file
+    let outcome = await SignIn(client: client, configuration: configuration, options: signInOptions).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")
     if case .signedIn(var session) = outcome {
