@@ -1,5 +1,5 @@
-# seed.py — run once per start, after `migrate`: the user alice (password from DIR/password) with the verified,
-# primary address alice@spconnect.test. `python -m allauth_site.seed` with DJANGO_SETTINGS_MODULE set.
+# seed.py — run once per start: `migrate` (a new SQLite database), then the user alice (password from DIR/password)
+# with the verified, primary address alice@spconnect.test. `python -m allauth_site.seed`, DJANGO_SETTINGS_MODULE set.
 import os
 
 import django
@@ -8,6 +8,9 @@ django.setup()
 
 from allauth.account.models import EmailAddress  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+call_command("migrate", interactive=False, verbosity=0)
 
 password = open(os.path.join(os.environ["PASSKEYS_DIR"], "password")).read().strip()
 User = get_user_model()
