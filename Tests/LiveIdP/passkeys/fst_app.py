@@ -115,7 +115,9 @@ def logged_verify_registration(**kwargs):
     try:
         result = _verify_registration(**kwargs)
     except Exception as exc:
-        verification_log.write("register", "rejected", user=user, library="py_webauthn", reason=exc)
+        raw_id = getattr(kwargs.get("credential"), "raw_id", None)
+        verification_log.write("register", "rejected", user=user, credential=verification_log.b64url(raw_id),
+                               library="py_webauthn", reason=exc)
         raise
     verification_log.write("register", "ok", user=user, credential=verification_log.b64url(result.credential_id),
                            sign_count=result.sign_count, library="py_webauthn")

@@ -53,10 +53,12 @@ def install():
     @functools.wraps(register_complete)
     def logged_register_complete(self, state, response):
         user = _signed_in_user()
+        sent = response.get("id") if isinstance(response, dict) else None
         try:
             auth_data = register_complete(self, state, response)
         except Exception as exc:
-            verification_log.write("register", "rejected", user=user, library="fido2", reason=exc)
+            verification_log.write("register", "rejected", user=user, credential=sent if isinstance(sent, str) else "?",
+                                   library="fido2", reason=exc)
             raise
         verification_log.write("register", "ok", user=user,
                                credential=verification_log.b64url(auth_data.credential_data.credential_id),
