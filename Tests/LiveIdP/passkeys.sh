@@ -4,7 +4,7 @@
 #     while signed in, passkey (username-less) sign-in; WebAuthn verified by python-fido2;
 #   * Flask-Security-Too (Tests/LiveIdP/passkeys/fst_app.py): password sign-in, passkey registration while signed
 #     in, passkey sign-in as a first factor; WebAuthn verified by py_webauthn.
-# Each runs under gunicorn with TLS (python-fido2 accepts no http origin but http://localhost), on 127.0.0.50
+# Each runs under gunicorn with TLS (python-fido2 takes http origins only for (*.)localhost), on 127.0.0.50
 # (allauth) and 127.0.0.51 (Flask-Security-Too) only, with the user alice. Each appends one line per WebAuthn
 # verification its library made to DIR/<app>-verifications.log (format: Tests/LiveIdP/passkeys/verification_log.py).
 # The HTTP exchanges a client performs are in Tests/LiveIdP/passkeys/FLOWS.md.

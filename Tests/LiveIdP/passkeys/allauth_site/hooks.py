@@ -30,7 +30,7 @@ def _user_from_handle(response):
         if not handle:
             return None
         user = get_user_model().objects.filter(pk=url_str_to_user_pk(websafe_decode(handle).decode("utf8"))).first()
-        return user.get_username() if user else f"<no user for handle {handle}>"
+        return user.get_username() if user else None
     except Exception:
         return None
 
