@@ -3,14 +3,17 @@ import SPSim
 import TestSupport
 import Testing
 
-/// spconnect against spsim's resource-unit budgets (`SimulatorOptions.resourceBudgets`, windows shortened to four
+/// spconnect against spsim's resource-unit budgets (`SimulatorOptions.resourceBudgets`, windows shortened to eight
 /// seconds so a test spans several): once the site has stated its budget, the processes of the profile spend it
 /// together and are not throttled, however many of them run.
 @Suite(.childProcesses, .serialized) struct ThrottlingCLITests {
     @Test func twoProcessesOfOneProfileSpendOneBudgetOnceItIsStated() async throws {
         var model = ResourceBudgetModel()
         model.appPerMinute = 200
-        model.windowSeconds = 4
+        // Eight-second windows: the pacing keeps the last eighth (one second) free of sends, which a request starved
+        // of CPU for half a second (the whole suite on two cores) no longer crosses; four-second windows gave three
+        // late arrivals once in such a run.
+        model.windowSeconds = 8
         let fixture = try await CLIFixture(exportFiles: 100, resourceBudgets: model)
         let first = try temporaryDirectory("paced-a")
         let second = try temporaryDirectory("paced-b")
