@@ -75,6 +75,8 @@ extension OptionKey {
     static let passkeyName = OptionKey(named: "name")
     static let formField = OptionKey(named: "field")
     static let page = OptionKey(named: "page")
+    static let entraUser = OptionKey(named: "entra-user")
+    static let graph = OptionKey(named: "graph")
     static let tapFile = OptionKey(named: "tap-file")
     static let tapStdin = OptionKey(named: "tap-stdin")
     static let tenant = OptionKey(named: "tenant")

@@ -52,6 +52,16 @@ public struct AppOnlySignIn: Sendable {
             provedAt: now, policy: policy, cookies: [], tokens: tokens)
     }
 
+    /// An app-only access token for another resource than the site (`https://graph.microsoft.com/.default`), with
+    /// the same app, tenant and certificate: for a call the site's token cannot make. Nothing is kept.
+    public func accessToken(scope: String, now: Date = Date()) async throws(TokenError) -> Secret {
+        let tenant = try await TenantDiscovery.resolve(self.tenant, siteURL: siteURL, client: client)
+        let tokens = try await Self.requestToken(
+            client: client, authority: EntraAuthority(host: authorityHost, tenant: tenant), appId: appId,
+            scope: scope, credential: credential, policy: policy, now: now)
+        return tokens.accessToken
+    }
+
     /// One client-credentials request: the token set it gives (also what a renewal runs).
     static func requestToken(
         client: HTTPClient, authority: EntraAuthority, appId: String, scope: String, credential: CertificateCredential,

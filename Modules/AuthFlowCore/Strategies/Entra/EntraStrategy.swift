@@ -16,6 +16,9 @@ struct EntraStrategy: SignInStrategy {
     private var credentialTypeAsked = false
     /// The second factor under way on a `ConvergedTFA` page, waiting for its service's JSON answers.
     private var secondFactor: EntraSecondFactor?
+    /// Entra's FIDO view was asked for a challenge (`urlFidoLogin`), and then answered with the passkey.
+    private var passkeyChallengeAsked = false
+    private var passkeyAnswered = false
 
     /// `sErrorCode` values that mean the user name or password was wrong (or the account cannot sign in).
     static let credentialErrors: Set<String> = [
@@ -49,6 +52,22 @@ struct EntraStrategy: SignInStrategy {
             code != "0", code != "50058"
         {
             return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
+        }
+        if passkeyChallengeAsked, !passkeyAnswered, let passkey = state.configuration.passkey,
+            let answer = EntraPasskey.assertion(on: page, config: config, passkey: passkey)
+        {
+            passkeyAnswered = true
+            state.detectedFlow = .entra
+            if !pgid.lowercased().contains("tfa") && !state.passwordSubmitted { state.passwordSubmitted = true }
+            return answer
+        }
+        if pgid.lowercased().contains("tfa"), !passkeyChallengeAsked,
+            EntraPasskey.isOffered(on: config, state: state, secondFactor: true),
+            let request = EntraPasskey.challengeRequest(page: page, config: config, state: state, secondFactor: true)
+        {
+            passkeyChallengeAsked = true
+            return .send(
+                request, note: "second factor: asked Entra's FIDO view (urlFidoLogin, flow=mfa) for a challenge")
         }
         if pgid.lowercased().contains("tfa"), let started = EntraSecondFactor.start(on: page, state: state) {
             secondFactor = started.exchange
@@ -93,6 +112,12 @@ struct EntraStrategy: SignInStrategy {
         if state.passwordSubmitted {
             return .finish(
                 .invalidCredentials(message: errorText ?? "the sign-in page came back without a message", code: nil))
+        }
+        if !passkeyChallengeAsked, EntraPasskey.isOffered(on: config, state: state, secondFactor: false),
+            let request = EntraPasskey.challengeRequest(page: page, config: config, state: state, secondFactor: false)
+        {
+            passkeyChallengeAsked = true
+            return .send(request, note: "asked Entra's FIDO view (urlFidoLogin) for a challenge for the passkey")
         }
         if !credentialTypeAsked, let question = credentialTypeRequest(page, config, state) {
             credentialTypeAsked = true
@@ -154,7 +179,8 @@ struct EntraStrategy: SignInStrategy {
         let body: [(String, JSONValue)] = [
             ("username", .string(state.configuration.username)), ("isOtherIdpSupported", true),
             ("checkPhones", false), ("isRemoteNGCSupported", false), ("isCookieBannerShown", false),
-            ("isFidoSupported", false), ("originalRequest", .string(config.text("sCtx") ?? "")),
+            ("isFidoSupported", .bool(state.configuration.passkey != nil)),
+            ("originalRequest", .string(config.text("sCtx") ?? "")),
             ("forceotclogin", false), ("isExternalFederationDisallowed", false), ("isRemoteConnectSupported", false),
             ("federationFlags", 0), ("isSignup", false), ("flowToken", .string(config.flowToken ?? "")),
             ("isAccessPassSupported", .bool(config.text("fAccessPassSupported") == "true")),
@@ -259,6 +285,7 @@ struct EntraStrategy: SignInStrategy {
         let text = message ?? "the identity provider reported error \(code)"
         // Conditional Access and registration states have kinds and ways forward of their own (EntraStates).
         if let refused = EntraAccessPass.refusal(code: code, message: message ?? "") { return refused }
+        if let refused = EntraPasskey.refusal(code: code, message: message ?? "") { return refused }
         if let named = EntraStates.kind(forCode: code) {
             return .interactionRequired(named, pageId: pgid, message: naming(code, in: text))
         }
