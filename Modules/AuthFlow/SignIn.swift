@@ -199,9 +199,11 @@ public struct SignIn: Sendable {
         } else {
             body = .none
         }
-        return HTTPRequest(
+        var exchange = HTTPRequest(
             method: request.method, url: request.url, headers: headers, body: body, auth: request.authentication,
             timeouts: options.timeouts, redirects: .manual, responseBody: .memory(limit: options.maxPageBytes))
+        exchange.clientCertificate = request.clientCertificate
+        return exchange
     }
 
     /// The secrets of this sign-in known now, to be removed by value from whatever it reports: the password, the

@@ -38,6 +38,9 @@ public struct SignInConfiguration: Sendable {
     /// password is typed where the passkey answers). Its raised counter comes back on the request that carries the
     /// assertion (``SignInRequest/passkeyUsed``) for the driver to save before sending. Nil: none given.
     public var passkey: PasskeyCredential?
+    /// A user certificate for Entra's certificate-based authentication: presented in the TLS handshake of the
+    /// certauth endpoint Entra's `GetCredentialType` names (`CertAuthParams.CertAuthUrl`), and nowhere else. Nil: none.
+    public var userCertificate: ClientCertificate?
 
     /// A sign-in to `siteURL` as `username`; see each property for the others.
     public init(

@@ -44,6 +44,8 @@ public struct SignInRequest: Sendable {
     /// The passkey as it is after the assertion this request carries (its counter raised): save it before the
     /// request goes, so no count is ever used twice. Nil when the request carries no assertion.
     public var passkeyUsed: PasskeyCredential?
+    /// The TLS client certificate to present for this request (the certauth endpoint only), or nil.
+    public var clientCertificate: ClientCertificate?
 
     init(
         method: String = "GET", url: String, form: [(name: String, value: String)]? = nil,

@@ -9,6 +9,10 @@ CURLcode spc_easy_setopt_string(CURL *handle, CURLoption option, const char *val
 CURLcode spc_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
     return curl_easy_setopt(handle, option, value);
 }
+CURLcode spc_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
+    return curl_easy_setopt(handle, option, &blob);
+}
 CURLcode spc_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
     return curl_easy_setopt(handle, option, value);
 }

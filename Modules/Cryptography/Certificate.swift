@@ -48,5 +48,12 @@ public final class Certificate {
         return result == 1
     }
 
+    /// Whether `key` is the private half of this certificate's P-256 public key.
+    public func matches(_ key: P256PrivateKey) -> Bool {
+        let result = X509_check_private_key(handle, key.handle)
+        if result != 1 { CryptoError.discardPending() }
+        return result == 1
+    }
+
     deinit { X509_free(handle) }
 }

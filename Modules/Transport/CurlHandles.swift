@@ -139,6 +139,11 @@ final class EasyHandle {
         try check(spc_easy_setopt_pointer(raw, option, pointer), option)
     }
 
+    /// A blob option; libcurl keeps its own copy of `bytes`.
+    func set(_ option: CURLoption, blob bytes: [UInt8]) throws(TransportError) {
+        try check(bytes.withUnsafeBytes { spc_easy_setopt_blob(raw, option, $0.baseAddress!, $0.count) }, option)
+    }
+
     func set(_ option: CURLoption, offset: Int64) throws(TransportError) {
         try check(spc_easy_setopt_off_t(raw, option, curl_off_t(offset)), option)
     }

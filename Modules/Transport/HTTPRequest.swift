@@ -25,6 +25,9 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     public var body: Body
     /// Credentials handed to libcurl, or nil.
     public var auth: Authentication?
+    /// A TLS client certificate for this request's handshake, or nil. The request then always opens a connection
+    /// of its own, and no other request reuses it.
+    public var clientCertificate: ClientCertificate?
     /// Timeouts for each transfer of this request.
     public var timeouts: HTTPTimeouts
     /// `.manual` (default) returns a 3xx as is; `.follow(max:)` follows hop by hop with browser rules.

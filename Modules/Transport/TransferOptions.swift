@@ -41,6 +41,20 @@ extension HTTPClient {
         }
         if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = configuration.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
+        if let certificate = request.clientCertificate {
+            guard scheme == "https" else {
+                throw .invalid("a client certificate is only ever presented over https", url: request.url)
+            }
+            try easy.set(CURLOPT_SSLCERTTYPE, "PEM")
+            try easy.set(CURLOPT_SSLCERT_BLOB, blob: certificate.certificatePEM)
+            try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            try easy.set(CURLOPT_SSLKEY_BLOB, blob: Array(certificate.keyPEM.revealedValue().utf8))
+            if let password = certificate.keyPassword { try easy.set(CURLOPT_KEYPASSWD, password.revealedValue()) }
+            // A handshake of its own (no resumed session, no pooled connection), as a browser's fresh CBA attempt.
+            try easy.set(CURLOPT_FRESH_CONNECT, 1)
+            try easy.set(CURLOPT_FORBID_REUSE, 1)
+            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
         if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
         try easy.set(CURLOPT_NOPROXY, noProxy)
         if !configuration.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: configuration.resolve) }

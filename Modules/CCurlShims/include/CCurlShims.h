@@ -12,6 +12,8 @@ CURLcode spc_easy_setopt_long(CURL *_Nonnull handle, CURLoption option, long val
 CURLcode spc_easy_setopt_string(CURL *_Nonnull handle, CURLoption option, const char *_Nullable value);
 CURLcode spc_easy_setopt_pointer(CURL *_Nonnull handle, CURLoption option, void *_Nullable value);
 CURLcode spc_easy_setopt_off_t(CURL *_Nonnull handle, CURLoption option, curl_off_t value);
+/// Sets a blob option (`CURLOPT_SSLCERT_BLOB`, `CURLOPT_SSLKEY_BLOB`); libcurl copies the bytes (CURL_BLOB_COPY).
+CURLcode spc_easy_setopt_blob(CURL *_Nonnull handle, CURLoption option, const void *_Nonnull data, size_t length);
 CURLcode spc_easy_setopt_slist(CURL *_Nonnull handle, CURLoption option, struct curl_slist *_Nullable value);
 CURLcode spc_easy_setopt_data_callback(CURL *_Nonnull handle, CURLoption option, spc_data_callback _Nullable cb);
 CURLcode spc_easy_setopt_xferinfo_callback(CURL *_Nonnull handle, curl_xferinfo_callback _Nullable cb);

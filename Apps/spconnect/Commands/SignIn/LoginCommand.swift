@@ -97,7 +97,18 @@ let loginCommand = Command(
     let ticketOnly = flow == .auto && !PasswordSource.isGiven(arguments) && KerberosCredentialCache.isPresent()
     // A Temporary Access Pass stands for the password: with one, a password is read only from a flag given for it.
     let accessPass = try AccessPassOptions.read(arguments)
-    let passOnly = (accessPass != nil || passkey != nil) && !AccessPassOptions.hasPasswordFlag(arguments)
+    // A user's certificate (Entra CBA: --certificate with --user) stands for the password too.
+    let userCertificate = try arguments.value(.certificate).map { path throws -> ClientCertificate in
+        do throws(TokenError) {
+            return try UserCertificateFiles.load(
+                certificatePath: path, keyPath: arguments.value(.key),
+                keyPasswordPath: arguments.value(.keyPasswordFile))
+        } catch {
+            throw UsageError(description: "--certificate: \(error.description)")
+        }
+    }
+    let passOnly =
+        (accessPass != nil || passkey != nil || userCertificate != nil) && !AccessPassOptions.hasPasswordFlag(arguments)
     let password =
         flow == .anonymous || flow == .kerberos || ticketOnly || passOnly
         ? Secret("") : try PasswordSource.read(arguments, user: user)
@@ -111,6 +122,7 @@ let loginCommand = Command(
         secondFactorMethod: secondFactor)
     configuration.accessPass = accessPass
     configuration.passkey = passkey?.credential
+    configuration.userCertificate = userCertificate
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try traceFile(arguments)
     let collector = SignInTraceCollector()

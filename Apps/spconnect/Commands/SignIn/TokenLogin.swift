@@ -15,8 +15,11 @@ enum TokenLogin {
         .value(.appId, "ID", "Entra ID: the app (client) id; with --certificate (app-only) or --device-code"),
         .value(
             .tenant, "TENANT", "Entra ID: the tenant id or domain (default: read from the site's Bearer challenge)"),
-        .path(.certificate, "FILE", "app-only: the app's PEM certificate (the key may follow it in the file)"),
-        .path(.key, "FILE", "app-only: the PEM private key (refused unless only you can read it, mode 0600)"),
+        .path(
+            .certificate, "FILE",
+            "app-only: the app's PEM certificate; with --user: the user's, for Entra's certificate sign-in (CBA) "
+                + "(the key may follow it in the file)"),
+        .path(.key, "FILE", "the certificate's PEM private key (refused unless only you can read it, mode 0600)"),
         .path(.keyPasswordFile, "FILE", "app-only: the first line of FILE decrypts an encrypted key"),
         algorithmOption,
         .flag(.deviceCode, "delegated sign-in: print a code to enter at the sign-in page on any device"),
@@ -28,8 +31,11 @@ enum TokenLogin {
     /// Runs a token sign-in when the arguments ask for one (`--app-id`, `--device-code`, `--certificate` or a client
     /// secret); nil otherwise, for the password sign-in.
     static func runIfAsked(_ arguments: ParsedArguments) async throws -> ExitCode? {
+        // `--certificate` with `--user` and no app id is a user's certificate sign-in (Entra CBA), not app-only.
+        let userCertificate = arguments.value(.user) != nil && arguments.value(.appId) == nil
         let asked =
-            [OptionKey.appId, .certificate, .clientSecretFile].contains { arguments.value($0) != nil }
+            [OptionKey.appId, .clientSecretFile].contains { arguments.value($0) != nil }
+            || (arguments.value(.certificate) != nil && !userCertificate)
             || arguments.has(.deviceCode) || arguments.has(.clientSecretStdin)
         guard asked else { return nil }
         if arguments.value(.clientSecretFile) != nil || arguments.has(.clientSecretStdin) {

@@ -240,6 +240,14 @@ struct EntraStrategy: SignInStrategy {
                     .federatedSignIn, pageId: pgid,
                     message: "Entra says the account is federated but names no address to sign in at"))
         }
+        if let certauth = EntraCertificate.request(
+            credentials: credentials, config: config, answerURL: response.url, state: state)
+        {
+            state.passwordSubmitted = true
+            state.detectedFlow = .entra
+            return .send(
+                certauth, note: "certificate sign-in: posted to GetCredentialType's CertAuthUrl with the certificate")
+        }
         if let pass = EntraAccessPass.pass(for: credentials, configuration: state.configuration) {
             return postCredentials(
                 config, action: action,
@@ -286,6 +294,7 @@ struct EntraStrategy: SignInStrategy {
         // Conditional Access and registration states have kinds and ways forward of their own (EntraStates).
         if let refused = EntraAccessPass.refusal(code: code, message: message ?? "") { return refused }
         if let refused = EntraPasskey.refusal(code: code, message: message ?? "") { return refused }
+        if let refused = EntraCertificate.refusal(code: code, message: message ?? "") { return refused }
         if let named = EntraStates.kind(forCode: code) {
             return .interactionRequired(named, pageId: pgid, message: naming(code, in: text))
         }
