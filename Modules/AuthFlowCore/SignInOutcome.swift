@@ -34,8 +34,14 @@ public enum SignInOutcome: Sendable {
         case .signedIn(let session):
             return "signed in as \(session.displayName ?? session.user) at \(session.siteURL) (\(session.flow))."
         case .invalidCredentials(let message, let code):
-            return "the sign-in was rejected: \(sentence(message))" + (code.map { " (code \($0))" } ?? "")
-                + ". Check the user name and password."
+            // A refusal of another credential (a passkey, a certificate, a Temporary Access Pass) names its code
+            // and its way forward itself: the password's advice would mislead.
+            let otherCredential = ["passkey", "certificate", "Temporary Access Pass"].contains {
+                message.localizedCaseInsensitiveContains($0)
+            }
+            let named = code.map { message.contains("code \($0)") } ?? true
+            return "the sign-in was rejected: \(sentence(message))" + (named ? "" : " (code \(code ?? ""))")
+                + (otherCredential ? "." : ". Check the user name and password.")
         case .interactionRequired(let kind, let pageId, let message, let dumpPath, _):
             var text =
                 kind.stops

@@ -14,7 +14,8 @@ extension SimulatorCore {
         // The page asks about passes only when it supports them; then the pass is offered, and preferred if so.
         let accessPass =
             (body["isAccessPassSupported"] as? Bool ?? false) ? index.flatMap { users[$0].accessPass } : nil
-        let preferred = federated ? 4 : accessPass?.preferred == true ? 13 : 1
+        let certificate = certificateAuthCredentials(forUser: index)
+        let preferred = federated ? 4 : accessPass?.preferred == true ? 13 : certificate.preferred ? 15 : 1
         let ctx = body["originalRequest"] as? String ?? ""
         let federationURL =
             self.federationURL + "/adfs/ls/?client-request-id=\(Tokens.guid())&wa=wsignin1.0"
@@ -27,9 +28,10 @@ extension SimulatorCore {
                 "Credentials",
                 .object([
                     ("PrefCredential", .int(preferred)), ("HasPassword", .bool(true)),
-                    ("HasAccessPass", .bool(accessPass != nil)),
+                    ("HasAccessPass", .bool(accessPass != nil)), ("HasCertAuth", .bool(certificate.offered)),
                     ("FederationRedirectUrl", federated ? .string(federationURL) : .null), ("RemoteNgcParams", .null),
-                    ("FidoParams", .null), ("SasParams", .null), ("CertAuthParams", .null), ("GoogleParams", .null),
+                    ("FidoParams", .null), ("SasParams", .null), ("CertAuthParams", certificate.params),
+                    ("GoogleParams", .null),
                     ("FacebookParams", .null),
                 ])
             ),

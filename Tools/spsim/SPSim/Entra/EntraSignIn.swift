@@ -176,6 +176,9 @@ extension SimulatorCore {
 
     /// `POST /{tenant}/login` with login, loginfmt, passwd, ctx, flowToken, canary.
     func entraLogin(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if let token = request.formValue("certificatetoken") {
+            return entraCertificateLogin(request, token: token)
+        }
         guard let flow = validatedFlow(request, stage: "signin") else {
             return entraError(
                 "50089", "AADSTS50089: Authentication failed due to flow token expired. Please sign in again.")

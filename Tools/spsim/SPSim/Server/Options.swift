@@ -37,6 +37,8 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
     public var secondFactor: SecondFactorProfile
     /// Entra: the user's Temporary Access Pass, if one was issued (`Entra/EntraAccessPass.swift`).
     public var accessPass: AccessPassProfile?
+    /// Entra: the user may sign in with a certificate (`Entra/EntraCertificateAuth.swift`); nil: not in CBA's scope.
+    public var certificateAuth: CertificateAuthProfile?
 
     public init(
         email: String, password: String, displayName: String, mfa: Bool = false, conditionalAccess: Bool = false,
@@ -54,7 +56,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated, secondFactor
-        case accessPass
+        case accessPass, certificateAuth
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +72,7 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         federated = try container.decodeIfPresent(Bool.self, forKey: .federated) ?? false
         secondFactor = try container.decodeIfPresent(SecondFactorProfile.self, forKey: .secondFactor) ?? .init()
         accessPass = try container.decodeIfPresent(AccessPassProfile.self, forKey: .accessPass)
+        certificateAuth = try container.decodeIfPresent(CertificateAuthProfile.self, forKey: .certificateAuth)
     }
 
     /// Part before `@` (the FBA / Windows account name).
@@ -147,6 +150,10 @@ public struct SimulatorOptions: Sendable {
     /// `invalid_grant` (a 2025 capture) or `interaction_required` (a 2023 one), both with `error_codes` [53003] and
     /// `suberror` `message_only` (../shared/docs/entra-passwordless.md §5, observed).
     public var deviceCodeBlockError = "invalid_grant"
+    /// Entra's certauth endpoint for certificate-based authentication (``CertificateAuthEndpoint``): a host that
+    /// checks client certificates in its TLS handshake, which spsim cannot (libmicrohttpd would need GnuTLS calls);
+    /// nil: no certificate sign-in offered.
+    public var certificateAuthEndpoint: CertificateAuthEndpoint? = nil
     /// SharePoint Online's throttling by resource units (``ResourceBudgetModel``); nil: no budgets.
     public var resourceBudgets: ResourceBudgetModel? = nil
     public var deviceCodeLifetimeSeconds: Int = 900

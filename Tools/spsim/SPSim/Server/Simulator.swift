@@ -131,6 +131,11 @@ public final class Simulator: Sendable {
     }
 
     /// What the next device codes do when polled (see ``DeviceCodeScript``).
+    /// Names the certauth endpoint from now on (a host started after the simulator, whose port was not known).
+    public func setCertificateAuthEndpoint(_ endpoint: CertificateAuthEndpoint) {
+        core.state.withLock { $0.certificateAuthEndpoint = endpoint }
+    }
+
     public func setDeviceCodeScript(_ script: DeviceCodeScript) {
         core.state.withLock { $0.entra.deviceScript = script }
     }

@@ -43,6 +43,11 @@ struct SimulatorState {
     var passwordSignIns: [String: Int] = [:]
     /// Users whose one-time Temporary Access Pass was used (lower-cased e-mail).
     var usedAccessPasses: Set<String> = []
+    /// Certificate tokens already used (each is good once), and the users whose last sign-in was by certificate.
+    var usedCertificateTokens: Set<String> = []
+    var certificateSignIns: Set<String> = []
+    /// The certauth endpoint set at run time (``Simulator/setCertificateAuthEndpoint(_:)``), over the options'.
+    var certificateAuthEndpoint: CertificateAuthEndpoint?
     /// SAML assertion id → user
     var assertions: [String: Int] = [:]
     /// legacy compact token → user
