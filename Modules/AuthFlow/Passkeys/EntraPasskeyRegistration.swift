@@ -21,7 +21,8 @@ public struct EntraPasskeyRegistration: Sendable {
 
     /// A registration for `user` at `graphURL`, saved to `file`.
     public init(
-        graphURL: String = "https://graph.microsoft.com", user: String, file: PasskeyFile, displayName: String = "spconnect"
+        graphURL: String = "https://graph.microsoft.com", user: String, file: PasskeyFile,
+        displayName: String = "spconnect"
     ) {
         var root = graphURL
         while root.hasSuffix("/") { root.removeLast() }
@@ -83,9 +84,9 @@ public struct EntraPasskeyRegistration: Sendable {
     }
 
     /// One Graph call with the bearer token; its JSON answer, or Graph's own error words.
-    private func call(_ client: HTTPClient, _ token: Secret, _ request: HTTPRequest) async throws(
-        PasskeyRegistrationError
-    ) -> JSONValue {
+    private func call(_ client: HTTPClient, _ token: Secret, _ request: HTTPRequest)
+        async throws(PasskeyRegistrationError) -> JSONValue
+    {
         var request = request
         request.auth = .bearer(token)
         request.headers.set("Accept", "application/json")
