@@ -41,6 +41,9 @@ public struct SignInConfiguration: Sendable {
     /// A user certificate for Entra's certificate-based authentication: presented in the TLS handshake of the
     /// certauth endpoint Entra's `GetCredentialType` names (`CertAuthParams.CertAuthUrl`), and nowhere else. Nil: none.
     public var userCertificate: ClientCertificate?
+    /// Put off a security-info registration Entra asks for when its page still allows that
+    /// (`urlSkipMfaRegistration`, `iRemainingDaysToSkipMfaRegistration`); false: stop there with a hint.
+    public var skipsSecurityInfoRegistration = false
 
     /// A sign-in to `siteURL` as `username`; see each property for the others.
     public init(

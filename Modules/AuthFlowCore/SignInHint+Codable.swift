@@ -1,7 +1,7 @@
 /// A hint as one JSON object: `{"hint": NAME}` and the value it carries (`host`, `flows`, `methods`), so a
 /// sign-in record keeps hints typed and each front end words them its own way.
 extension SignInHint: Codable {
-    private enum Key: String, CodingKey { case hint, host, flows, methods }
+    private enum Key: String, CodingKey { case hint, host, flows, methods, days }
 
     /// Reads a hint written by ``encode(to:)``.
     public init(from decoder: any Decoder) throws {
@@ -17,6 +17,7 @@ extension SignInHint: Codable {
         case "giveOneTimeCodeSource": self = .giveOneTimeCodeSource
         case "allowPlainHTTPOnLoopback": self = .allowPlainHTTPOnLoopback
         case "getKerberosTicket": self = .getKerberosTicket
+        case "skipRegistration": self = .skipRegistration(days: try container.decode(Int.self, forKey: .days))
         case "chooseSecondFactorMethod":
             self = .chooseSecondFactorMethod(
                 try container.decode([String].self, forKey: .methods).compactMap(SecondFactorMethod.init(rawValue:)))
@@ -41,6 +42,9 @@ extension SignInHint: Codable {
         case .giveOneTimeCodeSource: try container.encode("giveOneTimeCodeSource", forKey: .hint)
         case .allowPlainHTTPOnLoopback: try container.encode("allowPlainHTTPOnLoopback", forKey: .hint)
         case .getKerberosTicket: try container.encode("getKerberosTicket", forKey: .hint)
+        case .skipRegistration(let days):
+            try container.encode("skipRegistration", forKey: .hint)
+            try container.encode(days, forKey: .days)
         case .chooseSecondFactorMethod(let methods):
             try container.encode("chooseSecondFactorMethod", forKey: .hint)
             try container.encode(methods.map(\.rawValue), forKey: .methods)

@@ -19,6 +19,9 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
     case chooseSecondFactorMethod([SecondFactorMethod])
     /// Get a Kerberos ticket first (`kinit`, or `kinit -kt KEYTAB` unattended): the server asks for Negotiate.
     case getKerberosTicket
+    /// Put off the security-info registration Entra asks for, which it still allows for this many days
+    /// (``SignInConfiguration/skipsSecurityInfoRegistration``).
+    case skipRegistration(days: Int)
 
     /// The hint in words that name no front end's options.
     public var description: String {
@@ -33,6 +36,8 @@ public enum SignInHint: Sendable, Equatable, CustomStringConvertible {
         case .chooseSecondFactorMethod(let methods):
             return "answer the second factor with " + methods.map(\.rawValue).joined(separator: " or ") + "."
         case .getKerberosTicket: return "the server signs in with Kerberos: get a ticket for its realm first."
+        case .skipRegistration(let days):
+            return "Entra lets the registration be put off for \(days) more day(s): the sign-in can skip it when asked."
         }
     }
 }

@@ -308,6 +308,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.state + "/spconnect/sessions/default.cookies"))
     }
 
+    /// A registration interrupt Entra still lets the user put off (`urlSkipMfaRegistration`, N days left): without
+    /// `--skip-registration` the sign-in stops (exit 4) and says it could skip it; with it, the registration is put
+    /// off and the sign-in completes; one that may not be put off is never skipped.
+    @Test func aSkippableRegistrationIsSkippedOnlyWhenAsked() async throws {
+        let fixture = try await CLIFixture(signIn: false, entraInterrupt: EntraInterrupt(code: "50203", skipDays: 7))
+        let login = [
+            "login", "--site", fixture.sim.siteURL, "--user", aliceEmail, "--password-stdin", "--allow-http-loopback",
+        ]
+        let stopped = try await fixture.run(login, stdin: alicePassword + "\n")
+        #expect(stopped.status == 4, "\(stopped.stderr)")
+        #expect(
+            stopped.stderr.contains("AADSTS50203") && stopped.stderr.contains("--skip-registration"),
+            "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("7 day"), "\(stopped.stderr)")
+        #expect(fixture.sim.skippedRegistrations == 0)
+        let skipped = try await fixture.run(login + ["--skip-registration"], stdin: alicePassword + "\n")
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(fixture.sim.skippedRegistrations == 1)
+
+        let blocking = try await CLIFixture(signIn: false, entraInterrupt: EntraInterrupt(code: "50072"))
+        let refused = try await blocking.run(
+            [
+                "login", "--site", blocking.sim.siteURL, "--user", aliceEmail, "--password-stdin",
+                "--allow-http-loopback", "--skip-registration",
+            ], stdin: alicePassword + "\n")
+        #expect(refused.status == 4 && !refused.stderr.contains("--skip-registration"), "\(refused.stderr)")
+        #expect(blocking.sim.skippedRegistrations == 0)
+    }
+
     /// `ConvergedError` right after the second factor (saml2aws #1448 stops there): exit 4 with Entra's words, the
     /// code and what to do; and the confirmation interrupt (`CmsiInterrupt`), which a user passes with Continue, is
     /// passed, after the password and after the second factor.

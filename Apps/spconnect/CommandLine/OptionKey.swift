@@ -72,6 +72,7 @@ extension OptionKey {
     static let site = OptionKey(named: "site")
     static let staySignedIn = OptionKey(named: "stay-signed-in")
     static let passkey = OptionKey(named: "passkey")
+    static let skipRegistration = OptionKey(named: "skip-registration")
     static let passkeyName = OptionKey(named: "name")
     static let formField = OptionKey(named: "field")
     static let page = OptionKey(named: "page")

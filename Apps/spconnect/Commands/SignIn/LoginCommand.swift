@@ -37,6 +37,10 @@ let loginCommand = Command(
             .dumpPages, "DIR",
             "save a redacted copy of the page where a sign-in stopped (unknown page, interrupt, loop)"),
         .flag(.staySignedIn, "answer 'Stay signed in?' with yes"),
+        .flag(
+            .skipRegistration,
+            "Entra: put off a security-info registration the page still lets you skip (iRemainingDaysToSkipMfaRegistration)"
+        ),
         mfaMethodOption,
         OneTimeCodeOptions.option, OneTimeCodeOptions.secretFileOption,
         .repeatable(
@@ -123,6 +127,7 @@ let loginCommand = Command(
     configuration.accessPass = accessPass
     configuration.passkey = passkey?.credential
     configuration.userCertificate = userCertificate
+    configuration.skipsSecurityInfoRegistration = arguments.has(.skipRegistration)
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let traceWriter = try traceFile(arguments)
     let collector = SignInTraceCollector()

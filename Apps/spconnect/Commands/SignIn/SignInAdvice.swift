@@ -19,6 +19,8 @@ extension SignInHint {
                 "The server asks for Kerberos: run kinit (or, unattended, kinit -kt KEYTAB PRINCIPAL) and log in again."
         case .chooseSecondFactorMethod(let methods):
             return "Run again with " + methods.map { "--mfa-method \($0.rawValue)" }.joined(separator: " or ") + "."
+        case .skipRegistration(let days):
+            return "Entra still lets it be put off for \(days) day(s): run again with --skip-registration."
         }
     }
 }

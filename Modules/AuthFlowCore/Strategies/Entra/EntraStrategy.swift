@@ -48,10 +48,25 @@ struct EntraStrategy: SignInStrategy {
             (config.text("sErrTxt") ?? config.text("strServiceExceptionMessage")).map(plainText)
             ?? page.errorText
         let isErrorPage = config.text("urlPost") == nil || pgid.lowercased().contains("error")
+        if let skip = EntraRegistrationSkip.request(on: page, config: config, state: state) {
+            guard state.budget.answerInterrupt() else {
+                return .finish(.loop(url: page.url, steps: state.budget.interruptsAnswered))
+            }
+            return .send(skip, note: "put off the security-info registration Entra asks for (urlSkipMfaRegistration)")
+        }
         if let code = config.text("sErrorCode") ?? (isErrorPage ? config.text("iErrorCode") : nil),
             code != "0", code != "50058"
         {
-            return .finish(outcome(forError: code, pgid: pgid, message: errorText, state: state))
+            let ended = outcome(forError: code, pgid: pgid, message: errorText, state: state)
+            if case .interactionRequired(let kind, let pageId, let message, let dump, let hints) = ended,
+                let days = EntraRegistrationSkip.daysLeft(config)
+            {
+                return .finish(
+                    .interactionRequired(
+                        kind, pageId: pageId, message: message, dumpPath: dump,
+                        hints: [.skipRegistration(days: days)] + hints))
+            }
+            return .finish(ended)
         }
         if passkeyChallengeAsked, !passkeyAnswered, let passkey = state.configuration.passkey,
             let answer = EntraPasskey.assertion(on: page, config: config, passkey: passkey)

@@ -8,9 +8,13 @@ public struct EntraInterrupt: Sendable, Equatable {
     /// The `AADSTS` code: 53000–53003, 50072, 50203 after the password; 500121, 50089, 50196 as `ConvergedError`
     /// after a second factor's code (`mfa` users); 50199, the confirmation `CmsiInterrupt`, which a client passes.
     public var code: String
+    /// A registration interrupt (50072, 50203) the user may still skip for this many days (`urlSkipMfaRegistration`,
+    /// `iRemainingDaysToSkipMfaRegistration`, observed); nil or 0: it cannot be skipped.
+    public var skipDays: Int?
 
-    public init(code: String) {
+    public init(code: String, skipDays: Int? = nil) {
         self.code = code
+        self.skipDays = skipDays
     }
 
     /// The codes the simulator words, for tests that go through each.
@@ -90,6 +94,12 @@ extension SimulatorCore {
             ("sPOST_Username", .string(users[index].email)), ("sErrorCode", .string(interrupt.code)),
             ("sErrTxt", .string(interrupt.words)),
         ]
+        if let days = interrupt.skipDays, days > 0, interrupt.pageId == "ConvergedProofUpRedirect" {
+            config += [
+                ("urlSkipMfaRegistration", .string("/\(tenantId)/SkipMfaRegistration")),
+                ("iRemainingDaysToSkipMfaRegistration", .int(days)),
+            ]
+        }
         return html(200, convergedPage(pgid: interrupt.pageId, config: config))
     }
 }
@@ -104,6 +114,21 @@ extension SimulatorCore {
             ("sPOST_Username", .string(users[index].email)), ("sAppName", .string("SharePoint Online Web Client")),
         ]
         return html(200, convergedPage(pgid: "CmsiInterrupt", config: config))
+    }
+
+    /// `POST /{tenant}/SkipMfaRegistration` (`flowtoken`, `ctx`, `canary`, as libhimmelblau posts them): the
+    /// registration is put off, on to "Stay signed in?".
+    func entraSkipRegistration(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let ctx = request.formValue("ctx") ?? ""
+        guard let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "interrupt", let user = flow.user,
+            (request.formValue("flowtoken") ?? request.formValue("flowToken")) == flow.flowToken,
+            request.formValue("canary") == flow.canary, (options.entraInterrupt?.skipDays ?? 0) > 0
+        else {
+            return entraError(
+                "50089", "AADSTS50089: Authentication failed due to flow token expired. Please sign in again.")
+        }
+        state.withLock { $0.skippedRegistrations += 1 }
+        return staySignedInPage(flow, user)
     }
 
     /// `POST /appverify` (`ContinueAuth=true`, ctx, flowToken, canary): on to "Stay signed in?".

@@ -79,6 +79,7 @@ extension SimulatorCore {
             Route("POST", .segments(["*", "login"])) { $0.entraLogin($1) },
             Route("POST", .path("/kmsi")) { $0.entraKMSI($1) },
             Route("POST", .path("/appverify")) { $0.entraConfirmation($1) },
+            Route("POST", .segments(["*", "skipmfaregistration"])) { $0.entraSkipRegistration($1) },
             Route(.segments(["*", "wrongplace"])) { core, _ in core.wrongPlacePage() },
             Route(.segments(["*", "oauth2", "nativeclient"])) { core, _ in core.nativeClientPage() },
             Route(.segments(["*", "getcredentialtype"])) { $0.entraCredentialType($1) },

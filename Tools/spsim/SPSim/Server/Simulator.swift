@@ -84,6 +84,9 @@ public final class Simulator: Sendable {
     /// What the resource budgets did so far (``SimulatorOptions/resourceBudgets``): units answered, 429s and 503s.
     public func resourceBudgetReport() -> ResourceBudgetReport { core.resourceBudgets.withLock { $0.report } }
 
+    /// How many registration interrupts were skipped (`/SkipMfaRegistration`).
+    public var skippedRegistrations: Int { core.state.withLock { $0.skippedRegistrations } }
+
     /// Adds `milliseconds` before every answer from now on, on top of the options' latency (a benchmark signs in
     /// and lists fast, then measures a transfer behind a realistic server time).
     public func setLatency(milliseconds: Int) { core.addedLatency.store(milliseconds, ordering: .relaxed) }

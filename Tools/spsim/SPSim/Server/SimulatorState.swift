@@ -46,6 +46,8 @@ struct SimulatorState {
     /// Certificate tokens already used (each is good once), and the users whose last sign-in was by certificate.
     var usedCertificateTokens: Set<String> = []
     var certificateSignIns: Set<String> = []
+    /// Registration interrupts skipped (`/SkipMfaRegistration`).
+    var skippedRegistrations = 0
     /// The certauth endpoint set at run time (``Simulator/setCertificateAuthEndpoint(_:)``), over the options'.
     var certificateAuthEndpoint: CertificateAuthEndpoint?
     /// SAML assertion id → user
