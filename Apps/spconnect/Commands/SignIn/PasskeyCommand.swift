@@ -11,7 +11,8 @@ let passkeyCommand = Command(
         "Register a software passkey at a site's own passkey page (signed in), or show what a passkey file is for.",
     synopsis:
         "register --page URL --passkey FILE [--name NAME] [--field NAME=VALUE]... | register --entra-user UPN "
-        + "--site URL --app-id ID --certificate FILE --passkey FILE | show --passkey FILE",
+        + "--site URL --app-id ID --certificate FILE [--key FILE] [--key-password-file FILE] [--algorithm ALG] "
+        + "[--tenant TENANT] [--authority URL] [--graph URL] --passkey FILE | show --passkey FILE",
     options: [
         .value(.page, "URL", "register: the page where a person adds a passkey or security key"),
         .path(.passkey, "FILE", "the passkey file: register makes it (0600; never over an existing file)"),
