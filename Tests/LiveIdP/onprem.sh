@@ -42,6 +42,7 @@ KDC_ADDR=127.0.0.40; HTTP_ADDR=127.0.0.41; NTLM_ADDR=127.0.0.42; JUPYTER_ADDR=12
 DJANGO_ADDR=127.0.0.44; WSGI_ADDR=127.0.0.45
 
 WORLD=onprem
+WORLD_DIR_VAR=ONPREM_WORLD_DIR
 CANDIDATE=krb5-kdc
 # shellcheck source=Tests/LiveIdP/world-common.sh
 . "$HERE/world-common.sh"
@@ -52,69 +53,11 @@ venv_ok() {
         && "$VENV/bin/python" -c 'import spnego, jupyter_server, django, waitress' 2>/dev/null
 }
 
-install_venv() {  # under the same lock as the packages: two installs must not build one venv at once
-    local lockfd
-    exec {lockfd}>>"$INSTALL_LOCK" || die "cannot open the install lock $INSTALL_LOCK"
-    flock -w 1800 "$lockfd" || die "gave up waiting 30 minutes for $INSTALL_LOCK"
-    if venv_ok; then
-        log "venv present ($VENV)"
-    else
-        log "creating the venv $VENV: ${PY_REQUIREMENTS[*]}"
-        rm -rf "$VENV"; mkdir -p "$(dirname "$VENV")"
-        /usr/bin/python3 -m venv "$VENV" || die "python3 -m venv failed"
-        "$VENV/bin/pip" install -q "${PY_REQUIREMENTS[@]}" || die "pip install failed"
-        echo "${PY_REQUIREMENTS[*]}" > "$VENV/.requirements"
-        venv_ok || die "the venv $VENV does not import what it should"
-    fi
-    exec {lockfd}>&-
-}
-
 # ---------------------------------------------------------------- helpers
 code_of() {  # code_of URL [curl args...] -> the HTTP status (000 when nothing answers)
     local url=$1; shift
     curl -sS -o /dev/null --max-time 10 --cacert "$DIR/ca.pem" --resolve "$HOSTNAME_HTTP:$HTTP_PORT:$HTTP_ADDR" \
         -w '%{http_code}' "$@" "$url" 2>/dev/null || true
-}
-
-alive() {  # alive PID: runs (a zombie is gone: the init here reaps orphans only every second or two)
-    kill -0 "$1" 2>/dev/null || return 1
-    ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
-
-pid_of() {  # pid_of NAME -> the live PID in DIR/run/NAME.pid that belongs to DIR, or nothing
-    local pid
-    pid=$(cat "$DIR/run/$1.pid" 2>/dev/null || true)
-    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
-    alive "$pid" || return 0
-    tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qxF "ONPREM_WORLD_DIR=$DIR" && echo "$pid"
-    return 0
-}
-
-stop_pid() {  # stop_pid NAME: TERM the process of DIR/run/NAME.pid (KILL after 10 s), wait until gone
-    local name=$1 pid
-    pid=$(pid_of "$name")
-    if [ -n "$pid" ]; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
-        if alive "$pid"; then
-            log "$name ($pid) ignored TERM for 10s; sending KILL"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.3
-        fi
-        log "stopped $name (pid $pid)"
-    fi
-    rm -f "$DIR/run/$name.pid"
-}
-
-# "${UNBLOCKED[@]}" CMD...: exec CMD with no signal blocked. A caller's blocked mask (a test runner's threads block
-# most signals) is inherited, and a server started with it sits out stop's TERM until the KILL 10 s later.
-# shellcheck disable=SC2016
-UNBLOCKED=(perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die "$ARGV[0]: $!\n"')
-
-# spawn NAME CMD...: runs CMD detached (own session, no blocked signals, stdin /dev/null, output to
-# DIR/logs/NAME.log), with ONPREM_WORLD_DIR=DIR in its environment (stop checks it), PID in DIR/run/NAME.pid.
-spawn() {
-    local name=$1; shift
-    ONPREM_WORLD_DIR=$DIR setsid "${UNBLOCKED[@]}" "$@" < /dev/null >> "$DIR/logs/$name.log" 2>&1 &
-    echo $! > "$DIR/run/$name.pid"
 }
 
 krb_env() { env KRB5_CONFIG="$DIR/krb5.conf" KRB5_KDC_PROFILE="$DIR/kdc.conf" "$@"; }

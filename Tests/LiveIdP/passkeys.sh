@@ -43,6 +43,7 @@ PY_REQUIREMENTS=("Django>=5.2,<6" "django-allauth[mfa]>=65.22,<66" "fido2>=2.2,<
 PACKAGES=(python3-venv openssl curl)
 
 WORLD=passkeys
+WORLD_DIR_VAR=PASSKEYS_WORLD_DIR
 CANDIDATE=python3-venv
 # shellcheck source=Tests/LiveIdP/world-common.sh
 . "$HERE/world-common.sh"
@@ -53,41 +54,7 @@ venv_ok() {
         && "$VENV/bin/python" -c 'import django, allauth.mfa, fido2.server, flask_security, webauthn, gunicorn, flask_sqlalchemy, argon2' 2>/dev/null
 }
 
-install_venv() {  # under the same lock as the packages: two installs must not build one venv at once
-    local lockfd
-    exec {lockfd}>>"$INSTALL_LOCK" || die "cannot open the install lock $INSTALL_LOCK"
-    flock -w 1800 "$lockfd" || die "gave up waiting 30 minutes for $INSTALL_LOCK"
-    if venv_ok; then
-        log "venv present ($VENV)"
-    else
-        log "creating the venv $VENV: ${PY_REQUIREMENTS[*]}"
-        rm -rf "$VENV"; mkdir -p "$(dirname "$VENV")"
-        /usr/bin/python3 -m venv "$VENV" || die "python3 -m venv failed"
-        "$VENV/bin/pip" install -q --disable-pip-version-check "${PY_REQUIREMENTS[@]}" || die "pip install failed"
-        echo "${PY_REQUIREMENTS[*]}" > "$VENV/.requirements"
-        venv_ok || die "the venv $VENV does not import what it should"
-    fi
-    exec {lockfd}>&-
-}
-
 # ---------------------------------------------------------------- processes
-alive() {  # alive PID: runs (a zombie is gone)
-    kill -0 "$1" 2>/dev/null || return 1
-    ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
-
-of_world() {  # of_world PID: the process carries PASSKEYS_WORLD_DIR=DIR (set by spawn)
-    { tr '\0' '\n' < "/proc/$1/environ"; } 2>/dev/null | grep -qxF "PASSKEYS_WORLD_DIR=$DIR"
-}
-
-pid_of() {  # pid_of NAME -> the live PID in DIR/run/NAME.pid that belongs to DIR, or nothing
-    local pid
-    pid=$(cat "$DIR/run/$1.pid" 2>/dev/null || true)
-    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
-    alive "$pid" && of_world "$pid" && echo "$pid"
-    return 0
-}
-
 world_pids() {  # every live process started from DIR (gunicorn masters and their workers), by /proc
     local p pid
     for p in /proc/[0-9]*; do
@@ -97,34 +64,6 @@ world_pids() {  # every live process started from DIR (gunicorn masters and thei
     done
 }
 
-stop_pid() {  # stop_pid NAME: TERM the gunicorn master of DIR/run/NAME.pid (KILL after 10 s), wait until gone
-    local name=$1 pid
-    pid=$(pid_of "$name")
-    if [ -n "$pid" ]; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
-        if alive "$pid"; then
-            log "$name ($pid) ignored TERM for 10s; sending KILL"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.3
-        fi
-        log "stopped $name (pid $pid)"
-    fi
-    rm -f "$DIR/run/$name.pid"
-}
-
-# "${UNBLOCKED[@]}" CMD...: exec CMD with no signal blocked (a test runner's threads block most signals, and a
-# server started with that mask sits out stop's TERM until the KILL).
-# shellcheck disable=SC2016
-UNBLOCKED=(perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die "$ARGV[0]: $!\n"')
-
-# spawn NAME CMD...: runs CMD detached (own session, no blocked signals, stdin /dev/null, output to
-# DIR/logs/NAME.log), with PASSKEYS_WORLD_DIR=DIR in its environment (stop checks it), PID in DIR/run/NAME.pid.
-spawn() {
-    local name=$1; shift
-    PASSKEYS_WORLD_DIR=$DIR setsid "${UNBLOCKED[@]}" "$@" < /dev/null >> "$DIR/logs/$name.log" 2>&1 &
-    echo $! > "$DIR/run/$name.pid"
-}
-
-# "${APP_ENV[@]}" CMD...: CMD with the apps' environment (both apps read PASSKEYS_DIR and their host names)
 app_env_set() {
     APP_ENV=(env PYTHONPATH="$APPS" PYTHONDONTWRITEBYTECODE=1 PASSKEYS_DIR="$DIR" PASSKEYS_ALLAUTH_HOST="$ALLAUTH_HOST"
         PASSKEYS_FST_HOST="$FST_HOST" DJANGO_SETTINGS_MODULE=allauth_site.settings)

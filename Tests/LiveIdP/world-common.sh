@@ -1,4 +1,5 @@
-# world-common.sh — what the live worlds' scripts (liveidp.sh, lemonmellon.sh) share: messages, root, the package
+# shellcheck shell=bash
+# world-common.sh — what the live worlds' scripts (liveidp.sh, lemonmellon.sh, onprem.sh, passkeys.sh) share: messages, root, the package
 # install with its policy-rc.d guard, state folders, the Apache master's PID, listening checks, PHP quoting.
 # Sourced, never run; the sourcing script sets WORLD (its name in messages), PACKAGES and CANDIDATE (a package
 # whose missing apt candidate means no package lists yet).
@@ -118,3 +119,69 @@ check_addr() {
 bound() { ss -Hltn "src $1:$2" 2>/dev/null | grep -q .; }   # bound ADDR PORT: something listens on exactly that
 
 php_q() { printf "%s" "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/\\\\'/g"; }   # for '...' PHP strings
+
+# ---------------------------------------------------------------- Python worlds' venv and processes
+# For worlds that run Python servers (onprem.sh, passkeys.sh): the sourcing script sets VENV, PY_REQUIREMENTS, a
+# venv_ok function, and WORLD_DIR_VAR (the variable spawn puts in each process's environment, set to DIR, by which
+# stop knows the processes of its own world).
+
+install_venv() {  # under the same lock as the packages: two installs must not build one venv at once
+    local lockfd
+    exec {lockfd}>>"$INSTALL_LOCK" || die "cannot open the install lock $INSTALL_LOCK"
+    flock -w 1800 "$lockfd" || die "gave up waiting 30 minutes for $INSTALL_LOCK"
+    if venv_ok; then
+        log "venv present ($VENV)"
+    else
+        log "creating the venv $VENV: ${PY_REQUIREMENTS[*]}"
+        rm -rf "$VENV"; mkdir -p "$(dirname "$VENV")"
+        /usr/bin/python3 -m venv "$VENV" || die "python3 -m venv failed"
+        "$VENV/bin/pip" install -q --disable-pip-version-check "${PY_REQUIREMENTS[@]}" || die "pip install failed"
+        echo "${PY_REQUIREMENTS[*]}" > "$VENV/.requirements"
+        venv_ok || die "the venv $VENV does not import what it should"
+    fi
+    exec {lockfd}>&-
+}
+
+alive() {  # alive PID: runs (a zombie is gone: the init here reaps orphans only every second or two)
+    kill -0 "$1" 2>/dev/null || return 1
+    ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+of_world() {  # of_world PID: the process carries WORLD_DIR_VAR=DIR in its environment (set by spawn)
+    { tr '\0' '\n' < "/proc/$1/environ"; } 2>/dev/null | grep -qxF "$WORLD_DIR_VAR=$DIR"
+}
+
+pid_of() {  # pid_of NAME -> the live PID in DIR/run/NAME.pid that belongs to DIR, or nothing
+    local pid
+    pid=$(cat "$DIR/run/$1.pid" 2>/dev/null || true)
+    case "$pid" in ''|*[!0-9]*) return 0 ;; esac
+    alive "$pid" && of_world "$pid" && echo "$pid"
+    return 0
+}
+
+stop_pid() {  # stop_pid NAME: TERM the process of DIR/run/NAME.pid (KILL after 10 s), wait until gone
+    local name=$1 pid
+    pid=$(pid_of "$name")
+    if [ -n "$pid" ]; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
+        if alive "$pid"; then
+            log "$name ($pid) ignored TERM for 10s; sending KILL"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.3
+        fi
+        log "stopped $name (pid $pid)"
+    fi
+    rm -f "$DIR/run/$name.pid"
+}
+
+# "${UNBLOCKED[@]}" CMD...: exec CMD with no signal blocked. A caller's blocked mask (a test runner's threads block
+# most signals) is inherited, and a server started with it sits out stop's TERM until the KILL 10 s later.
+# shellcheck disable=SC2016
+UNBLOCKED=(perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die "$ARGV[0]: $!\n"')
+
+# spawn NAME CMD...: runs CMD detached (own session, no blocked signals, stdin /dev/null, output to
+# DIR/logs/NAME.log), with WORLD_DIR_VAR=DIR in its environment (stop checks it), PID in DIR/run/NAME.pid.
+spawn() {
+    local name=$1; shift
+    env "$WORLD_DIR_VAR=$DIR" setsid "${UNBLOCKED[@]}" "$@" < /dev/null >> "$DIR/logs/$name.log" 2>&1 &
+    echo $! > "$DIR/run/$name.pid"
+}
