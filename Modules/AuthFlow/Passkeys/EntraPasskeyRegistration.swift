@@ -41,19 +41,9 @@ public struct EntraPasskeyRegistration: Sendable {
         guard let options = PasskeyCreationOptions(json: offered) else {
             throw .noCeremony("Graph's creationOptions answer holds no WebAuthn creation options")
         }
-        let made: (credential: PasskeyCredential, response: JSONValue)
-        do {
-            let relyingParty = options.relyingPartyID ?? "login.microsoft.com"
-            made = try SoftwareAuthenticator.register(
-                options: options, origin: try PasskeyOrigin(pageURL: "https://" + relyingParty))
-        } catch {
-            throw .passkey(error.description)
-        }
-        do {
-            try file.save(made.credential, replacing: false)
-        } catch {
-            throw .file(error)
-        }
+        // A Graph registration has no page: the origin is the relying party's own (`https://login.microsoft.com`).
+        let made = try PasskeyRegistration.makeAndKeep(
+            options, originOf: "https://" + (options.relyingPartyID ?? "login.microsoft.com"), in: file)
         let response = made.response["response"]
         let body = JSONValue.object([
             ("displayName", .string(displayName)),

@@ -65,17 +65,7 @@ public struct PasskeyRegistration: Sendable {
         _ options: PasskeyCreationOptions, page: HTMLPage, form: HTMLForm, _ returnFields: PasskeyReturnFields,
         _ client: HTTPClient, _ progress: @Sendable (String) -> Void
     ) async throws(PasskeyRegistrationError) -> PasskeyCredential {
-        let made: (credential: PasskeyCredential, response: JSONValue)
-        do {
-            made = try SoftwareAuthenticator.register(options: options, origin: try PasskeyOrigin(pageURL: page.url))
-        } catch {
-            throw .passkey(error.description)
-        }
-        do {
-            try file.save(made.credential, replacing: false)
-        } catch {
-            throw .file(error)
-        }
+        let made = try Self.makeAndKeep(options, originOf: page.url, in: file)
         progress("passkey for \(made.credential.relyingPartyID) saved to \(file.path); sending it")
         var setting = choices(for: form)
         for (field, value) in returnFields.values(for: made.response) { setting[field] = value }
@@ -95,6 +85,25 @@ public struct PasskeyRegistration: Sendable {
                     ?? "HTTP \(answer.status) at \(Redaction.url(answer.url))")
         }
         return made.credential
+    }
+
+    /// A new passkey for `options` at the origin of `originOf`, saved to `file` (never over an existing one) before
+    /// anything is sent: a registered passkey is never lost. The credential and the registration response.
+    static func makeAndKeep(_ options: PasskeyCreationOptions, originOf url: String, in file: PasskeyFile)
+        throws(PasskeyRegistrationError) -> (credential: PasskeyCredential, response: JSONValue)
+    {
+        let made: (credential: PasskeyCredential, response: JSONValue)
+        do {
+            made = try SoftwareAuthenticator.register(options: options, origin: try PasskeyOrigin(pageURL: url))
+        } catch {
+            throw .passkey(error.description)
+        }
+        do {
+            try file.save(made.credential, replacing: false)
+        } catch {
+            throw .file(error)
+        }
+        return made
     }
 
     /// The form that takes the credential back, and how.
