@@ -77,6 +77,9 @@ extension SimulatorCore {
                 $0.entraToken($1)
             },
             Route("POST", .segments(["*", "login"])) { $0.entraLogin($1) },
+            // FIDO2: Entra serves fido/get on login.microsoft.com; here on the identity provider's own host.
+            Route("POST", .segments(["*", "fido", "get"])) { $0.entraFidoGet($1) },
+            Route("GET", .segments(["*", "resume"])) { $0.entraResume($1) },
             Route("POST", .path("/kmsi")) { $0.entraKMSI($1) },
             Route("POST", .path("/appverify")) { $0.entraConfirmation($1) },
             Route(.segments(["*", "wrongplace"])) { core, _ in core.wrongPlacePage() },
