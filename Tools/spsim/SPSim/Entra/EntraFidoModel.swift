@@ -211,6 +211,10 @@ struct FidoState {
     var creationChallenges: [String: (user: Int, expires: Int)] = [:]
     /// Accepted FIDO sign-ins (first or second factor), by lower-cased e-mail.
     var signIns: [String: Int] = [:]
+    /// What Graph keeps of its registrations, by credential id (base64url).
+    var methods: [String: GraphFidoMethod] = [:]
+    /// Credentials deleted through Graph (provisioned ones too), by credential id (base64url).
+    var removed: Set<String> = []
 }
 
 extension Simulator {
@@ -230,8 +234,10 @@ extension Simulator {
 extension SimulatorCore {
     /// The user's credentials, provisioned and registered, with their stored counters.
     func fidoCredentials(of user: Int) -> [FidoCredentialProfile] {
-        let (registered, counts) = state.withLock { ($0.fido.registered[user] ?? [], $0.fido.signCounts) }
-        return (users[user].fido + registered).map { credential in
+        let (registered, counts, removed) = state.withLock {
+            ($0.fido.registered[user] ?? [], $0.fido.signCounts, $0.fido.removed)
+        }
+        return (users[user].fido + registered).filter { !removed.contains(base64URL($0.idBytes)) }.map { credential in
             var current = credential
             if let count = counts[base64URL(credential.idBytes)] { current.signCount = count }
             return current
