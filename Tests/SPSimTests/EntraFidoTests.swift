@@ -429,13 +429,85 @@ typealias WireJSON = JSON.JSONValue
         fido.requireUserVerification = false
         let simulator = try Self.start(fido: fido)
         defer { simulator.stop() }
-        let credential = try await Self.register(simulator, user: "alice@contoso.test")
-        let browser = Self.browser()
-        let answer = try await Self.fidoGet(browser, try await Self.signInPage(simulator, browser))
-        let assertion = try Self.handmadeAssertion(
-            credential, challenge: answer.config["sFidoChallenge"]?.string ?? "", origin: simulator.identityProviderURL,
-            flags: 0x01)
-        #expect(try await Self.postAssertion(browser, answer, assertion: assertion).pgid == "KmsiInterrupt")
+        // Without UV the passkey is one factor: an MFA user meets ConvergedTFA after it, with UV they do not.
+        for (user, flags, pgid) in [
+            ("alice@contoso.test", UInt8(0x01), "KmsiInterrupt"), ("bob.mfa@contoso.test", 0x01, "ConvergedTFA"),
+            ("bob.mfa@contoso.test", 0x05, "KmsiInterrupt"),
+        ] {
+            let credential = try await Self.register(simulator, user: user)
+            let browser = Self.browser()
+            let answer = try await Self.fidoGet(browser, try await Self.signInPage(simulator, browser))
+            let assertion = try Self.handmadeAssertion(
+                credential, challenge: answer.config["sFidoChallenge"]?.string ?? "",
+                origin: simulator.identityProviderURL, flags: flags)
+            #expect(try await Self.postAssertion(browser, answer, assertion: assertion).pgid == pgid)
+        }
+    }
+
+    static func cborHead(_ major: UInt8, _ count: Int) -> [UInt8] {
+        count < 24
+            ? [major << 5 | UInt8(count)]
+            : count < 256
+                ? [major << 5 | 24, UInt8(count)] : [major << 5 | 25, UInt8(count >> 8), UInt8(count & 0xff)]
+    }
+
+    static func cborText(_ text: String) -> [UInt8] { cborHead(3, text.utf8.count) + Array(text.utf8) }
+    static func cborBytes(_ bytes: [UInt8]) -> [UInt8] { cborHead(2, bytes.count) + bytes }
+
+    /// The registration with a `packed` attestation in place of `none`: a self attestation signed by the
+    /// credential's key (over another message when `forged`), or with a stand-in `x5c` (Graph's chain is not checked).
+    static func packed(
+        _ made: (credential: PasskeyCredential, registration: WireJSON, options: WireJSON), x5c: Bool = false,
+        forged: Bool = false
+    ) throws -> WireJSON {
+        let response = try #require(made.registration["response"])
+        let authenticatorData = try #require(response["authenticatorData"]?.stringValue.flatMap(Base64URL.decode))
+        let clientData = try #require(response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decode))
+        let file = try wire(String(decoding: made.credential.fileContents(), as: UTF8.self))
+        let key = try P256PrivateKey(pem: Array((file["privateKey"]?.stringValue ?? "").utf8))
+        let signature = try key.sign(
+            (forged ? [0] : []) + authenticatorData + MessageDigest.hash(.sha256, clientData))
+        var statement = cborHead(5, x5c ? 3 : 2) + cborText("alg") + [0x26] + cborText("sig") + cborBytes(signature)
+        if x5c { statement += cborText("x5c") + cborHead(4, 1) + cborBytes([UInt8](repeating: 0x30, count: 8)) }
+        let object =
+            cborHead(5, 3) + cborText("fmt") + cborText("packed") + cborText("attStmt") + statement
+            + cborText("authData") + cborBytes(authenticatorData)
+        let old = try #require(response["attestationObject"]?.stringValue)
+        return try wire(made.registration.serialized().replacingOccurrences(of: old, with: Base64URL.encode(object)))
+    }
+
+    @Test func packedAttestationSelfOrWithACertificate() async throws {
+        let simulator = try Self.start()
+        defer { simulator.stop() }
+        let token = try await Self.graphToken(simulator)
+        let user = "alice@contoso.test"
+        let selfAttested = try await Self.postRegistration(
+            simulator, user: user, token: token,
+            try Self.packed(try await Self.makeCredential(simulator, user: user, token: token)))
+        #expect(selfAttested.status == 201, "\(selfAttested.body)")
+        #expect(selfAttested.json?["attestationLevel"]?.string == "notAttested")
+        let forged = try await Self.postRegistration(
+            simulator, user: user, token: token,
+            try Self.packed(try await Self.makeCredential(simulator, user: user, token: token), forged: true))
+        #expect(forged.status == 400)
+
+        var enforcing = FidoOptions()
+        enforcing.enforceAttestation = true
+        let strict = try Self.start(fido: enforcing)
+        defer { strict.stop() }
+        let strictToken = try await Self.graphToken(strict)
+        let refused = try await Self.postRegistration(
+            strict, user: user, token: strictToken,
+            try Self.packed(try await Self.makeCredential(strict, user: user, token: strictToken)))
+        #expect(refused.status == 400)
+        let made = try await Self.makeCredential(strict, user: user, token: strictToken)
+        let attested = try await Self.postRegistration(
+            strict, user: user, token: strictToken, try Self.packed(made, x5c: true))
+        #expect(attested.status == 201, "\(attested.body)")
+        #expect(attested.json?["attestationLevel"]?.string == "attested")
+        // The attested key signs in.
+        let (page, _) = try await Self.signIn(strict, Self.browser(), made.credential)
+        #expect(page.pgid == "KmsiInterrupt")
     }
 
     @Test func aChallengeIsSpentOnceAndBoundToItsSession() async throws {

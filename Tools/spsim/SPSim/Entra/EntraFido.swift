@@ -135,11 +135,13 @@ extension SimulatorCore {
 
     /// `POST /{tenant}/login` with `type=23`, `ps=23`, `assertion` (compact JSON: `id`, `clientDataJSON`,
     /// `authenticatorData`, `signature`, `userHandle`), `lmcCanary`, `hpgrequestid`, `ctx`, `canary`, `flowToken`:
-    /// a verified assertion signs the user in (it satisfies MFA too) and goes on like a password would.
+    /// a verified assertion signs the user in and goes on like a password would; with the user verified (UV) it is
+    /// a multifactor sign-in, which satisfies MFA too (without UV, allowed only by ``FidoOptions/requireUserVerification``
+    /// off, an `mfa` user still meets `ConvergedTFA`).
     func entraFidoLogin(_ request: HTTPServerRequest, flow: EntraFlow) -> HTTPServerResponse {
         switch verifyFidoAssertion(request, flow: flow, secondFactor: false) {
         case .refused(let page): return page
-        case .accepted(let user): return afterPassword(flow, user, strongAuthentication: true)
+        case .accepted(let user, let verified): return afterPassword(flow, user, strongAuthentication: verified)
         }
     }
 
@@ -152,7 +154,7 @@ extension SimulatorCore {
         else { return flowTokenExpired() }
         switch verifyFidoAssertion(request, flow: flow, secondFactor: true) {
         case .refused(let page): return page
-        case .accepted(let signer):
+        case .accepted(let signer, _):
             guard signer == user else {
                 return fidoRefusal("The security key or passkey belongs to another account.", check: "user")
             }
@@ -163,7 +165,8 @@ extension SimulatorCore {
     }
 
     enum FidoVerdict {
-        case accepted(Int)
+        /// The user, and whether the authenticator verified them (UV).
+        case accepted(Int, userVerified: Bool)
         case refused(HTTPServerResponse)
     }
 
@@ -240,7 +243,7 @@ extension SimulatorCore {
                 fidoRefusal(
                     "The signature counter did not rise: the security key may have been cloned.", check: "counter"))
         }
-        return .accepted(user)
+        return .accepted(user, userVerified: flags & 0x04 != 0)
     }
 
     /// Spends the challenge `encoded` (base64url of the ASCII text given out) when this flow was given it, for this

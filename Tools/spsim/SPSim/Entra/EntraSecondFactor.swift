@@ -261,7 +261,7 @@ extension SimulatorCore {
     }
 
     /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `mfaAuthMethod`, `type` 22 or 19 with
-    /// `otc`) after a verified second factor → KMSI.
+    /// `otc`) after a verified second factor → KMSI; with `assertion`, the FIDO second factor (`Entra/EntraFido.swift`).
     func entraProcessAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
         if request.formValue("assertion") != nil { return entraFidoSecondFactor(request) }
         let ctx = request.formValue("request") ?? request.formValue("ctx") ?? ""
