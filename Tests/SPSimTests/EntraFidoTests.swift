@@ -286,6 +286,20 @@ typealias WireJSON = JSON.JSONValue
         #expect(used.signCount == 1)
         #expect(simulator.fidoSignIns(for: "alice@contoso.test") == 1)
         #expect(simulator.passwordSignIns(for: "alice@contoso.test") == 0)
+
+        // With a hint: the page names the registered credential; fido/get's own challenge signed.
+        let hinted = Self.browser()
+        let hintPage = try await Self.signInPage(simulator, hinted, hint: "alice@contoso.test")
+        let standard = Data(credential.credentialID).base64EncodedString()
+        #expect(hintPage.config["oGetCredTypeResult"]?["Credentials"]?["HasPassword"] == .bool(true))
+        #expect(hintPage.config["oGetCredTypeResult"]?["Credentials"]?["PrefCredential"]?.number == 1)
+        #expect(hintPage.config["arrFidoAllowList"] == .array([.string(standard)]))
+        let hintFido = try await Self.fidoGet(hinted, hintPage, username: "alice@contoso.test", credentials: standard)
+        let (hintAssertion, _) = try Self.entraAssertion(
+            simulator, used, challenge: hintFido.config["sFidoChallenge"]?.string ?? "")
+        let hintKMSI = try await Self.postAssertion(hinted, hintFido, assertion: hintAssertion)
+        #expect(try await Self.finish(simulator, hinted, hintKMSI) == 200)
+        #expect(simulator.fidoSignIns(for: "alice@contoso.test") == 2)
     }
 
     @Test func aProvisionedPasskeyOnlyUserWithALoginHint() async throws {
