@@ -396,6 +396,17 @@ typealias WireJSON = JSON.JSONValue
         #expect(try await Self.finish(simulator, browser, kmsi) == 200)
         #expect(simulator.fidoSignIns(for: "bob.mfa@contoso.test") == 1)
 
+        // Another account's key does not complete Bob's second factor.
+        let alices = try await Self.register(simulator, user: "alice@contoso.test")
+        let other = Self.browser()
+        let otherTFA = try await Drivers.entraPostCredentials(
+            other, try await Self.signInPage(simulator, other), user: "bob.mfa@contoso.test", password: Self.password)
+        let otherFido = try await Self.fidoGet(other, otherTFA, secondFactor: true)
+        let (foreign, _) = try Self.entraAssertion(
+            simulator, alices, challenge: otherFido.config["sFidoChallenge"]?.string ?? "")
+        #expect(Self.refusal(try await Self.postAssertion(other, otherFido, assertion: foreign)) == "user")
+        #expect(simulator.fidoCredentials(for: "alice@contoso.test").first?.signCount == 0)
+
     }
 
     @Test func aWrongKeyAReplayedCounterAndUVZeroAreRefused() async throws {

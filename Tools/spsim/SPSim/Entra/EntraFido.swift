@@ -154,10 +154,7 @@ extension SimulatorCore {
         else { return flowTokenExpired() }
         switch verifyFidoAssertion(request, flow: flow, secondFactor: true) {
         case .refused(let page): return page
-        case .accepted(let signer, _):
-            guard signer == user else {
-                return fidoRefusal("The security key or passkey belongs to another account.", check: "user")
-            }
+        case .accepted:
             flow.secondFactor = SecondFactorExchange(method: "FidoKey", sessionId: Tokens.guid(), verified: true)
             state.withLock { $0.flows[flow.ctx] = flow }
             return afterSecondFactor(flow, user)
@@ -186,6 +183,9 @@ extension SimulatorCore {
                     "500344",
                     "AADSTS500344: UserAccountNotFoundForFidoSignIn - No account in this directory has the security key or passkey that was used."
                 ))
+        }
+        if secondFactor && flow.user != user {
+            return .refused(fidoRefusal("The security key or passkey belongs to another account.", check: "user"))
         }
         if options.fido.blockedByPolicy {
             return .refused(
