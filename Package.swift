@@ -260,7 +260,8 @@ let package = Package(
             name: "TransportTests", dependencies: ["TestSupport", "Transport", "HTTPServer", "Cryptography"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "SPSimTests", dependencies: ["TestSupport", "SPSim", "HTTPServer", "AuthFlowCore"],
+            name: "SPSimTests",
+            dependencies: ["TestSupport", "SPSim", "HTTPServer", "AuthFlowCore", "Cryptography", "JSON"],
             path: "Tests/SPSimTests"),
         .testTarget(
             name: "SharePointTests", dependencies: ["TestSupport", "SharePoint", "Transport", "SPSim", "LocalFiles"],

@@ -24,6 +24,7 @@ extension OptionKey {
     static let tokenLifetime = OptionKey(named: "token-lifetime")
     static let deviceCodeInterval = OptionKey(named: "device-code-interval")
     static let budgets = OptionKey(named: "budgets")
+    static let fido = OptionKey(named: "fido")
     static let version = OptionKey(named: "version")
     static let help = OptionKey(named: "help")
 }
@@ -58,6 +59,10 @@ let command = CommandDescription(
             .budgets, "BUDGETS",
             "throttle by resource units as SharePoint Online does: app=U,appDay=U,tenant=U,tenantDay=U,retryAfter=S,"
                 + "undecorated=SHARE (units per minute or day; '' is a small tenant: 1250, 1200000, 3750, 6000000)"),
+        .value(
+            .fido, "SWITCHES",
+            "Entra's FIDO2/passkey switches: blocked,enforceAttestation,uvOptional,userAgents=A|B,rpId=HOST,origin=URL,"
+                + "registrationOrigin=URL,challengeLifetime=S,noPageChallenge,noCrossDomainCanary,refusalCode=N"),
         .flag(.version, "print the version"),
         .flag(.help, short: "h", "show this help"),
     ])
@@ -119,6 +124,9 @@ for path in arguments.all(.appCertificate) {
 }
 options.tokenLifetimeSeconds = arguments.integer(.tokenLifetime) ?? options.tokenLifetimeSeconds
 options.deviceCodeIntervalSeconds = arguments.integer(.deviceCodeInterval) ?? options.deviceCodeIntervalSeconds
+if let spec = arguments.value(.fido) {
+    do { options.fido = try FidoOptions(parsing: spec) } catch { fail("\(error)") }
+}
 if let spec = arguments.value(.budgets) {
     do { options.resourceBudgets = try ResourceBudgetModel(parsing: spec) } catch { fail("\(error)") }
 }

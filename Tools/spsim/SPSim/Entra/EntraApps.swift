@@ -42,6 +42,11 @@ public struct SimulatedApp: Sendable, Equatable {
     public static let readOnlyId = "55555555-5555-4555-8555-555555555555"
     /// `Sites.Selected`: no site until one is granted (``Simulator/grantSite(_:toApp:)``).
     public static let sitesSelectedId = "66666666-6666-4666-8666-666666666666"
+    /// Graph's `UserAuthMethod-Passkey.ReadWrite.All`: registers passkeys for users (`fido2Methods`), with a
+    /// certificate or the secret ``passkeyProvisioningSecret`` (Graph takes secret-based tokens).
+    public static let passkeyProvisioningId = "77777777-7777-4777-8777-777777777777"
+    /// The passkey provisioning app's client secret.
+    public static let passkeyProvisioningSecret = "spsim-passkey-secret-0123456789"
 }
 
 extension [SimulatedApp] {
@@ -59,6 +64,9 @@ extension [SimulatedApp] {
             SimulatedApp(appId: SimulatedApp.readOnlyId, displayName: "read-only app", roles: ["Sites.Read.All"]),
             SimulatedApp(
                 appId: SimulatedApp.sitesSelectedId, displayName: "selected sites app", roles: ["Sites.Selected"]),
+            SimulatedApp(
+                appId: SimulatedApp.passkeyProvisioningId, displayName: "passkey provisioning app",
+                secret: SimulatedApp.passkeyProvisioningSecret, roles: ["UserAuthMethod-Passkey.ReadWrite.All"]),
         ]
     }
 }

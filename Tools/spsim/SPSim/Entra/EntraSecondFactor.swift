@@ -108,7 +108,12 @@ extension SimulatorCore {
         let next = advance(flow, stage: "mfa", user: index)
         var config = baseConfig(
             pgid: "ConvergedTFA", flow: next, urlPost: "/common/SAS/ProcessAuth", hpgid: 1114, hpgact: 2202)
-        let defaultMethod = profile.defaultMethod ?? profile.methods.first
+        // A FIDO credential is offered as `FidoKey` to a FIDO-capable agent (observed), with the keys of `fido/get`.
+        let fido = fidoSecondFactorConfig(next, index)
+        let methods =
+            fido != nil && !profile.methods.contains("FidoKey") ? profile.methods + ["FidoKey"] : profile.methods
+        let defaultMethod = profile.defaultMethod ?? methods.first
+        config += fido ?? []
         config += [
             ("urlBeginAuth", .string(identityProviderURL + "/common/SAS/BeginAuth")),
             ("urlEndAuth", .string(identityProviderURL + "/common/SAS/EndAuth")),
@@ -123,10 +128,15 @@ extension SimulatorCore {
             (
                 "arrUserProofs",
                 .array(
-                    profile.methods.map { method in
+                    methods.map { method in
                         .object([
                             ("authMethodId", .string(method)), ("data", .string(method)),
-                            ("display", .string(method == "PhoneAppOTP" ? "" : "+XX XXX XXXX X42")),
+                            (
+                                "display",
+                                .string(
+                                    method == "PhoneAppOTP"
+                                        ? "" : method == "FidoKey" ? "Security key" : "+XX XXX XXXX X42")
+                            ),
                             ("isDefault", .bool(method == defaultMethod)), ("isLocationAware", .bool(false)),
                         ])
                     })
@@ -251,8 +261,9 @@ extension SimulatorCore {
     }
 
     /// `POST /common/SAS/ProcessAuth` (form: `request` or `ctx`, `flowToken`, `mfaAuthMethod`, `type` 22 or 19 with
-    /// `otc`) after a verified second factor → KMSI.
+    /// `otc`) after a verified second factor → KMSI; with `assertion`, the FIDO second factor (`Entra/EntraFido.swift`).
     func entraProcessAuth(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        if request.formValue("assertion") != nil { return entraFidoSecondFactor(request) }
         let ctx = request.formValue("request") ?? request.formValue("ctx") ?? ""
         guard let flow = state.withLock({ $0.flows[ctx] }), flow.stage == "mfa", flow.secondFactor?.verified == true,
             request.formValue("flowToken") == flow.flowToken, let user = flow.user
@@ -262,6 +273,11 @@ extension SimulatorCore {
                 "AADSTS50076: Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access this resource."
             )
         }
+        return afterSecondFactor(flow, user)
+    }
+
+    /// The page after a verified second factor: an interrupt waiting for it, else KMSI.
+    func afterSecondFactor(_ flow: EntraFlow, _ user: Int) -> HTTPServerResponse {
         if let interrupt = options.entraInterrupt, interrupt.waitsForSecondFactor {
             return entraInterruptPage(interrupt, flow: flow, user: user)
         }

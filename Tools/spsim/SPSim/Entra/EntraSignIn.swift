@@ -118,12 +118,13 @@ extension SimulatorCore {
             ),
             ("sErrorCode", .string(errorCode ?? "50058")),
             ("sErrTxt", .string(errorText)),
-            ("sPOST_Username", .string(username)),
+            ("sPOST_Username", .string(username.isEmpty ? flow.loginHint ?? "" : username)),
             ("fKMSIEnabled", .bool(false)),
             ("iLoginMode", .int(1)),
             ("fAllowPhoneSignIn", .bool(true)),
             ("fAccessPassSupported", .bool(true)), ("fShowAccessPassPeek", .bool(true)),
         ]
+        config += fidoSignInConfig(flow)
         return html(200, convergedPage(pgid: "ConvergedSignIn", config: config))
     }
 
@@ -143,9 +144,13 @@ extension SimulatorCore {
                         ("sErrTxt", .string("AADSTS50011: The redirect URI specified in the request does not match.")),
                     ]))
         }
-        let flow = newFlow(
+        var flow = newFlow(
             redirectURI: redirectURI, stateValue: request.queryValue("state") ?? "",
             nonce: request.queryValue("nonce") ?? "")
+        // FIDO is offered by user agent (observed); `login_hint` embeds GetCredentialType's answer.
+        flow.fidoCapable = isFidoCapable(request.header("User-Agent"))
+        flow.loginHint = request.queryValue("login_hint").flatMap { $0.isEmpty ? nil : $0 }
+        state.withLock { $0.flows[flow.ctx] = flow }
         // Single sign-on: a live ESTSAUTH session skips the password.
         let cookies = request.cookies
         if let user = liveIdentityProviderSession(cookies) {
@@ -183,6 +188,9 @@ extension SimulatorCore {
             return entraError(
                 "50089", "AADSTS50089: Authentication failed due to flow token expired. Please sign in again.")
         }
+        if request.formValue("assertion") != nil || request.formValue("type") == "23" {
+            return entraFidoLogin(request, flow: flow)
+        }
         let login = request.formValue("login") ?? request.formValue("loginfmt") ?? ""
         if let pass = request.formValue("accesspass") {
             return entraAccessPassLogin(flow: flow, login: login, pass: pass)
@@ -191,7 +199,7 @@ extension SimulatorCore {
         guard let index = userIndex(login: login) else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50034", username: login)
         }
-        guard users[index].password == password else {
+        guard users[index].hasPassword, users[index].password == password else {
             return signInPage(advance(flow, stage: "signin", user: nil), errorCode: "50126", username: login)
         }
         state.withLock { $0.passwordSignIns[users[index].email.lowercased(), default: 0] += 1 }

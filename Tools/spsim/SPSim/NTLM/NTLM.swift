@@ -70,7 +70,7 @@ extension SimulatorCore {
         }
         let user = text(userBytes)
         let domain = text(domainBytes)
-        guard ntResponse.count > 24, let index = userIndex(login: user) else { return nil }
+        guard ntResponse.count > 24, let index = userIndex(login: user), users[index].hasPassword else { return nil }
         let password = users[index].password
         let ntHash = Digest.md4(Array(password.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         let identity = Array((user.uppercased() + domain).utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

@@ -22,6 +22,7 @@ public enum SignInMode: String, CaseIterable, Sendable {
 public struct SimulatedUser: Sendable, Equatable, Codable {
     /// Sign-in name (UPN), compared case-insensitively.
     public var email: String
+    /// The password; empty for a passkey-only account (no password matches it: `HasPassword` false).
     public var password: String
     public var displayName: String
     /// Entra answers with a `ConvergedTFA` (MFA) page instead of KMSI.
@@ -39,6 +40,9 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
     public var accessPass: AccessPassProfile?
     /// Entra: the user may sign in with a certificate (`Entra/EntraCertificateAuth.swift`); nil: not in CBA's scope.
     public var certificateAuth: CertificateAuthProfile?
+    /// Entra: the user's FIDO2 credentials (passkeys, security keys) provisioned up front (`Entra/EntraFido.swift`);
+    /// those registered through Graph at run time come on top.
+    public var fido: [FidoCredentialProfile] = []
 
     public init(
         email: String, password: String, displayName: String, mfa: Bool = false, conditionalAccess: Bool = false,
@@ -56,13 +60,13 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case email, password, displayName, mfa, conditionalAccess = "ca", passwordChange, federated, secondFactor
-        case accessPass, certificateAuth
+        case accessPass, certificateAuth, fido
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         email = try container.decode(String.self, forKey: .email)
-        password = try container.decode(String.self, forKey: .password)
+        password = try container.decodeIfPresent(String.self, forKey: .password) ?? ""
         displayName =
             try container.decodeIfPresent(String.self, forKey: .displayName)
             ?? String(email.split(separator: "@").first ?? "")
@@ -73,7 +77,11 @@ public struct SimulatedUser: Sendable, Equatable, Codable {
         secondFactor = try container.decodeIfPresent(SecondFactorProfile.self, forKey: .secondFactor) ?? .init()
         accessPass = try container.decodeIfPresent(AccessPassProfile.self, forKey: .accessPass)
         certificateAuth = try container.decodeIfPresent(CertificateAuthProfile.self, forKey: .certificateAuth)
+        fido = try container.decodeIfPresent([FidoCredentialProfile].self, forKey: .fido) ?? []
     }
+
+    /// Whether the account has a password at all (a passkey-only account has none).
+    public var hasPassword: Bool { !password.isEmpty }
 
     /// Part before `@` (the FBA / Windows account name).
     public var accountName: String { String(email.split(separator: "@").first ?? Substring(email)) }
@@ -94,7 +102,8 @@ extension [SimulatedUser] {
         ]
     }
 
-    /// Reads a JSON array of users (`email`, `password`, optional `displayName`, `mfa`, `ca`, `passwordChange`).
+    /// Reads a JSON array of users (`email`, optional `password` (none: passkey-only), `displayName`, `mfa`, `ca`,
+    /// `passwordChange`, `federated`, `secondFactor`, `accessPass`, `fido`).
     public static func load(jsonFile path: String) throws -> [SimulatedUser] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return try JSONDecoder().decode([SimulatedUser].self, from: data)
@@ -157,6 +166,9 @@ public struct SimulatorOptions: Sendable {
     /// SharePoint Online's throttling by resource units (``ResourceBudgetModel``); nil: no budgets.
     public var resourceBudgets: ResourceBudgetModel? = nil
     public var deviceCodeLifetimeSeconds: Int = 900
+    /// Entra's FIDO2/passkey sign-in and Graph's `fido2Methods` (`Entra/EntraFido.swift`): which user agents get
+    /// the FIDO keys, the checks that are inferred, the tenant's policy switches.
+    public var fido: FidoOptions = FidoOptions()
 
     public init(
         mode: SignInMode, port: UInt16 = 0, idpPort: UInt16 = 0, users: [SimulatedUser] = .defaults, items: Int = 0,

@@ -117,7 +117,9 @@ final class SimulatorCore: Sendable {
     }
 
     func checkPassword(login: String, password: String) -> Int? {
-        guard let index = userIndex(login: login), users[index].password == password else { return nil }
+        guard let index = userIndex(login: login), users[index].hasPassword, users[index].password == password else {
+            return nil
+        }
         return index
     }
 

@@ -18,6 +18,10 @@ struct EntraFlow {
     var stage: String
     /// The second-factor exchange under way on this flow (BeginAuth to ProcessAuth).
     var secondFactor: SecondFactorExchange?
+    /// The authorize request came from a user agent Entra offers FIDO to (``FidoOptions/capableUserAgents``).
+    var fidoCapable = false
+    /// The authorize request's `login_hint`: the sign-in page embeds `GetCredentialType`'s answer for it.
+    var loginHint: String?
 }
 
 /// Mutable simulator state (guarded by `SimulatorCore.state`).
@@ -62,6 +66,8 @@ struct SimulatorState {
     var accessTokens: [String: SPSession] = [:]
     /// App registrations' certificates, device codes, refresh tokens, the signing key (EntraApps.swift)
     var entra = EntraState()
+    /// FIDO2 credentials registered at run time, counters, challenges given out (Entra/EntraFidoModel.swift)
+    var fido = FidoState()
     /// form digest → expiry
     var digests: [String: Int] = [:]
     /// FBA view state → expected event validation
