@@ -82,6 +82,10 @@ public struct SignIn: Sendable {
         if options.usesKerberosCredentialCache && !configuration.hasKerberosTicket {
             configuration.hasKerberosTicket = KerberosCredentialCache.isPresent()
         }
+        var options = options
+        if configuration.passkey != nil && options.browser.userAgent == nil {
+            options.browser.userAgent = BrowserHeaders.webAuthnCapableUserAgent
+        }
         var machine = SignInMachine(configuration)
         var action = machine.start()
         var lastResponse: SignInResponse?
@@ -119,7 +123,7 @@ public struct SignIn: Sendable {
                     return .interactionRequired(.passkey, pageId: nil, message: error.description)
                 }
             }
-            var exchange = httpRequest(for: request)
+            var exchange = httpRequest(for: request, browser: options.browser)
             if let deadline = options.deadline {
                 let left = deadline - (ContinuousClock.now - started)
                 guard left > .zero else {
@@ -182,9 +186,9 @@ public struct SignIn: Sendable {
         return false
     }
 
-    private func httpRequest(for request: SignInRequest) -> HTTPRequest {
+    private func httpRequest(for request: SignInRequest, browser: BrowserHeaders) -> HTTPRequest {
         var headers = HTTPHeaders(request.headers)
-        for (name, value) in options.browser.headers(
+        for (name, value) in browser.headers(
             method: request.method, url: request.url, referrer: request.referrer, existing: request.headers.map(\.name))
         {
             headers.add(name, value)

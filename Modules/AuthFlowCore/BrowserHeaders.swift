@@ -14,6 +14,14 @@ public struct BrowserHeaders: Sendable, Equatable {
     public var acceptLanguage: String?
     /// Whether `Referer` and `Origin` are sent at all.
     public var sendsReferrer: Bool
+    /// A `User-Agent` for the sign-in's requests over the client's own; nil keeps the client's.
+    public var userAgent: String?
+
+    /// A Chromium browser's agent, naming SPConnect at its end: identity providers offer WebAuthn (Entra's FIDO view)
+    /// only to agents they know can do it (../shared/docs/entra-passwordless.md §2.1, observed), so a sign-in with a
+    /// passkey presents this one.
+    public static let webAuthnCapableUserAgent =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 SPConnect"
 
     /// Browser-like defaults: HTML first, `en-US,en;q=0.9`, referrers on.
     public init(
@@ -31,6 +39,7 @@ public struct BrowserHeaders: Sendable, Equatable {
         let present = Set(existing.map { $0.lowercased() })
         var added: [(String, String)] = []
         if !present.contains("accept") { added.append(("Accept", accept)) }
+        if let userAgent, !present.contains("user-agent") { added.append(("User-Agent", userAgent)) }
         if let acceptLanguage, !present.contains("accept-language") {
             added.append(("Accept-Language", acceptLanguage))
         }

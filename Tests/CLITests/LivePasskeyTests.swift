@@ -120,6 +120,19 @@ struct LivePasskeyTests {
         let who = try await run(account, ["whoami", "--profile", "passkey"])
         #expect(who.status == 0, "whoami with the passkey's session: \(who.stderr)")
 
+        if site == "ALLAUTH" {
+            // allauth asks an account with a passkey for it after the password (its MFA stage): a password and the
+            // passkey sign in with both, the passkey as the second factor.
+            seen = try logLength(site)
+            let both = try await login(
+                account, site, profile: "both", ["--user", user, "--passkey", account.passkey], password: password)
+            #expect(both.status == 0, "password, then the passkey: \(both.stderr)")
+            let lines = try verifications(site, after: seen)
+            #expect(
+                lines.count == 1 && lines[0].hasPrefix("authenticate ok") && lines[0].contains(" sign_count=3 "),
+                "\(lines)")
+        }
+
         // The same credential id with another key: the site's library refuses the signature (exit 3).
         var forged = try passkeyJSON(account.passkey)
         forged["privateKey"] = String(decoding: try P256PrivateKey().pkcs8PEM(), as: UTF8.self)

@@ -11,13 +11,15 @@ import TransportValues
 /// goes to that page's `urlPost` with `type=23` as five flat base64url members.
 enum EntraPasskey {
     /// Whether the sign-in answers `page`'s `$Config` with its passkey: it has one, and the page offers FIDO (on a
-    /// `ConvergedTFA` page, as one of the account's proofs).
+    /// `ConvergedTFA` page, as one of the account's proofs). As the first factor only when no password was given: a
+    /// password and a passkey sign in with the password, then the passkey as the second factor.
     static func isOffered(on config: AADConfig, state: FlowState, secondFactor: Bool) -> Bool {
         guard state.configuration.passkey != nil, let address = config.text("urlFidoLogin"), !address.isEmpty else {
             return false
         }
         if secondFactor { return config.proofMethods.contains { $0.lowercased().contains("fido") } }
-        return config.text("fIsFidoSupported") != "false"
+        // With a password too, the password goes first and the passkey answers the second factor.
+        return config.text("fIsFidoSupported") != "false" && state.configuration.password.revealedValue().isEmpty
     }
 
     /// The post to `urlFidoLogin` the page's script makes (§2.2 step 3; `flow=mfa` as a second factor). It carries

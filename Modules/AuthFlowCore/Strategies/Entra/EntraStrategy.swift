@@ -99,6 +99,13 @@ struct EntraStrategy: SignInStrategy {
         }
         guard let urlPost = config.text("urlPost"), !urlPost.isEmpty else {
             guard pgid.lowercased().contains("error") else { return nil }
+            if passkeyAnswered {
+                // Entra answers a passkey it will not take with its generic error page (no code, observed).
+                return .finish(
+                    .invalidCredentials(
+                        message: "Entra did not accept the passkey: "
+                            + (errorText ?? "its error page gave no reason"), code: nil))
+            }
             return .finish(
                 .interactionRequired(
                     .identityProviderError, pageId: pgid,

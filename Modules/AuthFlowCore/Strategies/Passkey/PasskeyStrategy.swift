@@ -18,7 +18,8 @@ extension InteractionKind {
 /// submits the passkey page's first form (an optional user name).
 ///
 /// Asked before every other strategy, and only when a passkey is given: a page it does not recognise goes on to
-/// the password strategies. A relying party that shows the passkey ceremony again after an assertion refused it.
+/// the password strategies, and so does a page with a password field when a password is given too (the passkey then
+/// answers the second factor). A relying party that shows the passkey ceremony again after an assertion refused it.
 struct PasskeyStrategy: SignInStrategy {
     let name = "passkey"
     /// Assertions sent so far.
@@ -30,6 +31,12 @@ struct PasskeyStrategy: SignInStrategy {
 
     mutating func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         guard let passkey = state.configuration.passkey else { return nil }
+        // A password given too goes first where the page takes one: the passkey then answers the second factor.
+        if !state.configuration.password.revealedValue().isEmpty, !state.passwordSubmitted,
+            page.forms.contains(where: { $0.passwordField != nil })
+        {
+            return nil
+        }
         let returnForms = PasskeyReturnForm.all(on: page)
         let options = page.passkeyOptions.lazy.compactMap(PasskeyRequestOptions.init(json:)).first
         let entry = options == nil && returnForms.isEmpty ? Self.entry(on: page) : nil

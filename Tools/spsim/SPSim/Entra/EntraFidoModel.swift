@@ -107,10 +107,9 @@ public struct FidoOptions: Sendable, Equatable {
     public static let browserUserAgents = ["Chrome/", "Chromium/", "Edg/", "Firefox/"]
 
     /// A `User-Agent` containing one of these (case-insensitive) gets the FIDO keys of the sign-in pages
-    /// (`fIsFidoSupported`, `urlFidoLogin`, …) and `FidoKey` on `ConvergedTFA`. The default adds `SPConnect`, which
-    /// spconnect's own agents contain (`NONISV|SPConnect|spconnect/…`, Transport's `SPConnect`): a convenience of
-    /// the simulator; ``browserUserAgents`` alone is closer to Entra. Empty: no agent is FIDO-capable.
-    public var capableUserAgents: [String] = browserUserAgents + ["SPConnect"]
+    /// (`fIsFidoSupported`, `urlFidoLogin`, …) and `FidoKey` on `ConvergedTFA`: browsers' agents only, as Entra
+    /// (spconnect presents a Chromium agent when it signs in with a passkey). Empty: no agent is FIDO-capable.
+    public var capableUserAgents: [String] = browserUserAgents
     /// The relying party id (nil: the identity provider's host without its port, e.g. `127.0.0.2`; Entra's is
     /// `login.microsoft.com`, where its `fido/get` page is served).
     public var relyingPartyID: String?
