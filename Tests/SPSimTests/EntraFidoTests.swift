@@ -536,9 +536,8 @@ typealias WireJSON = JSON.JSONValue
     }
 
     @Test func aChallengeIsSpentOnceAndBoundToItsSession() async throws {
-        var fast = FidoOptions()
-        fast.challengeLifetimeSeconds = 1
-        let simulator = try Self.start(fido: fast)
+        // The default lifetime here (a loaded machine must not see a challenge expire), one second for the stale one.
+        let simulator = try Self.start()
         defer { simulator.stop() }
         let credential = try await Self.register(simulator, user: "alice@contoso.test")
         // Spent: a refused assertion (UV=0) spends its challenge; the right one with it is refused after.
@@ -563,11 +562,16 @@ typealias WireJSON = JSON.JSONValue
         #expect(try await Self.postAssertion(victim, victimFido, assertion: own).pgid == "KmsiInterrupt")
 
         // Stale: past its lifetime (one second here).
+        var fast = FidoOptions()
+        fast.challengeLifetimeSeconds = 1
+        let quick = try Self.start(fido: fast)
+        defer { quick.stop() }
+        let quickCredential = try await Self.register(quick, user: "alice@contoso.test")
         let slow = Self.browser()
-        let slowFido = try await Self.fidoGet(slow, try await Self.signInPage(simulator, slow))
+        let slowFido = try await Self.fidoGet(slow, try await Self.signInPage(quick, slow))
         try await Task.sleep(for: .milliseconds(2_100))
         let (late, _) = try Self.entraAssertion(
-            simulator, credential, challenge: slowFido.config["sFidoChallenge"]?.string ?? "")
+            quick, quickCredential, challenge: slowFido.config["sFidoChallenge"]?.string ?? "")
         #expect(Self.refusal(try await Self.postAssertion(slow, slowFido, assertion: late)) == "challenge")
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 internal import Cryptography
 public import JSON
 
@@ -20,12 +21,12 @@ public struct PasskeyRequestOptions: Sendable, Equatable {
     public init?(json: JSONValue) {
         let options = json["publicKey"] ?? json
         guard options["user"] == nil, options["pubKeyCredParams"] == nil,
-            let challenge = options["challenge"]?.stringValue.flatMap(Base64URL.decode), challenge.count >= 16
+            let challenge = options["challenge"]?.stringValue.flatMap(WebAuthnBytes.decode), challenge.count >= 16
         else { return nil }
         self.challenge = challenge
         relyingPartyID = options["rpId"]?.stringValue
         allowedCredentialIDs = (options["allowCredentials"]?.arrayValue ?? []).compactMap {
-            $0["id"]?.stringValue.flatMap(Base64URL.decode)
+            $0["id"]?.stringValue.flatMap(WebAuthnBytes.decode)
         }
         userVerification = options["userVerification"]?.stringValue
     }
@@ -53,8 +54,8 @@ public struct PasskeyCreationOptions: Sendable, Equatable {
     /// options: no base64url `challenge` or no `user.id`.
     public init?(json: JSONValue) {
         let options = json["publicKey"] ?? json
-        guard let challenge = options["challenge"]?.stringValue.flatMap(Base64URL.decode), challenge.count >= 16,
-            let user = options["user"], let handle = user["id"]?.stringValue.flatMap(Base64URL.decode),
+        guard let challenge = options["challenge"]?.stringValue.flatMap(WebAuthnBytes.decode), challenge.count >= 16,
+            let user = options["user"], let handle = user["id"]?.stringValue.flatMap(WebAuthnBytes.decode),
             !handle.isEmpty
         else { return nil }
         self.challenge = challenge
@@ -63,8 +64,19 @@ public struct PasskeyCreationOptions: Sendable, Equatable {
         userName = user["name"]?.stringValue ?? ""
         algorithms = (options["pubKeyCredParams"]?.arrayValue ?? []).compactMap { $0["alg"]?.int64Value }
         excludedCredentialIDs = (options["excludeCredentials"]?.arrayValue ?? []).compactMap {
-            $0["id"]?.stringValue.flatMap(Base64URL.decode)
+            $0["id"]?.stringValue.flatMap(WebAuthnBytes.decode)
         }
         wantsCredentialProperties = options["extensions"]?["credProps"]?.boolValue == true
+    }
+}
+
+/// The bytes of a binary member of WebAuthn options as relying parties write them: base64url (the JSON form the
+/// standard defines), or standard base64 that a page's script converts itself.
+enum WebAuthnBytes {
+    static func decode(_ text: String) -> [UInt8]? {
+        if let bytes = Base64URL.decode(text) { return bytes }
+        var standard = text
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map { Array($0) }
     }
 }

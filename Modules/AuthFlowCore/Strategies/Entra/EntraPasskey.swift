@@ -103,8 +103,7 @@ enum EntraPasskey {
 
     /// A credential id Entra lists in standard base64 (`arrFidoAllowList`), as base64url.
     private static func standardBase64(_ text: String) -> String? {
-        guard let data = Data(base64Encoded: text) ?? Base64URL.decode(text).map({ Data($0) }) else { return nil }
-        return Base64URL.encode(Array(data))
+        WebAuthnBytes.decode(text).map { Base64URL.encode($0) }
     }
 
     /// The outcome of a FIDO error code (§2.7), with what to do; nil for another code.
