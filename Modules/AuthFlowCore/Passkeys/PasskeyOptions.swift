@@ -1,5 +1,5 @@
-import Foundation
 internal import Cryptography
+import Foundation
 public import JSON
 
 /// What a relying party asks of an authenticator when it wants an assertion: WebAuthn's
