@@ -117,7 +117,7 @@ public struct SignIn: Sendable {
             }
             if let used = request.passkeyUsed, let file = options.passkeyFile {
                 do {
-                    try file.save(used)
+                    try file.recordUse(used)
                 } catch {
                     // The assertion is not sent: a count that may not have been saved is never used.
                     return .interactionRequired(.passkey, pageId: nil, message: error.description)

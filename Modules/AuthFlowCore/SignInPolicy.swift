@@ -64,9 +64,42 @@ public struct SignInPolicy: Sendable, Equatable {
     ) throws(Refusal) {
         guard method.uppercased() == "POST" || !includesPassword else { throw .passwordInURL(action: action) }
         let target = try credentialTarget(action)
-        guard let form = URLParts(pageURL), form.origin == target.origin || allows(target) else {
+        guard let form = URLParts(pageURL),
+            form.origin == target.origin || allows(target) || Self.areOneSignInService(form, target)
+        else {
             throw .foreignHost(action: action, formHost: URLParts(pageURL)?.displayAuthority ?? "")
         }
+    }
+
+    /// Microsoft's sign-in service answers on several hosts that pass one sign-in between them by design: the
+    /// FIDO view on `login.microsoft.com` posts back to `login.microsoftonline.com`, the certificate endpoint is
+    /// `certauth.login.microsoftonline.com` or `t{tenant}.certauth.login.microsoftonline.com`
+    /// (../shared/docs/entra-passwordless.md §1.2 and §2.2, documented and observed). Over https both, they are one
+    /// service; no other host is.
+    static func areOneSignInService(_ form: URLParts, _ target: URLParts) -> Bool {
+        guard form.scheme == "https", target.scheme == "https", form.port == 443, target.port == 443 else {
+            return false
+        }
+        return microsoftSignInFamily(form.host) != nil
+            && microsoftSignInFamily(form.host) == microsoftSignInFamily(target.host)
+    }
+
+    /// The cloud of one of Microsoft's sign-in hosts (`com` for the public cloud, `us` for US Government), nil for
+    /// any other host.
+    private static func microsoftSignInFamily(_ host: String) -> String? {
+        let host = host.lowercased()
+        for (cloud, names) in [
+            ("com", ["login.microsoftonline.com", "login.microsoft.com"]),
+            ("us", ["login.microsoftonline.us", "login.microsoft.us"]),
+        ] {
+            if names.contains(host) { return cloud }
+            let certauth = "certauth." + names[0]
+            if host == certauth || (host.hasSuffix("." + certauth) && !host.dropLast(certauth.count + 1).contains("."))
+            {
+                return cloud
+            }
+        }
+        return nil
     }
 
     /// Whether credentials given for `origin` (an absolute URL) may also go to `url`: the same origin, or one

@@ -21,11 +21,12 @@ extension SignInMachine {
                 record.decision = "proof: HTTP \(response.status) at \(landing), not the target"
             }
             if case .failed = verdict, attempt.fallsBackToPage { verdict = .signInGoesOn }
-            // A web target's proof refused (401, 403) while the page it interrupted is still to be read: cookies a
-            // site sets before anyone signs in (a CSRF or pre-sign-in session cookie, the session a passkey's
+            // A web target's proof refused (401, 403) before any credential went, while the page it interrupted is
+            // still to be read: cookies a site sets before anyone signs in (a CSRF or pre-sign-in session cookie, the session a passkey's
             // options are kept in) are no session yet, and that page says how the sign-in goes on.
             if case .failed = verdict, [401, 403].contains(response.status), attempt.hops == 0,
-                configuration.target.proofURL != nil, attempt.interrupted != nil
+                configuration.target.proofURL != nil, !state.passwordSubmitted,
+                let interrupted = attempt.interrupted, interrupted.1?.authentication == nil
             {
                 verdict = .signInGoesOn
                 settledForThisStep = true

@@ -21,6 +21,18 @@ extension SignInMachine {
             next = last
             next.url = location
             next.purpose = .redirect
+            // A passkey's assertion and a certificate's handshake were for the origin that asked: a repeat elsewhere
+            // goes without them (its counter was saved already, and is not saved twice).
+            next.passkeyUsed = nil
+            if URLParts(location)?.origin != URLParts(response.url)?.origin {
+                next.clientCertificate = nil
+                if last.passkeyUsed != nil {
+                    return .finish(
+                        .policyRefused(
+                            .foreignHost(
+                                action: location, formHost: URLParts(response.url)?.displayAuthority ?? "")))
+                }
+            }
         }
         if let authentication = lastRequest?.authentication ?? lastRequest?.redirectAuthentication {
             if configuration.policy.mayShareCredentials(from: response.url, to: location) {

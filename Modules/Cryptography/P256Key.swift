@@ -23,9 +23,10 @@ public final class P256PrivateKey: CustomStringConvertible {
         handle = key
     }
 
-    /// Reads the first private key in `pem` (PKCS#8 or SEC 1 `EC PRIVATE KEY`); it must be on P-256.
-    public init(pem: [UInt8]) throws(CryptoError) {
-        let key = try PEMText.readPrivateKey(pem, password: nil)
+    /// Reads the first private key in `pem` (PKCS#8, encrypted PKCS#8 with `password`, or SEC 1 `EC PRIVATE KEY`);
+    /// it must be on P-256. The password is never shown or kept.
+    public init(pem: [UInt8], password: [UInt8]? = nil) throws(CryptoError) {
+        let key = try PEMText.readPrivateKey(pem, password: password)
         handle = key
         guard P256Curve.holds(key) else { throw .notP256 }
     }

@@ -67,7 +67,7 @@ enum ErrorTextReader {
         let names = ([node.attribute("id") ?? ""] + node.classTokens).map { $0.lowercased() }
         // A message's own category says a notice (Flask's and Django's message categories, `info`, `success`),
         // whatever styling hook the container shares with errors (`class="info fs-error-msg"`).
-        let noticeCategories: Set<String> = ["info", "success", "notice"]
+        let noticeCategories: Set<String> = ["info", "success"]
         if node.classTokens.contains(where: { noticeCategories.contains($0.lowercased()) }) { return false }
         let severeWords: Set<String> = ["error", "errors", "danger", "invalid", "negative", "fail", "failed"]
         return node.nameWords.contains { severeWords.contains($0) }

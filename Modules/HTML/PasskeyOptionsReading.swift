@@ -6,8 +6,12 @@ import JSON
 /// script's string literal that the script parses). Which of them are request or creation options is the sign-in
 /// engine's to decide; this only finds them.
 ///
-/// One lexer pass per text: the innermost `{` open at each `challenge` key is read as an object literal.
+/// One lexer pass per text: the innermost `{` open at each `challenge` key is read as an object literal, and no byte
+/// is read into two objects.
 enum PasskeyOptionsReading {
+    /// The most option objects read from one text (a page carries one or two).
+    static let maximumObjects = 16
+
     /// The objects holding a `challenge` member in `text`, in the order they appear.
     static func objects(in text: String) -> [JSONValue] {
         objects(in: text, nested: 0)
@@ -20,7 +24,7 @@ enum PasskeyOptionsReading {
             var found: [JSONValue] = []
             var lexer = ScriptLexer(bytes: bytes)
             var open: [Int] = []
-            var readFrom = Set<Int>()
+            var readUpTo = 0
             var previous = ScriptToken.none
             while true {
                 let token = lexer.next()
@@ -29,13 +33,14 @@ enum PasskeyOptionsReading {
                     open.append(token.start)
                 } else if token.isPunctuator(UInt8(ascii: "}")) {
                     _ = open.popLast()
-                } else if token.isPunctuator(UInt8(ascii: ":")), let start = open.last, !readFrom.contains(start),
-                    isChallengeKey(previous, bytes)
+                } else if token.isPunctuator(UInt8(ascii: ":")), let start = open.last, start >= readUpTo,
+                    found.count < maximumObjects, isChallengeKey(previous, bytes)
                 {
-                    readFrom.insert(start)
-                    if let value = ScriptObjectLiteral.read(bytes, at: start).value, value["challenge"] != nil {
-                        found.append(value)
-                    }
+                    // Each byte is read as part of an object at most once: a `challenge` inside an object already
+                    // read is not read again, so nested objects cost one pass.
+                    let (value, end) = ScriptObjectLiteral.read(bytes, at: start)
+                    readUpTo = end
+                    if let value, value["challenge"] != nil { found.append(value) }
                 } else if token.kind == .string, nested == 0, token.end - token.start > 20 {
                     // JSON inside a string the script parses (`JSON.parse('{"challenge": …}')`).
                     let inner = ScriptStrings.value(bytes, token)

@@ -166,6 +166,7 @@ public final class HTTPClient: Sendable {
             // Like curl: credentials are for the origin they were given for. A `Cookie` header set by hand is not
             // the jar's (which libcurl matches per host), so it goes too, with the other secret headers.
             next.auth = nil
+            next.clientCertificate = nil
             for name in HTTPRequest.credentialHeaders + ["Origin"] { next.headers.remove(name) }
         }
         return next

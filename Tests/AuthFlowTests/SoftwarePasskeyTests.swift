@@ -117,7 +117,19 @@ import Testing
         #expect(throws: PasskeyError.insecureOrigin("http://rp.example")) {
             try PasskeyOrigin(pageURL: "http://rp.example/login")
         }
-        #expect(try PasskeyOrigin(pageURL: "http://localhost:8000/login").description == "http://localhost:8000")
+        #expect(
+            try PasskeyOrigin(pageURL: "http://localhost:8000/login", allowsHTTPLoopback: true).description
+                == "http://localhost:8000")
+        // Plain http on loopback only when the policy allows it, and a name that merely starts with 127. is no address.
+        #expect(throws: PasskeyError.self) { try PasskeyOrigin(pageURL: "http://localhost:8000/login") }
+        #expect(throws: PasskeyError.self) {
+            try PasskeyOrigin(pageURL: "http://127.0.0.1.evil.test/", allowsHTTPLoopback: true)
+        }
+        // An address is its own relying party only.
+        let address = try PasskeyOrigin(pageURL: "https://10.0.0.1/")
+        #expect(throws: PasskeyError.relyingPartyNotForOrigin(relyingParty: "0.0.1", origin: "https://10.0.0.1")) {
+            try SoftwareAuthenticator.register(options: try Self.creation(rpID: "0.0.1"), origin: address)
+        }
         #expect(throws: PasskeyError.notAllowed(relyingParty: "rp.example")) {
             try SoftwareAuthenticator.assert(credential, options: try Self.request(allow: [[1, 2, 3]]), origin: home)
         }

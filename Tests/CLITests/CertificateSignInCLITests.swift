@@ -28,6 +28,8 @@ struct CertificateSignInCLITests {
         let bundle: String
         let hostPID: pid_t
         let hostLog: String
+        /// The certauth host's `host:port`: another origin than Entra's, so the user allows it (`--allow-host`).
+        let certauthAuthority: String
         let environment: [String: String]
 
         init() async throws {
@@ -113,6 +115,7 @@ struct CertificateSignInCLITests {
             self.bundle = bundle
             self.hostPID = hostPID
             self.hostLog = hostLog
+            certauthAuthority = "127.0.0.52:\(hostPort)"
             environment = ["XDG_STATE_HOME": folder + "/state", "HOME": folder + "/state"]
         }
 
@@ -127,6 +130,7 @@ struct CertificateSignInCLITests {
                 [
                     "login", "--site", sim.siteURL, "--user", user, "--certificate", folder + "/\(certificate).pem",
                     "--key", folder + "/\(certificate).key", "--cacert", bundle, "--trace", folder + "/trace.jsonl",
+                    "--allow-host", certauthAuthority,
                 ], environment: environment)
         }
 

@@ -66,7 +66,7 @@ typealias WireJSON = JSON.JSONValue
         let options = try wire(answer.body)
         let creation = try #require(PasskeyCreationOptions(json: options), "\(answer.body)")
         let (credential, registration) = try SoftwareAuthenticator.register(
-            options: creation, origin: try PasskeyOrigin(pageURL: origin))
+            options: creation, origin: try PasskeyOrigin(pageURL: origin, allowsHTTPLoopback: true))
         return (credential, registration, options)
     }
 
@@ -154,7 +154,8 @@ typealias WireJSON = JSON.JSONValue
             PasskeyRequestOptions(
                 json: try wire(#"{"challenge":"\#(Base64URL.encode(Array(challenge.utf8)))","rpId":"127.0.0.2"}"#)))
         let (response, used) = try SoftwareAuthenticator.assert(
-            credential, options: request, origin: try PasskeyOrigin(pageURL: simulator.identityProviderURL))
+            credential, options: request,
+            origin: try PasskeyOrigin(pageURL: simulator.identityProviderURL, allowsHTTPLoopback: true))
         let flat: WireJSON = .object([
             ("id", response["id"] ?? .null), ("clientDataJSON", response["response"]?["clientDataJSON"] ?? .null),
             ("authenticatorData", response["response"]?["authenticatorData"] ?? .null),

@@ -19,6 +19,9 @@ public struct EntraPasskeyRegistration: Sendable {
     /// The passkey's name in the user's methods.
     public let displayName: String
 
+    /// What a path segment keeps as it is (no `/`, so a user name cannot reach another path).
+    private static let pathSegment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+
     /// A registration for `user` at `graphURL`, saved to `file`.
     public init(
         graphURL: String = "https://graph.microsoft.com", user: String, file: PasskeyFile,
@@ -35,7 +38,7 @@ public struct EntraPasskeyRegistration: Sendable {
     /// Goes through the registration with `client` and the Graph `token`; returns the saved passkey.
     public func run(client: HTTPClient, token: Secret) async throws(PasskeyRegistrationError) -> PasskeyCredential {
         let methods =
-            graphURL + "/v1.0/users/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? user)
+            graphURL + "/v1.0/users/" + (user.addingPercentEncoding(withAllowedCharacters: Self.pathSegment) ?? user)
             + "/authentication/fido2Methods"
         let offered = try await call(client, token, HTTPRequest(url: methods + "/creationOptions"))
         guard let options = PasskeyCreationOptions(json: offered) else {
@@ -66,8 +69,11 @@ public struct EntraPasskeyRegistration: Sendable {
         post.headers.set("Content-Type", "application/json")
         do {
             _ = try await call(client, token, post)
+        } catch .refused(let words, _) {
+            throw .refused(words, fileRemoved: PasskeyRegistration.discard(file))
+        } catch .transport(let error) {
+            throw .unconfirmed(path: file.path, reason: "\(error)")
         } catch {
-            try? FileManager.default.removeItem(atPath: file.path)
             throw error
         }
         return made.credential
@@ -89,11 +95,12 @@ public struct EntraPasskeyRegistration: Sendable {
         let json = try? JSONValue.parse(String(decoding: response.body, as: UTF8.self))
         guard (200...299).contains(response.status), let json else {
             let words = json?["error"]?["message"]?.stringValue ?? json?["error"]?["code"]?.stringValue ?? ""
-            throw .refused(
+            let said =
                 "Graph answered HTTP \(response.status)" + (words.isEmpty ? "" : ": \(words)")
-                    + (response.status == 403
-                        ? " (the app needs UserAuthMethod-Passkey.ReadWrite.All or "
-                            + "UserAuthenticationMethod.ReadWrite.All, with admin consent)" : ""))
+                + (response.status == 403
+                    ? " (the app needs UserAuthMethod-Passkey.ReadWrite.All or "
+                        + "UserAuthenticationMethod.ReadWrite.All, with admin consent)" : "")
+            throw .refused(said, fileRemoved: nil)
         }
         return json
     }

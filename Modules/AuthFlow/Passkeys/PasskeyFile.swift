@@ -35,6 +35,41 @@ public struct PasskeyFile: Sendable, Equatable {
         }
     }
 
+    /// Records that `used` (the passkey with its counter raised for an assertion about to go) was used: under a lock
+    /// beside the file, the file is read again and written only when it still holds that credential with a lower
+    /// count, so two runs of one passkey never send one count twice; the folder is flushed after the rename.
+    public func recordUse(_ used: PasskeyCredential) throws(PasskeyFileError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let lockPath = (folder.isEmpty ? "" : folder + "/") + "." + (path as NSString).lastPathComponent + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw .unwritable(
+                path: path, reason: "its lock file cannot be opened (\(String(cString: strerror(errno))))")
+        }
+        // Closing releases the lock.
+        defer { _ = close(lock) }
+        guard flock(lock, LOCK_EX) == 0 else {
+            throw .unwritable(path: path, reason: "its lock cannot be taken (\(String(cString: strerror(errno))))")
+        }
+        let current = try load()
+        guard current.credentialID == used.credentialID else {
+            throw .unwritable(path: path, reason: "it now holds another passkey")
+        }
+        guard current.signCount < used.signCount else {
+            throw .unwritable(
+                path: path,
+                reason: "another run used this passkey at the same time (its count is \(current.signCount) now): "
+                    + "sign in again")
+        }
+        try save(used)
+        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            // The rename is on disk before the assertion goes; a failed flush still leaves the new count in place.
+            _ = fsync(directory)
+            _ = close(directory)
+        }
+    }
+
     /// Writes `credential` as the file's new contents. A new passkey (`replacing` false) is never written over an
     /// existing file: that file may hold a passkey a relying party still knows.
     public func save(_ credential: PasskeyCredential, replacing: Bool = true) throws(PasskeyFileError) {

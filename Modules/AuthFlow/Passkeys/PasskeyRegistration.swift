@@ -47,9 +47,9 @@ public struct PasskeyRegistration: Sendable {
             {
                 return try await register(options, page: page, form: form, returnFields, client, progress)
             }
-            guard
-                let form = page.forms.first(where: { !$0.isSearchLandmark && !submitted.contains($0.actionURL ?? "") })
-            else {
+            // Only a form of a passkey page (its title or headings name passkeys, or the form's button does): on an
+            // account page, another form may sign out or remove something.
+            guard let form = Self.registrationForm(on: page, notIn: submitted) else {
                 throw .noCeremony(
                     "\(Redaction.url(response.url)) carries no passkey registration (no WebAuthn creation options)")
             }
@@ -73,16 +73,18 @@ public struct PasskeyRegistration: Sendable {
         do {
             answer = try await submit(form, setting: setting, client)
         } catch {
-            try? FileManager.default.removeItem(atPath: file.path)
-            throw error
+            // The site may have stored it before the answer was lost: the file is kept.
+            throw .unconfirmed(path: file.path, reason: "\(error)")
         }
         let after = try? HTMLPage(bytes: answer.body, url: answer.url)
-        let again = after.map { !$0.passkeyOptions.compactMap(PasskeyCreationOptions.init(json:)).isEmpty } ?? false
-        if !(200...399).contains(answer.status) || again || !(after?.severeErrorMessages.isEmpty ?? true) {
-            try? FileManager.default.removeItem(atPath: file.path)
+        let words = after?.severeErrorMessages.first
+        if !(200...399).contains(answer.status) || words != nil {
             throw .refused(
-                after?.severeErrorMessages.first ?? after?.errorText
-                    ?? "HTTP \(answer.status) at \(Redaction.url(answer.url))")
+                words ?? after?.errorText ?? "HTTP \(answer.status) at \(Redaction.url(answer.url))",
+                fileRemoved: Self.discard(file))
+        }
+        if let after, !after.passkeyOptions.compactMap(PasskeyCreationOptions.init(json:)).isEmpty {
+            throw .unconfirmed(path: file.path, reason: "the site shows its passkey ceremony again, with no error")
         }
         return made.credential
     }
@@ -106,6 +108,11 @@ public struct PasskeyRegistration: Sendable {
         return made
     }
 
+    /// Removes a passkey the site refused; whether it is gone.
+    static func discard(_ file: PasskeyFile) -> Bool {
+        (try? FileManager.default.removeItem(atPath: file.path)) != nil
+    }
+
     /// The form that takes the credential back, and how.
     private static func returnForm(on page: HTMLPage) -> (HTMLForm, PasskeyReturnFields)? {
         for form in page.forms {
@@ -115,6 +122,26 @@ public struct PasskeyRegistration: Sendable {
         return nil
     }
 
+    /// The form that goes on toward the ceremony: a form whose button names passkeys, else, on a page whose title or
+    /// headings name passkeys, the only form not yet submitted that has a button and no password.
+    private static func registrationForm(on page: HTMLPage, notIn submitted: Set<String>) -> HTMLForm? {
+        let candidates = page.forms.filter {
+            !$0.isSearchLandmark && $0.passwordField == nil && !$0.submitButtons.isEmpty
+                && !submitted.contains($0.actionURL ?? "") && !Self.undoes($0)
+        }
+        if let named = candidates.first(where: { form in
+            form.submitButtons.contains { button in
+                SignInLexicon.says(
+                    .passkey,
+                    in: [button.name, button.valueAttribute, button.label].compactMap { $0 }.joined(separator: " "))
+            }
+        }) {
+            return named
+        }
+        let pageNamesPasskeys = ([page.title ?? ""] + page.headings).contains { SignInLexicon.says(.passkey, in: $0) }
+        return pageNamesPasskeys && candidates.count == 1 ? candidates[0] : nil
+    }
+
     /// What the registration form gets: the passkey's name in an empty text field, a tick for a box or option that
     /// makes it a sign-in passkey (passwordless, passkey, first factor), then the user's own `fields`.
     private func choices(for form: HTMLForm) -> [String: String] {
@@ -122,7 +149,9 @@ public struct PasskeyRegistration: Sendable {
         for control in form.controls where !control.disabled {
             guard let field = control.name, !field.isEmpty else { continue }
             let words = [field, control.labelText ?? "", control.valueAttribute ?? ""].joined(separator: " ")
-            if control.isTextLike, control.type != "password", control.value.isEmpty, setting[field] == nil {
+            if control.isTextLike, control.type != "password", control.value.isEmpty, setting[field] == nil,
+                Self.namesTheKey(words)
+            {
                 setting[field] = name
             } else if control.type == "checkbox" || control.type == "radio",
                 Self.makesSignInPasskey(words)
@@ -131,6 +160,24 @@ public struct PasskeyRegistration: Sendable {
             }
         }
         return setting.merging(fields) { _, given in given }
+    }
+
+    /// Whether a form takes something away (deletes, removes, revokes, signs out, declines): never submitted here.
+    private static func undoes(_ form: HTMLForm) -> Bool {
+        let words =
+            ([form.actionURL ?? "", form.id ?? "", form.name ?? ""]
+            + form.submitButtons.flatMap { [$0.name, $0.valueAttribute, $0.label].compactMap { $0 } })
+            .joined(separator: " ")
+        let lowered = words.lowercased()
+        return ["delete", "remove", "revoke", "logout", "signout", "sign out", "log out"].contains {
+            lowered.contains($0)
+        } || SignInLexicon.says(.decline, in: words)
+    }
+
+    /// A text field for the passkey's own name (name, nickname, label).
+    private static func namesTheKey(_ words: String) -> Bool {
+        let lowered = words.lowercased()
+        return ["name", "nick", "label", "description"].contains { lowered.contains($0) }
     }
 
     private static func makesSignInPasskey(_ words: String) -> Bool {
@@ -187,8 +234,11 @@ public enum PasskeyRegistrationError: Error, Sendable, CustomStringConvertible {
     case passkey(String)
     /// The passkey file could not be written.
     case file(PasskeyFileError)
-    /// The relying party did not accept the new credential (its words).
-    case refused(String)
+    /// The relying party did not accept the new credential (its words), and whether its file was removed (nil: no
+    /// file was made yet).
+    case refused(String, fileRemoved: Bool?)
+    /// The credential was sent and its fate is unknown (the answer was lost, or says nothing): its file is kept.
+    case unconfirmed(path: String, reason: String)
     /// The exchange failed.
     case transport(TransportError)
 
@@ -201,8 +251,14 @@ public enum PasskeyRegistrationError: Error, Sendable, CustomStringConvertible {
         case .noCeremony(let reason): "\(reason); give the page where a person adds a passkey or security key"
         case .passkey(let reason): reason
         case .file(let error): "\(error)"
-        case .refused(let words):
-            "the site did not accept the new passkey: \(words). Nothing was kept; the passkey file was removed"
+        case .refused(let words, let removed):
+            "the site did not accept the new passkey: \(words)"
+                + (removed.map {
+                    $0 ? ". The passkey file was removed" : ". The passkey file could not be removed: delete it"
+                } ?? "")
+        case .unconfirmed(let path, let reason):
+            "the site's answer to the new passkey was not a clear yes or no (\(reason)): it may have registered it, "
+                + "so \(path) is kept. Try signing in with it; delete it if the site does not know it"
         case .transport(let error): "\(error)"
         }
     }

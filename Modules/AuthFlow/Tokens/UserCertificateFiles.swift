@@ -11,33 +11,24 @@ public enum UserCertificateFiles {
     public static func load(certificatePath: String, keyPath: String?, keyPasswordPath: String?) throws(TokenError)
         -> ClientCertificate
     {
+        let path = keyPath ?? certificatePath
+        let keyBytes = try privateFile(path)
+        // A key kept in the certificate's file: that file is read once, under the key's rules.
         let certificateBytes: [UInt8]
-        do {
-            certificateBytes = Array(try Data(contentsOf: URL(fileURLWithPath: certificatePath)))
-        } catch {
-            throw TokenError(.credentialFile, detail: "\(certificatePath) cannot be read")
+        if keyPath == nil {
+            certificateBytes = keyBytes
+        } else {
+            do {
+                certificateBytes = Array(try Data(contentsOf: URL(fileURLWithPath: certificatePath)))
+            } catch {
+                throw TokenError(.credentialFile, detail: "\(certificatePath) cannot be read")
+            }
         }
         let certificate: Certificate
         do {
             certificate = try Certificate(pem: certificateBytes)
         } catch {
             throw TokenError.credential(certificatePath, error)
-        }
-        let path = keyPath ?? certificatePath
-        let keyBytes: [UInt8]
-        do {
-            guard let bytes = try PrivateFiles.contents(of: path, limit: 1 << 20, remedy: .keepFile) else {
-                throw TokenError(.credentialFile, detail: "\(path): no such file")
-            }
-            keyBytes = bytes
-        } catch let distrust as PrivateFiles.Distrust {
-            throw TokenError(
-                .credentialFile,
-                detail: "refusing the private key \(path): \(distrust.reason); \(distrust.fix)")
-        } catch let error as TokenError {
-            throw error
-        } catch {
-            throw TokenError(.credentialFile, detail: "\(path) cannot be read")
         }
         var password: Secret?
         if let keyPasswordPath {
@@ -50,7 +41,9 @@ public enum UserCertificateFiles {
         let matches: Bool
         if let rsa = try? PrivateKey(pem: keyBytes, password: password.map { Array($0.revealedValue().utf8) }) {
             matches = certificate.matches(rsa)
-        } else if let elliptic = try? P256PrivateKey(pem: keyBytes) {
+        } else if let elliptic = try? P256PrivateKey(
+            pem: keyBytes, password: password.map { Array($0.revealedValue().utf8) })
+        {
             matches = certificate.matches(elliptic)
         } else {
             throw TokenError(
@@ -63,6 +56,23 @@ public enum UserCertificateFiles {
             certificatePEM: certificateBlocks(certificateBytes),
             keyPEM: Secret(String(decoding: keyBytes, as: UTF8.self)),
             keyPassword: password)
+    }
+
+    /// The bytes of the key's file: a regular file of the user's, mode 0600, never through a symbolic link.
+    private static func privateFile(_ path: String) throws(TokenError) -> [UInt8] {
+        do {
+            guard let bytes = try PrivateFiles.contents(of: path, limit: 1 << 20, remedy: .keepFile) else {
+                throw TokenError(.credentialFile, detail: "\(path): no such file")
+            }
+            return bytes
+        } catch let distrust as PrivateFiles.Distrust {
+            throw TokenError(
+                .credentialFile, detail: "refusing the private key \(path): \(distrust.reason); \(distrust.fix)")
+        } catch let error as TokenError {
+            throw error
+        } catch {
+            throw TokenError(.credentialFile, detail: "\(path) cannot be read")
+        }
     }
 
     /// The `CERTIFICATE` blocks of a PEM text (the chain), without any key block beside them.

@@ -1,10 +1,13 @@
 internal import Cryptography
+public import TransportValues
 internal import JSON
 
 /// A software passkey: one WebAuthn credential, its P-256 private key and its signature counter. A value; what is
 /// secret in it (the key) never shows in its description. ``fileContents()`` and ``init(fileContents:)`` are the
 /// passkey file's format (a JSON object); where that file lives and who may read it is the caller's business.
-public struct PasskeyCredential: Sendable, Equatable, CustomStringConvertible {
+public struct PasskeyCredential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The relying party the credential belongs to (a domain: `example.com`).
     public let relyingPartyID: String
     /// The credential id the relying party knows it by.
@@ -14,19 +17,19 @@ public struct PasskeyCredential: Sendable, Equatable, CustomStringConvertible {
     /// The account's name, as the relying party gave it at registration (may be empty).
     public let userName: String
     /// The private key as PKCS#8 PEM: the secret.
-    let privateKeyPEM: [UInt8]
+    let privateKey: Secret
     /// How many assertions the credential has made; the next one carries this plus one.
     public internal(set) var signCount: UInt32
 
     init(
-        relyingPartyID: String, credentialID: [UInt8], userHandle: [UInt8], userName: String, privateKeyPEM: [UInt8],
+        relyingPartyID: String, credentialID: [UInt8], userHandle: [UInt8], userName: String, privateKey: Secret,
         signCount: UInt32
     ) {
         self.relyingPartyID = relyingPartyID
         self.credentialID = credentialID
         self.userHandle = userHandle
         self.userName = userName
-        self.privateKeyPEM = privateKeyPEM
+        self.privateKey = privateKey
         self.signCount = signCount
     }
 
@@ -42,7 +45,7 @@ public struct PasskeyCredential: Sendable, Equatable, CustomStringConvertible {
             ("userHandle", .string(Base64URL.encode(userHandle))),
             ("userName", .string(userName)),
             ("signCount", .integer(Int64(signCount))),
-            ("privateKey", .string(String(decoding: privateKeyPEM, as: UTF8.self))),
+            ("privateKey", .string(privateKey.revealedValue())),
         ])
         return Array(object.serialized(options: .prettyPrinted).utf8) + [0x0a]
     }
@@ -69,7 +72,15 @@ public struct PasskeyCredential: Sendable, Equatable, CustomStringConvertible {
         }
         self.init(
             relyingPartyID: rpID, credentialID: credentialID, userHandle: userHandle,
-            userName: json["userName"]?.stringValue ?? "", privateKeyPEM: Array(key.utf8), signCount: signCount)
+            userName: json["userName"]?.stringValue ?? "", privateKey: Secret(key), signCount: signCount)
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The relying party, the account and the counter: `dump` and `Mirror` never reach the key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["relyingPartyID": relyingPartyID, "userName": userName, "signCount": signCount])
     }
 
     /// The relying party, the credential id's start and the counter; never the key.

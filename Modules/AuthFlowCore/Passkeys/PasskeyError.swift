@@ -8,8 +8,6 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
     case otherRelyingParty(passkey: String, page: String)
     /// The page lists the credentials it accepts and this passkey is not among them.
     case notAllowed(relyingParty: String)
-    /// The relying party already has this passkey (its exclude list names it).
-    case alreadyRegistered(relyingParty: String)
     /// The relying party accepts no ES256 (COSE -7) key.
     case noSupportedAlgorithm([Int64])
     /// The passkey file's contents are not a passkey.
@@ -29,8 +27,6 @@ public enum PasskeyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAllowed(let party):
             "\(party) does not list this passkey among the ones it accepts: it may have been removed there; "
                 + "register it again (spconnect passkey register)"
-        case .alreadyRegistered(let party):
-            "\(party) already has this passkey registered"
         case .noSupportedAlgorithm(let algorithms):
             "the relying party accepts none of the passkey's algorithms (it asks for COSE \(algorithms); "
                 + "spconnect's passkeys are ES256, -7)"

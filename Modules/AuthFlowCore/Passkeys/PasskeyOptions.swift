@@ -13,8 +13,6 @@ public struct PasskeyRequestOptions: Sendable, Equatable {
     public let relyingPartyID: String?
     /// The credential ids the relying party accepts; empty asks for a discoverable credential (username-less).
     public let allowedCredentialIDs: [[UInt8]]
-    /// `required`, `preferred` or `discouraged`.
-    public let userVerification: String?
 
     /// Reads `json` (the options, or an object holding them under `publicKey`); nil when it is not request options:
     /// no base64url `challenge`, or members of creation options (`user`, `pubKeyCredParams`).
@@ -28,7 +26,6 @@ public struct PasskeyRequestOptions: Sendable, Equatable {
         allowedCredentialIDs = (options["allowCredentials"]?.arrayValue ?? []).compactMap {
             $0["id"]?.stringValue.flatMap(WebAuthnBytes.decode)
         }
-        userVerification = options["userVerification"]?.stringValue
     }
 }
 
@@ -45,8 +42,6 @@ public struct PasskeyCreationOptions: Sendable, Equatable {
     public let userName: String
     /// The COSE algorithms the relying party accepts, in its order of preference.
     public let algorithms: [Int64]
-    /// Credentials the account already has: the authenticator must not make another for them.
-    public let excludedCredentialIDs: [[UInt8]]
     /// Whether the relying party asked for the `credProps` extension's answer.
     public let wantsCredentialProperties: Bool
 
@@ -63,9 +58,6 @@ public struct PasskeyCreationOptions: Sendable, Equatable {
         userHandle = handle
         userName = user["name"]?.stringValue ?? ""
         algorithms = (options["pubKeyCredParams"]?.arrayValue ?? []).compactMap { $0["alg"]?.int64Value }
-        excludedCredentialIDs = (options["excludeCredentials"]?.arrayValue ?? []).compactMap {
-            $0["id"]?.stringValue.flatMap(WebAuthnBytes.decode)
-        }
         wantsCredentialProperties = options["extensions"]?["credProps"]?.boolValue == true
     }
 }

@@ -1,4 +1,5 @@
 internal import Cryptography
+import TransportValues
 public import JSON
 
 /// A WebAuthn authenticator in software (W3C WebAuthn Level 2, §6): makes ES256 credentials with attestation
@@ -48,7 +49,8 @@ public enum SoftwareAuthenticator {
             let clientData = clientDataJSON(type: "webauthn.create", challenge: options.challenge, origin: origin)
             let credential = PasskeyCredential(
                 relyingPartyID: relyingParty, credentialID: credentialID, userHandle: options.userHandle,
-                userName: options.userName, privateKeyPEM: try key.pkcs8PEM(), signCount: 0)
+                userName: options.userName,
+                privateKey: Secret(String(decoding: try key.pkcs8PEM(), as: UTF8.self)), signCount: 0)
             var extensions: [(String, JSONValue)] = []
             if options.wantsCredentialProperties { extensions.append(("credProps", .object([("rk", true)]))) }
             let response: JSONValue = .object([
@@ -76,15 +78,18 @@ public enum SoftwareAuthenticator {
         }
         guard options.allowedCredentialIDs.isEmpty || options.allowedCredentialIDs.contains(credential.credentialID)
         else { throw .notAllowed(relyingParty: relyingParty) }
+        guard credential.signCount < UInt32.max else {
+            throw .key("its signature counter is used up; register a new passkey")
+        }
         var used = credential
-        used.signCount &+= 1
+        used.signCount += 1
         let authenticatorData =
             MessageDigest.hash(.sha256, Array(relyingParty.utf8)) + [userPresent | userVerified]
             + CBOR.bigEndian(UInt64(used.signCount), bytes: 4)
         let clientData = clientDataJSON(type: "webauthn.get", challenge: options.challenge, origin: origin)
         let signature: [UInt8]
         do {
-            let key = try P256PrivateKey(pem: credential.privateKeyPEM)
+            let key = try P256PrivateKey(pem: Array(credential.privateKey.revealedValue().utf8))
             signature = try key.sign(authenticatorData + MessageDigest.hash(.sha256, clientData))
         } catch {
             throw .key(error.description)

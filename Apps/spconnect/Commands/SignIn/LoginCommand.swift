@@ -140,6 +140,12 @@ let loginCommand = Command(
         oneTimeCode: try OneTimeCodeOptions.source(arguments),
         notice: { printError("spconnect: " + $0) })
     signInOptions.passkeyFile = passkey?.file
+    // An agent the user chose stays theirs, passkey or not (with a passkey the engine would present a browser's).
+    if let agent = arguments.value(.userAgent) ?? ProcessInfo.processInfo.environment["SPCONNECT_USER_AGENT"],
+        !agent.isEmpty
+    {
+        signInOptions.browser.userAgent = agent
+    }
     let outcome = await SignIn(client: client, configuration: configuration, options: signInOptions).run()
     // The summary the status app shows (PROFILE.signin.json), kept whether the sign-in worked or not.
     var record = SignInRecord(outcome: outcome, trace: collector.steps, source: "spconnect login")

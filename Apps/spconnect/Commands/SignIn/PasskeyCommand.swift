@@ -12,7 +12,7 @@ let passkeyCommand = Command(
     synopsis:
         "register --page URL --passkey FILE [--name NAME] [--field NAME=VALUE]... | register --entra-user UPN "
         + "--site URL --app-id ID --certificate FILE [--key FILE] [--key-password-file FILE] [--algorithm ALG] "
-        + "[--tenant TENANT] [--authority URL] [--graph URL] --passkey FILE | show --passkey FILE",
+        + "[--tenant TENANT] [--authority URL] [--graph URL] [--allow-http-loopback] --passkey FILE | show --passkey FILE",
     options: [
         .value(.page, "URL", "register: the page where a person adds a passkey or security key"),
         .path(.passkey, "FILE", "the passkey file: register makes it (0600; never over an existing file)"),
@@ -23,6 +23,7 @@ let passkeyCommand = Command(
             "register for this Entra user through Microsoft Graph (fido2Methods), with an app's certificate"),
         .value(.graph, "URL", "with --entra-user: Microsoft Graph's root (default https://graph.microsoft.com)"),
         .value(.site, "URL", "with --entra-user: a SharePoint site of the tenant (its tenant is read from it)"),
+        PasswordOptions.allowHTTPLoopback,
     ] + SessionContext.options
         + TokenLogin.options.filter {
             [.appId, .tenant, .certificate, .key, .keyPasswordFile, .authority, .algorithm].contains($0.key)
@@ -89,12 +90,20 @@ private func registerAtEntra(_ arguments: ParsedArguments, file: PasskeyFile) as
             description: "passkey register --entra-user UPN needs --site URL (the tenant's), --app-id ID and "
                 + "--certificate FILE (an app with UserAuthMethod-Passkey.ReadWrite.All)")
     }
+    let graphURL = arguments.value(.graph) ?? "https://graph.microsoft.com"
+    let policy = SignInPolicy(allowHTTPLoopback: arguments.has(.allowHttpLoopback))
+    do {
+        // The app's token goes there: over https only (plain http to loopback when allowed).
+        try policy.checkCredentialTransport(to: graphURL)
+    } catch {
+        throw UsageError(description: "--graph \(graphURL): \(error)")
+    }
     let client = try HTTPClient(configuration: clientConfiguration(arguments))
     let signIn = AppOnlySignIn(
         client: client, siteURL: site, appId: appId, tenant: arguments.value(.tenant),
         authorityHost: arguments.value(.authority) ?? EntraAuthority.publicCloud,
         credential: try TokenLogin.credential(arguments),
-        policy: SignInPolicy(allowHTTPLoopback: arguments.has(.allowHttpLoopback)))
+        policy: policy)
     let token: Secret
     do throws(TokenError) {
         token = try await signIn.accessToken(scope: "https://graph.microsoft.com/.default")
@@ -104,7 +113,7 @@ private func registerAtEntra(_ arguments: ParsedArguments, file: PasskeyFile) as
     }
     ErrorOutput.remember(token)
     let registration = EntraPasskeyRegistration(
-        graphURL: arguments.value(.graph) ?? "https://graph.microsoft.com", user: user, file: file,
+        graphURL: graphURL, user: user, file: file,
         displayName: arguments.value(.passkeyName) ?? "spconnect")
     do throws(PasskeyRegistrationError) {
         let credential = try await registration.run(client: client, token: token)
@@ -123,7 +132,7 @@ enum PasskeyExit {
         case .notSignedIn: .signInRequired
         case .refused: .invalidCredentials
         case .transport: .network
-        case .noCeremony, .passkey, .file: .failure
+        case .noCeremony, .passkey, .file, .unconfirmed: .failure
         }
     }
 }

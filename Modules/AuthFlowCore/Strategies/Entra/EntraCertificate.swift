@@ -18,9 +18,13 @@ enum EntraCertificate {
         else { return nil }
         let url = URLResolution.resolve(address, against: answerURL)
         guard URLParts(url)?.scheme == "https" else { return nil }
+        // The flow token and the certificate's handshake are credentials: the certauth host must be Microsoft's
+        // (one service with the page's) or one the user allows.
         var request = SignInRequest(
             method: "POST", url: url,
-            form: [("ctx", config.text("sCtx") ?? ""), ("flowToken", config.flowToken ?? "")], purpose: .credentials)
+            form: [("ctx", config.text("sCtx") ?? ""), ("flowToken", config.flowToken ?? "")], purpose: .credentials,
+            carriesCredentials: true)
+        request.carriesPassword = false
         request.clientCertificate = certificate
         return request
     }

@@ -49,19 +49,24 @@ enum EntraPasskey {
             ("loginCanary", config.text("canary") ?? ""),
         ]
         if secondFactor { fields.append(("flow", "mfa")) }
-        return SignInRequest(
+        // It carries the user name and flow token: the credential rules (Microsoft's sign-in hosts are one service).
+        var request = SignInRequest(
             method: "POST", url: URLResolution.resolve(address, against: page.url), form: fields,
-            purpose: secondFactor ? .secondFactor : .username)
+            purpose: secondFactor ? .secondFactor : .username, carriesCredentials: true)
+        request.carriesPassword = false
+        return request
     }
 
     /// The assertion for the FIDO page `page` (its `$Config` has `sFidoChallenge`), posted to its `urlPost`.
-    static func assertion(on page: PageFacts, config: AADConfig, passkey: PasskeyCredential) -> StrategyDecision? {
+    static func assertion(on page: PageFacts, config: AADConfig, passkey: PasskeyCredential, policy: SignInPolicy)
+        -> StrategyDecision?
+    {
         guard let challenge = config.text("sFidoChallenge"), !challenge.isEmpty, let urlPost = config.text("urlPost")
         else { return nil }
         let origin: PasskeyOrigin
         let asserted: (response: JSONValue, used: PasskeyCredential)
         do {
-            origin = try PasskeyOrigin(pageURL: page.url)
+            origin = try PasskeyOrigin(pageURL: page.url, allowsHTTPLoopback: policy.allowHTTPLoopback)
             let allowed = (config.raw["arrFidoAllowList"]?.arrayValue ?? []).compactMap(\.stringValue)
                 .compactMap(standardBase64)
             // The challenge is signed as the characters Entra sent, not as base64 decoded.
@@ -95,7 +100,8 @@ enum EntraPasskey {
         if let flowToken = config.flowToken { fields.append((config.flowTokenName ?? "flowToken", flowToken)) }
         var request = SignInRequest(
             method: "POST", url: URLResolution.resolve(urlPost, against: page.url), form: fields,
-            purpose: .secondFactor)
+            purpose: .secondFactor, carriesCredentials: true)
+        request.carriesPassword = false
         request.passkeyUsed = asserted.used
         return .send(
             request, note: "answered Entra's FIDO view with the passkey for \(asserted.used.relyingPartyID) (type=23)")

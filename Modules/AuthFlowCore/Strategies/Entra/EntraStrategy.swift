@@ -69,7 +69,8 @@ struct EntraStrategy: SignInStrategy {
             return .finish(ended)
         }
         if passkeyChallengeAsked, !passkeyAnswered, let passkey = state.configuration.passkey,
-            let answer = EntraPasskey.assertion(on: page, config: config, passkey: passkey)
+            let answer = EntraPasskey.assertion(
+                on: page, config: config, passkey: passkey, policy: state.configuration.policy)
         {
             passkeyAnswered = true
             state.detectedFlow = .entra

@@ -31,6 +31,14 @@ struct PasskeyStrategy: SignInStrategy {
 
     mutating func decide(on page: PageFacts, state: inout FlowState) -> StrategyDecision? {
         guard let passkey = state.configuration.passkey else { return nil }
+        if awaiting != nil {
+            // The options were asked for as JSON and a page came back (a redirect to the sign-in page, an error).
+            awaiting = nil
+            return .finish(
+                .interactionRequired(
+                    .passkey, pageId: nil,
+                    message: "the passkey form's endpoint answered with a page, not the passkey options (\(page.title))"))
+        }
         // A password given too goes first where the page takes one: the passkey then answers the second factor.
         if !state.configuration.password.revealedValue().isEmpty, !state.passwordSubmitted,
             page.forms.contains(where: { $0.passwordField != nil })
@@ -47,7 +55,9 @@ struct PasskeyStrategy: SignInStrategy {
                         + (page.errorText.map { ": \($0)" } ?? " (it asked for one again)"), code: nil))
         }
         if let options, let returnForm = returnForms.first {
-            return answer(options, into: returnForm, pageURL: page.url, passkey: passkey)
+            return answer(
+                options, into: returnForm, pageURL: page.url, passkey: passkey,
+                allowsHTTPLoopback: state.configuration.policy.allowHTTPLoopback)
         }
         if let returnForm = returnForms.first {
             guard awaiting == nil else { return nil }
@@ -58,12 +68,14 @@ struct PasskeyStrategy: SignInStrategy {
             return .send(request, note: "ask the passkey form's endpoint for its options (JSON)")
         }
         if let (form, clicking) = entry, stepped.insert(page.url).inserted {
-            let built = form.submission(Self.userName(form, state), clicking)
-            return .send(
-                SignInRequest(
-                    method: built.method, url: built.url, form: built.method == "POST" ? built.fields : nil,
-                    purpose: .providerChoice),
-                note: "choose the passkey sign-in (form \(form.label))")
+            let name = Self.userName(form, state)
+            let built = form.submission(name, clicking)
+            // A user name typed on the way is a credential too (the user-name rules: any method, the origin rule).
+            var request = SignInRequest(
+                method: built.method, url: built.url, form: built.method == "POST" ? built.fields : nil,
+                purpose: name.isEmpty ? .providerChoice : .username, carriesCredentials: !name.isEmpty)
+            request.carriesPassword = false
+            return .send(request, note: "choose the passkey sign-in (form \(form.label))")
         }
         return nil
     }
@@ -78,27 +90,37 @@ struct PasskeyStrategy: SignInStrategy {
                     .passkey, pageId: nil,
                     message: "the passkey form's endpoint gave no passkey options (HTTP \(response.status))"))
         }
-        return answer(options, into: returnForm, pageURL: pageURL, passkey: passkey)
+        return answer(
+            options, into: returnForm, pageURL: pageURL, passkey: passkey,
+            allowsHTTPLoopback: state.configuration.policy.allowHTTPLoopback)
     }
 
     /// The assertion for `options`, in `returnForm`, as the page at `pageURL` would submit it.
     private mutating func answer(
         _ options: PasskeyRequestOptions, into returnForm: PasskeyReturnForm, pageURL: String,
-        passkey: PasskeyCredential
+        passkey: PasskeyCredential, allowsHTTPLoopback: Bool
     ) -> StrategyDecision {
         let assertion: JSONValue
         let used: PasskeyCredential
         do {
             (assertion, used) = try SoftwareAuthenticator.assert(
-                passkey, options: options, origin: try PasskeyOrigin(pageURL: pageURL))
+                passkey, options: options,
+                origin: try PasskeyOrigin(pageURL: pageURL, allowsHTTPLoopback: allowsHTTPLoopback))
         } catch {
             return .finish(.interactionRequired(.passkey, pageId: nil, message: error.description))
         }
         answered += 1
         let built = returnForm.form.submission(returnForm.fields(for: assertion), nil)
+        // The assertion is a credential: in a POST body only, to the page's own origin or an allowed host.
+        guard built.method == "POST" else {
+            return .finish(
+                .interactionRequired(
+                    .passkey, pageId: nil,
+                    message: "the page would send the passkey's answer in a URL (a GET form); nothing was sent"))
+        }
         var request = SignInRequest(
-            method: built.method, url: built.url, form: built.method == "POST" ? built.fields : nil,
-            purpose: .secondFactor)
+            method: built.method, url: built.url, form: built.fields, purpose: .secondFactor, carriesCredentials: true)
+        request.carriesPassword = false
         request.passkeyUsed = used
         return .send(
             request, note: "answer WebAuthn with the passkey for \(used.relyingPartyID) (form \(returnForm.form.label))"

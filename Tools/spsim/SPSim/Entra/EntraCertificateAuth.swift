@@ -89,13 +89,20 @@ extension SimulatorCore {
         return afterPassword(flow, index, strongAuthentication: profile.multiFactor || claims.multiFactor)
     }
 
+    /// Whether two MACs are equal, in a time that does not depend on where they differ.
+    private static func constantTimeEqual(_ computed: [UInt8]?, _ given: [UInt8]) -> Bool {
+        guard let computed, computed.count == given.count else { return false }
+        return zip(computed, given).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     /// The claims of a certificate token whose HMAC checks and whose age is within the endpoint's lifetime.
     private func verifiedCertificateToken(_ token: String, _ endpoint: CertificateAuthEndpoint)
         -> (upn: String, ctx: String, multiFactor: Bool)?
     {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let mac = Base64URL.decode(parts[1]), let payload = Base64URL.decode(parts[0]),
-            HMAC.authenticationCode(.sha256, key: endpoint.secret, message: Array(parts[0].utf8)) == mac,
+            Self.constantTimeEqual(
+                HMAC.authenticationCode(.sha256, key: endpoint.secret, message: Array(parts[0].utf8)), mac),
             let claims = parseJSONObject(payload), let upn = claims["upn"] as? String,
             let ctx = claims["ctx"] as? String,
             let issued = claims["iat"] as? Double
