@@ -1,6 +1,6 @@
 internal import Cryptography
-public import TransportValues
 internal import JSON
+public import TransportValues
 
 /// A software passkey: one WebAuthn credential, its P-256 private key and its signature counter. A value; what is
 /// secret in it (the key) never shows in its description. ``fileContents()`` and ``init(fileContents:)`` are the

@@ -1,6 +1,6 @@
 internal import Cryptography
-import TransportValues
 public import JSON
+import TransportValues
 
 /// A WebAuthn authenticator in software (W3C WebAuthn Level 2, §6): makes ES256 credentials with attestation
 /// "none" and signs assertions with them, for an origin it checks against the relying party id.

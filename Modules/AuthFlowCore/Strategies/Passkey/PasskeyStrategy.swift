@@ -37,7 +37,8 @@ struct PasskeyStrategy: SignInStrategy {
             return .finish(
                 .interactionRequired(
                     .passkey, pageId: nil,
-                    message: "the passkey form's endpoint answered with a page, not the passkey options (\(page.title))"))
+                    message: "the passkey form's endpoint answered with a page, not the passkey options (\(page.title))"
+                ))
         }
         // A password given too goes first where the page takes one: the passkey then answers the second factor.
         if !state.configuration.password.revealedValue().isEmpty, !state.passwordSubmitted,
