@@ -65,32 +65,11 @@ krb_env() { env KRB5_CONFIG="$DIR/krb5.conf" KRB5_KDC_PROFILE="$DIR/kdc.conf" "$
 # ---------------------------------------------------------------- /etc/hosts
 # The block names DIR, so two worlds (on other ports) never remove each other's lines.
 # ---------------------------------------------------------------- certificates
-gen_certs() {  # a test CA (EC P-256) and one server certificate for every name and address of the world
-    local t="$DIR/tls" stamp="$HOSTNAME_HTTP $HTTP_ADDR $NTLM_ADDR $JUPYTER_ADDR $DJANGO_ADDR"
-    if [ -f "$t/stamp" ] && [ "$(cat "$t/stamp")" = "$stamp" ] \
-        && openssl x509 -checkend 86400 -noout -in "$t/server.crt" >/dev/null 2>&1; then
-        return 0   # same names, valid for another day: reuse
-    fi
-    rm -rf "$t"; mkdir -p "$t"
-    (umask 077
-     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -sha256 -days 30 \
-        -subj "/O=spconnect LiveIdP/CN=spconnect onprem test CA" \
-        -addext "basicConstraints=critical,CA:TRUE,pathlen:0" -addext "keyUsage=critical,keyCertSign,cRLSign" \
-        -keyout "$t/ca.key" -out "$t/ca.crt" 2>/dev/null
-     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$t/server.key" 2>/dev/null
-     printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
-        "extendedKeyUsage=serverAuth" \
-        "subjectAltName=DNS:$HOSTNAME_HTTP,IP:$HTTP_ADDR,IP:$NTLM_ADDR,IP:$JUPYTER_ADDR,IP:$DJANGO_ADDR" > "$t/server.ext"
-     openssl req -new -key "$t/server.key" -sha256 -subj "/O=spconnect LiveIdP/CN=$HOSTNAME_HTTP" \
-        -out "$t/server.csr" 2>/dev/null
-     openssl x509 -req -sha256 -days 29 -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" \
-        -CAcreateserial -extfile "$t/server.ext" -out "$t/server.crt" 2>/dev/null
-    )
-    [ -s "$t/server.crt" ] || die "openssl made no server certificate"
-    chmod 644 "$t"/*.crt
-    if [ "$(id -u)" -eq 0 ]; then chgrp www-data "$t/server.key"; chmod 640 "$t/server.key"; fi
-    cp "$t/ca.crt" "$DIR/ca.pem"; chmod 644 "$DIR/ca.pem"
-    echo "$stamp" > "$t/stamp"
+gen_certs() {  # a test CA and one server certificate for every name and address of the world
+    make_server_certs onprem "$HOSTNAME_HTTP" \
+        "DNS:$HOSTNAME_HTTP,IP:$HTTP_ADDR,IP:$NTLM_ADDR,IP:$JUPYTER_ADDR,IP:$DJANGO_ADDR"
+    # Apache's workers (www-data) read the key through its group.
+    if [ "$(id -u)" -eq 0 ]; then chgrp www-data "$DIR/tls/server.key"; chmod 640 "$DIR/tls/server.key"; fi
 }
 
 # ---------------------------------------------------------------- Kerberos

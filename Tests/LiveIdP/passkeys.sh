@@ -83,31 +83,8 @@ code_of() {  # code_of URL -> the HTTP status (000 when nothing answers), TLS ve
 }
 
 # ---------------------------------------------------------------- certificates, secrets, databases
-gen_certs() {  # a test CA (EC P-256) and one server certificate for both names and addresses
-    local t="$DIR/tls" stamp="$ALLAUTH_HOST $FST_HOST $ALLAUTH_ADDR $FST_ADDR"
-    if [ -f "$t/stamp" ] && [ "$(cat "$t/stamp")" = "$stamp" ] \
-        && openssl x509 -checkend 86400 -noout -in "$t/server.crt" >/dev/null 2>&1; then
-        return 0   # same names, valid for another day: reuse
-    fi
-    rm -rf "$t"; mkdir -p "$t"
-    (umask 077
-     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -sha256 -days 30 \
-        -subj "/O=spconnect LiveIdP/CN=spconnect passkeys test CA" \
-        -addext "basicConstraints=critical,CA:TRUE,pathlen:0" -addext "keyUsage=critical,keyCertSign,cRLSign" \
-        -keyout "$t/ca.key" -out "$t/ca.crt" 2>/dev/null
-     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$t/server.key" 2>/dev/null
-     printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
-        "extendedKeyUsage=serverAuth" \
-        "subjectAltName=DNS:$ALLAUTH_HOST,DNS:$FST_HOST,IP:$ALLAUTH_ADDR,IP:$FST_ADDR" > "$t/server.ext"
-     openssl req -new -key "$t/server.key" -sha256 -subj "/O=spconnect LiveIdP/CN=$ALLAUTH_HOST" \
-        -out "$t/server.csr" 2>/dev/null
-     openssl x509 -req -sha256 -days 29 -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" \
-        -CAcreateserial -extfile "$t/server.ext" -out "$t/server.crt" 2>/dev/null
-    )
-    [ -s "$t/server.crt" ] || die "openssl made no server certificate"
-    chmod 644 "$t"/*.crt
-    cp "$t/ca.crt" "$DIR/ca.pem"; chmod 644 "$DIR/ca.pem"
-    echo "$stamp" > "$t/stamp"
+gen_certs() {  # a test CA and one server certificate for both names and addresses
+    make_server_certs passkeys "$ALLAUTH_HOST" "DNS:$ALLAUTH_HOST,DNS:$FST_HOST,IP:$ALLAUTH_ADDR,IP:$FST_ADDR"
 }
 
 gen_state() {  # new password and secrets, new databases (no passkey registered), empty verification logs

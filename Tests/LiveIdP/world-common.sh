@@ -185,3 +185,32 @@ spawn() {
     env "$WORLD_DIR_VAR=$DIR" setsid "${UNBLOCKED[@]}" "$@" < /dev/null >> "$DIR/logs/$name.log" 2>&1 &
     echo $! > "$DIR/run/$name.pid"
 }
+
+# make_server_certs LABEL CN SAN: a test CA (EC P-256) and one server certificate for CN with subjectAltName SAN
+# (`DNS:…,IP:…`) in DIR/tls, the CA copied to DIR/ca.pem; kept while the names are the same and it is valid for
+# another day. The keys are 0600.
+make_server_certs() {
+    local label=$1 cn=$2 san=$3 t="$DIR/tls" stamp="$2 $3"
+    if [ -f "$t/stamp" ] && [ "$(cat "$t/stamp")" = "$stamp" ] \
+        && openssl x509 -checkend 86400 -noout -in "$t/server.crt" >/dev/null 2>&1; then
+        return 0   # same names, valid for another day: reuse
+    fi
+    rm -rf "$t"; mkdir -p "$t"
+    (umask 077
+     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -sha256 -days 30 \
+        -subj "/O=spconnect LiveIdP/CN=spconnect $label test CA" \
+        -addext "basicConstraints=critical,CA:TRUE,pathlen:0" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+        -keyout "$t/ca.key" -out "$t/ca.crt" 2>/dev/null
+     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$t/server.key" 2>/dev/null
+     printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
+        "extendedKeyUsage=serverAuth" "subjectAltName=$san" > "$t/server.ext"
+     openssl req -new -key "$t/server.key" -sha256 -subj "/O=spconnect LiveIdP/CN=$cn" \
+        -out "$t/server.csr" 2>/dev/null
+     openssl x509 -req -sha256 -days 29 -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" \
+        -CAcreateserial -extfile "$t/server.ext" -out "$t/server.crt" 2>/dev/null
+    )
+    [ -s "$t/server.crt" ] || die "openssl made no server certificate"
+    chmod 644 "$t"/*.crt
+    cp "$t/ca.crt" "$DIR/ca.pem"; chmod 644 "$DIR/ca.pem"
+    echo "$stamp" > "$t/stamp"
+}

@@ -146,9 +146,7 @@ public struct FidoOptions: Sendable, Equatable {
     public init() {}
 
     /// Errors in a `--fido` specification.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias ParseError = SpecError
 
     /// Parses `--fido`'s comma-separated switches: `blocked`, `enforceAttestation`, `uvOptional`,
     /// `userAgents=A|B` (`userAgents=` for none), `rpId=HOST`, `origin=URL` (repeatable), `registrationOrigin=URL`,

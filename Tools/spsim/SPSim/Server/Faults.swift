@@ -35,9 +35,7 @@ public struct FaultSpec: Sendable, Equatable {
     public init() {}
 
     /// Errors in a fault specification.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias ParseError = SpecError
 
     /// Parses `key=value` pairs separated by commas; `redirectLoop` and `noRetryAfter` are bare flags.
     public init(parsing spec: String) throws {

@@ -10,3 +10,9 @@ enum SpecPairs {
         }
     }
 }
+
+/// What is wrong with a command-line specification (`--faults`, `--budgets`, `--fido`), in words that name the key.
+public struct SpecError: Error, CustomStringConvertible {
+    /// The key and what it needs.
+    public let description: String
+}

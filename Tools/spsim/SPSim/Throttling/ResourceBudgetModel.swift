@@ -33,9 +33,7 @@ public struct ResourceBudgetModel: Sendable, Equatable {
     public init() {}
 
     /// Errors in a budget specification.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias ParseError = SpecError
 
     /// Parses `app=1250,appDay=1200000,tenant=3750,tenantDay=6000000,retryAfter=120,undecorated=0.8,window=60`; keys left out
     /// keep a small tenant's figures. An empty specification is a small tenant.
