@@ -237,17 +237,21 @@ extension SimulatorCore {
                 400, "badRequest",
                 "The FIDO2 security key policy enforces attestation: the key's attestation could not be verified.")
         }
-        if fidoCredential(id: id) != nil { return graphError(409, "conflict", "The credential is already registered.") }
         let profile = FidoCredentialProfile(
             credentialId: base64URL(id), publicKey: base64URL(point), userHandle: base64URL(entraUserHandle(user)),
             signCount: parsed.signCount, displayName: body["displayName"] as? String ?? "Passkey",
             aaGuid: Self.guidText(parsed.aaguid))
         let method = GraphFidoMethod(
             created: now, attested: attested, synced: parsed.flags & 0x08 != 0)
-        state.withLock { state in
+        // The check and the insert under one lock: two registrations of one credential at once make one.
+        let provisioned = users.contains { $0.fido.contains { $0.idBytes == id } }
+        let added = state.withLock { state -> Bool in
+            guard !provisioned, state.fido.methods[base64URL(id)] == nil else { return false }
             state.fido.registered[user, default: []].append(profile)
             state.fido.methods[base64URL(id)] = method
+            return true
         }
+        guard added else { return graphError(409, "conflict", "The credential is already registered.") }
         var entity = fido2MethodJSON(profile)
         entity.insert(
             (
