@@ -116,8 +116,8 @@ public struct PasskeyRegistration: Sendable {
     /// The form that takes the credential back, and how.
     private static func returnForm(on page: HTMLPage) -> (HTMLForm, PasskeyReturnFields)? {
         for form in page.forms {
-            let empty = form.hiddenFields.filter { PasskeyReturnFields.isUnfilled($0.value) }.compactMap(\.name)
-            if let fields = PasskeyReturnFields(emptyHiddenFields: empty) { return (form, fields) }
+            let hidden = form.hiddenFields.compactMap { field in field.name.map { (name: $0, value: field.value) } }
+            if let fields = PasskeyReturnFields(hiddenFields: hidden) { return (form, fields) }
         }
         return nil
     }

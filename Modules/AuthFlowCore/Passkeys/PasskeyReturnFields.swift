@@ -5,8 +5,11 @@ public import JSON
 /// inputs: one field for the whole `PublicKeyCredential` as JSON (`credential`, `assertion`, `webauthn_response`…),
 /// or one field per member (`clientDataJSON`, `authenticatorData`, `signature`, `userHandle`, `credentialId`).
 package struct PasskeyReturnFields: Sendable {
-    /// Whether a hidden field's value is a placeholder a script replaces: empty, or JSON's `null`.
-    package static func isUnfilled(_ value: String) -> Bool { value.isEmpty || value == "null" }
+    /// The return fields among a form's hidden inputs (name and value): those left for a script to fill, empty or
+    /// JSON's `null`; nil when none takes a credential.
+    package init?(hiddenFields: [(name: String, value: String)]) {
+        self.init(emptyHiddenFields: hiddenFields.filter { $0.value.isEmpty || $0.value == "null" }.map(\.name))
+    }
 
     /// What a field takes from the credential.
     enum Member: Sendable {
@@ -22,7 +25,7 @@ package struct PasskeyReturnFields: Sendable {
     private let fill: [(field: String, member: Member)]
 
     /// The return fields among `names` (a form's empty hidden inputs); nil when none takes a credential.
-    package init?(emptyHiddenFields names: [String]) {
+    init?(emptyHiddenFields names: [String]) {
         let members = names.compactMap { name in Self.member(named: name).map { (field: name, member: $0) } }
         // The separate fields: the client data and at least one more member (the authenticator's data or
         // attestation).

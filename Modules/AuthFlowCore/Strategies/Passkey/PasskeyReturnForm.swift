@@ -12,10 +12,7 @@ struct PasskeyReturnForm {
     }
 
     init?(form: PageForm) {
-        guard
-            let fields = PasskeyReturnFields(
-                emptyHiddenFields: form.hiddenFields.filter { PasskeyReturnFields.isUnfilled($0.value) }.map(\.name))
-        else { return nil }
+        guard let fields = PasskeyReturnFields(hiddenFields: form.hiddenFields) else { return nil }
         self.form = form
         self.fields = fields
     }
