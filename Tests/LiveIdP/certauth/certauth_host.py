@@ -29,6 +29,7 @@ import hmac
 import html
 import json
 import os
+import signal
 import ssl
 import sys
 import time
@@ -67,6 +68,10 @@ def main() -> int:
     parser.add_argument("--log")
     parser.add_argument("--pid-file", help="where to write this process's id (the tests stop it by PID)")
     args = parser.parse_args()
+    # A test runner's threads block most signals, and a child inherits the mask: unblock TERM and INT so that the
+    # tests' stop by PID ends this process.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
     with open(args.secret_file, "rb") as handle:
         secret = handle.read().strip()
