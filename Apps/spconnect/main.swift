@@ -104,11 +104,26 @@ func run(_ command: Command, _ arguments: [String]) async -> ExitCode {
     }
 }
 
-let code = await main()
-ErrorOutput.finish(code)
-// Out without the libraries' exit handlers: MIT Kerberos destroys its mutexes in them, and a pool thread still
-// releasing a Negotiate transfer then aborts the process (a CI run: a good Kerberos sign-in ended in SIGABRT,
-// `k5_mutex_lock: Received error 22`). Buffered output is flushed first; nothing of spconnect's waits on an exit
-// handler.
-fflush(nil)
-_exit(code.rawValue)
+// The command runs in a task while the main thread waits for signals. A top-level `await` would hand the main thread
+// to `dispatch_main()`, which leaves it with `pthread_exit` and then parks it in `sigsuspend` from a thread-exit
+// handler: the exit unwinds its stack through the program's unwind tables and maps them in, more than a megabyte at
+// every run (issue #39). This parks it the same way without the exit: every signal blocked (dispatch's worker threads
+// block them too), then `sigsuspend` with none blocked, so the default action of SIGINT or SIGTERM still ends the
+// process here, and a signal the gateway ignores (`SIG_IGN`) and reads through a dispatch source is kept pending for
+// it (a blocked signal is never discarded) rather than dropped.
+Task.detached {
+    let code = await main()
+    ErrorOutput.finish(code)
+    // Out without the libraries' exit handlers: MIT Kerberos destroys its mutexes in them, and a pool thread still
+    // releasing a Negotiate transfer then aborts the process (a CI run: a good Kerberos sign-in ended in SIGABRT,
+    // `k5_mutex_lock: Received error 22`). Buffered output is flushed first; nothing of spconnect's waits on an exit
+    // handler.
+    fflush(nil)
+    _exit(code.rawValue)
+}
+var everySignal = sigset_t()
+sigfillset(&everySignal)
+pthread_sigmask(SIG_BLOCK, &everySignal, nil)
+var noSignal = sigset_t()
+sigemptyset(&noSignal)
+while true { sigsuspend(&noSignal) }
