@@ -58,9 +58,9 @@ if [ -n "${SPCONNECT_INSTALL_FROM:-}" ]; then
 else
     command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
     command -v swift >/dev/null || { echo "install.sh: the Swift 6.3 toolchain is not on PATH" >&2; exit 1; }
-    # The Swift runtime and Foundation linked in (decision 0016): the installed programs start in about 0.7 of the
-    # time and keep working wherever the toolchain goes. Their own scratch path, so the flag does not rebuild .build.
-    build=(swift build -c release --static-swift-stdlib --scratch-path .build/static)
+    # The Swift runtime and Foundation linked in, the hot code side by side (decisions 0016 and 0032).
+    . scripts/installed-build.sh
+    build=("${installed_build[@]}")
     echo "install.sh: building spconnect and spconnect-status (release, Swift runtime linked in)" >&2
     "${build[@]}" --product spconnect
     "${build[@]}" --product spconnect-status
