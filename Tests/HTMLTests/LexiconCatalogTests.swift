@@ -26,7 +26,10 @@ struct LexiconCatalogTests {
         let root = SharedCorpus.packageRoot.path
         let status = await spawnToExit(
             "/usr/bin/python3",
-            [root + "/Tools/lexicon/build-lexicon.py", Self.catalogs.path, "--output", scratch + "/made.swift"],
+            [
+                root + "/Tools/lexicon/build-lexicon.py", Self.catalogs.path, "--output", scratch + "/made.swift",
+                "--sources-output", scratch + "/made-sources.tsv",
+            ],
             environment: ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"],
             standardOutput: scratch + "/out", standardError: scratch + "/err", timeout: .seconds(300))
         let errors = (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? ""
@@ -35,13 +38,24 @@ struct LexiconCatalogTests {
         let checkedIn = try String(
             contentsOfFile: root + "/Modules/HTML/Lexicon/SignInLexicon+Catalogs.swift", encoding: .utf8)
         #expect(made == checkedIn, "run python3 Tools/lexicon/build-lexicon.py and commit its output")
+        let madeSources = try String(contentsOfFile: scratch + "/made-sources.tsv", encoding: .utf8)
+        let checkedInSources = try String(
+            contentsOfFile: root + "/Tools/lexicon/catalog-sources.tsv", encoding: .utf8)
+        #expect(madeSources == checkedInSources, "run python3 Tools/lexicon/build-lexicon.py and commit its output")
     }
 
-    @Test("the vocabulary covers at least 25 languages, each entry with its source")
-    func coverage() {
+    @Test("the vocabulary covers at least 25 languages, each entry with its source in the provenance table")
+    func coverage() throws {
         let lines = SignInLexicon.catalogTable.split(separator: "\n").map { $0.split(separator: "\t") }
-        #expect(lines.allSatisfy { $0.count == 5 }, "every entry: concept, kind, language, text, sources")
-        let languages = Set(lines.filter { $0.count == 5 && $0[1] != "key" }.map { String($0[2]) })
+        #expect(lines.allSatisfy { $0.count == 4 }, "every entry: concept, kind, language, text")
+        let provenance = try String(
+            contentsOfFile: SharedCorpus.packageRoot.path + "/Tools/lexicon/catalog-sources.tsv", encoding: .utf8
+        ).split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }
+        #expect(
+            provenance.map { $0.prefix(4).joined(separator: "\t") } == lines.map { $0.joined(separator: "\t") },
+            "the provenance table lists the program's entries, in order")
+        #expect(provenance.allSatisfy { $0.count == 5 && $0[4].contains(":") }, "every entry: source:messageKey")
+        let languages = Set(lines.filter { $0.count == 4 && $0[1] != "key" }.map { String($0[2]) })
         #expect(languages.count >= 25, "\(languages.count) languages: \(languages.sorted())")
         let concepts = Set(lines.compactMap { $0.first.map(String.init) })
         for concept in ["wrong", "locked", "expired", "code", "approve", "choose", "staySignedIn", "enroll", "accept"] {

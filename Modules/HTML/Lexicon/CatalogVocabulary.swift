@@ -11,8 +11,8 @@ struct CatalogVocabulary: Sendable {
     /// `attribute=key` (`trmsg=5`) → the concepts the key's message says.
     private(set) var keys: [String: [SignInLexicon.Concept]] = [:]
 
-    /// Reads the table's lines (`concept  kind  language  text  sources`); a line naming no known concept or kind
-    /// is skipped.
+    /// Reads the table's lines (`concept  kind  language  text`); a line naming no known concept or kind is
+    /// skipped.
     init(table: String) {
         let concepts = Dictionary(
             uniqueKeysWithValues: SignInLexicon.Concept.allCases.map { (String(describing: $0), $0) })

@@ -4,4021 +4,4020 @@
 
 extension SignInLexicon {
     /// Sign-in vocabulary from real identity providers' translated messages, one entry per line, tab-separated:
-    /// `concept  kind  language  text  sources`.
+    /// `concept  kind  language  text` (where each entry was found: `Tools/lexicon/catalog-sources.tsv`).
     /// - `concept`: a `Concept` case name (`wrong`, `staySignedIn`, …).
     /// - `kind`: `word` (a whole lower-case word or the joined words of a short label, `keepmesignedin`), `stem` (a
     ///   prefix shared by inflected forms, matched inside a word), `embedded` (a phrase of a script written without
     ///   spaces, matched inside the text) or `key` (a message key a page carries instead of text, `attribute=key`, for
     ///   language `zxx`).
     /// - `language`: BCP-47 (`de`, `pt`, `zh-Hans`, `sr-Latn`).
-    /// - `sources`: up to 3 `source:messageKey` the entry was found in (gettext keys are the English text, shortened).
     static let catalogTable: String = #"""
-        accept	embedded	ja	を承認	authelia:Accept this consent req…,ory-elements:consent.title
-        accept	embedded	ja	利用規約に	keycloak:console-accept-terms,shibboleth-idp:idp.terms-of-use.accept
-        accept	embedded	ja	同意します	shibboleth-idp:idp.terms-of-use.accept
-        accept	embedded	ja	同意する	authelia:Accept,openam:amAuthUI.Agree
-        accept	embedded	ja	承諾	keycloak:doAccept,zitadel:RegistrationOrg.TosConf…
-        accept	embedded	th	ยอมรับ	authelia:Accept,keycloak:doAccept
-        accept	embedded	zh-Hans	允许访问	okta-signin-widget:consent.required.consen…
-        accept	embedded	zh-Hans	授予权限	django-allauth:Grant permissions
-        accept	embedded	zh-Hans	接受	authelia:Accept,keycloak:doAccept,lemonldap-ng:autoAccept
-        accept	embedded	zh-Hant	允許存取	okta-signin-widget:consent.required.consen…
-        accept	key	zxx	trmsg=42	lemonldap-ng:PE42
-        accept	key	zxx	trspan=accept	lemonldap-ng:accept
-        accept	key	zxx	trspan=autoAccept	lemonldap-ng:autoAccept
-        accept	key	zxx	trspan=oidcConsent	lemonldap-ng:oidcConsent
-        accept	key	zxx	trspan=openidAp	lemonldap-ng:openidAp
-        accept	stem	cs	potvr	apereo-cas:screen.consent.confirm,django-allauth:Confirm,keycloak:doAccept
-        accept	stem	nl	accepte	authelia:Accept,keycloak:accept,zitadel:RegistrationOrg.TosConf…
-        accept	stem	nl	bevestig	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	stem	sk	potvr	apereo-cas:screen.consent.confirm,django-allauth:Confirm,keycloak:doAccept
-        accept	word	ar	قبول	authelia:Accept,keycloak:console-accept-terms,lemonldap-ng:accept
-        accept	word	az	ver	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	bg	приемам	authelia:Accept,zitadel:RegistrationOrg.TosConf…
-        accept	word	ca	accepta	keycloak:accept
-        accept	word	ca	confirmeu	apereo-cas:screen.consent.confirm,django-allauth:Confirm Access
-        accept	word	cs	autorizovat	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	cs	potvrdit	django-allauth:Confirm,keycloak:doAccept
-        accept	word	cs	potvrďte	apereo-cas:screen.consent.confirm
-        accept	word	cs	přijmout	apereo-cas:screen.aup.button.accept,authelia:Accept
-        accept	word	cs	udělit	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	da	accepter	authelia:Accept,keycloak:doAccept
-        accept	word	da	autoriser	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	da	giv	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	de	akzeptieren	authelia:Accept this consent req…,keycloak:accept,lemonldap-ng:accept
-        accept	word	de	annehmen	authelia:Accept,keycloak:doAccept,lemonldap-ng:autoAccept
-        accept	word	de	autorisieren	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	de	bestätigen	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	de	erlauben	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Descr…
-        accept	word	el	εξουσιοδότηση	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	en	accept	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	en	agree	keycloak:acceptTerms,lemonldap-ng:openidAp,openam:amAuthUI.Agree
-        accept	word	en	allow	gluu-oxauth:authorize.allow,wso2-identity-apps:allow,zitadel:DeviceAuth.Action.Butto…
-        accept	word	en	authorize	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	en	confirm	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	en	grant	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
-        accept	word	en	iacceptthe	zitadel:RegistrationOrg.TosConf…
-        accept	word	es	aceptar	authelia:Accept,keycloak:doAccept,lemonldap-ng:accept
-        accept	word	es	autorizar	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	es	confirmar	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	es	permitir	gluu-oxauth:authorize.allow,keycloak:oauthGrantRequest,okta-signin-widget:consent.required.consen…
-        accept	word	et	autoriseeri	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	et	kinnita	authelia:Accept,django-allauth:Confirm
-        accept	word	eu	baimendu	django-allauth:Authorize,okta-signin-widget:consent.required.consen…
-        accept	word	fa	اعطای	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	fa	پذیرفتن	keycloak:accept
-        accept	word	fi	hyväksy	authelia:Accept,keycloak:doAccept,lemonldap-ng:accept
-        accept	word	fi	hyväksyntä	authelia:Remember Consent,simplesamlphp:{consent:consent:consen…
-        accept	word	fi	käyttöoikeudet	django-allauth:Grant permissions,keycloak:oauthGrantRequest
-        accept	word	fi	myönnä	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	fi	valtuuta	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	fr	accepter	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	fr	autoriser	django-allauth:Authorize,ory-elements:consent.title,wso2-identity-apps:allow
-        accept	word	fr	confirmer	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	he	אשר	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	hr	autoriziraj	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	hr	potvrdi	apereo-cas:screen.consent.confirm
-        accept	word	ht	konfime	django-allauth:Confirm
-        accept	word	hu	elfogad	authelia:Accept,keycloak:doAccept
-        accept	word	id	izinkan	okta-signin-widget:consent.required.consen…,ory-elements:consent.title
-        accept	word	it	accetta	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	it	accetto	apereo-cas:screen.aup.button.accept,shibboleth-idp:idp.terms-of-use.accept,zitadel:RegistrationOrg.TosConf…
-        accept	word	it	autorizza	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	it	consenti	okta-signin-widget:consent.required.consen…,zitadel-login-typescript:device.request.submit
-        accept	word	ka	ავტორიზაცია	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	ka	მიღება	keycloak:accept
-        accept	word	ka	წესებს	keycloak:acceptTerms
-        accept	word	ko	약관에	keycloak:acceptTerms,zitadel:RegistrationOrg.TosConf…
-        accept	word	ky	берүү	django-allauth:Authorize
-        accept	word	lt	autorizuoti	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	lv	apstiprināt	django-allauth:Confirm
-        accept	word	lv	autorizēt	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	lv	pieņemt	authelia:Accept,keycloak:doAccept
-        accept	word	lv	piešķirt	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	mn	зөвшөөрөх	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	nb	autoriser	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	nl	accepteer	apereo-cas:screen.aup.button.accept,zitadel:RegistrationOrg.TosConf…
-        accept	word	nl	accepteren	authelia:Accept,keycloak:accept
-        accept	word	nl	autoriseren	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	nl	bevestig	apereo-cas:screen.consent.confirm
-        accept	word	nl	bevestigen	django-allauth:Confirm
-        accept	word	nl	verleen	keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
-        accept	word	nl	verlenen	django-allauth:Grant permissions,okta-signin-widget:consent.required.consen…
-        accept	word	pl	akceptuję	apereo-cas:screen.aup.button.accept,simplesamlphp:{consent:consent:yes},zitadel:RegistrationOrg.TosConf…
-        accept	word	pl	autoryzuj	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	pl	potwierdź	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	pl	udziel	django-allauth:Grant permissions,okta-signin-widget:consent.required.consen…
-        accept	word	pl	zaakceptuj	authelia:Accept,keycloak:accept,lemonldap-ng:autoAccept
-        accept	word	pt	aceitar	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	pt	autorizar	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	pt	conceder	django-allauth:Grant permissions,keycloak:oauthGrantTitle,zitadel:DeviceAuth.Action.Descr…
-        accept	word	pt	confirmar	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	pt	permitir	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Butto…
-        accept	word	ru	принять	apereo-cas:screen.aup.button.accept,authelia:Accept
-        accept	word	ru	разрешить	gluu-oxauth:authorize.allow,okta-signin-widget:consent.required.consen…,ory-elements:consent.title
-        accept	word	sk	autorizovať	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	sk	potvrdiť	django-allauth:Confirm,keycloak:doAccept
-        accept	word	sk	potvrďte	apereo-cas:screen.consent.confirm
-        accept	word	sk	prijať	apereo-cas:screen.aup.button.accept,authelia:Accept
-        accept	word	sl	potrdi	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	sr	потврди	django-allauth:Confirm
-        accept	word	sr-Latn	potvrdi	django-allauth:Confirm
-        accept	word	sv	acceptera	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:doAccept
-        accept	word	sv	auktorisera	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	sv	bekräfta	apereo-cas:screen.consent.confirm,django-allauth:Confirm Access
-        accept	word	sv	bevilja	django-allauth:Grant permissions,keycloak:oauthGrantTitle
-        accept	word	sv	tillåt	okta-signin-widget:consent.required.consen…,zitadel:DeviceAuth.Action.Butto…
-        accept	word	tr	kabul	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	tr	kabulet	authelia:Accept,keycloak:accept,lemonldap-ng:accept
-        accept	word	tr	onayla	apereo-cas:screen.consent.confirm,django-allauth:Confirm
-        accept	word	tr	ver	keycloak:oauthGrantTitle,okta-signin-widget:consent.required.consen…,ory-elements:consent.title
-        accept	word	uk	авторизувати	django-allauth:Authorize,ory-elements:consent.title
-        accept	word	uk	прийняти	apereo-cas:screen.aup.button.accept,authelia:Accept,keycloak:accept
-        approve	embedded	ja	プッシュ	apereo-cas:cas.mfa.providerselecti…,authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	embedded	ja	通知が	authelia:A notification has been…,okta-signin-widget:oie.okta_verify.push.se…
-        approve	embedded	ja	通知を	apereo-cas:cas.mfa.providerselecti…,okta-signin-widget:factor.push.description
-        approve	embedded	th	พุช	okta-signin-widget:autoPush
-        approve	embedded	zh-Hans	推送	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	embedded	zh-Hant	推播	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	embedded	zh-Hant	推送令牌	privacyidea:PUSH Token
-        approve	embedded	zh-Hant	推送通知	authelia:Push Notification,authentik:Duo push-notifications,privacyidea:PUSH: Send a push notif…
-        approve	stem	el	ειδοποίηση	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	stem	ko	알림	authelia:A notification has been…,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.warning
-        approve	stem	pl	powiadomieni	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	stem	ru	уведомлени	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	stem	tr	bildirim	authelia:Push Notification,authentik:Receive a push notifica…,okta-signin-widget:autoPush
-        approve	word	af	kennisgewing	authelia:Push Notification
-        approve	word	ar	دفع	authelia:Mobile Push
-        approve	word	bg	известие	authelia:Mobile Push
-        approve	word	ca	aprova	keycloak:approve
-        approve	word	cs	nabízené	okta-signin-widget:autoPush
-        approve	word	cs	oznámení	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	cs	push	authelia:Mobile Push,privacyidea:PUSH Token
-        approve	word	da	meddelelse	okta-signin-widget:oktaverify.warning
-        approve	word	da	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	da	pushmeddelelse	okta-signin-widget:oktaverify.send
-        approve	word	de	benachrichtigung	authelia:Push Notification,okta-signin-widget:oie.okta_verify.push.se…
-        approve	word	de	genehmigen	keycloak:approve
-        approve	word	de	push	authelia:Push Notification,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	el	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	el	ειδοποίηση	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	el	ειδοποίησηpush	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	el	ειδοποίησης	okta-signin-widget:autoPush
-        approve	word	en	approve	keycloak:approve,wso2-identity-apps:approve
-        approve	word	en	notification	authelia:Push Notification,authentik:Sending Duo push notifi…,gluu-oxauth:casa.super_gluu.text
-        approve	word	en	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	es	aprobar	keycloak:approve
-        approve	word	es	notificaciones	authelia:Push Notification,authentik:Duo push-notifications
-        approve	word	es	notificación	authelia:A notification has been…,authentik:Receive a push notifica…,okta-signin-widget:autoPush
-        approve	word	es	push	authelia:Mobile Push,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	word	et	teade	authelia:Push Notification
-        approve	word	eu	jakinarazpen	authelia:A notification has been…,okta-signin-widget:factor.push.description
-        approve	word	eu	jakinarazpena	okta-signin-widget:oktaverify.send
-        approve	word	eu	push	okta-signin-widget:autoPush
-        approve	word	fi	ilmoitus	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	word	fi	push	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	word	fi	pushilmoitus	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	fr	approuver	wso2-identity-apps:approve
-        approve	word	fr	notification	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	word	fr	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	hr	obavijest	authelia:Push Notification
-        approve	word	hr	push	authelia:Mobile Push
-        approve	word	ht	notifikasyon	okta-signin-widget:oktaverify.warning
-        approve	word	ht	push	okta-signin-widget:autoPush
-        approve	word	hu	jóváhagyás	keycloak:approve
-        approve	word	hu	leküldéses	okta-signin-widget:autoPush
-        approve	word	hu	push	authelia:Mobile Push,okta-signin-widget:oktaverify.resend
-        approve	word	hu	értesítés	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	word	id	dorong	okta-signin-widget:autoPush
-        approve	word	id	notifikasi	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	word	id	push	authelia:Mobile Push
-        approve	word	it	approva	keycloak:approve
-        approve	word	it	notifica	authelia:Push Notification,okta-signin-widget:oktaverify.send
-        approve	word	it	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	ko	알림을	authentik:Receive a push notifica…,okta-signin-widget:oktaverify.warning
-        approve	word	ko	알림이	authelia:A notification has been…,okta-signin-widget:oie.okta_verify.push.se…
-        approve	word	lv	paziņojums	authelia:Push Notification
-        approve	word	ms	pemberitahuan	authelia:Push Notification,okta-signin-widget:oktaverify.warning
-        approve	word	ms	push	authelia:Mobile Push
-        approve	word	ms	semerta	okta-signin-widget:autoPush
-        approve	word	mt	notifika	authelia:Push Notification
-        approve	word	mt	push	authelia:Mobile Push
-        approve	word	nb	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	nb	varsel	okta-signin-widget:oie.custom_app.push.tit…
-        approve	word	nb	varsling	authelia:Push Notification,okta-signin-widget:oie.select.authenticato…
-        approve	word	nl	goedkeuren	keycloak:approve
-        approve	word	nl	push	authelia:Mobile Push,okta-signin-widget:oktaverify.send,privacyidea:PUSH Token
-        approve	word	nl	pushmelding	okta-signin-widget:oktaverify.sent
-        approve	word	pl	akceptuj	keycloak:approve
-        approve	word	pl	powiadomienia	authelia:Mobile Push,authentik:Duo push-notifications
-        approve	word	pl	powiadomienie	authelia:Push Notification,authentik:Sending Duo push notifi…,okta-signin-widget:autoPush
-        approve	word	pl	powiadomieniepush	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	pl	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	pt	aprovar	keycloak:approve
-        approve	word	pt	notificação	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notif…
-        approve	word	pt	push	authelia:Mobile Push,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	ro	notificare	authelia:Push Notification,okta-signin-widget:autoPush
-        approve	word	ro	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	ru	push	authelia:Push Notification,authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	word	ru	pushуведомление	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        approve	word	ru	уведомление	authelia:Mobile Push,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.send
-        approve	word	ru	уведомления	authentik:Duo push-notifications,okta-signin-widget:autoPush
-        approve	word	sk	push	authelia:Mobile Push
-        approve	word	sr-Latn	obaveštenje	authelia:Mobile Push
-        approve	word	sv	notis	okta-signin-widget:oie.custom_app.push.tit…
-        approve	word	sv	push	authelia:Mobile Push,okta-signin-widget:autoPush
-        approve	word	ta	அறிவிப்பு	authelia:Push Notification
-        approve	word	tr	anlık	okta-signin-widget:autoPush
-        approve	word	tr	bildirim	authelia:A notification has been…,okta-signin-widget:autoPush
-        approve	word	tr	bildirimi	authelia:Push Notification,authentik:Receive a push notifica…,okta-signin-widget:oktaverify.resend
-        approve	word	tr	push	authelia:Mobile Push,authentik:Duo push-notifications
-        approve	word	uk	push	authelia:Push Notification,okta-signin-widget:autoPush,privacyidea:PUSH Token
-        approve	word	uk	сповіщення	authelia:Push Notification,okta-signin-widget:oktaverify.warning,privacyidea:PUSH: Send a push notif…
-        approve	word	uk	схвалити	keycloak:approve
-        approve	word	ur	منظور	apereo-cas:cas.oauth.device.confir…
-        approve	word	vec	push	authelia:Mobile Push
-        approve	word	vi	đẩy	authelia:Push Notification,okta-signin-widget:mfa.duoSecurity.push
-        choose	embedded	ja	メソッド	authelia:Methods
-        choose	embedded	ja	一度実行	zitadel:InitMFAU2F.ErrorRetry
-        choose	embedded	ja	方法を	keycloak:doTryAnotherWay,ory-elements:login.subtitle-aal2,zitadel:InitMFAU2F.ErrorRetry
-        choose	embedded	ja	選択	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
-        choose	embedded	th	วิธีการ	authelia:Methods,keycloak:loginChooseAuthenticator,okta-signin-widget:error.jit_failure
-        choose	embedded	zh-Hans	方法	authelia:Methods,django-two-factor-auth:Method,keycloak:doTryAnotherWay
-        choose	embedded	zh-Hans	选择	authelia:Select a Device,keycloak:choose,zitadel:SelectAccount.Title
-        choose	embedded	zh-Hant	使用其他方式	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch…
-        choose	embedded	zh-Hant	方法	apereo-cas:cas.inwebo.selectauthen…,authelia:Methods,authentik:Select an authenticatio…
-        choose	embedded	zh-Hant	選擇	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
-        choose	key	zxx	trmsg=38	lemonldap-ng:PE38
-        choose	key	zxx	trspan=choose2f	lemonldap-ng:choose2f
-        choose	key	zxx	trspan=chooseApp	lemonldap-ng:chooseApp
-        choose	key	zxx	trspan=selectIdP	lemonldap-ng:selectIdP
-        choose	stem	de	wähle	keycloak:choose,lemonldap-ng:selectIdP,zitadel:InitMFAU2F.ErrorRetry
-        choose	stem	hu	módszer	authelia:Methods,flask-security-too:Available Methods,ory-elements:login.2fa.method.go-back
-        choose	stem	hu	válassz	django-allauth:Please select only one.,ory-elements:login.2fa.method.go-back,zitadel:InitMFAU2F.ErrorRetry
-        choose	stem	ka	აირჩი	django-allauth:Please select only one.,keycloak:selectOne,ory-elements:login.subtitle-aal2
-        choose	stem	ko	선택하	keycloak:error-reset-otp-missing…,okta-signin-widget:enroll.totp.selectDevice,zitadel:RegisterOption.Descript…
-        choose	stem	lt	pasirink	authelia:Select a Device,django-allauth:Other options,simplesamlphp:{disco:select}
-        choose	stem	lv	izvēl	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	stem	mk	избер	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
-        choose	stem	nl	optie	django-allauth:Other options,keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	stem	pl	metod	authelia:Methods,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
-        choose	stem	ru	вариант	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	stem	ru	метод	authelia:Methods,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	stem	tr	seçenek	django-allauth:Other options,keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	stem	tr	seçin	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
-        choose	stem	uz	tanla	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
-        choose	word	af	kies	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	af	metode	flask-security-too:Change Method,ory-elements:login.2fa.method.go-back
-        choose	word	af	metodes	authelia:Methods,flask-security-too:Available Methods
-        choose	word	af	tuisorganisasie	simplesamlphp:{login:select_home_org}
-        choose	word	ar	اختار	simplesamlphp:{disco:select}
-        choose	word	ar	اختر	flask-security-too:Select,keycloak:choose,lemonldap-ng:chooseApp
-        choose	word	ar	اختيار	apereo-cas:passwordless.selection.…,authelia:Device selection was de…,keycloak:error-reset-otp-missing…
-        choose	word	ar	الطريقة	django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	ar	جهتك	simplesamlphp:{login:select_home_org}
-        choose	word	ar	حدد	apereo-cas:cas.inwebo.selectauthen…,authelia:Select a Device,keycloak:selectOne
-        choose	word	ar	خيارات	django-allauth:Other options
-        choose	word	ar	طريقة	authelia:Select a Method,ory-elements:login.2fa.method.go-back
-        choose	word	az	alternativ	django-allauth:Alternative options,django-two-factor-auth:Or alternatively use on…
-        choose	word	az	digər	django-allauth:Other options
-        choose	word	az	seçin	django-allauth:Please select only one.,django-two-factor-auth:Please select which aut…,ory-elements:login.subtitle-aal2
-        choose	word	bg	други	django-allauth:Other options
-        choose	word	bg	изберете	authelia:Select a Device,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
-        choose	word	bg	опции	django-allauth:Other options
-        choose	word	bg	предизвикателство	zitadel:InitMFAU2F.ErrorRetry
-        choose	word	bg	създайте	zitadel:InitMFAU2F.ErrorRetry
-        choose	word	ca	alternatives	django-allauth:Other options
-        choose	word	ca	mètode	flask-security-too:Change Method,ory-elements:login.2fa.method.go-back
-        choose	word	ca	opcions	django-allauth:Other options
-        choose	word	ca	seleccioneu	apereo-cas:cas.inwebo.selectauthen…,keycloak:choose,simplesamlphp:{disco:select}
-        choose	word	ca	selecció	apereo-cas:passwordless.selection.…
-        choose	word	ca	trieu	apereo-cas:screen.surrogates.choos…,ory-elements:login.subtitle-aal2,simplesamlphp:{login:select_home_org}
-        choose	word	cs	metodu	authelia:Select a Method,keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
-        choose	word	cs	možnosti	django-allauth:Other options
-        choose	word	cs	vyberte	authelia:Select a Method,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
-        choose	word	cs	vybrat	authelia:Select a Device,ory-elements:login.2fa.method.go-back
-        choose	word	cs	výběr	apereo-cas:passwordless.selection.…
-        choose	word	cs	zvolte	simplesamlphp:{login:select_home_org}
-        choose	word	da	andre	django-allauth:Other options
-        choose	word	da	metode	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	da	muligheder	django-allauth:Other options
-        choose	word	da	vælg	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	de	andere	django-allauth:Other options
-        choose	word	de	auswählen	authelia:Select a Device,flask-security-too:Select,zitadel:SelectAccount.Title
-        choose	word	de	methode	django-two-factor-auth:Method,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
-        choose	word	de	optionen	django-allauth:Other options
-        choose	word	de	wähle	django-allauth:Please select only one.,lemonldap-ng:selectIdP,zitadel:InitMFAU2F.ErrorRetry
-        choose	word	de	wählen	apereo-cas:screen.surrogates.choos…,keycloak:choose
-        choose	word	el	άλλες	django-allauth:Other options
-        choose	word	el	άλλη	keycloak:doTryAnotherWay,okta-signin-widget:oie.verification.switch…,ory-elements:login.2fa.method.go-back
-        choose	word	el	επιλέξτε	authelia:Select a Device,keycloak:loginChooseAuthenticator,ory-elements:login.subtitle-aal2
-        choose	word	el	επιλογές	django-allauth:Other options
-        choose	word	el	μέθοδο	authelia:Select a Method,keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
-        choose	word	en	another	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back,zitadel:MFAProvider.ChooseOther
-        choose	word	en	choose	apereo-cas:screen.surrogates.choos…,keycloak:choose,zitadel:MFAProvider.ChooseOther
-        choose	word	en	method	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	en	methods	authelia:Methods,flask-security-too:Available Methods
-        choose	word	en	option	keycloak:selectOne,wso2-identity-apps:choose.other.option,zitadel:MFAProvider.ChooseOther
-        choose	word	en	options	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	en	other	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	en	select	authelia:Select a Device,keycloak:selectOne,lemonldap-ng:selectIdP
-        choose	word	en	selectaccount	gluu-oxauth:login.selectAccount,zitadel:SelectAccount.Title
-        choose	word	en	selectanoption	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	en	selection	apereo-cas:passwordless.selection.…
-        choose	word	es	elige	ory-elements:identities.messages.104…,zitadel-login-typescript:mfa.set.description,zitadel:MFAProvider.ChooseOther
-        choose	word	es	método	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	es	métodos	authelia:Methods,flask-security-too:Available Methods
-        choose	word	es	opciones	django-allauth:Other options
-        choose	word	es	opción	okta-signin-widget:select.default_value,zitadel:MFAProvider.ChooseOther
-        choose	word	es	otra	keycloak:doTryAnotherWay,zitadel:MFAProvider.ChooseOther
-        choose	word	es	seleccionar	authelia:Select a Device,flask-security-too:Select,zitadel:SelectAccount.Title
-        choose	word	es	seleccionardispositivo	apereo-cas:screen.authentication.g…,authelia:Select a Device
-        choose	word	es	seleccione	authelia:Select a Method,lemonldap-ng:choose2f,simplesamlphp:{disco:select}
-        choose	word	es	selección	apereo-cas:passwordless.selection.…
-        choose	word	et	koduorganisatsioon	simplesamlphp:{login:select_home_org}
-        choose	word	et	muud	django-allauth:Other options
-        choose	word	et	vali	ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
-        choose	word	et	valige	authelia:Select a Device,ory-elements:card.footer.select-anot…
-        choose	word	et	valikud	django-allauth:Other options
-        choose	word	eu	aukera	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	word	eu	batzuk	django-allauth:Other options
-        choose	word	eu	beste	django-allauth:Other options,okta-signin-widget:oie.verification.switch…
-        choose	word	eu	hauta	simplesamlphp:{disco:selectidp}
-        choose	word	eu	hautatu	django-allauth:Please select only one.,okta-signin-widget:select.default_value,simplesamlphp:{disco:select}
-        choose	word	eu	metodoak	authelia:Methods,flask-security-too:Available Methods
-        choose	word	fa	انتخاب	apereo-cas:passwordless.selection.…,keycloak:choose,ory-elements:login.subtitle-aal2
-        choose	word	fa	روش	apereo-cas:cas.inwebo.selectauthen…,django-two-factor-auth:Method,keycloak:loginChooseAuthenticator
-        choose	word	fa	گزینه	django-allauth:Other options
-        choose	word	fi	kotiorganisaatiosi	simplesamlphp:{login:select_home_org}
-        choose	word	fi	menetelmä	authelia:Select a Method,ory-elements:login.2fa.method.go-back
-        choose	word	fi	muut	django-allauth:Other options
-        choose	word	fi	valitse	authelia:Select a Device,lemonldap-ng:choose2f,simplesamlphp:{disco:select}
-        choose	word	fr	autres	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	fr	autresoptionsdeconnexion	django-allauth:Other sign-in options,wso2-identity-apps:other.login.options
-        choose	word	fr	choisir	apereo-cas:screen.surrogates.choos…,keycloak:choose
-        choose	word	fr	choisissez	simplesamlphp:{login:select_home_org}
-        choose	word	fr	méthode	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	fr	méthodes	authelia:Methods,flask-security-too:Available Methods
-        choose	word	fr	options	django-allauth:Other options,wso2-identity-apps:other.login.options
-        choose	word	fr	sélection	apereo-cas:passwordless.selection.…
-        choose	word	fr	sélectionner	flask-security-too:Select,keycloak:selectOne,zitadel:SelectAccount.Title
-        choose	word	fr	sélectionnez	apereo-cas:cas.inwebo.selectauthen…,authelia:Select a Device
-        choose	word	fr	sélectionnezunappareil	apereo-cas:screen.authentication.g…,authelia:Select a Device
-        choose	word	ha	hanya	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	he	אחרות	django-allauth:Other options
-        choose	word	he	אפשרויות	django-allauth:Other options
-        choose	word	he	בחר	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	he	לבחור	lemonldap-ng:choose2f
-        choose	word	he	שיטה	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	hr	mogućnosti	django-allauth:Other options
-        choose	word	hr	odaberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:selectidp}
-        choose	word	hr	odaberiteuređaj	apereo-cas:screen.authentication.g…,authelia:Select a Device
-        choose	word	hr	ostale	django-allauth:Other options
-        choose	word	ht	opsyon	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	word	ht	seleksyone	okta-signin-widget:select.default_value
-        choose	word	hu	egyéb	django-allauth:Other options
-        choose	word	hu	kiválasztása	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.ti…,zitadel:SelectAccount.Title
-        choose	word	hu	lehetőségek	django-allauth:Other options
-        choose	word	hu	módszerek	authelia:Methods,flask-security-too:Available Methods
-        choose	word	hu	válassz	django-allauth:Please select only one.,zitadel:InitMFAU2F.ErrorRetry
-        choose	word	hu	válasszon	okta-signin-widget:select.default_value,ory-elements:login.2fa.method.go-back,simplesamlphp:{multiauth:multiauth:se…
-        choose	word	hy	ընտրել	flask-security-too:Select,ory-elements:login.2fa.method.go-back
-        choose	word	id	lainnya	django-allauth:Other options
-        choose	word	id	metode	authelia:Methods,ory-elements:login.2fa.method.go-back
-        choose	word	id	pilih	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
-        choose	word	id	pilihan	django-allauth:Other options
-        choose	word	it	altre	django-allauth:Other options
-        choose	word	it	metodi	authelia:Methods,flask-security-too:Available Methods
-        choose	word	it	metodo	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	it	opzioni	django-allauth:Other options
-        choose	word	it	scegli	apereo-cas:screen.surrogates.choos…,ory-elements:login.2fa.method.go-back
-        choose	word	it	seleziona	authelia:Select a Device,flask-security-too:Select,lemonldap-ng:selectIdP
-        choose	word	it	selezionare	simplesamlphp:{disco:select}
-        choose	word	ka	აირჩიეთ	keycloak:selectOne,ory-elements:login.subtitle-aal2
-        choose	word	ka	აირჩიოთ	django-allauth:Please select only one.,ory-elements:identities.messages.104…
-        choose	word	ka	ვარიანტები	django-allauth:Other options
-        choose	word	ka	მეთოდი	keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
-        choose	word	ka	სხვა	django-allauth:Other options,ory-elements:login.2fa.method.go-back
-        choose	word	ko	방법을	authentik:Select an authenticatio…,keycloak:doTryAnotherWay,zitadel:RegisterOption.Descript…
-        choose	word	ko	선택하세요	keycloak:error-reset-otp-missing…,zitadel:RegisterOption.Descript…
-        choose	word	ko	선택하십시오	okta-signin-widget:enroll.totp.selectDevice
-        choose	word	ky	башка	django-allauth:Other options,ory-elements:login.2fa.method.go-back
-        choose	word	ky	варианттар	django-allauth:Other options
-        choose	word	ky	тандаңыз	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
-        choose	word	lt	kiti	django-allauth:Other options
-        choose	word	lt	organizaciją	simplesamlphp:{login:select_home_org}
-        choose	word	lt	pasirinkimai	django-allauth:Other options
-        choose	word	lt	pasirinkite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	lv	citas	django-allauth:Other options
-        choose	word	lv	iespējas	django-allauth:Other options
-        choose	word	lv	izvēlieties	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:selectidp}
-        choose	word	lv	izvēlēties	authelia:Select a Device,ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
-        choose	word	lv	organizāciju	simplesamlphp:{login:select_home_org}
-        choose	word	mk	изберете	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2,zitadel:SelectAccount.Title
-        choose	word	mk	избор	apereo-cas:passwordless.selection.…
-        choose	word	mk	креирајте	zitadel:InitMFAU2F.ErrorRetry
-        choose	word	mk	предизвик	zitadel:InitMFAU2F.ErrorRetry
-        choose	word	mn	бусад	django-allauth:Other options
-        choose	word	mn	сонголтууд	django-allauth:Other options
-        choose	word	mn	сонгоно	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
-        choose	word	ms	kaedah	authelia:Methods,ory-elements:login.2fa.method.go-back
-        choose	word	ms	pilih	authelia:Select a Device,okta-signin-widget:select.default_value,ory-elements:login.subtitle-aal2
-        choose	word	nb	metode	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	nb	velg	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	ne	चयन	authelia:Select a Device
-        choose	word	nl	andere	django-allauth:Other options
-        choose	word	nl	authenticatiemethode	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…
-        choose	word	nl	kies	apereo-cas:screen.surrogates.choos…,keycloak:selectOne,simplesamlphp:{disco:select}
-        choose	word	nl	methode	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	nl	optie	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	nl	opties	django-allauth:Other options
-        choose	word	nl	selecteer	authelia:Select a Device,authentik:Select an authenticatio…,zitadel:SelectAccount.Title
-        choose	word	nn	innloggingsteneste	simplesamlphp:{disco:selectidp}
-        choose	word	nn	vel	simplesamlphp:{disco:select}
-        choose	word	nn	vertsorganisasjon	simplesamlphp:{login:select_home_org}
-        choose	word	pl	inne	django-allauth:Other options
-        choose	word	pl	inną	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
-        choose	word	pl	metody	authelia:Methods,flask-security-too:Available Methods
-        choose	word	pl	metodę	authelia:Select a Method,flask-security-too:Change Method,keycloak:loginChooseAuthenticator
-        choose	word	pl	opcje	django-allauth:Other options
-        choose	word	pl	opcję	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	pl	składnik	okta-signin-widget:mfa.switch
-        choose	word	pl	wybierz	authelia:Select a Device,keycloak:choose,lemonldap-ng:chooseApp
-        choose	word	pl	wybierzmetodęuwierzytelniania	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…,zitadel-login-typescript:authenticator.title
-        choose	word	pl	wybierzopcję	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	pl	wybierzurządzenie	apereo-cas:screen.authentication.g…,authelia:Select a Device
-        choose	word	pl	wybór	apereo-cas:passwordless.selection.…
-        choose	word	pt	escolha	apereo-cas:screen.surrogates.choos…,keycloak:choose,zitadel:MFAProvider.ChooseOther
-        choose	word	pt	escolher	ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:select}
-        choose	word	pt	método	authelia:Select a Method,ory-elements:login.2fa.method.go-back
-        choose	word	pt	opção	keycloak:selectOne,okta-signin-widget:select.default_value,zitadel:MFAProvider.ChooseOther
-        choose	word	pt	opções	django-allauth:Other options
-        choose	word	pt	outra	keycloak:doTryAnotherWay,zitadel:MFAProvider.ChooseOther
-        choose	word	pt	outras	django-allauth:Other options
-        choose	word	pt	selecione	authelia:Select a Device,keycloak:selectOne,lemonldap-ng:selectIdP
-        choose	word	pt	seleção	apereo-cas:passwordless.selection.…
-        choose	word	ro	alegeți	okta-signin-widget:enroll.totp.selectDevice,ory-elements:login.2fa.method.go-back,simplesamlphp:{disco:selectidp}
-        choose	word	ro	alte	django-allauth:Other options
-        choose	word	ro	metodă	authelia:Select a Method,ory-elements:login.2fa.method.go-back
-        choose	word	ro	opțiuni	django-allauth:Other options
-        choose	word	ro	selectați	authelia:Select a Device,ory-elements:card.footer.select-anot…,simplesamlphp:{disco:select}
-        choose	word	ru	вариант	okta-signin-widget:select.default_value
-        choose	word	ru	варианты	django-allauth:Other options
-        choose	word	ru	выберите	authelia:Select a Device,keycloak:selectOne,zitadel:InitMFAU2F.ErrorRetry
-        choose	word	ru	выберитеметодаутентификации	apereo-cas:cas.inwebo.selectauthen…,authentik:Select an authenticatio…,zitadel-login-typescript:register.selectMethod
-        choose	word	ru	выберитеустройство	apereo-cas:screen.authentication.g…,authelia:Select a Device
-        choose	word	ru	выбор	apereo-cas:passwordless.selection.…,zitadel-login-typescript:authenticator.title,zitadel:SelectAccount.Title
-        choose	word	ru	выбрать	flask-security-too:Select,keycloak:choose,simplesamlphp:{disco:select}
-        choose	word	ru	другие	django-allauth:Other options
-        choose	word	ru	метод	authelia:Select a Method,django-two-factor-auth:Method,flask-security-too:Change Method
-        choose	word	ru	методы	authelia:Methods,flask-security-too:Available Methods
-        choose	word	sk	možnosti	django-allauth:Other options
-        choose	word	sk	spôsob	apereo-cas:cas.inwebo.selectauthen…,keycloak:doTryAnotherWay
-        choose	word	sk	vyberte	apereo-cas:cas.inwebo.selectauthen…,keycloak:loginChooseAuthenticator,ory-elements:login.subtitle-aal2
-        choose	word	sk	výber	apereo-cas:passwordless.selection.…
-        choose	word	sl	druge	django-allauth:Other options
-        choose	word	sl	izberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	sl	izbira	apereo-cas:passwordless.selection.…
-        choose	word	sl	možnosti	django-allauth:Other options
-        choose	word	so	dooro	authelia:Select a Device,ory-elements:login.subtitle-aal2
-        choose	word	sr	друге	django-allauth:Other options
-        choose	word	sr	изаберите	django-allauth:Please select only one.,django-two-factor-auth:Please select which aut…
-        choose	word	sr	метод	django-two-factor-auth:Method
-        choose	word	sr	опције	django-allauth:Other options
-        choose	word	sr-Latn	druge	django-allauth:Other options
-        choose	word	sr-Latn	izaberite	authelia:Select a Device,ory-elements:login.subtitle-aal2,simplesamlphp:{login:select_home_org}
-        choose	word	sr-Latn	metod	django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	sr-Latn	odaberite	simplesamlphp:{disco:selectidp}
-        choose	word	sr-Latn	opcije	django-allauth:Other options
-        choose	word	st	kgetha	simplesamlphp:{disco:select}
-        choose	word	su	métode	authelia:Methods,ory-elements:login.2fa.method.go-back
-        choose	word	su	pilih	authelia:Select a Device,ory-elements:login.subtitle-aal2
-        choose	word	sv	alternativ	django-allauth:Other options,okta-signin-widget:select.default_value
-        choose	word	sv	autentiseringsmetod	apereo-cas:cas.inwebo.selectauthen…,ory-elements:identities.messages.104…
-        choose	word	sv	metod	authelia:Select a Method,django-two-factor-auth:Method,ory-elements:login.2fa.method.go-back
-        choose	word	sv	val	apereo-cas:passwordless.selection.…,django-allauth:Alternative options
-        choose	word	sv	välj	authelia:Select a Device,simplesamlphp:{disco:select},zitadel:SelectAccount.Title
-        choose	word	sw	chagua	authelia:Select a Device,ory-elements:login.subtitle-aal2
-        choose	word	ta	தேர்வு	authelia:Select a Device,ory-elements:login.subtitle-aal2
-        choose	word	tl	paraan	authelia:Methods,ory-elements:login.2fa.method.go-back
-        choose	word	tl	pumili	authelia:Select a Device,ory-elements:login.2fa.method.go-back
-        choose	word	tr	diğer	django-allauth:Other options
-        choose	word	tr	seç	apereo-cas:screen.authentication.g…,lemonldap-ng:selectIdP,simplesamlphp:{disco:select}
-        choose	word	tr	seçenek	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	tr	seçenekler	django-allauth:Other options
-        choose	word	tr	seçin	authelia:Select a Device,keycloak:choose,lemonldap-ng:choose2f
-        choose	word	tr	seçiniz	keycloak:loginChooseAuthenticator,simplesamlphp:{disco:selectidp}
-        choose	word	uk	варіанти	django-allauth:Other options
-        choose	word	uk	виберіть	authelia:Select a Method,keycloak:selectOne,ory-elements:login.subtitle-aal2
-        choose	word	uk	виберітьопцію	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	uk	вибір	apereo-cas:passwordless.selection.…
-        choose	word	uk	метод	apereo-cas:cas.inwebo.selectauthen…,keycloak:loginChooseAuthenticator,ory-elements:login.2fa.method.go-back
-        choose	word	uk	оберіть	authelia:Select a Device,okta-signin-widget:mfa.factors.dropdown.ti…
-        choose	word	uk	опцію	keycloak:selectOne,okta-signin-widget:select.default_value
-        choose	word	uk	спосіб	authelia:Select a Method,keycloak:doTryAnotherWay
-        choose	word	uk	інший	keycloak:doTryAnotherWay,ory-elements:login.2fa.method.go-back
-        choose	word	uk	інші	django-allauth:Other options
-        choose	word	ur	انتخاب	apereo-cas:passwordless.selection.…
-        choose	word	ur	دوسرا	apereo-cas:screen.authentication.g…,ory-elements:login.2fa.method.go-back
-        choose	word	ur	طریقہ	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2
-        choose	word	ur	منتخب	apereo-cas:cas.inwebo.selectauthen…,ory-elements:login.subtitle-aal2
-        choose	word	uz	boshqa	django-allauth:Other options,ory-elements:login.2fa.method.go-back
-        choose	word	uz	tanlang	django-allauth:Please select only one.,ory-elements:login.subtitle-aal2
-        choose	word	uz	variantlar	django-allauth:Other options
-        choose	word	vi	chọn	authelia:Select a Device,lemonldap-ng:choose2f,ory-elements:login.subtitle-aal2
-        choose	word	vi	pháp	authelia:Methods,okta-signin-widget:error.jit_failure,ory-elements:login.2fa.method.go-back
-        choose	word	vi	phương	authelia:Methods,django-two-factor-auth:Method
-        choose	word	xh	khetha	ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	xh	umbutho	simplesamlphp:{login:select_home_org}
-        choose	word	zu	khetha	ory-elements:login.subtitle-aal2,simplesamlphp:{disco:select}
-        choose	word	zu	ukhethe	ory-elements:identities.messages.104…,simplesamlphp:{disco:selectidp_full}
-        code	embedded	ja	コード	authelia:Code,django-allauth:Code,keycloak:totpStep3
-        code	embedded	ja	トークン	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,okta-signin-widget:factor.totpHard.descrip…
-        code	embedded	ja	再送信	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InitUser.ResendButtonTe…
-        code	embedded	ja	送信してください	apereo-cas:cas.mfa.simple.label.to…
-        code	embedded	th	ส่งรหัส	keycloak:sendVerficationCode,okta-signin-widget:mfa.sendCode,ory-elements:identities.messages.101…
-        code	embedded	th	ใส่รหัส	keycloak:totpStep3,okta-signin-widget:mfa.challenge.title
-        code	embedded	zh-Hans	代币	apereo-cas:passwordless.token.head…
-        code	embedded	zh-Hans	代码	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	embedded	zh-Hans	代碼	lemonldap-ng:ext2f
-        code	embedded	zh-Hans	口令	okta-signin-widget:mfa.challenge.title
-        code	embedded	zh-Hans	授权码	flask-security-too:Authentication Code
-        code	embedded	zh-Hans	身份验证令牌	apereo-cas:cas.mfa.simple.label.to…
-        code	embedded	zh-Hans	重新发送	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InviteUser.ResendButton…
-        code	embedded	zh-Hans	验证码	keycloak:totpStep3,ory-elements:property.code,zitadel:InitUser.CodeLabel
-        code	embedded	zh-Hant	代幣	apereo-cas:passwordless.token.head…
-        code	embedded	zh-Hant	代码	authentik:Code
-        code	embedded	zh-Hant	代碼	django-allauth:Code,lemonldap-ng:code,okta-signin-widget:mfa.sendCode
-        code	embedded	zh-Hant	授權碼	authentik:Code
-        code	embedded	zh-Hant	認證碼	authentik:Code
-        code	embedded	zh-Hant	通行碼	okta-signin-widget:mfa.challenge.title
-        code	embedded	zh-Hant	重新發送	apereo-cas:cas.mfa.simple.label.re…
-        code	embedded	zh-Hant	驗證碼	authelia:One-Time Password,django-allauth:Enter Email Verificatio…,keycloak:enterBarCode
-        code	key	zxx	trplaceholder=code	lemonldap-ng:code
-        code	key	zxx	trspan=code	lemonldap-ng:code
-        code	key	zxx	trspan=enterExt2fCode	lemonldap-ng:enterExt2fCode
-        code	key	zxx	trspan=enterMail2fCode	lemonldap-ng:enterMail2fCode
-        code	key	zxx	trspan=enterRadius2fCode	lemonldap-ng:enterRadius2fCode
-        code	key	zxx	trspan=enterRest2fCode	lemonldap-ng:enterRest2fCode
-        code	key	zxx	trspan=enterTotpCode	lemonldap-ng:enterTotpCode
-        code	key	zxx	trspan=ext2f	lemonldap-ng:ext2f
-        code	key	zxx	trspan=genericCheckCode	lemonldap-ng:genericCheckCode
-        code	key	zxx	trspan=genericRegisterCode	lemonldap-ng:genericRegisterCode
-        code	key	zxx	trspan=mail2f	lemonldap-ng:mail2f
-        code	key	zxx	trspan=missingCode	lemonldap-ng:missingCode
-        code	key	zxx	trspan=resendCode	lemonldap-ng:resendCode
-        code	key	zxx	trspan=rest2f	lemonldap-ng:rest2f
-        code	key	zxx	trspan=totpMissingCode	lemonldap-ng:totpMissingCode
-        code	key	zxx	trspan=totpRegisterCode	lemonldap-ng:totpRegisterCode
-        code	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTo…
-        code	key	zxx	trspan=yourNewTotpKey	lemonldap-ng:yourNewTotpKey
-        code	stem	el	κωδικό	authelia:Code,django-allauth:Code,keycloak:totpStep3
-        code	stem	hy	ծածկագիր	flask-security-too:Send Code
-        code	stem	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.…
-        code	word	af	kode	flask-security-too:Send Code,ory-elements:property.code
-        code	word	ar	الرمز	authelia:Confirm the Code,flask-security-too:Send Code,ory-elements:property.code
-        code	word	ar	المميز	apereo-cas:passwordless.token.head…
-        code	word	ar	رمز	apereo-cas:cas.inwebo.pin,flask-security-too:Passcode,keycloak:totpStep3
-        code	word	ar	رمزالتحقق	flask-security-too:Verification Code,ory-elements:identities.messages.107…
-        code	word	ar	كود	django-allauth:Request Code
-        code	word	az	kod	django-allauth:Code,ory-elements:property.code
-        code	word	az	kodu	django-allauth:Authenticator code,ory-elements:two-step.code.title
-        code	word	az	kodunu	django-allauth:Enter Device Code
-        code	word	az	nişan	django-two-factor-auth:Token
-        code	word	bg	изпрати	ory-elements:identities.messages.101…,zitadel:InviteUser.ResendButton…
-        code	word	bg	код	django-allauth:Code,ory-elements:property.code,zitadel:InitUser.CodeLabel
-        code	word	bg	препращане	zitadel:InitUser.ResendButtonTe…
-        code	word	ca	codi	apereo-cas:cas.inwebo.pin,django-allauth:Code,keycloak:totpStep3
-        code	word	ca	codideverificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.107…
-        code	word	ca	verificació	flask-security-too:Verification Code,keycloak:console-email-code,ory-elements:identities.messages.107…
-        code	word	cs	kód	authelia:Code,django-allauth:Code,keycloak:totpStep3
-        code	word	cs	ověřovací	django-allauth:Enter an authenticator…,okta-signin-widget:idx.return.link.otponly…,ory-elements:identities.messages.101…
-        code	word	cs	token	apereo-cas:passwordless.token.head…,django-two-factor-auth:Use Backup Token
-        code	word	cs	znovuodeslatkód	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
-        code	word	da	autentificeringskode	django-allauth:Authenticator code
-        code	word	da	engangskode	authelia:Email One-Time Code,keycloak:console-otp,ory-elements:card.header.parts.code
-        code	word	da	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
-        code	word	da	koden	authelia:Confirm the Code,okta-signin-widget:mfa.resendCode
-        code	word	da	verifikationskode	keycloak:sendVerficationCode,ory-elements:identities.messages.107…
-        code	word	de	authentifizierungscode	django-allauth:Authenticator code,ory-elements:identities.messages.101…
-        code	word	de	authentisierungscode	flask-security-too:Submit Code
-        code	word	de	code	apereo-cas:cas.inwebo.pin,keycloak:loginTotpStep3,lemonldap-ng:missingCode
-        code	word	de	gerätecode	django-allauth:Enter Device Code,zitadel-login-typescript:device.usercode.title,zitadel:DeviceAuth.UserCode.Lab…
-        code	word	de	passcode	okta-signin-widget:mfa.challenge.title
-        code	word	de	verifizierungscode	flask-security-too:Verification Code,keycloak:otp-help-text,ory-elements:identities.messages.107…
-        code	word	de	wiederherstellungscode	flask-security-too:Enter Recovery Code,ory-elements:identities.messages.101…
-        code	word	el	επαλήθευσης	okta-signin-widget:oie.email.verify.altern…,ory-elements:identities.messages.107…
-        code	word	el	κωδικό	authelia:Confirm the Code,django-allauth:Request new code,keycloak:totpStep3
-        code	word	el	κωδικός	authelia:Code,django-allauth:Code,keycloak:console-otp
-        code	word	el	κωδικόςemail	keycloak:console-email-code,ory-elements:two-step.code.title
-        code	word	en	authenticationcode	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.101…
-        code	word	en	code	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	word	en	emailcode	keycloak:console-email-code,lemonldap-ng:mail2f,ory-elements:two-step.code.title
-        code	word	en	enteraverificationcode	gluu-oxauth:otp.entercode
-        code	word	en	entercode	gluu-oxauth:casa.enter_code,okta-signin-widget:mfa.challenge.enterCode…
-        code	word	en	enterpasscode	okta-signin-widget:enroll.onprem.passcode.…
-        code	word	en	passcode	flask-security-too:Passcode,okta-signin-widget:mfa.challenge.title,openam:amAuthSecurID.SecurIDPa…
-        code	word	en	resend	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	en	resendcode	ory-elements:identities.messages.107…,zitadel-login-typescript:otp.verify.resendCode,zitadel:InitUser.ResendButtonTe…
-        code	word	en	token	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,gluu-oxauth:casa.otp.text
-        code	word	en	verificationcode	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
-        code	word	es	código	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	word	es	códigodeverificación	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
-        code	word	es	ficha	apereo-cas:cas.mfa.simple.label.to…
-        code	word	es	reenviar	apereo-cas:cas.mfa.simple.label.re…,okta-signin-widget:mfa.resendCode,zitadel:InitUser.ResendButtonTe…
-        code	word	es	reenviarcódigo	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	et	kinnituskood	django-allauth:Enter Email Verificatio…,ory-elements:login.code.subtitle
-        code	word	et	kood	django-allauth:Code,ory-elements:property.code
-        code	word	et	koodi	django-allauth:Request Code,ory-elements:identities.messages.101…
-        code	word	eu	egiaztapen	flask-security-too:Verification Code,okta-signin-widget:idx.return.link.otponly…
-        code	word	eu	kodea	django-allauth:Code,flask-security-too:Send Code,okta-signin-widget:mfa.sendCode
-        code	word	eu	pasakodea	flask-security-too:Passcode,okta-signin-widget:mfa.challenge.title
-        code	word	fa	نشانه	apereo-cas:cas.mfa.simple.label.to…,django-two-factor-auth:Token
-        code	word	fi	koodi	authelia:Code,django-allauth:Code,lemonldap-ng:code
-        code	word	fi	pääsykoodi	okta-signin-widget:enroll.onprem.passcode.…
-        code	word	fi	vahvistakoodi	authelia:Confirm the Code,ory-elements:identities.messages.107…
-        code	word	fi	vahvistuskoodi	keycloak:otp-help-text,lemonldap-ng:ext2f,ory-elements:login.code.subtitle
-        code	word	fr	code	apereo-cas:cas.inwebo.pin,keycloak:totpStep3,lemonldap-ng:ext2f
-        code	word	fr	codedevérification	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
-        code	word	fr	jeton	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token,privacyidea:Please enter a valid OT…
-        code	word	fr	renvoyer	apereo-cas:cas.mfa.simple.label.re…,lemonldap-ng:resendCode,zitadel:InitUser.ResendButtonTe…
-        code	word	fr	renvoyerlecode	lemonldap-ng:resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	he	הקוד	django-allauth:Enter the code displaye…,lemonldap-ng:resendCode,ory-elements:login.totp.subtitle
-        code	word	he	קוד	django-allauth:Code,lemonldap-ng:code,ory-elements:property.code
-        code	word	he	קודאימות	django-allauth:Authenticator code,lemonldap-ng:rest2f,ory-elements:identities.messages.101…
-        code	word	hr	autentifikatora	django-allauth:Authenticator code
-        code	word	hr	kod	apereo-cas:cas.inwebo.pin,ory-elements:property.code
-        code	word	hr	kôd	django-allauth:Code
-        code	word	hr	pošalji	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
-        code	word	ht	kòd	django-allauth:Code,okta-signin-widget:mfa.sendCode
-        code	word	ht	sèl	okta-signin-widget:factor.sms.description
-        code	word	hu	ellenőrző	flask-security-too:Verification Code,keycloak:sendVerficationCode,ory-elements:identities.messages.107…
-        code	word	hu	ellenőrzőkód	flask-security-too:Verification Code,ory-elements:identities.messages.107…
-        code	word	hu	jelkód	okta-signin-widget:mfa.challenge.title
-        code	word	hu	kód	django-allauth:Code,keycloak:otp-help-text,ory-elements:property.code
-        code	word	hu	kódot	keycloak:totpStep3,ory-elements:login.code.subtitle,zitadel:InitPassword.Description
-        code	word	hu	kódújraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	hu	újraküldése	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	hy	ծածկագիր	flask-security-too:Send Code
-        code	word	hy	ծածկագիրը	flask-security-too:Code has been sent.
-        code	word	hy	ուղարկել	flask-security-too:Send Code,ory-elements:identities.messages.101…
-        code	word	id	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
-        code	word	is	kóða	flask-security-too:Send Code
-        code	word	is	kóði	flask-security-too:Code or Password
-        code	word	is	senda	flask-security-too:Send Code
-        code	word	it	codice	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	word	it	codicediverifica	flask-security-too:Verification Code,ory-elements:identities.messages.107…
-        code	word	it	codiceemail	keycloak:console-email-code,ory-elements:two-step.code.title
-        code	word	it	gettone	apereo-cas:passwordless.token.head…
-        code	word	it	passcode	okta-signin-widget:mfa.challenge.title
-        code	word	it	reinvia	zitadel:InitUser.ResendButtonTe…
-        code	word	it	reinvio	zitadel:InitPassword.ResendButt…
-        code	word	it	rinvia	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
-        code	word	it	rinviacodice	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…
-        code	word	ka	გაგზავნა	keycloak:sendVerficationCode,ory-elements:identities.messages.101…
-        code	word	ka	გადამოწმების	keycloak:sendVerficationCode,ory-elements:identities.messages.107…
-        code	word	ka	კოდი	django-allauth:Code,keycloak:totpStep3,ory-elements:property.code
-        code	word	ka	კოდის	django-allauth:Request Code,keycloak:sendVerficationCode,ory-elements:identities.messages.101…
-        code	word	ko	sms로	authentik:A code has been sent to…,okta-signin-widget:oie.phone.sms.primaryBu…,ory-elements:login.code.subtitle.sms
-        code	word	ko	재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	ko	코드가	authentik:A code has been sent to…,ory-elements:login.code.subtitle
-        code	word	ko	코드를	authentik:Please enter your Code,keycloak:missingTotpMessage,okta-signin-widget:oie.email.verify.altern…
-        code	word	ko	코드재전송	okta-signin-widget:mfa.resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	ko	패스코드	okta-signin-widget:enroll.onprem.passcode.…
-        code	word	ky	код	django-allauth:Code,ory-elements:property.code
-        code	word	ky	коду	django-allauth:Authenticator code,ory-elements:two-step.code.title
-        code	word	ky	кодун	django-allauth:Enter Device Code
-        code	word	lt	kodas	django-allauth:Code,keycloak:loginOtpOneTime,ory-elements:property.code
-        code	word	lt	kodo	django-allauth:Request Code,ory-elements:identities.messages.101…
-        code	word	lt	kodą	django-allauth:Enter Device Code,keycloak:totpStep3,ory-elements:login.totp.subtitle
-        code	word	lv	kods	django-allauth:Code,keycloak:console-email-code,ory-elements:property.code
-        code	word	lv	kodu	django-allauth:Request Code,keycloak:copyCodeInstruction,ory-elements:login.totp.subtitle
-        code	word	lv	verifikācijas	django-allauth:Enter Email Verificatio…,ory-elements:login.code.subtitle
-        code	word	mk	испрати	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…,zitadel:InitUser.ResendButtonTe…
-        code	word	mk	код	apereo-cas:cas.inwebo.pin,ory-elements:property.code,zitadel:InitUser.CodeLabel
-        code	word	mk	токен	apereo-cas:passwordless.token.head…
-        code	word	mn	код	django-allauth:Code,ory-elements:property.code
-        code	word	ms	kod	lemonldap-ng:mail.mail2fSubject,okta-signin-widget:mfa.sendCode,ory-elements:property.code
-        code	word	nb	autentiseringskode	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.101…
-        code	word	nb	engangskode	authelia:Email One-Time Code,django-two-factor-auth:Token,keycloak:loginOtpOneTime
-        code	word	nb	kode	authelia:Code,django-allauth:Code,ory-elements:property.code
-        code	word	nl	authenticatiecode	keycloak:authenticatorCode
-        code	word	nl	code	authelia:Confirm the Code,django-allauth:Request Code,keycloak:totpStep3
-        code	word	nl	verificatiecode	authentik:Authentication code,keycloak:otp-help-text,ory-elements:login.code.subtitle
-        code	word	nl	verstuur	zitadel:InitUser.ResendButtonTe…
-        code	word	pl	jednorazowy	authelia:Email One-Time Code,keycloak:enterBarCode,ory-elements:card.header.parts.code
-        code	word	pl	kod	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	word	pl	kodweryfikacyjny	flask-security-too:Verification Code,lemonldap-ng:ext2f,ory-elements:identities.messages.107…
-        code	word	pl	uwierzytelniający	django-allauth:Authenticator code
-        code	word	pl	weryfikacyjny	flask-security-too:Verification Code,keycloak:enterYourVerficationCode,lemonldap-ng:ext2f
-        code	word	pl	wprowadźkod	okta-signin-widget:oie.okta_verify.totp.ti…,zitadel-login-typescript:device.usercode.descrip…
-        code	word	pl	wyślijkod	flask-security-too:Send Code,okta-signin-widget:mfa.sendCode
-        code	word	pt	código	authelia:Code,authentik:Code,lemonldap-ng:code
-        code	word	pt	códigodeverificação	lemonldap-ng:ext2f,ory-elements:identities.messages.107…
-        code	word	pt	reenviar	apereo-cas:cas.mfa.simple.label.re…,lemonldap-ng:resendCode,zitadel:InitUser.ResendButtonTe…
-        code	word	pt	reenviarcódigo	lemonldap-ng:resendCode,ory-elements:identities.messages.107…,zitadel:InitUser.ResendButtonTe…
-        code	word	ro	cod	authelia:Code,django-allauth:Code,ory-elements:property.code
-        code	word	ro	codul	authelia:Confirm the Code,django-allauth:Enter Device Code,okta-signin-widget:mfa.sendCode
-        code	word	ru	введитекод	okta-signin-widget:oie.custom_otp.verify.p…,zitadel-login-typescript:device.usercode.descrip…
-        code	word	ru	код	authelia:Code,authentik:Code,keycloak:totpStep3
-        code	word	ru	кодаутентификации	authentik:Authentication code,flask-security-too:Authentication Code,ory-elements:identities.messages.101…
-        code	word	ru	резервный	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.101…
-        code	word	ru	токен	apereo-cas:passwordless.token.head…,django-two-factor-auth:Token
-        code	word	sk	autentifikátora	django-allauth:Authenticator code
-        code	word	sk	jednorazový	keycloak:loginOtpOneTime,ory-elements:card.header.parts.code
-        code	word	sk	jednorazovýkód	keycloak:loginOtpOneTime,ory-elements:card.header.parts.code
-        code	word	sk	kód	apereo-cas:cas.inwebo.pin,django-allauth:Code,keycloak:totpStep3
-        code	word	sk	overovací	django-allauth:A verification code has…,keycloak:otp-help-text,ory-elements:login.code.subtitle
-        code	word	sl	koda	django-allauth:Code,ory-elements:property.code
-        code	word	sl	kodo	apereo-cas:cas.inwebo.pin,django-allauth:Request Code,ory-elements:login.totp.subtitle
-        code	word	sl	pin	apereo-cas:cas.inwebo.pin
-        code	word	sl	pošlji	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
-        code	word	sl	žeton	apereo-cas:passwordless.token.head…
-        code	word	sr	токен	django-two-factor-auth:Token
-        code	word	sr-Latn	kod	django-allauth:Code,ory-elements:property.code
-        code	word	sr-Latn	rezervni	django-two-factor-auth:Use Backup Token,ory-elements:identities.messages.101…
-        code	word	sv	autentiseringskod	django-allauth:Authenticator code,keycloak:missingTotpMessage,ory-elements:identities.messages.101…
-        code	word	sv	engångskod	authelia:Email One-Time Code,django-two-factor-auth:Token,keycloak:loginOtpOneTime
-        code	word	sv	kod	apereo-cas:cas.inwebo.pin,authelia:Code,django-allauth:Code
-        code	word	sv	koden	authelia:Confirm the Code,ory-elements:identities.messages.107…,zitadel:InviteUser.ResendButton…
-        code	word	sv	lösenkod	okta-signin-widget:mfa.challenge.title
-        code	word	sv	skickakodenigen	ory-elements:identities.messages.107…,zitadel:InviteUser.ResendButton…
-        code	word	sv	säkerhetskod	okta-signin-widget:enroll.symantecVip.pass…,zitadel:InitMFAOTP.CodeLabel
-        code	word	sv	verifieringskod	django-allauth:Enter Email Verificatio…,okta-signin-widget:idx.return.link.otponly…,ory-elements:identities.messages.107…
-        code	word	sw	nambari	authelia:One-Time Password,ory-elements:property.code
-        code	word	tr	epostakodu	keycloak:console-email-code,lemonldap-ng:mail2f,ory-elements:two-step.code.title
-        code	word	tr	jeton	apereo-cas:passwordless.token.head…
-        code	word	tr	kod	django-allauth:Code,keycloak:loginOtpOneTime,lemonldap-ng:code
-        code	word	tr	kodu	authentik:Code,keycloak:totpStep3,lemonldap-ng:ext2f
-        code	word	tr	kodunu	keycloak:enterYourVerficationCode,lemonldap-ng:enterTotpCode,okta-signin-widget:oie.symantecVip.verify.…
-        code	word	tr	kodunuz	lemonldap-ng:mail.mail2fSubject,okta-signin-widget:idx.return.link.otponly…
-        code	word	uk	код	authelia:Code,django-allauth:Code,keycloak:totpStep3
-        code	word	uk	токен	apereo-cas:cas.mfa.simple.label.to…
-        code	word	ur	بھیجیں	apereo-cas:cas.mfa.simple.label.re…,ory-elements:identities.messages.101…
-        code	word	ur	ٹوکن	apereo-cas:passwordless.token.head…
-        code	word	ur	کوڈ	apereo-cas:cas.inwebo.pin,ory-elements:property.code
-        code	word	uz	kod	django-allauth:Code,ory-elements:property.code
-        code	word	uz	kodi	django-allauth:Authenticator code,ory-elements:two-step.code.title
-        code	word	uz	kodini	django-allauth:Enter Device Code
-        continue	embedded	ja	スキップ	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	embedded	ja	次へ	authelia:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
-        continue	embedded	ja	続けます	simplesamlphp:{general:yes_continue}
-        continue	embedded	ja	続ける	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	embedded	ja	続行	apereo-cas:screen.welcome.button.p…,keycloak:pageExpiredMsg2,openam:amAuthUI.Continue
-        continue	embedded	th	ถัดไป	authelia:Next,okta-signin-widget:oform.next
-        continue	embedded	zh-Hans	下一个	authelia:Next,zitadel:DeviceAuth.UserCode.But…
-        continue	embedded	zh-Hans	下一步	authentik:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
-        continue	embedded	zh-Hans	下一页	openam:amAuthMembership.Next
-        continue	embedded	zh-Hans	继续	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	embedded	zh-Hans	跳过	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	embedded	zh-Hant	下一個	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
-        continue	embedded	zh-Hant	下一步	authelia:Next,authentik:Next,simplesamlphp:{login:next}
-        continue	embedded	zh-Hant	繼續	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	embedded	zh-Hant	继续	authentik:Continue
-        continue	embedded	zh-Hant	跳過	apereo-cas:cas.mfa.registerdevice.…
-        continue	key	zxx	trspan=continue	lemonldap-ng:continue
-        continue	stem	lv	turpināt	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
-        continue	stem	ro	continu	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	af	gaan	ory-elements:identities.messages.101…,simplesamlphp:{expirycheck:expwarning…
-        continue	word	af	voort	ory-elements:identities.messages.101…,simplesamlphp:{expirycheck:expwarning…
-        continue	word	ar	تخطي	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	ar	متابعة	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
-        continue	word	az	davam	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	az	davamet	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	bg	напред	zitadel:Password.NextButtonText
-        continue	word	bg	продължи	django-allauth:Continue,gluu-oxauth:device.authorization.co…,ory-elements:identities.messages.101…
-        continue	word	bg	пропуснете	zitadel:InitMFAPrompt.SkipButto…
-        continue	word	bg	следващия	zitadel:LDAP.NextButtonText
-        continue	word	ca	continua	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	ca	continuar	apereo-cas:screen.welcome.button.p…,keycloak:pageExpiredMsg2,ory-elements:identities.messages.101…
-        continue	word	ca	saltar	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	cs	další	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
-        continue	word	cs	pokračovat	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	cs	přeskočit	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	cy	nesaf	authelia:Next
-        continue	word	da	fortsæt	authelia:Logout and continue the…,django-allauth:Continue,keycloak:doContinue
-        continue	word	da	næste	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
-        continue	word	de	fortfahren	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	de	fortsetzen	authelia:Logout and continue the…,gluu-oxauth:device.authorization.co…,okta-signin-widget:oie.optional.authentica…
-        continue	word	de	weiter	authentik:Next,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	de	überspringen	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	el	επόμενο	authelia:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
-        continue	word	en	continue	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	en	next	authelia:Next,authentik:Next,wso2-identity-apps:Next
-        continue	word	en	proceed	apereo-cas:screen.welcome.button.p…,keycloak:proceedWithAction,simplesamlphp:{authX509:X509warning:p…
-        continue	word	en	skip	apereo-cas:cas.mfa.registerdevice.…,wso2-identity-apps:Skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	es	continuar	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	es	omitir	zitadel-login-typescript:mfa.set.skip
-        continue	word	es	saltar	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	et	järgmine	authelia:Next
-        continue	word	et	jätka	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	eu	hurrengoa	authelia:Next,okta-signin-widget:oform.next,simplesamlphp:{login:next}
-        continue	word	fa	ادامه	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	fa	پرش	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	fi	jatka	django-allauth:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	fil	susunod	authelia:Next
-        continue	word	fr	continuer	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	fr	sauter	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	fr	suivant	authelia:Next,authentik:Next,wso2-identity-apps:Next
-        continue	word	ga	tosaigh	authelia:Next
-        continue	word	ha	gaba	django-two-factor-auth:Next,ory-elements:identities.messages.101…
-        continue	word	he	המשך	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	hi	अगला	authelia:Next
-        continue	word	hr	nastavi	apereo-cas:screen.button.continue,django-allauth:Continue,simplesamlphp:{general:yes_continue}
-        continue	word	hr	preskoči	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	ht	kontinye	django-allauth:Continue,okta-signin-widget:oie.optional.authentica…
-        continue	word	ht	pwochen	okta-signin-widget:oform.next
-        continue	word	hu	folytatás	django-allauth:Continue,okta-signin-widget:oie.optional.authentica…,ory-elements:identities.messages.101…
-        continue	word	hu	tovább	django-two-factor-auth:Next,okta-signin-widget:oform.next,zitadel:InitMFAOTPSMS.NextButto…
-        continue	word	id	berikutnya	authelia:To begin select next,okta-signin-widget:oform.next,zitadel:LDAP.NextButtonText
-        continue	word	id	lanjutkan	authelia:Logout and continue the…,django-allauth:Continue,simplesamlphp:{general:yes_continue}
-        continue	word	id	melewati	zitadel:InitMFAPrompt.SkipButto…
-        continue	word	id	selanjutnya	authelia:Next,simplesamlphp:{login:next},zitadel:InviteUser.NextButtonTe…
-        continue	word	it	avanti	django-two-factor-auth:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
-        continue	word	it	continua	authentik:Continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	it	continuare	shibboleth-idp:idp.login.proceedEnd,simplesamlphp:{general:yes_continue}
-        continue	word	it	procedi	apereo-cas:screen.welcome.button.p…,lemonldap-ng:continue
-        continue	word	it	salta	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	it	successivo	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
-        continue	word	ka	გაგრძელება	django-allauth:Continue,keycloak:doContinue,ory-elements:identities.messages.101…
-        continue	word	ka	გასაგრძელებლად	keycloak:pageExpiredMsg2
-        continue	word	ko	건너뛰기	zitadel:InitMFAPrompt.SkipButto…
-        continue	word	ko	계속하기	okta-signin-widget:idx.device_assurance.gr…,ory-elements:identities.messages.101…
-        continue	word	ky	улантуу	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	lt	tęsti	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
-        continue	word	lv	turpināt	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{general:yes_continue}
-        continue	word	lv	turpinātu	keycloak:pageExpiredMsg2
-        continue	word	mk	прескокни	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	mk	продолжи	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
-        continue	word	mk	следно	zitadel:LDAP.NextButtonText
-        continue	word	mn	үргэлжлүүлэх	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	ms	seterusnya	authelia:Next,okta-signin-widget:oform.next
-        continue	word	ms	teruskan	okta-signin-widget:oie.optional.authentica…,ory-elements:identities.messages.101…
-        continue	word	nb	fortsett	django-allauth:Continue,keycloak:doContinue,simplesamlphp:{login:next}
-        continue	word	nb	neste	authelia:Next,django-two-factor-auth:Next,okta-signin-widget:oform.next
-        continue	word	nl	doorgaan	authelia:Logout and continue the…,authentik:Continue,keycloak:doContinue
-        continue	word	nl	gaverder	apereo-cas:screen.welcome.button.p…,django-allauth:Continue
-        continue	word	nl	overslaan	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	nl	verder	apereo-cas:screen.welcome.button.p…,django-allauth:Continue,keycloak:proceedWithAction
-        continue	word	pl	dalej	authentik:Next,django-two-factor-auth:Next,zitadel:LDAP.NextButtonText
-        continue	word	pl	kontynuuj	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	pl	następny	authelia:Next,simplesamlphp:{login:next},zitadel:DeviceAuth.UserCode.But…
-        continue	word	pl	pomiń	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	pt	continuar	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	pt	próximo	authelia:Next,simplesamlphp:{login:next},zitadel:LDAP.NextButtonText
-        continue	word	pt	pular	apereo-cas:cas.mfa.registerdevice.…,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	ro	continuați	okta-signin-widget:oie.optional.authentica…
-        continue	word	ro	continuă	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	ru	далее	authentik:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
-        continue	word	ru	продолжить	authentik:Continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	ru	пропустить	apereo-cas:cas.mfa.registerdevice.…,zitadel-login-typescript:mfa.set.skip,zitadel:InitMFAPrompt.SkipButto…
-        continue	word	ru	следующий	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
-        continue	word	sk	pokračovať	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	sk	preskočiť	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	sl	nadaljuj	apereo-cas:screen.button.continue,django-allauth:Continue,simplesamlphp:{general:yes_continue}
-        continue	word	sl	preskoči	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	so	xiga	authelia:Next
-        continue	word	sr-Latn	nastavi	django-allauth:Continue,ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	sr-Latn	sledeće	authelia:Next,django-two-factor-auth:Next
-        continue	word	st	pele	simplesamlphp:{general:yes_continue}
-        continue	word	st	tswela	simplesamlphp:{general:yes_continue}
-        continue	word	su	salajengna	authelia:Next
-        continue	word	sv	fortsätt	django-allauth:Continue,keycloak:doContinue,zitadel:LDAP.NextButtonText
-        continue	word	sv	hoppa	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	sv	nästa	authelia:Next,django-two-factor-auth:Next,simplesamlphp:{login:next}
-        continue	word	ta	அடுத்தது	authelia:Next
-        continue	word	tl	susunod	authelia:Next
-        continue	word	tr	atla	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	tr	devam	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	tr	devamet	authentik:Continue,keycloak:doContinue,lemonldap-ng:continue
-        continue	word	tr	sonraki	authelia:Next,okta-signin-widget:enroll.choices.submit.n…
-        continue	word	uk	продовжити	apereo-cas:screen.button.continue,django-allauth:Continue,keycloak:doContinue
-        continue	word	uk	пропустити	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	ur	جاری	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
-        continue	word	ur	جاریرکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
-        continue	word	ur	رکھیں	apereo-cas:screen.button.continue,ory-elements:identities.messages.101…
-        continue	word	ur	چھوڑیں	apereo-cas:cas.mfa.registerdevice.…
-        continue	word	uz	davom	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	uz	davometish	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	uz	etish	django-allauth:Continue,ory-elements:identities.messages.101…
-        continue	word	vec	prossimo	authelia:Next
-        continue	word	vi	tiếp	authelia:Next,django-two-factor-auth:Next,lemonldap-ng:continue
-        continue	word	vi	tiếptục	apereo-cas:screen.button.continue,lemonldap-ng:continue,ory-elements:identities.messages.101…
-        continue	word	vi	tục	apereo-cas:screen.button.continue,lemonldap-ng:continue,ory-elements:identities.messages.101…
-        continue	word	xh	qhubeka	ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        continue	word	zu	qhubeka	ory-elements:identities.messages.101…,simplesamlphp:{general:yes_continue}
-        credentials	embedded	ja	クレデンシャル	django-allauth:Client credentials,keycloak:loginCredential
-        credentials	embedded	ja	資格情報を	django-two-factor-auth:Enter your credentials.,okta-signin-widget:errors.E0000041
-        credentials	embedded	zh-Hans	凭据	authelia:Failed to register your…,authentik:Credentials,okta-signin-widget:errors.E0000041
-        credentials	embedded	zh-Hans	凭证	keycloak:loginCredential
-        credentials	embedded	zh-Hans	输入您的认证信息	django-two-factor-auth:Enter your credentials.,lemonldap-ng:enterCred
-        credentials	key	zxx	trmsg=3	lemonldap-ng:PE3
-        credentials	key	zxx	trmsg=5	lemonldap-ng:PE5
-        credentials	key	zxx	trspan=enterCred	lemonldap-ng:enterCred
-        credentials	stem	el	διαπιστευτ	authelia:Failed to register your…,django-allauth:Client credentials,keycloak:loginCredential
-        credentials	stem	hr	vjerodajnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.104…
-        credentials	stem	pl	poświadcze	authelia:Failed to register your…,authentik:Credentials,keycloak:loginCredential
-        credentials	stem	sk	poveren	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        credentials	stem	sl	poverilnic	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.104…
-        credentials	word	ar	الاعتماد	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.107…
-        credentials	word	ar	بيانات	django-allauth:Client credentials,keycloak:loginCredential
-        credentials	word	ca	credencial	keycloak:loginCredential
-        credentials	word	ca	credencials	django-allauth:Client credentials,keycloak:credentialSetupRequired
-        credentials	word	ca	vàlides	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        credentials	word	cs	neplatným	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	cs	přihlašovacím	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	cs	údajům	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	de	anmeldedaten	authentik:Error creating credenti…,django-allauth:Client credentials,zitadel:Login.Description
-        credentials	word	de	anmeldeinformationen	apereo-cas:INVALID_AUTHN_REQUEST,openam:amAuthAD.CredInvalid
-        credentials	word	el	διαπιστευτήρια	django-allauth:Client credentials,keycloak:loginCredential
-        credentials	word	el	διαπιστευτηρίων	authelia:Failed to register your…,keycloak:credentialSetupRequired
-        credentials	word	en	credential	authelia:Failed to register your…,gluu-oxauth:casa.duo.text,keycloak:loginCredential
-        credentials	word	en	credentials	authentik:Credentials,gluu-oxauth:casa.duo.title,lemonldap-ng:enterCred
-        credentials	word	es	credencial	authentik:Error creating credenti…,keycloak:updateCredAriaLabel
-        credentials	word	es	credenciales	django-allauth:Client credentials,keycloak:loginCredential,lemonldap-ng:enterCred
-        credentials	word	eu	kredentzialak	django-allauth:Client credentials,okta-signin-widget:errors.E0000041
-        credentials	word	fa	اعتبارنامه	django-allauth:Client credentials,keycloak:loginCredential
-        credentials	word	fa	بوده	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	fi	kirjautumistietojen	keycloak:credentialSetupRequired
-        credentials	word	fr	accréditation	keycloak:loginCredential
-        credentials	word	fr	identifiants	authentik:Credentials,django-allauth:Client credentials,zitadel:Password.Description
-        credentials	word	hr	vjerodajnica	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	hr	vjerodajnice	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
-        credentials	word	it	credenziali	authelia:Failed to register your…,keycloak:loginCredential,lemonldap-ng:enterCred
-        credentials	word	it	valide	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        credentials	word	ka	ავტორიზაციის	keycloak:loginCredential
-        credentials	word	ka	დეტალების	keycloak:updateCredAriaLabel
-        credentials	word	nl	inloggegevens	zitadel:LDAP.Description
-        credentials	word	pl	poświadczenia	authelia:Failed to register your…,authentik:Credentials,keycloak:loginCredential
-        credentials	word	pl	poświadczeń	authentik:Server validation of cr…,keycloak:resetCredentialNotAllow…
-        credentials	word	pl	uwierzytelniające	django-allauth:Client credentials,lemonldap-ng:enterCred,okta-signin-widget:errors.E0000041
-        credentials	word	pt	credenciais	django-allauth:Client credentials,django-two-factor-auth:Enter your credentials.
-        credentials	word	pt	credencial	keycloak:loginCredential
-        credentials	word	pt	inválidas	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        credentials	word	ru	учетные	authentik:Credentials,keycloak:updateCredAriaLabel
-        credentials	word	sk	poverenia	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
-        credentials	word	sk	poverení	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	sl	neveljavne	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
-        credentials	word	sl	poverilnic	apereo-cas:INVALID_AUTHN_REQUEST
-        credentials	word	sl	poverilnice	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.400…
-        credentials	word	sv	inloggningsuppgifter	django-two-factor-auth:Enter your credentials.,okta-signin-widget:errors.E0000041
-        credentials	word	uk	недійсні	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        credentials	word	uk	облікові	authelia:Failed to register your…,django-allauth:Client credentials,keycloak:loginCredential
-        decline	embedded	ja	キャンセル	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	embedded	ja	取消	openam:amAuthUI.Cancel
-        decline	embedded	ja	拒否	authelia:Deny,django-allauth:Deny,keycloak:doDeny
-        decline	embedded	th	ปฏิเสธ	authelia:Deny,django-allauth:Deny,keycloak:doDeny
-        decline	embedded	th	ยกเลิก	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	embedded	zh-Hans	取消	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	embedded	zh-Hans	拒绝	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	embedded	zh-Hant	取消	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	embedded	zh-Hant	拒絕	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	key	zxx	trspan=cancel	lemonldap-ng:cancel
-        decline	key	zxx	trspan=refuse	lemonldap-ng:refuse
-        decline	stem	cs	zamítn	authelia:Deny,django-allauth:Deny,keycloak:doDecline
-        decline	stem	da	afvis	authelia:Deny,django-allauth:Deny,okta-signin-widget:errors.E0000073
-        decline	stem	hu	mégse	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	stem	nb	avslå	authelia:Deny,django-allauth:Deny,keycloak:doDecline
-        decline	stem	nl	annule	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	stem	nl	weiger	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	stem	ru	отмен	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	stem	tr	redde	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	stem	uk	відхилен	authelia:Consent has been reject…,django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	af	kanselleer	authelia:Cancel,simplesamlphp:{general:no_cancel}
-        decline	word	ar	الغ	simplesamlphp:{general:no_cancel}
-        decline	word	ar	رفض	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	az	ləğv	django-allauth:Cancel
-        decline	word	az	rədd	django-allauth:Deny
-        decline	word	bg	анулиране	zitadel:InitMFAOTP.CancelButton…
-        decline	word	bg	откажи	django-allauth:Deny
-        decline	word	bg	отказано	django-allauth:Device Denied,zitadel:DeviceAuth.Done.Denied
-        decline	word	ca	cancel	apereo-cas:screen.consent.cancel,django-allauth:Cancel,keycloak:cancel
-        decline	word	ca	cancella	apereo-cas:screen.consent.cancel,django-allauth:Cancel,keycloak:cancel
-        decline	word	ca	denegat	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	cs	neakceptuji	simplesamlphp:{general:no_cancel}
-        decline	word	cs	zamítnout	authelia:Deny,django-allauth:Deny,keycloak:doDecline
-        decline	word	cs	zamítnuto	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	cs	zrušit	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	da	afvis	authelia:Deny,django-allauth:Deny
-        decline	word	da	afvist	django-allauth:Device Denied,okta-signin-widget:errors.E0000073
-        decline	word	da	annuller	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	de	abbrechen	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	de	abgelehnt	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	de	ablehnen	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	de	verweigert	keycloak:consentDenied,openam:amAuth.loginDenied,simplesamlphp:{consent:consent:nocons…
-        decline	word	el	άρνηση	authelia:Deny,keycloak:doDeny
-        decline	word	el	ακύρωση	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	el	απόρριψη	django-allauth:Deny,keycloak:doDecline,simplesamlphp:{general:no_cancel}
-        decline	word	en	cancel	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	en	denied	django-allauth:Device Denied,keycloak:consentDenied,openam:amAuth.loginDenied
-        decline	word	en	deny	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	en	nocancel	simplesamlphp:{general:no}
-        decline	word	en	refuse	lemonldap-ng:refuse,shibboleth-idp:idp.terms-of-use.reject
-        decline	word	es	cancelar	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	es	denegar	authelia:Deny,keycloak:doDeny,zitadel-login-typescript:device.request.deny
-        decline	word	es	rechazar	django-allauth:Deny,lemonldap-ng:refuse,okta-signin-widget:oktaverify.rejected
-        decline	word	et	loobu	simplesamlphp:{general:no_cancel}
-        decline	word	et	tühista	authelia:Cancel,django-allauth:Cancel
-        decline	word	eu	ukatu	authelia:Deny,django-allauth:Deny,okta-signin-widget:errors.E0000073
-        decline	word	eu	utzi	authelia:Cancel,django-allauth:Cancel,okta-signin-widget:oform.cancel
-        decline	word	fa	لغو	django-allauth:Login Cancelled,django-two-factor-auth:Cancel,keycloak:cancel
-        decline	word	fi	estä	authelia:Deny
-        decline	word	fi	peruuta	authelia:Cancel,keycloak:doCancel,lemonldap-ng:cancel
-        decline	word	fr	annuler	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	fr	refuser	authelia:Deny,keycloak:deny,lemonldap-ng:refuse
-        decline	word	fr	refusé	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	fr	refusée	apereo-cas:screen.mfaDenied.header,wso2-identity-apps:deny.login
-        decline	word	he	ביטול	django-allauth:Cancel,django-two-factor-auth:Cancel,lemonldap-ng:cancel
-        decline	word	hr	odustani	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
-        decline	word	ht	anile	django-allauth:Cancel,okta-signin-widget:oform.cancel
-        decline	word	ht	refize	django-allauth:Deny
-        decline	word	hu	elutasítva	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	hu	fogadom	simplesamlphp:{general:no_cancel}
-        decline	word	hu	megtagad	authelia:Deny,zitadel:DeviceAuth.Action.Butto…
-        decline	word	hu	mégse	authelia:Cancel,keycloak:cancel,okta-signin-widget:oform.cancel
-        decline	word	hu	mégsem	django-allauth:Cancel,django-two-factor-auth:Cancel,keycloak:doCancel
-        decline	word	id	batal	authelia:Cancel,django-allauth:Cancel
-        decline	word	id	batalkan	okta-signin-widget:oform.cancel,simplesamlphp:{general:no_cancel}
-        decline	word	id	ditolak	django-allauth:Device Denied,okta-signin-widget:errors.E0000073,zitadel:DeviceAuth.Done.Denied
-        decline	word	id	membatalkan	authelia:You cancelled the asser…,zitadel:InitMFAOTP.CancelButton…
-        decline	word	id	tolak	authelia:Deny,django-allauth:Deny
-        decline	word	it	annulla	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	word	it	cancellare	simplesamlphp:{general:no_cancel}
-        decline	word	it	nega	authelia:Deny,django-allauth:Deny,keycloak:doDeny
-        decline	word	it	negato	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	it	rifiuta	lemonldap-ng:refuse,shibboleth-idp:idp.terms-of-use.reject
-        decline	word	ka	აკრძალვა	keycloak:deny
-        decline	word	ka	გაუქმება	django-allauth:Cancel,keycloak:cancel
-        decline	word	ka	უარყოფილია	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	ko	거부됨	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	ky	баш	django-allauth:Deny
-        decline	word	lb	nee	simplesamlphp:{general:no}
-        decline	word	lt	atšaukti	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	lt	nutraukti	simplesamlphp:{general:no_cancel}
-        decline	word	lv	atcelt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	lv	noraidīt	authelia:Deny,django-allauth:Deny
-        decline	word	mk	мнр	apereo-cas:screen.mfaDenied.header
-        decline	word	mk	откажи	apereo-cas:screen.consent.cancel,zitadel:InitMFAOTP.CancelButton…
-        decline	word	ms	batal	authelia:Cancel,okta-signin-widget:oform.cancel
-        decline	word	nb	avbryt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	nb	avslå	authelia:Deny,django-allauth:Deny,keycloak:doDecline
-        decline	word	nb	avslått	django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	nl	annuleer	apereo-cas:screen.consent.cancel,keycloak:doCancel
-        decline	word	nl	annuleren	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	nl	geweigerd	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	nl	weiger	authelia:Deny this consent reque…,simplesamlphp:{general:no_cancel}
-        decline	word	nl	weigeren	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	nn	avbryt	simplesamlphp:{general:no_cancel}
-        decline	word	pl	anuluj	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	pl	odmów	django-allauth:Deny,keycloak:deny,zitadel-login-typescript:device.request.deny
-        decline	word	pl	zabroń	keycloak:doDeny,lemonldap-ng:refuse
-        decline	word	pt	cancelar	authelia:Cancel,keycloak:cancel,lemonldap-ng:cancel
-        decline	word	pt	consentimentonegado	keycloak:consentDenied,simplesamlphp:{consent:consent:nocons…
-        decline	word	pt	negado	django-allauth:Device Denied,keycloak:consentDenied,simplesamlphp:{consent:consent:nocons…
-        decline	word	pt	negar	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	pt	recusar	authelia:Deny,lemonldap-ng:refuse
-        decline	word	ro	anulează	authelia:Cancel,django-allauth:Cancel,simplesamlphp:{consent:consent:abort}
-        decline	word	ro	refuză	authelia:Deny,django-allauth:Deny
-        decline	word	ro	renunț	simplesamlphp:{general:no_cancel}
-        decline	word	ru	отказано	apereo-cas:screen.mfaDenied.header,keycloak:consentDenied
-        decline	word	ru	отклонить	authelia:Deny,django-allauth:Deny,zitadel:DeviceAuth.Action.Butto…
-        decline	word	ru	отмена	authentik:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	word	ru	отменить	authelia:Cancel,keycloak:doDecline,simplesamlphp:{general:no_cancel}
-        decline	word	sk	odmietnuť	django-allauth:Deny,keycloak:doDecline
-        decline	word	sk	zamietnuté	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	sk	zrušiť	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	sl	prekliči	apereo-cas:screen.consent.cancel,authelia:Cancel,django-allauth:Cancel
-        decline	word	sr	откажи	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
-        decline	word	sr-Latn	odbij	authelia:Deny,django-allauth:Deny
-        decline	word	sr-Latn	odustani	simplesamlphp:{general:no_cancel}
-        decline	word	sr-Latn	otkaži	authelia:Cancel,django-allauth:Cancel,django-two-factor-auth:Cancel
-        decline	word	st	hlakola	simplesamlphp:{general:no_cancel}
-        decline	word	sv	avbryt	authelia:Cancel,django-allauth:Cancel,keycloak:doCancel
-        decline	word	sv	neka	authelia:Deny this consent reque…,django-allauth:Deny,zitadel:DeviceAuth.Action.Butto…
-        decline	word	sv	nekad	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	tr	i̇ptal	authelia:Cancel,authentik:Cancel,keycloak:cancel
-        decline	word	tr	i̇ptalet	authelia:Cancel,authentik:Cancel,keycloak:doCancel
-        decline	word	tr	reddedildi	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied,keycloak:consentDenied
-        decline	word	tr	reddet	authelia:Deny,django-allauth:Deny,keycloak:deny
-        decline	word	uk	відмовити	authelia:Deny,keycloak:doDeny
-        decline	word	uk	відхилена	authelia:Consent has been reject…,keycloak:consentDenied,okta-signin-widget:errors.E0000073
-        decline	word	uk	відхилено	apereo-cas:screen.mfaDenied.header,django-allauth:Device Denied
-        decline	word	uk	згода	authelia:Consent has been reject…,keycloak:consentDenied
-        decline	word	uk	скасувати	authelia:Cancel,django-allauth:Cancel,keycloak:cancel
-        decline	word	ur	منسوخ	apereo-cas:screen.consent.cancel
-        decline	word	uz	bekor	django-allauth:Cancel
-        decline	word	uz	rad	django-allauth:Deny
-        decline	word	vi	chối	apereo-cas:screen.mfaDenied.header,authelia:Deny,lemonldap-ng:refuse
-        decline	word	vi	từchối	authelia:Deny,lemonldap-ng:refuse
-        decline	word	xh	rhoxisa	simplesamlphp:{general:no_cancel}
-        decline	word	zu	khansela	simplesamlphp:{general:no_cancel}
-        device	embedded	ja	デバイスの確認	django-allauth:Confirm Device
-        device	embedded	ja	デバイスの管理	authelia:Manage devices,keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.ti…
-        device	embedded	ja	デバイス認証	ory-elements:identities.messages.400…,zitadel:DeviceAuth.Title
-        device	embedded	ja	電話	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	embedded	th	โทรศัพท์	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	embedded	zh-Hans	手机	okta-signin-widget:oie.phone.label
-        device	embedded	zh-Hans	电话	django-allauth:Phone,ory-elements:property.phone
-        device	embedded	zh-Hans	设备	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
-        device	embedded	zh-Hant	手機	okta-signin-widget:oie.phone.label
-        device	embedded	zh-Hant	裝置	authentik:Device(s),keycloak:deviceActivity,lemonldap-ng:u2fWelcome
-        device	embedded	zh-Hant	设备	apereo-cas:screen.authentication.g…,authentik:Device(s)
-        device	embedded	zh-Hant	電話	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeho…
-        device	key	zxx	trspan=2FDeviceNotFound	lemonldap-ng:2FDeviceNotFound
-        device	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesRea…
-        device	key	zxx	trspan=totpRegisterName	lemonldap-ng:totpRegisterName
-        device	key	zxx	trspan=touchU2fDevice	lemonldap-ng:touchU2fDevice
-        device	key	zxx	trspan=u2fWelcome	lemonldap-ng:u2fWelcome
-        device	key	zxx	trspan=webAuthnNoDevice	lemonldap-ng:webAuthnNoDevice
-        device	key	zxx	trspan=webauthnAlreadyRegistered	lemonldap-ng:webauthnAlreadyRegister…
-        device	stem	az	cihaz	django-allauth:Confirm Device,django-two-factor-auth:Use your Yubikey device,ory-elements:login.webauthn.subtitle
-        device	stem	bg	устройств	authelia:Manage devices,django-allauth:Confirm Device,zitadel:DeviceAuth.Title
-        device	stem	da	enhed	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
-        device	stem	de	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	stem	el	συσκευ	authelia:Manage devices,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	stem	et	seade	authelia:No compatible device fo…,django-allauth:Confirm Device,ory-elements:identities.messages.400…
-        device	stem	et	seadme	authelia:Manage devices,django-allauth:You successfully author…,ory-elements:settings.deviceauthn.ti…
-        device	stem	fi	laite	django-allauth:Confirm Device,django-two-factor-auth:Use your Yubikey device
-        device	stem	fi	laitte	authelia:Manage devices,keycloak:totpDeviceName,ory-elements:settings.deviceauthn.ti…
-        device	stem	hr	uređaj	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	hu	eszköz	authelia:Manage devices,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
-        device	stem	hu	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	stem	ka	მოწყობილობ	django-allauth:Confirm Device,keycloak:deviceActivity,ory-elements:settings.deviceauthn.in…
-        device	stem	ko	디바이스	authelia:Manage devices,authentik:Device(s),django-allauth:Confirm Device
-        device	stem	ko	장치	authelia:This device is not regi…,ory-elements:login.webauthn.subtitle
-        device	stem	ky	түзмө	django-allauth:Device Authorized,ory-elements:login.webauthn.subtitle
-        device	stem	lt	įrengin	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
-        device	stem	lv	ierīc	authelia:Manage devices,django-allauth:Confirm Device,keycloak:logoutOtherSessions
-        device	stem	nb	enhet	authelia:Manage devices,django-allauth:Confirm Device,ory-elements:settings.deviceauthn.ti…
-        device	stem	nl	appara	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
-        device	stem	nl	telefoon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	stem	pl	urządzeni	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
-        device	stem	ro	dispozitiv	authelia:Manage devices,django-allauth:Device Authorized,ory-elements:settings.deviceauthn.ti…
-        device	stem	ru	устройств	authelia:Manage devices,authentik:Device(s),keycloak:deviceActivity
-        device	stem	sk	zariaden	authelia:Manage devices,django-allauth:Confirm Device,keycloak:loginTotpDeviceName
-        device	stem	sl	naprav	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	sr	уређај	django-allauth:Confirm Device,django-two-factor-auth:Don't ask again on this…,ory-elements:settings.deviceauthn.in…
-        device	stem	sr-Latn	uređaj	authelia:Device selection was de…,django-allauth:Confirm Device,django-two-factor-auth:Authenticate using a We…
-        device	stem	sv	enhet	apereo-cas:cas.oauth.device.confir…,authelia:Manage devices,django-allauth:Confirm Device
-        device	stem	tr	cihaz	django-allauth:Confirm Device,keycloak:deviceActivity,lemonldap-ng:u2fWelcome
-        device	stem	uk	пристр	authelia:Manage devices,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	stem	uz	qurilma	django-allauth:Device Denied,ory-elements:login.webauthn.subtitle
-        device	word	af	toestel	authelia:Register device,ory-elements:login.webauthn.subtitle
-        device	word	af	toestelle	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	ar	اسمالجهاز	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName
-        device	word	ar	الأجهزة	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.ti…
-        device	word	ar	الجهاز	authelia:This device is not regi…,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	ar	جهاز	apereo-cas:screen.authentication.g…,authelia:Select a Device,lemonldap-ng:touchU2fDevice
-        device	word	ar	جهازك	apereo-cas:cas.mfa.yubikey.register,authelia:Register your first dev…,django-allauth:Enter the code displaye…
-        device	word	az	avtorizasiya	django-allauth:Device Authorized
-        device	word	az	cihaz	django-allauth:Device Authorized,django-two-factor-auth:If you don't have any d…,ory-elements:settings.deviceauthn.de…
-        device	word	az	cihazı	django-allauth:Confirm Device
-        device	word	az	cihazınızı	django-two-factor-auth:Use your Yubikey device,ory-elements:login.webauthn.subtitle
-        device	word	az	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	bg	телефон	django-allauth:Phone,ory-elements:property.phone
-        device	word	bg	устройства	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	bg	устройство	authelia:No compatible device fo…,django-allauth:Confirm Device,zitadel:DeviceAuth.Action.Grant…
-        device	word	bg	устройството	django-allauth:Device Authorized,gluu-oxauth:device.authorization.ti…,zitadel:DeviceAuth.Title
-        device	word	ca	dispositiu	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	ca	dispositius	keycloak:signedInDevices
-        device	word	ca	registrats	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
-        device	word	ca	telèfon	django-allauth:Phone,ory-elements:property.phone
-        device	word	cs	telefon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	cs	zařízení	authelia:Manage devices,keycloak:loginTotpDeviceName,zitadel:DeviceAuth.Title
-        device	word	cy	ddyfais	authelia:Register device
-        device	word	cy	dyfais	authelia:Device selection was de…
-        device	word	cy	hon	authelia:This device is not regi…
-        device	word	da	enhed	django-allauth:Confirm Device
-        device	word	da	enheder	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	da	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	de	gerät	authentik:Device(s),django-allauth:Confirm Device,zitadel:DeviceAuth.Title
-        device	word	de	geräte	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
-        device	word	de	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	de	telefonnummer	okta-signin-widget:mfa.phoneNumber.placeho…,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	el	συσκευές	keycloak:signedInDevices,okta-signin-widget:password.reset.revokeSe…,ory-elements:settings.deviceauthn.in…
-        device	word	el	συσκευή	django-allauth:Device Authorized,okta-signin-widget:icon.title.mobileDevice
-        device	word	el	συσκευής	django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	el	συσκευών	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	el	τηλέφωνο	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	en	device	authentik:Device(s),keycloak:deviceActivity,lemonldap-ng:u2fWelcome
-        device	word	en	devices	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
-        device	word	en	phone	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	es	dispositivo	authentik:Device(s),django-allauth:Confirm Device,keycloak:totpDeviceName
-        device	word	es	dispositivos	authelia:Manage devices,keycloak:signedInDevices,lemonldap-ng:u2fWelcome
-        device	word	es	teléfono	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	et	halda	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	et	keelatud	authelia:Device selection was de…,django-allauth:Device Denied
-        device	word	et	registreeritud	authelia:This device is not regi…,ory-elements:settings.deviceauthn.in…
-        device	word	et	seade	django-allauth:Confirm Device
-        device	word	et	seadet	authelia:No compatible device fo…,ory-elements:identities.messages.400…
-        device	word	et	seadme	authelia:You have registered thi…,django-allauth:You successfully author…
-        device	word	et	seadmeid	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	et	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	eu	gailuaren	authelia:Device selection was de…,django-allauth:Enter Device Code
-        device	word	eu	telefonoa	django-allauth:Phone,okta-signin-widget:oie.phone.label
-        device	word	fa	تلفن	django-allauth:Phone,ory-elements:property.phone
-        device	word	fa	دستگاه	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device,keycloak:deviceActivity
-        device	word	fa	نکنید	django-two-factor-auth:Don't ask again on this…
-        device	word	fi	laite	django-allauth:Confirm Device
-        device	word	fi	laitettasi	django-two-factor-auth:Use your Yubikey device
-        device	word	fi	laitteella	django-two-factor-auth:Authenticate using a We…
-        device	word	fi	laitteen	keycloak:totpDeviceName
-        device	word	fi	laitteita	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	fi	puhelin	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	fil	device	authelia:Register device
-        device	word	fr	appareil	authentik:Device(s),keycloak:loginTotpDeviceName,zitadel:DeviceAuth.Title
-        device	word	fr	appareils	authelia:Manage devices,keycloak:deviceActivity
-        device	word	fr	nomdelappareil	apereo-cas:screen.authentication.g…,zitadel:PasswordlessRegistratio…
-        device	word	fr	périphérique	gluu-oxauth:device.authorization.ti…,lemonldap-ng:u2fWelcome
-        device	word	fr	téléphone	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	ga	gléas	authelia:Register device
-        device	word	ha	urar	django-two-factor-auth:Don't ask again on this…,ory-elements:login.webauthn.subtitle
-        device	word	he	המכשיר	django-allauth:Device Denied
-        device	word	he	טלפון	django-allauth:Phone,ory-elements:property.phone
-        device	word	he	מכשיר	django-allauth:Confirm Device,ory-elements:identities.messages.400…
-        device	word	hi	उपकरण	authelia:You have registered thi…,ory-elements:identities.messages.400…
-        device	word	hi	डिवाइस	authelia:No compatible device fo…,ory-elements:settings.deviceauthn.in…
-        device	word	hr	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	hr	uređaj	apereo-cas:cas.oauth.device.confir…,authelia:This device is not regi…,django-allauth:Confirm Device
-        device	word	hr	uređaja	apereo-cas:screen.authentication.g…
-        device	word	hr	uređaji	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
-        device	word	hr	uređajima	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	ht	aparèy	django-allauth:Confirm Device,okta-signin-widget:errors.E0000103
-        device	word	ht	telefòn	django-allauth:Phone,okta-signin-widget:oie.phone.label
-        device	word	hu	eszköz	django-allauth:Confirm Device,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
-        device	word	hu	eszközt	authelia:You have registered thi…,ory-elements:identities.messages.400…,zitadel:PasswordlessRegistratio…
-        device	word	hu	eszközök	authelia:Manage devices,keycloak:signedInDevices,ory-elements:settings.deviceauthn.ti…
-        device	word	hu	telefon	okta-signin-widget:oie.phone.label,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	hu	telefonszám	django-allauth:Phone,okta-signin-widget:mfa.phoneNumber.placeho…
-        device	word	id	faceid	zitadel:MFAProvider.Provider1
-        device	word	id	perangkat	authelia:Manage devices,django-allauth:Confirm Device,zitadel:DeviceAuth.Title
-        device	word	id	telepon	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	it	dispositivi	authelia:Manage devices,keycloak:signedInDevices,lemonldap-ng:u2fWelcome
-        device	word	it	dispositivo	django-allauth:Confirm Device,keycloak:totpDeviceName,zitadel:DeviceAuth.Title
-        device	word	it	nomedispositivo	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName
-        device	word	it	telefono	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ka	მოწყობილობა	django-allauth:Device Authorized,ory-elements:identities.messages.400…
-        device	word	ka	მოწყობილობები	keycloak:signedInDevices,ory-elements:settings.deviceauthn.in…
-        device	word	ka	მოწყობილობების	keycloak:loginTotpStep3DeviceName,ory-elements:settings.deviceauthn.ti…
-        device	word	ka	მოწყობილობის	django-allauth:Confirm Device,keycloak:deviceActivity
-        device	word	ka	ტელეფონი	django-allauth:Phone,ory-elements:property.phone
-        device	word	ko	faceid	zitadel:MFAProvider.Provider1
-        device	word	ko	디바이스	authelia:Manage devices,authentik:Device(s),django-allauth:Confirm Device
-        device	word	ko	디바이스에	authentik:Enter the code shown on…,django-allauth:Enter the code displaye…
-        device	word	ko	장치는	authelia:This device is not regi…
-        device	word	ko	장치를	authelia:Contact your administra…,ory-elements:login.webauthn.subtitle
-        device	word	ko	전화번호	django-allauth:Phone,ory-elements:property.phone,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	ky	телефон	django-allauth:Phone,ory-elements:property.phone
-        device	word	ky	түзмөккө	django-allauth:Device Authorized
-        device	word	lt	telefonas	django-allauth:Phone,ory-elements:property.phone
-        device	word	lt	tvarkyti	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	lt	įrenginius	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	lt	įrenginys	authelia:This device is not regi…,django-allauth:Device Authorized,ory-elements:identities.messages.400…
-        device	word	lt	įrenginį	authelia:You have registered thi…,django-allauth:Confirm Device
-        device	word	lv	ierīce	authelia:This device is not regi…,django-allauth:Device Authorized
-        device	word	lv	ierīces	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	lv	ierīci	authelia:You have registered thi…,django-allauth:Confirm Device
-        device	word	lv	ierīcēm	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.in…
-        device	word	lv	noraidīta	authelia:Device selection was de…,django-allauth:Device Denied
-        device	word	lv	tālrunis	django-allauth:Phone,ory-elements:property.phone
-        device	word	mk	faceid	zitadel:MFAProvider.Provider1
-        device	word	mk	hello	zitadel:MFAProvider.Provider1
-        device	word	mk	windows	zitadel:MFAProvider.Provider1
-        device	word	mk	отпечаток	zitadel:MFAProvider.Provider1
-        device	word	mk	прст	zitadel:MFAProvider.Provider1
-        device	word	mk	регистрирани	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
-        device	word	mk	уред	apereo-cas:screen.authentication.g…,zitadel:DeviceAuth.Title
-        device	word	mk	уреди	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
-        device	word	mk	уредот	apereo-cas:cas.oauth.device.confir…,zitadel:PasswordlessRegistratio…
-        device	word	mn	төхөөрөмж	django-allauth:Confirm Device
-        device	word	mn	утас	django-allauth:Phone,ory-elements:property.phone
-        device	word	ms	peranti	authelia:Manage devices,okta-signin-widget:errors.E0000103,ory-elements:settings.deviceauthn.in…
-        device	word	ms	telefon	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ms	urus	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	mt	tagħmir	authelia:No compatible device fo…
-        device	word	nb	enhet	authelia:No compatible device fo…,django-allauth:Confirm Device,ory-elements:identities.messages.400…
-        device	word	nb	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	nb	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ne	उपकरण	authelia:Manage devices,ory-elements:identities.messages.400…
-        device	word	nl	apparaat	authentik:Device(s),keycloak:deviceActivity,zitadel:DeviceAuth.Title
-        device	word	nl	apparaten	authelia:Manage devices,authentik:Device(s),keycloak:signedInDevices
-        device	word	nl	telefoon	django-allauth:Phone,okta-signin-widget:oie.phone.label,zitadel:InitMFAOTPSMS.PhoneLabel
-        device	word	nl	telefoonnummer	okta-signin-widget:mfa.phoneNumber.placeho…,ory-elements:property.phone
-        device	word	pl	nazwaurządzenia	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
-        device	word	pl	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label
-        device	word	pl	urządzenia	authelia:No compatible device fo…,keycloak:deviceActivity,zitadel:DeviceAuth.Title
-        device	word	pl	urządzeniami	authelia:Manage devices,lemonldap-ng:u2fWelcome,ory-elements:settings.deviceauthn.ti…
-        device	word	pl	urządzenie	authentik:Device(s),django-allauth:Confirm Device,zitadel:DeviceAuth.Action.Grant…
-        device	word	pt	dispositivo	keycloak:totpDeviceName,lemonldap-ng:u2fWelcome,zitadel:DeviceAuth.Title
-        device	word	pt	dispositivos	authelia:Manage devices,keycloak:deviceActivity,ory-elements:settings.deviceauthn.ti…
-        device	word	pt	nomedodispositivo	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
-        device	word	pt	telefone	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ro	dispozitiv	django-allauth:Device Authorized,okta-signin-widget:icon.title.mobileDevice
-        device	word	ro	dispozitivele	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	ro	dispozitivului	authelia:Device selection was de…,django-allauth:Enter Device Code,okta-signin-widget:enroll.totp.selectDevice
-        device	word	ro	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ro	înregistrează	authelia:Register device
-        device	word	ru	имяустройства	apereo-cas:screen.authentication.g…,keycloak:totpDeviceName,zitadel:PasswordlessRegistratio…
-        device	word	ru	телефон	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ru	устройства	authentik:Device(s),keycloak:deviceActivity,zitadel:DeviceAuth.Title
-        device	word	ru	устройствами	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	ru	устройствах	keycloak:signedInDevices
-        device	word	ru	устройство	authentik:Device(s),django-allauth:Confirm Device,zitadel:PasswordlessRegistratio…
-        device	word	sk	telefón	django-allauth:Phone,ory-elements:property.phone
-        device	word	sk	zaregistrované	apereo-cas:screen.account.mfadevic…,authelia:This device is not regi…
-        device	word	sk	zariadenia	apereo-cas:screen.authentication.g…,authelia:Manage devices,keycloak:loginTotpDeviceName
-        device	word	sk	zariadenie	apereo-cas:cas.oauth.device.confir…,authelia:No compatible device fo…,django-allauth:Confirm Device
-        device	word	sk	zariadení	keycloak:logoutOtherSessions,ory-elements:settings.deviceauthn.in…
-        device	word	sl	naprava	authelia:This device is not regi…,django-allauth:Device Authorized
-        device	word	sl	naprave	apereo-cas:screen.authentication.g…,authelia:Manage devices,ory-elements:settings.deviceauthn.in…
-        device	word	sl	napravo	apereo-cas:cas.oauth.device.confir…,django-allauth:Confirm Device
-        device	word	sl	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	so	qalab	authelia:Select a Device,ory-elements:login.webauthn.subtitle
-        device	word	sr	овластили	django-allauth:You successfully author…
-        device	word	sr	уређај	django-allauth:Confirm Device
-        device	word	sr	уређају	django-allauth:Enter the code displaye…,django-two-factor-auth:Don't ask again on this…
-        device	word	sr-Latn	ovlastili	django-allauth:You successfully author…
-        device	word	sr-Latn	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	sr-Latn	uređaj	django-allauth:Confirm Device
-        device	word	sr-Latn	uređaja	authelia:Device selection was de…,django-allauth:Enter Device Code,django-two-factor-auth:Authenticate using a We…
-        device	word	ss	divayisi	authelia:This device is not regi…
-        device	word	ss	idivayisi	authelia:Register device
-        device	word	su	alat	authelia:Manage devices,ory-elements:settings.deviceauthn.in…
-        device	word	sv	enhet	apereo-cas:cas.oauth.device.confir…,authelia:No compatible device fo…,django-allauth:Confirm Device
-        device	word	sv	enhetens	apereo-cas:screen.authentication.g…
-        device	word	sv	enheter	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	sv	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	sw	kifaa	authelia:Register device,ory-elements:login.webauthn.subtitle
-        device	word	ta	சாதனத்தை	authelia:Select a Device,ory-elements:login.webauthn.subtitle
-        device	word	ta	சாதனம்	authelia:No compatible device fo…
-        device	word	ta	நிர்வகிக்கவும்	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	tl	device	authelia:No compatible device fo…,ory-elements:settings.deviceauthn.in…
-        device	word	tl	pamahalaan	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	tr	cihaz	django-allauth:Device Authorized,keycloak:deviceActivity,lemonldap-ng:u2fWelcome
-        device	word	tr	cihazadı	apereo-cas:screen.authentication.g…,keycloak:loginTotpDeviceName
-        device	word	tr	cihazı	apereo-cas:cas.oauth.device.confir…,authelia:You have registered thi…,django-allauth:Confirm Device
-        device	word	tr	cihazınızı	apereo-cas:screen.authentication.g…,authelia:Register your first dev…,ory-elements:login.webauthn.subtitle
-        device	word	tr	telefon	django-allauth:Phone,okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	uk	пристрою	apereo-cas:screen.authentication.g…,authelia:No compatible device fo…,keycloak:totpDeviceName
-        device	word	uk	пристроями	authelia:Manage devices,ory-elements:settings.deviceauthn.ti…
-        device	word	uk	пристроїв	keycloak:signOutAllDevices
-        device	word	uk	пристрій	authelia:This device is not regi…,django-allauth:Confirm Device,keycloak:oauth2DeviceVerificatio…
-        device	word	uk	телефон	okta-signin-widget:oie.phone.label,ory-elements:property.phone
-        device	word	ur	آلات	apereo-cas:screen.account.mfadevic…,ory-elements:settings.deviceauthn.in…
-        device	word	ur	آلے	apereo-cas:cas.mfa.yubikey.register
-        device	word	ur	ڈیوائس	apereo-cas:cas.oauth.device.confir…,ory-elements:identities.messages.400…
-        device	word	uz	qurilma	django-allauth:Device Denied
-        device	word	uz	qurilmani	django-allauth:Confirm Device
-        device	word	uz	telefon	django-allauth:Phone,ory-elements:property.phone
-        device	word	vec	dispositivo	authelia:No compatible device fo…
-        enroll	embedded	ja	セットアップ	keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions,zitadel:InitMFAPrompt.Title
-        enroll	embedded	ja	有効化する	django-allauth:Activate
-        enroll	embedded	ja	登録	authelia:Register,flask-security-too:Register,keycloak:doRegister
-        enroll	embedded	th	ตั้งค่า	keycloak:loginTotpIntro,okta-signin-widget:mfa.setupOptions
-        enroll	embedded	zh-Hans	无密码登录	zitadel:PasswordlessPrompt.Title
-        enroll	embedded	zh-Hans	注册	authelia:Register,flask-security-too:Register,keycloak:doRegister
-        enroll	embedded	zh-Hans	註冊	authelia:Register,lemonldap-ng:register
-        enroll	embedded	zh-Hans	设置	apereo-cas:screen.authentication.g…,keycloak:loginTotpIntro,zitadel:InitMFAPrompt.Title
-        enroll	embedded	zh-Hant	代碼設定	keycloak:authenticatorSMSCodeSet…
-        enroll	embedded	zh-Hant	完成設定	keycloak:recovery-codes-action-c…
-        enroll	embedded	zh-Hant	設定密碼	okta-signin-widget:oie.select.authenticato…
-        enroll	embedded	zh-Hant	設定通行密鑰	okta-signin-widget:oie.select.authenticato…
-        enroll	embedded	zh-Hant	註冊	authelia:Register,keycloak:doRegister,lemonldap-ng:register
-        enroll	embedded	zh-Hant	需要設定	keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.list.set…
-        enroll	key	zxx	trspan=2fRegRequired	lemonldap-ng:2fRegRequired
-        enroll	key	zxx	trspan=generic2fwelcome	lemonldap-ng:generic2fwelcome
-        enroll	key	zxx	trspan=genericRegisterCode	lemonldap-ng:genericRegisterCode
-        enroll	key	zxx	trspan=genericRegisterRegister	lemonldap-ng:genericRegisterRegister
-        enroll	key	zxx	trspan=register	lemonldap-ng:register
-        enroll	key	zxx	trspan=totpRegisterCode	lemonldap-ng:totpRegisterCode
-        enroll	key	zxx	trspan=totpRegisterName	lemonldap-ng:totpRegisterName
-        enroll	key	zxx	trspan=webAuthnRegisterFailed	lemonldap-ng:webAuthnRegisterFailed
-        enroll	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgr…
-        enroll	key	zxx	trspan=webauthn2fWelcome	lemonldap-ng:webauthn2fWelcome
-        enroll	key	zxx	trspan=yourNewTotpKey	lemonldap-ng:yourNewTotpKey
-        enroll	stem	bg	регистрира	authelia:Register,zitadel:PasswordlessRegistratio…
-        enroll	stem	cs	nastav	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Desc…
-        enroll	stem	da	opsæt	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title
-        enroll	stem	de	einricht	flask-security-too:Passkey Setup,keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title
-        enroll	stem	hr	registr	apereo-cas:screen.welcome.button.r…,authelia:Register device
-        enroll	stem	ko	설정	okta-signin-widget:oie.select.authenticato…
-        enroll	stem	nl	registre	authelia:Register,flask-security-too:Register,keycloak:doRegister
-        enroll	stem	ro	configura	okta-signin-widget:mfa.setupOptions
-        enroll	stem	ru	зарегистрировать	authentik:Failed to register,flask-security-too:Register,okta-signin-widget:mfa.enroll
-        enroll	stem	ru	настро	authentik:Force the user to confi…,flask-security-too:Set up using SMS,keycloak:loginTotpTitle
-        enroll	stem	sl	registr	apereo-cas:screen.welcome.button.r…,authelia:Register,ory-elements:identities.messages.104…
-        enroll	stem	tr	ayarla	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:oie.enroll.webauthn.save
-        enroll	stem	tr	kayde	authelia:Register,lemonldap-ng:generic2fwelcome,okta-signin-widget:enroll.u2f.save
-        enroll	stem	tr	kurulum	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:mfa.setupOptions
-        enroll	stem	uk	зареєструвати	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
-        enroll	stem	uk	налаштува	apereo-cas:screen.authentication.g…,keycloak:loginTotpIntro,okta-signin-widget:mfa.setupOptions
-        enroll	word	af	registreer	authelia:Register,flask-security-too:Register
-        enroll	word	ar	إعداد	flask-security-too:Two-Factor Setup,keycloak:authenticatorSubTitle
-        enroll	word	ar	الإعداد	flask-security-too:Enter code to complete…
-        enroll	word	ar	تفعيل	django-allauth:Activate
-        enroll	word	bg	без	zitadel:PasswordlessPrompt.Title
-        enroll	word	bg	настройка	zitadel:InitMFAPrompt.Title
-        enroll	word	bg	регистрирайте	authelia:Register device,zitadel:PasswordlessRegistratio…
-        enroll	word	bg	регистриране	authelia:Register
-        enroll	word	ca	configura	flask-security-too:Set up using SMS,keycloak:authenticatorActionSetup
-        enroll	word	ca	registre	apereo-cas:cas.mfa.registerdevice.…,keycloak:requiredAction.webauthn…
-        enroll	word	ca	registreu	keycloak:doRegister
-        enroll	word	cs	aktivovat	django-allauth:Activate
-        enroll	word	cs	bezheslového	zitadel:PasswordlessPrompt.Title
-        enroll	word	cs	konfigurovat	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:enroll.totp.title
-        enroll	word	cs	nastavit	keycloak:configureTotpMessage,okta-signin-widget:mfa.setupOptions,zitadel:PasswordlessPrompt.Desc…
-        enroll	word	cs	nastavte	okta-signin-widget:enroll.choices.setup.an…
-        enroll	word	cs	registrace	apereo-cas:cas.mfa.simple.registra…,keycloak:webauthn-registration-t…
-        enroll	word	cs	registrovat	authelia:Register,keycloak:doRegister,zitadel:Login.RegisterButtonText
-        enroll	word	cs	registrovatse	authelia:Register,keycloak:doRegister
-        enroll	word	cs	zapsat	okta-signin-widget:mfa.enroll
-        enroll	word	cs	zaregistrujte	apereo-cas:screen.welcome.button.r…,authelia:Register your first dev…,okta-signin-widget:enroll.u2f.save
-        enroll	word	cy	cofrestrwch	authelia:Register
-        enroll	word	da	opsæt	keycloak:authenticatorSubTitle,okta-signin-widget:enroll.totp.title
-        enroll	word	da	opsætning	keycloak:loginTotpTitle,okta-signin-widget:enroll.choices.setup
-        enroll	word	da	registrer	authelia:Register,flask-security-too:Register,keycloak:doRegister
-        enroll	word	da	sæt	okta-signin-widget:oie.enroll.webauthn.save
-        enroll	word	de	einrichten	keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	de	einrichtung	flask-security-too:Passkey Setup,keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.choices.list.set…
-        enroll	word	de	gerätregistrieren	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	de	passkeyeinrichten	keycloak:requiredAction.webauthn…,zitadel-login-typescript:passkey.set.title
-        enroll	word	de	passwortlosen	zitadel:PasswordlessPrompt.Title
-        enroll	word	de	registrieren	authelia:Register,keycloak:doRegister,lemonldap-ng:register
-        enroll	word	el	ρυθμίστε	keycloak:configureTotpMessage,okta-signin-widget:enroll.yubikey.title
-        enroll	word	el	ρύθμιση	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title
-        enroll	word	en	activate	django-allauth:Activate
-        enroll	word	en	enroll	okta-signin-widget:mfa.enroll
-        enroll	word	en	passwordless	zitadel:PasswordlessPrompt.Title
-        enroll	word	en	passwordlesssetup	zitadel:PasswordlessPrompt.Title
-        enroll	word	en	register	authelia:Register,keycloak:doRegister,lemonldap-ng:register
-        enroll	word	en	registerdevice	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	en	registration	apereo-cas:cas.mfa.simple.registra…,keycloak:webauthn-registration-t…,lemonldap-ng:webauthn2fWelcome
-        enroll	word	en	setup	flask-security-too:Passkey Setup,keycloak:loginTotpTitle,zitadel:InitMFAPrompt.Title
-        enroll	word	en	setupapasskey	okta-signin-widget:oie.select.authenticato…,zitadel-login-typescript:passkey.set.title
-        enroll	word	es	configurar	authentik:Force the user to confi…,keycloak:loginTotpIntro,zitadel:PasswordlessPrompt.Desc…
-        enroll	word	es	configure	okta-signin-widget:oie.select.authenticato…
-        enroll	word	es	inscribir	okta-signin-widget:mfa.enroll
-        enroll	word	es	registrar	authelia:Register device,lemonldap-ng:register,zitadel:Login.RegisterButtonText
-        enroll	word	es	registrardispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	es	regístrate	keycloak:doRegister
-        enroll	word	et	registreeri	authelia:Register
-        enroll	word	et	registreerige	authelia:Register device
-        enroll	word	et	seadista	django-allauth:Activate
-        enroll	word	eu	erregistratu	authelia:Register,okta-signin-widget:mfa.enroll
-        enroll	word	eu	konfiguratu	flask-security-too:Set up using SMS,okta-signin-widget:enroll.totp.title
-        enroll	word	fa	اندازی	keycloak:loginTotpIntro
-        enroll	word	fa	تنظیم	keycloak:requiredAction.CONFIGUR…
-        enroll	word	fa	راه	keycloak:loginTotpIntro
-        enroll	word	fi	aktivoi	django-allauth:Activate
-        enroll	word	fi	aseta	keycloak:authenticatorSubTitle
-        enroll	word	fi	määritä	okta-signin-widget:enroll.choices.setup
-        enroll	word	fi	rekisteröi	authelia:Register device,okta-signin-widget:enroll.u2f.save
-        enroll	word	fi	rekisteröinti	keycloak:webauthn-registration-t…,lemonldap-ng:webauthn2fWelcome
-        enroll	word	fi	todentajan	keycloak:loginTotpTitle
-        enroll	word	fil	irehistro	authelia:Register device
-        enroll	word	fil	magrehistro	authelia:Register
-        enroll	word	fr	configurer	keycloak:loginTotpIntro,wso2-identity-apps:enable.totp,zitadel:PasswordlessPrompt.Desc…
-        enroll	word	fr	enregistrement	authentik:Failed to register,keycloak:doRegister,lemonldap-ng:webauthn2fWelcome
-        enroll	word	fr	enregistrer	authelia:Register device,keycloak:registerTitle,lemonldap-ng:register
-        enroll	word	fr	enregistrerlappareil	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	fr	enrôler	okta-signin-widget:mfa.enroll
-        enroll	word	fr	inscrire	apereo-cas:screen.welcome.button.r…,authelia:Register {{item}},zitadel:Login.RegisterButtonText
-        enroll	word	fr	sinscrire	apereo-cas:screen.welcome.button.r…,zitadel:Login.RegisterButtonText
-        enroll	word	ga	cláraigh	authelia:Register device
-        enroll	word	ga	clárú	authelia:Register
-        enroll	word	he	הפעל	django-allauth:Activate,ory-elements:identities.messages.105…
-        enroll	word	he	רישום	lemonldap-ng:webauthn2fWelcome
-        enroll	word	hr	aktiviraj	django-allauth:Activate
-        enroll	word	hr	registraciju	apereo-cas:screen.authentication.g…,authelia:Contact your administra…
-        enroll	word	hr	registrirajte	apereo-cas:screen.welcome.button.r…,authelia:Register device
-        enroll	word	hr	registrirajteuređaj	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	ht	konfigirasyon	okta-signin-widget:mfa.setupOptions
-        enroll	word	ht	konfigire	okta-signin-widget:enroll.yubikey.title
-        enroll	word	hu	beállítása	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.choices.title
-        enroll	word	hu	nélküli	zitadel:PasswordlessPrompt.Title
-        enroll	word	hu	regisztráció	authelia:Register,flask-security-too:Register,keycloak:doRegister
-        enroll	word	hy	կարգավորեք	flask-security-too:Set up using SMS
-        enroll	word	id	atur	okta-signin-widget:enroll.totp.title
-        enroll	word	id	daftarkan	authelia:Register device,okta-signin-widget:enroll.u2f.save
-        enroll	word	it	configura	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	it	imposta	flask-security-too:Passkey Setup,okta-signin-widget:enroll.yubikey.title
-        enroll	word	it	iscriviti	okta-signin-widget:mfa.enroll
-        enroll	word	it	registra	authelia:Register device,lemonldap-ng:register,zitadel:PasswordlessRegistratio…
-        enroll	word	it	registradispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	ka	გააქტიურება	django-allauth:Activate
-        enroll	word	ka	მორგება	keycloak:loginTotpTitle
-        enroll	word	ko	설정하십시오	okta-signin-widget:oie.select.authenticato…
-        enroll	word	ko	설정합니다	okta-signin-widget:oie.select.authenticato…
-        enroll	word	ku	tomar	authelia:Register
-        enroll	word	ky	иштетүү	django-allauth:Activate,ory-elements:identities.messages.105…
-        enroll	word	lt	aktyvuoti	django-allauth:Activate
-        enroll	word	lt	registruoti	authelia:Register
-        enroll	word	lv	aktivizēt	django-allauth:Activate
-        enroll	word	lv	reģistrēt	authelia:Register
-        enroll	word	mk	без	zitadel:PasswordlessPrompt.Title
-        enroll	word	mk	подесување	zitadel:InitMFAPrompt.Title
-        enroll	word	mk	регистрирајте	apereo-cas:screen.welcome.button.r…
-        enroll	word	mn	идэвхжүүлэх	django-allauth:Activate,ory-elements:identities.messages.105…
-        enroll	word	ms	penetapan	okta-signin-widget:enroll.totp.title
-        enroll	word	ms	tetapkan	okta-signin-widget:enroll.yubikey.title
-        enroll	word	mt	irreġistra	authelia:Register
-        enroll	word	nb	konfigurer	keycloak:loginTotpTitle,okta-signin-widget:enroll.choices.setup
-        enroll	word	nb	oppsett	okta-signin-widget:enroll.totp.title
-        enroll	word	nb	registrer	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
-        enroll	word	ne	दर्ता	authelia:Register,ory-elements:identities.messages.400…
-        enroll	word	nl	activeer	django-allauth:Activate
-        enroll	word	nl	inschrijven	okta-signin-widget:mfa.enroll
-        enroll	word	nl	instellen	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel:PasswordlessPrompt.Desc…
-        enroll	word	nl	registreer	authelia:Register device,flask-security-too:Register,keycloak:doRegister
-        enroll	word	nl	registreren	apereo-cas:screen.welcome.button.r…,authelia:Register,zitadel:Login.RegisterButtonText
-        enroll	word	nl	setup	zitadel:PasswordlessPrompt.Title
-        enroll	word	nl	stel	keycloak:authenticatorSubTitle,okta-signin-widget:enroll.choices.setup.an…
-        enroll	word	nl	wachtwoordloze	zitadel:PasswordlessPrompt.Title
-        enroll	word	pl	aktywuj	django-allauth:Activate
-        enroll	word	pl	konfiguracja	keycloak:loginTotpTitle,okta-signin-widget:enroll.totp.title,zitadel:InitMFAPrompt.Title
-        enroll	word	pl	rejestracja	authelia:Register,keycloak:doRegister,lemonldap-ng:webauthn2fWelcome
-        enroll	word	pl	skonfiguruj	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:enroll.choices.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	pl	skonfigurujkluczdostępu	okta-signin-widget:oie.select.authenticato…,zitadel-login-typescript:passkey.set.title
-        enroll	word	pl	ustaw	keycloak:authenticatorSubTitle
-        enroll	word	pl	zarejestruj	authelia:Register device,flask-security-too:Register,lemonldap-ng:register
-        enroll	word	pl	zarejestrujurządzenie	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	pt	ativar	django-allauth:Activate
-        enroll	word	pt	cadastre	apereo-cas:screen.welcome.button.r…,keycloak:doRegister
-        enroll	word	pt	cadastrese	apereo-cas:screen.welcome.button.r…,keycloak:doRegister
-        enroll	word	pt	configurar	keycloak:loginTotpIntro,okta-signin-widget:enroll.totp.title
-        enroll	word	pt	configure	okta-signin-widget:oie.select.authenticato…
-        enroll	word	pt	registar	authelia:Register device,keycloak:webauthn-registration-t…,ory-elements:identities.messages.104…
-        enroll	word	pt	registrar	authelia:Register device,lemonldap-ng:register,zitadel:Login.RegisterButtonText
-        enroll	word	pt	registrardispositivo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	pt	registro	apereo-cas:cas.mfa.simple.registra…,flask-security-too:Register,lemonldap-ng:webAuthnRegisterFailed
-        enroll	word	ro	activează	django-allauth:Activate,ory-elements:identities.messages.105…
-        enroll	word	ro	configurare	okta-signin-widget:mfa.setupOptions
-        enroll	word	ro	configurați	okta-signin-widget:oie.phone.enroll.title
-        enroll	word	ro	înscrieți	okta-signin-widget:mfa.enroll
-        enroll	word	ru	активировать	django-allauth:Activate
-        enroll	word	ru	зарегистрировать	apereo-cas:cas.mfa.registerdevice.…,okta-signin-widget:mfa.enroll,zitadel:PasswordlessRegistratio…
-        enroll	word	ru	зарегистрироваться	authentik:Failed to register,flask-security-too:Register,zitadel:Login.RegisterButtonText
-        enroll	word	ru	настроить	authentik:Force the user to confi…,flask-security-too:Set up using SMS,keycloak:configureTotpMessage
-        enroll	word	ru	настройка	keycloak:loginTotpTitle,okta-signin-widget:enroll.yubikey.title,zitadel-login-typescript:mfa.set.title
-        enroll	word	ru	регистрация	apereo-cas:cas.mfa.simple.registra…,authelia:Register,keycloak:doRegister
-        enroll	word	sk	aktivovať	django-allauth:Activate
-        enroll	word	sk	registrovať	authelia:Register
-        enroll	word	sk	registrácia	apereo-cas:cas.mfa.simple.registra…,keycloak:doRegister
-        enroll	word	sk	zaregistrujte	apereo-cas:screen.welcome.button.r…,authelia:Register your first dev…
-        enroll	word	sl	aktiviraj	django-allauth:Activate
-        enroll	word	sl	registracijo	apereo-cas:screen.authentication.g…,authelia:This dialog handles reg…
-        enroll	word	sl	registrirajte	apereo-cas:screen.welcome.button.r…,authelia:Register,ory-elements:identities.messages.104…
-        enroll	word	sl	registrirajtenapravo	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	so	diiwaan	authelia:Register
-        enroll	word	so	diiwaangeli	authelia:Register {{item}}
-        enroll	word	so	diiwaangelinta	authelia:Register device
-        enroll	word	ss	bhalisela	authelia:Register
-        enroll	word	su	pendaptaran	authelia:Register
-        enroll	word	sv	konfigurera	keycloak:configureTotpMessage,okta-signin-widget:enroll.choices.title,zitadel:PasswordlessRegistratio…
-        enroll	word	sv	lösenordsfri	zitadel:PasswordlessPrompt.Title
-        enroll	word	sv	registrera	authelia:Register,keycloak:doRegister,okta-signin-widget:mfa.enroll
-        enroll	word	sv	registreraenhet	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	sv	ställ	okta-signin-widget:enroll.yubikey.title
-        enroll	word	sv	upprättande	okta-signin-widget:enroll.choices.setup
-        enroll	word	sw	kusajili	authelia:This dialog handles reg…
-        enroll	word	sw	sajili	authelia:Register
-        enroll	word	ta	பதிவுசெய்க	authelia:Register
-        enroll	word	tl	magrehistro	authelia:Register
-        enroll	word	tr	ayarla	keycloak:requiredAction.CONFIGUR…,okta-signin-widget:oie.enroll.webauthn.save
-        enroll	word	tr	ayarlayın	okta-signin-widget:enroll.choices.setup.an…
-        enroll	word	tr	kaydedin	authelia:Register device,lemonldap-ng:generic2fwelcome
-        enroll	word	tr	kaydet	apereo-cas:cas.mfa.registerdevice.…,authelia:Register,okta-signin-widget:enroll.u2f.save
-        enroll	word	tr	kaydol	lemonldap-ng:register,okta-signin-widget:mfa.enroll
-        enroll	word	tr	kurulum	okta-signin-widget:mfa.setupOptions
-        enroll	word	tr	kurulumu	keycloak:authenticatorSMSCodeSet…,okta-signin-widget:enroll.yubikey.title
-        enroll	word	uk	зареєструвати	authelia:Register device,keycloak:webauthn-error-registra…,okta-signin-widget:mfa.enroll
-        enroll	word	uk	зареєструватипристрій	apereo-cas:cas.mfa.registerdevice.…,authelia:Register device
-        enroll	word	uk	зареєструватися	apereo-cas:screen.welcome.button.r…,authelia:Register,keycloak:doRegister
-        enroll	word	uk	налаштування	apereo-cas:screen.authentication.g…,keycloak:loginTotpTitle,okta-signin-widget:mfa.setupOptions
-        enroll	word	uk	налаштувати	keycloak:loginTotpIntro,okta-signin-widget:enroll.choices.title
-        enroll	word	ur	رجسٹر	apereo-cas:cas.mfa.yubikey.register,ory-elements:identities.messages.400…
-        enroll	word	ur	رجسٹریشن	apereo-cas:cas.mfa.simple.registra…
-        enroll	word	uz	faollashtirish	django-allauth:Activate
-        enroll	word	vec	registra	authelia:Register device
-        enroll	word	vec	registrati	authelia:Register
-        enroll	word	vi	lập	okta-signin-widget:oie.enroll.webauthn.save
-        error	embedded	ja	エラー	authelia:Error,django-allauth:Error,openam:amAuth.102
-        error	embedded	ja	一般	openam:amAuth.error,shibboleth-idp:unexpected.message
-        error	embedded	ja	予期	authelia:An unexpected error occ…,keycloak:identityProviderUnexpec…,shibboleth-idp:unexpected.title
-        error	embedded	ja	内部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	embedded	ja	処理中	authelia:An error occurred proce…,shibboleth-idp:invalid-csrf-token.title,simplesamlphp:{errors:descr_LOGOUTREQ…
-        error	embedded	zh-Hans	内部	keycloak:internalServerError,openam:amAuthUI.internal.auth.…,zitadel:Errors.Internal
-        error	embedded	zh-Hans	時發生錯誤	lemonldap-ng:PE58
-        error	embedded	zh-Hans	错误	authelia:Error,authentik:Error,lemonldap-ng:PE8
-        error	embedded	zh-Hant	內部	keycloak:internalServerError,okta-signin-widget:errors.E0000009,openam:amAuthUI.internal.auth.…
-        error	embedded	zh-Hant	錯誤	authentik:Error,lemonldap-ng:PE7,openam:amAuth.102
-        error	embedded	zh-Hant	错误	authentik:Error
-        error	key	zxx	trmsg=106	lemonldap-ng:PE106
-        error	key	zxx	trmsg=24	lemonldap-ng:PE24
-        error	key	zxx	trmsg=45	lemonldap-ng:PE45
-        error	key	zxx	trmsg=51	lemonldap-ng:PE51
-        error	key	zxx	trmsg=56	lemonldap-ng:PE56
-        error	key	zxx	trmsg=58	lemonldap-ng:PE58
-        error	key	zxx	trmsg=61	lemonldap-ng:PE61
-        error	key	zxx	trmsg=7	lemonldap-ng:PE7
-        error	key	zxx	trmsg=8	lemonldap-ng:PE8
-        error	key	zxx	trspan=errorMsg	lemonldap-ng:errorMsg
-        error	key	zxx	trspan=serverError	lemonldap-ng:serverError
-        error	key	zxx	trspan=webAuthnBrowserFailed	lemonldap-ng:webAuthnBrowserFailed
-        error	stem	de	fehler	authelia:Error,authentik:Error,lemonldap-ng:PE7
-        error	stem	el	σφάλμα	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
-        error	stem	hr	grešk	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
-        error	stem	lv	kļūda	authelia:An unknown error occurr…,django-allauth:Error,keycloak:codeErrorTitle
-        error	stem	ru	ошибк	authelia:Error,authentik:Error,django-allauth:Error
-        error	stem	sl	napak	authelia:An unknown error occurr…,django-allauth:Error,ory-elements:error.footer.text
-        error	stem	sr-Latn	grešk	django-allauth:Error,simplesamlphp:{login:error_header}
-        error	stem	uk	помилк	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
-        error	word	af	fout	authelia:An unknown error occurr…,flask-security-too:Error(s),ory-elements:error.footer.text
-        error	word	af	voorgekom	authelia:An unknown error occurr…
-        error	word	ar	الخطأ	authelia:Error Code,keycloak:codeErrorTitle,simplesamlphp:{errors:report_submit}
-        error	word	ar	حدث	keycloak:somethingWentWrong,ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
-        error	word	ar	خطأ	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
-        error	word	ar	خطا	simplesamlphp:{login:error_header}
-        error	word	ar	رمزالخطأ	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	az	xəta	django-allauth:Error
-        error	word	bg	възникна	authelia:An unknown error occurr…,zitadel:Errors.Internal
-        error	word	bg	грешка	django-allauth:Error,ory-elements:error.footer.text,zitadel:Errors.Internal
-        error	word	bg	настъпи	authelia:An unknown error occurr…
-        error	word	bg	неизвестна	authelia:An unknown error occurr…
-        error	word	ca	error	apereo-cas:cas.inwebo.browser.fail…,keycloak:codeErrorTitle,ory-elements:error.footer.text
-        error	word	ca	produït	django-allauth:An error occurred while…,keycloak:invalidCodeMessage,simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	cs	chyba	authelia:Error,django-allauth:Error,keycloak:internalServerError
-        error	word	cs	chybový	authelia:Error Code,simplesamlphp:{errors:report_submit}
-        error	word	cs	chybě	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,zitadel:Errors.Internal
-        error	word	cy	anhysbys	authelia:An unknown error occurr…
-        error	word	cy	gwall	authelia:An unknown error occurr…
-        error	word	da	fejl	authelia:Error,django-allauth:Error,keycloak:codeErrorTitle
-        error	word	da	servicefejl	okta-signin-widget:errors.E0000067
-        error	word	da	under	authelia:An error occurred proce…,keycloak:identityProviderUnexpec…,okta-signin-widget:error.config
-        error	word	de	aufgetreten	keycloak:errorTitle,lemonldap-ng:serverError,zitadel:Errors.Internal
-        error	word	de	dienstfehler	okta-signin-widget:errors.E0000067
-        error	word	de	fehler	authelia:Error,authentik:Error,lemonldap-ng:PE7
-        error	word	de	fehlercode	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	el	παρουσιάστηκε	authelia:An unknown error occurr…,okta-signin-widget:error.config,simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	el	συνέβη	ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
-        error	word	el	σφάλμα	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	el	σφάλματος	authelia:Error Code,keycloak:codeErrorTitle,simplesamlphp:{errors:report_header}
-        error	word	en	error	authelia:Error,authentik:Error,lemonldap-ng:PE7
-        error	word	en	errorcode	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	en	somethingwentwrong	keycloak:somethingWentWrong,zitadel:Errors.User.SomethingWe…
-        error	word	es	códigodeerror	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	es	error	authelia:Error Code,lemonldap-ng:PE7,openam:amAuth.102
-        error	word	es	producido	authelia:An unknown error occurr…,keycloak:internalServerError,openam:amAuthUI.profile.error
-        error	word	et	tõrge	authelia:An unknown error occurr…,simplesamlphp:{login:error_header}
-        error	word	et	töötlemisel	simplesamlphp:{errors:descr_LOGOUTREQ…
-        error	word	et	viga	authelia:An unknown error occurr…,django-allauth:Error
-        error	word	eu	errore	authelia:An unknown error occurr…,okta-signin-widget:error.config,simplesamlphp:{errors:errorreport_hea…
-        error	word	eu	errorea	django-allauth:Error,flask-security-too:Error(s),okta-signin-widget:errors.E0000009
-        error	word	eu	gertatu	authelia:An unknown error occurr…
-        error	word	fa	خطا	django-allauth:Error,keycloak:codeErrorTitle,ory-elements:error.footer.text
-        error	word	fa	خطای	apereo-cas:cas.inwebo.browser.fail…,keycloak:webauthn-error-title
-        error	word	fa	خطایی	apereo-cas:screen.consent.review.e…,django-allauth:An error occurred while…,keycloak:invalidCodeMessage
-        error	word	fi	faktorivirhe	okta-signin-widget:errors.E0000067
-        error	word	fi	virhe	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
-        error	word	fil	error	authelia:An unknown error occurr…
-        error	word	fil	kilalang	authelia:An unknown error occurr…
-        error	word	fil	nangyari	authelia:An unknown error occurr…
-        error	word	fr	codederreur	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	fr	erreur	authelia:Error,authentik:Error,lemonldap-ng:PE7
-        error	word	fr	produite	keycloak:internalServerError,okta-signin-widget:error.config,zitadel:Errors.Internal
-        error	word	ga	anaithnid	authelia:An unknown error occurr…
-        error	word	ga	earráid	authelia:An unknown error occurr…
-        error	word	ga	tharla	authelia:An unknown error occurr…
-        error	word	he	אירעה	django-allauth:An error occurred while…,lemonldap-ng:PE45,simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	he	במהלך	django-allauth:An error occurred while…,lemonldap-ng:PE51
-        error	word	he	שגיאה	django-allauth:Error,lemonldap-ng:PE7,ory-elements:error.footer.text
-        error	word	hi	अज्ञात	authelia:An unknown error occurr…
-        error	word	hi	त्रुटि	authelia:An unknown error occurr…
-        error	word	hr	greška	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
-        error	word	hr	greške	simplesamlphp:{errors:report_submit}
-        error	word	hr	pogreška	apereo-cas:cas.inwebo.browser.fail…
-        error	word	ht	entèn	okta-signin-widget:errors.E0000009
-        error	word	ht	erè	django-allauth:Error,okta-signin-widget:error.config
-        error	word	hu	belső	keycloak:internalServerError,okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	hu	belsőhibatörtént	keycloak:internalServerError,zitadel:Errors.Internal
-        error	word	hu	hiba	django-allauth:Error,flask-security-too:Error(s),zitadel:Errors.Internal
-        error	word	hu	hibája	okta-signin-widget:errors.E0000067
-        error	word	hu	kiszolgálásának	okta-signin-widget:errors.E0000067
-        error	word	hu	történt	keycloak:invalidCodeMessage,okta-signin-widget:error.config,zitadel:Errors.Internal
-        error	word	id	error	simplesamlphp:{errors:error_header}
-        error	word	id	kesalahan	authelia:Error,django-allauth:Error,zitadel:Errors.Internal
-        error	word	it	codicedierrore	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	it	durante	keycloak:identityProviderUnexpec…,lemonldap-ng:PE58,okta-signin-widget:error.enabled.cors
-        error	word	it	errore	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
-        error	word	ka	აღმოჩენილია	keycloak:invalidCodeMessage
-        error	word	ka	შეცდომა	django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	ko	발생했습니다	keycloak:invalidCodeMessage,openam:amAuthUI.config.error,zitadel:Errors.Internal
-        error	word	ko	오류가	authentik:There was an error,keycloak:invalidCodeMessage,zitadel:Errors.Internal
-        error	word	ky	ката	django-allauth:Error
-        error	word	lb	bearbeschten	simplesamlphp:{errors:descr_LOGOUTREQ…
-        error	word	lb	beim	simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	lb	erstellen	simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	lb	fehler	simplesamlphp:{login:error_header}
-        error	word	lt	klaida	authelia:An unknown error occurr…,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	lv	kļūda	authelia:An unknown error occurr…,django-allauth:Error,keycloak:errorDeletingAccount
-        error	word	lv	kļūdas	keycloak:codeErrorTitle,simplesamlphp:{errors:errorreport_hea…
-        error	word	lv	nezināma	authelia:An unknown error occurr…,simplesamlphp:{errors:title_UNHANDLED…
-        error	word	lv	notikusi	keycloak:errorTitle,simplesamlphp:{status:some_error_occu…
-        error	word	mk	грешка	apereo-cas:screen.error.page.headi…,ory-elements:error.footer.text,zitadel:Errors.Internal
-        error	word	ms	berlaku	authelia:An unknown error occurr…,ory-elements:error.title.what-happen…
-        error	word	ms	dalaman	okta-signin-widget:errors.E0000009
-        error	word	ms	dijangka	authelia:An unexpected error occ…,okta-signin-widget:oform.error.unexpected
-        error	word	ms	diketahui	authelia:An unknown error occurr…
-        error	word	ms	ralat	authelia:An unknown error occurr…,okta-signin-widget:error.config,ory-elements:error.footer.text
-        error	word	mt	magħruf	authelia:An unknown error occurr…
-        error	word	mt	mhux	authelia:An unknown error occurr…
-        error	word	mt	żball	authelia:An unknown error occurr…
-        error	word	nb	feil	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	ne	अज्ञात	authelia:An unknown error occurr…
-        error	word	ne	त्रुटि	authelia:An unknown error occurr…,ory-elements:error.footer.text
-        error	word	nl	fout	authentik:Error,django-allauth:Error,keycloak:errorTitle
-        error	word	nl	foutmelding	authelia:Error,simplesamlphp:{errors:title_UNHANDLED…
-        error	word	nl	opgetreden	keycloak:errorTitle,okta-signin-widget:error.config,zitadel:Errors.Internal
-        error	word	nn	feil	simplesamlphp:{login:error_header}
-        error	word	nn	oppsto	simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	pl	błąd	authelia:Error,authentik:Error,lemonldap-ng:PE7
-        error	word	pl	błędu	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	pl	błędzie	lemonldap-ng:errorMsg,simplesamlphp:{errors:report_submit}
-        error	word	pl	kodbłędu	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	pl	wewnętrzny	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	pt	erro	authelia:Error,django-allauth:Error,lemonldap-ng:PE7
-        error	word	pt	interno	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	pt	ocorreu	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,zitadel:Errors.Internal
-        error	word	pt	ocorreuumerro	apereo-cas:screen.consent.review.e…,simplesamlphp:{status:some_error_occu…
-        error	word	ro	eroare	authelia:Error,django-allauth:Error,ory-elements:error.footer.text
-        error	word	ru	внутренняя	okta-signin-widget:errors.E0000009,zitadel:Errors.Internal
-        error	word	ru	неизвестная	authelia:An unknown error occurr…,authentik:Unknown error
-        error	word	ru	обслуживания	okta-signin-widget:errors.E0000067
-        error	word	ru	ошибка	authelia:Error,authentik:Error,django-allauth:Error
-        error	word	ru	ошибке	simplesamlphp:{errors:report_submit}
-        error	word	sk	chyba	authelia:An unknown error occurr…,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	sk	chybe	authelia:An unknown error occurr…
-        error	word	sl	napaka	apereo-cas:screen.error.page.headi…,django-allauth:Error,simplesamlphp:{login:error_header}
-        error	word	sl	napake	apereo-cas:screen.consent.review.e…,authelia:An unknown error occurr…,ory-elements:error.footer.text
-        error	word	so	aqoon	authelia:An unknown error occurr…
-        error	word	so	dhacay	authelia:An unknown error occurr…,ory-elements:error.title.what-happen…
-        error	word	so	khalad	authelia:An unknown error occurr…
-        error	word	sr-Latn	greška	django-allauth:Error,simplesamlphp:{login:error_header}
-        error	word	sr-Latn	greške	simplesamlphp:{errors:report_submit}
-        error	word	ss	elingaziwa	authelia:An unknown error occurr…
-        error	word	ss	iphutha	authelia:An unknown error occurr…
-        error	word	ss	kwenzeka	authelia:An unknown error occurr…
-        error	word	st	phoso	simplesamlphp:{login:error_header}
-        error	word	st	sebetseng	simplesamlphp:{errors:title_LOGOUTREQ…
-        error	word	su	dikenal	authelia:An unknown error occurr…
-        error	word	su	kasalahan	authelia:An unknown error occurr…,ory-elements:error.footer.text
-        error	word	sv	faktorfel	okta-signin-widget:errors.E0000067
-        error	word	sv	fel	authelia:Error,django-allauth:Error,zitadel:Errors.Internal
-        error	word	sv	felkod	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	sv	uppstod	authelia:An unknown error occurr…,keycloak:invalidCodeMessage,okta-signin-widget:error.config
-        error	word	sv	vid	authelia:An error occurred proce…,okta-signin-widget:piv.cac.error,zitadel:Errors.User.ExternalIDP…
-        error	word	sw	kosa	authelia:An unknown error occurr…,ory-elements:error.footer.text
-        error	word	sw	kukutana	authelia:An unknown error occurr…
-        error	word	sw	kumejitokeza	authelia:An unknown error occurr…
-        error	word	sw	lisilojulikana	authelia:An unknown error occurr…
-        error	word	ta	அறியப்படாத	authelia:An unknown error occurr…
-        error	word	tl	error	authelia:An unknown error occurr…,ory-elements:error.footer.text
-        error	word	tl	kilalang	authelia:An unknown error occurr…
-        error	word	tr	hata	authentik:Error,django-allauth:Error,lemonldap-ng:PE7
-        error	word	tr	hatası	authentik:Validation Error,keycloak:webauthn-error-title,okta-signin-widget:errors.E0000009
-        error	word	uk	кодпомилки	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	uk	помилка	authelia:Error,django-allauth:Error,keycloak:invalidCodeMessage
-        error	word	uk	помилки	authelia:Error Code,keycloak:codeErrorTitle
-        error	word	uk	сталася	authelia:An unknown error occurr…,okta-signin-widget:error.config
-        error	word	ur	خرابی	apereo-cas:screen.error.page.headi…,ory-elements:error.footer.text
-        error	word	uz	xato	django-allauth:Error,ory-elements:error.footer.text
-        error	word	vec	errore	authelia:An unknown error occurr…
-        error	word	vec	sconosciuto	authelia:An unknown error occurr…
-        error	word	vec	successo	authelia:An unknown error occurr…
-        error	word	vi	lỗi	lemonldap-ng:PE7,okta-signin-widget:error.config,ory-elements:error.footer.text
-        error	word	xh	impazamo	simplesamlphp:{login:error_header}
-        error	word	xh	iprosesa	simplesamlphp:{errors:title_LOGOUTREQ…
-        error	word	xh	kwenzeke	ory-elements:error.title.what-happen…,simplesamlphp:{status:some_error_occu…
-        error	word	zu	iphutha	simplesamlphp:{login:error_header}
-        error	word	zu	kuvele	simplesamlphp:{errors:descr_CREATEREQ…
-        error	word	zu	lokucubungula	simplesamlphp:{errors:title_LOGOUTREQ…
-        error	word	zu	wephutha	simplesamlphp:{errors:report_submit}
-        expired	embedded	ja	以前使	okta-signin-widget:errors.E0000105
-        expired	embedded	ja	切れている	okta-signin-widget:errors.E0000105
-        expired	embedded	ja	失効しています	okta-signin-widget:password.expired.title.…
-        expired	embedded	ja	有効期限	keycloak:expires,openam:amAuthAD.GraceLogins,zitadel:Errors.User.Code.Expired
-        expired	embedded	ja	期限切れか	authelia:Failed to register devi…
-        expired	embedded	ja	期限切れです	keycloak:expiredActionMessage,okta-signin-widget:error.expired.session,openam:amAuthUI.account.expired
-        expired	embedded	ja	猶予	openam:amAuthAD.GraceLogins
-        expired	embedded	th	หมดอายุ	authelia:Failed to register devi…,keycloak:expires,okta-signin-widget:errors.E0000064
-        expired	embedded	zh-Hans	后到期	openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hans	密码在	authentik:Password expired %(days…,openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hans	过期	keycloak:expires,lemonldap-ng:PE1,openam:amAuth.101
-        expired	embedded	zh-Hant	動作逾時	keycloak:expiredActionMessage
-        expired	embedded	zh-Hant	密碼到期時間	openam:amAuthLDAP.PasswordExp
-        expired	embedded	zh-Hant	密碼已到期	okta-signin-widget:password.expired.title.…
-        expired	embedded	zh-Hant	过期	apereo-cas:password.expiration.war…,authentik:Password has expired.
-        expired	embedded	zh-Hant	過期	keycloak:expires,lemonldap-ng:PE1,openam:amAuth.101
-        expired	key	zxx	trmsg=1	lemonldap-ng:PE1
-        expired	key	zxx	trmsg=22	lemonldap-ng:PE22
-        expired	key	zxx	trmsg=32	lemonldap-ng:PE32
-        expired	key	zxx	trmsg=33	lemonldap-ng:PE33
-        expired	key	zxx	trmsg=82	lemonldap-ng:PE82
-        expired	key	zxx	trspan=authRemaining	lemonldap-ng:authRemaining
-        expired	key	zxx	trspan=expired2Fremoved	lemonldap-ng:expired2Fremoved
-        expired	key	zxx	trspan=oneExpired2Fremoved	lemonldap-ng:oneExpired2Fremoved
-        expired	key	zxx	trspan=ppGrace	lemonldap-ng:ppGrace
-        expired	key	zxx	trspan=pwdWillExpire	lemonldap-ng:pwdWillExpire
-        expired	stem	bg	изтек	authelia:Failed to register devi…,ory-elements:identities.messages.400…,zitadel:Errors.User.Code.Expired
-        expired	stem	cs	vyprš	apereo-cas:password.expiration.war…,keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	stem	da	udløbe	authelia:Failed to register devi…,keycloak:expires,okta-signin-widget:errors.E0000064
-        expired	stem	fi	vanhen	authelia:Failed to register devi…,keycloak:expires,lemonldap-ng:PE1
-        expired	stem	hr	istek	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,ory-elements:identities.messages.400…
-        expired	stem	hu	lejár	authelia:Failed to register devi…,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
-        expired	stem	ko	만료	authentik:Password has expired.,keycloak:pageExpiredTitle,openam:amAuth.101
-        expired	stem	nl	verlo	authentik:Password has expired.,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
-        expired	stem	pl	wygasł	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	stem	sl	potek	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,ory-elements:identities.messages.400…
-        expired	word	af	vandag	simplesamlphp:{expirycheck:expwarning…
-        expired	word	af	verval	authelia:Failed to register devi…,ory-elements:identities.messages.400…,simplesamlphp:{expirycheck:expwarning…
-        expired	word	af	waarskuwing	simplesamlphp:{expirycheck:expwarning…
-        expired	word	ar	انتهت	authelia:Failed to register devi…,keycloak:loginTimeout,lemonldap-ng:PE1
-        expired	word	ar	صلاحية	authelia:Failed to register devi…,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	az	vaxtı	django-allauth:This email confirmation…,django-two-factor-auth:Your session has timed…
-        expired	word	bg	изтекла	authelia:Failed to register devi…,ory-elements:identities.messages.400…,zitadel:PasswordChange.ExpiredD…
-        expired	word	bg	изтекъл	authelia:Failed to register devi…,django-allauth:This email confirmation…,zitadel:Errors.User.Code.Expired
-        expired	word	ca	advertència	simplesamlphp:{expirycheck:expwarning…
-        expired	word	ca	caducarà	flask-security-too:This code will expire i…
-        expired	word	ca	caducat	keycloak:pageExpiredTitle
-        expired	word	cs	platnost	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000105
-        expired	word	cs	prošlé	okta-signin-widget:password.expired.title.…
-        expired	word	cs	vypršela	keycloak:pageExpiredTitle
-        expired	word	cs	vyprší	apereo-cas:password.expiration.war…,keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	word	cy	eisoes	authelia:Failed to register devi…
-        expired	word	cy	roddwyd	authelia:Failed to register devi…
-        expired	word	da	udløber	keycloak:expires,okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:w…
-        expired	word	da	udløbet	authelia:Failed to register devi…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
-        expired	word	de	abgelaufen	authentik:Password has expired.,lemonldap-ng:PE1,openam:amAuthUI.account.expired
-        expired	word	de	läuft	keycloak:expires,openam:amAuthAD.PasswordExp
-        expired	word	el	έληξε	keycloak:pageExpiredTitle
-        expired	word	el	λήξει	authelia:Failed to register devi…,keycloak:oauth2DeviceExpiredUser…,okta-signin-widget:errors.E0000064
-        expired	word	en	expire	flask-security-too:This code will expire i…,okta-signin-widget:password.expiring.title,simplesamlphp:{authX509:X509warning:w…
-        expired	word	en	expired	keycloak:pageExpiredTitle,lemonldap-ng:PE1,openam:amAuth.101
-        expired	word	en	expires	keycloak:expires,openam:amAuthAD.PasswordExp
-        expired	word	en	passwordexpiresin	openam:amAuthAD.PasswordExp
-        expired	word	es	caduca	openam:amAuthAD.PasswordExp
-        expired	word	es	caducada	openam:amAuth.accountExpired
-        expired	word	es	caducado	authentik:Password has expired.,lemonldap-ng:PE22,zitadel:Errors.User.Code.Expired
-        expired	word	es	expirado	keycloak:pageExpiredTitle,zitadel-login-typescript:accounts.expired
-        expired	word	es	sucontraseñahacaducado	apereo-cas:authenticationFailure.C…,lemonldap-ng:PE22
-        expired	word	et	aegunud	authelia:Failed to register devi…,ory-elements:identities.messages.400…
-        expired	word	eu	adi	simplesamlphp:{expirycheck:expwarning…
-        expired	word	eu	gaur	okta-signin-widget:password.expiring.today,simplesamlphp:{expirycheck:expwarning…
-        expired	word	eu	iraungi	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,simplesamlphp:{expirycheck:expwarning…
-        expired	word	eu	iraungiko	okta-signin-widget:password.expiring.soon
-        expired	word	eu	iraungita	authelia:There was an issue comp…,okta-signin-widget:errors.E0000105
-        expired	word	fa	منقضی	apereo-cas:screen.expiredpass.head…,keycloak:expires,ory-elements:identities.messages.400…
-        expired	word	fi	salasanasionvanhentunut	lemonldap-ng:PE22,okta-signin-widget:password.expired.title.…
-        expired	word	fi	vanhenee	keycloak:expires,okta-signin-widget:password.expiring.soon
-        expired	word	fi	vanhentunut	authelia:Failed to register devi…,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	fil	expired	authelia:Failed to register devi…
-        expired	word	fil	nagamit	authelia:Failed to register devi…
-        expired	word	fr	expirera	flask-security-too:This code will expire i…
-        expired	word	fr	expiré	keycloak:pageExpiredTitle,lemonldap-ng:PE1,openam:amAuth.101
-        expired	word	ga	cheana	authelia:Failed to register devi…
-        expired	word	ga	proporcionadh	authelia:Failed to register devi…
-        expired	word	ga	úsáidtear	authelia:Failed to register devi…
-        expired	word	he	החיבור	lemonldap-ng:PE1,ory-elements:identities.messages.401…
-        expired	word	he	תוקף	django-allauth:This email confirmation…,lemonldap-ng:PE1,ory-elements:identities.messages.401…
-        expired	word	hi	समाप्त	authelia:Failed to register devi…,ory-elements:identities.messages.400…
-        expired	word	hr	istekao	apereo-cas:authenticationFailure.A…,authelia:Failed to register devi…,django-allauth:This email confirmation…
-        expired	word	hr	istekla	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
-        expired	word	hr	neposredna	authelia:Failed to register devi…
-        expired	word	ht	ekspire	django-allauth:This email confirmation…,okta-signin-widget:errors.E0000064
-        expired	word	hu	ideje	keycloak:expiredActionMessage
-        expired	word	hu	lejár	okta-signin-widget:password.expiring.soon
-        expired	word	hu	lejárt	authelia:Failed to register devi…,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
-        expired	word	hu	érvényességi	keycloak:expiredActionMessage
-        expired	word	id	berakhir	okta-signin-widget:oktaverify.timeout,ory-elements:identities.messages.401…
-        expired	word	id	kedaluwarsa	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
-        expired	word	it	passwordscaduta	authentik:Password has expired.,lemonldap-ng:PE22
-        expired	word	it	scaduta	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	it	scaduto	keycloak:expiredCodeMessage,zitadel-login-typescript:accounts.expired,zitadel:Errors.User.Code.Expired
-        expired	word	ka	ამოიწურა	keycloak:pageExpiredTitle
-        expired	word	ka	გვერდის	keycloak:pageExpiredTitle
-        expired	word	ka	ვადა	keycloak:expires,ory-elements:identities.messages.400…
-        expired	word	ka	ქმედების	keycloak:expiredActionMessage
-        expired	word	ko	만료되었습니다	authentik:Password has expired.,keycloak:pageExpiredTitle,openam:amAuth.101
-        expired	word	ko	만료됨	okta-signin-widget:oie.activation.request.…,openam:amAuthUI.htmlTitle_Acco…
-        expired	word	ko	만료됩니다	okta-signin-widget:password.expiring.soon
-        expired	word	ku	تێپەڕی	authelia:Failed to register devi…
-        expired	word	ku	ثبتکردنەوە	authelia:Failed to register devi…
-        expired	word	ky	мөөнөтү	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
-        expired	word	lv	beigusies	django-allauth:This email confirmation…,keycloak:pageExpiredTitle,ory-elements:identities.messages.400…
-        expired	word	lv	darbība	keycloak:expiredActionMessage
-        expired	word	lv	derīguma	authelia:Failed to register devi…
-        expired	word	lv	noilgusi	keycloak:expiredActionMessage
-        expired	word	lv	termiņš	authelia:Failed to register devi…
-        expired	word	mk	истечена	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…,zitadel:PasswordChange.ExpiredD…
-        expired	word	mk	смени	apereo-cas:authenticationFailure.A…,zitadel:PasswordChange.ExpiredD…
-        expired	word	mn	дууссан	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
-        expired	word	mn	хугацаа	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
-        expired	word	ms	tamat	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
-        expired	word	ms	tempoh	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
-        expired	word	mt	diġa	authelia:Failed to register devi…
-        expired	word	mt	mogħti	authelia:Failed to register devi…
-        expired	word	mt	użat	authelia:Failed to register devi…
-        expired	word	nb	utløpt	authelia:Failed to register devi…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000064
-        expired	word	ne	एक्सपायर	authelia:Failed to register devi…
-        expired	word	ne	डिभाइस	authelia:Failed to register devi…
-        expired	word	nl	uwwachtwoordisverlopen	apereo-cas:authenticationFailure.C…,okta-signin-widget:password.expired.title.…
-        expired	word	nl	verloopt	okta-signin-widget:password.expiring.soon,simplesamlphp:{authX509:X509warning:w…
-        expired	word	nl	verlopen	authentik:Password has expired.,keycloak:pageExpiredTitle,zitadel:Errors.User.Code.Expired
-        expired	word	pl	wygasła	keycloak:pageExpiredTitle
-        expired	word	pl	wygasło	authentik:Password has expired.,lemonldap-ng:PE1,zitadel:PasswordChange.ExpiredD…
-        expired	word	pt	expirou	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	pt	suasenhaexpirou	apereo-cas:authenticationFailure.C…,okta-signin-widget:password.expired.title.…
-        expired	word	ro	expirat	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,ory-elements:identities.messages.400…
-        expired	word	ro	sesiunea	okta-signin-widget:error.expired.session,ory-elements:identities.messages.401…
-        expired	word	ru	действия	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
-        expired	word	ru	истек	apereo-cas:screen.expiredpass.head…,authelia:Failed to register devi…,okta-signin-widget:errors.E0000064
-        expired	word	ru	истёк	authentik:Password has expired.,zitadel-login-typescript:accounts.expired,zitadel:Errors.User.Code.Expired
-        expired	word	ru	срок	authelia:Failed to register devi…,okta-signin-widget:errors.E0000064,zitadel:PasswordChange.ExpiredD…
-        expired	word	sk	platnosť	apereo-cas:password.expiration.war…,authelia:Failed to register devi…,keycloak:pageExpiredTitle
-        expired	word	sk	vypršala	keycloak:pageExpiredTitle
-        expired	word	sl	potekel	apereo-cas:authenticationFailure.A…,ory-elements:identities.messages.401…
-        expired	word	sl	potekla	apereo-cas:screen.service.expired.…,authelia:Failed to register devi…,django-allauth:This email confirmation…
-        expired	word	sl	poteklo	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…,simplesamlphp:{expirycheck:expwarning…
-        expired	word	sl	poteče	apereo-cas:password.expiration.war…,simplesamlphp:{expirycheck:expwarning…
-        expired	word	sl	pozor	simplesamlphp:{expirycheck:expwarning…
-        expired	word	so	dhismaha	authelia:Failed to register devi…
-        expired	word	so	qabtay	authelia:Failed to register devi…
-        expired	word	sr-Latn	istekao	authelia:Failed to register devi…
-        expired	word	ss	ukudala	authelia:Failed to register devi…
-        expired	word	st	akhaonto	simplesamlphp:{expirycheck:expwarning…
-        expired	word	st	fellwa	simplesamlphp:{expirycheck:expwarning…
-        expired	word	st	kajeno	simplesamlphp:{expirycheck:expwarning…
-        expired	word	st	nakong	simplesamlphp:{expirycheck:expwarning…
-        expired	word	st	tla	simplesamlphp:{expirycheck:expwarning…
-        expired	word	st	tlhokomediso	simplesamlphp:{expirycheck:expwarning…
-        expired	word	su	disayogikeun	authelia:Failed to register devi…
-        expired	word	sv	gälla	apereo-cas:password.expiration.war…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
-        expired	word	sv	upphört	apereo-cas:screen.service.expired.…,keycloak:staleCodeAccountMessage,okta-signin-widget:errors.E0000105
-        expired	word	ta	இருக்கிறது	authelia:Failed to register devi…
-        expired	word	tl	expire	authelia:There was an issue comp…,ory-elements:identities.messages.400…
-        expired	word	tl	expired	authelia:Failed to register devi…
-        expired	word	tl	nag	authelia:There was an issue comp…,ory-elements:identities.messages.400…
-        expired	word	tr	bitti	okta-signin-widget:password.expired.title.…
-        expired	word	tr	doldu	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	tr	dolmuş	apereo-cas:screen.service.expired.…,authelia:Failed to register devi…,okta-signin-widget:errors.E0000105
-        expired	word	tr	süresi	authentik:Password has expired.,keycloak:pageExpiredTitle,lemonldap-ng:PE1
-        expired	word	uk	дії	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
-        expired	word	uk	закінчився	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000105
-        expired	word	uk	минув	apereo-cas:authenticationFailure.A…,keycloak:loginTimeout,okta-signin-widget:errors.E0000064
-        expired	word	uk	термін	authelia:There was an issue comp…,keycloak:pageExpiredTitle,okta-signin-widget:errors.E0000064
-        expired	word	ur	ختم	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
-        expired	word	ur	میعاد	apereo-cas:screen.expiredpass.head…,ory-elements:identities.messages.400…
-        expired	word	uz	muddati	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
-        expired	word	uz	tugagan	django-allauth:This email confirmation…,ory-elements:identities.messages.400…
-        expired	word	vec	fallita	authelia:Failed to register devi…
-        expired	word	vec	fornito	authelia:Failed to register devi…
-        expired	word	vec	già	authelia:Failed to register devi…
-        expired	word	vec	utilizzato	authelia:Failed to register devi…
-        expired	word	vi	hạn	authelia:Failed to register devi…,lemonldap-ng:PE1,okta-signin-widget:errors.E0000064
-        expired	word	vi	hết	authelia:Failed to register devi…,lemonldap-ng:PE1,okta-signin-widget:errors.E0000064
-        expired	word	xh	iakhawunti	simplesamlphp:{expirycheck:expwarning…
-        expired	word	xh	isilumkiso	simplesamlphp:{expirycheck:expwarning…
-        expired	word	xh	kuphelelwa	simplesamlphp:{expirycheck:expwarning…
-        expired	word	xh	namhlanje	simplesamlphp:{expirycheck:expwarning…
-        expired	word	zu	ethi	simplesamlphp:{expirycheck:expwarning…
-        expired	word	zu	ezinsukwini	simplesamlphp:{expirycheck:expwarning…
-        expired	word	zu	isixwayiso	simplesamlphp:{expirycheck:expwarning…
-        expired	word	zu	izophelelwa	simplesamlphp:{expirycheck:expwarning…
-        expired	word	zu	namuhla	simplesamlphp:{expirycheck:expwarning…
-        locked	embedded	ja	解除して	openam:amAuthLDAP.AcctInactive
-        locked	embedded	ja	非アクティブ	openam:amAuth.lockOutEmailMsg,zitadel:Errors.User.Inactive
-        locked	embedded	zh-Hans	已锁定用户	openam:amAuth.112
-        locked	embedded	zh-Hans	未激活	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthAD.AcctInactive
-        locked	embedded	zh-Hans	用户被锁定	zitadel:Errors.User.Locked
-        locked	embedded	zh-Hans	解锁帐户	okta-signin-widget:unlockaccount
-        locked	embedded	zh-Hans	该帐户已被禁用	apereo-cas:screen.accountdisabled.…
-        locked	embedded	zh-Hans	该帐户已被锁定	apereo-cas:screen.accountlocked.he…
-        locked	embedded	zh-Hans	账户已被禁用	flask-security-too:Account is disabled.,keycloak:accountDisabledMessage
-        locked	embedded	zh-Hant	停用	authentik:Inactive,keycloak:accountDisabledMessage,openam:amAuthAD.AcctInactive
-        locked	embedded	zh-Hant	帳號未啟用	django-allauth:Account Inactive
-        locked	embedded	zh-Hant	您的帳號已鎖定	lemonldap-ng:PE21
-        locked	embedded	zh-Hant	該帳戶已被鎖定	apereo-cas:screen.accountlocked.he…
-        locked	key	zxx	trmsg=21	lemonldap-ng:PE21
-        locked	key	zxx	trmsg=86	lemonldap-ng:PE86
-        locked	stem	ko	비활성	authentik:Inactive,openam:amAuthAD.AcctInactive,zitadel:Errors.User.Inactive
-        locked	stem	pl	nieaktywn	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	stem	sv	inaktiv	authelia:This is disabled by you…,django-allauth:Account Inactive,keycloak:accountDisabledMessage
-        locked	stem	tr	kilitl	apereo-cas:screen.accountlocked.he…,lemonldap-ng:PE21,okta-signin-widget:errors.E0000104
-        locked	word	ar	تعطيل	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.,ory-elements:identities.messages.401…
-        locked	word	ar	معطل	authelia:This is disabled by you…,keycloak:accountDisabledMessage
-        locked	word	bg	неактивен	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	ca	desactivat	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.,ory-elements:identities.messages.401…
-        locked	word	ca	inactiu	django-allauth:Account Inactive
-        locked	word	ca	inhabilitat	keycloak:accountDisabledMessage
-        locked	word	cs	deaktivován	apereo-cas:screen.accountdisabled.…,keycloak:accountTemporarilyDisab…,ory-elements:identities.messages.401…
-        locked	word	cs	neaktivní	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	cs	odemknout	okta-signin-widget:unlockaccount
-        locked	word	cs	uzamčen	apereo-cas:screen.accountlocked.he…,okta-signin-widget:errors.E0000069,zitadel:Errors.User.Locked
-        locked	word	cs	úcet	okta-signin-widget:account.unlock.title
-        locked	word	da	deaktiveret	authelia:This is disabled by you…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
-        locked	word	da	inaktiv	django-allauth:Account Inactive
-        locked	word	da	lås	okta-signin-widget:account.unlock.title
-        locked	word	da	låses	okta-signin-widget:unlockaccount
-        locked	word	de	deaktiviert	flask-security-too:Account is disabled.,openam:amAuth.userLoginDisabled
-        locked	word	de	entsperren	okta-signin-widget:unlockaccount
-        locked	word	de	gesperrt	keycloak:accountDisabledMessage,openam:amAuth.112,zitadel:Errors.User.Locked
-        locked	word	de	inaktiv	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	el	ανενεργός	django-allauth:Account Inactive
-        locked	word	el	απενεργοποιηθεί	keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
-        locked	word	el	κλειδωμένος	okta-signin-widget:errors.E0000119
-        locked	word	el	ξεκλείδωμα	okta-signin-widget:unlockaccount
-        locked	word	en	disabled	flask-security-too:Account is disabled.,openam:amAuth.userLoginDisabled
-        locked	word	en	inactive	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	en	locked	lemonldap-ng:PE21,openam:amAuth.112,zitadel:Errors.User.Locked
-        locked	word	en	unlock	okta-signin-widget:unlockaccount
-        locked	word	en	unlockaccount	okta-signin-widget:unlockaccount
-        locked	word	en	youraccountislocked	lemonldap-ng:PE21,shibboleth-idp:account-locked.message
-        locked	word	es	bloqueada	lemonldap-ng:PE21,openam:amAuth.accountLockedOut
-        locked	word	es	desactivada	django-allauth:Account Inactive,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
-        locked	word	es	desbloquear	okta-signin-widget:unlockaccount
-        locked	word	es	inactivo	authentik:Inactive,openam:amAuthUI.htmlTitle_User…,zitadel:Errors.User.Inactive
-        locked	word	et	mitteaktiivne	django-allauth:Account Inactive
-        locked	word	eu	aktiboa	django-allauth:Account Inactive
-        locked	word	eu	blokeatuta	okta-signin-widget:errors.E0000069
-        locked	word	fa	غیرفعال	apereo-cas:screen.accountdisabled.…,django-allauth:Account Inactive,keycloak:accountDisabledMessage
-        locked	word	fa	قفل	apereo-cas:screen.accountlocked.he…
-        locked	word	fi	lukittu	lemonldap-ng:PE21,okta-signin-widget:errors.E0000069
-        locked	word	fi	poissa	django-allauth:Account Inactive,keycloak:accountTemporarilyDisab…
-        locked	word	fr	désactivé	authelia:This is disabled by you…,keycloak:accountDisabledMessage,openam:amAuth.lockOutEmailMsg
-        locked	word	fr	déverrouiller	okta-signin-widget:unlockaccount
-        locked	word	fr	inactif	authentik:Inactive,openam:amAuthUI.usernot.active,zitadel:Errors.User.Inactive
-        locked	word	fr	verrouillé	openam:amAuth.accountLockedOut,zitadel:Errors.User.Locked
-        locked	word	he	נעול	lemonldap-ng:PE21
-        locked	word	hr	neaktivan	django-allauth:Account Inactive
-        locked	word	hr	onemogućen	apereo-cas:screen.accountdisabled.…
-        locked	word	hr	zaključan	apereo-cas:screen.accountlocked.he…
-        locked	word	ht	bloke	okta-signin-widget:errors.E0000069
-        locked	word	ht	inaktif	django-allauth:Account Inactive
-        locked	word	hu	inaktív	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	hu	zárolva	okta-signin-widget:errors.E0000104,zitadel:Errors.User.Locked
-        locked	word	id	dinonaktifkan	authelia:This is disabled by you…,ory-elements:identities.messages.401…
-        locked	word	it	disabilitato	apereo-cas:screen.accountdisabled.…,authelia:This is disabled by you…,keycloak:accountDisabledMessage
-        locked	word	it	sblocca	okta-signin-widget:account.unlock.title
-        locked	word	ka	გაუქმებულია	django-allauth:Account Inactive
-        locked	word	ko	비활성	authentik:Inactive,django-allauth:Account Inactive,openam:amAuthAD.AcctInactive
-        locked	word	ko	비활성화되었습니다	keycloak:accountDisabledMessage,openam:amAuth.lockOutEmailMsg,zitadel:Errors.User.Inactive
-        locked	word	ko	잠겼습니다	openam:amAuth.accountLockedOut,zitadel:Errors.User.Locked
-        locked	word	lt	sustabdytas	keycloak:accountDisabledMessage
-        locked	word	lv	atspējots	keycloak:accountDisabledMessage
-        locked	word	lv	neaktīvs	django-allauth:Account Inactive
-        locked	word	mk	заклучена	apereo-cas:screen.accountlocked.he…
-        locked	word	mk	оневозможена	apereo-cas:screen.accountdisabled.…
-        locked	word	ms	dikunci	okta-signin-widget:errors.E0000069
-        locked	word	nb	deaktivert	authelia:This is disabled by you…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
-        locked	word	nb	inaktiv	django-allauth:Account Inactive
-        locked	word	nb	lås	okta-signin-widget:unlockaccount
-        locked	word	nl	inactief	authentik:Inactive,django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	nl	ontgrendelen	okta-signin-widget:unlockaccount
-        locked	word	nl	uitgeschakeld	apereo-cas:screen.accountdisabled.…
-        locked	word	nl	vergrendeld	apereo-cas:screen.accountlocked.he…,zitadel:Errors.User.Locked
-        locked	word	pl	nieaktywne	django-allauth:Account Inactive
-        locked	word	pl	nieaktywny	authentik:Inactive,zitadel:Errors.User.Inactive
-        locked	word	pl	odblokuj	okta-signin-widget:account.unlock.title
-        locked	word	pl	wyłączone	apereo-cas:screen.accountdisabled.…,flask-security-too:Account is disabled.
-        locked	word	pl	zablokowane	keycloak:accountDisabledMessage,lemonldap-ng:PE21,okta-signin-widget:errors.E0000069
-        locked	word	pt	bloqueado	okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…,zitadel:Errors.User.Locked
-        locked	word	pt	desabilitada	django-allauth:Account Inactive,flask-security-too:Account is disabled.
-        locked	word	pt	desativada	apereo-cas:screen.accountdisabled.…,keycloak:accountDisabledMessage,ory-elements:identities.messages.401…
-        locked	word	pt	desbloquear	okta-signin-widget:unlockaccount
-        locked	word	ro	blocat	okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…
-        locked	word	ro	deblocare	okta-signin-widget:unlockaccount
-        locked	word	ro	dezactivat	authelia:This is disabled by you…,ory-elements:identities.messages.401…
-        locked	word	ro	inactiv	django-allauth:Account Inactive
-        locked	word	ru	заблокирован	ory-elements:identities.messages.401…,privacyidea:This action is not poss…,zitadel:Errors.User.Locked
-        locked	word	ru	неактивен	django-allauth:Account Inactive,zitadel:Errors.User.Inactive
-        locked	word	ru	разблокировать	okta-signin-widget:unlockaccount
-        locked	word	sk	deaktivovaný	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
-        locked	word	sk	neaktívny	django-allauth:Account Inactive
-        locked	word	sk	uzamknutý	apereo-cas:screen.accountlocked.he…,privacyidea:This action is not poss…
-        locked	word	sl	onemogočen	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
-        locked	word	sl	zaklenjen	apereo-cas:screen.accountlocked.he…
-        locked	word	sr	неактиван	django-allauth:Account Inactive
-        locked	word	sr-Latn	neaktivan	django-allauth:Account Inactive
-        locked	word	sv	inaktiverat	authelia:This is disabled by you…,keycloak:accountDisabledMessage
-        locked	word	sv	inaktiverats	apereo-cas:screen.accountdisabled.…,ory-elements:identities.messages.401…
-        locked	word	sv	inaktivt	django-allauth:Account Inactive
-        locked	word	sv	lås	okta-signin-widget:unlockaccount
-        locked	word	sv	låst	okta-signin-widget:errors.E0000104
-        locked	word	sv	låsts	apereo-cas:screen.accountlocked.he…
-        locked	word	tr	kilitlendi	apereo-cas:screen.accountlocked.he…,lemonldap-ng:PE86
-        locked	word	tr	kilitli	lemonldap-ng:PE21,okta-signin-widget:errors.E0000104,privacyidea:This action is not poss…
-        locked	word	uk	вимкнено	apereo-cas:screen.accountdisabled.…,authelia:This is disabled by you…,keycloak:accountDisabledMessage
-        locked	word	uk	неактивний	django-allauth:Account Inactive
-        locked	word	uk	розблокувати	okta-signin-widget:unlockaccount
-        locked	word	ur	لاک	apereo-cas:screen.accountlocked.he…
-        newPassword	embedded	ja	を再入力	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	embedded	ja	再入力します	okta-signin-widget:password.confirmPasswor…
-        newPassword	embedded	ja	変更	authelia:Change Password,keycloak:resetPasswordMessage,zitadel:PasswordChange.Title
-        newPassword	embedded	ja	新しいパスワード	authelia:New Password,keycloak:passwordNew,openam:amAuthAD.inPwdQual
-        newPassword	embedded	ja	新パスワード	zitadel:PasswordChange.Descript…
-        newPassword	embedded	zh-Hans	新密码	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE27
-        newPassword	embedded	zh-Hans	新密碼	authelia:New password
-        newPassword	embedded	zh-Hans	新的密码	authelia:New password
-        newPassword	embedded	zh-Hans	更改密码	authelia:Change Password,lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
-        newPassword	embedded	zh-Hans	更改您的密码	apereo-cas:screen.expiredpass.mess…,zitadel:PasswordChange.Descript…
-        newPassword	embedded	zh-Hans	重复密码	okta-signin-widget:password.confirmPasswor…
-        newPassword	embedded	zh-Hant	新密碼	authelia:New password,keycloak:passwordNew,lemonldap-ng:PE27
-        newPassword	embedded	zh-Hant	更改您的密碼	apereo-cas:screen.expiredpass.mess…
-        newPassword	embedded	zh-Hant	變更您的密碼	lemonldap-ng:changePwd
-        newPassword	embedded	zh-Hant	重複輸入密碼	okta-signin-widget:password.confirmPasswor…
-        newPassword	key	zxx	trmsg=25	lemonldap-ng:PE25
-        newPassword	key	zxx	trmsg=27	lemonldap-ng:PE27
-        newPassword	key	zxx	trmsg=71	lemonldap-ng:PE71
-        newPassword	key	zxx	trplaceholder=confirmPwd	lemonldap-ng:confirmPwd
-        newPassword	key	zxx	trplaceholder=newPassword	lemonldap-ng:newPassword
-        newPassword	key	zxx	trspan=changePwd	lemonldap-ng:changePwd
-        newPassword	key	zxx	trspan=confirmPwd	lemonldap-ng:confirmPwd
-        newPassword	key	zxx	trspan=newPassword	lemonldap-ng:newPassword
-        newPassword	key	zxx	trspan=pwdChange	lemonldap-ng:pwdChange
-        newPassword	stem	nl	herha	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	stem	ro	repet	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	stem	sl	spreme	apereo-cas:screen.expiredpass.mess…,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	af	nuwe	authelia:New password,flask-security-too:New Password,ory-elements:identities.messages.400…
-        newPassword	word	af	nuwewagwoord	authelia:New password,flask-security-too:New Password
-        newPassword	word	ar	الجديدة	authelia:New Password,django-allauth:New Password,keycloak:console-new-password
-        newPassword	word	ar	جديدة	authelia:New password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	ar	كلمةالمرورالجديدة	authelia:New Password,django-allauth:New Password,keycloak:console-new-password
-        newPassword	word	az	yeni	django-allauth:New Password
-        newPassword	word	bg	нова	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
-        newPassword	word	bg	новапарола	authelia:New password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
-        newPassword	word	bg	новата	authelia:Repeat new password,ory-elements:identities.messages.400…,zitadel:Errors.User.Password.No…
-        newPassword	word	bg	промяна	ory-elements:settings.password.title,zitadel:PasswordChange.Title
-        newPassword	word	ca	canvia	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	ca	canvialacontrasenya	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	ca	canviar	apereo-cas:screen.expiredpass.mess…,keycloak:resetPasswordMessage,ory-elements:settings.password.title
-        newPassword	word	ca	nova	django-allauth:New Password,flask-security-too:New Password,keycloak:passwordNew
-        newPassword	word	ca	novacontrasenya	django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	cs	nové	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	cs	novéheslo	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	cs	novéhesloznovu	django-allauth:New Password (again),keycloak:passwordConfirm
-        newPassword	word	cs	změna	keycloak:console-update-password,zitadel:PasswordChange.Title
-        newPassword	word	cs	změnit	authelia:Change Password,django-allauth:Change Password,keycloak:resetPasswordMessage
-        newPassword	word	cs	změnitheslo	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	cs	zopakujte	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	cy	newydd	authelia:New password
-        newPassword	word	da	gentag	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	da	skift	authelia:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	da	skiftadgangskode	authelia:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	de	neues	keycloak:passwordNew,lemonldap-ng:PE71,linotp:New password
-        newPassword	word	de	neuespasswort	authelia:New Password,keycloak:passwordNew,linotp:New password
-        newPassword	word	de	neuespasswortbestätigen	keycloak:passwordNewConfirm,linotp:Confirm new password
-        newPassword	word	de	passwortändern	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
-        newPassword	word	de	ändern	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
-        newPassword	word	el	αλλαγή	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	el	νέο	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	el	νέος	authelia:New Password,keycloak:passwordNew
-        newPassword	word	el	νέοςκωδικόςπρόσβασης	authelia:New Password,keycloak:passwordNew
-        newPassword	word	el	νέοσυνθηματικό	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	en	change	authelia:Change Password,lemonldap-ng:changePwd,linotp:Change password
-        newPassword	word	en	changepassword	authelia:Change Password,linotp:Change password,zitadel:PasswordChange.Title
-        newPassword	word	en	enternewpassword	authelia:Enter new password,wso2-identity-apps:Enter.new.password
-        newPassword	word	en	new	keycloak:passwordNew,lemonldap-ng:PE27,linotp:New password
-        newPassword	word	en	newpassword	authelia:New Password,keycloak:passwordNew,linotp:New password
-        newPassword	word	en	repeat	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	en	repeatnewpassword	authelia:Repeat New Password
-        newPassword	word	en	repeatpassword	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	es	cambiar	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	es	cambiarcontraseña	authelia:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
-        newPassword	word	es	cambiarlacontraseña	django-allauth:Change Password,flask-security-too:Change Password
-        newPassword	word	es	contraseñanueva	lemonldap-ng:newPassword,okta-signin-widget:password.newPassword.to…
-        newPassword	word	es	nueva	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
-        newPassword	word	es	nuevacontraseña	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	es	repetir	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	et	muuda	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	et	uus	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.400…
-        newPassword	word	eu	berria	authelia:New password,django-allauth:New Password,flask-security-too:New Password
-        newPassword	word	eu	errepikatu	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	fa	تغییر	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	fa	جدید	django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	fi	uusi	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
-        newPassword	word	fi	uusisalasana	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	fi	vaihda	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	fi	vaihdasalasana	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	fil	bagong	authelia:New password
-        newPassword	word	fr	nouveau	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
-        newPassword	word	fr	nouveaumotdepasse	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	ga	nua	authelia:New password
-        newPassword	word	he	החדשה	lemonldap-ng:PE71,ory-elements:identities.messages.400…
-        newPassword	word	he	החלפת	django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	he	החלפתסיסמה	django-allauth:Change Password,lemonldap-ng:pwdChange
-        newPassword	word	he	הישנה	lemonldap-ng:PE27,ory-elements:identities.messages.400…
-        newPassword	word	he	חדשה	django-allauth:New Password,lemonldap-ng:newPassword
-        newPassword	word	he	סיסמהחדשה	django-allauth:New Password,lemonldap-ng:newPassword
-        newPassword	word	hr	nova	authelia:New password,django-allauth:New Password
-        newPassword	word	hr	novalozinka	authelia:New password,django-allauth:New Password
-        newPassword	word	hr	novu	authelia:Enter new password
-        newPassword	word	hr	promjena	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	ht	nouvo	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	ht	nouvomodpas	django-allauth:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	ht	repete	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	hu	csere	keycloak:changePasswordHtmlTitle
-        newPassword	word	hu	megismétlése	authelia:Repeat new password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	hy	նոր	flask-security-too:New Password,ory-elements:identities.messages.400…
-        newPassword	word	hy	փոխել	flask-security-too:Change Password,ory-elements:settings.password.title
-        newPassword	word	id	baru	authelia:New Password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
-        newPassword	word	id	katasandibaru	authelia:New Password,django-allauth:New Password,zitadel:InitUser.NewPasswordLab…
-        newPassword	word	id	ubah	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	id	ubahkatasandi	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	it	cambia	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	it	cambialatuapassword	django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	it	cambiapassword	authelia:Change Password,flask-security-too:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	it	nuova	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
-        newPassword	word	it	nuovapassword	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	it	ripeti	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	ka	ახალი	django-allauth:New Password,keycloak:passwordNew,ory-elements:identities.messages.400…
-        newPassword	word	ka	ახალიპაროლი	django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	ka	შეცვლა	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	ky	жаңы	django-allauth:New Password
-        newPassword	word	ky	өзгөртүү	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	lt	keisti	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	lt	naujas	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	lt	naujasslaptažodis	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	lt	naują	authelia:Enter new password
-        newPassword	word	lv	jauna	keycloak:passwordNew
-        newPassword	word	lv	jauno	authelia:Enter new password
-        newPassword	word	lv	jaunā	authelia:New password,django-allauth:New Password
-        newPassword	word	lv	jaunāparole	authelia:New password,django-allauth:New Password
-        newPassword	word	lv	mainīt	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,ory-elements:settings.password.title
-        newPassword	word	mk	нова	zitadel:InitUser.NewPasswordLab…
-        newPassword	word	mn	нууцүгсолих	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	mn	солих	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	mn	шинэ	django-allauth:New Password
-        newPassword	word	ms	baharu	okta-signin-widget:password.newPassword.to…
-        newPassword	word	ms	baru	authelia:New password
-        newPassword	word	ms	tukar	okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
-        newPassword	word	ms	tukarkatalaluan	okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
-        newPassword	word	ms	ulang	authelia:Repeat new password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	mt	ġdida	authelia:New password
-        newPassword	word	nb	endre	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	nb	endrepassord	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	nb	gjenta	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	nl	herhaal	authelia:Repeat New Password
-        newPassword	word	nl	herhalen	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	nl	nieuw	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	nl	nieuwwachtwoord	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	nl	verander	flask-security-too:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
-        newPassword	word	nl	veranderwachtwoord	flask-security-too:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
-        newPassword	word	nl	wijzig	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.descr…
-        newPassword	word	pl	nowe	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE71
-        newPassword	word	pl	nowehasło	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	pl	powtórz	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	pl	zmiana	lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
-        newPassword	word	pl	zmianahasła	lemonldap-ng:pwdChange,zitadel:PasswordChange.Title
-        newPassword	word	pl	zmień	authelia:Change Password,django-allauth:Change Password,lemonldap-ng:changePwd
-        newPassword	word	pl	zmieńhasło	authelia:Change Password,django-allauth:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	pt	alterar	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	pt	alterarpalavrapasse	django-allauth:Change Password,flask-security-too:Change Password,keycloak:changePasswordHtmlTitle
-        newPassword	word	pt	alterarsenha	django-allauth:Change Password,keycloak:changePasswordHtmlTitle,zitadel:PasswordChange.Title
-        newPassword	word	pt	nova	authelia:New Password,keycloak:passwordNew,lemonldap-ng:PE27
-        newPassword	word	pt	novapalavrapasse	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	pt	novasenha	authelia:New Password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	pt	repetir	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	pt	repita	authelia:Repeat New Password
-        newPassword	word	ro	noua	django-allauth:New Password
-        newPassword	word	ro	nouă	authelia:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	ro	parolănouă	authelia:New Password,okta-signin-widget:password.newPassword.to…
-        newPassword	word	ro	repetare	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	ro	repetă	authelia:Repeat New Password
-        newPassword	word	ro	schimbare	authelia:Change Password,okta-signin-widget:password.expired.submit
-        newPassword	word	ro	schimbareparolă	authelia:Change Password,okta-signin-widget:password.expired.submit
-        newPassword	word	ru	новый	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	ru	новыйпароль	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	ru	сменить	flask-security-too:Change Password,okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
-        newPassword	word	ru	сменитьпароль	flask-security-too:Change Password,okta-signin-widget:password.expired.submit,ory-elements:settings.password.title
-        newPassword	word	sk	nové	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sk	novéheslo	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sk	zmeniť	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sk	zmeniťheslo	apereo-cas:screen.button.changePas…,django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sk	zmeňte	apereo-cas:screen.expiredpass.mess…
-        newPassword	word	sk	znovu	django-allauth:Password (again)
-        newPassword	word	sl	novo	authelia:New password,django-allauth:New Password,ory-elements:identities.messages.400…
-        newPassword	word	sl	novogeslo	authelia:New password,django-allauth:New Password
-        newPassword	word	sl	sprememba	django-allauth:Change Password,ory-elements:settings.password.title
-        newPassword	word	sl	spremenite	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.descr…
-        newPassword	word	so	cusub	authelia:New password,ory-elements:identities.messages.400…
-        newPassword	word	so	eray	authelia:New password
-        newPassword	word	sr	нова	django-allauth:New Password
-        newPassword	word	sr-Latn	nova	authelia:New password,django-allauth:New Password
-        newPassword	word	sr-Latn	novalozinka	authelia:New password,django-allauth:New Password
-        newPassword	word	sr-Latn	novu	authelia:Enter new password
-        newPassword	word	ss	entsha	authelia:New password
-        newPassword	word	su	anyar	authelia:New password,ory-elements:identities.messages.400…
-        newPassword	word	sv	nytt	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sv	nyttlösenord	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	sv	nyttlösenordigen	django-allauth:New Password (again),zitadel:PasswordChange.NewPassw…
-        newPassword	word	sv	upprepa	authelia:Repeat New Password,okta-signin-widget:password.confirmPasswor…
-        newPassword	word	sv	ändra	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	sv	ändralösenord	authelia:Change Password,django-allauth:Change Password,zitadel:PasswordChange.Title
-        newPassword	word	sw	mpya	authelia:New password
-        newPassword	word	ta	புதிய	authelia:New password
-        newPassword	word	tl	bagong	authelia:New password
-        newPassword	word	tr	değiştir	django-allauth:Change Password,flask-security-too:Change Password,lemonldap-ng:changePwd
-        newPassword	word	tr	tekrarla	okta-signin-widget:password.confirmPasswor…
-        newPassword	word	tr	yeni	authelia:New password,keycloak:passwordNew,lemonldap-ng:newPassword
-        newPassword	word	tr	yenişifre	authelia:New password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	tr	şifredeğiştir	django-allauth:Change Password,flask-security-too:Change Password,okta-signin-widget:password.expired.submit
-        newPassword	word	tr	şifreni	apereo-cas:screen.expiredpass.mess…,keycloak:resetPasswordMessage
-        newPassword	word	uk	змінити	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:updatePasswordTitle
-        newPassword	word	uk	змінитипароль	apereo-cas:screen.button.changePas…,django-allauth:Change Password,keycloak:updatePasswordTitle
-        newPassword	word	uk	новий	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	uk	новийпароль	authelia:New Password,django-allauth:New Password,keycloak:passwordNew
-        newPassword	word	ur	تبدیل	apereo-cas:screen.expiredpass.mess…,ory-elements:settings.password.title
-        newPassword	word	uz	yangi	django-allauth:New Password
-        newPassword	word	vec	nova	authelia:New password
-        password	embedded	ja	パスワード	authelia:Password,keycloak:password,zitadel:Password.Title
-        password	embedded	th	รหัสผ่าน	authelia:Password,django-allauth:Password,keycloak:password
-        password	embedded	zh-Hans	密码	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	embedded	zh-Hans	密碼	authelia:Password
-        password	embedded	zh-Hant	密码	authentik:Password
-        password	embedded	zh-Hant	密碼	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	key	zxx	trmsg=67	lemonldap-ng:PE67
-        password	key	zxx	trmsg=74	lemonldap-ng:PE74
-        password	key	zxx	trplaceholder=password	lemonldap-ng:password
-        password	key	zxx	trspan=currentPwd	lemonldap-ng:currentPwd
-        password	key	zxx	trspan=enterPassword	lemonldap-ng:enterPassword
-        password	key	zxx	trspan=missingPassword	lemonldap-ng:missingPassword
-        password	key	zxx	trspan=password	lemonldap-ng:password
-        password	key	zxx	trspan=password2f	lemonldap-ng:password2f
-        password	key	zxx	trspan=passwordverify	lemonldap-ng:passwordverify
-        password	key	zxx	trspan=pwd	lemonldap-ng:pwd
-        password	stem	az	şifrə	django-allauth:Password,ory-elements:property.password
-        password	stem	sr	лозинк	django-allauth:Password
-        password	stem	sr-Latn	lozink	authelia:Password,django-allauth:Password,ory-elements:property.password
-        password	stem	uz	parol	django-allauth:Password,ory-elements:property.password
-        password	word	af	wagwoord	authelia:Password,flask-security-too:Password,ory-elements:property.password
-        password	word	ar	كلمة	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	ar	كلمةالمرور	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	az	şifrə	django-allauth:Password,ory-elements:property.password
-        password	word	az	şifrənizi	django-allauth:Use your password
-        password	word	bg	парола	authelia:Password,django-allauth:Password,zitadel:Password.Title
-        password	word	bg	текуща	django-allauth:Current Password
-        password	word	ca	contrasenya	django-allauth:Password,flask-security-too:Password,keycloak:password
-        password	word	cs	heslo	authelia:Password,keycloak:password,zitadel:Password.Title
-        password	word	cs	staré	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	cs	staréheslo	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	cs	zadejteheslo	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
-        password	word	da	adgangskode	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	da	gammel	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	da	gammeladgangskode	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	da	kodeord	okta-signin-widget:error.password.required,simplesamlphp:{login:password}
-        password	word	de	aktuelles	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
-        password	word	de	aktuellespasswort	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
-        password	word	de	altes	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
-        password	word	de	altespasswort	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
-        password	word	de	passwort	authelia:Password,lemonldap-ng:pwd,linotp:Password
-        password	word	de	passworteingeben	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
-        password	word	el	κωδικόςπρόσβασης	keycloak:password,ory-elements:property.password
-        password	word	el	παλιό	okta-signin-widget:password.oldPassword.to…
-        password	word	el	πρόσβασής	django-allauth:Use your password,keycloak:password-help-text,ory-elements:two-step.password.descr…
-        password	word	el	πρόσβασης	authelia:Old Password,keycloak:password,ory-elements:property.password
-        password	word	el	συνθηματικό	django-allauth:Password,okta-signin-widget:factor.password
-        password	word	en	enterpassword	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
-        password	word	en	enteryourpassword	django-allauth:Enter your password:,lemonldap-ng:enterPassword,zitadel-login-typescript:password.verify.descrip…
-        password	word	en	old	authelia:Old Password,lemonldap-ng:PE74,linotp:Old password
-        password	word	en	oldpassword	authelia:Old Password,linotp:Old password,zitadel:PasswordChange.OldPassw…
-        password	word	en	password	authelia:Password,lemonldap-ng:pwd,linotp:Password
-        password	word	es	antigua	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	es	contraseña	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	es	contraseñaantigua	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	et	parool	authelia:Password,ory-elements:property.password,simplesamlphp:{login:password}
-        password	word	et	salasõna	django-allauth:Password
-        password	word	eu	pasahitza	authelia:Password,django-allauth:Password,flask-security-too:Password
-        password	word	eu	zaharra	okta-signin-widget:password.oldPassword.to…
-        password	word	fa	رمز	apereo-cas:screen.pm.enterpsw,keycloak:password,ory-elements:property.password
-        password	word	fa	رمزعبور	apereo-cas:screen.welcome.label.pa…,keycloak:password,ory-elements:property.password
-        password	word	fa	عبور	apereo-cas:screen.pm.enterpsw,keycloak:password,ory-elements:property.password
-        password	word	fi	annasalasana	keycloak:missingPasswordMessage,okta-signin-widget:error.password.required
-        password	word	fi	salasana	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	fi	vanha	authelia:Old Password,lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.to…
-        password	word	fi	vanhasalasana	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	fr	ancien	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	fr	ancienmotdepasse	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	fr	mot	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	fr	motdepasse	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	fr	passe	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	he	הסיסמה	lemonldap-ng:PE74,simplesamlphp:{login:help_header}
-        password	word	he	נוכחית	django-allauth:Current Password,lemonldap-ng:currentPwd
-        password	word	he	סיסמה	django-allauth:Password,lemonldap-ng:pwd,ory-elements:property.password
-        password	word	he	סיסמהנוכחית	django-allauth:Current Password,lemonldap-ng:currentPwd
-        password	word	hi	पासवर्ड	authelia:Password,ory-elements:property.password
-        password	word	hr	lozinka	authelia:Password,django-allauth:Password,ory-elements:property.password
-        password	word	hr	trenutna	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password
-        password	word	hr	trenutnalozinka	apereo-cas:screen.pm.currentpsw,django-allauth:Current Password
-        password	word	hr	zaporka	simplesamlphp:{login:password}
-        password	word	ht	ansyen	okta-signin-widget:password.oldPassword.to…
-        password	word	ht	modpas	django-allauth:Password,okta-signin-widget:factor.password
-        password	word	hu	jelszavadat	django-allauth:Use your password
-        password	word	hu	jelszó	authelia:Password,keycloak:password,zitadel:Password.Title
-        password	word	hu	régi	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	hu	régijelszó	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	hy	գաղտնաբառ	flask-security-too:Password,ory-elements:property.password
-        password	word	id	kata	authelia:Password,django-allauth:Password,zitadel:Password.Title
-        password	word	id	katasandi	authelia:Password,django-allauth:Password,zitadel:Password.Title
-        password	word	id	katasandilama	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	id	lama	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	id	sandi	authelia:Password,django-allauth:Password,zitadel:Password.Title
-        password	word	it	vecchia	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	it	vecchiapassword	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	ka	პაროლი	django-allauth:Password,keycloak:password,ory-elements:property.password
-        password	word	ko	비밀번호	authelia:Password,authentik:Password,keycloak:password
-        password	word	ko	비밀번호를	django-allauth:Use your password,keycloak:password-help-text,openam:amAuthUI.no.password
-        password	word	ky	купуяңызды	django-allauth:Use your password
-        password	word	lb	passwuert	simplesamlphp:{login:password}
-        password	word	lt	slaptažodis	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	lv	parole	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	mk	лозинка	apereo-cas:screen.pm.enterpsw,ory-elements:property.password,zitadel:Password.Title
-        password	word	mn	нууц	django-allauth:Password,ory-elements:property.password
-        password	word	mn	нууцүг	django-allauth:Password,ory-elements:property.password
-        password	word	mn	үгээ	django-allauth:Use your password
-        password	word	ms	kata	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
-        password	word	ms	katalaluan	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
-        password	word	ms	laluan	authelia:Password,okta-signin-widget:factor.password,ory-elements:property.password
-        password	word	ms	lama	okta-signin-widget:password.oldPassword.to…
-        password	word	nb	gammelt	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	nb	gammeltpassord	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	nb	passord	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	ne	पासवर्ड	authelia:Password,ory-elements:property.password
-        password	word	nl	oud	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	nl	oudwachtwoord	okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	nl	voeruwwachtwoordin	authentik:Please enter your passw…,keycloak:missingPasswordMessage
-        password	word	nl	wachtwoord	authelia:Password,authentik:Password,keycloak:password
-        password	word	nn	passordet	simplesamlphp:{login:help_header}
-        password	word	pl	aktualne	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
-        password	word	pl	aktualnehasło	apereo-cas:screen.pm.currentpsw,keycloak:currentPassword,lemonldap-ng:currentPwd
-        password	word	pl	hasło	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	pl	stare	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	pl	starehasło	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	pl	wprowadźhasło	authentik:Please enter your passw…,okta-signin-widget:error.password.required
-        password	word	pt	antiga	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	pt	informada	flask-security-too:Password not provided,lemonldap-ng:PE67
-        password	word	pt	palavra	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	pt	palavrapasse	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	pt	passe	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	pt	senha	authelia:Password,keycloak:password,lemonldap-ng:pwd
-        password	word	pt	senhaantiga	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	pt	senhanãoinformada	flask-security-too:Password not provided,lemonldap-ng:PE67
-        password	word	ro	parola	authelia:Old Password,django-allauth:Password,ory-elements:property.password
-        password	word	ro	parolă	authelia:Password,okta-signin-widget:factor.password,ory-elements:two-step.password.title
-        password	word	ro	veche	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	ru	введитепароль	apereo-cas:screen.pm.enterpsw,django-allauth:Enter your password:,keycloak:missingPasswordMessage
-        password	word	ru	пароль	authelia:Password,authentik:Password,keycloak:password
-        password	word	ru	старый	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	ru	старыйпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	sk	heslo	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	sl	geslo	apereo-cas:screen.pm.enterpsw,authelia:Password,django-allauth:Password
-        password	word	so	erayga	authelia:Password,ory-elements:property.password
-        password	word	so	sirta	authelia:Password,ory-elements:property.password
-        password	word	sr	лозинка	django-allauth:Password
-        password	word	sr	лозинку	django-allauth:Use your password
-        password	word	sr-Latn	lozinka	authelia:Password,django-allauth:Password,ory-elements:property.password
-        password	word	sr-Latn	lozinku	django-allauth:Use your password,ory-elements:card.header.parts.passw…
-        password	word	su	sandi	authelia:Password,ory-elements:property.password
-        password	word	sv	angelösenord	apereo-cas:screen.pm.enterpsw,okta-signin-widget:oie.password.passwordLa…
-        password	word	sv	gammalt	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	sv	gammaltlösenord	authelia:Old Password,okta-signin-widget:password.oldPassword.to…,zitadel:PasswordChange.OldPassw…
-        password	word	sv	lösenord	authelia:Password,keycloak:password,zitadel:Password.Title
-        password	word	ta	கடவுச்சொல்	authelia:Password,ory-elements:property.password
-        password	word	tr	eski	lemonldap-ng:PE74,okta-signin-widget:password.oldPassword.to…
-        password	word	tr	parola	authentik:Password,keycloak:console-password,lemonldap-ng:pwd
-        password	word	tr	parolanızı	authentik:Please enter your passw…,lemonldap-ng:enterPassword
-        password	word	tr	şifre	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	uk	пароль	authelia:Password,django-allauth:Password,keycloak:password
-        password	word	uk	старий	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	uk	старийпароль	authelia:Old Password,okta-signin-widget:password.oldPassword.to…
-        password	word	ur	ورڈ	apereo-cas:screen.pm.enterpsw,ory-elements:property.password
-        password	word	ur	پاس	apereo-cas:screen.pm.enterpsw,ory-elements:property.password
-        password	word	ur	پاسورڈ	apereo-cas:screen.welcome.label.pa…,ory-elements:property.password
-        password	word	uz	parol	django-allauth:Password,ory-elements:property.password
-        password	word	uz	parolingizni	django-allauth:Enter your password:,ory-elements:two-step.password.descr…
-        password	word	vi	khẩu	apereo-cas:screen.pm.enterpsw,authelia:Password,lemonldap-ng:pwd
-        password	word	vi	mậtkhẩu	authelia:Password,lemonldap-ng:pwd,ory-elements:property.password
-        password	word	xh	igama	ory-elements:property.password,simplesamlphp:{login:password}
-        password	word	xh	iphaswedi	simplesamlphp:{login:help_header}
-        password	word	zu	iphasiwedi	ory-elements:property.password,simplesamlphp:{login:password}
-        secondFactor	embedded	ja	多要素	apereo-cas:cas.mfa.simple.pagetitle,django-allauth:MFA,okta-signin-widget:enroll.choices.descript…
-        secondFactor	embedded	ja	段階認証	django-two-factor-auth:Two-factor authenticati…,ory-elements:login.title-aal2
-        secondFactor	embedded	ja	要素認証	django-allauth:MFA,keycloak:authenticatorSMSMessage,zitadel:VerifyOTP.Title
-        secondFactor	embedded	zh-Hans	两步验证	authelia:Two-Factor Authenticati…,django-allauth:You cannot activate two…,zitadel:InitMFAPrompt.Descripti…
-        secondFactor	embedded	zh-Hans	双因素身份认证	django-allauth:Two-Factor Authenticati…
-        secondFactor	embedded	zh-Hans	双因素验证	zitadel:InitMFAOTP.Title
-        secondFactor	embedded	zh-Hans	多因素	apereo-cas:passwordless.selection.…,django-allauth:MFA,zitadel:Errors.User.MFA.NoProvi…
-        secondFactor	embedded	zh-Hans	多重身份验证设备	apereo-cas:screen.account.mfadevic…
-        secondFactor	embedded	zh-Hans	提供者不可用	apereo-cas:screen.mfaUnavailable.h…
-        secondFactor	embedded	zh-Hans	雙重認證	authelia:Two-Factor Authenticati…
-        secondFactor	embedded	zh-Hant	多因素	apereo-cas:passwordless.selection.…
-        secondFactor	embedded	zh-Hant	多重要素驗證	django-allauth:MFA,okta-signin-widget:enroll.choices.descript…
-        secondFactor	embedded	zh-Hant	提供者不可用	apereo-cas:screen.mfaUnavailable.h…
-        secondFactor	embedded	zh-Hant	雙重認證	authelia:Two-Factor Authenticati…
-        secondFactor	key	zxx	trmsg=103	lemonldap-ng:PE103
-        secondFactor	key	zxx	trmsg=88	lemonldap-ng:PE88
-        secondFactor	key	zxx	trspan=2FDeviceNotFound	lemonldap-ng:2FDeviceNotFound
-        secondFactor	key	zxx	trspan=2fRegRequired	lemonldap-ng:2fRegRequired
-        secondFactor	key	zxx	trspan=choose2f	lemonldap-ng:choose2f
-        secondFactor	key	zxx	trspan=generic2fwelcome	lemonldap-ng:generic2fwelcome
-        secondFactor	key	zxx	trspan=maxNumberOf2FDevicesReached	lemonldap-ng:maxNumberOf2FDevicesRea…
-        secondFactor	key	zxx	trspan=sfaManager	lemonldap-ng:sfaManager
-        secondFactor	stem	az	faktor	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	bg	фактор	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	stem	fi	kaksivaihei	keycloak:authenticatorSMSMessage,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	stem	hr	dvofaktorsk	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	hr	faktor	apereo-cas:cas.mfa.providerselecti…,authelia:There are no protected…,ory-elements:settings.webauthn.info
-        secondFactor	stem	hy	գործոն	flask-security-too:Use as a secondary auth…,ory-elements:login.title-aal2
-        secondFactor	stem	lt	faktori	authelia:There are no protected…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	lv	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	mk	фактор	ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	stem	nl	tweestaps	authelia:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…,keycloak:two-factor
-        secondFactor	stem	pl	dwuskładnikowe	keycloak:two-factor,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	stem	ru	двухфакторн	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:VerifyOTP.Title
-        secondFactor	stem	sk	dvojfaktorov	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	sk	viacfaktorov	apereo-cas:cas.mfa.simple.pagetitle
-        secondFactor	stem	sr	двофакторск	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…
-        secondFactor	stem	sr-Latn	dvofaktorsk	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Enable Two-Factor Authe…
-        secondFactor	stem	sr-Latn	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	stem	sv	tvåfaktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	stem	tr	faktör	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:login.title-aal2
-        secondFactor	word	af	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	ar	التحققبخطوتين	flask-security-too:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	ar	الثنائية	authelia:Two-Factor Authenticati…,keycloak:authenticatorStatusMess…
-        secondFactor	word	ar	بخطوتين	flask-security-too:Two-Factor Login,keycloak:two-factor
-        secondFactor	word	az	faktorlu	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	az	iki	django-allauth:You cannot activate two…,django-two-factor-auth:Two-factor authenticati…
-        secondFactor	word	az	mərhələli	django-two-factor-auth:Two-factor authenticati…
-        secondFactor	word	bg	втори	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
-        secondFactor	word	bg	фактор	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
-        secondFactor	word	bg	фактора	authelia:Two-Factor Authenticati…,zitadel:VerifyOTP.Title
-        secondFactor	word	ca	doble	django-allauth:Two-Factor Authenticati…,flask-security-too:Two-Factor Login,keycloak:two-factor
-        secondFactor	word	ca	mfa	apereo-cas:screen.mfaDenied.header
-        secondFactor	word	ca	multifactorial	apereo-cas:screen.account.mfadevic…
-        secondFactor	word	ca	segon	flask-security-too:Use as a secondary auth…,ory-elements:login.title-aal2
-        secondFactor	word	cs	faktor	zitadel:VerifyOTP.Title
-        secondFactor	word	cs	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
-        secondFactor	word	cs	vícefaktorové	apereo-cas:passwordless.selection.…
-        secondFactor	word	cy	gofyn	authelia:There are no protected…
-        secondFactor	word	da	faktor	authelia:Two-Factor Authenticati…,keycloak:authenticatorSMSMessage,ory-elements:login.title-aal2
-        secondFactor	word	da	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	de	faktor	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:InitMFAOTP.Title
-        secondFactor	word	de	multifaktor	apereo-cas:screen.account.mfadevic…,authentik:MFA Devices
-        secondFactor	word	de	verifiziere	zitadel:VerifyOTP.Description
-        secondFactor	word	de	zwei	authelia:Two-Factor Authenticati…,keycloak:two-factor,zitadel:InitMFAOTP.Title
-        secondFactor	word	de	zweitfaktor	ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	word	el	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	el	δύο	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	en	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices,django-allauth:MFA
-        secondFactor	word	en	multifactor	apereo-cas:screen.account.mfadevic…,zitadel:Errors.User.MFA.NoProvi…
-        secondFactor	word	en	twofactorauthentication	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	es	doble	django-allauth:Two-Factor Authenticati…,flask-security-too:Two-Factor Authenticati…,zitadel:VerifyOTP.Title
-        secondFactor	word	es	dos	authelia:Two-Factor Authenticati…,keycloak:two-factor,ory-elements:login.title-aal2
-        secondFactor	word	es	factores	keycloak:two-factor,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	word	es	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
-        secondFactor	word	es	multifactor	apereo-cas:screen.account.mfadevic…
-        secondFactor	word	et	autentimisega	django-allauth:Your account is protect…
-        secondFactor	word	et	kaheastmelise	django-allauth:Your account is protect…
-        secondFactor	word	et	taseme	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	et	teise	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	eu	faktoreko	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
-        secondFactor	word	eu	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	fa	دومرحله	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	fa	مرحله	keycloak:two-factor
-        secondFactor	word	fi	kaksivaiheinen	authelia:Two-Factor Authenticati…,keycloak:authenticatorStatusMess…,ory-elements:login.title-aal2
-        secondFactor	word	fi	kaksivaiheista	django-allauth:You cannot activate two…,keycloak:authenticatorSMSMessage,lemonldap-ng:PE88
-        secondFactor	word	fi	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	fi	toisen	lemonldap-ng:choose2f
-        secondFactor	word	fil	nangangailangan	authelia:There are no protected…
-        secondFactor	word	fr	deux	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTPSMS.Title
-        secondFactor	word	fr	facteur	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:settings.webauthn.info
-        secondFactor	word	fr	facteurs	keycloak:two-factor,lemonldap-ng:PE88,zitadel:VerifyOTP.Title
-        secondFactor	word	fr	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
-        secondFactor	word	fr	multifacteur	apereo-cas:screen.account.mfadevic…
-        secondFactor	word	he	אימותדושלבי	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	he	השני	lemonldap-ng:choose2f
-        secondFactor	word	he	שלבי	django-allauth:MFA,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	word	hi	कारक	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	hr	dvofaktorska	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	hr	dvofaktorskom	django-allauth:Your account is protect…
-        secondFactor	word	hr	dvofaktorsku	authelia:The resource you're att…,django-allauth:You cannot activate two…,ory-elements:settings.webauthn.info
-        secondFactor	word	hr	faktora	apereo-cas:cas.mfa.providerselecti…,authelia:There are no protected…
-        secondFactor	word	hr	mfa	apereo-cas:screen.mfaDenied.header
-        secondFactor	word	ht	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	hu	azonosítódat	zitadel:VerifyOTP.Description
-        secondFactor	word	hu	faktoros	zitadel:InitMFAOTP.Title
-        secondFactor	word	hu	kétfaktoros	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:InitMFAOTPSMS.Title
-        secondFactor	word	hu	kétlépcsős	django-allauth:Two-Factor Authenticati…,keycloak:two-factor,zitadel:VerifyOTP.Title
-        secondFactor	word	hu	kétszintű	keycloak:authenticatorStatusMess…
-        secondFactor	word	hu	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	hu	második	zitadel:VerifyOTP.Description
-        secondFactor	word	hy	գործոն	flask-security-too:Use as a secondary auth…,ory-elements:settings.webauthn.info
-        secondFactor	word	id	autentikasiduafaktor	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
-        secondFactor	word	id	dua	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…
-        secondFactor	word	id	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	word	id	kedua	authelia:There are no protected…,ory-elements:login.title-aal2,zitadel:VerifyOTP.Description
-        secondFactor	word	id	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	it	due	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTP.Title
-        secondFactor	word	it	fattore	zitadel:VerifyOTP.Title
-        secondFactor	word	it	fattori	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:InitMFAOTP.Title
-        secondFactor	word	it	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:No (allowed) MFA authen…,okta-signin-widget:errors.E0000058
-        secondFactor	word	it	secondo	authelia:There are no protected…,ory-elements:settings.lookup_secret.…,zitadel:VerifyOTP.Description
-        secondFactor	word	ka	ავთენტიფიკაციით	django-allauth:Your account is protect…
-        secondFactor	word	ka	ორფაქტორიანი	django-allauth:Your account is protect…
-        secondFactor	word	ko	mfa	authentik:MFA Devices
-        secondFactor	word	ku	دوو	authelia:Two-Factor Authenticati…
-        secondFactor	word	ky	кадамдуу	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	ky	эки	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	lt	antrojo	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	lt	autentifikavimu	django-allauth:Your account is protect…
-        secondFactor	word	lt	dviejų	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…
-        secondFactor	word	lt	faktoriaus	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	lt	faktorių	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…
-        secondFactor	word	lt	veiksnių	django-allauth:Your account is protect…
-        secondFactor	word	lv	divfaktoru	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	lv	divu	authelia:Two-Factor Authenticati…
-        secondFactor	word	lv	faktoru	authelia:Two-Factor Authenticati…
-        secondFactor	word	lv	otro	authelia:There are no protected…,ory-elements:identities.messages.101…
-        secondFactor	word	mk	факторска	zitadel:VerifyOTP.Title
-        secondFactor	word	mn	баталгаажуулалтаар	django-allauth:Your account is protect…
-        secondFactor	word	mn	зүйлийн	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	mn	хоёр	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	mn	хүчин	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	ms	dua	authelia:Two-Factor Authenticati…
-        secondFactor	word	ms	kedua	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	ms	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	nb	faktor	authelia:Two-Factor Authenticati…,ory-elements:settings.webauthn.info
-        secondFactor	word	nb	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	nb	tofaktorautentisering	authelia:In order to perform thi…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	ne	कारक	authelia:The resource you're att…,ory-elements:login.title-aal2
-        secondFactor	word	ne	प्रमाणीकरणको	authelia:The resource you're att…,ory-elements:settings.webauthn.info
-        secondFactor	word	nl	mfa	authentik:MFA Devices
-        secondFactor	word	nl	tweede	zitadel:VerifyOTP.Description
-        secondFactor	word	nl	tweefactorauthenticatie	keycloak:authenticatorSMSMessage,ory-elements:login.title-aal2
-        secondFactor	word	nl	tweestapsauthenticatie	django-two-factor-auth:Enable Two-Factor Authe…
-        secondFactor	word	nl	tweestapsverificatie	authelia:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	pl	dwuskładnikowe	keycloak:two-factor,ory-elements:login.title-aal2,zitadel-login-typescript:otp.verify.title
-        secondFactor	word	pl	dwuskładnikowego	authelia:In order to perform thi…,keycloak:authenticatorMobileMess…,lemonldap-ng:PE88
-        secondFactor	word	pl	mfa	authentik:MFA Devices
-        secondFactor	word	pl	wieloskładnikowego	apereo-cas:cas.mfa.providerselecti…
-        secondFactor	word	pt	dois	authelia:Two-Factor Authenticati…,keycloak:two-factor,ory-elements:login.title-aal2
-        secondFactor	word	pt	fator	authelia:There are no protected…,lemonldap-ng:PE88,zitadel:VerifyOTP.Description
-        secondFactor	word	pt	fatores	keycloak:two-factor,ory-elements:login.title-aal2,zitadel:VerifyOTP.Title
-        secondFactor	word	pt	multifator	apereo-cas:screen.account.mfadevic…
-        secondFactor	word	pt	segundo	authelia:There are no protected…,lemonldap-ng:PE103,zitadel:VerifyOTP.Description
-        secondFactor	word	ro	doi	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	ro	doilea	authelia:There are no protected…,ory-elements:settings.lookup_secret.…
-        secondFactor	word	ro	mfa	okta-signin-widget:errors.E0000058
-        secondFactor	word	ru	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices,django-allauth:MFA
-        secondFactor	word	ru	двухфакторная	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	ru	двухфакторнаяаутентификация	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	ru	двухфакторной	zitadel:VerifyOTP.Title
-        secondFactor	word	ru	двухфакторную	django-two-factor-auth:Enable Two-Factor Authe…,zitadel:InitMFAOTP.Description
-        secondFactor	word	ru	многофакторная	apereo-cas:cas.mfa.providerselecti…,django-allauth:MFA
-        secondFactor	word	sk	dvojfaktorová	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	sk	dvojfaktorovú	django-allauth:You cannot activate two…,ory-elements:settings.webauthn.info
-        secondFactor	word	sk	viacfaktorové	apereo-cas:screen.account.mfadevic…
-        secondFactor	word	sk	viacfaktorovú	apereo-cas:cas.mfa.simple.pagetitle
-        secondFactor	word	sl	dvostopenjsko	django-allauth:Your account is protect…
-        secondFactor	word	sl	mfa	apereo-cas:screen.mfaDenied.header
-        secondFactor	word	sl	večfaktorske	apereo-cas:cas.mfa.providerselecti…
-        secondFactor	word	so	laba	authelia:Two-Factor Authenticati…
-        secondFactor	word	sr	аутентификација	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
-        secondFactor	word	sr	двофакторска	django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
-        secondFactor	word	sr	двофакторску	django-two-factor-auth:Enable Two-Factor Authe…
-        secondFactor	word	sr-Latn	autentifikacijom	django-allauth:Your account is protect…
-        secondFactor	word	sr-Latn	drugog	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	sr-Latn	dvofaktorska	authelia:The resource you're att…,django-allauth:Two-Factor Authenticati…,django-two-factor-auth:Two-factor authenticati…
-        secondFactor	word	sr-Latn	dvofaktorskom	django-allauth:Your account is protect…
-        secondFactor	word	sr-Latn	dvofaktorsku	django-two-factor-auth:Enable Two-Factor Authe…
-        secondFactor	word	sr-Latn	faktora	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	su	dua	authelia:Two-Factor Authenticati…
-        secondFactor	word	su	faktor	authelia:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	su	kadua	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	sv	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058,zitadel:Errors.User.MFA.NoProvi…
-        secondFactor	word	sv	tvåfaktor	zitadel:VerifyOTP.Title
-        secondFactor	word	sv	tvåfaktorsautentisering	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	sw	pili	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	tl	nangangailangan	authelia:There are no protected…
-        secondFactor	word	tl	pangalawang	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	tr	adımlı	django-two-factor-auth:Enable Two-Factor Authe…,lemonldap-ng:2fRegRequired
-        secondFactor	word	tr	faktör	authelia:There are no protected…,lemonldap-ng:PE103,ory-elements:login.title-aal2
-        secondFactor	word	tr	faktörlü	apereo-cas:passwordless.selection.…,keycloak:authenticatorFinishSetU…
-        secondFactor	word	tr	faktörünüzü	lemonldap-ng:choose2f
-        secondFactor	word	tr	iki	authelia:The resource you're att…,django-allauth:You cannot activate two…,keycloak:authenticatorSMSMessage
-        secondFactor	word	tr	ikinci	lemonldap-ng:PE103,ory-elements:settings.webauthn.info
-        secondFactor	word	tr	i̇ki	authelia:Two-Factor Authenticati…,keycloak:two-factor,lemonldap-ng:PE88
-        secondFactor	word	tr	i̇kinci	lemonldap-ng:choose2f,ory-elements:login.subtitle-aal2
-        secondFactor	word	tr	mfa	apereo-cas:screen.mfaUnavailable.h…,authentik:MFA Devices
-        secondFactor	word	uk	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
-        secondFactor	word	uk	багатофакторна	apereo-cas:cas.mfa.providerselecti…,django-allauth:MFA
-        secondFactor	word	uk	двофакторна	authelia:Two-Factor Authenticati…,django-allauth:Two-Factor Authenticati…,keycloak:two-factor
-        secondFactor	word	uk	другого	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	uk	фактора	authelia:There are no protected…,ory-elements:login.title-aal2
-        secondFactor	word	uz	bosqichli	django-allauth:Two-Factor Authenticati…
-        secondFactor	word	uz	ikki	django-allauth:Two-Factor Authenticati…,ory-elements:login.title-aal2
-        secondFactor	word	vi	hai	django-two-factor-auth:Two-factor authenticati…,lemonldap-ng:PE88,ory-elements:login.title-aal2
-        secondFactor	word	vi	lớp	django-two-factor-auth:Two-factor authenticati…,okta-signin-widget:enroll.choices.descript…
-        secondFactor	word	vi	mfa	apereo-cas:screen.mfaUnavailable.h…,okta-signin-widget:errors.E0000058
-        secondFactor	word	vi	thứ	lemonldap-ng:PE103,okta-signin-widget:factor.customFactor.des…,ory-elements:identities.messages.101…
-        secondFactorMethod	embedded	ja	パスキー	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:settings.passkey.title
-        secondFactorMethod	embedded	ja	認証アプリ	django-allauth:Authenticator App,ory-elements:settings.totp.title,zitadel:InitMFAPrompt.Provider0
-        secondFactorMethod	embedded	ja	認証システム	apereo-cas:cas.mfa.providerselecti…
-        secondFactorMethod	embedded	zh-Hans	使用通行密钥登录	okta-signin-widget:signinWithPasskeys.butt…
-        secondFactorMethod	embedded	zh-Hans	憑證	authelia:WebAuthn Credential
-        secondFactorMethod	embedded	zh-Hans	短信	django-two-factor-auth:Text Message,privacyidea:SMS Token,zitadel:MFAProvider.Provider3
-        secondFactorMethod	embedded	zh-Hans	认证器	django-allauth:TOTP Authenticator
-        secondFactorMethod	embedded	zh-Hans	认证者	keycloak:authenticatorTitle
-        secondFactorMethod	embedded	zh-Hans	设置通行密钥	okta-signin-widget:oie.enroll.webauthn.pas…
-        secondFactorMethod	embedded	zh-Hans	请使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with you…
-        secondFactorMethod	embedded	zh-Hans	验证器	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	embedded	zh-Hant	請使用您的	lemonldap-ng:enterYubikey,privacyidea:Please confirm with you…
-        secondFactorMethod	embedded	zh-Hant	通行密碼	keycloak:webauthn-help-text
-        secondFactorMethod	embedded	zh-Hant	通行密鑰	django-allauth:Passkey,okta-signin-widget:signinWithPasskeys.butt…
-        secondFactorMethod	embedded	zh-Hant	驗證器	apereo-cas:cas.mfa.providerselecti…,django-allauth:Authenticator App,keycloak:authenticator
-        secondFactorMethod	key	zxx	trmsg=83	lemonldap-ng:PE83
-        secondFactorMethod	key	zxx	trspan=clickOnYubikey	lemonldap-ng:clickOnYubikey
-        secondFactorMethod	key	zxx	trspan=enterYubikey	lemonldap-ng:enterYubikey
-        secondFactorMethod	key	zxx	trspan=noTOTPFound	lemonldap-ng:noTOTPFound
-        secondFactorMethod	key	zxx	trspan=noU2FKeyFound	lemonldap-ng:noU2FKeyFound
-        secondFactorMethod	key	zxx	trspan=totp2f	lemonldap-ng:totp2f
-        secondFactorMethod	key	zxx	trspan=touchU2fDevice	lemonldap-ng:touchU2fDevice
-        secondFactorMethod	key	zxx	trspan=touchU2fDeviceOrEnterTotp	lemonldap-ng:touchU2fDeviceOrEnterTo…
-        secondFactorMethod	key	zxx	trspan=u2f	lemonldap-ng:u2f
-        secondFactorMethod	key	zxx	trspan=u2fFailed	lemonldap-ng:u2fFailed
-        secondFactorMethod	key	zxx	trspan=useYubikey	lemonldap-ng:useYubikey
-        secondFactorMethod	key	zxx	trspan=utotp2f	lemonldap-ng:utotp2f
-        secondFactorMethod	key	zxx	trspan=webAuthnBrowserInProgress	lemonldap-ng:webAuthnBrowserInProgre…
-        secondFactorMethod	key	zxx	trspan=webAuthnFailed	lemonldap-ng:webAuthnFailed
-        secondFactorMethod	key	zxx	trspan=webAuthnNoDevice	lemonldap-ng:webAuthnNoDevice
-        secondFactorMethod	key	zxx	trspan=webAuthnRegisterFailed	lemonldap-ng:webAuthnRegisterFailed
-        secondFactorMethod	key	zxx	trspan=webAuthnRegisterInProgress	lemonldap-ng:webAuthnRegisterInProgr…
-        secondFactorMethod	key	zxx	trspan=webAuthnRequired	lemonldap-ng:webAuthnRequired
-        secondFactorMethod	key	zxx	trspan=webauthn2f	lemonldap-ng:webauthn2f
-        secondFactorMethod	key	zxx	trspan=webauthn2fWelcome	lemonldap-ng:webauthn2fWelcome
-        secondFactorMethod	key	zxx	trspan=yubikey2f	lemonldap-ng:yubikey2f
-        secondFactorMethod	stem	cs	klíče	django-allauth:Security Keys,keycloak:webauthn-doAuthenticate,okta-signin-widget:enroll.u2f.title
-        secondFactorMethod	stem	fi	yubikey	django-two-factor-auth:Use your Yubikey device,lemonldap-ng:enterYubikey
-        secondFactorMethod	stem	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,ory-elements:settings.passkey.title
-        secondFactorMethod	word	af	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	ar	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	ar	أداة	apereo-cas:cas.mfa.providerselecti…,django-allauth:TOTP Authenticator
-        secondFactorMethod	word	ar	تطبيق	django-allauth:Authenticator App,flask-security-too:authenticator,keycloak:otp-display-name
-        secondFactorMethod	word	ar	مفاتيح	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	ar	مفتاح	authelia:Security Key,django-allauth:Passkey,flask-security-too:passkey
-        secondFactorMethod	word	ar	مفتاحالمرور	django-allauth:Passkey,flask-security-too:passkey
-        secondFactorMethod	word	az	webauthn	django-two-factor-auth:WebAuthn Token,ory-elements:login.webauthn.subtitle
-        secondFactorMethod	word	bg	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	ca	autenticador	django-allauth:TOTP Authenticator,flask-security-too:authenticator,keycloak:authenticator
-        secondFactorMethod	word	ca	clau	django-allauth:Passkey,flask-security-too:passkey,keycloak:webauthn-login-title
-        secondFactorMethod	word	ca	claus	django-allauth:Security Keys,flask-security-too:Passkeys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	cs	autentifikátor	django-allauth:Authenticator App
-        secondFactorMethod	word	cs	autentizátor	keycloak:authenticator
-        secondFactorMethod	word	cs	klíče	django-allauth:Security Keys,keycloak:webauthn-available-auth…,okta-signin-widget:enroll.u2f.title
-        secondFactorMethod	word	cs	klíčem	keycloak:webauthn-doAuthenticate,ory-elements:identities.messages.101…
-        secondFactorMethod	word	cs	webauthn	authelia:WebAuthn Credential,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	cy	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	da	adgangsnøgle	authelia:Sign in with a passkey,django-allauth:Passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	da	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	de	authentifikator	authentik:Traditional authenticat…,keycloak:authenticatorMobileTitle,ory-elements:settings.totp.title
-        secondFactorMethod	word	de	mehrfachauthentifizierung	keycloak:authenticator
-        secondFactorMethod	word	de	passkeys	keycloak:webauthn-available-auth…,ory-elements:settings.passkey.title
-        secondFactorMethod	word	de	sms	linotp:SMS OTP,okta-signin-widget:factor.sms,privacyidea:SMS Token
-        secondFactorMethod	word	de	totp	lemonldap-ng:noTOTPFound,linotp:TOTP Token,privacyidea:TOTP: Time based One Ti…
-        secondFactorMethod	word	de	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	de	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey
-        secondFactorMethod	word	el	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	el	κλειδιά	django-allauth:Security Keys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	en	authenticator	django-allauth:Authenticator App,keycloak:authenticator,zitadel:MFAProvider.Provider0
-        secondFactorMethod	word	en	hotp	linotp:HOTP,openam:amAuthOATH.HOTP,privacyidea:HOTP: Event based One T…
-        secondFactorMethod	word	en	otpsms	zitadel:MFAProvider.Provider3
-        secondFactorMethod	word	en	passkey	django-allauth:Passkey,flask-security-too:passkey,keycloak:webauthn-help-text
-        secondFactorMethod	word	en	passkeylogin	keycloak:passkey-login-title
-        secondFactorMethod	word	en	passkeys	flask-security-too:Passkeys,keycloak:webauthn-available-auth…,ory-elements:settings.passkey.title
-        secondFactorMethod	word	en	sms	linotp:SMS OTP,openam:amAuthHOTP.sms,privacyidea:SMS Token
-        secondFactorMethod	word	en	totp	authentik:TOTP,lemonldap-ng:utotp2f,linotp:TOTP Token
-        secondFactorMethod	word	en	webauthn	authelia:WebAuthn,authentik:WebAuthn,django-allauth:WebAuthn
-        secondFactorMethod	word	en	yubikey	authentik:A "roaming" authenticat…,django-two-factor-auth:YubiKey,lemonldap-ng:yubikey2f
-        secondFactorMethod	word	es	autenticador	authentik:Traditional authenticat…,django-allauth:TOTP Authenticator,keycloak:authenticator
-        secondFactorMethod	word	es	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	es	webauthn	authelia:WebAuthn Credentials,django-two-factor-auth:WebAuthn Token,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	es	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	et	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	eu	sms	flask-security-too:Via SMS,okta-signin-widget:factor.sms
-        secondFactorMethod	word	eu	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	fa	اپلیکیشن	keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	fa	کلیدهای	django-allauth:Security Keys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	fi	kaksinkertainen	keycloak:authenticator
-        secondFactorMethod	word	fi	pääsyavain	django-allauth:Passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	fi	todentajasovellus	keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	fi	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f,ory-elements:two-step.totp.title
-        secondFactorMethod	word	fi	webauthn	authelia:WebAuthn Credentials,lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
-        secondFactorMethod	word	fi	yubikey	django-two-factor-auth:Use your Yubikey device
-        secondFactorMethod	word	fi	yubikeytäsi	lemonldap-ng:enterYubikey
-        secondFactorMethod	word	fr	authentificateur	authentik:Traditional authenticat…,django-allauth:TOTP Authenticator,flask-security-too:authenticator
-        secondFactorMethod	word	fr	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	fr	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	fr	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ga	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	he	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	he	webauthn	lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
-        secondFactorMethod	word	he	אפליקציית	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	he	אפליקצייתאימות	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	he	מפתחות	django-allauth:Security Keys,ory-elements:settings.passkey.title
-        secondFactorMethod	word	hi	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	hr	autentifikator	apereo-cas:cas.mfa.providerselecti…,django-allauth:TOTP Authenticator
-        secondFactorMethod	word	hr	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	ht	otantifikatè	django-allauth:Authenticator App
-        secondFactorMethod	word	hu	hitelesítő	authelia:WebAuthn Credential,keycloak:authenticator,zitadel:MFAProvider.Provider0
-        secondFactorMethod	word	hu	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	id	passkey	django-allauth:Sign in with a passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	id	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	it	autenticatore	keycloak:authenticator,ory-elements:settings.totp.title,zitadel:MFAProvider.Provider0
-        secondFactorMethod	word	it	authenticator	keycloak:otp-display-name,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	it	passkey	django-allauth:Sign in with a passkey,flask-security-too:Passkeys,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	it	sms	flask-security-too:Via SMS,keycloak:authenticatorSMSTitle,okta-signin-widget:factor.sms
-        secondFactorMethod	word	it	totp	django-allauth:TOTP Authenticator,lemonldap-ng:noTOTPFound
-        secondFactorMethod	word	it	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	it	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ka	ავთენტიკატორი	keycloak:authenticator
-        secondFactorMethod	word	ka	ავთენტიფიკატორის	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	ka	ავთენტიფიკატორისაპლიკაცია	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	ka	აპლიკაცია	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	ko	totp	django-allauth:TOTP Authenticator,ory-elements:two-step.totp.title
-        secondFactorMethod	word	ko	webauthn	authelia:WebAuthn Credential,ory-elements:login.webauthn.subtitle
-        secondFactorMethod	word	ko	yubikey	authentik:A "roaming" authenticat…,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ko	인증기	authentik:Traditional authenticat…
-        secondFactorMethod	word	ko	패스키	django-allauth:Passkey,keycloak:passkey-login-title,ory-elements:settings.passkey.title
-        secondFactorMethod	word	ko	패스키로	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:identities.messages.101…
-        secondFactorMethod	word	ko	패스키로로그인	django-allauth:Sign in with a passkey,okta-signin-widget:signinWithPasskeys.butt…,ory-elements:identities.messages.101…
-        secondFactorMethod	word	ku	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	ky	passkey	django-allauth:Sign in with a passkey,ory-elements:settings.passkey.title
-        secondFactorMethod	word	ky	passkeyмененкирүү	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        secondFactorMethod	word	lt	akreditai	authelia:WebAuthn Credential
-        secondFactorMethod	word	lt	autentifikatorius	keycloak:authenticator
-        secondFactorMethod	word	lt	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token
-        secondFactorMethod	word	lt	yubikey	django-two-factor-auth:The YubiKey could not b…,simplesamlphp:{authYubiKey:yubikey:he…
-        secondFactorMethod	word	lv	autentifikators	django-allauth:TOTP Authenticator,keycloak:authenticator
-        secondFactorMethod	word	lv	piekļuves	django-allauth:Passkey
-        secondFactorMethod	word	lv	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	mk	смс	zitadel:MFAProvider.Provider3
-        secondFactorMethod	word	ms	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	mt	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	nb	autentikator	keycloak:authenticator
-        secondFactorMethod	word	nb	autentiseringsapp	django-allauth:Authenticator App,django-two-factor-auth:Token generator,ory-elements:settings.totp.title
-        secondFactorMethod	word	nb	passnøkkel	django-allauth:Passkey,okta-signin-widget:oie.verify.webauth.pass…
-        secondFactorMethod	word	nb	sms	django-two-factor-auth:Text Message,okta-signin-widget:factor.sms
-        secondFactorMethod	word	nb	totp	django-allauth:TOTP Authenticator,ory-elements:two-step.totp.title
-        secondFactorMethod	word	nb	webauthn	authelia:WebAuthn Credentials,django-two-factor-auth:WebAuthn Token
-        secondFactorMethod	word	ne	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	nl	authenticator	django-allauth:Authenticator App,keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	nl	biometrische	okta-signin-widget:oie.webauthn.label
-        secondFactorMethod	word	nl	webauthn	authelia:WebAuthn Credentials,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	nl	yubikey	apereo-cas:cas.mfa.providerselecti…,django-two-factor-auth:Use your Yubikey device
-        secondFactorMethod	word	pl	autentykator	django-allauth:TOTP Authenticator,keycloak:authenticatorMobileTitle
-        secondFactorMethod	word	pl	totp	django-allauth:TOTP Authenticator,lemonldap-ng:noTOTPFound
-        secondFactorMethod	word	pl	uwierzytelniająca	keycloak:otp-display-name,ory-elements:settings.totp.title
-        secondFactorMethod	word	pl	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	pl	yubikey	apereo-cas:cas.mfa.providerselecti…,django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
-        secondFactorMethod	word	pt	autenticador	django-allauth:Authenticator App,keycloak:authenticator,ory-elements:two-step.totp.title
-        secondFactorMethod	word	pt	totp	django-allauth:TOTP Authenticator,lemonldap-ng:utotp2f
-        secondFactorMethod	word	pt	webauthn	authelia:WebAuthn Credentials,lemonldap-ng:webAuthnRequired,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	pt	yubikey	apereo-cas:cas.mfa.providerselecti…,lemonldap-ng:useYubikey
-        secondFactorMethod	word	ro	autentificator	django-allauth:TOTP Authenticator,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ro	webauthn	authelia:WebAuthn Credentials
-        secondFactorMethod	word	ru	passkey	django-allauth:Passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	ru	webauthn	authelia:WebAuthn Credentials,django-allauth:WebAuthn
-        secondFactorMethod	word	ru	yubikey	apereo-cas:cas.mfa.providerselecti…,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	ru	аутентификатор	django-allauth:Authenticator App,flask-security-too:authenticator,keycloak:authenticator
-        secondFactorMethod	word	ru	пасскей	zitadel-login-typescript:passkey.verify.title
-        secondFactorMethod	word	ru	смс	flask-security-too:Via SMS,zitadel:MFAProvider.Provider3
-        secondFactorMethod	word	sk	autentifikátor	django-allauth:TOTP Authenticator,keycloak:authenticator
-        secondFactorMethod	word	sk	kľúče	django-allauth:Security Keys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	sk	kľúčom	django-allauth:Sign in with a passkey,keycloak:webauthn-login-title
-        secondFactorMethod	word	sk	prístupový	django-allauth:Passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	sk	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	sl	avtentikator	django-allauth:Authenticator App
-        secondFactorMethod	word	sl	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	so	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	sr	webauthn	django-two-factor-auth:Authenticate using a We…
-        secondFactorMethod	word	sr	yubikey	django-two-factor-auth:Use your Yubikey device
-        secondFactorMethod	word	sr	аутентикатор	django-allauth:Authenticator App
-        secondFactorMethod	word	sr-Latn	autentikator	django-allauth:Authenticator App
-        secondFactorMethod	word	sr-Latn	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token
-        secondFactorMethod	word	sr-Latn	yubikey	django-two-factor-auth:The YubiKey could not b…,simplesamlphp:{authYubiKey:yubikey:he…
-        secondFactorMethod	word	su	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	sv	autentiserare	django-allauth:TOTP Authenticator,keycloak:authenticator,okta-signin-widget:oie.yubikey.label
-        secondFactorMethod	word	sv	autentiseringsapp	django-allauth:Authenticator App,ory-elements:settings.totp.title
-        secondFactorMethod	word	sv	inloggningsnyckel	okta-signin-widget:oie.verify.webauth.pass…
-        secondFactorMethod	word	sv	sms	django-two-factor-auth:Text Message,okta-signin-widget:factor.sms,zitadel:MFAProvider.Provider3
-        secondFactorMethod	word	sw	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	ta	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	tr	anahtarları	django-allauth:Security Keys,keycloak:webauthn-available-auth…,okta-signin-widget:oie.enroll.webauthn.pas…
-        secondFactorMethod	word	tr	doğrulayıcı	apereo-cas:cas.mfa.providerselecti…,authentik:Traditional authenticat…,keycloak:otp-display-name
-        secondFactorMethod	word	tr	geçiş	django-allauth:Passkey,keycloak:webauthn-login-title,okta-signin-widget:oie.verify.webauth.pass…
-        secondFactorMethod	word	tr	totp	lemonldap-ng:utotp2f
-        secondFactorMethod	word	tr	webauthn	authelia:WebAuthn Credential,django-two-factor-auth:WebAuthn Token,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	tr	yubikey	django-two-factor-auth:Use your Yubikey device,lemonldap-ng:useYubikey
-        secondFactorMethod	word	uk	passkey	authelia:Sign in with a passkey,ory-elements:two-step.passkey.title
-        secondFactorMethod	word	uk	webauthn	authelia:WebAuthn Credentials,privacyidea:Generic WebAuthn Token
-        secondFactorMethod	word	uk	автентифікатор	keycloak:authenticator,okta-signin-widget:oie.webauthn.label
-        secondFactorMethod	word	uk	ключі	django-allauth:Security Keys,keycloak:webauthn-available-auth…
-        secondFactorMethod	word	ur	yubikey	apereo-cas:cas.mfa.yubikey.authent…
-        secondFactorMethod	word	vec	webauthn	authelia:WebAuthn Credential
-        secondFactorMethod	word	vi	webauthn	authelia:WebAuthn Credential,lemonldap-ng:webAuthnRequired,ory-elements:login.webauthn.subtitle
-        signIn	embedded	ja	でサインイン	okta-signin-widget:socialauth.google.label,zitadel:SignIn
-        signIn	embedded	ja	ログイン	django-allauth:Login,keycloak:doLogIn,openam:amAuthUI.LogIn
-        signIn	embedded	zh-Hans	提交	authentik:Submit,keycloak:doSubmit,lemonldap-ng:submit
-        signIn	embedded	zh-Hans	登入	authelia:Sign in,django-cas-server:<h3>Log In Successful</…
-        signIn	embedded	zh-Hans	登录	authelia:Sign in,authentik:Login,zitadel:SignIn
-        signIn	embedded	zh-Hans	登陆	lemonldap-ng:login,simplesamlphp:{core:short_sso_interva…,zitadel:LoginSuccess.Title
-        signIn	embedded	zh-Hant	提交	authentik:Submit,openam:amAuth.submit
-        signIn	embedded	zh-Hant	登入	authelia:Sign in,authentik:Login,keycloak:doLogIn
-        signIn	key	zxx	trmsg=87	lemonldap-ng:PE87
-        signIn	key	zxx	trmsg=9	lemonldap-ng:PE9
-        signIn	key	zxx	trspan=connect	lemonldap-ng:connect
-        signIn	key	zxx	trspan=login	lemonldap-ng:login
-        signIn	key	zxx	trspan=openSSOSession	lemonldap-ng:openSSOSession
-        signIn	key	zxx	trspan=submit	lemonldap-ng:submit
-        signIn	stem	bg	влиза	django-allauth:Login,zitadel:LDAP.Title
-        signIn	stem	cs	přihlá	authelia:Sign in,keycloak:doLogIn,zitadel:LDAP.Title
-        signIn	stem	el	σύνδεση	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	stem	et	sisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	stem	hr	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	stem	ka	შესვლ	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
-        signIn	stem	ko	로그인	authelia:Sign in,authentik:Login,zitadel:SignIn
-        signIn	stem	lt	prisijun	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	stem	lv	pieteik	authelia:Sign in,django-allauth:Login
-        signIn	stem	mk	најав	apereo-cas:cas.login.pagetitle,ory-elements:login.title,zitadel:LDAP.Title
-        signIn	stem	nb	innlogging	authelia:Login - {{authelia}},django-allauth:Sign-In Code,django-two-factor-auth:Login
-        signIn	stem	nl	aanmeld	authelia:Login - {{authelia}},django-allauth:Sign In,flask-security-too:Login
-        signIn	stem	sk	prihl	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	stem	sl	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	stem	sr-Latn	prijav	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	af	aan	simplesamlphp:{disco:login_at}
-        signIn	word	af	meld	simplesamlphp:{disco:login_at}
-        signIn	word	af	teken	authelia:Sign in,flask-security-too:Login,ory-elements:login.title
-        signIn	word	af	tekenin	authelia:Sign in,flask-security-too:Login,ory-elements:login.title
-        signIn	word	ar	الدخول	authelia:Sign in,keycloak:loginTitle,lemonldap-ng:login
-        signIn	word	ar	تسجيل	authelia:Sign in,keycloak:doLogIn,lemonldap-ng:login
-        signIn	word	ar	تسجيلالدخول	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
-        signIn	word	bg	inicio	gluu-oxauth:login.login
-        signIn	word	bg	sesión	gluu-oxauth:login.login
-        signIn	word	bg	влезте	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	bg	влезтес	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	bg	влезтеспарола	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
-        signIn	word	bg	влизам	zitadel:LDAP.Title
-        signIn	word	bg	влизане	django-allauth:Login
-        signIn	word	bg	вход	authelia:Sign in,django-allauth:Sign In,ory-elements:login.title
-        signIn	word	ca	envia	flask-security-too:Submit,keycloak:doSubmit
-        signIn	word	ca	inicia	django-allauth:Login,flask-security-too:Sign In,keycloak:doLogIn
-        signIn	word	ca	inicialasessió	django-allauth:Login,flask-security-too:Sign In,keycloak:doLogIn
-        signIn	word	ca	iniciar	flask-security-too:Login,ory-elements:login.title,simplesamlphp:{core:short_sso_interva…
-        signIn	word	ca	iniciarsessió	flask-security-too:Login,ory-elements:login.title
-        signIn	word	ca	inicieu	apereo-cas:cas.login.pagetitle,simplesamlphp:{disco:login_at}
-        signIn	word	ca	sessió	django-allauth:Login,flask-security-too:Login,keycloak:doLogIn
-        signIn	word	cs	přihlašte	simplesamlphp:{core:short_sso_interva…,zitadel:SignIn
-        signIn	word	cs	přihlásit	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
-        signIn	word	cs	přihlásitse	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
-        signIn	word	cs	přihlášení	django-allauth:Login,okta-signin-widget:goback,zitadel:LDAP.Title
-        signIn	word	cy	mewngofnodi	authelia:Sign in
-        signIn	word	da	ind	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	da	login	django-allauth:Sign-In Code,flask-security-too:Login now,okta-signin-widget:goback
-        signIn	word	da	logind	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	da	logindmed	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle
-        signIn	word	da	loginkode	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	de	absenden	keycloak:doSubmit,lemonldap-ng:submit
-        signIn	word	de	anmeldecode	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	de	anmelden	authelia:Sign in,authentik:Log in,zitadel:SignIn
-        signIn	word	de	anmeldung	authentik:Login,keycloak:loginTitle,zitadel:LDAP.Title
-        signIn	word	de	mitanmelden	ory-elements:identities.messages.101…,zitadel:SignIn
-        signIn	word	de	mitpasswortanmelden	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
-        signIn	word	el	είσοδος	django-allauth:Sign In,keycloak:doLogIn,okta-signin-widget:signin
-        signIn	word	el	σύνδεση	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	el	σύνδεσης	ory-elements:identities.messages.101…,simplesamlphp:{core:short_sso_interva…
-        signIn	word	en	login	authentik:Login,lemonldap-ng:login,linotp:Login
-        signIn	word	en	signin	authelia:Sign in,django-allauth:Sign In,keycloak:doLogIn
-        signIn	word	en	submit	authentik:Submit,keycloak:doSubmit,lemonldap-ng:submit
-        signIn	word	es	inicia	flask-security-too:Login now,keycloak:loginTitle
-        signIn	word	es	iniciar	authelia:Sign in,authentik:Login,zitadel:SignIn
-        signIn	word	es	iniciarsesión	authelia:Sign in,authentik:Login,keycloak:doLogIn
-        signIn	word	es	iniciarsesióncon	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	es	sesión	authelia:Sign in,authentik:Login,zitadel:SignIn
-        signIn	word	et	logi	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	et	logisisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	et	sisse	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	eu	hasi	authelia:Sign in,django-allauth:Login,flask-security-too:Login
-        signIn	word	eu	hasierako	django-allauth:Sign-In Code
-        signIn	word	fa	ورود	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
-        signIn	word	fa	کدورود	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	fi	avaimella	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	fi	kirjaudu	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	fi	kirjautuminen	django-two-factor-auth:Login,keycloak:delegationCompleteHeader
-        signIn	word	fi	sisäänkirjautumiskoodi	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
-        signIn	word	fil	mag	authelia:Sign in
-        signIn	word	fr	codedeconnexion	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	fr	connecter	authelia:Sign in,authentik:Log in,keycloak:loginTitle
-        signIn	word	fr	connexion	authentik:Login,keycloak:doLogIn,zitadel:SignIn
-        signIn	word	fr	seconnecter	authelia:Sign in,authentik:Log in,lemonldap-ng:connect
-        signIn	word	fr	seconnecterà	keycloak:loginTitle,shibboleth-idp:idp.login.loginTo
-        signIn	word	fr	soumettre	authentik:Submit,keycloak:doSubmit
-        signIn	word	ga	logáil	authelia:Sign in
-        signIn	word	ha	shiga	django-two-factor-auth:Login,ory-elements:login.title
-        signIn	word	he	התחבר	django-allauth:Sign In Via %(provider)s,ory-elements:login.title
-        signIn	word	he	התחברות	lemonldap-ng:connect,ory-elements:identities.messages.101…
-        signIn	word	he	כניסה	django-allauth:Login,django-two-factor-auth:Login,lemonldap-ng:login
-        signIn	word	he	כנס	simplesamlphp:{disco:login_at}
-        signIn	word	he	קודכניסה	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	hi	लॉगिन	authelia:Login - {{authelia}},ory-elements:identities.messages.107…
-        signIn	word	hi	साइन	authelia:Sign in
-        signIn	word	hr	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	hr	prijava	apereo-cas:cas.login.pagetitle,authelia:Sign in,django-allauth:Login
-        signIn	word	hr	prijavi	ory-elements:login.title,simplesamlphp:{disco:login_at}
-        signIn	word	hr	prijavise	ory-elements:login.title,simplesamlphp:{login:login_button}
-        signIn	word	hr	prijavite	apereo-cas:screen.error.page.login…,authelia:Login - {{authelia}},django-allauth:Sign In Via %(provider)s
-        signIn	word	hr	prijavu	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
-        signIn	word	ht	koneksyon	django-allauth:Sign-In Code,okta-signin-widget:goback
-        signIn	word	hu	bejelentkezés	authelia:Sign in,django-allauth:Login,zitadel:LDAP.Title
-        signIn	word	hu	belépés	django-allauth:Sign In,keycloak:doLogIn,simplesamlphp:{disco:login_at}
-        signIn	word	hu	jelentkezz	zitadel:SignIn
-        signIn	word	hy	գործել	flask-security-too:Sign In,ory-elements:login.title
-        signIn	word	hy	մուտք	flask-security-too:Login,ory-elements:login.title
-        signIn	word	hy	մուտքգործել	flask-security-too:Sign In,ory-elements:login.title
-        signIn	word	id	login	simplesamlphp:{disco:login_at}
-        signIn	word	is	innskráning	flask-security-too:Login
-        signIn	word	it	accedi	authelia:Sign in,authentik:Log in,zitadel:SignIn
-        signIn	word	it	accedia	keycloak:loginTitle,shibboleth-idp:idp.login.loginTo
-        signIn	word	it	accedicon	okta-signin-widget:customauth.sign.in.with…,ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	it	accediconpassword	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
-        signIn	word	it	inicio	gluu-oxauth:login.login
-        signIn	word	it	sesión	gluu-oxauth:login.login
-        signIn	word	ka	გასაღებით	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	ka	შედით	keycloak:loginAccountTitle
-        signIn	word	ka	შესვლა	django-allauth:Login,keycloak:doLogIn,ory-elements:login.title
-        signIn	word	ka	შესვლის	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
-        signIn	word	ka	შესვლისკოდი	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	ko	로그인	authelia:Sign in,authentik:Login,zitadel:SignIn
-        signIn	word	ko	로그인성공	keycloak:delegationCompleteHeader,zitadel:LoginSuccess.Title
-        signIn	word	ko	로그인코드	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	ko	로그인하세요	authentik:Login to continue to {x…,zitadel:Login.ExternalUserDescr…
-        signIn	word	ko	로로그인	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	ku	چوونەناو	authelia:Sign in
-        signIn	word	ky	кирүү	django-allauth:Login,ory-elements:login.title
-        signIn	word	ky	кирүүкоду	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	lt	prisijungti	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	lt	prisijungtisu	keycloak:loginTitle,ory-elements:identities.messages.101…
-        signIn	word	lt	prisijunkite	ory-elements:login.subtitle,simplesamlphp:{core:short_sso_interva…
-        signIn	word	lv	pieslēgties	keycloak:doLogIn,simplesamlphp:{disco:login_at}
-        signIn	word	lv	pieteikties	authelia:Sign in,django-allauth:Login
-        signIn	word	lv	pieteikšanās	authelia:Login - {{authelia}},django-allauth:Sign-In Code
-        signIn	word	mk	најава	zitadel:LDAP.Title
-        signIn	word	mk	најавете	apereo-cas:cas.login.pagetitle
-        signIn	word	mn	илгээх	django-allauth:Send me a sign-in code,ory-elements:identities.messages.101…
-        signIn	word	mn	нэвтрэх	django-allauth:Login,ory-elements:login.title
-        signIn	word	mn	нэвтрэхкод	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	mn	түлхүүрээр	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	nb	innlogging	authelia:Login - {{authelia}},django-two-factor-auth:Login
-        signIn	word	nb	innloggingskode	django-allauth:Sign-In Code,ory-elements:identities.messages.101…
-        signIn	word	nb	logg	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	ne	साइन	authelia:Sign in,ory-elements:login.title
-        signIn	word	ne	साइनइनगर्नुहोस्	authelia:Sign in,ory-elements:login.title
-        signIn	word	nl	aanmeldcode	django-allauth:Sign-In Code
-        signIn	word	nl	aanmelden	authelia:Login - {{authelia}},django-allauth:Sign In,flask-security-too:Login
-        signIn	word	nl	inloggen	authentik:Login,keycloak:doLogIn,zitadel:SignIn
-        signIn	word	nl	inloggenmet	okta-signin-widget:customauth.sign.in.with…,zitadel:SignIn
-        signIn	word	nl	login	authelia:Sign in,django-cas-server:Login
-        signIn	word	nn	logg	simplesamlphp:{disco:login_at}
-        signIn	word	pl	logowanie	authelia:Login - {{authelia}},authentik:Login,keycloak:doLogIn
-        signIn	word	pl	zaloguj	authelia:Sign in,authentik:Log in,zitadel:SignIn
-        signIn	word	pl	zatwierdź	keycloak:doSubmit,lemonldap-ng:submit
-        signIn	word	pt	entrar	django-allauth:Sign In,keycloak:doLogIn,ory-elements:login.title
-        signIn	word	pt	entrarem	keycloak:loginTitle,simplesamlphp:{disco:login_at}
-        signIn	word	pt	iniciar	authelia:Sign in,authentik:Log in,zitadel:SignIn
-        signIn	word	pt	login	apereo-cas:screen.success.header,okta-signin-widget:goback,zitadel:LoginSuccess.Title
-        signIn	word	ro	conectare	django-allauth:Sign-In Code,django-two-factor-auth:Login,okta-signin-widget:goback
-        signIn	word	ru	войдите	authentik:Login to continue to {x…,gluu-oxauth:login.pleaseLoginHere
-        signIn	word	ru	войти	authentik:Log in,django-allauth:Sign In,zitadel:SignIn
-        signIn	word	ru	войтиспомощью	ory-elements:login.subtitle,zitadel:SignIn
-        signIn	word	ru	вход	authentik:Login,django-allauth:Login,keycloak:doLogIn
-        signIn	word	ru	логин	authelia:Login - {{authelia}},django-two-factor-auth:Login
-        signIn	word	sk	prihlasovací	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	sk	prihlasovacíkód	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	sk	prihlásenie	apereo-cas:screen.success.header,keycloak:doLogIn
-        signIn	word	sk	prihlásiť	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	sk	prihlásiťsa	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	sk	prihláste	apereo-cas:cas.login.pagetitle,keycloak:loginAccountTitle
-        signIn	word	sl	ključem	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	sl	prijava	authelia:Login - {{authelia}},django-allauth:Login,ory-elements:login.title
-        signIn	word	sl	prijavi	ory-elements:identities.messages.101…,simplesamlphp:{disco:login_at}
-        signIn	word	sl	prijavite	apereo-cas:screen.error.page.login…,authelia:Sign in,ory-elements:login.subtitle
-        signIn	word	sl	varnostnim	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	so	gal	authelia:Sign in,ory-elements:login.title
-        signIn	word	so	galitaanka	authelia:There was an issue comp…,ory-elements:identities.messages.101…
-        signIn	word	sr	пријавите	django-allauth:Login,django-two-factor-auth:Login
-        signIn	word	sr	пријавитесе	django-allauth:Login,django-two-factor-auth:Login
-        signIn	word	sr-Latn	prijavi	simplesamlphp:{disco:login_at}
-        signIn	word	sr-Latn	prijavite	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	sr-Latn	prijavitese	authelia:Sign in,django-allauth:Login,ory-elements:login.title
-        signIn	word	sr-Latn	prijavu	django-allauth:Enter Sign-In Code,ory-elements:identities.messages.101…
-        signIn	word	ss	ngena	authelia:Sign in
-        signIn	word	st	kena	simplesamlphp:{disco:login_at}
-        signIn	word	sv	inloggningskod	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	sv	logga	authelia:Sign in,keycloak:doLogIn,zitadel:SignIn
-        signIn	word	sv	loggain	authelia:Sign in,keycloak:doLogIn,zitadel:LDAP.Title
-        signIn	word	sv	loggainigen	apereo-cas:screen.error.page.login…,zitadel:LogoutDone.LoginButtonT…
-        signIn	word	sv	loggainmed	ory-elements:login.subtitle,simplesamlphp:{disco:login_at},zitadel:SignIn
-        signIn	word	sv	loggainmedlösenord	ory-elements:identities.messages.101…,zitadel:Passwordless.LoginWithP…
-        signIn	word	sw	ingia	authelia:Sign in,ory-elements:login.title
-        signIn	word	ta	உள்நுழையவும்	authelia:Sign in,ory-elements:login.title
-        signIn	word	tl	login	authelia:Login - {{authelia}},ory-elements:identities.messages.107…
-        signIn	word	tl	mag	authelia:Sign in,ory-elements:login.title
-        signIn	word	tl	magsignin	authelia:Sign in,ory-elements:login.title
-        signIn	word	tr	giriş	authelia:Sign in,authentik:Login,lemonldap-ng:login
-        signIn	word	tr	girişkodu	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	tr	girişyap	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
-        signIn	word	tr	oturum	authentik:Log in,keycloak:doLogIn,okta-signin-widget:goback
-        signIn	word	tr	oturumaç	authentik:Log in,keycloak:doLogIn,okta-signin-widget:signin
-        signIn	word	tr	yap	authelia:Sign in,django-allauth:Login,lemonldap-ng:login
-        signIn	word	tr	yapın	apereo-cas:screen.error.page.login…,keycloak:loginAccountTitle
-        signIn	word	uk	логін	apereo-cas:cas.login.pagetitle,authelia:Login - {{authelia}}
-        signIn	word	uk	увійдіть	keycloak:identity-provider-login…,okta-signin-widget:socialauth.google.label
-        signIn	word	uk	увійти	authelia:Sign in,django-allauth:Login,keycloak:doLogIn
-        signIn	word	ur	لاگ	apereo-cas:cas.login.pagetitle,ory-elements:identities.messages.107…
-        signIn	word	uz	kirish	django-allauth:Login,ory-elements:login.title
-        signIn	word	uz	kirishkodi	django-allauth:Sign-In Code,ory-elements:identities.messages.107…
-        signIn	word	uz	tizimga	django-allauth:Sign in with a passkey,ory-elements:identities.messages.101…
-        signIn	word	vec	accesso	authelia:Login - {{authelia}}
-        signIn	word	xh	ngena	ory-elements:login.title,simplesamlphp:{login:login_button}
-        signIn	word	zu	ngena	ory-elements:login.title,simplesamlphp:{disco:login_at}
-        staySignedIn	embedded	ja	信頼する	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
-        staySignedIn	embedded	ja	状態を	authelia:Remember me,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	embedded	ja	維持	authelia:Remember me,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_a…
-        staySignedIn	embedded	ja	記憶	okta-signin-widget:remember,shibboleth-idp:idp.login.donotcache,simplesamlphp:{disco:remember}
-        staySignedIn	embedded	zh-Hans	保持登录	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	embedded	zh-Hans	信任	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	embedded	zh-Hans	记住	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	embedded	zh-Hant	保持登入	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	embedded	zh-Hant	信任此瀏覽器	django-allauth:Trust this Browser?
-        staySignedIn	embedded	zh-Hant	記住	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	key	zxx	trspan=rememberChoice	lemonldap-ng:rememberChoice
-        staySignedIn	key	zxx	trspan=stayConnected	lemonldap-ng:stayConnected
-        staySignedIn	stem	cs	zapamat	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	stem	nl	onthoud	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
-        staySignedIn	stem	ru	остава	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	stem	sr	веруј	django-allauth:Don't Trust
-        staySignedIn	stem	sr-Latn	veruj	django-allauth:Don't Trust
-        staySignedIn	word	af	onthou	authelia:Remember me,flask-security-too:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	af	onthoumy	authelia:Remember me,flask-security-too:Remember Me,simplesamlphp:{login:remember_me}
-        staySignedIn	word	ar	تثق	django-allauth:Don't Trust
-        staySignedIn	word	ar	تذكر	authelia:Remember me,lemonldap-ng:rememberChoice,simplesamlphp:{disco:remember}
-        staySignedIn	word	ar	تذكرألغت	simplesamlphp:{general:remember}
-        staySignedIn	word	ar	ذكر	simplesamlphp:{general:remember}
-        staySignedIn	word	az	brauzerə	django-allauth:Trust this Browser?
-        staySignedIn	word	bg	запомни	authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	bg	запомниме	authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	ca	confiar	django-allauth:Don't Trust
-        staySignedIn	word	ca	iniciada	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_a…
-        staySignedIn	word	ca	recorda	django-allauth:Remember Me,flask-security-too:Remember Me,keycloak:rememberMe
-        staySignedIn	word	ca	recordam	django-allauth:Remember Me,flask-security-too:Remember Me,keycloak:rememberMe
-        staySignedIn	word	cs	důvěřovat	django-allauth:Trust this Browser?,okta-signin-widget:rememberDevice
-        staySignedIn	word	cs	pamatovat	apereo-cas:cas.mfa.registerdevice.…,keycloak:rememberMe,okta-signin-widget:remember
-        staySignedIn	word	cs	pamatovatsimě	keycloak:rememberMe,okta-signin-widget:remember
-        staySignedIn	word	cs	zachovat	okta-signin-widget:oie.remember
-        staySignedIn	word	cs	zapamatovat	authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	cs	zapamatuj	simplesamlphp:{disco:remember}
-        staySignedIn	word	da	forbliv	django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	da	husk	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	da	stol	django-allauth:Don't Trust
-        staySignedIn	word	de	bleiben	authelia:Remember me,authentik:Stay signed in?,keycloak:rememberMe
-        staySignedIn	word	de	merken	lemonldap-ng:rememberChoice,simplesamlphp:{disco:remember}
-        staySignedIn	word	de	vertrauen	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	el	διατήρηση	okta-signin-widget:oie.remember
-        staySignedIn	word	el	θυμάσαι	authelia:Remember me,keycloak:rememberMe,okta-signin-widget:remember
-        staySignedIn	word	el	ναμεθυμάσαι	authelia:Remember me,keycloak:rememberMe,okta-signin-widget:remember
-        staySignedIn	word	en	keep	okta-signin-widget:oie.remember
-        staySignedIn	word	en	keepmesignedin	okta-signin-widget:oie.remember
-        staySignedIn	word	en	remember	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	en	rememberme	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	en	stay	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	en	staysignedin	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	en	trust	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	es	conectado	keycloak:rememberMe,okta-signin-widget:oie.remember
-        staySignedIn	word	es	confía	django-allauth:Trust this Browser?
-        staySignedIn	word	es	recordar	gluu-oxauth:saml.rememberMe,lemonldap-ng:rememberChoice,simplesamlphp:{disco:remember}
-        staySignedIn	word	et	jäta	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	et	meelde	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	et	usalda	django-allauth:Don't Trust
-        staySignedIn	word	eu	fidatu	django-allauth:Don't Trust
-        staySignedIn	word	eu	gogoratu	authelia:Remember me,simplesamlphp:{disco:remember}
-        staySignedIn	word	fa	خاطر	apereo-cas:screen.rememberme.check…,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	fi	luota	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	fi	muista	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	fi	pysy	django-allauth:Stay Signed In,okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	fi	sisäänkirjautuneena	okta-signin-widget:oie.remember
-        staySignedIn	word	fr	rester	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	fr	souvenir	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	he	דפדפן	django-allauth:Trust this Browser?
-        staySignedIn	word	he	זכור	django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	he	לסמוך	django-allauth:Trust this Browser?
-        staySignedIn	word	he	לשמור	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_a…
-        staySignedIn	word	hr	moj	simplesamlphp:{disco:remember}
-        staySignedIn	word	hr	vjeruj	django-allauth:Don't Trust
-        staySignedIn	word	hr	zapamti	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	hr	zapamtime	apereo-cas:screen.rememberme.check…,authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	ht	kenbe	okta-signin-widget:oie.remember
-        staySignedIn	word	ht	konfyans	django-allauth:Don't Trust
-        staySignedIn	word	ht	sonje	django-allauth:Remember Me,okta-signin-widget:remember
-        staySignedIn	word	hu	emlékezzen	authelia:Remember me,okta-signin-widget:remember,simplesamlphp:{disco:remember}
-        staySignedIn	word	hu	hozzájárulásra	simplesamlphp:{general:remember}
-        staySignedIn	word	hu	maradás	django-allauth:Stay Signed In,okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	id	ingat	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
-        staySignedIn	word	id	percaya	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	id	percayai	django-allauth:Trust this Browser?
-        staySignedIn	word	id	tetap	django-allauth:Stay Signed In,okta-signin-widget:oie.remember,ory-elements:consent.scope.offline_a…
-        staySignedIn	word	it	mantieni	okta-signin-widget:oie.remember
-        staySignedIn	word	it	ricordare	apereo-cas:cas.mfa.registerdevice.…,shibboleth-idp:idp.login.donotcache,simplesamlphp:{general:remember}
-        staySignedIn	word	ka	ენდობით	django-allauth:Trust this Browser?
-        staySignedIn	word	ko	유지합니다	okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	ky	браузерге	django-allauth:Trust this Browser?
-        staySignedIn	word	lb	verhalen	simplesamlphp:{general:remember}
-        staySignedIn	word	lb	zoustëmmung	simplesamlphp:{general:remember}
-        staySignedIn	word	lt	naršykle	django-allauth:Trust this Browser?
-        staySignedIn	word	lt	pasitikėti	django-allauth:Trust this Browser?
-        staySignedIn	word	lt	prisiminti	keycloak:rememberMe,simplesamlphp:{disco:remember}
-        staySignedIn	word	lt	įsiminti	simplesamlphp:{general:remember}
-        staySignedIn	word	lt	šia	django-allauth:Trust this Browser?
-        staySignedIn	word	lv	atcerēties	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	lv	pārlūkprogrammai	django-allauth:Trust this Browser?
-        staySignedIn	word	lv	uzticēties	django-allauth:Trust this Browser?
-        staySignedIn	word	mn	итгэх	django-allauth:Trust this Browser?
-        staySignedIn	word	mn	хөтөчид	django-allauth:Trust this Browser?
-        staySignedIn	word	ms	kekal	okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	ms	kekalkan	okta-signin-widget:oie.remember
-        staySignedIn	word	nb	forbli	django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	nb	husk	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	nb	pålogget	okta-signin-widget:oie.kmsi.accept
-        staySignedIn	word	nb	stol	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	nl	bewaar	simplesamlphp:{general:remember}
-        staySignedIn	word	nl	blijven	authentik:Stay signed in?,django-allauth:Stay Signed In,keycloak:rememberMe
-        staySignedIn	word	nl	onthoud	apereo-cas:screen.rememberme.check…,simplesamlphp:{disco:remember}
-        staySignedIn	word	nl	onthouden	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
-        staySignedIn	word	nl	vertrouw	django-allauth:Don't Trust
-        staySignedIn	word	nn	framtida	simplesamlphp:{general:remember}
-        staySignedIn	word	nn	godta	simplesamlphp:{general:remember}
-        staySignedIn	word	nn	også	simplesamlphp:{general:remember}
-        staySignedIn	word	pl	moją	simplesamlphp:{general:remember}
-        staySignedIn	word	pl	niewylogowywanie	okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	pl	pamiętaj	django-allauth:Remember Me,simplesamlphp:{general:remember}
-        staySignedIn	word	pl	pozostań	authentik:Stay signed in?,django-allauth:Stay Signed In
-        staySignedIn	word	pl	wylogowuj	okta-signin-widget:oie.remember
-        staySignedIn	word	pl	zapamiętaj	authelia:Remember me,keycloak:rememberMe,lemonldap-ng:rememberChoice
-        staySignedIn	word	pl	zaufaj	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
-        staySignedIn	word	pt	confiar	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	pt	lembrar	authelia:Remember me,django-allauth:Remember Me,okta-signin-widget:remember
-        staySignedIn	word	pt	lembrarme	django-allauth:Remember Me,flask-security-too:Remember Me
-        staySignedIn	word	pt	lembre	flask-security-too:Remember Me,keycloak:rememberMe,simplesamlphp:{login:remember_me}
-        staySignedIn	word	pt	mantenha	keycloak:rememberMe,okta-signin-widget:oie.remember
-        staySignedIn	word	ro	minte	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{general:remember}
-        staySignedIn	word	ro	rămâneți	okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	ro	ține	authelia:Remember me,simplesamlphp:{general:remember}
-        staySignedIn	word	ru	доверять	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	ru	запомнить	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	ru	оставайтесь	okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	ru	оставаться	authentik:Stay signed in?,django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	sk	dôverovať	django-allauth:Trust this Browser?
-        staySignedIn	word	sk	prehliadaču	django-allauth:Trust this Browser?
-        staySignedIn	word	sk	zapamätať	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	sk	zapamätaťsima	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	sl	temu	django-allauth:Trust this Browser?
-        staySignedIn	word	sl	zapomni	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{general:remember}
-        staySignedIn	word	sl	zapomnisime	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{login:remember_me}
-        staySignedIn	word	sl	zaupaj	django-allauth:Don't Trust
-        staySignedIn	word	sr	веруј	django-allauth:Don't Trust
-        staySignedIn	word	sr	верујете	django-allauth:Trust this Browser?
-        staySignedIn	word	sr	прегледачу	django-allauth:Trust this Browser?
-        staySignedIn	word	sr-Latn	moj	simplesamlphp:{disco:remember}
-        staySignedIn	word	sr-Latn	pregledaču	django-allauth:Trust this Browser?
-        staySignedIn	word	sr-Latn	veruj	django-allauth:Don't Trust
-        staySignedIn	word	sr-Latn	verujete	django-allauth:Trust this Browser?
-        staySignedIn	word	sr-Latn	zapamti	authelia:Remember me,django-allauth:Remember Me,simplesamlphp:{disco:remember}
-        staySignedIn	word	sr-Latn	zapamtime	authelia:Remember me,django-allauth:Remember Me
-        staySignedIn	word	st	hopola	simplesamlphp:{disco:remember}
-        staySignedIn	word	sv	håll	okta-signin-widget:oie.remember
-        staySignedIn	word	sv	ihåg	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	sv	kom	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	sv	lita	django-allauth:Don't Trust
-        staySignedIn	word	tr	güven	django-allauth:Trust for %(period)s,okta-signin-widget:rememberDevice
-        staySignedIn	word	tr	hatırla	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	tr	tut	django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	uk	виходити	okta-signin-widget:consent.scopes.onlineAc…
-        staySignedIn	word	uk	довіряти	django-allauth:Don't Trust,okta-signin-widget:rememberDevice
-        staySignedIn	word	uk	залишатися	okta-signin-widget:oie.remember
-        staySignedIn	word	uk	запам	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	uk	системі	django-allauth:Stay Signed In,okta-signin-widget:oie.remember
-        staySignedIn	word	uk	ятати	authelia:Remember me,django-allauth:Remember Me,keycloak:rememberMe
-        staySignedIn	word	uz	brauzerga	django-allauth:Trust this Browser?
-        staySignedIn	word	uz	tizimda	django-allauth:Stay Signed In,ory-elements:consent.scope.offline_a…
-        staySignedIn	word	vi	duy	okta-signin-widget:oie.remember
-        staySignedIn	word	vi	giữ	lemonldap-ng:stayConnected,ory-elements:consent.scope.offline_a…
-        staySignedIn	word	vi	nhớ	apereo-cas:screen.rememberme.check…,authelia:Remember me
-        staySignedIn	word	xh	khumbula	simplesamlphp:{disco:remember}
-        staySignedIn	word	zu	khumbula	simplesamlphp:{disco:remember}
-        user	embedded	ja	ユーザー	authelia:Username,keycloak:username,openam:amAuth.NoUser
-        user	embedded	ja	ユーザ名	shibboleth-idp:idp.login.username
-        user	embedded	th	ผู้ใช้	authelia:Username,django-allauth:Username,keycloak:username
-        user	embedded	zh-Hans	使用者	authelia:Username is required,lemonldap-ng:user
-        user	embedded	zh-Hans	用户	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	embedded	zh-Hant	使用者	authentik:Username,keycloak:username,lemonldap-ng:PE4
-        user	embedded	zh-Hant	用戶名	apereo-cas:screen.pm.forgotusernam…,authelia:Username
-        user	embedded	zh-Hant	用户名	authentik:Username
-        user	key	zxx	trmsg=4	lemonldap-ng:PE4
-        user	key	zxx	trmsg=40	lemonldap-ng:PE40
-        user	key	zxx	trmsg=70	lemonldap-ng:PE70
-        user	key	zxx	trplaceholder=login	lemonldap-ng:login
-        user	key	zxx	trspan=user	lemonldap-ng:user
-        user	stem	bg	потребителско	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
-        user	stem	cs	uživatel	authelia:Username,django-allauth:Username,keycloak:username
-        user	stem	da	bruger	authelia:Username,django-allauth:Username,keycloak:username
-        user	stem	de	benutzer	authelia:Username,lemonldap-ng:PE4,linotp:Username
-        user	stem	fi	käyttäjä	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	stem	ko	아이디	django-allauth:Username,openam:amAuth.NoUser
-        user	stem	nl	gebruiker	authelia:Username,authentik:Username,keycloak:username
-        user	stem	pl	użytkownik	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	af	gebruikersnaam	authelia:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	ar	اسم	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	ar	اسمالمستخدم	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	ar	المستخدم	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	az	adı	django-allauth:Username,ory-elements:property.username
-        user	word	az	i̇stifadəçi	django-allauth:Username
-        user	word	bg	име	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
-        user	word	bg	потребителско	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
-        user	word	bg	потребителскоиме	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
-        user	word	bg	потребителското	authelia:Username is required,zitadel:Errors.User.Username.Em…
-        user	word	ca	nom	django-allauth:Username,flask-security-too:Username,keycloak:username
-        user	word	ca	nomdusuari	django-allauth:Username,flask-security-too:Username,keycloak:username
-        user	word	ca	usuari	django-allauth:Username,flask-security-too:Username,keycloak:username
-        user	word	cs	jméno	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	cs	přihlašovacíjméno	keycloak:username,zitadel:LDAP.LoginNameLabel
-        user	word	cs	uživatel	okta-signin-widget:identifier.icon.alt.text,simplesamlphp:{login:username},zitadel:SelectAccount.OtherUser
-        user	word	cs	uživatelské	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	cs	uživatelskéjméno	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	cs	zadejteuživatelskéjméno	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.…
-        user	word	da	bruger	authelia:Switch User,django-allauth:field label|Login,flask-security-too:Specified user does not…
-        user	word	da	brugernavn	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	de	anmeldename	authentik:Username,django-allauth:Username
-        user	word	de	benutzer	authelia:Switch User,lemonldap-ng:PE4,openam:amAuth.NoUser
-        user	word	de	benutzername	authelia:Username,keycloak:username,linotp:Username
-        user	word	de	benutzernamen	apereo-cas:screen.pm.forgotusernam…,zitadel:UsernameChange.Username…
-        user	word	de	nutzername	simplesamlphp:{login:username}
-        user	word	el	χρήστη	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	el	όνομα	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	el	όνομαχρήστη	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	en	emailorusername	okta-signin-widget:account.unlock.email.or…
-        user	word	en	enterusername	okta-signin-widget:enroll.onprem.username.…
-        user	word	en	user	authelia:Switch User,lemonldap-ng:PE4,openam:amAuth.NoUser
-        user	word	en	username	authelia:Username,keycloak:username,linotp:Username
-        user	word	en	usernameoremail	django-allauth:Username or email,keycloak:usernameOrEmail
-        user	word	es	nombre	authentik:Username,gluu-oxauth:saml.username,openam:amAuth.noUserName
-        user	word	es	nombredeusuario	flask-security-too:Username,gluu-oxauth:saml.username,keycloak:console-username
-        user	word	es	usuario	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	et	kasutajanimi	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	eu	erabiltzaile	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
-        user	word	eu	erabiltzailea	django-allauth:Username,okta-signin-widget:identifier.icon.alt.text
-        user	word	eu	erabiltzaileizena	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
-        user	word	eu	izena	authelia:Username,flask-security-too:Username,simplesamlphp:{login:username}
-        user	word	fa	کاربری	django-allauth:Username,keycloak:username,ory-elements:property.username
-        user	word	fi	käyttäjä	lemonldap-ng:user,okta-signin-widget:identifier.icon.alt.text
-        user	word	fi	käyttäjänimi	authelia:Username is required,django-allauth:Username,keycloak:username
-        user	word	fi	käyttäjätunnus	authelia:Username,keycloak:username,ory-elements:property.username
-        user	word	fi	käyttäjää	authelia:Switch User,lemonldap-ng:PE4
-        user	word	fr	nom	authelia:Username,authentik:Username,keycloak:username
-        user	word	fr	nomdutilisateur	authelia:Username,authentik:Username,keycloak:username
-        user	word	fr	utilisateur	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	ga	úsáideora	authelia:Username
-        user	word	he	משתמש	django-allauth:Username,lemonldap-ng:PE70,ory-elements:property.username
-        user	word	he	שםמשתמש	django-allauth:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	hi	उपयोगकर्ता	authelia:Username,ory-elements:property.username
-        user	word	hi	उपयोगकर्तानाम	authelia:Username,ory-elements:property.username
-        user	word	hr	ime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	hr	korisničko	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	hr	korisničkoime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	ht	itilizatè	django-allauth:Username,okta-signin-widget:error.username.required
-        user	word	ht	non	django-allauth:Username,okta-signin-widget:error.username.required
-        user	word	ht	nonitilizatè	django-allauth:Username,okta-signin-widget:primaryauth.username.to…
-        user	word	hu	felhasználónév	authelia:Username,flask-security-too:Username,keycloak:username
-        user	word	hy	օգտանուն	flask-security-too:Username not provided,ory-elements:property.username
-        user	word	id	belakang	zitadel:Login.UsernamePlaceHold…
-        user	word	id	nama	authelia:Username,django-allauth:Username,zitadel:LDAP.LoginNameLabel
-        user	word	id	namapengguna	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	id	pengguna	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	is	notendanafn	flask-security-too:Username
-        user	word	it	nome	authelia:Username is required,flask-security-too:Username,zitadel:LDAP.LoginNameLabel
-        user	word	it	nomeutente	flask-security-too:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	it	username	django-allauth:Username or email,keycloak:usernameOrEmail,okta-signin-widget:enroll.onprem.username.…
-        user	word	it	usernameoemail	django-allauth:Username or email,keycloak:usernameOrEmail
-        user	word	it	utente	authelia:Switch User,flask-security-too:Username,lemonldap-ng:PE4
-        user	word	ka	მომხმარებლის	django-allauth:Username,keycloak:username,ory-elements:property.username
-        user	word	ka	მომხმარებლისსახელი	django-allauth:Username,keycloak:username,ory-elements:property.username
-        user	word	ka	სახელი	django-allauth:Username,keycloak:username,ory-elements:property.username
-        user	word	ko	사용자	authelia:Username,keycloak:username,openam:amAuth.NoUser
-        user	word	ko	사용자이름	authelia:Username,keycloak:username,ory-elements:property.username
-        user	word	ko	아이디	django-allauth:Username,openam:amAuth.UserId
-        user	word	ko	아이디를	openam:amAuth.NoUser
-        user	word	ku	بەکارهێنەر	authelia:Username,ory-elements:property.username
-        user	word	ky	аты	django-allauth:Username,ory-elements:property.username
-        user	word	ky	колдонуучу	django-allauth:Username,ory-elements:property.username
-        user	word	ky	колдонуучуаты	django-allauth:Username,ory-elements:property.username
-        user	word	lt	naudotojo	django-allauth:Username,keycloak:username
-        user	word	lt	naudotojovardas	django-allauth:Username,keycloak:username
-        user	word	lt	prisijungimovardas	django-allauth:field label|Login,simplesamlphp:{login:username}
-        user	word	lt	vardas	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	lt	vartotojo	authelia:Username,ory-elements:property.username
-        user	word	lt	vartotojovardas	authelia:Username,ory-elements:property.username
-        user	word	lv	lietotājvārds	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	mk	име	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:LDAP.LoginNameLabel
-        user	word	mk	корисничко	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:LDAP.LoginNameLabel
-        user	word	mk	корисничкоиме	apereo-cas:screen.pm.reset.username,ory-elements:property.username,zitadel:Login.UsernamePlaceHold…
-        user	word	mn	нэр	django-allauth:Username,ory-elements:property.username
-        user	word	mn	хэрэглэгчийн	django-allauth:Username,ory-elements:property.username
-        user	word	mn	хэрэглэгчийннэр	django-allauth:Username,ory-elements:property.username
-        user	word	ms	nama	authelia:Username,okta-signin-widget:error.username.required,ory-elements:property.username
-        user	word	ms	namapengguna	authelia:Username,okta-signin-widget:primaryauth.username.to…,ory-elements:property.username
-        user	word	ms	pengguna	authelia:Username,okta-signin-widget:error.username.required,ory-elements:property.username
-        user	word	mt	isem	authelia:Username
-        user	word	nb	brukernavn	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	ne	प्रयोजक	authelia:Username
-        user	word	nl	gebruiker	authelia:Switch User,django-cas-server:User,zitadel:SelectAccount.OtherUser
-        user	word	nl	gebruikersnaam	authelia:Username,authentik:Username,keycloak:username
-        user	word	pl	nazwa	authelia:Username,authentik:Username,keycloak:username
-        user	word	pl	nazwaużytkownika	authelia:Username,authentik:Username,keycloak:username
-        user	word	pl	nazwę	okta-signin-widget:error.username.required
-        user	word	pl	użytkownik	flask-security-too:Specified user does not…,lemonldap-ng:user,zitadel:SelectAccount.OtherUser
-        user	word	pl	użytkownika	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	pt	nome	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	pt	nomedeusuário	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	pt	nomedeutilizador	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	pt	usuário	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	pt	utilizador	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	ro	nume	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	ro	numedeutilizator	django-allauth:Username,ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	ro	numele	okta-signin-widget:enroll.onprem.username.…
-        user	word	ro	utilizator	authelia:Username is required,django-allauth:Username,ory-elements:property.username
-        user	word	ru	введитеимяпользователя	keycloak:missingUsernameMessage,okta-signin-widget:enroll.onprem.username.…
-        user	word	ru	имя	authelia:Username,authentik:Username,keycloak:username
-        user	word	ru	имяпользователя	authelia:Username,authentik:Username,keycloak:username
-        user	word	ru	пользователя	authelia:Username,authentik:Username,keycloak:username
-        user	word	sk	meno	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	sk	používateľské	authelia:Username,django-allauth:Username,keycloak:console-username
-        user	word	sk	používateľskémeno	authelia:Username,django-allauth:Username,keycloak:console-username
-        user	word	sl	ime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	sl	uporabniško	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	sl	uporabniškoime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	so	isticmaalaha	authelia:Username,ory-elements:property.username
-        user	word	so	magaca	authelia:Username,ory-elements:property.username
-        user	word	so	magacaisticmaalaha	authelia:Username,ory-elements:property.username
-        user	word	sr	име	django-allauth:Username
-        user	word	sr	корисничко	django-allauth:Username
-        user	word	sr-Latn	ime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	sr-Latn	korisničko	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	sr-Latn	korisničkoime	authelia:Username,django-allauth:Username,ory-elements:property.username
-        user	word	ss	lomsebenzisi	authelia:Username
-        user	word	su	nami	authelia:Username,ory-elements:property.username
-        user	word	su	namipangguna	authelia:Username,ory-elements:property.username
-        user	word	su	pangguna	authelia:Username,ory-elements:property.username
-        user	word	sv	användarnamn	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	sw	jina	authelia:Username,ory-elements:property.username
-        user	word	sw	jinalamtumiaji	authelia:Username,ory-elements:property.username
-        user	word	sw	mtumiaji	authelia:Username,ory-elements:property.username
-        user	word	ta	பயனர்	authelia:Username,ory-elements:property.username
-        user	word	tr	adı	authelia:Username,authentik:Username,keycloak:username
-        user	word	tr	kullanıcı	authelia:Username,keycloak:username,lemonldap-ng:PE4
-        user	word	tr	kullanıcıadı	authelia:Username,authentik:Username,keycloak:username
-        user	word	uk	користувача	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	uk	своє	apereo-cas:screen.pm.forgotusernam…,keycloak:auth-username-form-help…
-        user	word	uk	імякористувача	authelia:Username,django-allauth:Username,keycloak:username
-        user	word	ur	صارف	apereo-cas:screen.pm.reset.username,ory-elements:property.username
-        user	word	ur	صارفنام	apereo-cas:screen.pm.reset.username,ory-elements:property.username
-        user	word	ur	نام	apereo-cas:screen.pm.reset.username,ory-elements:property.username
-        user	word	uz	foydalanuvchi	django-allauth:Username,ory-elements:property.username
-        user	word	uz	foydalanuvchinomi	django-allauth:Username,ory-elements:property.username
-        user	word	uz	nomi	django-allauth:Username,ory-elements:property.username
-        user	word	vec	nome	authelia:Username
-        user	word	vi	dùng	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,ory-elements:property.username
-        user	word	vi	người	apereo-cas:screen.pm.reset.username,lemonldap-ng:PE4,ory-elements:property.username
-        user	word	vi	ngườidùng	lemonldap-ng:user,okta-signin-widget:identifier.icon.alt.text
-        user	word	vi	tên	apereo-cas:screen.pm.reset.username,authelia:Username is required,ory-elements:property.username
-        user	word	vi	tênngườidùng	apereo-cas:screen.pm.reset.username,okta-signin-widget:primaryauth.username.to…,ory-elements:property.username
-        user	word	xh	igamalomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	xh	lomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
-        user	word	zu	lomsebenzisi	ory-elements:property.username,simplesamlphp:{login:username}
-        verify	embedded	ja	で確認	okta-signin-widget:oie.duo.verify.title
-        verify	embedded	ja	確認済み	django-allauth:Verified
-        verify	embedded	ja	電話番号の	django-allauth:Phone Verification,ory-elements:identities.messages.108…
-        verify	embedded	th	ตรวจสอบ	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
-        verify	embedded	zh-Hans	已验证	django-allauth:Verified,zitadel-login-typescript:verify.successTitle
-        verify	embedded	zh-Hans	电话验证	django-allauth:Phone Verification
-        verify	embedded	zh-Hans	身份驗證	authelia:Identity Verification
-        verify	embedded	zh-Hans	进行验证	okta-signin-widget:oie.email.mfa.title
-        verify	embedded	zh-Hans	需要验证	keycloak:verifyEmailMessage
-        verify	embedded	zh-Hans	验证您的身份	authelia:Use OpenID to verify yo…,okta-signin-widget:oie.idv.idp.title,zitadel-login-typescript:mfa.verify.title
-        verify	embedded	zh-Hant	已驗證	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	embedded	zh-Hant	電話驗證	django-allauth:Phone Verification
-        verify	embedded	zh-Hant	驗證您的身份	authelia:Use OpenID to verify yo…
-        verify	embedded	zh-Hant	驗證您的身分	okta-signin-widget:oie.idv.idp.title
-        verify	key	zxx	trspan=genericRegisterVerify	lemonldap-ng:genericRegisterVerify
-        verify	key	zxx	trspan=genericverify	lemonldap-ng:genericverify
-        verify	key	zxx	trspan=verify	lemonldap-ng:verify
-        verify	key	zxx	trspan=yourKeyIsVerified	lemonldap-ng:yourKeyIsVerified
-        verify	stem	da	verific	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	stem	fi	vahvista	authelia:Verify,lemonldap-ng:verify,ory-elements:verification.title
-        verify	stem	hu	ellenőrzés	authelia:Identity Verification,keycloak:emailVerifyTitle,ory-elements:captcha.error
-        verify	stem	ka	გადაამოწმ	keycloak:verifyEmailMessage,ory-elements:identities.messages.108…
-        verify	stem	nb	bekreft	authelia:Verification,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	stem	pl	zweryfik	keycloak:verifyEmailMessage,lemonldap-ng:verify,zitadel:InitUser.Description
-        verify	stem	ro	verific	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	stem	uk	верифік	authelia:Verification,okta-signin-widget:oform.verify
-        verify	word	ar	التحقق	authelia:Verification,keycloak:emailVerifyTitle,lemonldap-ng:verify
-        verify	word	bg	идентичност	authelia:Identity Verification,ory-elements:login.subtitle-refresh
-        verify	word	bg	имейла	zitadel:EmailVerification.Title
-        verify	word	bg	потвърждение	authelia:Verification,django-allauth:Email Verification,zitadel:EmailVerification.Title
-        verify	word	ca	verificació	django-allauth:Email Verification,keycloak:idp-email-verification-…
-        verify	word	cs	druhý	zitadel:VerifyOTP.Description
-        verify	word	cs	ověřit	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
-        verify	word	cy	gwirio	authelia:Verify
-        verify	word	da	verificer	keycloak:requiredAction.VERIFY_E…,ory-elements:verification.title
-        verify	word	da	verificér	authelia:Verify,okta-signin-widget:oform.verify
-        verify	word	de	verifizieren	keycloak:emailVerifyTitle,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	word	de	verifiziert	authentik:Successfully verified E…,zitadel-login-typescript:verify.successTitle
-        verify	word	de	verifizierung	authelia:Verification,django-allauth:Email Verification,zitadel:EmailVerification.Title
-        verify	word	el	επαλήθευση	authelia:Verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
-        verify	word	en	emailverification	django-allauth:Email Verification,keycloak:emailVerifyTitle
-        verify	word	en	verification	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
-        verify	word	en	verified	authentik:Successfully verified E…,django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	word	en	verify	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
-        verify	word	es	verifica	zitadel-login-typescript:u2f.verify.description,zitadel:VerifyOTP.Description
-        verify	word	es	verificación	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
-        verify	word	es	verificado	django-allauth:Verified,zitadel-login-typescript:verify.successTitle
-        verify	word	es	verificar	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
-        verify	word	es	verifique	okta-signin-widget:oie.idv.idp.title
-        verify	word	et	kinnitamine	django-allauth:Email Verification
-        verify	word	et	telefoninumbri	django-allauth:Phone Verification,ory-elements:identities.messages.108…
-        verify	word	eu	egiaztapena	authelia:Verification,django-allauth:Email Verification
-        verify	word	eu	egiaztatu	authelia:Verify,django-allauth:Verify Your Email Addre…,okta-signin-widget:oform.verify
-        verify	word	fi	vahvista	authelia:Verify,lemonldap-ng:verify,ory-elements:verification.title
-        verify	word	fi	vahvistaminen	authelia:Failed to confirm your…,ory-elements:identities.messages.108…
-        verify	word	fi	vahvistettu	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	word	fi	vahvistus	authelia:Verification,django-allauth:Email Verification
-        verify	word	fi	varmenna	okta-signin-widget:oform.verify
-        verify	word	fil	beripikahin	authelia:Verify
-        verify	word	fil	verify	authelia:Verification
-        verify	word	fr	vérification	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
-        verify	word	fr	vérifier	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
-        verify	word	he	מאומת	django-allauth:Verified,lemonldap-ng:yourKeyIsVerified
-        verify	word	hi	सत्यापित	authelia:Verify,ory-elements:identities.messages.101…
-        verify	word	hi	सत्यापितकरें	authelia:Verify,ory-elements:identities.messages.101…
-        verify	word	hr	verifikacija	authelia:Verification
-        verify	word	ht	verifye	django-allauth:Verified,okta-signin-widget:oform.verify
-        verify	word	hu	ellenőrzés	authelia:Identity Verification,keycloak:emailVerifyTitle,ory-elements:captcha.error
-        verify	word	hu	ellenőrzése	django-allauth:Email Verification,ory-elements:verification.title
-        verify	word	hu	emailellenőrzés	keycloak:emailVerifyTitle,zitadel:EmailVerificationDone.T…
-        verify	word	hu	személyazonosságát	okta-signin-widget:oie.idv.idp.title,ory-elements:login.subtitle-refresh
-        verify	word	id	memverifikasi	authelia:Use OpenID to verify yo…,okta-signin-widget:oie.phone.verify.title,ory-elements:identities.messages.101…
-        verify	word	id	verifikasi	authelia:Verify,ory-elements:captcha.error,zitadel:InitUser.Description
-        verify	word	id	verifikasikan	okta-signin-widget:oform.verify
-        verify	word	it	verifica	authelia:Verify,keycloak:emailVerifyTitle,lemonldap-ng:verify
-        verify	word	it	verificaemail	django-allauth:Email Verification,zitadel:EmailVerification.Title
-        verify	word	it	verificare	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Use OpenID to verify yo…,keycloak:verifyEmailMessage
-        verify	word	it	verificazione	zitadel:VerifyOTP.Title
-        verify	word	ka	გადაამოწმოთ	keycloak:verifyEmailMessage
-        verify	word	ka	გადამოწმება	keycloak:emailVerifyTitle,ory-elements:verification.title
-        verify	word	ka	ვერიფიკაცია	django-allauth:Email Verification
-        verify	word	ku	تائیدکردن	authelia:Verify
-        verify	word	ky	дурустоо	django-allauth:Email Verification
-        verify	word	lt	patvirtinimas	authelia:Identity Verification,django-allauth:Email Verification,keycloak:emailVerifyTitle
-        verify	word	lv	pārbaude	authelia:Identity Verification,ory-elements:captcha.error
-        verify	word	lv	verifikācija	authelia:Verification,django-allauth:Email Verification
-        verify	word	ms	sahkan	authelia:Verify,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
-        verify	word	mt	verifika	authelia:Verify
-        verify	word	nb	bekreft	django-allauth:Verify Your Email Addre…,okta-signin-widget:oform.verify,ory-elements:verification.title
-        verify	word	nb	bekreftelse	authelia:Verification
-        verify	word	nl	geverifieerd	authentik:Successfully verified E…,django-allauth:Verified
-        verify	word	nl	verificatie	authelia:Verification,authentik:Verification,keycloak:emailVerifyTitle
-        verify	word	nl	verifieer	keycloak:requiredAction.VERIFY_E…,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
-        verify	word	nl	verifiëren	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
-        verify	word	pl	weryfikacja	authelia:Verify,authentik:Verification,keycloak:emailVerifyTitle
-        verify	word	pl	weryfikuj	okta-signin-widget:oform.verify
-        verify	word	pl	zweryfikować	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Use OpenID to verify yo…,keycloak:verifyEmailMessage
-        verify	word	pl	zweryfikuj	lemonldap-ng:verify,ory-elements:verification.title,zitadel:InitUser.Description
-        verify	word	pt	verificar	authelia:Verify,keycloak:verifyEmailMessage,lemonldap-ng:verify
-        verify	word	ro	verificare	authelia:Verification,django-allauth:Email Verification,okta-signin-widget:oform.verify
-        verify	word	ro	verificați	okta-signin-widget:oie.email.mfa.title,ory-elements:verification.title
-        verify	word	ro	verifică	authelia:Verify,ory-elements:identities.messages.101…
-        verify	word	ru	верификация	authentik:Verification
-        verify	word	ru	проверить	apereo-cas:cas.mfa.webauthn.auth.f…,okta-signin-widget:oform.verify,privacyidea:Could not verify data i…
-        verify	word	sk	overiť	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Verify,keycloak:verifyEmailMessage
-        verify	word	sr	потврдни	django-allauth:Enter Email Verificatio…
-        verify	word	su	verifikasi	authelia:Verify,ory-elements:captcha.error
-        verify	word	sv	epostverifiering	keycloak:emailVerifyTitle,zitadel:EmailVerification.Title
-        verify	word	sv	postverifiering	keycloak:emailVerifyTitle,zitadel:EmailVerification.Title
-        verify	word	sv	verifiera	authelia:Verify,keycloak:verifyEmailMessage,okta-signin-widget:oform.verify
-        verify	word	sv	verifiering	authelia:Verification,django-allauth:Email Verification
-        verify	word	tl	verify	authelia:Use OpenID to verify yo…,ory-elements:captcha.error
-        verify	word	tr	doğrula	authelia:Verify,lemonldap-ng:verify,okta-signin-widget:oform.verify
-        verify	word	tr	doğrulanmış	authentik:Successfully verified E…,django-allauth:Verified
-        verify	word	tr	doğrulayın	lemonldap-ng:genericverify,okta-signin-widget:oie.idv.idp.title,ory-elements:verification.title
-        verify	word	uk	верифікація	authelia:Verification
-        verify	word	uk	верифікувати	okta-signin-widget:oform.verify
-        verify	word	uk	особу	authelia:Failed to confirm your…,okta-signin-widget:oie.idv.idp.title,ory-elements:login.subtitle-refresh
-        verify	word	uk	перевірити	apereo-cas:cas.mfa.webauthn.auth.f…,authelia:Verify,privacyidea:Could not verify data i…
-        verify	word	vec	verifica	authelia:Verify
-        verify	word	vi	minh	lemonldap-ng:verify,okta-signin-widget:oform.verify,ory-elements:captcha.error
-        verify	word	vi	xácminh	lemonldap-ng:verify,okta-signin-widget:oform.verify,ory-elements:identities.messages.101…
-        wrong	embedded	ja	リンクが無効です	flask-security-too:Invalid login token.
-        wrong	embedded	ja	一致していません	flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage,okta-signin-widget:errors.E0000087
-        wrong	embedded	ja	不正な	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUES…
-        wrong	embedded	ja	無効であるか	apereo-cas:cas.screen.acct.error.i…
-        wrong	embedded	ja	無効な	keycloak:recaptchaFailed,openam:amAuth.108,zitadel:Errors.User.Invalid
-        wrong	embedded	ja	証明情報	openam:amAuthAD.CredInvalid
-        wrong	embedded	ja	資格情報が	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        wrong	embedded	ja	間違っています	authelia:Incorrect password,simplesamlphp:{login:error_wrongpassw…,zitadel:Errors.User.Password.Co…
-        wrong	embedded	ja	電話番号です	okta-signin-widget:errors.E0000098
-        wrong	embedded	zh-Hans	不正确的	django-allauth:Bad Token,simplesamlphp:{errors:title_WRONGUSER…
-        wrong	embedded	zh-Hans	密码错误	authelia:Incorrect password,lemonldap-ng:PE3,simplesamlphp:{errors:descr_WRONGUSER…
-        wrong	embedded	zh-Hans	无效	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
-        wrong	embedded	zh-Hans	码不匹配	authentik:Code does not match,lemonldap-ng:PE34,openam:amAuthAD.PasswdMismatch
-        wrong	embedded	zh-Hans	码必须匹配	okta-signin-widget:password.error.match
-        wrong	embedded	zh-Hans	错误代码	django-allauth:Incorrect code.,keycloak:oauth2DeviceInvalidUser…
-        wrong	embedded	zh-Hant	密碼不相符	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,lemonldap-ng:PE34
-        wrong	embedded	zh-Hant	密碼必須相符	okta-signin-widget:password.error.match
-        wrong	embedded	zh-Hant	无效	authentik:Invalid Token
-        wrong	embedded	zh-Hant	無效	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
-        wrong	embedded	zh-Hant	碼不匹配	apereo-cas:cas.inwebo.enroll.badpi…,authelia:Passwords do not match
-        wrong	embedded	zh-Hant	碼錯誤	authelia:Incorrect password,simplesamlphp:{errors:title_WRONGUSER…
-        wrong	embedded	zh-Hant	錯誤的	apereo-cas:screen.blocked.message,keycloak:error-invalid-value,lemonldap-ng:PE3
-        wrong	key	zxx	trmsg=10	lemonldap-ng:PE10
-        wrong	key	zxx	trmsg=3	lemonldap-ng:PE3
-        wrong	key	zxx	trmsg=34	lemonldap-ng:PE34
-        wrong	key	zxx	trmsg=37	lemonldap-ng:PE37
-        wrong	key	zxx	trmsg=39	lemonldap-ng:PE39
-        wrong	key	zxx	trmsg=40	lemonldap-ng:PE40
-        wrong	key	zxx	trmsg=44	lemonldap-ng:PE44
-        wrong	key	zxx	trmsg=5	lemonldap-ng:PE5
-        wrong	key	zxx	trmsg=53	lemonldap-ng:PE53
-        wrong	key	zxx	trmsg=76	lemonldap-ng:PE76
-        wrong	key	zxx	trmsg=81	lemonldap-ng:PE81
-        wrong	key	zxx	trmsg=83	lemonldap-ng:PE83
-        wrong	key	zxx	trmsg=96	lemonldap-ng:PE96
-        wrong	key	zxx	trmsg=97	lemonldap-ng:PE97
-        wrong	key	zxx	trspan=badCode	lemonldap-ng:badCode
-        wrong	key	zxx	trspan=csrfError	lemonldap-ng:csrfError
-        wrong	key	zxx	trspan=u2fFailed	lemonldap-ng:u2fFailed
-        wrong	key	zxx	trspan=webAuthnFailed	lemonldap-ng:webAuthnFailed
-        wrong	stem	bg	невалид	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Invalid
-        wrong	stem	cs	nesprávn	authelia:Incorrect password,keycloak:error-invalid-uri,privacyidea:wrong otp pin
-        wrong	stem	da	ugyldig	django-allauth:Bad Token,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
-        wrong	stem	de	falsche	authelia:Incorrect password,django-allauth:Bad Token,lemonldap-ng:badCode
-        wrong	stem	de	ungültige	authentik:Invalid code,keycloak:recaptchaFailed,lemonldap-ng:PE81
-        wrong	stem	el	έγκυρ	django-allauth:Invalid login.,keycloak:error-invalid-uri,okta-signin-widget:errors.E0000005
-        wrong	stem	fi	virheelli	django-allauth:Bad Token,keycloak:recaptchaFailed,lemonldap-ng:PE5
-        wrong	stem	hr	neisprav	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	stem	ka	არასწორი	django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	stem	ko	일치	authelia:Passwords do not match,authentik:Code does not match,keycloak:notMatchPasswordMessage
-        wrong	stem	ko	잘못	authelia:Incorrect password,keycloak:recaptchaFailed,openam:amAuthAD.PInvalid
-        wrong	stem	lt	neteisinga	authelia:Incorrect password,django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	stem	lv	nekorekt	keycloak:recaptchaFailed
-        wrong	stem	nl	ongeldig	authentik:Invalid code,django-allauth:Bad Token,keycloak:recaptchaFailed
-        wrong	stem	pl	niepoprawn	lemonldap-ng:PE5,simplesamlphp:{errors:title_INVALIDCE…,zitadel:Errors.User.Code.Invalid
-        wrong	stem	pl	nieprawidłow	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE44
-        wrong	stem	ro	nevalid	okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	stem	ru	неверны	authelia:Incorrect password,authentik:Invalid code,keycloak:invalidTotpMessage
-        wrong	stem	sk	neplatn	apereo-cas:screen.error.page.inval…,django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	stem	sl	napač	authelia:Incorrect password,django-allauth:Invalid login.,simplesamlphp:{errors:title_NOTVALIDC…
-        wrong	stem	sv	felaktig	authelia:Incorrect password,django-allauth:Bad Token,zitadel:Errors.User.Code.Invalid
-        wrong	stem	sv	ogiltig	django-allauth:Invalid token.,keycloak:recaptchaFailed,zitadel:Errors.User.Phone.Inval…
-        wrong	stem	uk	невірн	keycloak:error-invalid-uri
-        wrong	word	af	ongeldige	flask-security-too:Invalid code,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	af	ooreen	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.401…
-        wrong	word	af	stem	authelia:Passwords do not match,flask-security-too:Passwords do not match,ory-elements:identities.messages.401…
-        wrong	word	af	verkeerde	authelia:Incorrect username or p…,simplesamlphp:{login:error_wrongpassw…
-        wrong	word	af	verkeerdegebruikersnaamofwagwoord	authelia:Incorrect username or p…,simplesamlphp:{login:error_wrongpassw…
-        wrong	word	ar	خاطئ	django-allauth:Incorrect code.
-        wrong	word	ar	خاطئة	django-allauth:Incorrect password.,lemonldap-ng:PE5
-        wrong	word	ar	سيئ	lemonldap-ng:PE37
-        wrong	word	ar	صالح	django-allauth:Bad Token,keycloak:error-invalid-uri,lemonldap-ng:PE44
-        wrong	word	ar	صالحة	keycloak:error-invalid-value
-        wrong	word	ar	صحيحة	simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	az	tokeni	django-allauth:The password reset toke…,ory-elements:identities.messages.406…
-        wrong	word	az	yanlış	django-allauth:Bad Token
-        wrong	word	bg	грешен	django-allauth:Bad Token
-        wrong	word	bg	невалиден	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Code.Invalid
-        wrong	word	bg	невалидни	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	bg	съвпадат	authelia:Passwords do not match,ory-elements:identities.messages.401…
-        wrong	word	ca	coincideixen	apereo-cas:screen.pm.password.conf…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ca	contrasenyes	apereo-cas:screen.pm.password.conf…,flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ca	invàlid	django-allauth:Invalid token.,flask-security-too:Invalid code,keycloak:recaptchaFailed
-        wrong	word	ca	vàlid	apereo-cas:cas.screen.acct.error.i…,django-allauth:Invalid login.,keycloak:error-invalid-uri
-        wrong	word	ca	vàlida	apereo-cas:screen.pm.reset.email.i…,flask-security-too:Invalid password,keycloak:error-invalid-date
-        wrong	word	cs	chybný	django-allauth:Bad Token,privacyidea:Invalid user.
-        wrong	word	cs	data	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	cs	neplatná	keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005,zitadel:Errors.User.Invalid
-        wrong	word	cs	neplatné	django-allauth:Invalid login.,keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
-        wrong	word	cs	neplatný	django-allauth:Invalid token.,keycloak:invalidTotpMessage,zitadel:Errors.User.Code.Invalid
-        wrong	word	cs	neshodují	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	cs	nesprávná	keycloak:error-invalid-uri
-        wrong	word	cs	nesprávné	authelia:Incorrect password,keycloak:error-invalid-date,zitadel:Errors.User.Password.Co…
-        wrong	word	cs	nesprávnéheslo	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	cs	nesprávný	django-allauth:Incorrect code.,keycloak:error-invalid-uri-fragm…,privacyidea:wrong otp pin
-        wrong	word	cs	špatný	simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	cy	anghywir	authelia:Incorrect password
-        wrong	word	cy	nad	authelia:The One-Time Password m…
-        wrong	word	da	adgangskoderne	flask-security-too:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	da	ens	keycloak:notMatchPasswordMessage
-        wrong	word	da	forkert	authelia:Incorrect password,django-allauth:Incorrect code.,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	da	forkertadgangskode	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	da	passer	flask-security-too:Passwords do not match
-        wrong	word	da	ugyldig	django-allauth:Invalid profile data,keycloak:recaptchaFailed,okta-signin-widget:errors.E0000005
-        wrong	word	da	ugyldigadgangskode	flask-security-too:Invalid password,keycloak:invalidAccessCodeMessage,okta-signin-widget:oie.webauthn.error.inva…
-        wrong	word	da	ugyldigt	django-allauth:Bad Token,keycloak:invalidUsernameMessage,okta-signin-widget:errors.E0000031
-        wrong	word	de	falscher	django-allauth:Incorrect code.,lemonldap-ng:badCode,privacyidea:wrong otp value
-        wrong	word	de	falschercode	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	de	falsches	authelia:Incorrect password,django-allauth:Bad Token
-        wrong	word	de	falschespasswort	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	de	ungültige	django-allauth:Invalid login.,keycloak:error-invalid-uri,openam:amAuth.invalidDomain
-        wrong	word	de	ungültiger	authentik:Invalid code,lemonldap-ng:PE81,privacyidea:Invalid user.
-        wrong	word	de	ungültigercode	authentik:Invalid code,flask-security-too:Invalid code
-        wrong	word	de	ungültiges	authentik:Invalid password,keycloak:recaptchaFailed,openam:amAuthAD.PwdInvalid
-        wrong	word	de	ungültigespasswort	authentik:Invalid password,keycloak:invalidPasswordMessage,openam:amAuth.invalidPasswd
-        wrong	word	de	ungültigetelefonnummer	authentik:Invalid phone number,okta-signin-widget:oie.phone.invalid
-        wrong	word	el	έγκυρη	django-allauth:Invalid login.,keycloak:error-invalid-date,okta-signin-widget:errors.E0000005
-        wrong	word	el	έγκυρο	keycloak:error-invalid-uri,okta-signin-widget:errors.E0000011,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	el	έγκυρος	keycloak:invalidUserMessage,okta-signin-widget:oie.phone.invalid
-        wrong	word	el	εσφαλμένο	okta-signin-widget:oie.password.incorrect.…,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	en	bad	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	en	incorrect	authelia:Incorrect password,django-allauth:Incorrect code.,gluu-oxauth:login.errorMessage
-        wrong	word	en	incorrectpassword	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	en	incorrectusernameorpassword	authelia:Incorrect username or p…,gluu-oxauth:login.errorMessage,simplesamlphp:{login:error_wrongpassw…
-        wrong	word	en	invalid	authentik:Invalid code,lemonldap-ng:PE10,openam:amAuth.103
-        wrong	word	en	invalidcode	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	en	invalidcredentials	openam:amAuthAD.CredInvalid
-        wrong	word	en	invalidpassword	authentik:Invalid password,keycloak:invalidPasswordMessage,openam:amAuth.invalidPasswd
-        wrong	word	en	invalidrequest	keycloak:invalidRequestMessage,wso2-identity-apps:invalid.request
-        wrong	word	en	invalidtoken	authentik:Invalid Token,django-allauth:Invalid token.
-        wrong	word	en	invaliduser	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	en	invaliduserpassword	openam:amAuthAD.PwdInvalid
-        wrong	word	en	passwordsdonotmatch	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	en	passwordsdontmatch	authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
-        wrong	word	en	wrong	lemonldap-ng:PE5,privacyidea:wrong otp pin,zitadel:Errors.User.Password.Co…
-        wrong	word	es	coincide	authentik:Code does not match,flask-security-too:Password does not match
-        wrong	word	es	coinciden	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
-        wrong	word	es	contraseñaincorrecta	authelia:Incorrect password,authentik:Invalid password,django-allauth:Incorrect password.
-        wrong	word	es	contraseñainválida	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	es	contraseñas	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
-        wrong	word	es	códigoincorrecto	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	es	incorrecta	authelia:Incorrect password,authentik:Invalid password,lemonldap-ng:PE37
-        wrong	word	es	incorrecto	django-allauth:Incorrect code.,lemonldap-ng:PE5
-        wrong	word	es	invalido	keycloak:error-invalid-number,privacyidea:Invalid user.
-        wrong	word	es	inválida	flask-security-too:Invalid password,keycloak:error-invalid-uri,lemonldap-ng:PE39
-        wrong	word	es	inválido	authentik:Invalid Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
-        wrong	word	es	válida	apereo-cas:screen.error.page.inval…,okta-signin-widget:errors.E0000005,openam:amAuth.invalidPasswd
-        wrong	word	es	válidas	openam:amAuthAD.CredInvalid
-        wrong	word	es	válido	django-allauth:Invalid token.,keycloak:error-invalid-value,openam:amAuth.invalidDomain
-        wrong	word	et	vale	authelia:Incorrect password,django-allauth:Bad Token
-        wrong	word	et	vigane	simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	et	ühti	authelia:Passwords do not match,ory-elements:identities.messages.401…
-        wrong	word	eu	baliogabea	django-allauth:Bad Token,flask-security-too:Invalid code,okta-signin-widget:errors.E0000005
-        wrong	word	eu	baliogabeak	django-allauth:Invalid profile data,okta-signin-widget:errors.E0000031
-        wrong	word	eu	okerra	authelia:Incorrect password,django-allauth:Incorrect code.,flask-security-too:Invalid password
-        wrong	word	fa	مطابقت	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
-        wrong	word	fa	نامعتبر	apereo-cas:INVALID_AUTHN_REQUEST,django-allauth:Invalid token.,keycloak:recaptchaFailed
-        wrong	word	fa	ندارند	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
-        wrong	word	fa	گذرواژههامطابقتندارند	apereo-cas:screen.pm.password.conf…,keycloak:notMatchPasswordMessage
-        wrong	word	fi	salasanat	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	fi	täsmää	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	fi	vanhasalasanaonvirheellinen	keycloak:invalidPasswordExisting…,lemonldap-ng:PE39
-        wrong	word	fi	virheellinen	django-allauth:Bad Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
-        wrong	word	fi	virheellinenkoodi	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	fi	virheellinensalasana	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	fi	virheelliset	django-allauth:Invalid profile data,lemonldap-ng:PE5
-        wrong	word	fi	väärä	keycloak:error-invalid-uri
-        wrong	word	fil	maling	authelia:Incorrect password
-        wrong	word	fr	codeinvalide	authentik:Invalid code,flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	fr	incorrect	authelia:Incorrect password,lemonldap-ng:PE40,openam:amAuth.invalidPasswd
-        wrong	word	fr	invalide	authentik:Invalid code,keycloak:recaptchaFailed,lemonldap-ng:PE10
-        wrong	word	fr	mauvais	django-allauth:Bad Token,lemonldap-ng:badCode,privacyidea:wrong otp pin
-        wrong	word	fr	mauvaise	lemonldap-ng:PE37,privacyidea:wrong otp value
-        wrong	word	fr	motdepasseincorrect	authelia:Incorrect password,django-allauth:Incorrect password.,openam:amAuth.invalidPasswd
-        wrong	word	fr	motdepasseinvalide	authentik:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	fr	valide	okta-signin-widget:errors.E0000005,openam:amAuth.invalidDomain
-        wrong	word	ga	mícheart	authelia:Incorrect password
-        wrong	word	he	חוקית	django-allauth:Invalid login.,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	he	פגום	django-allauth:Bad Token
-        wrong	word	he	קודשגוי	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	he	שגוי	django-allauth:Incorrect code.,lemonldap-ng:PE10
-        wrong	word	he	שגויה	django-allauth:Incorrect password.,lemonldap-ng:PE37
-        wrong	word	he	תקין	django-allauth:The password reset toke…,ory-elements:identities.messages.400…
-        wrong	word	hi	गलत	authelia:Incorrect password
-        wrong	word	hr	neispravan	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	hr	neispravna	django-allauth:Invalid login.
-        wrong	word	hr	podudaraju	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	ht	bon	okta-signin-widget:errors.E0000207
-        wrong	word	ht	koresponn	okta-signin-widget:errors.E0000087
-        wrong	word	ht	kòrèk	django-allauth:Incorrect code.
-        wrong	word	ht	valab	django-allauth:Invalid login.,okta-signin-widget:errors.E0000011
-        wrong	word	ht	valid	okta-signin-widget:errors.E0000005
-        wrong	word	hu	ajelszavaknemegyeznek	authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	hu	egyeznek	authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	hu	helytelen	authelia:Incorrect password,okta-signin-widget:oie.password.incorrect.…,zitadel:Errors.User.Password.Co…
-        wrong	word	hu	hibás	django-allauth:Bad Token,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	hu	jelszavak	authelia:Passwords do not match,flask-security-too:Passwords do not match
-        wrong	word	hu	érvénytelen	django-allauth:Invalid login.,keycloak:recaptchaFailed,zitadel:Errors.User.Invalid
-        wrong	word	hu	érvénytelenjelszó	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	hu	érvénytelenkód	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	hy	անվավեր	flask-security-too:Invalid code,ory-elements:identities.messages.400…
-        wrong	word	id	valid	authelia:The server responded wi…,django-allauth:Invalid login.,zitadel:Errors.User.Invalid
-        wrong	word	is	eins	flask-security-too:Passwords do not match
-        wrong	word	is	ógildur	flask-security-too:Invalid code
-        wrong	word	is	ógilt	flask-security-too:Invalid password
-        wrong	word	it	codiceerrato	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	it	corrisponde	authentik:Code does not match,flask-security-too:Password does not match
-        wrong	word	it	corrispondono	authelia:Passwords do not match,authentik:Passwords don't match.,lemonldap-ng:PE34
-        wrong	word	it	errata	authelia:Incorrect password,django-allauth:Incorrect password.,lemonldap-ng:PE39
-        wrong	word	it	errato	django-allauth:Incorrect code.,lemonldap-ng:PE37
-        wrong	word	it	passworderrata	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	it	valida	flask-security-too:Invalid password,keycloak:invalidRequestMessage,okta-signin-widget:errors.E0000005
-        wrong	word	it	valido	authentik:Invalid code,django-allauth:Bad Token,lemonldap-ng:PE10
-        wrong	word	ka	url	keycloak:error-invalid-uri
-        wrong	word	ka	არასწორი	django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	word	ka	არასწორია	django-allauth:Invalid profile data,keycloak:error-invalid-value
-        wrong	word	ka	არასწორიპაროლი	django-allauth:Incorrect password.,keycloak:invalidPasswordMessage
-        wrong	word	ka	ემთხვევა	keycloak:error-pattern-no-match,ory-elements:identities.messages.401…
-        wrong	word	ko	비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
-        wrong	word	ko	올바르지	authentik:Invalid Token,django-allauth:Incorrect code.,okta-signin-widget:errors.E0000207
-        wrong	word	ko	올바르지않은비밀번호	authentik:Invalid password,django-allauth:Incorrect password.
-        wrong	word	ko	올비르지	django-allauth:Bad Token
-        wrong	word	ko	유효하지	authentik:Invalid code,django-allauth:Invalid login.,openam:amAuthJDBC.loginFailed
-        wrong	word	ko	일치하지	authelia:Passwords do not match,authentik:Code does not match,keycloak:notMatchPasswordMessage
-        wrong	word	ko	일치해야	okta-signin-widget:password.error.match
-        wrong	word	ko	잘못되었습니다	keycloak:invalidPasswordExisting…,openam:amAuthAD.PInvalid,zitadel:Errors.IdentityProvider…
-        wrong	word	ko	잘못된	authelia:Incorrect password,keycloak:recaptchaFailed,openam:amAuth.invalidChars
-        wrong	word	ko	잘못된비밀번호	authelia:Incorrect password,openam:amAuth.invalidPasswd
-        wrong	word	ko	잘못된비밀번호입니다	keycloak:invalidPasswordMessage,zitadel:Errors.User.Password.In…
-        wrong	word	ko	전화번호입니다	okta-signin-widget:oie.phone.invalid,zitadel:Errors.User.Phone.Inval…
-        wrong	word	ko	증명이	openam:amAuthAD.CredInvalid
-        wrong	word	ko	코드입니다	keycloak:invalidTotpMessage,okta-signin-widget:idx.invalid.device.code,zitadel:Errors.User.Code.Invalid
-        wrong	word	ky	эмес	django-allauth:Bad Token,ory-elements:identities.messages.400…
-        wrong	word	lt	klaidinga	django-allauth:Bad Token
-        wrong	word	lt	nesutampa	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,ory-elements:identities.messages.401…
-        wrong	word	lt	neteisinga	keycloak:invalidRequestMessage,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	lt	neteisingas	authelia:Incorrect password,django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	word	lt	neteisingasslaptažodis	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	lt	slaptažodžiai	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	lt	slaptažodžiainesutampa	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	lt	žymė	django-allauth:Bad Token
-        wrong	word	lv	marķieris	django-allauth:Bad Token
-        wrong	word	lv	nederīgs	django-allauth:Bad Token,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	lv	nekorekta	keycloak:invalidEmailMessage
-        wrong	word	lv	nekorekts	keycloak:recaptchaFailed
-        wrong	word	lv	nepareiza	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	lv	nepareizaparole	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	lv	nesakrīt	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	mk	акредитиви	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        wrong	word	mk	валидна	ory-elements:identities.messages.400…,zitadel:Errors.User.Email.Inval…
-        wrong	word	mk	неважечки	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        wrong	word	mn	буруу	django-allauth:Invalid login.,ory-elements:identities.messages.400…
-        wrong	word	ms	sah	authelia:The server responded wi…,okta-signin-widget:errors.E0000005,ory-elements:identities.messages.400…
-        wrong	word	ms	sepadan	authelia:Passwords do not match,okta-signin-widget:errors.E0000087,ory-elements:identities.messages.401…
-        wrong	word	nb	passordene	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	nb	samsvare	okta-signin-widget:password.error.match
-        wrong	word	nb	ugyldig	authelia:Incorrect username or p…,django-allauth:Bad Token,keycloak:recaptchaFailed
-        wrong	word	ne	गलत	authelia:Incorrect password
-        wrong	word	nl	ongeldig	authentik:Invalid Token,keycloak:error-invalid-email,zitadel:Errors.User.Code.Invalid
-        wrong	word	nl	ongeldige	authentik:Invalid code,django-allauth:Bad Token,keycloak:recaptchaFailed
-        wrong	word	nl	ongeldigecode	authentik:Invalid code,django-allauth:Incorrect code.,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	nl	ongeldigegebruiker	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	nl	ongeldigwachtwoord	authentik:Invalid password,django-allauth:Incorrect password.,flask-security-too:Invalid password
-        wrong	word	nl	onjuist	authelia:Incorrect password,authentik:Invalid phone number,zitadel:Errors.User.Password.Co…
-        wrong	word	nl	overeen	authelia:Passwords do not match,authentik:Code does not match,keycloak:error-pattern-no-match
-        wrong	word	pl	błędny	django-allauth:Incorrect code.,lemonldap-ng:badCode,privacyidea:wrong otp pin
-        wrong	word	pl	błędnykod	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	pl	hasłaniepasują	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	pl	niepoprawne	lemonldap-ng:PE5,zitadel:Errors.User.Password.In…
-        wrong	word	pl	niepoprawny	lemonldap-ng:PE10,simplesamlphp:{errors:title_INVALIDCE…,zitadel:Errors.User.Code.Invalid
-        wrong	word	pl	nieprawidłowa	authentik:Invalid captcha response,keycloak:error-invalid-date,lemonldap-ng:PE81
-        wrong	word	pl	nieprawidłowe	authelia:Incorrect password,authentik:Invalid password,zitadel:Errors.User.Invalid
-        wrong	word	pl	nieprawidłowehasło	authelia:Incorrect password,authentik:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	pl	nieprawidłowy	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE44
-        wrong	word	pl	nieprawidłowykod	flask-security-too:Invalid code,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	pl	nieprawidłowynumertelefonu	authentik:Invalid phone number,okta-signin-widget:oie.phone.invalid
-        wrong	word	pl	nieprawidłowyużytkownik	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	pl	nieprawidłową	keycloak:error-invalid-date
-        wrong	word	pl	pasują	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	pl	zły	authentik:Invalid code,lemonldap-ng:PE37
-        wrong	word	pt	assenhasnãocoincidem	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	pt	coincidem	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	pt	códigoinválido	lemonldap-ng:badCode,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	pt	emailinválido	keycloak:invalidEmailMessage,zitadel:Errors.User.Email.Inval…
-        wrong	word	pt	errado	django-allauth:Bad Token
-        wrong	word	pt	incorreta	authelia:Incorrect password,django-allauth:Incorrect password.,lemonldap-ng:PE37
-        wrong	word	pt	incorreto	django-allauth:Incorrect code.,lemonldap-ng:PE40
-        wrong	word	pt	inválida	authentik:Invalid password,keycloak:error-invalid-date,lemonldap-ng:PE37
-        wrong	word	pt	inválido	authentik:Invalid Token,django-allauth:Bad Token,lemonldap-ng:PE10
-        wrong	word	pt	inválidos	django-allauth:Invalid profile data,keycloak:error-username-invalid-…,zitadel:Errors.User.Invalid
-        wrong	word	pt	nomedeusuárioinválido	keycloak:invalidUsernameMessage,lemonldap-ng:PE40
-        wrong	word	pt	palavrapasseinválida	authentik:Invalid password,flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	pt	senhaincorreta	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	pt	senhainválida	flask-security-too:Invalid password,keycloak:invalidPasswordMessage
-        wrong	word	pt	senhas	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,lemonldap-ng:PE34
-        wrong	word	pt	usuárioinválido	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	pt	utilizadorinválido	keycloak:invalidUserMessage,privacyidea:Invalid user.
-        wrong	word	ro	incorectă	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	ro	invalid	django-allauth:Bad Token,privacyidea:Invalid user.
-        wrong	word	ro	nevalid	okta-signin-widget:errors.E0000053,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	ro	nevalidă	okta-signin-widget:errors.E0000005
-        wrong	word	ro	parolele	authelia:Passwords do not match,okta-signin-widget:password.enroll.error.m…
-        wrong	word	ro	parolăincorectă	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	ru	неверные	django-allauth:Invalid profile data,zitadel:Errors.User.Invalid
-        wrong	word	ru	неверный	authelia:Incorrect password,authentik:Invalid code,keycloak:invalidTotpMessage
-        wrong	word	ru	неверныйкод	authentik:Invalid code,django-allauth:Incorrect code.,zitadel:Errors.User.Code.Invalid
-        wrong	word	ru	неверныйпароль	authelia:Incorrect password,authentik:Invalid password,zitadel:Errors.User.Password.In…
-        wrong	word	ru	недействительный	django-allauth:Invalid login.,okta-signin-widget:errors.E0000005,simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	ru	недопустимый	keycloak:error-invalid-number,okta-signin-widget:errors.E0000053
-        wrong	word	ru	неправильный	django-allauth:Bad Token,keycloak:invalidEmailMessage,okta-signin-widget:oie.phone.invalid
-        wrong	word	ru	пароли	authelia:Passwords do not match,authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
-        wrong	word	ru	паролинесовпадают	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ru	совпадают	authelia:Passwords do not match,keycloak:notMatchPasswordMessage,zitadel:Errors.User.Password.Co…
-        wrong	word	si	වලංගු	ory-elements:identities.messages.400…,privacyidea:Invalid user.
-        wrong	word	sk	heslá	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sk	heslásanezhodujú	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sk	neplatná	apereo-cas:screen.error.page.inval…,keycloak:error-invalid-uri
-        wrong	word	sk	neplatné	django-allauth:Invalid login.,keycloak:recaptchaFailed
-        wrong	word	sk	neplatný	django-allauth:Invalid token.,keycloak:error-invalid-date
-        wrong	word	sk	nesprávne	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sk	nesprávneheslo	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sk	nezhodujú	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sl	gesli	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	sl	gesliseneujemata	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	sl	napačen	django-allauth:Invalid token.,simplesamlphp:{errors:title_NOTVALIDC…
-        wrong	word	sl	napačna	django-allauth:Invalid login.
-        wrong	word	sl	napačno	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sl	napačnogeslo	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sl	neveljavna	apereo-cas:screen.error.page.inval…,ory-elements:identities.messages.400…
-        wrong	word	sl	ujemata	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match
-        wrong	word	so	qaldan	authelia:Incorrect username or p…
-        wrong	word	sr	неважећи	django-allauth:Invalid token.
-        wrong	word	sr-Latn	neispravan	simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	sr-Latn	netačna	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sr-Latn	netačnalozinka	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	st	fosahetse	simplesamlphp:{login:error_wrongpassw…
-        wrong	word	sv	felaktig	django-allauth:Bad Token,zitadel:Errors.User.Code.Invalid
-        wrong	word	sv	felaktigt	authelia:Incorrect password,django-allauth:Incorrect password.,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	sv	felaktigtlösenord	authelia:Incorrect password,django-allauth:Incorrect password.
-        wrong	word	sv	lösenorden	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sv	lösenordenmatcharinte	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sv	matchar	authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	sv	ogiltig	django-allauth:Invalid token.,keycloak:recaptchaFailed,zitadel:Errors.User.MFA.OTP.Inv…
-        wrong	word	sv	ogiltigt	okta-signin-widget:errors.E0000013,zitadel:Errors.User.Phone.Inval…
-        wrong	word	ta	தவறான	authelia:Incorrect password,privacyidea:Invalid user.
-        wrong	word	ta	பொருந்தவில்லை	authelia:Passwords do not match,ory-elements:identities.messages.401…,privacyidea:Response did not match…
-        wrong	word	tl	maling	authelia:Incorrect password
-        wrong	word	tr	eşleşmiyor	authelia:Passwords do not match,authentik:Code does not match,keycloak:error-pattern-no-match
-        wrong	word	tr	geçersiz	authentik:Invalid Token,keycloak:recaptchaFailed,lemonldap-ng:PE10
-        wrong	word	tr	hatalı	django-allauth:Bad Token,lemonldap-ng:PE37,simplesamlphp:{errors:title_BADREQUES…
-        wrong	word	tr	hatalıkod	django-allauth:Incorrect code.,lemonldap-ng:badCode
-        wrong	word	tr	parolalar	lemonldap-ng:PE34,okta-signin-widget:password.enroll.error.m…
-        wrong	word	tr	yanlış	authelia:Incorrect password,flask-security-too:Invalid password,lemonldap-ng:PE5
-        wrong	word	tr	şifreler	authelia:Passwords do not match,authentik:Passwords don't match.,keycloak:notMatchPasswordMessage
-        wrong	word	tr	şifrelereşleşmiyor	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	tr	şifreyanlış	flask-security-too:Invalid password,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	uk	збігаються	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	uk	невірна	keycloak:error-invalid-date
-        wrong	word	uk	невірне	keycloak:error-invalid-value
-        wrong	word	uk	невірний	keycloak:error-invalid-uri
-        wrong	word	uk	недійсна	keycloak:error-invalid-uri
-        wrong	word	uk	недійсне	django-allauth:Invalid login.,keycloak:error-invalid-value
-        wrong	word	uk	недійсний	django-allauth:Bad Token,keycloak:recaptchaFailed,privacyidea:Invalid user.
-        wrong	word	uk	неправильний	authelia:Incorrect password,django-allauth:Incorrect code.,privacyidea:wrong otp pin
-        wrong	word	uk	неправильнийпароль	authelia:Incorrect password,django-allauth:Incorrect password.,okta-signin-widget:oie.password.incorrect.…
-        wrong	word	uk	неприпустимий	keycloak:error-person-name-inval…,okta-signin-widget:errors.E0000053
-        wrong	word	uk	паролі	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	uk	паролінезбігаються	apereo-cas:screen.pm.password.conf…,authelia:Passwords do not match,keycloak:notMatchPasswordMessage
-        wrong	word	ur	اسناد	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        wrong	word	ur	غلط	apereo-cas:INVALID_AUTHN_REQUEST,ory-elements:identities.messages.400…
-        wrong	word	ur	مماثل	apereo-cas:screen.pm.password.conf…
-        wrong	word	uz	noto	django-allauth:Incorrect code.
-        wrong	word	uz	yaroqsiz	django-allauth:Bad Token,ory-elements:identities.messages.400…
-        wrong	word	vec	sbaglià	authelia:Incorrect password
-        wrong	word	vi	hợp	lemonldap-ng:PE37
-        wrong	word	vi	khớp	apereo-cas:screen.pm.password.conf…,authelia:The One-Time Code eithe…,okta-signin-widget:errors.E0000087
-        wrong	word	xh	esingasebenziyo	simplesamlphp:{errors:title_INVALIDCE…
-        wrong	word	zu	esingalungile	simplesamlphp:{errors:title_INVALIDCE…
+        accept	embedded	ja	を承認
+        accept	embedded	ja	利用規約に
+        accept	embedded	ja	同意します
+        accept	embedded	ja	同意する
+        accept	embedded	ja	承諾
+        accept	embedded	th	ยอมรับ
+        accept	embedded	zh-Hans	允许访问
+        accept	embedded	zh-Hans	授予权限
+        accept	embedded	zh-Hans	接受
+        accept	embedded	zh-Hant	允許存取
+        accept	key	zxx	trmsg=42
+        accept	key	zxx	trspan=accept
+        accept	key	zxx	trspan=autoAccept
+        accept	key	zxx	trspan=oidcConsent
+        accept	key	zxx	trspan=openidAp
+        accept	stem	cs	potvr
+        accept	stem	nl	accepte
+        accept	stem	nl	bevestig
+        accept	stem	sk	potvr
+        accept	word	ar	قبول
+        accept	word	az	ver
+        accept	word	bg	приемам
+        accept	word	ca	accepta
+        accept	word	ca	confirmeu
+        accept	word	cs	autorizovat
+        accept	word	cs	potvrdit
+        accept	word	cs	potvrďte
+        accept	word	cs	přijmout
+        accept	word	cs	udělit
+        accept	word	da	accepter
+        accept	word	da	autoriser
+        accept	word	da	giv
+        accept	word	de	akzeptieren
+        accept	word	de	annehmen
+        accept	word	de	autorisieren
+        accept	word	de	bestätigen
+        accept	word	de	erlauben
+        accept	word	el	εξουσιοδότηση
+        accept	word	en	accept
+        accept	word	en	agree
+        accept	word	en	allow
+        accept	word	en	authorize
+        accept	word	en	confirm
+        accept	word	en	grant
+        accept	word	en	iacceptthe
+        accept	word	es	aceptar
+        accept	word	es	autorizar
+        accept	word	es	confirmar
+        accept	word	es	permitir
+        accept	word	et	autoriseeri
+        accept	word	et	kinnita
+        accept	word	eu	baimendu
+        accept	word	fa	اعطای
+        accept	word	fa	پذیرفتن
+        accept	word	fi	hyväksy
+        accept	word	fi	hyväksyntä
+        accept	word	fi	käyttöoikeudet
+        accept	word	fi	myönnä
+        accept	word	fi	valtuuta
+        accept	word	fr	accepter
+        accept	word	fr	autoriser
+        accept	word	fr	confirmer
+        accept	word	he	אשר
+        accept	word	hr	autoriziraj
+        accept	word	hr	potvrdi
+        accept	word	ht	konfime
+        accept	word	hu	elfogad
+        accept	word	id	izinkan
+        accept	word	it	accetta
+        accept	word	it	accetto
+        accept	word	it	autorizza
+        accept	word	it	consenti
+        accept	word	ka	ავტორიზაცია
+        accept	word	ka	მიღება
+        accept	word	ka	წესებს
+        accept	word	ko	약관에
+        accept	word	ky	берүү
+        accept	word	lt	autorizuoti
+        accept	word	lv	apstiprināt
+        accept	word	lv	autorizēt
+        accept	word	lv	pieņemt
+        accept	word	lv	piešķirt
+        accept	word	mn	зөвшөөрөх
+        accept	word	nb	autoriser
+        accept	word	nl	accepteer
+        accept	word	nl	accepteren
+        accept	word	nl	autoriseren
+        accept	word	nl	bevestig
+        accept	word	nl	bevestigen
+        accept	word	nl	verleen
+        accept	word	nl	verlenen
+        accept	word	pl	akceptuję
+        accept	word	pl	autoryzuj
+        accept	word	pl	potwierdź
+        accept	word	pl	udziel
+        accept	word	pl	zaakceptuj
+        accept	word	pt	aceitar
+        accept	word	pt	autorizar
+        accept	word	pt	conceder
+        accept	word	pt	confirmar
+        accept	word	pt	permitir
+        accept	word	ru	принять
+        accept	word	ru	разрешить
+        accept	word	sk	autorizovať
+        accept	word	sk	potvrdiť
+        accept	word	sk	potvrďte
+        accept	word	sk	prijať
+        accept	word	sl	potrdi
+        accept	word	sr	потврди
+        accept	word	sr-Latn	potvrdi
+        accept	word	sv	acceptera
+        accept	word	sv	auktorisera
+        accept	word	sv	bekräfta
+        accept	word	sv	bevilja
+        accept	word	sv	tillåt
+        accept	word	tr	kabul
+        accept	word	tr	kabulet
+        accept	word	tr	onayla
+        accept	word	tr	ver
+        accept	word	uk	авторизувати
+        accept	word	uk	прийняти
+        approve	embedded	ja	プッシュ
+        approve	embedded	ja	通知が
+        approve	embedded	ja	通知を
+        approve	embedded	th	พุช
+        approve	embedded	zh-Hans	推送
+        approve	embedded	zh-Hant	推播
+        approve	embedded	zh-Hant	推送令牌
+        approve	embedded	zh-Hant	推送通知
+        approve	stem	el	ειδοποίηση
+        approve	stem	ko	알림
+        approve	stem	pl	powiadomieni
+        approve	stem	ru	уведомлени
+        approve	stem	tr	bildirim
+        approve	word	af	kennisgewing
+        approve	word	ar	دفع
+        approve	word	bg	известие
+        approve	word	ca	aprova
+        approve	word	cs	nabízené
+        approve	word	cs	oznámení
+        approve	word	cs	push
+        approve	word	da	meddelelse
+        approve	word	da	push
+        approve	word	da	pushmeddelelse
+        approve	word	de	benachrichtigung
+        approve	word	de	genehmigen
+        approve	word	de	push
+        approve	word	el	push
+        approve	word	el	ειδοποίηση
+        approve	word	el	ειδοποίησηpush
+        approve	word	el	ειδοποίησης
+        approve	word	en	approve
+        approve	word	en	notification
+        approve	word	en	push
+        approve	word	es	aprobar
+        approve	word	es	notificaciones
+        approve	word	es	notificación
+        approve	word	es	push
+        approve	word	et	teade
+        approve	word	eu	jakinarazpen
+        approve	word	eu	jakinarazpena
+        approve	word	eu	push
+        approve	word	fi	ilmoitus
+        approve	word	fi	push
+        approve	word	fi	pushilmoitus
+        approve	word	fr	approuver
+        approve	word	fr	notification
+        approve	word	fr	push
+        approve	word	hr	obavijest
+        approve	word	hr	push
+        approve	word	ht	notifikasyon
+        approve	word	ht	push
+        approve	word	hu	jóváhagyás
+        approve	word	hu	leküldéses
+        approve	word	hu	push
+        approve	word	hu	értesítés
+        approve	word	id	dorong
+        approve	word	id	notifikasi
+        approve	word	id	push
+        approve	word	it	approva
+        approve	word	it	notifica
+        approve	word	it	push
+        approve	word	ko	알림을
+        approve	word	ko	알림이
+        approve	word	lv	paziņojums
+        approve	word	ms	pemberitahuan
+        approve	word	ms	push
+        approve	word	ms	semerta
+        approve	word	mt	notifika
+        approve	word	mt	push
+        approve	word	nb	push
+        approve	word	nb	varsel
+        approve	word	nb	varsling
+        approve	word	nl	goedkeuren
+        approve	word	nl	push
+        approve	word	nl	pushmelding
+        approve	word	pl	akceptuj
+        approve	word	pl	powiadomienia
+        approve	word	pl	powiadomienie
+        approve	word	pl	powiadomieniepush
+        approve	word	pl	push
+        approve	word	pt	aprovar
+        approve	word	pt	notificação
+        approve	word	pt	push
+        approve	word	ro	notificare
+        approve	word	ro	push
+        approve	word	ru	push
+        approve	word	ru	pushуведомление
+        approve	word	ru	уведомление
+        approve	word	ru	уведомления
+        approve	word	sk	push
+        approve	word	sr-Latn	obaveštenje
+        approve	word	sv	notis
+        approve	word	sv	push
+        approve	word	ta	அறிவிப்பு
+        approve	word	tr	anlık
+        approve	word	tr	bildirim
+        approve	word	tr	bildirimi
+        approve	word	tr	push
+        approve	word	uk	push
+        approve	word	uk	сповіщення
+        approve	word	uk	схвалити
+        approve	word	ur	منظور
+        approve	word	vec	push
+        approve	word	vi	đẩy
+        choose	embedded	ja	メソッド
+        choose	embedded	ja	一度実行
+        choose	embedded	ja	方法を
+        choose	embedded	ja	選択
+        choose	embedded	th	วิธีการ
+        choose	embedded	zh-Hans	方法
+        choose	embedded	zh-Hans	选择
+        choose	embedded	zh-Hant	使用其他方式
+        choose	embedded	zh-Hant	方法
+        choose	embedded	zh-Hant	選擇
+        choose	key	zxx	trmsg=38
+        choose	key	zxx	trspan=choose2f
+        choose	key	zxx	trspan=chooseApp
+        choose	key	zxx	trspan=selectIdP
+        choose	stem	de	wähle
+        choose	stem	hu	módszer
+        choose	stem	hu	válassz
+        choose	stem	ka	აირჩი
+        choose	stem	ko	선택하
+        choose	stem	lt	pasirink
+        choose	stem	lv	izvēl
+        choose	stem	mk	избер
+        choose	stem	nl	optie
+        choose	stem	pl	metod
+        choose	stem	ru	вариант
+        choose	stem	ru	метод
+        choose	stem	tr	seçenek
+        choose	stem	tr	seçin
+        choose	stem	uz	tanla
+        choose	word	af	kies
+        choose	word	af	metode
+        choose	word	af	metodes
+        choose	word	af	tuisorganisasie
+        choose	word	ar	اختار
+        choose	word	ar	اختر
+        choose	word	ar	اختيار
+        choose	word	ar	الطريقة
+        choose	word	ar	جهتك
+        choose	word	ar	حدد
+        choose	word	ar	خيارات
+        choose	word	ar	طريقة
+        choose	word	az	alternativ
+        choose	word	az	digər
+        choose	word	az	seçin
+        choose	word	bg	други
+        choose	word	bg	изберете
+        choose	word	bg	опции
+        choose	word	bg	предизвикателство
+        choose	word	bg	създайте
+        choose	word	ca	alternatives
+        choose	word	ca	mètode
+        choose	word	ca	opcions
+        choose	word	ca	seleccioneu
+        choose	word	ca	selecció
+        choose	word	ca	trieu
+        choose	word	cs	metodu
+        choose	word	cs	možnosti
+        choose	word	cs	vyberte
+        choose	word	cs	vybrat
+        choose	word	cs	výběr
+        choose	word	cs	zvolte
+        choose	word	da	andre
+        choose	word	da	metode
+        choose	word	da	muligheder
+        choose	word	da	vælg
+        choose	word	de	andere
+        choose	word	de	auswählen
+        choose	word	de	methode
+        choose	word	de	optionen
+        choose	word	de	wähle
+        choose	word	de	wählen
+        choose	word	el	άλλες
+        choose	word	el	άλλη
+        choose	word	el	επιλέξτε
+        choose	word	el	επιλογές
+        choose	word	el	μέθοδο
+        choose	word	en	another
+        choose	word	en	choose
+        choose	word	en	method
+        choose	word	en	methods
+        choose	word	en	option
+        choose	word	en	options
+        choose	word	en	other
+        choose	word	en	select
+        choose	word	en	selectaccount
+        choose	word	en	selectanoption
+        choose	word	en	selection
+        choose	word	es	elige
+        choose	word	es	método
+        choose	word	es	métodos
+        choose	word	es	opciones
+        choose	word	es	opción
+        choose	word	es	otra
+        choose	word	es	seleccionar
+        choose	word	es	seleccionardispositivo
+        choose	word	es	seleccione
+        choose	word	es	selección
+        choose	word	et	koduorganisatsioon
+        choose	word	et	muud
+        choose	word	et	vali
+        choose	word	et	valige
+        choose	word	et	valikud
+        choose	word	eu	aukera
+        choose	word	eu	batzuk
+        choose	word	eu	beste
+        choose	word	eu	hauta
+        choose	word	eu	hautatu
+        choose	word	eu	metodoak
+        choose	word	fa	انتخاب
+        choose	word	fa	روش
+        choose	word	fa	گزینه
+        choose	word	fi	kotiorganisaatiosi
+        choose	word	fi	menetelmä
+        choose	word	fi	muut
+        choose	word	fi	valitse
+        choose	word	fr	autres
+        choose	word	fr	autresoptionsdeconnexion
+        choose	word	fr	choisir
+        choose	word	fr	choisissez
+        choose	word	fr	méthode
+        choose	word	fr	méthodes
+        choose	word	fr	options
+        choose	word	fr	sélection
+        choose	word	fr	sélectionner
+        choose	word	fr	sélectionnez
+        choose	word	fr	sélectionnezunappareil
+        choose	word	ha	hanya
+        choose	word	he	אחרות
+        choose	word	he	אפשרויות
+        choose	word	he	בחר
+        choose	word	he	לבחור
+        choose	word	he	שיטה
+        choose	word	hr	mogućnosti
+        choose	word	hr	odaberite
+        choose	word	hr	odaberiteuređaj
+        choose	word	hr	ostale
+        choose	word	ht	opsyon
+        choose	word	ht	seleksyone
+        choose	word	hu	egyéb
+        choose	word	hu	kiválasztása
+        choose	word	hu	lehetőségek
+        choose	word	hu	módszerek
+        choose	word	hu	válassz
+        choose	word	hu	válasszon
+        choose	word	hy	ընտրել
+        choose	word	id	lainnya
+        choose	word	id	metode
+        choose	word	id	pilih
+        choose	word	id	pilihan
+        choose	word	it	altre
+        choose	word	it	metodi
+        choose	word	it	metodo
+        choose	word	it	opzioni
+        choose	word	it	scegli
+        choose	word	it	seleziona
+        choose	word	it	selezionare
+        choose	word	ka	აირჩიეთ
+        choose	word	ka	აირჩიოთ
+        choose	word	ka	ვარიანტები
+        choose	word	ka	მეთოდი
+        choose	word	ka	სხვა
+        choose	word	ko	방법을
+        choose	word	ko	선택하세요
+        choose	word	ko	선택하십시오
+        choose	word	ky	башка
+        choose	word	ky	варианттар
+        choose	word	ky	тандаңыз
+        choose	word	lt	kiti
+        choose	word	lt	organizaciją
+        choose	word	lt	pasirinkimai
+        choose	word	lt	pasirinkite
+        choose	word	lv	citas
+        choose	word	lv	iespējas
+        choose	word	lv	izvēlieties
+        choose	word	lv	izvēlēties
+        choose	word	lv	organizāciju
+        choose	word	mk	изберете
+        choose	word	mk	избор
+        choose	word	mk	креирајте
+        choose	word	mk	предизвик
+        choose	word	mn	бусад
+        choose	word	mn	сонголтууд
+        choose	word	mn	сонгоно
+        choose	word	ms	kaedah
+        choose	word	ms	pilih
+        choose	word	nb	metode
+        choose	word	nb	velg
+        choose	word	ne	चयन
+        choose	word	nl	andere
+        choose	word	nl	authenticatiemethode
+        choose	word	nl	kies
+        choose	word	nl	methode
+        choose	word	nl	optie
+        choose	word	nl	opties
+        choose	word	nl	selecteer
+        choose	word	nn	innloggingsteneste
+        choose	word	nn	vel
+        choose	word	nn	vertsorganisasjon
+        choose	word	pl	inne
+        choose	word	pl	inną
+        choose	word	pl	metody
+        choose	word	pl	metodę
+        choose	word	pl	opcje
+        choose	word	pl	opcję
+        choose	word	pl	składnik
+        choose	word	pl	wybierz
+        choose	word	pl	wybierzmetodęuwierzytelniania
+        choose	word	pl	wybierzopcję
+        choose	word	pl	wybierzurządzenie
+        choose	word	pl	wybór
+        choose	word	pt	escolha
+        choose	word	pt	escolher
+        choose	word	pt	método
+        choose	word	pt	opção
+        choose	word	pt	opções
+        choose	word	pt	outra
+        choose	word	pt	outras
+        choose	word	pt	selecione
+        choose	word	pt	seleção
+        choose	word	ro	alegeți
+        choose	word	ro	alte
+        choose	word	ro	metodă
+        choose	word	ro	opțiuni
+        choose	word	ro	selectați
+        choose	word	ru	вариант
+        choose	word	ru	варианты
+        choose	word	ru	выберите
+        choose	word	ru	выберитеметодаутентификации
+        choose	word	ru	выберитеустройство
+        choose	word	ru	выбор
+        choose	word	ru	выбрать
+        choose	word	ru	другие
+        choose	word	ru	метод
+        choose	word	ru	методы
+        choose	word	sk	možnosti
+        choose	word	sk	spôsob
+        choose	word	sk	vyberte
+        choose	word	sk	výber
+        choose	word	sl	druge
+        choose	word	sl	izberite
+        choose	word	sl	izbira
+        choose	word	sl	možnosti
+        choose	word	so	dooro
+        choose	word	sr	друге
+        choose	word	sr	изаберите
+        choose	word	sr	метод
+        choose	word	sr	опције
+        choose	word	sr-Latn	druge
+        choose	word	sr-Latn	izaberite
+        choose	word	sr-Latn	metod
+        choose	word	sr-Latn	odaberite
+        choose	word	sr-Latn	opcije
+        choose	word	st	kgetha
+        choose	word	su	métode
+        choose	word	su	pilih
+        choose	word	sv	alternativ
+        choose	word	sv	autentiseringsmetod
+        choose	word	sv	metod
+        choose	word	sv	val
+        choose	word	sv	välj
+        choose	word	sw	chagua
+        choose	word	ta	தேர்வு
+        choose	word	tl	paraan
+        choose	word	tl	pumili
+        choose	word	tr	diğer
+        choose	word	tr	seç
+        choose	word	tr	seçenek
+        choose	word	tr	seçenekler
+        choose	word	tr	seçin
+        choose	word	tr	seçiniz
+        choose	word	uk	варіанти
+        choose	word	uk	виберіть
+        choose	word	uk	виберітьопцію
+        choose	word	uk	вибір
+        choose	word	uk	метод
+        choose	word	uk	оберіть
+        choose	word	uk	опцію
+        choose	word	uk	спосіб
+        choose	word	uk	інший
+        choose	word	uk	інші
+        choose	word	ur	انتخاب
+        choose	word	ur	دوسرا
+        choose	word	ur	طریقہ
+        choose	word	ur	منتخب
+        choose	word	uz	boshqa
+        choose	word	uz	tanlang
+        choose	word	uz	variantlar
+        choose	word	vi	chọn
+        choose	word	vi	pháp
+        choose	word	vi	phương
+        choose	word	xh	khetha
+        choose	word	xh	umbutho
+        choose	word	zu	khetha
+        choose	word	zu	ukhethe
+        code	embedded	ja	コード
+        code	embedded	ja	トークン
+        code	embedded	ja	再送信
+        code	embedded	ja	送信してください
+        code	embedded	th	ส่งรหัส
+        code	embedded	th	ใส่รหัส
+        code	embedded	zh-Hans	代币
+        code	embedded	zh-Hans	代码
+        code	embedded	zh-Hans	代碼
+        code	embedded	zh-Hans	口令
+        code	embedded	zh-Hans	授权码
+        code	embedded	zh-Hans	身份验证令牌
+        code	embedded	zh-Hans	重新发送
+        code	embedded	zh-Hans	验证码
+        code	embedded	zh-Hant	代幣
+        code	embedded	zh-Hant	代码
+        code	embedded	zh-Hant	代碼
+        code	embedded	zh-Hant	授權碼
+        code	embedded	zh-Hant	認證碼
+        code	embedded	zh-Hant	通行碼
+        code	embedded	zh-Hant	重新發送
+        code	embedded	zh-Hant	驗證碼
+        code	key	zxx	trplaceholder=code
+        code	key	zxx	trspan=code
+        code	key	zxx	trspan=enterExt2fCode
+        code	key	zxx	trspan=enterMail2fCode
+        code	key	zxx	trspan=enterRadius2fCode
+        code	key	zxx	trspan=enterRest2fCode
+        code	key	zxx	trspan=enterTotpCode
+        code	key	zxx	trspan=ext2f
+        code	key	zxx	trspan=genericCheckCode
+        code	key	zxx	trspan=genericRegisterCode
+        code	key	zxx	trspan=mail2f
+        code	key	zxx	trspan=missingCode
+        code	key	zxx	trspan=resendCode
+        code	key	zxx	trspan=rest2f
+        code	key	zxx	trspan=totpMissingCode
+        code	key	zxx	trspan=totpRegisterCode
+        code	key	zxx	trspan=touchU2fDeviceOrEnterTotp
+        code	key	zxx	trspan=yourNewTotpKey
+        code	stem	el	κωδικό
+        code	stem	hy	ծածկագիր
+        code	stem	tr	kodunu
+        code	word	af	kode
+        code	word	ar	الرمز
+        code	word	ar	المميز
+        code	word	ar	رمز
+        code	word	ar	رمزالتحقق
+        code	word	ar	كود
+        code	word	az	kod
+        code	word	az	kodu
+        code	word	az	kodunu
+        code	word	az	nişan
+        code	word	bg	изпрати
+        code	word	bg	код
+        code	word	bg	препращане
+        code	word	ca	codi
+        code	word	ca	codideverificació
+        code	word	ca	verificació
+        code	word	cs	kód
+        code	word	cs	ověřovací
+        code	word	cs	token
+        code	word	cs	znovuodeslatkód
+        code	word	da	autentificeringskode
+        code	word	da	engangskode
+        code	word	da	kode
+        code	word	da	koden
+        code	word	da	verifikationskode
+        code	word	de	authentifizierungscode
+        code	word	de	authentisierungscode
+        code	word	de	code
+        code	word	de	gerätecode
+        code	word	de	passcode
+        code	word	de	verifizierungscode
+        code	word	de	wiederherstellungscode
+        code	word	el	επαλήθευσης
+        code	word	el	κωδικό
+        code	word	el	κωδικός
+        code	word	el	κωδικόςemail
+        code	word	en	authenticationcode
+        code	word	en	code
+        code	word	en	emailcode
+        code	word	en	enteraverificationcode
+        code	word	en	entercode
+        code	word	en	enterpasscode
+        code	word	en	passcode
+        code	word	en	resend
+        code	word	en	resendcode
+        code	word	en	token
+        code	word	en	verificationcode
+        code	word	es	código
+        code	word	es	códigodeverificación
+        code	word	es	ficha
+        code	word	es	reenviar
+        code	word	es	reenviarcódigo
+        code	word	et	kinnituskood
+        code	word	et	kood
+        code	word	et	koodi
+        code	word	eu	egiaztapen
+        code	word	eu	kodea
+        code	word	eu	pasakodea
+        code	word	fa	نشانه
+        code	word	fi	koodi
+        code	word	fi	pääsykoodi
+        code	word	fi	vahvistakoodi
+        code	word	fi	vahvistuskoodi
+        code	word	fr	code
+        code	word	fr	codedevérification
+        code	word	fr	jeton
+        code	word	fr	renvoyer
+        code	word	fr	renvoyerlecode
+        code	word	he	הקוד
+        code	word	he	קוד
+        code	word	he	קודאימות
+        code	word	hr	autentifikatora
+        code	word	hr	kod
+        code	word	hr	kôd
+        code	word	hr	pošalji
+        code	word	ht	kòd
+        code	word	ht	sèl
+        code	word	hu	ellenőrző
+        code	word	hu	ellenőrzőkód
+        code	word	hu	jelkód
+        code	word	hu	kód
+        code	word	hu	kódot
+        code	word	hu	kódújraküldése
+        code	word	hu	újraküldése
+        code	word	hy	ծածկագիր
+        code	word	hy	ծածկագիրը
+        code	word	hy	ուղարկել
+        code	word	id	kode
+        code	word	is	kóða
+        code	word	is	kóði
+        code	word	is	senda
+        code	word	it	codice
+        code	word	it	codicediverifica
+        code	word	it	codiceemail
+        code	word	it	gettone
+        code	word	it	passcode
+        code	word	it	reinvia
+        code	word	it	reinvio
+        code	word	it	rinvia
+        code	word	it	rinviacodice
+        code	word	ka	გაგზავნა
+        code	word	ka	გადამოწმების
+        code	word	ka	კოდი
+        code	word	ka	კოდის
+        code	word	ko	sms로
+        code	word	ko	재전송
+        code	word	ko	코드가
+        code	word	ko	코드를
+        code	word	ko	코드재전송
+        code	word	ko	패스코드
+        code	word	ky	код
+        code	word	ky	коду
+        code	word	ky	кодун
+        code	word	lt	kodas
+        code	word	lt	kodo
+        code	word	lt	kodą
+        code	word	lv	kods
+        code	word	lv	kodu
+        code	word	lv	verifikācijas
+        code	word	mk	испрати
+        code	word	mk	код
+        code	word	mk	токен
+        code	word	mn	код
+        code	word	ms	kod
+        code	word	nb	autentiseringskode
+        code	word	nb	engangskode
+        code	word	nb	kode
+        code	word	nl	authenticatiecode
+        code	word	nl	code
+        code	word	nl	verificatiecode
+        code	word	nl	verstuur
+        code	word	pl	jednorazowy
+        code	word	pl	kod
+        code	word	pl	kodweryfikacyjny
+        code	word	pl	uwierzytelniający
+        code	word	pl	weryfikacyjny
+        code	word	pl	wprowadźkod
+        code	word	pl	wyślijkod
+        code	word	pt	código
+        code	word	pt	códigodeverificação
+        code	word	pt	reenviar
+        code	word	pt	reenviarcódigo
+        code	word	ro	cod
+        code	word	ro	codul
+        code	word	ru	введитекод
+        code	word	ru	код
+        code	word	ru	кодаутентификации
+        code	word	ru	резервный
+        code	word	ru	токен
+        code	word	sk	autentifikátora
+        code	word	sk	jednorazový
+        code	word	sk	jednorazovýkód
+        code	word	sk	kód
+        code	word	sk	overovací
+        code	word	sl	koda
+        code	word	sl	kodo
+        code	word	sl	pin
+        code	word	sl	pošlji
+        code	word	sl	žeton
+        code	word	sr	токен
+        code	word	sr-Latn	kod
+        code	word	sr-Latn	rezervni
+        code	word	sv	autentiseringskod
+        code	word	sv	engångskod
+        code	word	sv	kod
+        code	word	sv	koden
+        code	word	sv	lösenkod
+        code	word	sv	skickakodenigen
+        code	word	sv	säkerhetskod
+        code	word	sv	verifieringskod
+        code	word	sw	nambari
+        code	word	tr	epostakodu
+        code	word	tr	jeton
+        code	word	tr	kod
+        code	word	tr	kodu
+        code	word	tr	kodunu
+        code	word	tr	kodunuz
+        code	word	uk	код
+        code	word	uk	токен
+        code	word	ur	بھیجیں
+        code	word	ur	ٹوکن
+        code	word	ur	کوڈ
+        code	word	uz	kod
+        code	word	uz	kodi
+        code	word	uz	kodini
+        continue	embedded	ja	スキップ
+        continue	embedded	ja	次へ
+        continue	embedded	ja	続けます
+        continue	embedded	ja	続ける
+        continue	embedded	ja	続行
+        continue	embedded	th	ถัดไป
+        continue	embedded	zh-Hans	下一个
+        continue	embedded	zh-Hans	下一步
+        continue	embedded	zh-Hans	下一页
+        continue	embedded	zh-Hans	继续
+        continue	embedded	zh-Hans	跳过
+        continue	embedded	zh-Hant	下一個
+        continue	embedded	zh-Hant	下一步
+        continue	embedded	zh-Hant	繼續
+        continue	embedded	zh-Hant	继续
+        continue	embedded	zh-Hant	跳過
+        continue	key	zxx	trspan=continue
+        continue	stem	lv	turpināt
+        continue	stem	ro	continu
+        continue	word	af	gaan
+        continue	word	af	voort
+        continue	word	ar	تخطي
+        continue	word	ar	متابعة
+        continue	word	az	davam
+        continue	word	az	davamet
+        continue	word	bg	напред
+        continue	word	bg	продължи
+        continue	word	bg	пропуснете
+        continue	word	bg	следващия
+        continue	word	ca	continua
+        continue	word	ca	continuar
+        continue	word	ca	saltar
+        continue	word	cs	další
+        continue	word	cs	pokračovat
+        continue	word	cs	přeskočit
+        continue	word	cy	nesaf
+        continue	word	da	fortsæt
+        continue	word	da	næste
+        continue	word	de	fortfahren
+        continue	word	de	fortsetzen
+        continue	word	de	weiter
+        continue	word	de	überspringen
+        continue	word	el	επόμενο
+        continue	word	en	continue
+        continue	word	en	next
+        continue	word	en	proceed
+        continue	word	en	skip
+        continue	word	es	continuar
+        continue	word	es	omitir
+        continue	word	es	saltar
+        continue	word	et	järgmine
+        continue	word	et	jätka
+        continue	word	eu	hurrengoa
+        continue	word	fa	ادامه
+        continue	word	fa	پرش
+        continue	word	fi	jatka
+        continue	word	fil	susunod
+        continue	word	fr	continuer
+        continue	word	fr	sauter
+        continue	word	fr	suivant
+        continue	word	ga	tosaigh
+        continue	word	ha	gaba
+        continue	word	he	המשך
+        continue	word	hi	अगला
+        continue	word	hr	nastavi
+        continue	word	hr	preskoči
+        continue	word	ht	kontinye
+        continue	word	ht	pwochen
+        continue	word	hu	folytatás
+        continue	word	hu	tovább
+        continue	word	id	berikutnya
+        continue	word	id	lanjutkan
+        continue	word	id	melewati
+        continue	word	id	selanjutnya
+        continue	word	it	avanti
+        continue	word	it	continua
+        continue	word	it	continuare
+        continue	word	it	procedi
+        continue	word	it	salta
+        continue	word	it	successivo
+        continue	word	ka	გაგრძელება
+        continue	word	ka	გასაგრძელებლად
+        continue	word	ko	건너뛰기
+        continue	word	ko	계속하기
+        continue	word	ky	улантуу
+        continue	word	lt	tęsti
+        continue	word	lv	turpināt
+        continue	word	lv	turpinātu
+        continue	word	mk	прескокни
+        continue	word	mk	продолжи
+        continue	word	mk	следно
+        continue	word	mn	үргэлжлүүлэх
+        continue	word	ms	seterusnya
+        continue	word	ms	teruskan
+        continue	word	nb	fortsett
+        continue	word	nb	neste
+        continue	word	nl	doorgaan
+        continue	word	nl	gaverder
+        continue	word	nl	overslaan
+        continue	word	nl	verder
+        continue	word	pl	dalej
+        continue	word	pl	kontynuuj
+        continue	word	pl	następny
+        continue	word	pl	pomiń
+        continue	word	pt	continuar
+        continue	word	pt	próximo
+        continue	word	pt	pular
+        continue	word	ro	continuați
+        continue	word	ro	continuă
+        continue	word	ru	далее
+        continue	word	ru	продолжить
+        continue	word	ru	пропустить
+        continue	word	ru	следующий
+        continue	word	sk	pokračovať
+        continue	word	sk	preskočiť
+        continue	word	sl	nadaljuj
+        continue	word	sl	preskoči
+        continue	word	so	xiga
+        continue	word	sr-Latn	nastavi
+        continue	word	sr-Latn	sledeće
+        continue	word	st	pele
+        continue	word	st	tswela
+        continue	word	su	salajengna
+        continue	word	sv	fortsätt
+        continue	word	sv	hoppa
+        continue	word	sv	nästa
+        continue	word	ta	அடுத்தது
+        continue	word	tl	susunod
+        continue	word	tr	atla
+        continue	word	tr	devam
+        continue	word	tr	devamet
+        continue	word	tr	sonraki
+        continue	word	uk	продовжити
+        continue	word	uk	пропустити
+        continue	word	ur	جاری
+        continue	word	ur	جاریرکھیں
+        continue	word	ur	رکھیں
+        continue	word	ur	چھوڑیں
+        continue	word	uz	davom
+        continue	word	uz	davometish
+        continue	word	uz	etish
+        continue	word	vec	prossimo
+        continue	word	vi	tiếp
+        continue	word	vi	tiếptục
+        continue	word	vi	tục
+        continue	word	xh	qhubeka
+        continue	word	zu	qhubeka
+        credentials	embedded	ja	クレデンシャル
+        credentials	embedded	ja	資格情報を
+        credentials	embedded	zh-Hans	凭据
+        credentials	embedded	zh-Hans	凭证
+        credentials	embedded	zh-Hans	输入您的认证信息
+        credentials	key	zxx	trmsg=3
+        credentials	key	zxx	trmsg=5
+        credentials	key	zxx	trspan=enterCred
+        credentials	stem	el	διαπιστευτ
+        credentials	stem	hr	vjerodajnic
+        credentials	stem	pl	poświadcze
+        credentials	stem	sk	poveren
+        credentials	stem	sl	poverilnic
+        credentials	word	ar	الاعتماد
+        credentials	word	ar	بيانات
+        credentials	word	ca	credencial
+        credentials	word	ca	credencials
+        credentials	word	ca	vàlides
+        credentials	word	cs	neplatným
+        credentials	word	cs	přihlašovacím
+        credentials	word	cs	údajům
+        credentials	word	de	anmeldedaten
+        credentials	word	de	anmeldeinformationen
+        credentials	word	el	διαπιστευτήρια
+        credentials	word	el	διαπιστευτηρίων
+        credentials	word	en	credential
+        credentials	word	en	credentials
+        credentials	word	es	credencial
+        credentials	word	es	credenciales
+        credentials	word	eu	kredentzialak
+        credentials	word	fa	اعتبارنامه
+        credentials	word	fa	بوده
+        credentials	word	fi	kirjautumistietojen
+        credentials	word	fr	accréditation
+        credentials	word	fr	identifiants
+        credentials	word	hr	vjerodajnica
+        credentials	word	hr	vjerodajnice
+        credentials	word	it	credenziali
+        credentials	word	it	valide
+        credentials	word	ka	ავტორიზაციის
+        credentials	word	ka	დეტალების
+        credentials	word	nl	inloggegevens
+        credentials	word	pl	poświadczenia
+        credentials	word	pl	poświadczeń
+        credentials	word	pl	uwierzytelniające
+        credentials	word	pt	credenciais
+        credentials	word	pt	credencial
+        credentials	word	pt	inválidas
+        credentials	word	ru	учетные
+        credentials	word	sk	poverenia
+        credentials	word	sk	poverení
+        credentials	word	sl	neveljavne
+        credentials	word	sl	poverilnic
+        credentials	word	sl	poverilnice
+        credentials	word	sv	inloggningsuppgifter
+        credentials	word	uk	недійсні
+        credentials	word	uk	облікові
+        decline	embedded	ja	キャンセル
+        decline	embedded	ja	取消
+        decline	embedded	ja	拒否
+        decline	embedded	th	ปฏิเสธ
+        decline	embedded	th	ยกเลิก
+        decline	embedded	zh-Hans	取消
+        decline	embedded	zh-Hans	拒绝
+        decline	embedded	zh-Hant	取消
+        decline	embedded	zh-Hant	拒絕
+        decline	key	zxx	trspan=cancel
+        decline	key	zxx	trspan=refuse
+        decline	stem	cs	zamítn
+        decline	stem	da	afvis
+        decline	stem	hu	mégse
+        decline	stem	nb	avslå
+        decline	stem	nl	annule
+        decline	stem	nl	weiger
+        decline	stem	ru	отмен
+        decline	stem	tr	redde
+        decline	stem	uk	відхилен
+        decline	word	af	kanselleer
+        decline	word	ar	الغ
+        decline	word	ar	رفض
+        decline	word	az	ləğv
+        decline	word	az	rədd
+        decline	word	bg	анулиране
+        decline	word	bg	откажи
+        decline	word	bg	отказано
+        decline	word	ca	cancel
+        decline	word	ca	cancella
+        decline	word	ca	denegat
+        decline	word	cs	neakceptuji
+        decline	word	cs	zamítnout
+        decline	word	cs	zamítnuto
+        decline	word	cs	zrušit
+        decline	word	da	afvis
+        decline	word	da	afvist
+        decline	word	da	annuller
+        decline	word	de	abbrechen
+        decline	word	de	abgelehnt
+        decline	word	de	ablehnen
+        decline	word	de	verweigert
+        decline	word	el	άρνηση
+        decline	word	el	ακύρωση
+        decline	word	el	απόρριψη
+        decline	word	en	cancel
+        decline	word	en	denied
+        decline	word	en	deny
+        decline	word	en	nocancel
+        decline	word	en	refuse
+        decline	word	es	cancelar
+        decline	word	es	denegar
+        decline	word	es	rechazar
+        decline	word	et	loobu
+        decline	word	et	tühista
+        decline	word	eu	ukatu
+        decline	word	eu	utzi
+        decline	word	fa	لغو
+        decline	word	fi	estä
+        decline	word	fi	peruuta
+        decline	word	fr	annuler
+        decline	word	fr	refuser
+        decline	word	fr	refusé
+        decline	word	fr	refusée
+        decline	word	he	ביטול
+        decline	word	hr	odustani
+        decline	word	ht	anile
+        decline	word	ht	refize
+        decline	word	hu	elutasítva
+        decline	word	hu	fogadom
+        decline	word	hu	megtagad
+        decline	word	hu	mégse
+        decline	word	hu	mégsem
+        decline	word	id	batal
+        decline	word	id	batalkan
+        decline	word	id	ditolak
+        decline	word	id	membatalkan
+        decline	word	id	tolak
+        decline	word	it	annulla
+        decline	word	it	cancellare
+        decline	word	it	nega
+        decline	word	it	negato
+        decline	word	it	rifiuta
+        decline	word	ka	აკრძალვა
+        decline	word	ka	გაუქმება
+        decline	word	ka	უარყოფილია
+        decline	word	ko	거부됨
+        decline	word	ky	баш
+        decline	word	lb	nee
+        decline	word	lt	atšaukti
+        decline	word	lt	nutraukti
+        decline	word	lv	atcelt
+        decline	word	lv	noraidīt
+        decline	word	mk	мнр
+        decline	word	mk	откажи
+        decline	word	ms	batal
+        decline	word	nb	avbryt
+        decline	word	nb	avslå
+        decline	word	nb	avslått
+        decline	word	nl	annuleer
+        decline	word	nl	annuleren
+        decline	word	nl	geweigerd
+        decline	word	nl	weiger
+        decline	word	nl	weigeren
+        decline	word	nn	avbryt
+        decline	word	pl	anuluj
+        decline	word	pl	odmów
+        decline	word	pl	zabroń
+        decline	word	pt	cancelar
+        decline	word	pt	consentimentonegado
+        decline	word	pt	negado
+        decline	word	pt	negar
+        decline	word	pt	recusar
+        decline	word	ro	anulează
+        decline	word	ro	refuză
+        decline	word	ro	renunț
+        decline	word	ru	отказано
+        decline	word	ru	отклонить
+        decline	word	ru	отмена
+        decline	word	ru	отменить
+        decline	word	sk	odmietnuť
+        decline	word	sk	zamietnuté
+        decline	word	sk	zrušiť
+        decline	word	sl	prekliči
+        decline	word	sr	откажи
+        decline	word	sr-Latn	odbij
+        decline	word	sr-Latn	odustani
+        decline	word	sr-Latn	otkaži
+        decline	word	st	hlakola
+        decline	word	sv	avbryt
+        decline	word	sv	neka
+        decline	word	sv	nekad
+        decline	word	tr	i̇ptal
+        decline	word	tr	i̇ptalet
+        decline	word	tr	reddedildi
+        decline	word	tr	reddet
+        decline	word	uk	відмовити
+        decline	word	uk	відхилена
+        decline	word	uk	відхилено
+        decline	word	uk	згода
+        decline	word	uk	скасувати
+        decline	word	ur	منسوخ
+        decline	word	uz	bekor
+        decline	word	uz	rad
+        decline	word	vi	chối
+        decline	word	vi	từchối
+        decline	word	xh	rhoxisa
+        decline	word	zu	khansela
+        device	embedded	ja	デバイスの確認
+        device	embedded	ja	デバイスの管理
+        device	embedded	ja	デバイス認証
+        device	embedded	ja	電話
+        device	embedded	th	โทรศัพท์
+        device	embedded	zh-Hans	手机
+        device	embedded	zh-Hans	电话
+        device	embedded	zh-Hans	设备
+        device	embedded	zh-Hant	手機
+        device	embedded	zh-Hant	裝置
+        device	embedded	zh-Hant	设备
+        device	embedded	zh-Hant	電話
+        device	key	zxx	trspan=2FDeviceNotFound
+        device	key	zxx	trspan=maxNumberOf2FDevicesReached
+        device	key	zxx	trspan=totpRegisterName
+        device	key	zxx	trspan=touchU2fDevice
+        device	key	zxx	trspan=u2fWelcome
+        device	key	zxx	trspan=webAuthnNoDevice
+        device	key	zxx	trspan=webauthnAlreadyRegistered
+        device	stem	az	cihaz
+        device	stem	bg	устройств
+        device	stem	da	enhed
+        device	stem	de	telefon
+        device	stem	el	συσκευ
+        device	stem	et	seade
+        device	stem	et	seadme
+        device	stem	fi	laite
+        device	stem	fi	laitte
+        device	stem	hr	uređaj
+        device	stem	hu	eszköz
+        device	stem	hu	telefon
+        device	stem	ka	მოწყობილობ
+        device	stem	ko	디바이스
+        device	stem	ko	장치
+        device	stem	ky	түзмө
+        device	stem	lt	įrengin
+        device	stem	lv	ierīc
+        device	stem	nb	enhet
+        device	stem	nl	appara
+        device	stem	nl	telefoon
+        device	stem	pl	urządzeni
+        device	stem	ro	dispozitiv
+        device	stem	ru	устройств
+        device	stem	sk	zariaden
+        device	stem	sl	naprav
+        device	stem	sr	уређај
+        device	stem	sr-Latn	uređaj
+        device	stem	sv	enhet
+        device	stem	tr	cihaz
+        device	stem	uk	пристр
+        device	stem	uz	qurilma
+        device	word	af	toestel
+        device	word	af	toestelle
+        device	word	ar	اسمالجهاز
+        device	word	ar	الأجهزة
+        device	word	ar	الجهاز
+        device	word	ar	جهاز
+        device	word	ar	جهازك
+        device	word	az	avtorizasiya
+        device	word	az	cihaz
+        device	word	az	cihazı
+        device	word	az	cihazınızı
+        device	word	az	telefon
+        device	word	bg	телефон
+        device	word	bg	устройства
+        device	word	bg	устройство
+        device	word	bg	устройството
+        device	word	ca	dispositiu
+        device	word	ca	dispositius
+        device	word	ca	registrats
+        device	word	ca	telèfon
+        device	word	cs	telefon
+        device	word	cs	zařízení
+        device	word	cy	ddyfais
+        device	word	cy	dyfais
+        device	word	cy	hon
+        device	word	da	enhed
+        device	word	da	enheder
+        device	word	da	telefon
+        device	word	de	gerät
+        device	word	de	geräte
+        device	word	de	telefon
+        device	word	de	telefonnummer
+        device	word	el	συσκευές
+        device	word	el	συσκευή
+        device	word	el	συσκευής
+        device	word	el	συσκευών
+        device	word	el	τηλέφωνο
+        device	word	en	device
+        device	word	en	devices
+        device	word	en	phone
+        device	word	es	dispositivo
+        device	word	es	dispositivos
+        device	word	es	teléfono
+        device	word	et	halda
+        device	word	et	keelatud
+        device	word	et	registreeritud
+        device	word	et	seade
+        device	word	et	seadet
+        device	word	et	seadme
+        device	word	et	seadmeid
+        device	word	et	telefon
+        device	word	eu	gailuaren
+        device	word	eu	telefonoa
+        device	word	fa	تلفن
+        device	word	fa	دستگاه
+        device	word	fa	نکنید
+        device	word	fi	laite
+        device	word	fi	laitettasi
+        device	word	fi	laitteella
+        device	word	fi	laitteen
+        device	word	fi	laitteita
+        device	word	fi	puhelin
+        device	word	fil	device
+        device	word	fr	appareil
+        device	word	fr	appareils
+        device	word	fr	nomdelappareil
+        device	word	fr	périphérique
+        device	word	fr	téléphone
+        device	word	ga	gléas
+        device	word	ha	urar
+        device	word	he	המכשיר
+        device	word	he	טלפון
+        device	word	he	מכשיר
+        device	word	hi	उपकरण
+        device	word	hi	डिवाइस
+        device	word	hr	telefon
+        device	word	hr	uređaj
+        device	word	hr	uređaja
+        device	word	hr	uređaji
+        device	word	hr	uređajima
+        device	word	ht	aparèy
+        device	word	ht	telefòn
+        device	word	hu	eszköz
+        device	word	hu	eszközt
+        device	word	hu	eszközök
+        device	word	hu	telefon
+        device	word	hu	telefonszám
+        device	word	id	faceid
+        device	word	id	perangkat
+        device	word	id	telepon
+        device	word	it	dispositivi
+        device	word	it	dispositivo
+        device	word	it	nomedispositivo
+        device	word	it	telefono
+        device	word	ka	მოწყობილობა
+        device	word	ka	მოწყობილობები
+        device	word	ka	მოწყობილობების
+        device	word	ka	მოწყობილობის
+        device	word	ka	ტელეფონი
+        device	word	ko	faceid
+        device	word	ko	디바이스
+        device	word	ko	디바이스에
+        device	word	ko	장치는
+        device	word	ko	장치를
+        device	word	ko	전화번호
+        device	word	ky	телефон
+        device	word	ky	түзмөккө
+        device	word	lt	telefonas
+        device	word	lt	tvarkyti
+        device	word	lt	įrenginius
+        device	word	lt	įrenginys
+        device	word	lt	įrenginį
+        device	word	lv	ierīce
+        device	word	lv	ierīces
+        device	word	lv	ierīci
+        device	word	lv	ierīcēm
+        device	word	lv	noraidīta
+        device	word	lv	tālrunis
+        device	word	mk	faceid
+        device	word	mk	hello
+        device	word	mk	windows
+        device	word	mk	отпечаток
+        device	word	mk	прст
+        device	word	mk	регистрирани
+        device	word	mk	уред
+        device	word	mk	уреди
+        device	word	mk	уредот
+        device	word	mn	төхөөрөмж
+        device	word	mn	утас
+        device	word	ms	peranti
+        device	word	ms	telefon
+        device	word	ms	urus
+        device	word	mt	tagħmir
+        device	word	nb	enhet
+        device	word	nb	enheter
+        device	word	nb	telefon
+        device	word	ne	उपकरण
+        device	word	nl	apparaat
+        device	word	nl	apparaten
+        device	word	nl	telefoon
+        device	word	nl	telefoonnummer
+        device	word	pl	nazwaurządzenia
+        device	word	pl	telefon
+        device	word	pl	urządzenia
+        device	word	pl	urządzeniami
+        device	word	pl	urządzenie
+        device	word	pt	dispositivo
+        device	word	pt	dispositivos
+        device	word	pt	nomedodispositivo
+        device	word	pt	telefone
+        device	word	ro	dispozitiv
+        device	word	ro	dispozitivele
+        device	word	ro	dispozitivului
+        device	word	ro	telefon
+        device	word	ro	înregistrează
+        device	word	ru	имяустройства
+        device	word	ru	телефон
+        device	word	ru	устройства
+        device	word	ru	устройствами
+        device	word	ru	устройствах
+        device	word	ru	устройство
+        device	word	sk	telefón
+        device	word	sk	zaregistrované
+        device	word	sk	zariadenia
+        device	word	sk	zariadenie
+        device	word	sk	zariadení
+        device	word	sl	naprava
+        device	word	sl	naprave
+        device	word	sl	napravo
+        device	word	sl	telefon
+        device	word	so	qalab
+        device	word	sr	овластили
+        device	word	sr	уређај
+        device	word	sr	уређају
+        device	word	sr-Latn	ovlastili
+        device	word	sr-Latn	telefon
+        device	word	sr-Latn	uređaj
+        device	word	sr-Latn	uređaja
+        device	word	ss	divayisi
+        device	word	ss	idivayisi
+        device	word	su	alat
+        device	word	sv	enhet
+        device	word	sv	enhetens
+        device	word	sv	enheter
+        device	word	sv	telefon
+        device	word	sw	kifaa
+        device	word	ta	சாதனத்தை
+        device	word	ta	சாதனம்
+        device	word	ta	நிர்வகிக்கவும்
+        device	word	tl	device
+        device	word	tl	pamahalaan
+        device	word	tr	cihaz
+        device	word	tr	cihazadı
+        device	word	tr	cihazı
+        device	word	tr	cihazınızı
+        device	word	tr	telefon
+        device	word	uk	пристрою
+        device	word	uk	пристроями
+        device	word	uk	пристроїв
+        device	word	uk	пристрій
+        device	word	uk	телефон
+        device	word	ur	آلات
+        device	word	ur	آلے
+        device	word	ur	ڈیوائس
+        device	word	uz	qurilma
+        device	word	uz	qurilmani
+        device	word	uz	telefon
+        device	word	vec	dispositivo
+        enroll	embedded	ja	セットアップ
+        enroll	embedded	ja	有効化する
+        enroll	embedded	ja	登録
+        enroll	embedded	th	ตั้งค่า
+        enroll	embedded	zh-Hans	无密码登录
+        enroll	embedded	zh-Hans	注册
+        enroll	embedded	zh-Hans	註冊
+        enroll	embedded	zh-Hans	设置
+        enroll	embedded	zh-Hant	代碼設定
+        enroll	embedded	zh-Hant	完成設定
+        enroll	embedded	zh-Hant	設定密碼
+        enroll	embedded	zh-Hant	設定通行密鑰
+        enroll	embedded	zh-Hant	註冊
+        enroll	embedded	zh-Hant	需要設定
+        enroll	key	zxx	trspan=2fRegRequired
+        enroll	key	zxx	trspan=generic2fwelcome
+        enroll	key	zxx	trspan=genericRegisterCode
+        enroll	key	zxx	trspan=genericRegisterRegister
+        enroll	key	zxx	trspan=register
+        enroll	key	zxx	trspan=totpRegisterCode
+        enroll	key	zxx	trspan=totpRegisterName
+        enroll	key	zxx	trspan=webAuthnRegisterFailed
+        enroll	key	zxx	trspan=webAuthnRegisterInProgress
+        enroll	key	zxx	trspan=webauthn2fWelcome
+        enroll	key	zxx	trspan=yourNewTotpKey
+        enroll	stem	bg	регистрира
+        enroll	stem	cs	nastav
+        enroll	stem	da	opsæt
+        enroll	stem	de	einricht
+        enroll	stem	hr	registr
+        enroll	stem	ko	설정
+        enroll	stem	nl	registre
+        enroll	stem	ro	configura
+        enroll	stem	ru	зарегистрировать
+        enroll	stem	ru	настро
+        enroll	stem	sl	registr
+        enroll	stem	tr	ayarla
+        enroll	stem	tr	kayde
+        enroll	stem	tr	kurulum
+        enroll	stem	uk	зареєструвати
+        enroll	stem	uk	налаштува
+        enroll	word	af	registreer
+        enroll	word	ar	إعداد
+        enroll	word	ar	الإعداد
+        enroll	word	ar	تفعيل
+        enroll	word	bg	без
+        enroll	word	bg	настройка
+        enroll	word	bg	регистрирайте
+        enroll	word	bg	регистриране
+        enroll	word	ca	configura
+        enroll	word	ca	registre
+        enroll	word	ca	registreu
+        enroll	word	cs	aktivovat
+        enroll	word	cs	bezheslového
+        enroll	word	cs	konfigurovat
+        enroll	word	cs	nastavit
+        enroll	word	cs	nastavte
+        enroll	word	cs	registrace
+        enroll	word	cs	registrovat
+        enroll	word	cs	registrovatse
+        enroll	word	cs	zapsat
+        enroll	word	cs	zaregistrujte
+        enroll	word	cy	cofrestrwch
+        enroll	word	da	opsæt
+        enroll	word	da	opsætning
+        enroll	word	da	registrer
+        enroll	word	da	sæt
+        enroll	word	de	einrichten
+        enroll	word	de	einrichtung
+        enroll	word	de	gerätregistrieren
+        enroll	word	de	passkeyeinrichten
+        enroll	word	de	passwortlosen
+        enroll	word	de	registrieren
+        enroll	word	el	ρυθμίστε
+        enroll	word	el	ρύθμιση
+        enroll	word	en	activate
+        enroll	word	en	enroll
+        enroll	word	en	passwordless
+        enroll	word	en	passwordlesssetup
+        enroll	word	en	register
+        enroll	word	en	registerdevice
+        enroll	word	en	registration
+        enroll	word	en	setup
+        enroll	word	en	setupapasskey
+        enroll	word	es	configurar
+        enroll	word	es	configure
+        enroll	word	es	inscribir
+        enroll	word	es	registrar
+        enroll	word	es	registrardispositivo
+        enroll	word	es	regístrate
+        enroll	word	et	registreeri
+        enroll	word	et	registreerige
+        enroll	word	et	seadista
+        enroll	word	eu	erregistratu
+        enroll	word	eu	konfiguratu
+        enroll	word	fa	اندازی
+        enroll	word	fa	تنظیم
+        enroll	word	fa	راه
+        enroll	word	fi	aktivoi
+        enroll	word	fi	aseta
+        enroll	word	fi	määritä
+        enroll	word	fi	rekisteröi
+        enroll	word	fi	rekisteröinti
+        enroll	word	fi	todentajan
+        enroll	word	fil	irehistro
+        enroll	word	fil	magrehistro
+        enroll	word	fr	configurer
+        enroll	word	fr	enregistrement
+        enroll	word	fr	enregistrer
+        enroll	word	fr	enregistrerlappareil
+        enroll	word	fr	enrôler
+        enroll	word	fr	inscrire
+        enroll	word	fr	sinscrire
+        enroll	word	ga	cláraigh
+        enroll	word	ga	clárú
+        enroll	word	he	הפעל
+        enroll	word	he	רישום
+        enroll	word	hr	aktiviraj
+        enroll	word	hr	registraciju
+        enroll	word	hr	registrirajte
+        enroll	word	hr	registrirajteuređaj
+        enroll	word	ht	konfigirasyon
+        enroll	word	ht	konfigire
+        enroll	word	hu	beállítása
+        enroll	word	hu	nélküli
+        enroll	word	hu	regisztráció
+        enroll	word	hy	կարգավորեք
+        enroll	word	id	atur
+        enroll	word	id	daftarkan
+        enroll	word	it	configura
+        enroll	word	it	imposta
+        enroll	word	it	iscriviti
+        enroll	word	it	registra
+        enroll	word	it	registradispositivo
+        enroll	word	ka	გააქტიურება
+        enroll	word	ka	მორგება
+        enroll	word	ko	설정하십시오
+        enroll	word	ko	설정합니다
+        enroll	word	ku	tomar
+        enroll	word	ky	иштетүү
+        enroll	word	lt	aktyvuoti
+        enroll	word	lt	registruoti
+        enroll	word	lv	aktivizēt
+        enroll	word	lv	reģistrēt
+        enroll	word	mk	без
+        enroll	word	mk	подесување
+        enroll	word	mk	регистрирајте
+        enroll	word	mn	идэвхжүүлэх
+        enroll	word	ms	penetapan
+        enroll	word	ms	tetapkan
+        enroll	word	mt	irreġistra
+        enroll	word	nb	konfigurer
+        enroll	word	nb	oppsett
+        enroll	word	nb	registrer
+        enroll	word	ne	दर्ता
+        enroll	word	nl	activeer
+        enroll	word	nl	inschrijven
+        enroll	word	nl	instellen
+        enroll	word	nl	registreer
+        enroll	word	nl	registreren
+        enroll	word	nl	setup
+        enroll	word	nl	stel
+        enroll	word	nl	wachtwoordloze
+        enroll	word	pl	aktywuj
+        enroll	word	pl	konfiguracja
+        enroll	word	pl	rejestracja
+        enroll	word	pl	skonfiguruj
+        enroll	word	pl	skonfigurujkluczdostępu
+        enroll	word	pl	ustaw
+        enroll	word	pl	zarejestruj
+        enroll	word	pl	zarejestrujurządzenie
+        enroll	word	pt	ativar
+        enroll	word	pt	cadastre
+        enroll	word	pt	cadastrese
+        enroll	word	pt	configurar
+        enroll	word	pt	configure
+        enroll	word	pt	registar
+        enroll	word	pt	registrar
+        enroll	word	pt	registrardispositivo
+        enroll	word	pt	registro
+        enroll	word	ro	activează
+        enroll	word	ro	configurare
+        enroll	word	ro	configurați
+        enroll	word	ro	înscrieți
+        enroll	word	ru	активировать
+        enroll	word	ru	зарегистрировать
+        enroll	word	ru	зарегистрироваться
+        enroll	word	ru	настроить
+        enroll	word	ru	настройка
+        enroll	word	ru	регистрация
+        enroll	word	sk	aktivovať
+        enroll	word	sk	registrovať
+        enroll	word	sk	registrácia
+        enroll	word	sk	zaregistrujte
+        enroll	word	sl	aktiviraj
+        enroll	word	sl	registracijo
+        enroll	word	sl	registrirajte
+        enroll	word	sl	registrirajtenapravo
+        enroll	word	so	diiwaan
+        enroll	word	so	diiwaangeli
+        enroll	word	so	diiwaangelinta
+        enroll	word	ss	bhalisela
+        enroll	word	su	pendaptaran
+        enroll	word	sv	konfigurera
+        enroll	word	sv	lösenordsfri
+        enroll	word	sv	registrera
+        enroll	word	sv	registreraenhet
+        enroll	word	sv	ställ
+        enroll	word	sv	upprättande
+        enroll	word	sw	kusajili
+        enroll	word	sw	sajili
+        enroll	word	ta	பதிவுசெய்க
+        enroll	word	tl	magrehistro
+        enroll	word	tr	ayarla
+        enroll	word	tr	ayarlayın
+        enroll	word	tr	kaydedin
+        enroll	word	tr	kaydet
+        enroll	word	tr	kaydol
+        enroll	word	tr	kurulum
+        enroll	word	tr	kurulumu
+        enroll	word	uk	зареєструвати
+        enroll	word	uk	зареєструватипристрій
+        enroll	word	uk	зареєструватися
+        enroll	word	uk	налаштування
+        enroll	word	uk	налаштувати
+        enroll	word	ur	رجسٹر
+        enroll	word	ur	رجسٹریشن
+        enroll	word	uz	faollashtirish
+        enroll	word	vec	registra
+        enroll	word	vec	registrati
+        enroll	word	vi	lập
+        error	embedded	ja	エラー
+        error	embedded	ja	一般
+        error	embedded	ja	予期
+        error	embedded	ja	内部
+        error	embedded	ja	処理中
+        error	embedded	zh-Hans	内部
+        error	embedded	zh-Hans	時發生錯誤
+        error	embedded	zh-Hans	错误
+        error	embedded	zh-Hant	內部
+        error	embedded	zh-Hant	錯誤
+        error	embedded	zh-Hant	错误
+        error	key	zxx	trmsg=106
+        error	key	zxx	trmsg=24
+        error	key	zxx	trmsg=45
+        error	key	zxx	trmsg=51
+        error	key	zxx	trmsg=56
+        error	key	zxx	trmsg=58
+        error	key	zxx	trmsg=61
+        error	key	zxx	trmsg=7
+        error	key	zxx	trmsg=8
+        error	key	zxx	trspan=errorMsg
+        error	key	zxx	trspan=serverError
+        error	key	zxx	trspan=webAuthnBrowserFailed
+        error	stem	de	fehler
+        error	stem	el	σφάλμα
+        error	stem	hr	grešk
+        error	stem	lv	kļūda
+        error	stem	ru	ошибк
+        error	stem	sl	napak
+        error	stem	sr-Latn	grešk
+        error	stem	uk	помилк
+        error	word	af	fout
+        error	word	af	voorgekom
+        error	word	ar	الخطأ
+        error	word	ar	حدث
+        error	word	ar	خطأ
+        error	word	ar	خطا
+        error	word	ar	رمزالخطأ
+        error	word	az	xəta
+        error	word	bg	възникна
+        error	word	bg	грешка
+        error	word	bg	настъпи
+        error	word	bg	неизвестна
+        error	word	ca	error
+        error	word	ca	produït
+        error	word	cs	chyba
+        error	word	cs	chybový
+        error	word	cs	chybě
+        error	word	cy	anhysbys
+        error	word	cy	gwall
+        error	word	da	fejl
+        error	word	da	servicefejl
+        error	word	da	under
+        error	word	de	aufgetreten
+        error	word	de	dienstfehler
+        error	word	de	fehler
+        error	word	de	fehlercode
+        error	word	el	παρουσιάστηκε
+        error	word	el	συνέβη
+        error	word	el	σφάλμα
+        error	word	el	σφάλματος
+        error	word	en	error
+        error	word	en	errorcode
+        error	word	en	somethingwentwrong
+        error	word	es	códigodeerror
+        error	word	es	error
+        error	word	es	producido
+        error	word	et	tõrge
+        error	word	et	töötlemisel
+        error	word	et	viga
+        error	word	eu	errore
+        error	word	eu	errorea
+        error	word	eu	gertatu
+        error	word	fa	خطا
+        error	word	fa	خطای
+        error	word	fa	خطایی
+        error	word	fi	faktorivirhe
+        error	word	fi	virhe
+        error	word	fil	error
+        error	word	fil	kilalang
+        error	word	fil	nangyari
+        error	word	fr	codederreur
+        error	word	fr	erreur
+        error	word	fr	produite
+        error	word	ga	anaithnid
+        error	word	ga	earráid
+        error	word	ga	tharla
+        error	word	he	אירעה
+        error	word	he	במהלך
+        error	word	he	שגיאה
+        error	word	hi	अज्ञात
+        error	word	hi	त्रुटि
+        error	word	hr	greška
+        error	word	hr	greške
+        error	word	hr	pogreška
+        error	word	ht	entèn
+        error	word	ht	erè
+        error	word	hu	belső
+        error	word	hu	belsőhibatörtént
+        error	word	hu	hiba
+        error	word	hu	hibája
+        error	word	hu	kiszolgálásának
+        error	word	hu	történt
+        error	word	id	error
+        error	word	id	kesalahan
+        error	word	it	codicedierrore
+        error	word	it	durante
+        error	word	it	errore
+        error	word	ka	აღმოჩენილია
+        error	word	ka	შეცდომა
+        error	word	ko	발생했습니다
+        error	word	ko	오류가
+        error	word	ky	ката
+        error	word	lb	bearbeschten
+        error	word	lb	beim
+        error	word	lb	erstellen
+        error	word	lb	fehler
+        error	word	lt	klaida
+        error	word	lv	kļūda
+        error	word	lv	kļūdas
+        error	word	lv	nezināma
+        error	word	lv	notikusi
+        error	word	mk	грешка
+        error	word	ms	berlaku
+        error	word	ms	dalaman
+        error	word	ms	dijangka
+        error	word	ms	diketahui
+        error	word	ms	ralat
+        error	word	mt	magħruf
+        error	word	mt	mhux
+        error	word	mt	żball
+        error	word	nb	feil
+        error	word	ne	अज्ञात
+        error	word	ne	त्रुटि
+        error	word	nl	fout
+        error	word	nl	foutmelding
+        error	word	nl	opgetreden
+        error	word	nn	feil
+        error	word	nn	oppsto
+        error	word	pl	błąd
+        error	word	pl	błędu
+        error	word	pl	błędzie
+        error	word	pl	kodbłędu
+        error	word	pl	wewnętrzny
+        error	word	pt	erro
+        error	word	pt	interno
+        error	word	pt	ocorreu
+        error	word	pt	ocorreuumerro
+        error	word	ro	eroare
+        error	word	ru	внутренняя
+        error	word	ru	неизвестная
+        error	word	ru	обслуживания
+        error	word	ru	ошибка
+        error	word	ru	ошибке
+        error	word	sk	chyba
+        error	word	sk	chybe
+        error	word	sl	napaka
+        error	word	sl	napake
+        error	word	so	aqoon
+        error	word	so	dhacay
+        error	word	so	khalad
+        error	word	sr-Latn	greška
+        error	word	sr-Latn	greške
+        error	word	ss	elingaziwa
+        error	word	ss	iphutha
+        error	word	ss	kwenzeka
+        error	word	st	phoso
+        error	word	st	sebetseng
+        error	word	su	dikenal
+        error	word	su	kasalahan
+        error	word	sv	faktorfel
+        error	word	sv	fel
+        error	word	sv	felkod
+        error	word	sv	uppstod
+        error	word	sv	vid
+        error	word	sw	kosa
+        error	word	sw	kukutana
+        error	word	sw	kumejitokeza
+        error	word	sw	lisilojulikana
+        error	word	ta	அறியப்படாத
+        error	word	tl	error
+        error	word	tl	kilalang
+        error	word	tr	hata
+        error	word	tr	hatası
+        error	word	uk	кодпомилки
+        error	word	uk	помилка
+        error	word	uk	помилки
+        error	word	uk	сталася
+        error	word	ur	خرابی
+        error	word	uz	xato
+        error	word	vec	errore
+        error	word	vec	sconosciuto
+        error	word	vec	successo
+        error	word	vi	lỗi
+        error	word	xh	impazamo
+        error	word	xh	iprosesa
+        error	word	xh	kwenzeke
+        error	word	zu	iphutha
+        error	word	zu	kuvele
+        error	word	zu	lokucubungula
+        error	word	zu	wephutha
+        expired	embedded	ja	以前使
+        expired	embedded	ja	切れている
+        expired	embedded	ja	失効しています
+        expired	embedded	ja	有効期限
+        expired	embedded	ja	期限切れか
+        expired	embedded	ja	期限切れです
+        expired	embedded	ja	猶予
+        expired	embedded	th	หมดอายุ
+        expired	embedded	zh-Hans	后到期
+        expired	embedded	zh-Hans	密码在
+        expired	embedded	zh-Hans	过期
+        expired	embedded	zh-Hant	動作逾時
+        expired	embedded	zh-Hant	密碼到期時間
+        expired	embedded	zh-Hant	密碼已到期
+        expired	embedded	zh-Hant	过期
+        expired	embedded	zh-Hant	過期
+        expired	key	zxx	trmsg=1
+        expired	key	zxx	trmsg=22
+        expired	key	zxx	trmsg=32
+        expired	key	zxx	trmsg=33
+        expired	key	zxx	trmsg=82
+        expired	key	zxx	trspan=authRemaining
+        expired	key	zxx	trspan=expired2Fremoved
+        expired	key	zxx	trspan=oneExpired2Fremoved
+        expired	key	zxx	trspan=ppGrace
+        expired	key	zxx	trspan=pwdWillExpire
+        expired	stem	bg	изтек
+        expired	stem	cs	vyprš
+        expired	stem	da	udløbe
+        expired	stem	fi	vanhen
+        expired	stem	hr	istek
+        expired	stem	hu	lejár
+        expired	stem	ko	만료
+        expired	stem	nl	verlo
+        expired	stem	pl	wygasł
+        expired	stem	sl	potek
+        expired	word	af	vandag
+        expired	word	af	verval
+        expired	word	af	waarskuwing
+        expired	word	ar	انتهت
+        expired	word	ar	صلاحية
+        expired	word	az	vaxtı
+        expired	word	bg	изтекла
+        expired	word	bg	изтекъл
+        expired	word	ca	advertència
+        expired	word	ca	caducarà
+        expired	word	ca	caducat
+        expired	word	cs	platnost
+        expired	word	cs	prošlé
+        expired	word	cs	vypršela
+        expired	word	cs	vyprší
+        expired	word	cy	eisoes
+        expired	word	cy	roddwyd
+        expired	word	da	udløber
+        expired	word	da	udløbet
+        expired	word	de	abgelaufen
+        expired	word	de	läuft
+        expired	word	el	έληξε
+        expired	word	el	λήξει
+        expired	word	en	expire
+        expired	word	en	expired
+        expired	word	en	expires
+        expired	word	en	passwordexpiresin
+        expired	word	es	caduca
+        expired	word	es	caducada
+        expired	word	es	caducado
+        expired	word	es	expirado
+        expired	word	es	sucontraseñahacaducado
+        expired	word	et	aegunud
+        expired	word	eu	adi
+        expired	word	eu	gaur
+        expired	word	eu	iraungi
+        expired	word	eu	iraungiko
+        expired	word	eu	iraungita
+        expired	word	fa	منقضی
+        expired	word	fi	salasanasionvanhentunut
+        expired	word	fi	vanhenee
+        expired	word	fi	vanhentunut
+        expired	word	fil	expired
+        expired	word	fil	nagamit
+        expired	word	fr	expirera
+        expired	word	fr	expiré
+        expired	word	ga	cheana
+        expired	word	ga	proporcionadh
+        expired	word	ga	úsáidtear
+        expired	word	he	החיבור
+        expired	word	he	תוקף
+        expired	word	hi	समाप्त
+        expired	word	hr	istekao
+        expired	word	hr	istekla
+        expired	word	hr	neposredna
+        expired	word	ht	ekspire
+        expired	word	hu	ideje
+        expired	word	hu	lejár
+        expired	word	hu	lejárt
+        expired	word	hu	érvényességi
+        expired	word	id	berakhir
+        expired	word	id	kedaluwarsa
+        expired	word	it	passwordscaduta
+        expired	word	it	scaduta
+        expired	word	it	scaduto
+        expired	word	ka	ამოიწურა
+        expired	word	ka	გვერდის
+        expired	word	ka	ვადა
+        expired	word	ka	ქმედების
+        expired	word	ko	만료되었습니다
+        expired	word	ko	만료됨
+        expired	word	ko	만료됩니다
+        expired	word	ku	تێپەڕی
+        expired	word	ku	ثبتکردنەوە
+        expired	word	ky	мөөнөтү
+        expired	word	lv	beigusies
+        expired	word	lv	darbība
+        expired	word	lv	derīguma
+        expired	word	lv	noilgusi
+        expired	word	lv	termiņš
+        expired	word	mk	истечена
+        expired	word	mk	смени
+        expired	word	mn	дууссан
+        expired	word	mn	хугацаа
+        expired	word	ms	tamat
+        expired	word	ms	tempoh
+        expired	word	mt	diġa
+        expired	word	mt	mogħti
+        expired	word	mt	użat
+        expired	word	nb	utløpt
+        expired	word	ne	एक्सपायर
+        expired	word	ne	डिभाइस
+        expired	word	nl	uwwachtwoordisverlopen
+        expired	word	nl	verloopt
+        expired	word	nl	verlopen
+        expired	word	pl	wygasła
+        expired	word	pl	wygasło
+        expired	word	pt	expirou
+        expired	word	pt	suasenhaexpirou
+        expired	word	ro	expirat
+        expired	word	ro	sesiunea
+        expired	word	ru	действия
+        expired	word	ru	истек
+        expired	word	ru	истёк
+        expired	word	ru	срок
+        expired	word	sk	platnosť
+        expired	word	sk	vypršala
+        expired	word	sl	potekel
+        expired	word	sl	potekla
+        expired	word	sl	poteklo
+        expired	word	sl	poteče
+        expired	word	sl	pozor
+        expired	word	so	dhismaha
+        expired	word	so	qabtay
+        expired	word	sr-Latn	istekao
+        expired	word	ss	ukudala
+        expired	word	st	akhaonto
+        expired	word	st	fellwa
+        expired	word	st	kajeno
+        expired	word	st	nakong
+        expired	word	st	tla
+        expired	word	st	tlhokomediso
+        expired	word	su	disayogikeun
+        expired	word	sv	gälla
+        expired	word	sv	upphört
+        expired	word	ta	இருக்கிறது
+        expired	word	tl	expire
+        expired	word	tl	expired
+        expired	word	tl	nag
+        expired	word	tr	bitti
+        expired	word	tr	doldu
+        expired	word	tr	dolmuş
+        expired	word	tr	süresi
+        expired	word	uk	дії
+        expired	word	uk	закінчився
+        expired	word	uk	минув
+        expired	word	uk	термін
+        expired	word	ur	ختم
+        expired	word	ur	میعاد
+        expired	word	uz	muddati
+        expired	word	uz	tugagan
+        expired	word	vec	fallita
+        expired	word	vec	fornito
+        expired	word	vec	già
+        expired	word	vec	utilizzato
+        expired	word	vi	hạn
+        expired	word	vi	hết
+        expired	word	xh	iakhawunti
+        expired	word	xh	isilumkiso
+        expired	word	xh	kuphelelwa
+        expired	word	xh	namhlanje
+        expired	word	zu	ethi
+        expired	word	zu	ezinsukwini
+        expired	word	zu	isixwayiso
+        expired	word	zu	izophelelwa
+        expired	word	zu	namuhla
+        locked	embedded	ja	解除して
+        locked	embedded	ja	非アクティブ
+        locked	embedded	zh-Hans	已锁定用户
+        locked	embedded	zh-Hans	未激活
+        locked	embedded	zh-Hans	用户被锁定
+        locked	embedded	zh-Hans	解锁帐户
+        locked	embedded	zh-Hans	该帐户已被禁用
+        locked	embedded	zh-Hans	该帐户已被锁定
+        locked	embedded	zh-Hans	账户已被禁用
+        locked	embedded	zh-Hant	停用
+        locked	embedded	zh-Hant	帳號未啟用
+        locked	embedded	zh-Hant	您的帳號已鎖定
+        locked	embedded	zh-Hant	該帳戶已被鎖定
+        locked	key	zxx	trmsg=21
+        locked	key	zxx	trmsg=86
+        locked	stem	ko	비활성
+        locked	stem	pl	nieaktywn
+        locked	stem	sv	inaktiv
+        locked	stem	tr	kilitl
+        locked	word	ar	تعطيل
+        locked	word	ar	معطل
+        locked	word	bg	неактивен
+        locked	word	ca	desactivat
+        locked	word	ca	inactiu
+        locked	word	ca	inhabilitat
+        locked	word	cs	deaktivován
+        locked	word	cs	neaktivní
+        locked	word	cs	odemknout
+        locked	word	cs	uzamčen
+        locked	word	cs	úcet
+        locked	word	da	deaktiveret
+        locked	word	da	inaktiv
+        locked	word	da	lås
+        locked	word	da	låses
+        locked	word	de	deaktiviert
+        locked	word	de	entsperren
+        locked	word	de	gesperrt
+        locked	word	de	inaktiv
+        locked	word	el	ανενεργός
+        locked	word	el	απενεργοποιηθεί
+        locked	word	el	κλειδωμένος
+        locked	word	el	ξεκλείδωμα
+        locked	word	en	disabled
+        locked	word	en	inactive
+        locked	word	en	locked
+        locked	word	en	unlock
+        locked	word	en	unlockaccount
+        locked	word	en	youraccountislocked
+        locked	word	es	bloqueada
+        locked	word	es	desactivada
+        locked	word	es	desbloquear
+        locked	word	es	inactivo
+        locked	word	et	mitteaktiivne
+        locked	word	eu	aktiboa
+        locked	word	eu	blokeatuta
+        locked	word	fa	غیرفعال
+        locked	word	fa	قفل
+        locked	word	fi	lukittu
+        locked	word	fi	poissa
+        locked	word	fr	désactivé
+        locked	word	fr	déverrouiller
+        locked	word	fr	inactif
+        locked	word	fr	verrouillé
+        locked	word	he	נעול
+        locked	word	hr	neaktivan
+        locked	word	hr	onemogućen
+        locked	word	hr	zaključan
+        locked	word	ht	bloke
+        locked	word	ht	inaktif
+        locked	word	hu	inaktív
+        locked	word	hu	zárolva
+        locked	word	id	dinonaktifkan
+        locked	word	it	disabilitato
+        locked	word	it	sblocca
+        locked	word	ka	გაუქმებულია
+        locked	word	ko	비활성
+        locked	word	ko	비활성화되었습니다
+        locked	word	ko	잠겼습니다
+        locked	word	lt	sustabdytas
+        locked	word	lv	atspējots
+        locked	word	lv	neaktīvs
+        locked	word	mk	заклучена
+        locked	word	mk	оневозможена
+        locked	word	ms	dikunci
+        locked	word	nb	deaktivert
+        locked	word	nb	inaktiv
+        locked	word	nb	lås
+        locked	word	nl	inactief
+        locked	word	nl	ontgrendelen
+        locked	word	nl	uitgeschakeld
+        locked	word	nl	vergrendeld
+        locked	word	pl	nieaktywne
+        locked	word	pl	nieaktywny
+        locked	word	pl	odblokuj
+        locked	word	pl	wyłączone
+        locked	word	pl	zablokowane
+        locked	word	pt	bloqueado
+        locked	word	pt	desabilitada
+        locked	word	pt	desativada
+        locked	word	pt	desbloquear
+        locked	word	ro	blocat
+        locked	word	ro	deblocare
+        locked	word	ro	dezactivat
+        locked	word	ro	inactiv
+        locked	word	ru	заблокирован
+        locked	word	ru	неактивен
+        locked	word	ru	разблокировать
+        locked	word	sk	deaktivovaný
+        locked	word	sk	neaktívny
+        locked	word	sk	uzamknutý
+        locked	word	sl	onemogočen
+        locked	word	sl	zaklenjen
+        locked	word	sr	неактиван
+        locked	word	sr-Latn	neaktivan
+        locked	word	sv	inaktiverat
+        locked	word	sv	inaktiverats
+        locked	word	sv	inaktivt
+        locked	word	sv	lås
+        locked	word	sv	låst
+        locked	word	sv	låsts
+        locked	word	tr	kilitlendi
+        locked	word	tr	kilitli
+        locked	word	uk	вимкнено
+        locked	word	uk	неактивний
+        locked	word	uk	розблокувати
+        locked	word	ur	لاک
+        newPassword	embedded	ja	を再入力
+        newPassword	embedded	ja	再入力します
+        newPassword	embedded	ja	変更
+        newPassword	embedded	ja	新しいパスワード
+        newPassword	embedded	ja	新パスワード
+        newPassword	embedded	zh-Hans	新密码
+        newPassword	embedded	zh-Hans	新密碼
+        newPassword	embedded	zh-Hans	新的密码
+        newPassword	embedded	zh-Hans	更改密码
+        newPassword	embedded	zh-Hans	更改您的密码
+        newPassword	embedded	zh-Hans	重复密码
+        newPassword	embedded	zh-Hant	新密碼
+        newPassword	embedded	zh-Hant	更改您的密碼
+        newPassword	embedded	zh-Hant	變更您的密碼
+        newPassword	embedded	zh-Hant	重複輸入密碼
+        newPassword	key	zxx	trmsg=25
+        newPassword	key	zxx	trmsg=27
+        newPassword	key	zxx	trmsg=71
+        newPassword	key	zxx	trplaceholder=confirmPwd
+        newPassword	key	zxx	trplaceholder=newPassword
+        newPassword	key	zxx	trspan=changePwd
+        newPassword	key	zxx	trspan=confirmPwd
+        newPassword	key	zxx	trspan=newPassword
+        newPassword	key	zxx	trspan=pwdChange
+        newPassword	stem	nl	herha
+        newPassword	stem	ro	repet
+        newPassword	stem	sl	spreme
+        newPassword	word	af	nuwe
+        newPassword	word	af	nuwewagwoord
+        newPassword	word	ar	الجديدة
+        newPassword	word	ar	جديدة
+        newPassword	word	ar	كلمةالمرورالجديدة
+        newPassword	word	az	yeni
+        newPassword	word	bg	нова
+        newPassword	word	bg	новапарола
+        newPassword	word	bg	новата
+        newPassword	word	bg	промяна
+        newPassword	word	ca	canvia
+        newPassword	word	ca	canvialacontrasenya
+        newPassword	word	ca	canviar
+        newPassword	word	ca	nova
+        newPassword	word	ca	novacontrasenya
+        newPassword	word	cs	nové
+        newPassword	word	cs	novéheslo
+        newPassword	word	cs	novéhesloznovu
+        newPassword	word	cs	změna
+        newPassword	word	cs	změnit
+        newPassword	word	cs	změnitheslo
+        newPassword	word	cs	zopakujte
+        newPassword	word	cy	newydd
+        newPassword	word	da	gentag
+        newPassword	word	da	skift
+        newPassword	word	da	skiftadgangskode
+        newPassword	word	de	neues
+        newPassword	word	de	neuespasswort
+        newPassword	word	de	neuespasswortbestätigen
+        newPassword	word	de	passwortändern
+        newPassword	word	de	ändern
+        newPassword	word	el	αλλαγή
+        newPassword	word	el	νέο
+        newPassword	word	el	νέος
+        newPassword	word	el	νέοςκωδικόςπρόσβασης
+        newPassword	word	el	νέοσυνθηματικό
+        newPassword	word	en	change
+        newPassword	word	en	changepassword
+        newPassword	word	en	enternewpassword
+        newPassword	word	en	new
+        newPassword	word	en	newpassword
+        newPassword	word	en	repeat
+        newPassword	word	en	repeatnewpassword
+        newPassword	word	en	repeatpassword
+        newPassword	word	es	cambiar
+        newPassword	word	es	cambiarcontraseña
+        newPassword	word	es	cambiarlacontraseña
+        newPassword	word	es	contraseñanueva
+        newPassword	word	es	nueva
+        newPassword	word	es	nuevacontraseña
+        newPassword	word	es	repetir
+        newPassword	word	et	muuda
+        newPassword	word	et	uus
+        newPassword	word	eu	berria
+        newPassword	word	eu	errepikatu
+        newPassword	word	fa	تغییر
+        newPassword	word	fa	جدید
+        newPassword	word	fi	uusi
+        newPassword	word	fi	uusisalasana
+        newPassword	word	fi	vaihda
+        newPassword	word	fi	vaihdasalasana
+        newPassword	word	fil	bagong
+        newPassword	word	fr	nouveau
+        newPassword	word	fr	nouveaumotdepasse
+        newPassword	word	ga	nua
+        newPassword	word	he	החדשה
+        newPassword	word	he	החלפת
+        newPassword	word	he	החלפתסיסמה
+        newPassword	word	he	הישנה
+        newPassword	word	he	חדשה
+        newPassword	word	he	סיסמהחדשה
+        newPassword	word	hr	nova
+        newPassword	word	hr	novalozinka
+        newPassword	word	hr	novu
+        newPassword	word	hr	promjena
+        newPassword	word	ht	nouvo
+        newPassword	word	ht	nouvomodpas
+        newPassword	word	ht	repete
+        newPassword	word	hu	csere
+        newPassword	word	hu	megismétlése
+        newPassword	word	hy	նոր
+        newPassword	word	hy	փոխել
+        newPassword	word	id	baru
+        newPassword	word	id	katasandibaru
+        newPassword	word	id	ubah
+        newPassword	word	id	ubahkatasandi
+        newPassword	word	it	cambia
+        newPassword	word	it	cambialatuapassword
+        newPassword	word	it	cambiapassword
+        newPassword	word	it	nuova
+        newPassword	word	it	nuovapassword
+        newPassword	word	it	ripeti
+        newPassword	word	ka	ახალი
+        newPassword	word	ka	ახალიპაროლი
+        newPassword	word	ka	შეცვლა
+        newPassword	word	ky	жаңы
+        newPassword	word	ky	өзгөртүү
+        newPassword	word	lt	keisti
+        newPassword	word	lt	naujas
+        newPassword	word	lt	naujasslaptažodis
+        newPassword	word	lt	naują
+        newPassword	word	lv	jauna
+        newPassword	word	lv	jauno
+        newPassword	word	lv	jaunā
+        newPassword	word	lv	jaunāparole
+        newPassword	word	lv	mainīt
+        newPassword	word	mk	нова
+        newPassword	word	mn	нууцүгсолих
+        newPassword	word	mn	солих
+        newPassword	word	mn	шинэ
+        newPassword	word	ms	baharu
+        newPassword	word	ms	baru
+        newPassword	word	ms	tukar
+        newPassword	word	ms	tukarkatalaluan
+        newPassword	word	ms	ulang
+        newPassword	word	mt	ġdida
+        newPassword	word	nb	endre
+        newPassword	word	nb	endrepassord
+        newPassword	word	nb	gjenta
+        newPassword	word	nl	herhaal
+        newPassword	word	nl	herhalen
+        newPassword	word	nl	nieuw
+        newPassword	word	nl	nieuwwachtwoord
+        newPassword	word	nl	verander
+        newPassword	word	nl	veranderwachtwoord
+        newPassword	word	nl	wijzig
+        newPassword	word	pl	nowe
+        newPassword	word	pl	nowehasło
+        newPassword	word	pl	powtórz
+        newPassword	word	pl	zmiana
+        newPassword	word	pl	zmianahasła
+        newPassword	word	pl	zmień
+        newPassword	word	pl	zmieńhasło
+        newPassword	word	pt	alterar
+        newPassword	word	pt	alterarpalavrapasse
+        newPassword	word	pt	alterarsenha
+        newPassword	word	pt	nova
+        newPassword	word	pt	novapalavrapasse
+        newPassword	word	pt	novasenha
+        newPassword	word	pt	repetir
+        newPassword	word	pt	repita
+        newPassword	word	ro	noua
+        newPassword	word	ro	nouă
+        newPassword	word	ro	parolănouă
+        newPassword	word	ro	repetare
+        newPassword	word	ro	repetă
+        newPassword	word	ro	schimbare
+        newPassword	word	ro	schimbareparolă
+        newPassword	word	ru	новый
+        newPassword	word	ru	новыйпароль
+        newPassword	word	ru	сменить
+        newPassword	word	ru	сменитьпароль
+        newPassword	word	sk	nové
+        newPassword	word	sk	novéheslo
+        newPassword	word	sk	zmeniť
+        newPassword	word	sk	zmeniťheslo
+        newPassword	word	sk	zmeňte
+        newPassword	word	sk	znovu
+        newPassword	word	sl	novo
+        newPassword	word	sl	novogeslo
+        newPassword	word	sl	sprememba
+        newPassword	word	sl	spremenite
+        newPassword	word	so	cusub
+        newPassword	word	so	eray
+        newPassword	word	sr	нова
+        newPassword	word	sr-Latn	nova
+        newPassword	word	sr-Latn	novalozinka
+        newPassword	word	sr-Latn	novu
+        newPassword	word	ss	entsha
+        newPassword	word	su	anyar
+        newPassword	word	sv	nytt
+        newPassword	word	sv	nyttlösenord
+        newPassword	word	sv	nyttlösenordigen
+        newPassword	word	sv	upprepa
+        newPassword	word	sv	ändra
+        newPassword	word	sv	ändralösenord
+        newPassword	word	sw	mpya
+        newPassword	word	ta	புதிய
+        newPassword	word	tl	bagong
+        newPassword	word	tr	değiştir
+        newPassword	word	tr	tekrarla
+        newPassword	word	tr	yeni
+        newPassword	word	tr	yenişifre
+        newPassword	word	tr	şifredeğiştir
+        newPassword	word	tr	şifreni
+        newPassword	word	uk	змінити
+        newPassword	word	uk	змінитипароль
+        newPassword	word	uk	новий
+        newPassword	word	uk	новийпароль
+        newPassword	word	ur	تبدیل
+        newPassword	word	uz	yangi
+        newPassword	word	vec	nova
+        password	embedded	ja	パスワード
+        password	embedded	th	รหัสผ่าน
+        password	embedded	zh-Hans	密码
+        password	embedded	zh-Hans	密碼
+        password	embedded	zh-Hant	密码
+        password	embedded	zh-Hant	密碼
+        password	key	zxx	trmsg=67
+        password	key	zxx	trmsg=74
+        password	key	zxx	trplaceholder=password
+        password	key	zxx	trspan=currentPwd
+        password	key	zxx	trspan=enterPassword
+        password	key	zxx	trspan=missingPassword
+        password	key	zxx	trspan=password
+        password	key	zxx	trspan=password2f
+        password	key	zxx	trspan=passwordverify
+        password	key	zxx	trspan=pwd
+        password	stem	az	şifrə
+        password	stem	sr	лозинк
+        password	stem	sr-Latn	lozink
+        password	stem	uz	parol
+        password	word	af	wagwoord
+        password	word	ar	كلمة
+        password	word	ar	كلمةالمرور
+        password	word	az	şifrə
+        password	word	az	şifrənizi
+        password	word	bg	парола
+        password	word	bg	текуща
+        password	word	ca	contrasenya
+        password	word	cs	heslo
+        password	word	cs	staré
+        password	word	cs	staréheslo
+        password	word	cs	zadejteheslo
+        password	word	da	adgangskode
+        password	word	da	gammel
+        password	word	da	gammeladgangskode
+        password	word	da	kodeord
+        password	word	de	aktuelles
+        password	word	de	aktuellespasswort
+        password	word	de	altes
+        password	word	de	altespasswort
+        password	word	de	passwort
+        password	word	de	passworteingeben
+        password	word	el	κωδικόςπρόσβασης
+        password	word	el	παλιό
+        password	word	el	πρόσβασής
+        password	word	el	πρόσβασης
+        password	word	el	συνθηματικό
+        password	word	en	enterpassword
+        password	word	en	enteryourpassword
+        password	word	en	old
+        password	word	en	oldpassword
+        password	word	en	password
+        password	word	es	antigua
+        password	word	es	contraseña
+        password	word	es	contraseñaantigua
+        password	word	et	parool
+        password	word	et	salasõna
+        password	word	eu	pasahitza
+        password	word	eu	zaharra
+        password	word	fa	رمز
+        password	word	fa	رمزعبور
+        password	word	fa	عبور
+        password	word	fi	annasalasana
+        password	word	fi	salasana
+        password	word	fi	vanha
+        password	word	fi	vanhasalasana
+        password	word	fr	ancien
+        password	word	fr	ancienmotdepasse
+        password	word	fr	mot
+        password	word	fr	motdepasse
+        password	word	fr	passe
+        password	word	he	הסיסמה
+        password	word	he	נוכחית
+        password	word	he	סיסמה
+        password	word	he	סיסמהנוכחית
+        password	word	hi	पासवर्ड
+        password	word	hr	lozinka
+        password	word	hr	trenutna
+        password	word	hr	trenutnalozinka
+        password	word	hr	zaporka
+        password	word	ht	ansyen
+        password	word	ht	modpas
+        password	word	hu	jelszavadat
+        password	word	hu	jelszó
+        password	word	hu	régi
+        password	word	hu	régijelszó
+        password	word	hy	գաղտնաբառ
+        password	word	id	kata
+        password	word	id	katasandi
+        password	word	id	katasandilama
+        password	word	id	lama
+        password	word	id	sandi
+        password	word	it	vecchia
+        password	word	it	vecchiapassword
+        password	word	ka	პაროლი
+        password	word	ko	비밀번호
+        password	word	ko	비밀번호를
+        password	word	ky	купуяңызды
+        password	word	lb	passwuert
+        password	word	lt	slaptažodis
+        password	word	lv	parole
+        password	word	mk	лозинка
+        password	word	mn	нууц
+        password	word	mn	нууцүг
+        password	word	mn	үгээ
+        password	word	ms	kata
+        password	word	ms	katalaluan
+        password	word	ms	laluan
+        password	word	ms	lama
+        password	word	nb	gammelt
+        password	word	nb	gammeltpassord
+        password	word	nb	passord
+        password	word	ne	पासवर्ड
+        password	word	nl	oud
+        password	word	nl	oudwachtwoord
+        password	word	nl	voeruwwachtwoordin
+        password	word	nl	wachtwoord
+        password	word	nn	passordet
+        password	word	pl	aktualne
+        password	word	pl	aktualnehasło
+        password	word	pl	hasło
+        password	word	pl	stare
+        password	word	pl	starehasło
+        password	word	pl	wprowadźhasło
+        password	word	pt	antiga
+        password	word	pt	informada
+        password	word	pt	palavra
+        password	word	pt	palavrapasse
+        password	word	pt	passe
+        password	word	pt	senha
+        password	word	pt	senhaantiga
+        password	word	pt	senhanãoinformada
+        password	word	ro	parola
+        password	word	ro	parolă
+        password	word	ro	veche
+        password	word	ru	введитепароль
+        password	word	ru	пароль
+        password	word	ru	старый
+        password	word	ru	старыйпароль
+        password	word	sk	heslo
+        password	word	sl	geslo
+        password	word	so	erayga
+        password	word	so	sirta
+        password	word	sr	лозинка
+        password	word	sr	лозинку
+        password	word	sr-Latn	lozinka
+        password	word	sr-Latn	lozinku
+        password	word	su	sandi
+        password	word	sv	angelösenord
+        password	word	sv	gammalt
+        password	word	sv	gammaltlösenord
+        password	word	sv	lösenord
+        password	word	ta	கடவுச்சொல்
+        password	word	tr	eski
+        password	word	tr	parola
+        password	word	tr	parolanızı
+        password	word	tr	şifre
+        password	word	uk	пароль
+        password	word	uk	старий
+        password	word	uk	старийпароль
+        password	word	ur	ورڈ
+        password	word	ur	پاس
+        password	word	ur	پاسورڈ
+        password	word	uz	parol
+        password	word	uz	parolingizni
+        password	word	vi	khẩu
+        password	word	vi	mậtkhẩu
+        password	word	xh	igama
+        password	word	xh	iphaswedi
+        password	word	zu	iphasiwedi
+        secondFactor	embedded	ja	多要素
+        secondFactor	embedded	ja	段階認証
+        secondFactor	embedded	ja	要素認証
+        secondFactor	embedded	zh-Hans	两步验证
+        secondFactor	embedded	zh-Hans	双因素身份认证
+        secondFactor	embedded	zh-Hans	双因素验证
+        secondFactor	embedded	zh-Hans	多因素
+        secondFactor	embedded	zh-Hans	多重身份验证设备
+        secondFactor	embedded	zh-Hans	提供者不可用
+        secondFactor	embedded	zh-Hans	雙重認證
+        secondFactor	embedded	zh-Hant	多因素
+        secondFactor	embedded	zh-Hant	多重要素驗證
+        secondFactor	embedded	zh-Hant	提供者不可用
+        secondFactor	embedded	zh-Hant	雙重認證
+        secondFactor	key	zxx	trmsg=103
+        secondFactor	key	zxx	trmsg=88
+        secondFactor	key	zxx	trspan=2FDeviceNotFound
+        secondFactor	key	zxx	trspan=2fRegRequired
+        secondFactor	key	zxx	trspan=choose2f
+        secondFactor	key	zxx	trspan=generic2fwelcome
+        secondFactor	key	zxx	trspan=maxNumberOf2FDevicesReached
+        secondFactor	key	zxx	trspan=sfaManager
+        secondFactor	stem	az	faktor
+        secondFactor	stem	bg	фактор
+        secondFactor	stem	fi	kaksivaihei
+        secondFactor	stem	hr	dvofaktorsk
+        secondFactor	stem	hr	faktor
+        secondFactor	stem	hy	գործոն
+        secondFactor	stem	lt	faktori
+        secondFactor	stem	lv	faktor
+        secondFactor	stem	mk	фактор
+        secondFactor	stem	nl	tweestaps
+        secondFactor	stem	pl	dwuskładnikowe
+        secondFactor	stem	ru	двухфакторн
+        secondFactor	stem	sk	dvojfaktorov
+        secondFactor	stem	sk	viacfaktorov
+        secondFactor	stem	sr	двофакторск
+        secondFactor	stem	sr-Latn	dvofaktorsk
+        secondFactor	stem	sr-Latn	faktor
+        secondFactor	stem	sv	tvåfaktor
+        secondFactor	stem	tr	faktör
+        secondFactor	word	af	faktor
+        secondFactor	word	ar	التحققبخطوتين
+        secondFactor	word	ar	الثنائية
+        secondFactor	word	ar	بخطوتين
+        secondFactor	word	az	faktorlu
+        secondFactor	word	az	iki
+        secondFactor	word	az	mərhələli
+        secondFactor	word	bg	втори
+        secondFactor	word	bg	фактор
+        secondFactor	word	bg	фактора
+        secondFactor	word	ca	doble
+        secondFactor	word	ca	mfa
+        secondFactor	word	ca	multifactorial
+        secondFactor	word	ca	segon
+        secondFactor	word	cs	faktor
+        secondFactor	word	cs	mfa
+        secondFactor	word	cs	vícefaktorové
+        secondFactor	word	cy	gofyn
+        secondFactor	word	da	faktor
+        secondFactor	word	da	mfa
+        secondFactor	word	de	faktor
+        secondFactor	word	de	multifaktor
+        secondFactor	word	de	verifiziere
+        secondFactor	word	de	zwei
+        secondFactor	word	de	zweitfaktor
+        secondFactor	word	el	mfa
+        secondFactor	word	el	δύο
+        secondFactor	word	en	mfa
+        secondFactor	word	en	multifactor
+        secondFactor	word	en	twofactorauthentication
+        secondFactor	word	es	doble
+        secondFactor	word	es	dos
+        secondFactor	word	es	factores
+        secondFactor	word	es	mfa
+        secondFactor	word	es	multifactor
+        secondFactor	word	et	autentimisega
+        secondFactor	word	et	kaheastmelise
+        secondFactor	word	et	taseme
+        secondFactor	word	et	teise
+        secondFactor	word	eu	faktoreko
+        secondFactor	word	eu	mfa
+        secondFactor	word	fa	دومرحله
+        secondFactor	word	fa	مرحله
+        secondFactor	word	fi	kaksivaiheinen
+        secondFactor	word	fi	kaksivaiheista
+        secondFactor	word	fi	mfa
+        secondFactor	word	fi	toisen
+        secondFactor	word	fil	nangangailangan
+        secondFactor	word	fr	deux
+        secondFactor	word	fr	facteur
+        secondFactor	word	fr	facteurs
+        secondFactor	word	fr	mfa
+        secondFactor	word	fr	multifacteur
+        secondFactor	word	he	אימותדושלבי
+        secondFactor	word	he	השני
+        secondFactor	word	he	שלבי
+        secondFactor	word	hi	कारक
+        secondFactor	word	hr	dvofaktorska
+        secondFactor	word	hr	dvofaktorskom
+        secondFactor	word	hr	dvofaktorsku
+        secondFactor	word	hr	faktora
+        secondFactor	word	hr	mfa
+        secondFactor	word	ht	mfa
+        secondFactor	word	hu	azonosítódat
+        secondFactor	word	hu	faktoros
+        secondFactor	word	hu	kétfaktoros
+        secondFactor	word	hu	kétlépcsős
+        secondFactor	word	hu	kétszintű
+        secondFactor	word	hu	mfa
+        secondFactor	word	hu	második
+        secondFactor	word	hy	գործոն
+        secondFactor	word	id	autentikasiduafaktor
+        secondFactor	word	id	dua
+        secondFactor	word	id	faktor
+        secondFactor	word	id	kedua
+        secondFactor	word	id	mfa
+        secondFactor	word	it	due
+        secondFactor	word	it	fattore
+        secondFactor	word	it	fattori
+        secondFactor	word	it	mfa
+        secondFactor	word	it	secondo
+        secondFactor	word	ka	ავთენტიფიკაციით
+        secondFactor	word	ka	ორფაქტორიანი
+        secondFactor	word	ko	mfa
+        secondFactor	word	ku	دوو
+        secondFactor	word	ky	кадамдуу
+        secondFactor	word	ky	эки
+        secondFactor	word	lt	antrojo
+        secondFactor	word	lt	autentifikavimu
+        secondFactor	word	lt	dviejų
+        secondFactor	word	lt	faktoriaus
+        secondFactor	word	lt	faktorių
+        secondFactor	word	lt	veiksnių
+        secondFactor	word	lv	divfaktoru
+        secondFactor	word	lv	divu
+        secondFactor	word	lv	faktoru
+        secondFactor	word	lv	otro
+        secondFactor	word	mk	факторска
+        secondFactor	word	mn	баталгаажуулалтаар
+        secondFactor	word	mn	зүйлийн
+        secondFactor	word	mn	хоёр
+        secondFactor	word	mn	хүчин
+        secondFactor	word	ms	dua
+        secondFactor	word	ms	kedua
+        secondFactor	word	ms	mfa
+        secondFactor	word	nb	faktor
+        secondFactor	word	nb	mfa
+        secondFactor	word	nb	tofaktorautentisering
+        secondFactor	word	ne	कारक
+        secondFactor	word	ne	प्रमाणीकरणको
+        secondFactor	word	nl	mfa
+        secondFactor	word	nl	tweede
+        secondFactor	word	nl	tweefactorauthenticatie
+        secondFactor	word	nl	tweestapsauthenticatie
+        secondFactor	word	nl	tweestapsverificatie
+        secondFactor	word	pl	dwuskładnikowe
+        secondFactor	word	pl	dwuskładnikowego
+        secondFactor	word	pl	mfa
+        secondFactor	word	pl	wieloskładnikowego
+        secondFactor	word	pt	dois
+        secondFactor	word	pt	fator
+        secondFactor	word	pt	fatores
+        secondFactor	word	pt	multifator
+        secondFactor	word	pt	segundo
+        secondFactor	word	ro	doi
+        secondFactor	word	ro	doilea
+        secondFactor	word	ro	mfa
+        secondFactor	word	ru	mfa
+        secondFactor	word	ru	двухфакторная
+        secondFactor	word	ru	двухфакторнаяаутентификация
+        secondFactor	word	ru	двухфакторной
+        secondFactor	word	ru	двухфакторную
+        secondFactor	word	ru	многофакторная
+        secondFactor	word	sk	dvojfaktorová
+        secondFactor	word	sk	dvojfaktorovú
+        secondFactor	word	sk	viacfaktorové
+        secondFactor	word	sk	viacfaktorovú
+        secondFactor	word	sl	dvostopenjsko
+        secondFactor	word	sl	mfa
+        secondFactor	word	sl	večfaktorske
+        secondFactor	word	so	laba
+        secondFactor	word	sr	аутентификација
+        secondFactor	word	sr	двофакторска
+        secondFactor	word	sr	двофакторску
+        secondFactor	word	sr-Latn	autentifikacijom
+        secondFactor	word	sr-Latn	drugog
+        secondFactor	word	sr-Latn	dvofaktorska
+        secondFactor	word	sr-Latn	dvofaktorskom
+        secondFactor	word	sr-Latn	dvofaktorsku
+        secondFactor	word	sr-Latn	faktora
+        secondFactor	word	su	dua
+        secondFactor	word	su	faktor
+        secondFactor	word	su	kadua
+        secondFactor	word	sv	mfa
+        secondFactor	word	sv	tvåfaktor
+        secondFactor	word	sv	tvåfaktorsautentisering
+        secondFactor	word	sw	pili
+        secondFactor	word	tl	nangangailangan
+        secondFactor	word	tl	pangalawang
+        secondFactor	word	tr	adımlı
+        secondFactor	word	tr	faktör
+        secondFactor	word	tr	faktörlü
+        secondFactor	word	tr	faktörünüzü
+        secondFactor	word	tr	iki
+        secondFactor	word	tr	ikinci
+        secondFactor	word	tr	i̇ki
+        secondFactor	word	tr	i̇kinci
+        secondFactor	word	tr	mfa
+        secondFactor	word	uk	mfa
+        secondFactor	word	uk	багатофакторна
+        secondFactor	word	uk	двофакторна
+        secondFactor	word	uk	другого
+        secondFactor	word	uk	фактора
+        secondFactor	word	uz	bosqichli
+        secondFactor	word	uz	ikki
+        secondFactor	word	vi	hai
+        secondFactor	word	vi	lớp
+        secondFactor	word	vi	mfa
+        secondFactor	word	vi	thứ
+        secondFactorMethod	embedded	ja	パスキー
+        secondFactorMethod	embedded	ja	認証アプリ
+        secondFactorMethod	embedded	ja	認証システム
+        secondFactorMethod	embedded	zh-Hans	使用通行密钥登录
+        secondFactorMethod	embedded	zh-Hans	憑證
+        secondFactorMethod	embedded	zh-Hans	短信
+        secondFactorMethod	embedded	zh-Hans	认证器
+        secondFactorMethod	embedded	zh-Hans	认证者
+        secondFactorMethod	embedded	zh-Hans	设置通行密钥
+        secondFactorMethod	embedded	zh-Hans	请使用您的
+        secondFactorMethod	embedded	zh-Hans	验证器
+        secondFactorMethod	embedded	zh-Hant	請使用您的
+        secondFactorMethod	embedded	zh-Hant	通行密碼
+        secondFactorMethod	embedded	zh-Hant	通行密鑰
+        secondFactorMethod	embedded	zh-Hant	驗證器
+        secondFactorMethod	key	zxx	trmsg=83
+        secondFactorMethod	key	zxx	trspan=clickOnYubikey
+        secondFactorMethod	key	zxx	trspan=enterYubikey
+        secondFactorMethod	key	zxx	trspan=noTOTPFound
+        secondFactorMethod	key	zxx	trspan=noU2FKeyFound
+        secondFactorMethod	key	zxx	trspan=totp2f
+        secondFactorMethod	key	zxx	trspan=touchU2fDevice
+        secondFactorMethod	key	zxx	trspan=touchU2fDeviceOrEnterTotp
+        secondFactorMethod	key	zxx	trspan=u2f
+        secondFactorMethod	key	zxx	trspan=u2fFailed
+        secondFactorMethod	key	zxx	trspan=useYubikey
+        secondFactorMethod	key	zxx	trspan=utotp2f
+        secondFactorMethod	key	zxx	trspan=webAuthnBrowserInProgress
+        secondFactorMethod	key	zxx	trspan=webAuthnFailed
+        secondFactorMethod	key	zxx	trspan=webAuthnNoDevice
+        secondFactorMethod	key	zxx	trspan=webAuthnRegisterFailed
+        secondFactorMethod	key	zxx	trspan=webAuthnRegisterInProgress
+        secondFactorMethod	key	zxx	trspan=webAuthnRequired
+        secondFactorMethod	key	zxx	trspan=webauthn2f
+        secondFactorMethod	key	zxx	trspan=webauthn2fWelcome
+        secondFactorMethod	key	zxx	trspan=yubikey2f
+        secondFactorMethod	stem	cs	klíče
+        secondFactorMethod	stem	fi	yubikey
+        secondFactorMethod	stem	ko	패스키
+        secondFactorMethod	word	af	webauthn
+        secondFactorMethod	word	ar	webauthn
+        secondFactorMethod	word	ar	أداة
+        secondFactorMethod	word	ar	تطبيق
+        secondFactorMethod	word	ar	مفاتيح
+        secondFactorMethod	word	ar	مفتاح
+        secondFactorMethod	word	ar	مفتاحالمرور
+        secondFactorMethod	word	az	webauthn
+        secondFactorMethod	word	bg	webauthn
+        secondFactorMethod	word	ca	autenticador
+        secondFactorMethod	word	ca	clau
+        secondFactorMethod	word	ca	claus
+        secondFactorMethod	word	cs	autentifikátor
+        secondFactorMethod	word	cs	autentizátor
+        secondFactorMethod	word	cs	klíče
+        secondFactorMethod	word	cs	klíčem
+        secondFactorMethod	word	cs	webauthn
+        secondFactorMethod	word	cy	webauthn
+        secondFactorMethod	word	da	adgangsnøgle
+        secondFactorMethod	word	da	webauthn
+        secondFactorMethod	word	de	authentifikator
+        secondFactorMethod	word	de	mehrfachauthentifizierung
+        secondFactorMethod	word	de	passkeys
+        secondFactorMethod	word	de	sms
+        secondFactorMethod	word	de	totp
+        secondFactorMethod	word	de	webauthn
+        secondFactorMethod	word	de	yubikey
+        secondFactorMethod	word	el	webauthn
+        secondFactorMethod	word	el	κλειδιά
+        secondFactorMethod	word	en	authenticator
+        secondFactorMethod	word	en	hotp
+        secondFactorMethod	word	en	otpsms
+        secondFactorMethod	word	en	passkey
+        secondFactorMethod	word	en	passkeylogin
+        secondFactorMethod	word	en	passkeys
+        secondFactorMethod	word	en	sms
+        secondFactorMethod	word	en	totp
+        secondFactorMethod	word	en	webauthn
+        secondFactorMethod	word	en	yubikey
+        secondFactorMethod	word	es	autenticador
+        secondFactorMethod	word	es	totp
+        secondFactorMethod	word	es	webauthn
+        secondFactorMethod	word	es	yubikey
+        secondFactorMethod	word	et	webauthn
+        secondFactorMethod	word	eu	sms
+        secondFactorMethod	word	eu	webauthn
+        secondFactorMethod	word	fa	اپلیکیشن
+        secondFactorMethod	word	fa	کلیدهای
+        secondFactorMethod	word	fi	kaksinkertainen
+        secondFactorMethod	word	fi	pääsyavain
+        secondFactorMethod	word	fi	todentajasovellus
+        secondFactorMethod	word	fi	totp
+        secondFactorMethod	word	fi	webauthn
+        secondFactorMethod	word	fi	yubikey
+        secondFactorMethod	word	fi	yubikeytäsi
+        secondFactorMethod	word	fr	authentificateur
+        secondFactorMethod	word	fr	totp
+        secondFactorMethod	word	fr	webauthn
+        secondFactorMethod	word	fr	yubikey
+        secondFactorMethod	word	ga	webauthn
+        secondFactorMethod	word	he	totp
+        secondFactorMethod	word	he	webauthn
+        secondFactorMethod	word	he	אפליקציית
+        secondFactorMethod	word	he	אפליקצייתאימות
+        secondFactorMethod	word	he	מפתחות
+        secondFactorMethod	word	hi	webauthn
+        secondFactorMethod	word	hr	autentifikator
+        secondFactorMethod	word	hr	webauthn
+        secondFactorMethod	word	ht	otantifikatè
+        secondFactorMethod	word	hu	hitelesítő
+        secondFactorMethod	word	hu	webauthn
+        secondFactorMethod	word	id	passkey
+        secondFactorMethod	word	id	webauthn
+        secondFactorMethod	word	it	autenticatore
+        secondFactorMethod	word	it	authenticator
+        secondFactorMethod	word	it	passkey
+        secondFactorMethod	word	it	sms
+        secondFactorMethod	word	it	totp
+        secondFactorMethod	word	it	webauthn
+        secondFactorMethod	word	it	yubikey
+        secondFactorMethod	word	ka	ავთენტიკატორი
+        secondFactorMethod	word	ka	ავთენტიფიკატორის
+        secondFactorMethod	word	ka	ავთენტიფიკატორისაპლიკაცია
+        secondFactorMethod	word	ka	აპლიკაცია
+        secondFactorMethod	word	ko	totp
+        secondFactorMethod	word	ko	webauthn
+        secondFactorMethod	word	ko	yubikey
+        secondFactorMethod	word	ko	인증기
+        secondFactorMethod	word	ko	패스키
+        secondFactorMethod	word	ko	패스키로
+        secondFactorMethod	word	ko	패스키로로그인
+        secondFactorMethod	word	ku	webauthn
+        secondFactorMethod	word	ky	passkey
+        secondFactorMethod	word	ky	passkeyмененкирүү
+        secondFactorMethod	word	lt	akreditai
+        secondFactorMethod	word	lt	autentifikatorius
+        secondFactorMethod	word	lt	webauthn
+        secondFactorMethod	word	lt	yubikey
+        secondFactorMethod	word	lv	autentifikators
+        secondFactorMethod	word	lv	piekļuves
+        secondFactorMethod	word	lv	webauthn
+        secondFactorMethod	word	mk	смс
+        secondFactorMethod	word	ms	webauthn
+        secondFactorMethod	word	mt	webauthn
+        secondFactorMethod	word	nb	autentikator
+        secondFactorMethod	word	nb	autentiseringsapp
+        secondFactorMethod	word	nb	passnøkkel
+        secondFactorMethod	word	nb	sms
+        secondFactorMethod	word	nb	totp
+        secondFactorMethod	word	nb	webauthn
+        secondFactorMethod	word	ne	webauthn
+        secondFactorMethod	word	nl	authenticator
+        secondFactorMethod	word	nl	biometrische
+        secondFactorMethod	word	nl	webauthn
+        secondFactorMethod	word	nl	yubikey
+        secondFactorMethod	word	pl	autentykator
+        secondFactorMethod	word	pl	totp
+        secondFactorMethod	word	pl	uwierzytelniająca
+        secondFactorMethod	word	pl	webauthn
+        secondFactorMethod	word	pl	yubikey
+        secondFactorMethod	word	pt	autenticador
+        secondFactorMethod	word	pt	totp
+        secondFactorMethod	word	pt	webauthn
+        secondFactorMethod	word	pt	yubikey
+        secondFactorMethod	word	ro	autentificator
+        secondFactorMethod	word	ro	webauthn
+        secondFactorMethod	word	ru	passkey
+        secondFactorMethod	word	ru	webauthn
+        secondFactorMethod	word	ru	yubikey
+        secondFactorMethod	word	ru	аутентификатор
+        secondFactorMethod	word	ru	пасскей
+        secondFactorMethod	word	ru	смс
+        secondFactorMethod	word	sk	autentifikátor
+        secondFactorMethod	word	sk	kľúče
+        secondFactorMethod	word	sk	kľúčom
+        secondFactorMethod	word	sk	prístupový
+        secondFactorMethod	word	sk	webauthn
+        secondFactorMethod	word	sl	avtentikator
+        secondFactorMethod	word	sl	webauthn
+        secondFactorMethod	word	so	webauthn
+        secondFactorMethod	word	sr	webauthn
+        secondFactorMethod	word	sr	yubikey
+        secondFactorMethod	word	sr	аутентикатор
+        secondFactorMethod	word	sr-Latn	autentikator
+        secondFactorMethod	word	sr-Latn	webauthn
+        secondFactorMethod	word	sr-Latn	yubikey
+        secondFactorMethod	word	su	webauthn
+        secondFactorMethod	word	sv	autentiserare
+        secondFactorMethod	word	sv	autentiseringsapp
+        secondFactorMethod	word	sv	inloggningsnyckel
+        secondFactorMethod	word	sv	sms
+        secondFactorMethod	word	sw	webauthn
+        secondFactorMethod	word	ta	webauthn
+        secondFactorMethod	word	tr	anahtarları
+        secondFactorMethod	word	tr	doğrulayıcı
+        secondFactorMethod	word	tr	geçiş
+        secondFactorMethod	word	tr	totp
+        secondFactorMethod	word	tr	webauthn
+        secondFactorMethod	word	tr	yubikey
+        secondFactorMethod	word	uk	passkey
+        secondFactorMethod	word	uk	webauthn
+        secondFactorMethod	word	uk	автентифікатор
+        secondFactorMethod	word	uk	ключі
+        secondFactorMethod	word	ur	yubikey
+        secondFactorMethod	word	vec	webauthn
+        secondFactorMethod	word	vi	webauthn
+        signIn	embedded	ja	でサインイン
+        signIn	embedded	ja	ログイン
+        signIn	embedded	zh-Hans	提交
+        signIn	embedded	zh-Hans	登入
+        signIn	embedded	zh-Hans	登录
+        signIn	embedded	zh-Hans	登陆
+        signIn	embedded	zh-Hant	提交
+        signIn	embedded	zh-Hant	登入
+        signIn	key	zxx	trmsg=87
+        signIn	key	zxx	trmsg=9
+        signIn	key	zxx	trspan=connect
+        signIn	key	zxx	trspan=login
+        signIn	key	zxx	trspan=openSSOSession
+        signIn	key	zxx	trspan=submit
+        signIn	stem	bg	влиза
+        signIn	stem	cs	přihlá
+        signIn	stem	el	σύνδεση
+        signIn	stem	et	sisse
+        signIn	stem	hr	prijav
+        signIn	stem	ka	შესვლ
+        signIn	stem	ko	로그인
+        signIn	stem	lt	prisijun
+        signIn	stem	lv	pieteik
+        signIn	stem	mk	најав
+        signIn	stem	nb	innlogging
+        signIn	stem	nl	aanmeld
+        signIn	stem	sk	prihl
+        signIn	stem	sl	prijav
+        signIn	stem	sr-Latn	prijav
+        signIn	word	af	aan
+        signIn	word	af	meld
+        signIn	word	af	teken
+        signIn	word	af	tekenin
+        signIn	word	ar	الدخول
+        signIn	word	ar	تسجيل
+        signIn	word	ar	تسجيلالدخول
+        signIn	word	bg	inicio
+        signIn	word	bg	sesión
+        signIn	word	bg	влезте
+        signIn	word	bg	влезтес
+        signIn	word	bg	влезтеспарола
+        signIn	word	bg	влизам
+        signIn	word	bg	влизане
+        signIn	word	bg	вход
+        signIn	word	ca	envia
+        signIn	word	ca	inicia
+        signIn	word	ca	inicialasessió
+        signIn	word	ca	iniciar
+        signIn	word	ca	iniciarsessió
+        signIn	word	ca	inicieu
+        signIn	word	ca	sessió
+        signIn	word	cs	přihlašte
+        signIn	word	cs	přihlásit
+        signIn	word	cs	přihlásitse
+        signIn	word	cs	přihlášení
+        signIn	word	cy	mewngofnodi
+        signIn	word	da	ind
+        signIn	word	da	login
+        signIn	word	da	logind
+        signIn	word	da	logindmed
+        signIn	word	da	loginkode
+        signIn	word	de	absenden
+        signIn	word	de	anmeldecode
+        signIn	word	de	anmelden
+        signIn	word	de	anmeldung
+        signIn	word	de	mitanmelden
+        signIn	word	de	mitpasswortanmelden
+        signIn	word	el	είσοδος
+        signIn	word	el	σύνδεση
+        signIn	word	el	σύνδεσης
+        signIn	word	en	login
+        signIn	word	en	signin
+        signIn	word	en	submit
+        signIn	word	es	inicia
+        signIn	word	es	iniciar
+        signIn	word	es	iniciarsesión
+        signIn	word	es	iniciarsesióncon
+        signIn	word	es	sesión
+        signIn	word	et	logi
+        signIn	word	et	logisisse
+        signIn	word	et	sisse
+        signIn	word	eu	hasi
+        signIn	word	eu	hasierako
+        signIn	word	fa	ورود
+        signIn	word	fa	کدورود
+        signIn	word	fi	avaimella
+        signIn	word	fi	kirjaudu
+        signIn	word	fi	kirjautuminen
+        signIn	word	fi	sisäänkirjautumiskoodi
+        signIn	word	fil	mag
+        signIn	word	fr	codedeconnexion
+        signIn	word	fr	connecter
+        signIn	word	fr	connexion
+        signIn	word	fr	seconnecter
+        signIn	word	fr	seconnecterà
+        signIn	word	fr	soumettre
+        signIn	word	ga	logáil
+        signIn	word	ha	shiga
+        signIn	word	he	התחבר
+        signIn	word	he	התחברות
+        signIn	word	he	כניסה
+        signIn	word	he	כנס
+        signIn	word	he	קודכניסה
+        signIn	word	hi	लॉगिन
+        signIn	word	hi	साइन
+        signIn	word	hr	ključem
+        signIn	word	hr	prijava
+        signIn	word	hr	prijavi
+        signIn	word	hr	prijavise
+        signIn	word	hr	prijavite
+        signIn	word	hr	prijavu
+        signIn	word	ht	koneksyon
+        signIn	word	hu	bejelentkezés
+        signIn	word	hu	belépés
+        signIn	word	hu	jelentkezz
+        signIn	word	hy	գործել
+        signIn	word	hy	մուտք
+        signIn	word	hy	մուտքգործել
+        signIn	word	id	login
+        signIn	word	is	innskráning
+        signIn	word	it	accedi
+        signIn	word	it	accedia
+        signIn	word	it	accedicon
+        signIn	word	it	accediconpassword
+        signIn	word	it	inicio
+        signIn	word	it	sesión
+        signIn	word	ka	გასაღებით
+        signIn	word	ka	შედით
+        signIn	word	ka	შესვლა
+        signIn	word	ka	შესვლის
+        signIn	word	ka	შესვლისკოდი
+        signIn	word	ko	로그인
+        signIn	word	ko	로그인성공
+        signIn	word	ko	로그인코드
+        signIn	word	ko	로그인하세요
+        signIn	word	ko	로로그인
+        signIn	word	ku	چوونەناو
+        signIn	word	ky	кирүү
+        signIn	word	ky	кирүүкоду
+        signIn	word	lt	prisijungti
+        signIn	word	lt	prisijungtisu
+        signIn	word	lt	prisijunkite
+        signIn	word	lv	pieslēgties
+        signIn	word	lv	pieteikties
+        signIn	word	lv	pieteikšanās
+        signIn	word	mk	најава
+        signIn	word	mk	најавете
+        signIn	word	mn	илгээх
+        signIn	word	mn	нэвтрэх
+        signIn	word	mn	нэвтрэхкод
+        signIn	word	mn	түлхүүрээр
+        signIn	word	nb	innlogging
+        signIn	word	nb	innloggingskode
+        signIn	word	nb	logg
+        signIn	word	ne	साइन
+        signIn	word	ne	साइनइनगर्नुहोस्
+        signIn	word	nl	aanmeldcode
+        signIn	word	nl	aanmelden
+        signIn	word	nl	inloggen
+        signIn	word	nl	inloggenmet
+        signIn	word	nl	login
+        signIn	word	nn	logg
+        signIn	word	pl	logowanie
+        signIn	word	pl	zaloguj
+        signIn	word	pl	zatwierdź
+        signIn	word	pt	entrar
+        signIn	word	pt	entrarem
+        signIn	word	pt	iniciar
+        signIn	word	pt	login
+        signIn	word	ro	conectare
+        signIn	word	ru	войдите
+        signIn	word	ru	войти
+        signIn	word	ru	войтиспомощью
+        signIn	word	ru	вход
+        signIn	word	ru	логин
+        signIn	word	sk	prihlasovací
+        signIn	word	sk	prihlasovacíkód
+        signIn	word	sk	prihlásenie
+        signIn	word	sk	prihlásiť
+        signIn	word	sk	prihlásiťsa
+        signIn	word	sk	prihláste
+        signIn	word	sl	ključem
+        signIn	word	sl	prijava
+        signIn	word	sl	prijavi
+        signIn	word	sl	prijavite
+        signIn	word	sl	varnostnim
+        signIn	word	so	gal
+        signIn	word	so	galitaanka
+        signIn	word	sr	пријавите
+        signIn	word	sr	пријавитесе
+        signIn	word	sr-Latn	prijavi
+        signIn	word	sr-Latn	prijavite
+        signIn	word	sr-Latn	prijavitese
+        signIn	word	sr-Latn	prijavu
+        signIn	word	ss	ngena
+        signIn	word	st	kena
+        signIn	word	sv	inloggningskod
+        signIn	word	sv	logga
+        signIn	word	sv	loggain
+        signIn	word	sv	loggainigen
+        signIn	word	sv	loggainmed
+        signIn	word	sv	loggainmedlösenord
+        signIn	word	sw	ingia
+        signIn	word	ta	உள்நுழையவும்
+        signIn	word	tl	login
+        signIn	word	tl	mag
+        signIn	word	tl	magsignin
+        signIn	word	tr	giriş
+        signIn	word	tr	girişkodu
+        signIn	word	tr	girişyap
+        signIn	word	tr	oturum
+        signIn	word	tr	oturumaç
+        signIn	word	tr	yap
+        signIn	word	tr	yapın
+        signIn	word	uk	логін
+        signIn	word	uk	увійдіть
+        signIn	word	uk	увійти
+        signIn	word	ur	لاگ
+        signIn	word	uz	kirish
+        signIn	word	uz	kirishkodi
+        signIn	word	uz	tizimga
+        signIn	word	vec	accesso
+        signIn	word	xh	ngena
+        signIn	word	zu	ngena
+        staySignedIn	embedded	ja	信頼する
+        staySignedIn	embedded	ja	状態を
+        staySignedIn	embedded	ja	維持
+        staySignedIn	embedded	ja	記憶
+        staySignedIn	embedded	zh-Hans	保持登录
+        staySignedIn	embedded	zh-Hans	信任
+        staySignedIn	embedded	zh-Hans	记住
+        staySignedIn	embedded	zh-Hant	保持登入
+        staySignedIn	embedded	zh-Hant	信任此瀏覽器
+        staySignedIn	embedded	zh-Hant	記住
+        staySignedIn	key	zxx	trspan=rememberChoice
+        staySignedIn	key	zxx	trspan=stayConnected
+        staySignedIn	stem	cs	zapamat
+        staySignedIn	stem	nl	onthoud
+        staySignedIn	stem	ru	остава
+        staySignedIn	stem	sr	веруј
+        staySignedIn	stem	sr-Latn	veruj
+        staySignedIn	word	af	onthou
+        staySignedIn	word	af	onthoumy
+        staySignedIn	word	ar	تثق
+        staySignedIn	word	ar	تذكر
+        staySignedIn	word	ar	تذكرألغت
+        staySignedIn	word	ar	ذكر
+        staySignedIn	word	az	brauzerə
+        staySignedIn	word	bg	запомни
+        staySignedIn	word	bg	запомниме
+        staySignedIn	word	ca	confiar
+        staySignedIn	word	ca	iniciada
+        staySignedIn	word	ca	recorda
+        staySignedIn	word	ca	recordam
+        staySignedIn	word	cs	důvěřovat
+        staySignedIn	word	cs	pamatovat
+        staySignedIn	word	cs	pamatovatsimě
+        staySignedIn	word	cs	zachovat
+        staySignedIn	word	cs	zapamatovat
+        staySignedIn	word	cs	zapamatuj
+        staySignedIn	word	da	forbliv
+        staySignedIn	word	da	husk
+        staySignedIn	word	da	stol
+        staySignedIn	word	de	bleiben
+        staySignedIn	word	de	merken
+        staySignedIn	word	de	vertrauen
+        staySignedIn	word	el	διατήρηση
+        staySignedIn	word	el	θυμάσαι
+        staySignedIn	word	el	ναμεθυμάσαι
+        staySignedIn	word	en	keep
+        staySignedIn	word	en	keepmesignedin
+        staySignedIn	word	en	remember
+        staySignedIn	word	en	rememberme
+        staySignedIn	word	en	stay
+        staySignedIn	word	en	staysignedin
+        staySignedIn	word	en	trust
+        staySignedIn	word	es	conectado
+        staySignedIn	word	es	confía
+        staySignedIn	word	es	recordar
+        staySignedIn	word	et	jäta
+        staySignedIn	word	et	meelde
+        staySignedIn	word	et	usalda
+        staySignedIn	word	eu	fidatu
+        staySignedIn	word	eu	gogoratu
+        staySignedIn	word	fa	خاطر
+        staySignedIn	word	fi	luota
+        staySignedIn	word	fi	muista
+        staySignedIn	word	fi	pysy
+        staySignedIn	word	fi	sisäänkirjautuneena
+        staySignedIn	word	fr	rester
+        staySignedIn	word	fr	souvenir
+        staySignedIn	word	he	דפדפן
+        staySignedIn	word	he	זכור
+        staySignedIn	word	he	לסמוך
+        staySignedIn	word	he	לשמור
+        staySignedIn	word	hr	moj
+        staySignedIn	word	hr	vjeruj
+        staySignedIn	word	hr	zapamti
+        staySignedIn	word	hr	zapamtime
+        staySignedIn	word	ht	kenbe
+        staySignedIn	word	ht	konfyans
+        staySignedIn	word	ht	sonje
+        staySignedIn	word	hu	emlékezzen
+        staySignedIn	word	hu	hozzájárulásra
+        staySignedIn	word	hu	maradás
+        staySignedIn	word	id	ingat
+        staySignedIn	word	id	percaya
+        staySignedIn	word	id	percayai
+        staySignedIn	word	id	tetap
+        staySignedIn	word	it	mantieni
+        staySignedIn	word	it	ricordare
+        staySignedIn	word	ka	ენდობით
+        staySignedIn	word	ko	유지합니다
+        staySignedIn	word	ky	браузерге
+        staySignedIn	word	lb	verhalen
+        staySignedIn	word	lb	zoustëmmung
+        staySignedIn	word	lt	naršykle
+        staySignedIn	word	lt	pasitikėti
+        staySignedIn	word	lt	prisiminti
+        staySignedIn	word	lt	įsiminti
+        staySignedIn	word	lt	šia
+        staySignedIn	word	lv	atcerēties
+        staySignedIn	word	lv	pārlūkprogrammai
+        staySignedIn	word	lv	uzticēties
+        staySignedIn	word	mn	итгэх
+        staySignedIn	word	mn	хөтөчид
+        staySignedIn	word	ms	kekal
+        staySignedIn	word	ms	kekalkan
+        staySignedIn	word	nb	forbli
+        staySignedIn	word	nb	husk
+        staySignedIn	word	nb	pålogget
+        staySignedIn	word	nb	stol
+        staySignedIn	word	nl	bewaar
+        staySignedIn	word	nl	blijven
+        staySignedIn	word	nl	onthoud
+        staySignedIn	word	nl	onthouden
+        staySignedIn	word	nl	vertrouw
+        staySignedIn	word	nn	framtida
+        staySignedIn	word	nn	godta
+        staySignedIn	word	nn	også
+        staySignedIn	word	pl	moją
+        staySignedIn	word	pl	niewylogowywanie
+        staySignedIn	word	pl	pamiętaj
+        staySignedIn	word	pl	pozostań
+        staySignedIn	word	pl	wylogowuj
+        staySignedIn	word	pl	zapamiętaj
+        staySignedIn	word	pl	zaufaj
+        staySignedIn	word	pt	confiar
+        staySignedIn	word	pt	lembrar
+        staySignedIn	word	pt	lembrarme
+        staySignedIn	word	pt	lembre
+        staySignedIn	word	pt	mantenha
+        staySignedIn	word	ro	minte
+        staySignedIn	word	ro	rămâneți
+        staySignedIn	word	ro	ține
+        staySignedIn	word	ru	доверять
+        staySignedIn	word	ru	запомнить
+        staySignedIn	word	ru	оставайтесь
+        staySignedIn	word	ru	оставаться
+        staySignedIn	word	sk	dôverovať
+        staySignedIn	word	sk	prehliadaču
+        staySignedIn	word	sk	zapamätať
+        staySignedIn	word	sk	zapamätaťsima
+        staySignedIn	word	sl	temu
+        staySignedIn	word	sl	zapomni
+        staySignedIn	word	sl	zapomnisime
+        staySignedIn	word	sl	zaupaj
+        staySignedIn	word	sr	веруј
+        staySignedIn	word	sr	верујете
+        staySignedIn	word	sr	прегледачу
+        staySignedIn	word	sr-Latn	moj
+        staySignedIn	word	sr-Latn	pregledaču
+        staySignedIn	word	sr-Latn	veruj
+        staySignedIn	word	sr-Latn	verujete
+        staySignedIn	word	sr-Latn	zapamti
+        staySignedIn	word	sr-Latn	zapamtime
+        staySignedIn	word	st	hopola
+        staySignedIn	word	sv	håll
+        staySignedIn	word	sv	ihåg
+        staySignedIn	word	sv	kom
+        staySignedIn	word	sv	lita
+        staySignedIn	word	tr	güven
+        staySignedIn	word	tr	hatırla
+        staySignedIn	word	tr	tut
+        staySignedIn	word	uk	виходити
+        staySignedIn	word	uk	довіряти
+        staySignedIn	word	uk	залишатися
+        staySignedIn	word	uk	запам
+        staySignedIn	word	uk	системі
+        staySignedIn	word	uk	ятати
+        staySignedIn	word	uz	brauzerga
+        staySignedIn	word	uz	tizimda
+        staySignedIn	word	vi	duy
+        staySignedIn	word	vi	giữ
+        staySignedIn	word	vi	nhớ
+        staySignedIn	word	xh	khumbula
+        staySignedIn	word	zu	khumbula
+        user	embedded	ja	ユーザー
+        user	embedded	ja	ユーザ名
+        user	embedded	th	ผู้ใช้
+        user	embedded	zh-Hans	使用者
+        user	embedded	zh-Hans	用户
+        user	embedded	zh-Hant	使用者
+        user	embedded	zh-Hant	用戶名
+        user	embedded	zh-Hant	用户名
+        user	key	zxx	trmsg=4
+        user	key	zxx	trmsg=40
+        user	key	zxx	trmsg=70
+        user	key	zxx	trplaceholder=login
+        user	key	zxx	trspan=user
+        user	stem	bg	потребителско
+        user	stem	cs	uživatel
+        user	stem	da	bruger
+        user	stem	de	benutzer
+        user	stem	fi	käyttäjä
+        user	stem	ko	아이디
+        user	stem	nl	gebruiker
+        user	stem	pl	użytkownik
+        user	word	af	gebruikersnaam
+        user	word	ar	اسم
+        user	word	ar	اسمالمستخدم
+        user	word	ar	المستخدم
+        user	word	az	adı
+        user	word	az	i̇stifadəçi
+        user	word	bg	име
+        user	word	bg	потребителско
+        user	word	bg	потребителскоиме
+        user	word	bg	потребителското
+        user	word	ca	nom
+        user	word	ca	nomdusuari
+        user	word	ca	usuari
+        user	word	cs	jméno
+        user	word	cs	přihlašovacíjméno
+        user	word	cs	uživatel
+        user	word	cs	uživatelské
+        user	word	cs	uživatelskéjméno
+        user	word	cs	zadejteuživatelskéjméno
+        user	word	da	bruger
+        user	word	da	brugernavn
+        user	word	de	anmeldename
+        user	word	de	benutzer
+        user	word	de	benutzername
+        user	word	de	benutzernamen
+        user	word	de	nutzername
+        user	word	el	χρήστη
+        user	word	el	όνομα
+        user	word	el	όνομαχρήστη
+        user	word	en	emailorusername
+        user	word	en	enterusername
+        user	word	en	user
+        user	word	en	username
+        user	word	en	usernameoremail
+        user	word	es	nombre
+        user	word	es	nombredeusuario
+        user	word	es	usuario
+        user	word	et	kasutajanimi
+        user	word	eu	erabiltzaile
+        user	word	eu	erabiltzailea
+        user	word	eu	erabiltzaileizena
+        user	word	eu	izena
+        user	word	fa	کاربری
+        user	word	fi	käyttäjä
+        user	word	fi	käyttäjänimi
+        user	word	fi	käyttäjätunnus
+        user	word	fi	käyttäjää
+        user	word	fr	nom
+        user	word	fr	nomdutilisateur
+        user	word	fr	utilisateur
+        user	word	ga	úsáideora
+        user	word	he	משתמש
+        user	word	he	שםמשתמש
+        user	word	hi	उपयोगकर्ता
+        user	word	hi	उपयोगकर्तानाम
+        user	word	hr	ime
+        user	word	hr	korisničko
+        user	word	hr	korisničkoime
+        user	word	ht	itilizatè
+        user	word	ht	non
+        user	word	ht	nonitilizatè
+        user	word	hu	felhasználónév
+        user	word	hy	օգտանուն
+        user	word	id	belakang
+        user	word	id	nama
+        user	word	id	namapengguna
+        user	word	id	pengguna
+        user	word	is	notendanafn
+        user	word	it	nome
+        user	word	it	nomeutente
+        user	word	it	username
+        user	word	it	usernameoemail
+        user	word	it	utente
+        user	word	ka	მომხმარებლის
+        user	word	ka	მომხმარებლისსახელი
+        user	word	ka	სახელი
+        user	word	ko	사용자
+        user	word	ko	사용자이름
+        user	word	ko	아이디
+        user	word	ko	아이디를
+        user	word	ku	بەکارهێنەر
+        user	word	ky	аты
+        user	word	ky	колдонуучу
+        user	word	ky	колдонуучуаты
+        user	word	lt	naudotojo
+        user	word	lt	naudotojovardas
+        user	word	lt	prisijungimovardas
+        user	word	lt	vardas
+        user	word	lt	vartotojo
+        user	word	lt	vartotojovardas
+        user	word	lv	lietotājvārds
+        user	word	mk	име
+        user	word	mk	корисничко
+        user	word	mk	корисничкоиме
+        user	word	mn	нэр
+        user	word	mn	хэрэглэгчийн
+        user	word	mn	хэрэглэгчийннэр
+        user	word	ms	nama
+        user	word	ms	namapengguna
+        user	word	ms	pengguna
+        user	word	mt	isem
+        user	word	nb	brukernavn
+        user	word	ne	प्रयोजक
+        user	word	nl	gebruiker
+        user	word	nl	gebruikersnaam
+        user	word	pl	nazwa
+        user	word	pl	nazwaużytkownika
+        user	word	pl	nazwę
+        user	word	pl	użytkownik
+        user	word	pl	użytkownika
+        user	word	pt	nome
+        user	word	pt	nomedeusuário
+        user	word	pt	nomedeutilizador
+        user	word	pt	usuário
+        user	word	pt	utilizador
+        user	word	ro	nume
+        user	word	ro	numedeutilizator
+        user	word	ro	numele
+        user	word	ro	utilizator
+        user	word	ru	введитеимяпользователя
+        user	word	ru	имя
+        user	word	ru	имяпользователя
+        user	word	ru	пользователя
+        user	word	sk	meno
+        user	word	sk	používateľské
+        user	word	sk	používateľskémeno
+        user	word	sl	ime
+        user	word	sl	uporabniško
+        user	word	sl	uporabniškoime
+        user	word	so	isticmaalaha
+        user	word	so	magaca
+        user	word	so	magacaisticmaalaha
+        user	word	sr	име
+        user	word	sr	корисничко
+        user	word	sr-Latn	ime
+        user	word	sr-Latn	korisničko
+        user	word	sr-Latn	korisničkoime
+        user	word	ss	lomsebenzisi
+        user	word	su	nami
+        user	word	su	namipangguna
+        user	word	su	pangguna
+        user	word	sv	användarnamn
+        user	word	sw	jina
+        user	word	sw	jinalamtumiaji
+        user	word	sw	mtumiaji
+        user	word	ta	பயனர்
+        user	word	tr	adı
+        user	word	tr	kullanıcı
+        user	word	tr	kullanıcıadı
+        user	word	uk	користувача
+        user	word	uk	своє
+        user	word	uk	імякористувача
+        user	word	ur	صارف
+        user	word	ur	صارفنام
+        user	word	ur	نام
+        user	word	uz	foydalanuvchi
+        user	word	uz	foydalanuvchinomi
+        user	word	uz	nomi
+        user	word	vec	nome
+        user	word	vi	dùng
+        user	word	vi	người
+        user	word	vi	ngườidùng
+        user	word	vi	tên
+        user	word	vi	tênngườidùng
+        user	word	xh	igamalomsebenzisi
+        user	word	xh	lomsebenzisi
+        user	word	zu	lomsebenzisi
+        verify	embedded	ja	で確認
+        verify	embedded	ja	確認済み
+        verify	embedded	ja	電話番号の
+        verify	embedded	th	ตรวจสอบ
+        verify	embedded	zh-Hans	已验证
+        verify	embedded	zh-Hans	电话验证
+        verify	embedded	zh-Hans	身份驗證
+        verify	embedded	zh-Hans	进行验证
+        verify	embedded	zh-Hans	需要验证
+        verify	embedded	zh-Hans	验证您的身份
+        verify	embedded	zh-Hant	已驗證
+        verify	embedded	zh-Hant	電話驗證
+        verify	embedded	zh-Hant	驗證您的身份
+        verify	embedded	zh-Hant	驗證您的身分
+        verify	key	zxx	trspan=genericRegisterVerify
+        verify	key	zxx	trspan=genericverify
+        verify	key	zxx	trspan=verify
+        verify	key	zxx	trspan=yourKeyIsVerified
+        verify	stem	da	verific
+        verify	stem	fi	vahvista
+        verify	stem	hu	ellenőrzés
+        verify	stem	ka	გადაამოწმ
+        verify	stem	nb	bekreft
+        verify	stem	pl	zweryfik
+        verify	stem	ro	verific
+        verify	stem	uk	верифік
+        verify	word	ar	التحقق
+        verify	word	bg	идентичност
+        verify	word	bg	имейла
+        verify	word	bg	потвърждение
+        verify	word	ca	verificació
+        verify	word	cs	druhý
+        verify	word	cs	ověřit
+        verify	word	cy	gwirio
+        verify	word	da	verificer
+        verify	word	da	verificér
+        verify	word	de	verifizieren
+        verify	word	de	verifiziert
+        verify	word	de	verifizierung
+        verify	word	el	επαλήθευση
+        verify	word	en	emailverification
+        verify	word	en	verification
+        verify	word	en	verified
+        verify	word	en	verify
+        verify	word	es	verifica
+        verify	word	es	verificación
+        verify	word	es	verificado
+        verify	word	es	verificar
+        verify	word	es	verifique
+        verify	word	et	kinnitamine
+        verify	word	et	telefoninumbri
+        verify	word	eu	egiaztapena
+        verify	word	eu	egiaztatu
+        verify	word	fi	vahvista
+        verify	word	fi	vahvistaminen
+        verify	word	fi	vahvistettu
+        verify	word	fi	vahvistus
+        verify	word	fi	varmenna
+        verify	word	fil	beripikahin
+        verify	word	fil	verify
+        verify	word	fr	vérification
+        verify	word	fr	vérifier
+        verify	word	he	מאומת
+        verify	word	hi	सत्यापित
+        verify	word	hi	सत्यापितकरें
+        verify	word	hr	verifikacija
+        verify	word	ht	verifye
+        verify	word	hu	ellenőrzés
+        verify	word	hu	ellenőrzése
+        verify	word	hu	emailellenőrzés
+        verify	word	hu	személyazonosságát
+        verify	word	id	memverifikasi
+        verify	word	id	verifikasi
+        verify	word	id	verifikasikan
+        verify	word	it	verifica
+        verify	word	it	verificaemail
+        verify	word	it	verificare
+        verify	word	it	verificazione
+        verify	word	ka	გადაამოწმოთ
+        verify	word	ka	გადამოწმება
+        verify	word	ka	ვერიფიკაცია
+        verify	word	ku	تائیدکردن
+        verify	word	ky	дурустоо
+        verify	word	lt	patvirtinimas
+        verify	word	lv	pārbaude
+        verify	word	lv	verifikācija
+        verify	word	ms	sahkan
+        verify	word	mt	verifika
+        verify	word	nb	bekreft
+        verify	word	nb	bekreftelse
+        verify	word	nl	geverifieerd
+        verify	word	nl	verificatie
+        verify	word	nl	verifieer
+        verify	word	nl	verifiëren
+        verify	word	pl	weryfikacja
+        verify	word	pl	weryfikuj
+        verify	word	pl	zweryfikować
+        verify	word	pl	zweryfikuj
+        verify	word	pt	verificar
+        verify	word	ro	verificare
+        verify	word	ro	verificați
+        verify	word	ro	verifică
+        verify	word	ru	верификация
+        verify	word	ru	проверить
+        verify	word	sk	overiť
+        verify	word	sr	потврдни
+        verify	word	su	verifikasi
+        verify	word	sv	epostverifiering
+        verify	word	sv	postverifiering
+        verify	word	sv	verifiera
+        verify	word	sv	verifiering
+        verify	word	tl	verify
+        verify	word	tr	doğrula
+        verify	word	tr	doğrulanmış
+        verify	word	tr	doğrulayın
+        verify	word	uk	верифікація
+        verify	word	uk	верифікувати
+        verify	word	uk	особу
+        verify	word	uk	перевірити
+        verify	word	vec	verifica
+        verify	word	vi	minh
+        verify	word	vi	xácminh
+        wrong	embedded	ja	リンクが無効です
+        wrong	embedded	ja	一致していません
+        wrong	embedded	ja	不正な
+        wrong	embedded	ja	無効であるか
+        wrong	embedded	ja	無効な
+        wrong	embedded	ja	証明情報
+        wrong	embedded	ja	資格情報が
+        wrong	embedded	ja	間違っています
+        wrong	embedded	ja	電話番号です
+        wrong	embedded	zh-Hans	不正确的
+        wrong	embedded	zh-Hans	密码错误
+        wrong	embedded	zh-Hans	无效
+        wrong	embedded	zh-Hans	码不匹配
+        wrong	embedded	zh-Hans	码必须匹配
+        wrong	embedded	zh-Hans	错误代码
+        wrong	embedded	zh-Hant	密碼不相符
+        wrong	embedded	zh-Hant	密碼必須相符
+        wrong	embedded	zh-Hant	无效
+        wrong	embedded	zh-Hant	無效
+        wrong	embedded	zh-Hant	碼不匹配
+        wrong	embedded	zh-Hant	碼錯誤
+        wrong	embedded	zh-Hant	錯誤的
+        wrong	key	zxx	trmsg=10
+        wrong	key	zxx	trmsg=3
+        wrong	key	zxx	trmsg=34
+        wrong	key	zxx	trmsg=37
+        wrong	key	zxx	trmsg=39
+        wrong	key	zxx	trmsg=40
+        wrong	key	zxx	trmsg=44
+        wrong	key	zxx	trmsg=5
+        wrong	key	zxx	trmsg=53
+        wrong	key	zxx	trmsg=76
+        wrong	key	zxx	trmsg=81
+        wrong	key	zxx	trmsg=83
+        wrong	key	zxx	trmsg=96
+        wrong	key	zxx	trmsg=97
+        wrong	key	zxx	trspan=badCode
+        wrong	key	zxx	trspan=csrfError
+        wrong	key	zxx	trspan=u2fFailed
+        wrong	key	zxx	trspan=webAuthnFailed
+        wrong	stem	bg	невалид
+        wrong	stem	cs	nesprávn
+        wrong	stem	da	ugyldig
+        wrong	stem	de	falsche
+        wrong	stem	de	ungültige
+        wrong	stem	el	έγκυρ
+        wrong	stem	fi	virheelli
+        wrong	stem	hr	neisprav
+        wrong	stem	ka	არასწორი
+        wrong	stem	ko	일치
+        wrong	stem	ko	잘못
+        wrong	stem	lt	neteisinga
+        wrong	stem	lv	nekorekt
+        wrong	stem	nl	ongeldig
+        wrong	stem	pl	niepoprawn
+        wrong	stem	pl	nieprawidłow
+        wrong	stem	ro	nevalid
+        wrong	stem	ru	неверны
+        wrong	stem	sk	neplatn
+        wrong	stem	sl	napač
+        wrong	stem	sv	felaktig
+        wrong	stem	sv	ogiltig
+        wrong	stem	uk	невірн
+        wrong	word	af	ongeldige
+        wrong	word	af	ooreen
+        wrong	word	af	stem
+        wrong	word	af	verkeerde
+        wrong	word	af	verkeerdegebruikersnaamofwagwoord
+        wrong	word	ar	خاطئ
+        wrong	word	ar	خاطئة
+        wrong	word	ar	سيئ
+        wrong	word	ar	صالح
+        wrong	word	ar	صالحة
+        wrong	word	ar	صحيحة
+        wrong	word	az	tokeni
+        wrong	word	az	yanlış
+        wrong	word	bg	грешен
+        wrong	word	bg	невалиден
+        wrong	word	bg	невалидни
+        wrong	word	bg	съвпадат
+        wrong	word	ca	coincideixen
+        wrong	word	ca	contrasenyes
+        wrong	word	ca	invàlid
+        wrong	word	ca	vàlid
+        wrong	word	ca	vàlida
+        wrong	word	cs	chybný
+        wrong	word	cs	data
+        wrong	word	cs	neplatná
+        wrong	word	cs	neplatné
+        wrong	word	cs	neplatný
+        wrong	word	cs	neshodují
+        wrong	word	cs	nesprávná
+        wrong	word	cs	nesprávné
+        wrong	word	cs	nesprávnéheslo
+        wrong	word	cs	nesprávný
+        wrong	word	cs	špatný
+        wrong	word	cy	anghywir
+        wrong	word	cy	nad
+        wrong	word	da	adgangskoderne
+        wrong	word	da	ens
+        wrong	word	da	forkert
+        wrong	word	da	forkertadgangskode
+        wrong	word	da	passer
+        wrong	word	da	ugyldig
+        wrong	word	da	ugyldigadgangskode
+        wrong	word	da	ugyldigt
+        wrong	word	de	falscher
+        wrong	word	de	falschercode
+        wrong	word	de	falsches
+        wrong	word	de	falschespasswort
+        wrong	word	de	ungültige
+        wrong	word	de	ungültiger
+        wrong	word	de	ungültigercode
+        wrong	word	de	ungültiges
+        wrong	word	de	ungültigespasswort
+        wrong	word	de	ungültigetelefonnummer
+        wrong	word	el	έγκυρη
+        wrong	word	el	έγκυρο
+        wrong	word	el	έγκυρος
+        wrong	word	el	εσφαλμένο
+        wrong	word	en	bad
+        wrong	word	en	incorrect
+        wrong	word	en	incorrectpassword
+        wrong	word	en	incorrectusernameorpassword
+        wrong	word	en	invalid
+        wrong	word	en	invalidcode
+        wrong	word	en	invalidcredentials
+        wrong	word	en	invalidpassword
+        wrong	word	en	invalidrequest
+        wrong	word	en	invalidtoken
+        wrong	word	en	invaliduser
+        wrong	word	en	invaliduserpassword
+        wrong	word	en	passwordsdonotmatch
+        wrong	word	en	passwordsdontmatch
+        wrong	word	en	wrong
+        wrong	word	es	coincide
+        wrong	word	es	coinciden
+        wrong	word	es	contraseñaincorrecta
+        wrong	word	es	contraseñainválida
+        wrong	word	es	contraseñas
+        wrong	word	es	códigoincorrecto
+        wrong	word	es	incorrecta
+        wrong	word	es	incorrecto
+        wrong	word	es	invalido
+        wrong	word	es	inválida
+        wrong	word	es	inválido
+        wrong	word	es	válida
+        wrong	word	es	válidas
+        wrong	word	es	válido
+        wrong	word	et	vale
+        wrong	word	et	vigane
+        wrong	word	et	ühti
+        wrong	word	eu	baliogabea
+        wrong	word	eu	baliogabeak
+        wrong	word	eu	okerra
+        wrong	word	fa	مطابقت
+        wrong	word	fa	نامعتبر
+        wrong	word	fa	ندارند
+        wrong	word	fa	گذرواژههامطابقتندارند
+        wrong	word	fi	salasanat
+        wrong	word	fi	täsmää
+        wrong	word	fi	vanhasalasanaonvirheellinen
+        wrong	word	fi	virheellinen
+        wrong	word	fi	virheellinenkoodi
+        wrong	word	fi	virheellinensalasana
+        wrong	word	fi	virheelliset
+        wrong	word	fi	väärä
+        wrong	word	fil	maling
+        wrong	word	fr	codeinvalide
+        wrong	word	fr	incorrect
+        wrong	word	fr	invalide
+        wrong	word	fr	mauvais
+        wrong	word	fr	mauvaise
+        wrong	word	fr	motdepasseincorrect
+        wrong	word	fr	motdepasseinvalide
+        wrong	word	fr	valide
+        wrong	word	ga	mícheart
+        wrong	word	he	חוקית
+        wrong	word	he	פגום
+        wrong	word	he	קודשגוי
+        wrong	word	he	שגוי
+        wrong	word	he	שגויה
+        wrong	word	he	תקין
+        wrong	word	hi	गलत
+        wrong	word	hr	neispravan
+        wrong	word	hr	neispravna
+        wrong	word	hr	podudaraju
+        wrong	word	ht	bon
+        wrong	word	ht	koresponn
+        wrong	word	ht	kòrèk
+        wrong	word	ht	valab
+        wrong	word	ht	valid
+        wrong	word	hu	ajelszavaknemegyeznek
+        wrong	word	hu	egyeznek
+        wrong	word	hu	helytelen
+        wrong	word	hu	hibás
+        wrong	word	hu	jelszavak
+        wrong	word	hu	érvénytelen
+        wrong	word	hu	érvénytelenjelszó
+        wrong	word	hu	érvénytelenkód
+        wrong	word	hy	անվավեր
+        wrong	word	id	valid
+        wrong	word	is	eins
+        wrong	word	is	ógildur
+        wrong	word	is	ógilt
+        wrong	word	it	codiceerrato
+        wrong	word	it	corrisponde
+        wrong	word	it	corrispondono
+        wrong	word	it	errata
+        wrong	word	it	errato
+        wrong	word	it	passworderrata
+        wrong	word	it	valida
+        wrong	word	it	valido
+        wrong	word	ka	url
+        wrong	word	ka	არასწორი
+        wrong	word	ka	არასწორია
+        wrong	word	ka	არასწორიპაროლი
+        wrong	word	ka	ემთხვევა
+        wrong	word	ko	비밀번호입니다
+        wrong	word	ko	올바르지
+        wrong	word	ko	올바르지않은비밀번호
+        wrong	word	ko	올비르지
+        wrong	word	ko	유효하지
+        wrong	word	ko	일치하지
+        wrong	word	ko	일치해야
+        wrong	word	ko	잘못되었습니다
+        wrong	word	ko	잘못된
+        wrong	word	ko	잘못된비밀번호
+        wrong	word	ko	잘못된비밀번호입니다
+        wrong	word	ko	전화번호입니다
+        wrong	word	ko	증명이
+        wrong	word	ko	코드입니다
+        wrong	word	ky	эмес
+        wrong	word	lt	klaidinga
+        wrong	word	lt	nesutampa
+        wrong	word	lt	neteisinga
+        wrong	word	lt	neteisingas
+        wrong	word	lt	neteisingasslaptažodis
+        wrong	word	lt	slaptažodžiai
+        wrong	word	lt	slaptažodžiainesutampa
+        wrong	word	lt	žymė
+        wrong	word	lv	marķieris
+        wrong	word	lv	nederīgs
+        wrong	word	lv	nekorekta
+        wrong	word	lv	nekorekts
+        wrong	word	lv	nepareiza
+        wrong	word	lv	nepareizaparole
+        wrong	word	lv	nesakrīt
+        wrong	word	mk	акредитиви
+        wrong	word	mk	валидна
+        wrong	word	mk	неважечки
+        wrong	word	mn	буруу
+        wrong	word	ms	sah
+        wrong	word	ms	sepadan
+        wrong	word	nb	passordene
+        wrong	word	nb	samsvare
+        wrong	word	nb	ugyldig
+        wrong	word	ne	गलत
+        wrong	word	nl	ongeldig
+        wrong	word	nl	ongeldige
+        wrong	word	nl	ongeldigecode
+        wrong	word	nl	ongeldigegebruiker
+        wrong	word	nl	ongeldigwachtwoord
+        wrong	word	nl	onjuist
+        wrong	word	nl	overeen
+        wrong	word	pl	błędny
+        wrong	word	pl	błędnykod
+        wrong	word	pl	hasłaniepasują
+        wrong	word	pl	niepoprawne
+        wrong	word	pl	niepoprawny
+        wrong	word	pl	nieprawidłowa
+        wrong	word	pl	nieprawidłowe
+        wrong	word	pl	nieprawidłowehasło
+        wrong	word	pl	nieprawidłowy
+        wrong	word	pl	nieprawidłowykod
+        wrong	word	pl	nieprawidłowynumertelefonu
+        wrong	word	pl	nieprawidłowyużytkownik
+        wrong	word	pl	nieprawidłową
+        wrong	word	pl	pasują
+        wrong	word	pl	zły
+        wrong	word	pt	assenhasnãocoincidem
+        wrong	word	pt	coincidem
+        wrong	word	pt	códigoinválido
+        wrong	word	pt	emailinválido
+        wrong	word	pt	errado
+        wrong	word	pt	incorreta
+        wrong	word	pt	incorreto
+        wrong	word	pt	inválida
+        wrong	word	pt	inválido
+        wrong	word	pt	inválidos
+        wrong	word	pt	nomedeusuárioinválido
+        wrong	word	pt	palavrapasseinválida
+        wrong	word	pt	senhaincorreta
+        wrong	word	pt	senhainválida
+        wrong	word	pt	senhas
+        wrong	word	pt	usuárioinválido
+        wrong	word	pt	utilizadorinválido
+        wrong	word	ro	incorectă
+        wrong	word	ro	invalid
+        wrong	word	ro	nevalid
+        wrong	word	ro	nevalidă
+        wrong	word	ro	parolele
+        wrong	word	ro	parolăincorectă
+        wrong	word	ru	неверные
+        wrong	word	ru	неверный
+        wrong	word	ru	неверныйкод
+        wrong	word	ru	неверныйпароль
+        wrong	word	ru	недействительный
+        wrong	word	ru	недопустимый
+        wrong	word	ru	неправильный
+        wrong	word	ru	пароли
+        wrong	word	ru	паролинесовпадают
+        wrong	word	ru	совпадают
+        wrong	word	si	වලංගු
+        wrong	word	sk	heslá
+        wrong	word	sk	heslásanezhodujú
+        wrong	word	sk	neplatná
+        wrong	word	sk	neplatné
+        wrong	word	sk	neplatný
+        wrong	word	sk	nesprávne
+        wrong	word	sk	nesprávneheslo
+        wrong	word	sk	nezhodujú
+        wrong	word	sl	gesli
+        wrong	word	sl	gesliseneujemata
+        wrong	word	sl	napačen
+        wrong	word	sl	napačna
+        wrong	word	sl	napačno
+        wrong	word	sl	napačnogeslo
+        wrong	word	sl	neveljavna
+        wrong	word	sl	ujemata
+        wrong	word	so	qaldan
+        wrong	word	sr	неважећи
+        wrong	word	sr-Latn	neispravan
+        wrong	word	sr-Latn	netačna
+        wrong	word	sr-Latn	netačnalozinka
+        wrong	word	st	fosahetse
+        wrong	word	sv	felaktig
+        wrong	word	sv	felaktigt
+        wrong	word	sv	felaktigtlösenord
+        wrong	word	sv	lösenorden
+        wrong	word	sv	lösenordenmatcharinte
+        wrong	word	sv	matchar
+        wrong	word	sv	ogiltig
+        wrong	word	sv	ogiltigt
+        wrong	word	ta	தவறான
+        wrong	word	ta	பொருந்தவில்லை
+        wrong	word	tl	maling
+        wrong	word	tr	eşleşmiyor
+        wrong	word	tr	geçersiz
+        wrong	word	tr	hatalı
+        wrong	word	tr	hatalıkod
+        wrong	word	tr	parolalar
+        wrong	word	tr	yanlış
+        wrong	word	tr	şifreler
+        wrong	word	tr	şifrelereşleşmiyor
+        wrong	word	tr	şifreyanlış
+        wrong	word	uk	збігаються
+        wrong	word	uk	невірна
+        wrong	word	uk	невірне
+        wrong	word	uk	невірний
+        wrong	word	uk	недійсна
+        wrong	word	uk	недійсне
+        wrong	word	uk	недійсний
+        wrong	word	uk	неправильний
+        wrong	word	uk	неправильнийпароль
+        wrong	word	uk	неприпустимий
+        wrong	word	uk	паролі
+        wrong	word	uk	паролінезбігаються
+        wrong	word	ur	اسناد
+        wrong	word	ur	غلط
+        wrong	word	ur	مماثل
+        wrong	word	uz	noto
+        wrong	word	uz	yaroqsiz
+        wrong	word	vec	sbaglià
+        wrong	word	vi	hợp
+        wrong	word	vi	khớp
+        wrong	word	xh	esingasebenziyo
+        wrong	word	zu	esingalungile
         """#
 }
