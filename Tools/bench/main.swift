@@ -41,6 +41,12 @@ extension OptionKey {
     static let incremental = OptionKey(named: "incremental")
     static let gateway = OptionKey(named: "gateway")
     static let coldStart = OptionKey(named: "cold-start")
+    static let signinMemory = OptionKey(named: "signin-memory")
+    static let mechanize = OptionKey(named: "mechanize")
+    static let url = OptionKey(named: "url")
+    static let user = OptionKey(named: "user")
+    static let passwordFile = OptionKey(named: "password-file")
+    static let cacert = OptionKey(named: "cacert")
     static let hugeMib = OptionKey(named: "huge-mib")
     static let files = OptionKey(named: "files")
     static let throttled = OptionKey(named: "throttled")
@@ -54,7 +60,7 @@ let benchCommand = CommandDescription(
     summary: "Lists N items, then downloads a 50 MiB file (curl vs spconnect, Download.swift), then reads sign-in "
         + "pages (PageReading.swift); each flag below runs one part only. Run it as 'swift run -c release bench'.",
     synopsis: "[--items N] [--runs R] [--pages [--manifest DIR]] [--export] [--items-parallel] [--gateway] "
-        + "[--cold-start [BINARY]...] [--incremental [--files N]] "
+        + "[--cold-start [BINARY]...] [--signin-memory [BINARY]... [--mechanize PYTHON] [--url URL --user NAME --password-file FILE [--cacert FILE]]] [--incremental [--files N]] "
         + "[--throttled [--files N] [--items N] [--budget U]]",
     options: [
         .integer(.items, "N", in: 1...10_000_000, "items of the listing (default 100000)"),
@@ -74,6 +80,15 @@ let benchCommand = CommandDescription(
             .coldStart,
             "curl --version against spconnect --version of each BINARY given after it (default: the release "
                 + "build), 40 interleaved rounds (ColdStart.swift)"),
+        .flag(
+            .signinMemory,
+            "the peak RSS of spconnect login (each BINARY given after it; default: the release build) against spsim's "
+                + "ADFS world, 7 interleaved rounds (SignInMemory.swift)"),
+        .path(.mechanize, "PYTHON", "with --signin-memory: a Python with mechanize, to sign in beside spconnect"),
+        .value(.url, "URL", "with --signin-memory: sign in at this running world (login --url) instead of spsim's"),
+        .value(.user, "NAME", "with --url: the user"),
+        .path(.passwordFile, "FILE", "with --url: a file holding the user's password"),
+        .path(.cacert, "FILE", "with --url: the CA certificates the world's TLS is checked against"),
         .flag(
             .incremental,
             "only download -r --incremental and items --since-token, full then after 10 changes (Incremental.swift)"),
@@ -98,7 +113,9 @@ if arguments.has(.help) {
     print(benchCommand.help(program: "bench"))
     exit(0)
 }
-if !arguments.has(.coldStart), let word = arguments.positionals.first { fail("unknown argument \(word)") }
+if !arguments.has(.coldStart), !arguments.has(.signinMemory), let word = arguments.positionals.first {
+    fail("unknown argument \(word)")
+}
 let largest = arguments.integer(.items) ?? 100_000
 let runs = arguments.integer(.runs) ?? 1
 let pagesOnly = arguments.has(.pages)
@@ -213,6 +230,24 @@ if exportOnly {
     exit(0)
 }
 guard FileManager.default.isExecutableFile(atPath: curl) else { fail("/usr/bin/curl is needed for the baseline") }
+if arguments.has(.signinMemory) {
+    let binaries = arguments.positionals.isEmpty ? [spconnect] : arguments.positionals
+    var live: SignInWorld?
+    if let url = arguments.value(.url) {
+        guard let user = arguments.value(.user), let passwordFile = arguments.value(.passwordFile),
+            let secret = try? String(contentsOfFile: passwordFile, encoding: .utf8)
+        else { fail("--url needs --user and a readable --password-file") }
+        live = SignInWorld(
+            url: url, target: ["--url", url], user: user,
+            password: secret.trimmingCharacters(in: .newlines), caFile: arguments.value(.cacert))
+    }
+    for line in try signInMemoryReport(
+        binaries: binaries, mechanizePython: arguments.value(.mechanize), live: live)
+    {
+        print(line)
+    }
+    exit(0)
+}
 if let coldStartBinaries {
     for line in try coldStartReport(binaries: coldStartBinaries.isEmpty ? [spconnect] : coldStartBinaries) {
         print(line)
