@@ -41,16 +41,20 @@ import Transport
         try store.save(session, profile: "app")
         let renewal = TokenRenewal(client: world.client, session: session, store: store, profile: "app")
         let site = site(world, renewal)
+        // Tokens made from here on live long, so no renewal below can age too and count twice on a loaded machine
+        // (a CI run: the first request took so long that the six-second token was renewed twice).
+        world.simulator.setTokenLifetime(seconds: 3599)
         _ = try await site.web()
-        // Within its lifetime the token is used as it is (unless this machine is so loaded that it already aged).
+        // Within its lifetime the token is used as it is; on a machine so loaded that it already aged, the one
+        // renewal is the one before expiry this test is about.
         let fresh = await renewal.renewals
         #expect(fresh <= 1)
-        // Later tokens live long, so the renewal below cannot age too on a loaded machine and count twice.
-        world.simulator.setTokenLifetime(seconds: 3599)
-        let aging = try #require(await renewal.current.tokens)
-        try await Task.sleep(for: .seconds(max(0, aging.renewAt.timeIntervalSinceNow)) + .milliseconds(50))
-        _ = try await site.web()
-        #expect(await renewal.renewals == fresh + 1)
+        if fresh == 0 {
+            let aging = try #require(await renewal.current.tokens)
+            try await Task.sleep(for: .seconds(max(0, aging.renewAt.timeIntervalSinceNow)) + .milliseconds(50))
+            _ = try await site.web()
+        }
+        #expect(await renewal.renewals == 1)
         let saved = try #require(try store.load(profile: "app")?.tokens)
         #expect(saved.accessToken != session.tokens?.accessToken && saved.kind == .appOnly)
         let attributes = try FileManager.default.attributesOfItem(atPath: try store.path(for: "app"))
@@ -58,7 +62,7 @@ import Transport
         // Revoked on the server: one 401, one renewal, the request repeated.
         world.simulator.expireSessions()
         _ = try await site.web()
-        #expect(await renewal.renewals == fresh + 2)
+        #expect(await renewal.renewals == 2)
         await world.stop()
     }
 
