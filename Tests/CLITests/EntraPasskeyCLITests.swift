@@ -12,28 +12,12 @@ import Testing
 /// view), and with a password and the passkey as the second factor (`FidoKey` on `ConvergedTFA`). spsim offers FIDO to
 /// browsers' agents only, as Entra; every assertion is checked by spsim per WebAuthn (counter, challenge, origin).
 @Suite(.childProcesses) struct EntraPasskeyCLITests {
-    final class World {
-        let sim: Simulator
-        let app: TestAppCredential
-        let state: String
-        let caPath: String
-        let environment: [String: String]
-
+    final class World: HTTPSTenant {
         init() async throws {
-            sim = try Simulator(SimulatorOptions(mode: .entra, tls: true))
-            app = try await TestAppCredential.make()
-            sim.registerCertificate(app.certificatePEM, appId: SimulatedApp.passkeyProvisioningId)
-            state = try temporaryDirectory("entra-passkey")
+            try await super.init(
+                SimulatorOptions(mode: .entra), appIds: [SimulatedApp.passkeyProvisioningId], folder: "entra-passkey")
             try FileManager.default.createDirectory(
                 atPath: state + "/keys", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            caPath = state + "/ca.pem"
-            try Data((sim.certificatePEM ?? "").utf8).write(to: URL(fileURLWithPath: caPath))
-            environment = ["XDG_STATE_HOME": state, "HOME": state]
-        }
-
-        deinit {
-            sim.stop()
-            try? FileManager.default.removeItem(atPath: state)
         }
 
         func run(_ arguments: [String], stdin: String? = nil) async throws -> RunResult {

@@ -10,32 +10,15 @@ import Testing
 /// process, and each test holds an https simulator: Foundation's Process has crashed when this process held too many
 /// descriptors while others spawned).
 @Suite(.childProcesses) struct TokenCLITests {
-    final class World {
-        let sim: Simulator
-        let app: TestAppCredential
-        let state: String
-        let caPath: String
-        let environment: [String: String]
-
+    final class World: HTTPSTenant {
         init(tokenLifetime: Int = 3599, deviceCodeBlockError: String = "invalid_grant") async throws {
-            var options = SimulatorOptions(mode: .entra, tls: true)
+            var options = SimulatorOptions(mode: .entra)
             options.deviceCodeBlockError = deviceCodeBlockError
             options.tokenLifetimeSeconds = tokenLifetime
             options.deviceCodeIntervalSeconds = 1
-            sim = try Simulator(options)
-            app = try await TestAppCredential.make()
-            for id in [SimulatedApp.fullControlId, SimulatedApp.noRolesId, SimulatedApp.readOnlyId] {
-                sim.registerCertificate(app.certificatePEM, appId: id)
-            }
-            state = try temporaryDirectory("token-state")
-            caPath = app.directory + "/ca.pem"
-            try Data((sim.certificatePEM ?? "").utf8).write(to: URL(fileURLWithPath: caPath))
-            environment = ["XDG_STATE_HOME": state, "HOME": state]
-        }
-
-        deinit {
-            sim.stop()
-            try? FileManager.default.removeItem(atPath: state)
+            try await super.init(
+                options, appIds: [SimulatedApp.fullControlId, SimulatedApp.noRolesId, SimulatedApp.readOnlyId],
+                folder: "token-state")
         }
 
         func run(_ arguments: [String]) async throws -> RunResult {
