@@ -209,22 +209,9 @@ typealias WireJSON = JSON.JSONValue
 
     /// KMSI → the form_post to SharePoint → `/_api/web`'s status.
     static func finish(_ simulator: Simulator, _ browser: Browser, _ kmsi: Drivers.EntraPage) async throws -> Int {
-        #expect(kmsi.pgid == "KmsiInterrupt", "\(kmsi.config)")
-        let config = kmsi.config
-        let kmsiURL = resolve(config["urlPost"]?.string ?? "", against: kmsi.url)
-        let working = try await browser.request(
-            kmsiURL,
-            form: [
-                ("LoginOptions", "1"), ("type", "28"), ("ctx", config["sCtx"]?.string ?? ""),
-                ("flowToken", config["sFT"]?.string ?? ""), ("canary", config["canary"]?.string ?? ""),
-            ])
-        let form = try #require(SimpleForm(html: working.body), "no form_post page: \(working.body.prefix(300))")
-        let posted = try await Drivers.submit(browser, form, pageURL: kmsiURL)
-        #expect(posted.answer.status == 302)
+        let site = try await Drivers.entraFinish(simulator, browser, after: kmsi)
         #expect(browser.cookie("ESTSAUTHPERSISTENT") != nil)
-        return try await browser.request(
-            simulator.siteURL + "/_api/web", headers: ["Accept: application/json;odata=verbose"]
-        ).status
+        return site.status
     }
 
     /// A whole username-less sign-in with `credential`: the page, fido/get, the assertion; the page after it.

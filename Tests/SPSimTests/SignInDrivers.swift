@@ -64,7 +64,13 @@ enum Drivers {
     {
         let page = try await entraSignInPage(simulator, browser)
         let kmsi = try await entraPostCredentials(browser, page, user: user, password: "Spring2026!")
-        #expect(kmsi.pgid == "KmsiInterrupt")
+        return try await entraFinish(simulator, browser, after: kmsi)
+    }
+
+    /// The end of any Entra sign-in: "stay signed in?" answered yes, the `form_post` page posted to the site, then
+    /// the site's `/_api/web` (verbose), whose answer is returned.
+    static func entraFinish(_ simulator: Simulator, _ browser: Browser, after kmsi: EntraPage) async throws -> Answer {
+        #expect(kmsi.pgid == "KmsiInterrupt", "\(kmsi.config)")
         let config = kmsi.config
         let kmsiURL = resolve(config["urlPost"]?.string ?? "", against: kmsi.url)
         let working = try await browser.request(
