@@ -2,10 +2,9 @@
 // --password-file FILE [--cacert FILE]]`): the peak resident memory of `spconnect login` against spsim's ADFS world
 // (in this process) or a live world, for each binary given (default: the release build beside the bench), beside
 // python mechanize doing the same sign-in as a form browser does when a Python with mechanize is given. Rounds are
-// interleaved, so
-// a change in the machine touches all alike; each program's median is reported, and its ratio to mechanize's.
-// Peak RSS counts the pages of code a run maps in, so the installed build (`scripts/install.sh`, decision 0032)
-// is the one to measure; nothing here asserts a figure.
+// interleaved, so a change in the machine touches all alike; each program's median is reported, and its ratio to
+// mechanize's. Peak RSS counts the pages of code a run maps in, so the installed build (`scripts/install.sh`,
+// decision 0032) is the one to measure; nothing here asserts a figure.
 import Foundation
 import SPSim
 
