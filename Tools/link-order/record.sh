@@ -37,7 +37,8 @@ traced() { # traced ARGS...: one spconnect run under callgrind, in the current s
     run=$((run + 1))
     XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/state" HOME="$work/state" \
         SPCONNECT_PASSWORD_FILE="$work/password" valgrind --tool=callgrind --demangle=no \
-        --callgrind-out-file="$work/run-$(printf %03d "$run").callgrind" "$work/spconnect" "$@" >/dev/null 2>"$work/last.err" || {
+        --callgrind-out-file="$work/run-$(printf %03d "$run").callgrind" "$work/spconnect" "$@" \
+        >/dev/null 2>"$work/last.err" || {
         echo "record.sh: 'spconnect $*' failed:" >&2
         grep -v '^==' "$work/last.err" >&2 || true
         exit 1
