@@ -38,10 +38,19 @@ func bestSeconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
     return best
 }
 
-/// Measures the synthetic page at scales 1 and 8 and the corpus pages, and returns the report lines to print.
-func pageReadingReport(runs: Int) throws -> [String] {
+/// Measures the synthetic page at scales 1 and 8 and the corpus pages (only those with `corpusOnly`), and returns the
+/// report lines to print.
+func pageReadingReport(runs: Int, corpusOnly: Bool = false) throws -> [String] {
     let url = "https://login.example.test/common/login"
     var lines = ["page reading (HTMLPage, in-process, best of \(runs)):"]
+    if !corpusOnly { lines += try scalingReport(runs: runs, url: url) }
+    lines += try corpusReport(runs: runs, url: url)
+    return lines
+}
+
+/// The synthetic page at scales 1 and 8 and the many-forms pages: how the cost grows with a page's size.
+func scalingReport(runs: Int, url: String) throws -> [String] {
+    var lines: [String] = []
     var seconds: [Int: Double] = [:]
     for scale in [1, 8] {
         let bytes = syntheticSignInPage(scale: scale)
@@ -73,6 +82,12 @@ func pageReadingReport(runs: Int) throws -> [String] {
     if let small = formSeconds[32_000], let large = formSeconds[128_000], small > 0 {
         lines.append("  128,000 / 32,000 forms time ratio: \(fixed(large / small)) (4 is linear, 16 quadratic)")
     }
+    return lines
+}
+
+/// Every page of `../shared/corpus/idp`, read in turn: pages per second, best of `runs` passes.
+func corpusReport(runs: Int, url: String) throws -> [String] {
+    var lines: [String] = []
 
     let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
         "shared/corpus/idp")

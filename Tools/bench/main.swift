@@ -36,6 +36,7 @@ extension OptionKey {
     static let runs = OptionKey(named: "runs")
     static let pages = OptionKey(named: "pages")
     static let manifest = OptionKey(named: "manifest")
+    static let corpusOnly = OptionKey(named: "corpus-only")
     static let export = OptionKey(named: "export")
     static let itemsParallel = OptionKey(named: "items-parallel")
     static let incremental = OptionKey(named: "incremental")
@@ -59,7 +60,8 @@ let benchCommand = CommandDescription(
     name: "bench",
     summary: "Lists N items, then downloads a 50 MiB file (curl vs spconnect, Download.swift), then reads sign-in "
         + "pages (PageReading.swift); each flag below runs one part only. Run it as 'swift run -c release bench'.",
-    synopsis: "[--items N] [--runs R] [--pages [--manifest DIR]] [--export] [--items-parallel] [--gateway] "
+    synopsis: "[--items N] [--runs R] [--pages [--manifest DIR] [--corpus-only]] [--export] [--items-parallel] "
+        + "[--gateway] "
         + "[--cold-start [BINARY]...] [--signin-memory [BINARY]... [--mechanize PYTHON] [--url URL --user NAME --password-file FILE [--cacert FILE]]] [--incremental [--files N]] "
         + "[--throttled [--files N] [--items N] [--budget U]]",
     options: [
@@ -67,6 +69,7 @@ let benchCommand = CommandDescription(
         .integer(.runs, "R", in: 1...1000, "best of R runs (default 1)"),
         .flag(.pages, "only the page reading"),
         .path(.manifest, "DIR", "with --pages: score the page reader on DIR's pages against DIR/manifest.json"),
+        .flag(.corpusOnly, "with --pages: only the shared corpus's pages (what a profiler of real pages should see)"),
         .flag(.export, "only the library export, download -r --parallel 8 against a curl loop (LibraryExport.swift)"),
         .flag(
             .itemsParallel,
@@ -133,7 +136,7 @@ if let manifestDirectory {
     exit(0)
 }
 if pagesOnly {
-    for line in try pageReadingReport(runs: max(runs, 5)) { print(line) }
+    for line in try pageReadingReport(runs: max(runs, 5), corpusOnly: arguments.has(.corpusOnly)) { print(line) }
     exit(0)
 }
 
@@ -466,4 +469,4 @@ print("")
 for line in try downloadReport(spconnectPath: spconnect, runs: runs) { print(line) }
 
 print("")
-for line in try pageReadingReport(runs: max(runs, 5)) { print(line) }
+for line in try pageReadingReport(runs: max(runs, 5), corpusOnly: arguments.has(.corpusOnly)) { print(line) }
