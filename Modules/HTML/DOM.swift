@@ -17,6 +17,8 @@ final class DOMNode {
     let attributes: [(name: String, value: String)]
     /// Text of text and comment nodes.
     let text: String
+    /// What the element's name tells the readers, looked up once.
+    let nameTraits: ElementNameTraits
     private(set) var children: [DOMNode] = []
     /// The parent element or document. `unowned`: the parent owns its children, and every node lives exactly as
     /// long as the tree's root (a `weak` reference would give each node a side table, which doubled the cost of
@@ -35,6 +37,12 @@ final class DOMNode {
         self.name = name
         self.attributes = attributes
         self.text = text
+        self.nameTraits = ElementNameTraits.of(name)
+    }
+
+    /// Room for `count` children, so appending them does not grow the array step by step.
+    func reserveChildren(_ count: Int) {
+        children.reserveCapacity(count)
     }
 
     func append(_ child: DOMNode) {
@@ -216,6 +224,13 @@ enum DOMParser {
         let type = node.pointee.type
         if type == XML_ELEMENT_NODE {
             var attributes: [(name: String, value: String)] = []
+            var attributeCount = 0
+            var counted = node.pointee.properties
+            while let current = counted {
+                attributeCount += 1
+                counted = current.pointee.next
+            }
+            attributes.reserveCapacity(attributeCount)
             var attribute = node.pointee.properties
             while let current = attribute {
                 attributes.append((lowercasedName(current.pointee.name), attributeValue(current, document: document)))
@@ -223,6 +238,13 @@ enum DOMParser {
             }
             let element = DOMNode(kind: .element, name: lowercasedName(node.pointee.name), attributes: attributes)
             parent.append(element)
+            var childCount = 0
+            var countedChild = node.pointee.children
+            while let current = countedChild {
+                childCount += 1
+                countedChild = current.pointee.next
+            }
+            if childCount > 1 { element.reserveChildren(childCount) }
             var child = node.pointee.children
             while let current = child {
                 convert(current, into: element, document: document)

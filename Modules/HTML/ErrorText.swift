@@ -294,7 +294,7 @@ enum ErrorTextReader {
 
     /// Elements whose content no one sees on load.
     static func isSkipped(_ node: DOMNode) -> Bool {
-        unseenElements.contains(node.name) || Visibility.isHidden(node)
+        node.nameTraits.contains(.unseen) || Visibility.isHidden(node)
     }
 
     /// Elements whose content is never shown as text on load.
@@ -318,8 +318,8 @@ enum ErrorTextReader {
                 case .text: text += child.text
                 case .comment: break
                 case .element:
-                    if isSkipped(child) || ["a", "button"].contains(child.name) { continue }
-                    let inline = inlineElements.contains(child.name)
+                    if isSkipped(child) || child.nameTraits.contains(.action) { continue }
+                    let inline = child.nameTraits.contains(.inline)
                     if !inline { text += " " }
                     walk(child)
                     if !inline { text += " " }
@@ -346,8 +346,10 @@ struct TextBlocks {
     private(set) var blocks: [Block] = []
     private var current = ""
     private var currentHeading = false
-    private var emphasisedText = ""
-    private var plainText = ""
+    /// Whether the current block has emphasised text that is not blank.
+    private var hasEmphasisedText = false
+    /// Whether the current block has plain (not emphasised) text that is not blank.
+    private var hasPlainText = false
     /// The emphasised text seen before any plain text in the current block.
     private var leadingEmphasis = ""
 
@@ -358,7 +360,7 @@ struct TextBlocks {
 
     /// Headings by element or by name (`ctl00_PageTitleLabel`, `class="header"`).
     static func isHeading(_ node: DOMNode) -> Bool {
-        if headingElements.contains(node.name) { return true }
+        if node.nameTraits.contains(.heading) { return true }
         if node.attribute("role")?.lowercased() == "heading" { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
         return node.nameWords.contains(where: headingNames.contains)
@@ -371,14 +373,15 @@ struct TextBlocks {
     static let headingNames: Set<String> = ["title", "header", "heading", "headline"]
 
     private mutating func flush() {
-        // Nothing gathered since the last flush (the emphasised, plain and leading texts are parts of `current`).
+        // Nothing gathered since the last flush (the leading text is part of `current`, and text was seen whenever
+        // one of the flags is set).
         guard !current.isEmpty else {
             currentHeading = false
             return
         }
         let text = current.collapsingWhitespace()
         if !text.isEmpty {
-            let emphasised = !emphasisedText.isBlank && plainText.isBlank
+            let emphasised = hasEmphasisedText && !hasPlainText
             blocks.append(
                 Block(
                     text: text, isHeading: currentHeading, isControl: false, isEmphasised: emphasised,
@@ -386,8 +389,8 @@ struct TextBlocks {
         }
         current = ""
         currentHeading = false
-        emphasisedText = ""
-        plainText = ""
+        hasEmphasisedText = false
+        hasPlainText = false
         leadingEmphasis = ""
     }
 
@@ -396,24 +399,30 @@ struct TextBlocks {
             switch child.kind {
             case .text:
                 current += child.text
-                if emphasised { emphasisedText += child.text } else { plainText += child.text }
-                if emphasised && plainText.isBlank { leadingEmphasis += child.text }
+                // Blank texts joined are blank, and a text that is not makes the whole not blank: flags, not copies.
+                let blank = child.text.isBlank
+                if emphasised {
+                    hasEmphasisedText = hasEmphasisedText || !blank
+                } else {
+                    hasPlainText = hasPlainText || !blank
+                }
+                if emphasised && !hasPlainText { leadingEmphasis += child.text }
                 if heading { currentHeading = true }
             case .comment:
                 break
             case .element:
                 if ErrorTextReader.isSkipped(child) { continue }
-                if ["input", "button", "select", "textarea"].contains(child.name) {
+                if child.nameTraits.contains(.control) {
                     flush()
                     blocks.append(Block(text: "", isHeading: false, isControl: true, isEmphasised: false))
                     continue
                 }
                 let childIsHeading = Self.isHeading(child)
-                let inline = ErrorTextReader.inlineElements.contains(child.name) && !childIsHeading
+                let inline = child.nameTraits.contains(.inline) && !childIsHeading
                 if !inline { flush() }
                 let isHeadingHere = heading || childIsHeading
                 walk(
-                    child, heading: isHeadingHere, emphasised: emphasised || ["strong", "b", "em"].contains(child.name))
+                    child, heading: isHeadingHere, emphasised: emphasised || child.nameTraits.contains(.emphasis))
                 if !inline { flush() }
             }
         }

@@ -85,7 +85,7 @@ extension PageReader {
                 element.children.allSatisfy { $0.kind != .element && $0.textContent.trimmingASCIIWhitespace().isEmpty }
             }.compactMap { $0.attribute("id") })
         guard !emptyIDs.isEmpty, let origin = URLResolver.origin(of: baseURL) else { return nil }
-        for script in scripts where script.contains("(") {
+        for script in scripts where script.utf8.contains(UInt8(ascii: "(")) {
             for (first, second) in ScriptReading.contentLoads(in: script, isInvoked: invoked) {
                 let address = emptyIDs.contains(second) ? first : emptyIDs.contains(first) ? second : nil
                 // A URL, not a message: no white space, and a path or a query in it.

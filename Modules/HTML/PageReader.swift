@@ -67,7 +67,7 @@ struct PageReader {
             bytes.withUnsafeBufferPointer { ScriptStrings.contains($0, "challenge") }
             ? (inlineScripts
                 + elements.flatMap { element in
-                    element.attributes.lazy.map(\.value).filter { $0.contains("challenge") }
+                    element.attributes.lazy.map(\.value).filter { ASCIIText.contains($0, "challenge") }
                 }).flatMap(PasskeyOptionsReading.objects(in:)) : []
 
         return HTMLPage(
@@ -120,7 +120,7 @@ struct PageReader {
     /// markup is the nth such element in libxml2's tree. When the two sequences differ (markup libxml2
     /// tokenises differently), ownership falls back to tree ancestry.
     private func readForms(elements: [DOMNode], baseURL: String) -> [HTMLForm] {
-        let tracked = elements.filter { RawMarkup.trackedStartTags.contains($0.name) }
+        let tracked = elements.filter { $0.nameTraits.contains(.formOwnership) }
         let events = RawMarkup.events(in: bytes)
         let rawNames = events.compactMap { event -> String? in
             if case .start(let name) = event { return name }
@@ -296,14 +296,14 @@ struct PageReader {
                 case .text: child.text
                 case .comment: ""
                 case .element:
-                    ErrorTextReader.isSkipped(child) || !ErrorTextReader.inlineElements.contains(child.name)
+                    ErrorTextReader.isSkipped(child) || !child.nameTraits.contains(.inline)
                         ? "" : inlineText(child)
                 }
             }.joined()
         }
         func firstTitled(_ node: DOMNode) -> DOMNode? {
             for child in node.children where child.kind == .element && !ErrorTextReader.isSkipped(child) {
-                if ErrorTextReader.inlineElements.contains(child.name), ownText(child) { return child }
+                if child.nameTraits.contains(.inline), ownText(child) { return child }
                 if let found = firstTitled(child) { return found }
             }
             return nil

@@ -165,7 +165,7 @@ public enum SignInLexicon {
     /// alone is not enough ("Invalid account state", "Invalid Subject in assertion" are not about what was typed).
     public static func saysCredentialsWrong(_ text: String) -> Bool {
         says(.wrong, in: text) && (says(.password, in: text) || says(.credentials, in: text)) && !says(.code, in: text)
-            && !text.lowercased().contains("one-time")
+            && !ASCIIText.containsIgnoringCase(text, "one-time")
     }
 
     /// Whether `text` (an identifier or a label) says `concept`.
@@ -237,10 +237,14 @@ public enum SignInLexicon {
     /// Whether `text` holds one of `concept`'s phrases of scripts written without spaces.
     private static func saysInEmbeddedPhrase(_ concept: Concept, in text: String) -> Bool {
         // Phrases of scripts without spaces: only text with a non-ASCII byte can hold one.
-        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
-        return (embedded[concept] ?? []).contains { text.contains($0) }
-            || (catalog.embedded[concept] ?? []).contains { text.contains($0) }
+        guard let phrases = embeddedPhrases[concept], text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
+        var text = text
+        return text.withUTF8 { bytes in phrases.contains { UTF8Phrase.occurs($0, in: bytes) } }
     }
+
+    /// Each concept's phrases of scripts written without spaces, the list above and the catalogs', as UTF-8 bytes.
+    static let embeddedPhrases: [Concept: [[UInt8]]] = embedded.merging(catalog.embedded) { $0 + $1 }
+        .mapValues { phrases in phrases.filter { !$0.isEmpty }.map { Array($0.utf8) } }
 
     /// Each concept's whole words: the list above and the catalogs' (``catalog``), joined once.
     static let allWords: [Concept: Set<String>] = words.merging(catalog.words) { $0.union($1) }
