@@ -115,9 +115,10 @@ final class DOMNode {
     /// The lexicon's words of the element's id and of each of its classes (``SignInLexicon/tokens(of:)`` of each),
     /// worked out once per node: several page rules ask for them on every element.
     lazy var nameWords: [String] = {
-        var names = classTokens
-        if let id = attribute("id"), !id.isEmpty { names.insert(id, at: 0) }
-        return names.flatMap(SignInLexicon.tokens(of:))
+        var words: [String] = []
+        if let id = attribute("id"), !id.isEmpty { SignInLexicon.appendTokens(of: id, to: &words) }
+        for name in classTokens { SignInLexicon.appendTokens(of: name, to: &words) }
+        return words
     }()
 
     /// Space-separated tokens of the `class` attribute, split once per node: the visibility rules, the style sheet,

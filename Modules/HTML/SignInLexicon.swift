@@ -253,7 +253,19 @@ public enum SignInLexicon {
     /// (`UserNameInput` → user, name, input; `passcodeField` → passcode, field), plus the joined form of
     /// adjacent pairs (`user`,`name` → `username`), so both spellings match.
     package static func tokens(of text: String) -> [String] {
-        if let ascii = asciiTokens(of: text) { return ascii }
+        var words: [String] = []
+        appendTokens(of: text, to: &words)
+        return words
+    }
+
+    /// Appends ``tokens(of:)`` of `text` to `words` (the words of several names gathered in one array).
+    package static func appendTokens(of text: String, to words: inout [String]) {
+        if appendASCIITokens(of: text, to: &words) { return }
+        words += unicodeTokens(of: text)
+    }
+
+    /// ``tokens(of:)`` of text with a character beyond ASCII, asking Unicode for each character's properties.
+    private static func unicodeTokens(of text: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousLower = false
@@ -275,11 +287,12 @@ public enum SignInLexicon {
         return withJoinedPairs(words)
     }
 
-    /// `tokens(of:)` for ASCII text, on bytes (most ids, names and classes): the same words without asking Unicode
-    /// for each character's properties. Nil when the text has a non-ASCII byte.
-    private static func asciiTokens(of text: String) -> [String]? {
+    /// ``appendTokens(of:to:)`` for ASCII text, on bytes (most ids, names and classes): the same words without asking
+    /// Unicode for each character's properties. False, with nothing appended, when the text has a non-ASCII byte.
+    private static func appendASCIITokens(of text: String, to words: inout [String]) -> Bool {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         var text = text
-        return text.withUTF8 { bytes -> [String]? in
+        text.withUTF8 { bytes in
             /// The word `bytes[start..<end]`, lower-cased as it is copied.
             func word(from start: Int, to end: Int) -> String {
                 String(unsafeUninitializedCapacity: end - start) { buffer in
@@ -290,12 +303,11 @@ public enum SignInLexicon {
                     return end - start
                 }
             }
-            var words: [String] = []
+            let first = words.count
             var start = 0
             var previousLower = false
             for index in 0..<bytes.count {
                 let byte = bytes[index]
-                guard byte < 0x80 else { return nil }
                 let isUpper = byte >= 0x41 && byte <= 0x5A
                 let isLower = byte >= 0x61 && byte <= 0x7A
                 let isDigit = byte >= 0x30 && byte <= 0x39
@@ -312,8 +324,15 @@ public enum SignInLexicon {
                 previousLower = isLower || isDigit
             }
             if start < bytes.count { words.append(word(from: start, to: bytes.count)) }
-            return withJoinedPairs(words)
+            appendJoinedPairs(of: first..<words.count, in: &words)
         }
+        return true
+    }
+
+    /// Appends each adjacent pair of `words[range]` joined (`user`, `name` → `username`).
+    private static func appendJoinedPairs(of range: Range<Int>, in words: inout [String]) {
+        guard range.count > 1 else { return }
+        for index in range.dropLast() { words.append(words[index] + words[index + 1]) }
     }
 
     /// `words` followed by each adjacent pair joined (`user`, `name` → `username`).

@@ -181,21 +181,35 @@ public enum URLResolver {
         }) {
             return value
         }
-        let trimmed = value.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
-        var result = ""
-        for scalar in trimmed {
-            switch scalar.value {
+        // On bytes: every scalar the clean-up drops or keeps alone is one ASCII byte, and a scalar beyond ASCII is
+        // encoded byte by byte, all of its bytes being 0x80 or more.
+        var bytes = Array(value.utf8)[...]
+        while let first = bytes.first, first <= 0x20 { bytes.removeFirst() }
+        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        for byte in bytes {
+            switch byte {
             case 0x09, 0x0A, 0x0D: continue
-            case 0x00...0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7F...:
-                for byte in String(scalar).utf8 { result += percentByte(byte) }
-            default: result.unicodeScalars.append(scalar)
+            case 0x00...0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7F...: appendPercentByte(byte, to: &result)
+            default: result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
+    /// `%XX` of `byte`, upper-case hexadecimal.
     static func percentByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+        var result: [UInt8] = []
+        appendPercentByte(byte, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends `%XX` of `byte` to `bytes`.
+    static func appendPercentByte(_ byte: UInt8, to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789ABCDEF"
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(digits.utf8Start[Int(byte >> 4)])
+        bytes.append(digits.utf8Start[Int(byte & 0x0F)])
     }
 }
