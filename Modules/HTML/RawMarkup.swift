@@ -12,6 +12,11 @@ enum RawMarkup {
 
     static let trackedStartTags: Set<String> = ["form", "input", "select", "textarea", "button"]
 
+    /// ``trackedStartTags`` with their bytes, for the scan.
+    private static let trackedNames: [(name: String, bytes: [UInt8])] = trackedStartTags.sorted().map {
+        ($0, Array($0.utf8))
+    }
+
     static func events(in bytes: [UInt8]) -> [Event] {
         var events: [Event] = []
         var index = 0
@@ -76,6 +81,8 @@ enum RawMarkup {
         let commentClose = Array("-->".utf8)
         let tagClose = Array(">".utf8)
         let formName = Array("form".utf8)
+        let scriptName = Array("script".utf8)
+        let styleName = Array("style".utf8)
         var nameBytes: [UInt8] = []
         while index < count {
             guard bytes[index] == UInt8(ascii: "<"), index + 1 < count else {
@@ -105,10 +112,12 @@ enum RawMarkup {
                     nameBytes.append(lower(bytes[cursor]))
                     cursor += 1
                 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
                 index = skipAttributes(from: cursor)
-                if trackedStartTags.contains(name) { events.append(.start(name)) }
-                if name == "script" || name == "style" {
+                // Compared as bytes: a String is made only for the few tags that are tracked or hold raw text.
+                if let tracked = trackedNames.first(where: { $0.bytes == nameBytes }) {
+                    events.append(.start(tracked.name))
+                } else if nameBytes == scriptName || nameBytes == styleName {
+                    let name = String(decoding: nameBytes, as: UTF8.self)
                     index = find("</" + name, from: index, caseInsensitive: true) ?? count
                 }
             } else {
