@@ -37,6 +37,8 @@ extension OptionKey {
     static let pages = OptionKey(named: "pages")
     static let manifest = OptionKey(named: "manifest")
     static let corpusOnly = OptionKey(named: "corpus-only")
+    static let dump = OptionKey(named: "dump")
+    static let perPage = OptionKey(named: "per-page")
     static let export = OptionKey(named: "export")
     static let itemsParallel = OptionKey(named: "items-parallel")
     static let incremental = OptionKey(named: "incremental")
@@ -60,8 +62,8 @@ let benchCommand = CommandDescription(
     name: "bench",
     summary: "Lists N items, then downloads a 50 MiB file (curl vs spconnect, Download.swift), then reads sign-in "
         + "pages (PageReading.swift); each flag below runs one part only. Run it as 'swift run -c release bench'.",
-    synopsis: "[--items N] [--runs R] [--pages [--manifest DIR] [--corpus-only]] [--export] [--items-parallel] "
-        + "[--gateway] "
+    synopsis: "[--items N] [--runs R] [--pages [--manifest DIR] [--corpus-only] [--dump FILE] [--per-page]] "
+        + "[--export] [--items-parallel] [--gateway] "
         + "[--cold-start [BINARY]...] [--signin-memory [BINARY]... [--mechanize PYTHON] [--url URL --user NAME --password-file FILE [--cacert FILE]]] [--incremental [--files N]] "
         + "[--throttled [--files N] [--items N] [--budget U]]",
     options: [
@@ -70,6 +72,8 @@ let benchCommand = CommandDescription(
         .flag(.pages, "only the page reading"),
         .path(.manifest, "DIR", "with --pages: score the page reader on DIR's pages against DIR/manifest.json"),
         .flag(.corpusOnly, "with --pages: only the shared corpus's pages (what a profiler of real pages should see)"),
+        .path(.dump, "FILE", "with --pages: write every field read from the corpus pages to FILE (compare two builds)"),
+        .flag(.perPage, "with --pages: the 20 corpus pages that take longest to read"),
         .flag(.export, "only the library export, download -r --parallel 8 against a curl loop (LibraryExport.swift)"),
         .flag(
             .itemsParallel,
@@ -133,6 +137,15 @@ let manifestDirectory = arguments.value(.manifest)
 let sizes = largest > 10_000 ? [10_000, largest] : [largest]
 if let manifestDirectory {
     for line in try pageScoreReport(directory: manifestDirectory) { print(line) }
+    exit(0)
+}
+if pagesOnly, let dumpPath = arguments.value(.dump) {
+    try writePageReadingDump(to: dumpPath)
+    print("page reading dump written to \(dumpPath)")
+    exit(0)
+}
+if pagesOnly, arguments.has(.perPage) {
+    for line in try slowestPagesReport(runs: max(runs, 5)) { print(line) }
     exit(0)
 }
 if pagesOnly {
