@@ -1,5 +1,6 @@
 import Foundation
 import SPSim
+import Synchronization
 import TestSupport
 import Testing
 
@@ -37,16 +38,27 @@ import Testing
         let other = try await fixture.run(["items", "Tasks", "--out", out + "/tasks.csv"])
         #expect(other.status == 0, "\(other.stderr)")
 
-        // A run with --wait waits for the lock and goes on once it is released.
+        // A run with --wait waits for the lock and goes on once it is released. The lock is released when the run
+        // says it waits (a fixed pause once ran out before a loaded machine had started the run at all), and the
+        // file must not exist at that moment.
         let environment = fixture.environment
-        let waiting = Task {
-            try await runSpconnect(
-                ["items", "Big", "--out", out + "/third.csv", "--wait", "120"], environment: environment)
-        }
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(!FileManager.default.fileExists(atPath: out + "/third.csv"), "it waits while the lock is held")
-        close(descriptor)
-        let waited = try await waiting.value
+        let third = out + "/third.csv"
+        let released = Mutex<(done: Bool, fileExistedWhileHeld: Bool)>((false, false))
+        let waited = try await runSpconnect(
+            ["items", "Big", "--out", third, "--wait", "120"], environment: environment,
+            watchingStandardError: { text in
+                guard text.contains("waiting for another spconnect run") else { return }
+                released.withLock { state in
+                    guard !state.done else { return }
+                    state.fileExistedWhileHeld = FileManager.default.fileExists(atPath: third)
+                    state.done = true
+                    close(descriptor)
+                }
+            })
+        let state = released.withLock { $0 }
+        if !state.done { close(descriptor) }
+        #expect(state.done, "the run never said it waits: \(waited.stderr)")
+        #expect(!state.fileExistedWhileHeld, "it waits while the lock is held")
         #expect(waited.status == 0, "\(waited.stderr)")
         #expect(waited.stderr.contains("waiting for another spconnect run"), "\(waited.stderr)")
         let lines = { (name: String) in
