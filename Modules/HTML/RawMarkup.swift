@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A minimal scan of the raw markup, tokenised the way libxml2 2.9 tokenises it (comments, declarations,
 /// processing instructions skipped; only `script` and `style` hold raw text). It yields the start tags of
 /// forms and form controls and the `</form>` end tags, in source order, so form ownership can follow the
@@ -85,10 +89,17 @@ enum RawMarkup {
         let styleName = Array("style".utf8)
         var nameBytes: [UInt8] = []
         while index < count {
-            guard bytes[index] == UInt8(ascii: "<"), index + 1 < count else {
-                index += 1
-                continue
-            }
+            // To the next `<`, by the C library's `memchr`: the text between tags is passed over, not looked at.
+            guard
+                let opening = bytes.withUnsafeBufferPointer({ buffer -> Int? in
+                    guard let base = buffer.baseAddress,
+                        let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index)
+                    else { return nil }
+                    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                })
+            else { break }
+            index = opening
+            guard index + 1 < count else { break }
             let next = bytes[index + 1]
             if starts(with: commentOpen, at: index, caseInsensitive: false) {
                 index = (find(commentClose, from: index + 4).map { $0 + 3 }) ?? count

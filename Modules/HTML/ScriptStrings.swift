@@ -11,23 +11,31 @@ enum ScriptStrings {
         needle.utf8CodeUnitCount == 0 || firstIndex(of: needle, in: bytes, from: 0) != nil
     }
 
-    /// The first index at or after `start` where `needle` (ASCII, not empty) occurs in `bytes`. Eight bytes are
-    /// looked at a time while none of them is the needle's first byte: most of a script is passed over that way.
+    /// The first index at or after `start` where `needle` (ASCII, not empty) occurs in `bytes`. Eight places are
+    /// looked at a time while none of them holds the needle's first two bytes: most of a text is passed over that way,
+    /// even for a needle whose first letter is everywhere (`challenge`, looked for in whole pages).
     static func firstIndex(of needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = needle.utf8CodeUnitCount
-        guard count > 0, bytes.count >= count, let base = bytes.baseAddress else { return nil }
+        guard count > 0, start >= 0, bytes.count - start >= count, let base = bytes.baseAddress else { return nil }
         let pattern = needle.utf8Start
         let first = pattern[0]
+        // The second byte, one place on; a one-byte needle checks its only byte twice.
+        let secondOffset = count > 1 ? 1 : 0
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let spread = UInt64(first) &* ones
+        let firstSpread = UInt64(first) &* ones
+        let secondSpread = UInt64(pattern[secondOffset]) &* ones
         var index = start
         let last = bytes.count - count
         while index <= last {
-            if index + 8 <= bytes.count {
-                // A byte equal to `first` is a zero byte of `word ^ spread`: none there, all eight are passed over.
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ spread
-                if (word &- ones) & ~word & highs == 0 {
+            if index + 8 + secondOffset <= bytes.count {
+                // A byte equal to the needle's byte is a zero byte of `word ^ spread`, which the usual test marks (a
+                // byte after a marked one may be marked too, never one left out): where no place is marked for both
+                // bytes, all eight places are passed over.
+                let atFirst = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ firstSpread
+                let atSecond =
+                    UnsafeRawPointer(base + index + secondOffset).loadUnaligned(as: UInt64.self) ^ secondSpread
+                if (atFirst &- ones) & ~atFirst & (atSecond &- ones) & ~atSecond & highs == 0 {
                     index += 8
                     continue
                 }
