@@ -89,18 +89,14 @@ func scalingReport(runs: Int, url: String) throws -> [String] {
 func corpusReport(runs: Int, url: String) throws -> [String] {
     var lines: [String] = []
 
-    let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
-        "shared/corpus/idp")
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
-        .filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }.sorted()
-    let pages = names.compactMap { FileManager.default.contents(atPath: corpus.appendingPathComponent($0).path) }
+    let pages = corpusPages().map(\.bytes)
     guard !pages.isEmpty else {
-        lines.append("  corpus: none found at \(corpus.path)")
+        lines.append("  corpus: none found at \(corpusDirectory.path)")
         return lines
     }
     let total = pages.reduce(0) { $0 + $1.count }
     let corpusSeconds = try bestSeconds(runs: runs) {
-        for page in pages { _ = try HTMLPage(bytes: Array(page), url: url) }
+        for page in pages { _ = try HTMLPage(bytes: page, url: url) }
     }
     lines.append(
         "  corpus: \(pages.count) pages, \(total / 1024) KiB in \(fixed(corpusSeconds * 1000, 2)) ms, "

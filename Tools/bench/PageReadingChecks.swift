@@ -3,10 +3,13 @@
 import Foundation
 import HTML
 
-/// The corpus pages of `../shared/corpus/idp`, by file name, in name order.
+/// `../shared/corpus/idp`, beside the package.
+let corpusDirectory = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
+    "shared/corpus/idp")
+
+/// The corpus pages of ``corpusDirectory`` (`.html`, `.htm`), by file name, in name order; none when it is missing.
 func corpusPages() -> [(name: String, bytes: [UInt8])] {
-    let corpus = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent(
-        "shared/corpus/idp")
+    let corpus = corpusDirectory
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
         .filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }.sorted()
     return names.compactMap { name in
