@@ -9,15 +9,6 @@ enum ASCIIText {
 
     /// Whether `text` contains `word` (lower-case ASCII), in any ASCII letter case.
     static func containsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
-        search(text, word) { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-    }
-
-    /// Whether `text` contains `word` exactly.
-    static func contains(_ text: String, _ word: StaticString) -> Bool {
-        search(text, word) { $0 }
-    }
-
-    private static func search(_ text: String, _ word: StaticString, _ fold: (UInt8) -> UInt8) -> Bool {
         let needleCount = word.utf8CodeUnitCount
         return word.withUTF8Buffer { needle -> Bool in
             guard needleCount > 0 else { return true }
@@ -26,14 +17,22 @@ enum ASCIIText {
                 guard haystack.count >= needleCount else { return false }
                 for start in 0...(haystack.count - needleCount) {
                     var matched = true
-                    for offset in 0..<needleCount where fold(haystack[start + offset]) != needle[offset] {
-                        matched = false
-                        break
+                    for offset in 0..<needleCount {
+                        let byte = haystack[start + offset]
+                        if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != needle[offset] {
+                            matched = false
+                            break
+                        }
                     }
                     if matched { return true }
                 }
                 return false
             }
         }
+    }
+
+    /// Whether `text` contains `word` exactly (the scripts' byte search, which passes over eight places at a time).
+    static func contains(_ text: String, _ word: StaticString) -> Bool {
+        ScriptStrings.withBytes(text) { ScriptStrings.contains($0, word) }
     }
 }
