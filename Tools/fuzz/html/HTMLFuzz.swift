@@ -10,13 +10,20 @@ import FuzzSupport
 //   URL is absolute;
 // - an urlencoded body (POST) or query (GET) decodes back to the entries (newlines normalised to CRLF); a text/plain
 //   body is the entries' lines; a multipart body ends with its closing boundary and has a part per entry;
-// - an override reaches the entries; the clicked button is the only submit button sent.
+// - an override reaches the entries; the clicked button is the only submit button sent;
+// - the tree built from libxml2's parse events is the tree libxml2 builds itself (`LibXMLTreeReading`).
 @testable import HTML
 
 let pageURL = "https://login.example.com/adfs/ls/?wa=wsignin1.0&wtrealm=urn%3Asharepoint"
 
 func fuzzHTML(_ bytes: [UInt8]) {
     _ = PageReader.markupAligns(bytes: bytes, url: pageURL)
+    if let built = DOMParser.parse(bytes: bytes, url: pageURL, charset: nil),
+        let reference = LibXMLTreeReading.parse(bytes: bytes, url: pageURL, charset: nil)
+    {
+        let difference = LibXMLTreeReading.firstDifference(built, reference)
+        Fuzz.check(difference == nil, "the event-built tree differs from libxml2's: \(difference ?? "")")
+    }
     guard let page = try? HTMLPage(bytes: bytes, url: pageURL, charset: nil) else { return }
     let classification = page.classification
     if let index = classification.formIndex {
