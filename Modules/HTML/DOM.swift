@@ -109,14 +109,9 @@ final class DOMNode {
         }
     }
 
-    /// The lexicon's words of the element's id and of each of its classes (``SignInLexicon/tokens(of:)`` of each),
-    /// worked out once per node: several page rules ask for them on every element.
-    lazy var nameWords: [String] = {
-        var words: [String] = []
-        if let id = attribute("id"), !id.isEmpty { SignInLexicon.appendTokens(of: id, to: &words) }
-        for name in classTokens { SignInLexicon.appendTokens(of: name, to: &words) }
-        return words
-    }()
+    /// What the element's id and classes tell the page readers (``NameSignals``): worked out on the first question,
+    /// or marked for a whole page at once (``PageReader`` does, with a memo of the page's names).
+    lazy var nameSignals: NameSignals = NameSignals.of(self)
 
     /// Space-separated tokens of the `class` attribute, split once per node: the visibility rules, the style sheet,
     /// the heading test and the error reader all ask for them.
@@ -133,10 +128,6 @@ final class DOMNode {
         return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .map(String.init)
     }()
-
-    /// The element's id (empty when it has none) followed by its class tokens: the names the error reader judges one
-    /// by one.
-    lazy var idAndClassNames: [String] = [attribute("id") ?? ""] + classTokens
 }
 
 extension String {

@@ -69,11 +69,13 @@ enum ErrorTextReader {
         // whatever styling hook the container shares with errors (`class="info fs-error-msg"`).
         let noticeCategories: Set<String> = ["info", "success"]
         if node.classTokens.contains(where: { noticeCategories.contains($0.lowercased()) }) { return false }
-        let severeWords: Set<String> = ["error", "errors", "danger", "invalid", "negative", "fail", "failed"]
-        return node.nameWords.contains { severeWords.contains($0) }
+        return node.nameSignals.contains(.severeWord)
             || names.contains { isErrorCompound($0) && !$0.hasPrefix("alert") }
             || names.contains { SignInLexicon.saysCredentialsWrong($0) }
     }
+
+    /// Id and class words that say an error's severity.
+    static let severeWords: Set<String> = ["error", "errors", "danger", "invalid", "negative", "fail", "failed"]
 
     // MARK: Containers
 
@@ -139,13 +141,15 @@ enum ErrorTextReader {
         if node.attribute("aria-live")?.trimmingASCIIWhitespace().lowercased() == "assertive" { return true }
         if isRefusalInAMessageBox(node) { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
-        let names = node.idAndClassNames
-        let namesAnError = names.contains { name in
-            guard !name.isEmpty, mentionsAnErrorWord(name) else { return false }
-            let lowered = name.lowercased()
-            return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
-        }
-        return namesAnError || node.nameWords.contains { errorNames.contains($0) } || namesSayCredentialsWrong(node)
+        return !node.nameSignals.isDisjoint(with: [.errorName, .errorWord, .credentialsWrongName])
+    }
+
+    /// Whether one name (an id, or a class) marks an error container whole: `input-error…`, one of ``errorNames``
+    /// (`errorText`, `contactAdminMessage`), or an error word joined with a container's (``isErrorCompound(_:)``).
+    static func namesAnError(_ name: String) -> Bool {
+        guard !name.isEmpty, mentionsAnErrorWord(name) else { return false }
+        let lowered = name.lowercased()
+        return lowered.hasPrefix("input-error") || errorNames.contains(lowered) || isErrorCompound(lowered)
     }
 
     /// Whether `name` holds, in any ASCII letter case, a word every error name of ``isErrorContainer(_:)`` holds
@@ -158,20 +162,10 @@ enum ErrorTextReader {
     }
 
     /// Whether the element's id or one of its classes says the credentials are wrong (`wrongPasswordMsg`,
-    /// `invalid-credentials`). Such a name has a word for wrong among the element's name words, or a letter beyond
-    /// ASCII (a phrase of a script written without spaces): the names of an element with neither, nearly every
-    /// element, are not read one by one.
+    /// `invalid-credentials`): ``NameSignals/credentialsWrongName``.
     static func namesSayCredentialsWrong(_ node: DOMNode) -> Bool {
-        let names = node.idAndClassNames
-        guard
-            node.nameWords.contains(where: saysWrong)
-                || names.contains(where: { $0.utf8.contains { $0 >= 0x80 } })
-        else { return false }
-        return names.contains { SignInLexicon.saysCredentialsWrong($0) }
+        node.nameSignals.contains(.credentialsWrongName)
     }
-
-    /// Whether one word says wrong (``SignInLexicon/wordTest(for:)``).
-    private static let saysWrong = SignInLexicon.wordTest(for: .wrong)
 
     /// A container named as a message of any kind (`message`, `msg`, `flash`, `notice`, `notification`, `feedback`,
     /// `status`, `callout`, `toast`), or text coloured red, that says the credentials are wrong or the account is
@@ -182,7 +176,7 @@ enum ErrorTextReader {
             node.hasAttribute("class") || node.hasAttribute("id") || node.hasAttribute("style")
                 || node.name == "font"
         else { return false }
-        guard node.nameWords.contains(where: messageBoxNames.contains) || isInRed(node) else { return false }
+        guard node.nameSignals.contains(.messageBoxWord) || isInRed(node) else { return false }
         let text = visibleText(of: node).collapsingWhitespace()
         guard !text.isEmpty, text.count <= 300 else { return false }
         return SignInLexicon.saysCredentialsWrong(text) || SignInLexicon.says(.locked, in: text)
@@ -363,7 +357,7 @@ struct TextBlocks {
         if node.nameTraits.contains(.heading) { return true }
         if node.attribute("role")?.lowercased() == "heading" { return true }
         guard node.hasAttribute("id") || node.hasAttribute("class") else { return false }
-        return node.nameWords.contains(where: headingNames.contains)
+        return node.nameSignals.contains(.headingWord)
     }
 
     /// The heading elements.

@@ -12,6 +12,10 @@ struct PageReader {
     func page() -> HTMLPage {
         let elements = root.descendants.filter { $0.kind == .element }
         Visibility.applyPageStyles(to: elements)
+        var names = NameSignals.Memo()
+        for element in elements where element.hasAttribute("id") || element.hasAttribute("class") {
+            element.nameSignals = names.signals(of: element)
+        }
         let baseElement = elements.first { $0.name == "base" && $0.hasAttribute("href") }
         let baseHref = baseElement?.attribute("href")
         let baseURL = baseHref.flatMap { URLResolver.resolve($0, against: url) } ?? url
