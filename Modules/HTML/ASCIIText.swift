@@ -9,25 +9,28 @@ enum ASCIIText {
 
     /// Whether `text` contains `word` (lower-case ASCII), in any ASCII letter case.
     static func containsIgnoringCase(_ text: String, _ word: StaticString) -> Bool {
+        var copy = text
+        return copy.withUTF8 { containsIgnoringCase($0, word) }
+    }
+
+    /// Whether `bytes` contain `word` (lower-case ASCII), in any ASCII letter case.
+    static func containsIgnoringCase(_ haystack: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
         let needleCount = word.utf8CodeUnitCount
         return word.withUTF8Buffer { needle -> Bool in
             guard needleCount > 0 else { return true }
-            var copy = text
-            return copy.withUTF8 { haystack -> Bool in
-                guard haystack.count >= needleCount else { return false }
-                for start in 0...(haystack.count - needleCount) {
-                    var matched = true
-                    for offset in 0..<needleCount {
-                        let byte = haystack[start + offset]
-                        if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != needle[offset] {
-                            matched = false
-                            break
-                        }
+            guard haystack.count >= needleCount else { return false }
+            for start in 0...(haystack.count - needleCount) {
+                var matched = true
+                for offset in 0..<needleCount {
+                    let byte = haystack[start + offset]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != needle[offset] {
+                        matched = false
+                        break
                     }
-                    if matched { return true }
                 }
-                return false
+                if matched { return true }
             }
+            return false
         }
     }
 

@@ -156,6 +156,12 @@ enum ErrorTextReader {
     /// (`error`, `alert`, `danger`, `invalid`, `contactadmin`): a name without one is not lower-cased and looked up.
     /// Lower-casing makes none of these letters from a character beyond ASCII.
     static func mentionsAnErrorWord(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { mentionsAnErrorWord($0) }
+    }
+
+    /// ``mentionsAnErrorWord(_:)`` of a name's UTF-8 bytes.
+    static func mentionsAnErrorWord(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         ASCIIText.containsIgnoringCase(name, "error") || ASCIIText.containsIgnoringCase(name, "alert")
             || ASCIIText.containsIgnoringCase(name, "danger") || ASCIIText.containsIgnoringCase(name, "invalid")
             || ASCIIText.containsIgnoringCase(name, "contactadmin")
