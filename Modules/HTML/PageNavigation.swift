@@ -43,22 +43,16 @@ extension PageReader {
         return { references.contains($0) }
     }
 
-    func findSelfSubmit(
-        forms: [HTMLForm], javaScripts: [String], onload: String?, invoked: (String) -> Bool
-    ) -> SelfSubmit? {
+    func findSelfSubmit(forms: [HTMLForm], scripts: PageScripts) -> SelfSubmit? {
         // Every way a page submits itself names one of its forms: a page without one needs no script read.
         guard !forms.isEmpty else { return nil }
-        for script in javaScripts {
-            if let submission = ScriptReading.submission(in: script, isInvoked: invoked),
-                let index = ScriptReading.formIndex(of: submission, in: forms)
+        // Each script in turn, then `<body onload>`: the first submission of each that names one of the forms.
+        for index in scripts.indices {
+            if let submission = scripts.submission(in: index),
+                let formIndex = ScriptReading.formIndex(of: submission, in: forms)
             {
-                return SelfSubmit(formIndex: index, trigger: .script)
+                return SelfSubmit(formIndex: formIndex, trigger: index == scripts.onloadIndex ? .bodyOnload : .script)
             }
-        }
-        if let onload, let submission = ScriptReading.submission(in: onload, isInvoked: invoked),
-            let index = ScriptReading.formIndex(of: submission, in: forms)
-        {
-            return SelfSubmit(formIndex: index, trigger: .bodyOnload)
         }
         for form in forms where form.hasOnlyHiddenFields {
             let buttons = form.submitButtons
@@ -77,16 +71,14 @@ extension PageReader {
     /// page, so the engine reads it as a navigation there. Only a URL of the page's own origin counts (a script may
     /// load content only from there unless the other server allows it), and only into an element that exists and
     /// is empty (a container waiting for the content, not one already showing something).
-    func contentLoad(_ scripts: [String], elements: [DOMNode], baseURL: String, invoked: (String) -> Bool)
-        -> String?
-    {
+    func contentLoad(_ scripts: PageScripts, elements: [DOMNode], baseURL: String) -> String? {
         let emptyIDs = Set(
             elements.filter { element in
                 element.children.allSatisfy { $0.kind != .element && $0.textContent.trimmingASCIIWhitespace().isEmpty }
             }.compactMap { $0.attribute("id") })
         guard !emptyIDs.isEmpty, let origin = URLResolver.origin(of: baseURL) else { return nil }
-        for script in scripts where script.utf8.contains(UInt8(ascii: "(")) {
-            for (first, second) in ScriptReading.contentLoads(in: script, isInvoked: invoked) {
+        for index in scripts.indices {
+            for (first, second) in scripts.contentLoads(in: index) {
                 let address = emptyIDs.contains(second) ? first : emptyIDs.contains(first) ? second : nil
                 // A URL, not a message: no white space, and a path or a query in it.
                 guard let address, !address.contains(where: \.isWhitespace),

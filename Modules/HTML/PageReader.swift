@@ -36,16 +36,14 @@ struct PageReader {
             URLResolver.resolve($0, against: baseURL)
         }
         let onload = elements.first { $0.name == "body" }?.attribute("onload")
-        let invoked = Self.invocationCheck(code: javaScripts + [onload].compactMap { $0 })
+        let scripts = PageScripts(javaScripts: javaScripts, onload: onload, hasForms: !forms.isEmpty)
         // Scripts first, then `<body onload>` (`onload="location.href='…'"` is a load-time redirect too).
         let scriptRedirect =
-            (javaScripts + [onload].compactMap { $0 }).lazy
-            .compactMap { ScriptReading.redirectTarget(in: $0, isInvoked: invoked) }
-            .first.flatMap { URLResolver.resolve($0, against: baseURL) }
-            ?? (forms.isEmpty ? contentLoad(javaScripts, elements: elements, baseURL: baseURL, invoked: invoked) : nil)
+            scripts.redirectTarget().flatMap { URLResolver.resolve($0, against: baseURL) }
+            ?? (forms.isEmpty ? contentLoad(scripts, elements: elements, baseURL: baseURL) : nil)
 
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
-        let selfSubmit = findSelfSubmit(forms: forms, javaScripts: javaScripts, onload: onload, invoked: invoked)
+        let selfSubmit = findSelfSubmit(forms: forms, scripts: scripts)
 
         let blocks = TextBlocks(root: root).blocks
         let (errors, severeErrors) = ErrorTextReader.read(root, blocks: blocks)

@@ -20,15 +20,24 @@ package enum ScriptReading {
     /// targets are not navigations. `isInvoked` tells whether a named function is called somewhere on the page.
     static func redirectTarget(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> String? {
         ScriptStrings.withBytes(script) { bytes -> String? in
-            guard ScriptStrings.contains(bytes, "location"), ScriptSigns.mayRedirect(bytes) else { return nil }
-            var scanner = ScriptScanner(bytes: bytes, target: .redirects)
+            guard mayRedirect(bytes) else { return nil }
+            var scanner = ScriptScanner(bytes: bytes, targets: .redirects)
             scanner.run()
-            return scanner.firstRunning(isInvoked: isInvoked) { found -> String? in
-                guard case .redirect(let target) = found else { return nil }
-                let scheme = target.trimmingASCIIWhitespace().prefix(11).lowercased()
-                return scheme == "javascript:" ? nil : target
-            }
+            return scanner.firstRunning(isInvoked: isInvoked, navigation)
         }
+    }
+
+    /// Whether a script may navigate at all (it names `location`, and a navigation's signs are in it): one that may
+    /// not is not read for navigations.
+    static func mayRedirect(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        ScriptStrings.contains(bytes, "location") && ScriptSigns.mayRedirect(bytes)
+    }
+
+    /// The navigation a scanner found, unless it is to a `javascript:` URL.
+    static func navigation(_ found: ScriptScanner.Found) -> String? {
+        guard case .redirect(let target) = found else { return nil }
+        let scheme = target.trimmingASCIIWhitespace().prefix(11).lowercased()
+        return scheme == "javascript:" ? nil : target
     }
 
     /// Whether `script` asks if the page is framed (`self != top`, `window.top !== window.self`,
@@ -87,13 +96,16 @@ package enum ScriptReading {
     /// (`f('url', 'id')`, `$('#id').load('url')`), in order; the page tells the element from the URL.
     static func contentLoads(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> [(String, String)] {
         ScriptStrings.withBytes(script) { bytes -> [(String, String)] in
-            var scanner = ScriptScanner(bytes: bytes, target: .contentLoads)
+            var scanner = ScriptScanner(bytes: bytes, targets: .contentLoads)
             scanner.run()
-            return scanner.running(isInvoked: isInvoked) { found -> (String, String)? in
-                guard case .contentLoad(let first, let second) = found else { return nil }
-                return (first, second)
-            }
+            return scanner.running(isInvoked: isInvoked, contentLoad)
         }
+    }
+
+    /// The two literals of a content load a scanner found.
+    static func contentLoad(_ found: ScriptScanner.Found) -> (String, String)? {
+        guard case .contentLoad(let first, let second) = found else { return nil }
+        return (first, second)
     }
 
     /// The form a script (or an `onload` attribute) submits by itself on load: `submit()` or `requestSubmit()` on
@@ -102,7 +114,7 @@ package enum ScriptReading {
     static func submittedForm(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> FormReference? {
         ScriptStrings.withBytes(script) { bytes -> FormReference? in
             guard ScriptStrings.contains(bytes, "ubmit"), ScriptSigns.maySubmit(bytes) else { return nil }
-            var scanner = ScriptScanner(bytes: bytes, target: .submissions)
+            var scanner = ScriptScanner(bytes: bytes, targets: .submissions)
             scanner.run()
             return scanner.firstRunning(isInvoked: isInvoked) { found -> FormReference? in
                 guard case .submission(.form(let reference)) = found else { return nil }
@@ -115,16 +127,23 @@ package enum ScriptReading {
     /// (`document.getElementById('id').click()`): the first of either that runs on load.
     static func submission(in script: String, isInvoked: (String) -> Bool = { _ in false }) -> ScriptSubmission? {
         ScriptStrings.withBytes(script) { bytes -> ScriptSubmission? in
-            guard ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click"),
-                ScriptSigns.maySubmit(bytes)
-            else { return nil }
-            var scanner = ScriptScanner(bytes: bytes, target: .submissions)
+            guard maySubmitOrClick(bytes) else { return nil }
+            var scanner = ScriptScanner(bytes: bytes, targets: .submissions)
             scanner.run()
-            return scanner.firstRunning(isInvoked: isInvoked) { found -> ScriptSubmission? in
-                guard case .submission(let submission) = found else { return nil }
-                return submission
-            }
+            return scanner.firstRunning(isInvoked: isInvoked, submission)
         }
+    }
+
+    /// Whether a script may submit a form or click a button at all: one that may not is not read for submissions.
+    static func maySubmitOrClick(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click"))
+            && ScriptSigns.maySubmit(bytes)
+    }
+
+    /// The submission a scanner found.
+    static func submission(_ found: ScriptScanner.Found) -> ScriptSubmission? {
+        guard case .submission(let submission) = found else { return nil }
+        return submission
     }
 
     /// The index in `forms` of the form a submission submits: by index, by name or id (`document.forms.x` and

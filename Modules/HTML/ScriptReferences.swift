@@ -26,21 +26,30 @@ final class ScriptReferences {
     }
 
     static func invokedNames(_ code: [String]) -> Set<String> {
+        invokedNames(
+            scans: code.map { text in
+                ScriptStrings.withBytes(text) { bytes in
+                    var scanner = ScriptScanner(bytes: bytes, targets: .references)
+                    scanner.run()
+                    return scanner.result
+                }
+            })
+    }
+
+    /// ``invokedNames(_:)`` from passes already made over each piece of code (each with target
+    /// ``ScriptScanner/Targets/references``, whatever else it looked for).
+    static func invokedNames(scans: [ScriptScan]) -> Set<String> {
         // All scopes of all the code in one array; each piece of code has its own root.
         var parents: [Int] = []
         var activations: [ScriptScanner.Activation] = []
         var references: [(name: String, scope: Int)] = []
-        for text in code {
-            ScriptStrings.withBytes(text) { bytes in
-                var scanner = ScriptScanner(bytes: bytes, target: .references)
-                scanner.run()
-                let base = parents.count
-                for scope in scanner.scopes {
-                    parents.append(scope.parent < 0 ? -1 : base + scope.parent)
-                    activations.append(scope.activation)
-                }
-                for reference in scanner.references { references.append((reference.name, base + reference.scope)) }
+        for scan in scans {
+            let base = parents.count
+            for scope in scan.scopes {
+                parents.append(scope.parent < 0 ? -1 : base + scope.parent)
+                activations.append(scope.activation)
             }
+            for reference in scan.references { references.append((reference.name, base + reference.scope)) }
         }
         var children = [[Int]](repeating: [], count: parents.count)
         var roots: [Int] = []

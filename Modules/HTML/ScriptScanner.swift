@@ -27,12 +27,16 @@ enum ScriptSubmission: Sendable, Equatable {
 /// does not run on load. A string handed to a timer (`setTimeout('document.forms[0].submit()', 0)`) is code
 /// and is read the same way.
 struct ScriptScanner {
-    enum Target {
-        case redirects, submissions
+    /// What one pass looks for; one pass may look for several at once (``PageScripts`` does).
+    struct Targets: OptionSet {
+        let rawValue: UInt8
+
+        static let redirects = Targets(rawValue: 1 << 0)
+        static let submissions = Targets(rawValue: 1 << 1)
         /// Loads of a URL's content into an element: `f('url', 'id')`, `$('#id').load('url')`.
-        case contentLoads
+        static let contentLoads = Targets(rawValue: 1 << 2)
         /// The names referred to in each scope (see `ScriptReferences`).
-        case references
+        static let references = Targets(rawValue: 1 << 3)
     }
 
     enum Found {
@@ -135,11 +139,11 @@ struct ScriptScanner {
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
-    let target: Target
+    let targets: Targets
     let depth: Int
     private(set) var scopes: [Scope] = [Scope(parent: -1, activation: .runs)]
     private(set) var candidates: [Candidate] = []
-    /// With target `.references`: each name referred to (other than where it is defined), and the scope it is in.
+    /// With target ``Targets/references``: each name referred to (other than where it is defined), and the scope it is in.
     private(set) var references: [(name: String, scope: Int)] = []
     private var pendingReference: (token: ScriptToken, before: ScriptToken, scope: Int)?
 
@@ -169,49 +173,25 @@ struct ScriptScanner {
         }
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, target: Target, depth: Int = 0) {
+    init(bytes: UnsafeBufferPointer<UInt8>, targets: Targets, depth: Int = 0) {
         self.bytes = bytes
-        self.target = target
+        self.targets = targets
         self.depth = depth
     }
 
     // MARK: Results
 
+    /// What the pass found, kept after the script's bytes are gone.
+    var result: ScriptScan { ScriptScan(scopes: scopes, candidates: candidates, references: references) }
+
     /// The first candidate `pick` accepts whose code runs on load.
     func firstRunning<Value>(isInvoked: (String) -> Bool, _ pick: (Found) -> Value?) -> Value? {
-        running(isInvoked: isInvoked, limit: 1, pick).first
+        result.firstRunning(isInvoked: isInvoked, pick)
     }
 
     /// The candidates `pick` accepts whose code runs on load, in order, at most `limit`.
     func running<Value>(isInvoked: (String) -> Bool, limit: Int = .max, _ pick: (Found) -> Value?) -> [Value] {
-        var values: [Value] = []
-        var state = [UInt8](repeating: 0, count: scopes.count)  // 0 unknown, 1 runs, 2 does not
-        var chain: [Int] = []
-        func runs(_ scope: Int) -> Bool {
-            chain.removeAll(keepingCapacity: true)
-            var current = scope
-            while current >= 0 && state[current] == 0 {
-                chain.append(current)
-                current = scopes[current].parent
-            }
-            var running = current < 0 || state[current] == 1
-            for index in chain.reversed() {
-                if running {
-                    switch scopes[index].activation {
-                    case .runs: running = true
-                    case .never: running = false
-                    case .ifCalled(let name): running = isInvoked(name)
-                    }
-                }
-                state[index] = running ? 1 : 2
-            }
-            return running
-        }
-        for candidate in candidates where values.count < limit {
-            guard let value = pick(candidate.found) else { continue }
-            if runs(candidate.scope) { values.append(value) }
-        }
-        return values
+        result.running(isInvoked: isInvoked, limit: limit, pick)
     }
 
     // MARK: Scanning
@@ -295,23 +275,23 @@ struct ScriptScanner {
         case .identifier:
             if word(token, "function") {
                 startFunction()
-            } else if target == .references && !ScriptWords.isReserved(bytes, token) {
+            } else if targets.contains(.references) && !ScriptWords.isReserved(bytes, token) {
                 pendingReference = (token, back(1), currentScope)
             }
         case .string, .template:
-            if target == .redirects && token.kind == .string && token.terminated { checkRedirect(at: token) }
-            if target == .references { recordCalls(in: token) }
+            if targets.contains(.redirects) && token.kind == .string && token.terminated { checkRedirect(at: token) }
+            if targets.contains(.references) { recordCalls(in: token) }
         case .punctuator:
             switch token.code {
             case UInt8(ascii: "("):
-                if target == .submissions { checkSubmission() }
+                if targets.contains(.submissions) { checkSubmission() }
                 openParen()
             case UInt8(ascii: "["):
                 pushFrame(Frame(opener: UInt8(ascii: "["), role: .array))
             case UInt8(ascii: "{"):
                 openBrace()
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if target == .contentLoads && token.code == UInt8(ascii: ")") { checkContentLoad() }
+                if targets.contains(.contentLoads) && token.code == UInt8(ascii: ")") { checkContentLoad() }
                 close(token)
             case UInt8(ascii: ","):
                 endExpressionArrows(atDepth: frames.count)
@@ -436,7 +416,7 @@ struct ScriptScanner {
     private mutating func readCode(in token: ScriptToken) {
         let code = ScriptStrings.value(bytes, token)
         let inner = ScriptStrings.withBytes(code) { innerBytes -> ScriptScanner in
-            var scanner = ScriptScanner(bytes: innerBytes, target: target, depth: depth + 1)
+            var scanner = ScriptScanner(bytes: innerBytes, targets: targets, depth: depth + 1)
             scanner.run()
             return scanner
         }
