@@ -17,6 +17,11 @@ enum DOMParser {
     /// `#document`: the tree libxml2 itself would build (``LibXMLTreeReading``), made straight from the parser's events.
     /// Nil when libxml2 cannot start a parser.
     static func parse(bytes: [UInt8], url: String, charset: String?) -> DOMNode? {
+        parseTree(bytes: bytes, url: url, charset: charset)?.root
+    }
+
+    /// ``parse(bytes:url:charset:)``, with the tree's elements in document order (as they were made).
+    static func parseTree(bytes: [UInt8], url: String, charset: String?) -> (root: DOMNode, elements: [DOMNode])? {
         guard initialized else { return nil }
         let trimmedCharset = charset.map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         // An empty buffer gives libxml2 no parser; a lone space gives every page a document.
@@ -43,7 +48,7 @@ enum DOMParser {
             }
         }
         guard status == 0 else { return nil }
-        return builder.finish()
+        return (builder.finish(), builder.elements)
     }
 
     /// An element or attribute name, lower-cased (libxml2 gives most names in lower case already: those are copied
@@ -79,6 +84,9 @@ final class DOMTreeBuilder {
 
     private let root = DOMNode(kind: .element, name: "#document")
     private var open: [DOMNode] = []
+    /// Every element made, in the order made: document order, since a node is only ever added after its parent's
+    /// last child.
+    private(set) var elements: [DOMNode] = []
 
     private enum FirstDocumentChild {
         case none
@@ -132,6 +140,7 @@ final class DOMTreeBuilder {
             return true
         }
         let element = DOMNode(kind: .element, name: DOMParser.lowercasedName(name), attributes: list)
+        elements.append(element)
         if let parent = open.last {
             parent.append(element)
         } else {

@@ -177,10 +177,10 @@ public struct HTMLPage: Sendable {
     ///   - url: the absolute URL it came from (after redirects).
     ///   - charset: the charset from the HTTP `Content-Type`, if any; it overrides the page's own `<meta>`.
     public init(bytes: [UInt8], url: String, charset: String? = nil) throws(HTMLError) {
-        guard let root = DOMParser.parse(bytes: bytes, url: url, charset: charset) else {
+        guard let tree = DOMParser.parseTree(bytes: bytes, url: url, charset: charset) else {
             throw .unparseable(url: url)
         }
-        self = PageReader(root: root, bytes: bytes, url: url).page()
+        self = PageReader(root: tree.root, elements: tree.elements, bytes: bytes, url: url).page()
     }
 
     /// The `charset` parameter of a `Content-Type` header value (`text/html; charset="utf-8"` → `utf-8`);

@@ -1,6 +1,8 @@
 /// Turns the parsed tree (plus the raw bytes, for form ownership) into an `HTMLPage`.
 struct PageReader {
     let root: DOMNode
+    /// The tree's elements in document order.
+    let elements: [DOMNode]
     let bytes: [UInt8]
     let url: String
 
@@ -10,7 +12,6 @@ struct PageReader {
     ]
 
     func page() -> HTMLPage {
-        let elements = root.descendants.filter { $0.kind == .element }
         Visibility.applyPageStyles(to: elements)
         var names = NameSignals.Memo()
         for element in elements where element.hasAttribute("id") || element.hasAttribute("class") {
@@ -53,10 +54,10 @@ struct PageReader {
         var visibleText = blocks.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n")
         if visibleText.utf8.count > 16 << 10 { visibleText = String(visibleText.utf8.prefix(16 << 10)) ?? "" }
 
+        let base = URLResolver.Base(baseURL)
         let links = elements.filter { $0.name == "a" && !Visibility.isHidden($0) }.compactMap { anchor in
             anchor.attribute("href").flatMap { href -> String? in
-                href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:")
-                    ? nil : URLResolver.resolve(href, against: baseURL)
+                href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:") ? nil : base.resolve(href)
             }
         }
         let imageNames = elements.filter { $0.name == "img" && !Visibility.isHidden($0) }.flatMap { image in

@@ -29,6 +29,8 @@ public enum URLResolver {
 
     /// Splits a reference into its five components.
     public static func components(of reference: String) -> Components {
+        var copy = reference
+        if let parts = copy.withUTF8({ asciiComponents(of: $0) }) { return parts }
         // The delimiters are ASCII: in ASCII text (every cleaned reference) a search of the bytes finds what a search
         // of the characters finds, without working out grapheme boundaries.
         let ascii = reference.utf8.allSatisfy { $0 < 0x80 }
@@ -66,6 +68,49 @@ public enum URLResolver {
         return Components(scheme: scheme, authority: authority, path: String(rest), query: query, fragment: fragment)
     }
 
+    /// ``components(of:)`` of an ASCII reference (every cleaned one), on its bytes: there each byte is a character and
+    /// the letters, digits and delimiters are the ASCII ones. Nil for a reference beyond ASCII.
+    private static func asciiComponents(of bytes: UnsafeBufferPointer<UInt8>) -> Components? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        func first(_ delimiter: Character, in range: Range<Int>) -> Int? {
+            bytes[range].firstIndex(of: delimiter.asciiValue!)
+        }
+        func isLetter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
+        var start = 0
+        var end = bytes.count
+        var fragment: String?
+        if let hash = first("#", in: start..<end) {
+            fragment = text(hash + 1..<end)
+            end = hash
+        }
+        var query: String?
+        if let mark = first("?", in: start..<end) {
+            query = text(mark + 1..<end)
+            end = mark
+        }
+        var scheme: String?
+        if let colon = first(":", in: start..<end), colon > 0, isLetter(bytes[0]),
+            bytes[0..<colon].allSatisfy({
+                isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: ".")
+            })
+        {
+            scheme = text(0..<colon)
+            start = colon + 1
+        }
+        var authority: String?
+        if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+            let slash = first("/", in: start + 2..<end) ?? end
+            authority = text(start + 2..<slash)
+            start = slash
+        }
+        return Components(
+            scheme: scheme, authority: authority, path: text(start..<end), query: query, fragment: fragment)
+    }
+
     /// `scheme://host[:port]` of an absolute http(s) URL, lowercased, without user information; nil otherwise.
     static func origin(of url: String) -> String? {
         let parts = components(of: url)
@@ -79,6 +124,29 @@ public enum URLResolver {
     /// Resolves `reference` against the absolute `base` (RFC 3986 section 5.2.2, strict parser).
     /// Returns nil when the result has no scheme (the base was not absolute and the reference is relative).
     public static func resolve(_ reference: String, against base: String) -> String? {
+        resolve(reference) { Base(base).parts }
+    }
+
+    /// A base URL parsed once, for the many references of a page resolved against it.
+    struct Base {
+        /// The base's parts, its scheme lower-cased; nil when it has no scheme.
+        fileprivate let parts: Components?
+
+        init(_ url: String) {
+            var parts = URLResolver.components(of: URLResolver.clean(url))
+            // Lower-cased as an absolute reference's is: resolving a result again keeps it.
+            parts.scheme = parts.scheme?.lowercased()
+            self.parts = parts.scheme == nil ? nil : parts
+        }
+
+        /// ``URLResolver/resolve(_:against:)`` against this base.
+        func resolve(_ reference: String) -> String? {
+            URLResolver.resolve(reference) { parts }
+        }
+    }
+
+    /// Resolves `reference` against the base `base` gives, asked only for a relative reference.
+    private static func resolve(_ reference: String, base: () -> Components?) -> String? {
         let cleaned = clean(reference)
         let r = components(of: cleaned)
         let target: Components
@@ -87,9 +155,7 @@ public enum URLResolver {
                 scheme: r.scheme?.lowercased(), authority: r.authority, path: removeDotSegments(r.path), query: r.query,
                 fragment: r.fragment)
         } else {
-            var b = components(of: clean(base))
-            guard b.scheme != nil else { return nil }
-            b.scheme = b.scheme?.lowercased()  // as an absolute reference's is: resolving a result again keeps it
+            guard let b = base() else { return nil }
             if r.authority != nil {
                 target = Components(
                     scheme: b.scheme, authority: r.authority, path: removeDotSegments(r.path), query: r.query,

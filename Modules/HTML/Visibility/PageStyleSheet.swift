@@ -53,20 +53,61 @@ struct PageStyleSheet {
 
     /// Reads `selectors { declarations }` pairs at the top level; an at-rule's block is skipped whole.
     private mutating func read(_ text: String) {
+        // ASCII text (nearly every style sheet) is read on its bytes: there a byte is a character, the braces too.
+        var bytes = text
+        let readAsBytes = bytes.withUTF8 { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            readASCII(bytes)
+            return true
+        }
+        if !readAsBytes { readCharacters(text) }
+    }
+
+    /// ``read(_:)`` of ASCII text, on its bytes.
+    private mutating func readASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        var index = 0
+        while index < bytes.count {
+            guard let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")) else { return }
+            let prelude = text(index..<open).trimmingASCIIWhitespace()
+            var depth = 0
+            var closing: Int?
+            for position in open..<bytes.count {
+                if bytes[position] == UInt8(ascii: "{") {
+                    depth += 1
+                } else if bytes[position] == UInt8(ascii: "}") {
+                    depth -= 1
+                    if depth == 0 {
+                        closing = position
+                        break
+                    }
+                }
+            }
+            guard let close = closing else { return }
+            if !prelude.hasPrefix("@") { addRules(prelude: prelude, body: text(open + 1..<close)) }
+            index = close + 1
+        }
+    }
+
+    /// The rules of one `selectors { declarations }` pair.
+    private mutating func addRules(prelude: String, body: String) {
+        guard let hides = HidingDeclarations(body).verdict else { return }
+        for selector in prelude.split(separator: ",") {
+            if let rule = Self.compound(String(selector).trimmingASCIIWhitespace(), hides: hides) { rules.append(rule) }
+        }
+    }
+
+    /// ``read(_:)`` of text beyond ASCII, character by character.
+    private mutating func readCharacters(_ text: String) {
         var index = text.startIndex
         while index < text.endIndex {
             guard let open = text[index...].firstIndex(of: "{") else { return }
             let prelude = String(text[index..<open]).trimmingASCIIWhitespace()
             guard let close = Self.matchingBrace(in: text, from: open) else { return }
             if !prelude.hasPrefix("@") {
-                let body = String(text[text.index(after: open)..<close])
-                if let hides = HidingDeclarations(body).verdict {
-                    for selector in prelude.split(separator: ",") {
-                        if let rule = Self.compound(String(selector).trimmingASCIIWhitespace(), hides: hides) {
-                            rules.append(rule)
-                        }
-                    }
-                }
+                addRules(prelude: prelude, body: String(text[text.index(after: open)..<close]))
             }
             index = text.index(after: close)
         }
@@ -122,7 +163,31 @@ struct PageStyleSheet {
     }
 
     private static func withoutComments(_ text: String) -> String {
-        guard text.contains("/*") else { return text }
+        guard !ASCIIText.contains(text, "/*") else { return withoutComments(containing: text) }
+        return text
+    }
+
+    /// ``withoutComments(_:)`` of text holding `/*`: on its bytes when it is ASCII, else character by character.
+    private static func withoutComments(containing text: String) -> String {
+        var copy = text
+        if let cut = copy.withUTF8({ bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var kept: [UInt8] = []
+            kept.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                guard let start = ScriptStrings.firstIndex(of: "/*", in: bytes, from: index) else { break }
+                kept += bytes[index..<start]
+                guard let end = ScriptStrings.firstIndex(of: "*/", in: bytes, from: start + 2) else {
+                    return String(decoding: kept, as: UTF8.self)
+                }
+                index = end + 2
+            }
+            if index < bytes.count { kept += bytes[index...] }
+            return String(decoding: kept, as: UTF8.self)
+        }) {
+            return cut
+        }
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "/*") {
