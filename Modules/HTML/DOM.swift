@@ -1,5 +1,10 @@
 /// A parsed page as a plain Swift tree, built from libxml2's parse events (``DOMParser``).
 /// Internal and not `Sendable`: it only lives while an `HTMLPage` is being read.
+///
+/// The few properties that change after a node is made (its children and parent while the tree is built, and what the
+/// page's readers work out once per node) are `@exclusivity(unchecked)`: one thread builds and reads a page's tree, no
+/// access to them overlaps another (each is a plain read or assignment, never held across a call), and the run-time
+/// check on every access to them took about 5 % of reading a page.
 final class DOMNode {
     enum Kind {
         case element
@@ -16,18 +21,23 @@ final class DOMNode {
     let text: String
     /// What the element's name tells the readers, looked up once.
     let nameTraits: ElementNameTraits
-    private(set) var children: [DOMNode] = []
+    @exclusivity(unchecked) private(set) var children: [DOMNode] = []
     /// The parent element or document. `unowned`: the parent owns its children, and every node lives exactly as
     /// long as the tree's root (a `weak` reference would give each node a side table, which doubled the cost of
     /// every retain and release while a page is read).
-    private(set) unowned var parent: DOMNode?
+    @exclusivity(unchecked) private(set) unowned var parent: DOMNode?
     /// Hidden by a rule of the page's own `<style>` (``Visibility/applyPageStyles(to:)`` marks it once per page).
-    var isHiddenByPageStyle = false {
-        didSet { hiddenVerdict = nil }
+    var isHiddenByPageStyle: Bool {
+        get { hiddenByPageStyle }
+        set {
+            hiddenByPageStyle = newValue
+            hiddenVerdict = nil
+        }
     }
+    @exclusivity(unchecked) private var hiddenByPageStyle = false
     /// ``Visibility/isHidden(_:)`` of this node, kept from its first answer: every reader of the page asks it of the
     /// elements it walks.
-    var hiddenVerdict: Bool?
+    @exclusivity(unchecked) var hiddenVerdict: Bool?
 
     init(kind: Kind, name: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind
@@ -111,11 +121,29 @@ final class DOMNode {
 
     /// What the element's id and classes tell the page readers (``NameSignals``): worked out on the first question,
     /// or marked for a whole page at once (``PageReader`` does, with a memo of the page's names).
-    lazy var nameSignals: NameSignals = NameSignals.of(self)
+    var nameSignals: NameSignals {
+        get {
+            if let knownSignals { return knownSignals }
+            let signals = NameSignals.of(self)
+            knownSignals = signals
+            return signals
+        }
+        set { knownSignals = newValue }
+    }
+    @exclusivity(unchecked) private var knownSignals: NameSignals?
 
     /// Space-separated tokens of the `class` attribute, split once per node: the visibility rules, the style sheet,
     /// the heading test and the error reader all ask for them.
-    lazy var classTokens: [String] = {
+    var classTokens: [String] {
+        if let knownClassTokens { return knownClassTokens }
+        let tokens = splitClasses()
+        knownClassTokens = tokens
+        return tokens
+    }
+    @exclusivity(unchecked) private var knownClassTokens: [String]?
+
+    /// The `class` attribute split into its tokens.
+    private func splitClasses() -> [String] {
         guard let classes = attribute("class"), !classes.isEmpty else { return [] }
         // ASCII without CR LF (nearly every class attribute): each separator is a character of its own, so the bytes
         // split where the characters do. Elsewhere a separator may be part of a wider character (CR LF, a space
@@ -127,7 +155,7 @@ final class DOMNode {
         }
         return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .map(String.init)
-    }()
+    }
 }
 
 extension String {

@@ -82,11 +82,13 @@ final class DOMTreeBuilder {
     /// libxml2's default nesting limit (`xmlParserMaxDepth`).
     static let maximumDepth = 256
 
+    // The state below is `@exclusivity(unchecked)`: only the parse's callbacks touch it, one at a time on one thread,
+    // and the run-time check on each access cost more than the building itself.
     private let root = DOMNode(kind: .element, name: "#document")
-    private var open: [DOMNode] = []
+    @exclusivity(unchecked) private var open: [DOMNode] = []
     /// Every element made, in the order made: document order, since a node is only ever added after its parent's
     /// last child.
-    private(set) var elements: [DOMNode] = []
+    @exclusivity(unchecked) private(set) var elements: [DOMNode] = []
 
     private enum FirstDocumentChild {
         case none
@@ -94,13 +96,13 @@ final class DOMTreeBuilder {
         case other
     }
 
-    private var firstDocumentChild = FirstDocumentChild.none
+    @exclusivity(unchecked) private var firstDocumentChild = FirstDocumentChild.none
 
     /// Text not yet made a node: its bytes, whether it is raw text, and the element it belongs to.
-    private var pendingText: [UInt8] = []
-    private var pendingIsRaw = false
-    private var pendingParent: DOMNode?
-    private var halted = false
+    @exclusivity(unchecked) private var pendingText: [UInt8] = []
+    @exclusivity(unchecked) private var pendingIsRaw = false
+    @exclusivity(unchecked) private var pendingParent: DOMNode?
+    @exclusivity(unchecked) private var halted = false
 
     static func of(_ context: UnsafeMutableRawPointer?) -> DOMTreeBuilder {
         Unmanaged<DOMTreeBuilder>.fromOpaque(context!).takeUnretainedValue()
