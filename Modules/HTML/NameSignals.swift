@@ -7,7 +7,7 @@
 /// as they are scanned, and a page's `class` attributes, which repeat from element to element, are read once each
 /// (``Memo``).
 struct NameSignals: OptionSet {
-    let rawValue: UInt8
+    let rawValue: UInt16
 
     /// A word of the names is an error container's (``ErrorTextReader/errorNames``).
     static let errorWord = NameSignals(rawValue: 1 << 0)
@@ -23,13 +23,42 @@ struct NameSignals: OptionSet {
     static let errorName = NameSignals(rawValue: 1 << 5)
     /// A whole name says the credentials are wrong (``SignInLexicon/saysCredentialsWrong(_:)``).
     static let credentialsWrongName = NameSignals(rawValue: 1 << 6)
+    /// A word of the names is `tooltip` or `popover`.
+    static let tooltipWord = NameSignals(rawValue: 1 << 7)
+    /// A class is one the common CSS frameworks hide with (``Visibility/hidingClasses``, in any case).
+    static let hidingClass = NameSignals(rawValue: 1 << 8)
+    /// A class names a tooltip or a popover (shown on hover only): a word of it is `tooltip` or `popover`.
+    static let tooltipClass = NameSignals(rawValue: 1 << 9)
 
     /// The signals of an element's id and classes.
     static func of(_ node: DOMNode) -> NameSignals {
         var signals = of(name: node.attribute("id") ?? "")
-        for name in node.classTokens { signals.formUnion(of(name: name)) }
+        for name in node.classTokens { signals.formUnion(of(className: name)) }
         return signals
     }
+
+    /// The signals of one class: those of its name, and what a class says alone (it hides, it is a tooltip's).
+    static func of(className name: String) -> NameSignals {
+        var signals = of(name: name)
+        if signals.contains(.tooltipWord) { signals.insert(.tooltipClass) }
+        if Visibility.hidingClasses.contains(name.lowercased()) { signals.insert(.hidingClass) }
+        return signals
+    }
+
+    /// ``of(className:)`` of an ASCII class, on its bytes; nil when a byte is beyond ASCII.
+    static func ofASCII(className bytes: UnsafeBufferPointer<UInt8>) -> NameSignals? {
+        guard var signals = ofASCII(name: bytes) else { return nil }
+        if signals.contains(.tooltipWord) { signals.insert(.tooltipClass) }
+        if hidingClassBytes.contains(where: { hiding in
+            hiding.count == bytes.count
+                && zip(hiding, bytes).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 + 0x20 : $1) }
+        }) {
+            signals.insert(.hidingClass)
+        }
+        return signals
+    }
+
+    private static let hidingClassBytes = Visibility.hidingClasses.map { Array($0.utf8) }
 
     /// The signals of one name (an id, or one class).
     static func of(name: String) -> NameSignals {
@@ -133,14 +162,14 @@ struct NameSignals: OptionSet {
                     guard separator else { continue }
                     if start < index {
                         let token = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                        signals.formUnion(NameSignals.ofASCII(name: token) ?? [])
+                        signals.formUnion(NameSignals.ofASCII(className: token) ?? [])
                     }
                     start = index + 1
                 }
                 return signals
             }
             if let read { return read }
-            return node.classTokens.reduce(into: []) { $0.formUnion(NameSignals.of(name: $1)) }
+            return node.classTokens.reduce(into: []) { $0.formUnion(NameSignals.of(className: $1)) }
         }
     }
 }
@@ -168,7 +197,7 @@ struct NameWordTable: Sendable {
         let sets: [(Set<String>, NameSignals)] = [
             (ErrorTextReader.errorNames, .errorWord), (ErrorTextReader.messageBoxNames, .messageBoxWord),
             (TextBlocks.headingNames, .headingWord), (ErrorTextReader.severeWords, .severeWord),
-            (SignInLexicon.allWords[.wrong] ?? [], .wrongWord),
+            (SignInLexicon.allWords[.wrong] ?? [], .wrongWord), (Visibility.tooltipWords, .tooltipWord),
         ]
         for (set, signal) in sets {
             for word in set where !word.isEmpty && word.utf8.allSatisfy({ $0 < 0x80 }) {

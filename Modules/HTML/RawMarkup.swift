@@ -16,12 +16,17 @@ enum RawMarkup {
 
     static let trackedStartTags: Set<String> = ["form", "input", "select", "textarea", "button"]
 
-    /// ``trackedStartTags`` with their bytes, for the scan.
-    private static let trackedNames: [(name: String, bytes: [UInt8])] = trackedStartTags.sorted().map {
-        ($0, Array($0.utf8))
-    }
+    /// ``trackedStartTags`` with their names as static text, for the scan.
+    private static let trackedNames: [(name: String, bytes: StaticString)] = [
+        ("button", "button"), ("form", "form"), ("input", "input"), ("select", "select"), ("textarea", "textarea"),
+    ]
 
     static func events(in bytes: [UInt8]) -> [Event] {
+        bytes.withUnsafeBufferPointer { events(in: $0) }
+    }
+
+    /// ``events(in:)`` on the bytes in place.
+    private static func events(in bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
         var events: [Event] = []
         var index = 0
         let count = bytes.count
@@ -33,26 +38,30 @@ enum RawMarkup {
             byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
         }
         func lower(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte + 32 : byte }
-        func starts(with pattern: [UInt8], at position: Int, caseInsensitive: Bool) -> Bool {
-            guard position + pattern.count <= count else { return false }
-            for offset in 0..<pattern.count {
-                let byte = bytes[position + offset]
-                if caseInsensitive ? lower(byte) != lower(pattern[offset]) : byte != pattern[offset] { return false }
+        /// Whether the name `bytes[range]` is `name` (lower-case) in any letter case.
+        func named(_ range: Range<Int>, _ name: StaticString) -> Bool {
+            guard range.count == name.utf8CodeUnitCount else { return false }
+            let expected = name.utf8Start
+            for offset in 0..<range.count where lower(bytes[range.lowerBound + offset]) != expected[offset] {
+                return false
             }
             return true
         }
-        func find(_ text: String, from position: Int, caseInsensitive: Bool = false) -> Int? {
-            find(Array(text.utf8), from: position, caseInsensitive: caseInsensitive)
-        }
-        func find(_ pattern: [UInt8], from position: Int, caseInsensitive: Bool = false) -> Int? {
-            guard let first = pattern.first else { return position }
+        /// Where `pattern` (ASCII, lower-case when `caseInsensitive`) next starts at or after `position`.
+        func find(_ pattern: StaticString, from position: Int, caseInsensitive: Bool = false) -> Int? {
+            let length = pattern.utf8CodeUnitCount
+            let expected = pattern.utf8Start
             var cursor = position
-            while cursor < count {
-                if (bytes[cursor] == first || (caseInsensitive && lower(bytes[cursor]) == lower(first)))
-                    && starts(with: pattern, at: cursor, caseInsensitive: caseInsensitive)
-                {
-                    return cursor
+            while cursor + length <= count {
+                var matched = true
+                for offset in 0..<length {
+                    let byte = caseInsensitive ? lower(bytes[cursor + offset]) : bytes[cursor + offset]
+                    if byte != expected[offset] {
+                        matched = false
+                        break
+                    }
                 }
+                if matched { return cursor }
                 cursor += 1
             }
             return nil
@@ -80,56 +89,39 @@ enum RawMarkup {
             return count
         }
 
-        // The patterns and the name buffer are made once per scan, not once per tag.
-        let commentOpen = Array("<!--".utf8)
-        let commentClose = Array("-->".utf8)
-        let tagClose = Array(">".utf8)
-        let formName = Array("form".utf8)
-        let scriptName = Array("script".utf8)
-        let styleName = Array("style".utf8)
-        var nameBytes: [UInt8] = []
+        guard let base = bytes.baseAddress else { return [] }
         while index < count {
             // To the next `<`, by the C library's `memchr`: the text between tags is passed over, not looked at.
-            guard
-                let opening = bytes.withUnsafeBufferPointer({ buffer -> Int? in
-                    guard let base = buffer.baseAddress,
-                        let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index)
-                    else { return nil }
-                    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-                })
-            else { break }
-            index = opening
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { break }
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             guard index + 1 < count else { break }
             let next = bytes[index + 1]
-            if starts(with: commentOpen, at: index, caseInsensitive: false) {
-                index = (find(commentClose, from: index + 4).map { $0 + 3 }) ?? count
+            if next == UInt8(ascii: "!"), index + 3 < count, bytes[index + 2] == UInt8(ascii: "-"),
+                bytes[index + 3] == UInt8(ascii: "-")
+            {
+                index = (find("-->", from: index + 4).map { $0 + 3 }) ?? count
             } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
-                index = (find(tagClose, from: index + 2).map { $0 + 1 }) ?? count
+                index = (find(">", from: index + 2).map { $0 + 1 }) ?? count
             } else if next == UInt8(ascii: "/"), index + 2 < count, isLetter(bytes[index + 2]) {
                 var cursor = index + 2
-                nameBytes.removeAll(keepingCapacity: true)
-                while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">") {
-                    nameBytes.append(lower(bytes[cursor]))
-                    cursor += 1
-                }
-                if nameBytes == formName { events.append(.endForm) }
-                index = (find(tagClose, from: cursor).map { $0 + 1 }) ?? count
+                while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">") { cursor += 1 }
+                if named(index + 2..<cursor, "form") { events.append(.endForm) }
+                index = (find(">", from: cursor).map { $0 + 1 }) ?? count
             } else if isLetter(next) {
                 var cursor = index + 1
-                nameBytes.removeAll(keepingCapacity: true)
                 while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">"),
                     bytes[cursor] != UInt8(ascii: "/")
                 {
-                    nameBytes.append(lower(bytes[cursor]))
                     cursor += 1
                 }
+                let name = index + 1..<cursor
                 index = skipAttributes(from: cursor)
-                // Compared as bytes: a String is made only for the few tags that are tracked or hold raw text.
-                if let tracked = trackedNames.first(where: { $0.bytes == nameBytes }) {
+                if let tracked = trackedNames.first(where: { named(name, $0.bytes) }) {
                     events.append(.start(tracked.name))
-                } else if nameBytes == scriptName || nameBytes == styleName {
-                    let name = String(decoding: nameBytes, as: UTF8.self)
-                    index = find("</" + name, from: index, caseInsensitive: true) ?? count
+                } else if named(name, "script") {
+                    index = find("</script", from: index, caseInsensitive: true) ?? count
+                } else if named(name, "style") {
+                    index = find("</style", from: index, caseInsensitive: true) ?? count
                 }
             } else {
                 index += 1

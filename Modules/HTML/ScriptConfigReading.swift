@@ -203,6 +203,13 @@ extension ScriptReading {
         switch value {
         case .array(let elements): return elements.contains(where: repeatsAName)
         case .object(let members):
+            // A small object's names are compared pair by pair; a larger one's are gathered in a set.
+            if members.count <= 12 {
+                for (index, member) in members.enumerated() {
+                    if members[..<index].contains(where: { $0.0 == member.0 }) || repeatsAName(member.1) { return true }
+                }
+                return false
+            }
             var names = Set<String>()
             for (name, member) in members {
                 if !names.insert(name).inserted || repeatsAName(member) { return true }

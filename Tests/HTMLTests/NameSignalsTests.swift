@@ -17,8 +17,19 @@ struct NameSignalsTests {
         if words.contains(where: TextBlocks.headingNames.contains) { signals.insert(.headingWord) }
         if words.contains(where: ErrorTextReader.severeWords.contains) { signals.insert(.severeWord) }
         if words.contains(where: saysWrong) { signals.insert(.wrongWord) }
+        if words.contains(where: { $0 == "tooltip" || $0 == "popover" }) { signals.insert(.tooltipWord) }
         if ErrorTextReader.namesAnError(name) { signals.insert(.errorName) }
         if SignInLexicon.saysCredentialsWrong(name) { signals.insert(.credentialsWrongName) }
+        return signals
+    }
+
+    /// The signals of a class the slow way: its name's, and whether it hides or names a tooltip by itself.
+    func referenceForClass(_ name: String) -> NameSignals {
+        var signals = reference(name)
+        if Visibility.hidingClasses.contains(name.lowercased()) { signals.insert(.hidingClass) }
+        if SignInLexicon.tokens(of: name).contains(where: { $0 == "tooltip" || $0 == "popover" }) {
+            signals.insert(.tooltipClass)
+        }
         return signals
     }
 
@@ -34,6 +45,18 @@ struct NameSignalsTests {
         ])
     func names(_ name: String) {
         #expect(NameSignals.of(name: name) == reference(name), "\(name)")
+        #expect(NameSignals.of(className: name) == referenceForClass(name), "class \(name)")
+    }
+
+    @Test(
+        "classes that hide or name a tooltip",
+        arguments: [
+            "hidden", "HIDDEN", "d-none", "visually-hidden", "sr-only", "is-hidden", "ng-hide", "show-for-sr", "hide",
+            "invisible", "hiddenish", "tooltip", "toolTip", "popover-body", "my_popover", "tool-tip", "tooltipster",
+            "HİDDEN",
+        ])
+    func classes(_ name: String) {
+        #expect(NameSignals.of(className: name) == referenceForClass(name), "\(name)")
     }
 
     @Test("every id and class of the corpus pages")
@@ -52,6 +75,7 @@ struct NameSignalsTests {
                 let names = [element.attribute("id") ?? ""] + element.classTokens
                 for name in names where seen.insert(name).inserted {
                     #expect(NameSignals.of(name: name) == reference(name), "\(file): \(name)")
+                    #expect(NameSignals.of(className: name) == referenceForClass(name), "\(file): class \(name)")
                 }
             }
         }

@@ -33,24 +33,18 @@ enum Visibility {
             case "style":
                 if HidingDeclarations.mayHide(value), HidingDeclarations(value).verdict == true { return true }
             case "class":
-                // A cheap look at the class text first (every hiding class holds one of these), then its words.
-                if ASCIIText.containsIgnoringCase(value, "hid") || ASCIIText.containsIgnoringCase(value, "none")
-                    || ASCIIText.containsIgnoringCase(value, "invisible") || ASCIIText.containsIgnoringCase(value, "sr")
-                {
-                    if node.classTokens.contains(where: { hidingClasses.contains($0.lowercased()) }) { return true }
-                }
-                // A cheap look at the class text first: most elements name no tooltip at all.
-                namesTooltip =
-                    ASCIIText.containsIgnoringCase(value, "tooltip")
-                    || ASCIIText.containsIgnoringCase(value, "popover")
+                // What the classes say, worked out once per page for each `class` attribute (``NameSignals``).
+                let signals = node.nameSignals
+                if signals.contains(.hidingClass) { return true }
+                namesTooltip = signals.contains(.tooltipClass)
             default: break
             }
         }
-        guard namesTooltip else { return false }
-        return node.classTokens.contains { token in
-            SignInLexicon.tokens(of: token).contains { $0 == "tooltip" || $0 == "popover" }
-        }
+        return namesTooltip
     }
+
+    /// The words of a class that make it a tooltip's or a popover's (``NameSignals/tooltipClass``).
+    static let tooltipWords: Set<String> = ["tooltip", "popover"]
 
     /// Whether `node` or one of its ancestors is hidden.
     static func isHiddenWithAncestors(_ node: DOMNode) -> Bool {
