@@ -13,6 +13,18 @@ enum ASCIIText {
         return copy.withUTF8 { containsIgnoringCase($0, word) }
     }
 
+    /// Whether `bytes` start with `word` (lower-case ASCII), in any ASCII letter case.
+    static func startsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let expected = word.utf8Start
+        for offset in 0..<count {
+            let byte = bytes[offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != expected[offset] { return false }
+        }
+        return true
+    }
+
     /// Whether `bytes` contain `word` (lower-case ASCII), in any ASCII letter case.
     static func containsIgnoringCase(_ haystack: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
         let needleCount = word.utf8CodeUnitCount

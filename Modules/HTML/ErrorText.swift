@@ -162,9 +162,21 @@ enum ErrorTextReader {
 
     /// ``mentionsAnErrorWord(_:)`` of a name's UTF-8 bytes.
     static func mentionsAnErrorWord(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        ASCIIText.containsIgnoringCase(name, "error") || ASCIIText.containsIgnoringCase(name, "alert")
-            || ASCIIText.containsIgnoringCase(name, "danger") || ASCIIText.containsIgnoringCase(name, "invalid")
-            || ASCIIText.containsIgnoringCase(name, "contactadmin")
+        // One pass: only where a byte could start one of the words is the word compared.
+        for (index, byte) in name.enumerated() {
+            let rest = UnsafeBufferPointer(rebasing: name[index...])
+            let found: Bool =
+                switch byte | 0x20 {
+                case UInt8(ascii: "e"): ASCIIText.startsIgnoringCase(rest, "error")
+                case UInt8(ascii: "a"): ASCIIText.startsIgnoringCase(rest, "alert")
+                case UInt8(ascii: "d"): ASCIIText.startsIgnoringCase(rest, "danger")
+                case UInt8(ascii: "i"): ASCIIText.startsIgnoringCase(rest, "invalid")
+                case UInt8(ascii: "c"): ASCIIText.startsIgnoringCase(rest, "contactadmin")
+                default: false
+                }
+            if found { return true }
+        }
+        return false
     }
 
     /// Whether the element's id or one of its classes says the credentials are wrong (`wrongPasswordMsg`,
@@ -185,7 +197,8 @@ enum ErrorTextReader {
         guard node.nameSignals.contains(.messageBoxWord) || isInRed(node) else { return false }
         let text = visibleText(of: node).collapsingWhitespace()
         guard !text.isEmpty, text.count <= 300 else { return false }
-        return SignInLexicon.saysCredentialsWrong(text) || SignInLexicon.says(.locked, in: text)
+        let reading = SignInLexicon.Reading(text)
+        return SignInLexicon.saysCredentialsWrong(reading) || SignInLexicon.says(.locked, in: reading)
     }
 
     /// Text a page colours red, the oldest way of saying "error": `<font color="red">`, or an inline `color` of red

@@ -66,16 +66,21 @@ extension PageReader {
         return nil
     }
 
+    /// The ids of the page's empty elements (no child element, no text but white space): where a script may load
+    /// content (``contentLoad(_:emptyIDs:baseURL:)``).
+    static func emptyElementIDs(_ elements: [DOMNode]) -> Set<String> {
+        Set(
+            elements.filter { element in
+                element.children.allSatisfy { $0.kind != .element && $0.textContent.trimmingASCIIWhitespace().isEmpty }
+            }.compactMap { $0.attribute("id") })
+    }
+
     /// A page with no form whose script, on load, fills an empty element of the page with another URL's content
     /// (`getToContent('/login?…', 'content')`, `$('#content').load('/login?…')`): what the person sees is that URL's
     /// page, so the engine reads it as a navigation there. Only a URL of the page's own origin counts (a script may
     /// load content only from there unless the other server allows it), and only into an element that exists and
     /// is empty (a container waiting for the content, not one already showing something).
-    func contentLoad(_ scripts: PageScripts, elements: [DOMNode], baseURL: String) -> String? {
-        let emptyIDs = Set(
-            elements.filter { element in
-                element.children.allSatisfy { $0.kind != .element && $0.textContent.trimmingASCIIWhitespace().isEmpty }
-            }.compactMap { $0.attribute("id") })
+    func contentLoad(_ scripts: PageScripts, emptyIDs: Set<String>, baseURL: String) -> String? {
         guard !emptyIDs.isEmpty, let origin = URLResolver.origin(of: baseURL) else { return nil }
         for index in scripts.indices {
             for (first, second) in scripts.contentLoads(in: index) {

@@ -37,11 +37,13 @@ struct PageReader {
             URLResolver.resolve($0, against: baseURL)
         }
         let onload = elements.first { $0.name == "body" }?.attribute("onload")
-        let scripts = PageScripts(javaScripts: javaScripts, onload: onload, hasForms: !forms.isEmpty)
+        let emptyIDs = forms.isEmpty ? Self.emptyElementIDs(elements) : []
+        let scripts = PageScripts(
+            javaScripts: javaScripts, onload: onload, hasForms: !forms.isEmpty, readsContentLoads: !emptyIDs.isEmpty)
         // Scripts first, then `<body onload>` (`onload="location.href='…'"` is a load-time redirect too).
         let scriptRedirect =
             scripts.redirectTarget().flatMap { URLResolver.resolve($0, against: baseURL) }
-            ?? (forms.isEmpty ? contentLoad(scripts, elements: elements, baseURL: baseURL) : nil)
+            ?? (forms.isEmpty ? contentLoad(scripts, emptyIDs: emptyIDs, baseURL: baseURL) : nil)
 
         let aadConfig = javaScripts.lazy.compactMap(ScriptReading.config).first.map(AADConfig.init(raw:))
         let selfSubmit = findSelfSubmit(forms: forms, scripts: scripts)

@@ -11,16 +11,20 @@ final class PageScripts {
     private let code: [String]
     private let scriptCount: Int
     private let hasForms: Bool
+    private let readsContentLoads: Bool
     private var targets: [ScriptScanner.Targets?]
     private var scans: [ScriptScan?]
-    private var invokedNames: Set<String>?
+    /// Whether each name asked about (and each its answer depended on) is invoked.
+    private var invocations: [String: Bool] = [:]
 
     /// The page's JavaScript (inline scripts, in order) and its body's `onload`; `hasForms` tells whether the page has
-    /// a form a script could submit (a page without one is asked for content loads instead).
-    init(javaScripts: [String], onload: String?, hasForms: Bool) {
+    /// a form a script could submit, `readsContentLoads` whether it will ask for content loads (a page without forms,
+    /// with an empty element to load them into).
+    init(javaScripts: [String], onload: String?, hasForms: Bool, readsContentLoads: Bool = false) {
         code = javaScripts + [onload].compactMap { $0 }
         scriptCount = javaScripts.count
         self.hasForms = hasForms
+        self.readsContentLoads = readsContentLoads
         targets = Array(repeating: nil, count: code.count)
         scans = Array(repeating: nil, count: code.count)
     }
@@ -31,12 +35,48 @@ final class PageScripts {
     /// The indices of the pieces: the scripts, then the body's `onload`.
     var indices: Range<Int> { code.indices }
 
-    /// Whether the function named `name` is invoked on load (``ScriptReferences``), from every piece's references.
+    /// Whether the function named `name` is invoked on load: ``ScriptReferences``'s answer over all the pieces, worked
+    /// out from the pieces that can bear on it. A piece refers to a name only where its bytes spell it, unless a timer
+    /// of it runs a string (whose escapes may spell it): the pieces read are those that may refer to `name`, then to
+    /// each name a scope holding such a reference waits on, and so on until no new name appears. Every name met so is
+    /// answered at once.
     func isInvoked(_ name: String) -> Bool {
-        if let invokedNames { return invokedNames.contains(name) }
-        let names = ScriptReferences.invokedNames(scans: code.indices.map(scan))
-        invokedNames = names
-        return names.contains(name)
+        if let known = invocations[name] { return known }
+        var demanded: Set<String> = [name]
+        var waiting = [name]
+        var relevant = Set<Int>()
+        while let next = waiting.popLast() {
+            for index in code.indices where mayRefer(to: next, in: index) {
+                relevant.insert(index)
+                let scan = scan(index)
+                for reference in scan.references where reference.name == next {
+                    var scope = reference.scope
+                    while scope >= 0 {
+                        if case .ifCalled(let awaited) = scan.scopes[scope].activation,
+                            demanded.insert(awaited).inserted
+                        {
+                            waiting.append(awaited)
+                        }
+                        scope = scan.scopes[scope].parent
+                    }
+                }
+            }
+        }
+        let invoked = ScriptReferences.invokedNames(scans: relevant.sorted().map(scan))
+        for demandedName in demanded { invocations[demandedName] = invoked.contains(demandedName) }
+        return invoked.contains(name)
+    }
+
+    /// Whether piece `index` may refer to `name`: its bytes spell the name, or a timer of it may run a string whose
+    /// escapes spell it.
+    private func mayRefer(to name: String, in index: Int) -> Bool {
+        var needle = name
+        return needle.withUTF8 { needle in
+            ScriptStrings.withBytes(code[index]) { bytes in
+                ScriptStrings.contains(bytes, needle)
+                    || (bytes.contains(UInt8(ascii: "\\")) && ScriptSigns.callsTimer(bytes))
+            }
+        }
     }
 
     /// The first navigation performed on load by a script, then by the body's `onload`
@@ -55,8 +95,8 @@ final class PageScripts {
         return scan(index).firstRunning(isInvoked: isInvoked, ScriptReading.submission)
     }
 
-    /// The content loads script `index` makes on load (``ScriptReading/contentLoads(in:isInvoked:)``); none on a page
-    /// with forms, and none from the body's `onload`.
+    /// The content loads script `index` makes on load (``ScriptReading/contentLoads(in:isInvoked:)``); none unless the
+    /// page reads them, and none from the body's `onload`.
     func contentLoads(in index: Int) -> [(String, String)] {
         guard targets(of: index).contains(.contentLoads) else { return [] }
         return scan(index).running(isInvoked: isInvoked, ScriptReading.contentLoad)
@@ -69,7 +109,9 @@ final class PageScripts {
             var found: ScriptScanner.Targets = .references
             if ScriptReading.mayRedirect(bytes) { found.insert(.redirects) }
             if hasForms && ScriptReading.maySubmitOrClick(bytes) { found.insert(.submissions) }
-            if !hasForms && index < scriptCount && bytes.contains(UInt8(ascii: "(")) { found.insert(.contentLoads) }
+            if readsContentLoads && index < scriptCount && bytes.contains(UInt8(ascii: "(")) {
+                found.insert(.contentLoads)
+            }
             return found
         }
         targets[index] = found

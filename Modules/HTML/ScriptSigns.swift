@@ -45,7 +45,7 @@ enum ScriptSigns {
     }
 
     /// Whether `bytes` names one of the timers whose string argument the scanner reads as code.
-    private static func callsTimer(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func callsTimer(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         ScriptStrings.contains(bytes, "setTimeout") || ScriptStrings.contains(bytes, "setInterval")
             || ScriptStrings.contains(bytes, "requestAnimationFrame") || ScriptStrings.contains(bytes, "setImmediate")
             || ScriptStrings.contains(bytes, "queueMicrotask")

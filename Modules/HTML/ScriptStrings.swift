@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Bytes of scripts and JavaScript string literals, without Foundation.
 enum ScriptStrings {
     /// Calls `body` with the UTF-8 bytes of `text` (no copy for native strings).
@@ -9,6 +13,21 @@ enum ScriptStrings {
     /// Whether `needle` (ASCII) occurs in `bytes`.
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         needle.utf8CodeUnitCount == 0 || firstIndex(of: needle, in: bytes, from: 0) != nil
+    }
+
+    /// Whether `bytes` contain `needle` (any bytes; an empty needle is everywhere): `memchr` to each place its first
+    /// byte is, then a comparison.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard let base = bytes.baseAddress, bytes.count >= needle.count else { return false }
+        var start = 0
+        let last = bytes.count - needle.count
+        while start <= last, let found = memchr(base + start, Int32(first), last - start + 1) {
+            let position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if memcmp(base + position, needle.baseAddress!, needle.count) == 0 { return true }
+            start = position + 1
+        }
+        return false
     }
 
     /// The first index at or after `start` where `needle` (ASCII, not empty) occurs in `bytes`. Eight places are

@@ -164,22 +164,43 @@ public enum SignInLexicon {
     /// "Nieprawidłowe hasło"), and not about a code ("Invalid one-time password" is a refused code). A user name
     /// alone is not enough ("Invalid account state", "Invalid Subject in assertion" are not about what was typed).
     public static func saysCredentialsWrong(_ text: String) -> Bool {
-        says(.wrong, in: text) && (says(.password, in: text) || says(.credentials, in: text)) && !says(.code, in: text)
-            && !ASCIIText.containsIgnoringCase(text, "one-time")
+        saysCredentialsWrong(Reading(text))
+    }
+
+    /// ``saysCredentialsWrong(_:)`` of a text already split.
+    static func saysCredentialsWrong(_ reading: Reading) -> Bool {
+        says(.wrong, in: reading) && (says(.password, in: reading) || says(.credentials, in: reading))
+            && !says(.code, in: reading) && !ASCIIText.containsIgnoringCase(reading.text, "one-time")
     }
 
     /// Whether `text` (an identifier or a label) says `concept`.
     public static func says(_ concept: Concept, in text: String) -> Bool {
-        guard !text.isEmpty else { return false }
-        let tokens = tokens(of: text)
-        if let set = allWords[concept], tokens.contains(where: set.contains) { return true }
-        if let stems = stems[concept], tokens.contains(where: { token in stems.contains { token.contains($0) } }) {
-            return true
-        }
-        // The catalogs' stems are prefixes of inflected forms (`ungültig…`): they start a word, never sit inside one.
-        if tokens.contains(where: { catalog.startsWithStem($0, of: concept) }) { return true }
-        return saysInEmbeddedPhrase(concept, in: text)
+        says(concept, in: Reading(text))
     }
+
+    /// A text and its words (``tokens(of:)``), split once for several questions.
+    struct Reading {
+        let text: String
+        let words: [String]
+
+        init(_ text: String) {
+            self.text = text
+            words = text.isEmpty ? [] : SignInLexicon.tokens(of: text)
+        }
+    }
+
+    /// ``says(_:in:)`` of a text already split: one of its words says `concept` (``wordTest(for:)``: a whole word, a
+    /// word holding one of its stems, or starting with one of the catalogs' stems, which are prefixes of inflected
+    /// forms), or the text holds one of its phrases of scripts written without spaces.
+    static func says(_ concept: Concept, in reading: Reading) -> Bool {
+        guard !reading.text.isEmpty else { return false }
+        if let test = wordTests[concept], reading.words.contains(where: test) { return true }
+        return saysInEmbeddedPhrase(concept, in: reading.text)
+    }
+
+    /// ``wordTest(for:)`` of every concept, made once.
+    private static let wordTests: [Concept: @Sendable (String) -> Bool] = Dictionary(
+        uniqueKeysWithValues: Concept.allCases.map { ($0, wordTest(for: $0)) })
 
     /// A test whether one word of ``tokens(of:)`` says `concept` by itself (the concept's lists looked up once, for
     /// many words): one of its whole words, a word holding one of its stems, or a word starting with one of the

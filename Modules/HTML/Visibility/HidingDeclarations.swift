@@ -54,11 +54,15 @@ struct HidingDeclarations {
                 && (ASCIIText.containsIgnoringCase(text, "width") || ASCIIText.containsIgnoringCase(text, "height")))
     }
 
-    /// A CSS length in pixels, roughly (em as 16 px), or nil for anything else (`auto`, percentages, `calc`).
+    /// A CSS length in pixels, roughly (em as 16 px), or nil for anything else (`auto`, percentages, `calc`; `rem`,
+    /// read as `em` with an `r` left over).
     private static func length(_ value: String) -> Double? {
-        for (unit, factor) in [("px", 1.0), ("em", 16.0), ("rem", 16.0), ("pt", 1.33)] where value.hasSuffix(unit) {
-            return Double(value.dropLast(unit.count)).map { $0 * factor }
+        func scaled(_ unit: String, _ factor: Double) -> Double? {
+            Double(value.dropLast(unit.count)).map { $0 * factor }
         }
+        if value.hasSuffix("px") { return scaled("px", 1.0) }
+        if value.hasSuffix("em") { return scaled("em", 16.0) }
+        if value.hasSuffix("pt") { return scaled("pt", 1.33) }
         return value == "0" ? 0 : nil
     }
 }

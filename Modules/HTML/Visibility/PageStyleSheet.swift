@@ -93,9 +93,13 @@ struct PageStyleSheet {
 
     /// The rules of one `selectors { declarations }` pair.
     private mutating func addRules(prelude: String, body: String) {
-        guard let hides = HidingDeclarations(body).verdict else { return }
-        for selector in prelude.split(separator: ",") {
-            if let rule = Self.compound(String(selector).trimmingASCIIWhitespace(), hides: hides) { rules.append(rule) }
+        // The selectors first: most rules have none of one compound, and their declarations need not be read.
+        let compounds = prelude.split(separator: ",").compactMap {
+            Self.compound(String($0).trimmingASCIIWhitespace(), hides: false)
+        }
+        guard !compounds.isEmpty, let hides = HidingDeclarations(body).verdict else { return }
+        for compound in compounds {
+            rules.append(Rule(type: compound.type, classes: compound.classes, id: compound.id, hides: hides))
         }
     }
 
