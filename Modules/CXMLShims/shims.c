@@ -23,7 +23,7 @@ static void on_start_element(void *ctx, const xmlChar *name, const xmlChar **att
     xmlChar *prefix = NULL;
     xmlChar *local = NULL;
     if (strchr((const char *)name, ':') != NULL) local = xmlSplitQName(ctxt, name, &prefix);
-    int stop = events->start_element(events->context, local != NULL ? local : name,
+    int stop = events->start_element(events->context, local != NULL ? local : name, local == NULL,
                                      (const unsigned char *const *)attributes);
     if (local != NULL) xmlFree(local);
     if (prefix != NULL) xmlFree(prefix);

@@ -47,6 +47,15 @@ final class DOMNode {
         self.nameTraits = ElementNameTraits.of(name)
     }
 
+    /// An element whose name's traits are already known (the tree builder looks each name up once per page).
+    init(element name: String, traits: ElementNameTraits, attributes: [(name: String, value: String)]) {
+        self.kind = .element
+        self.name = name
+        self.attributes = attributes
+        self.text = ""
+        self.nameTraits = traits
+    }
+
     /// Room for `count` children, so appending them does not grow the array step by step.
     func reserveChildren(_ count: Int) {
         children.reserveCapacity(count)
@@ -59,10 +68,14 @@ final class DOMNode {
 
     /// The value of the first attribute called `name` (lower-case), nil when absent.
     func attribute(_ name: String) -> String? {
-        attributes.first { $0.name == name }?.value
+        let count = name.utf8.count
+        return attributes.first { $0.name.utf8.count == count && $0.name == name }?.value
     }
 
-    func hasAttribute(_ name: String) -> Bool { attributes.contains { $0.name == name } }
+    func hasAttribute(_ name: String) -> Bool {
+        let count = name.utf8.count
+        return attributes.contains { $0.name.utf8.count == count && $0.name == name }
+    }
 
     /// Ancestors, nearest first.
     var ancestors: [DOMNode] {
@@ -176,11 +189,17 @@ extension String {
     /// Whitespace runs collapsed to one space, trimmed. Worked on the UTF-8 bytes: every white space it collapses is
     /// one ASCII byte or the two bytes of U+00A0 (`C2 A0`, which in valid UTF-8 is never part of another character).
     package func collapsingWhitespace() -> String {
+        var copy = self
+        return copy.withUTF8 { Self.collapsingWhitespace(of: $0) }
+    }
+
+    /// ``collapsingWhitespace()`` of UTF-8 bytes.
+    private static func collapsingWhitespace(of bytes: UnsafeBufferPointer<UInt8>) -> String {
         var result: [UInt8] = []
-        result.reserveCapacity(utf8.count)
+        result.reserveCapacity(bytes.count)
         var pendingSpace = false
         var afterC2 = false
-        for byte in utf8 {
+        for byte in bytes {
             if afterC2 {
                 afterC2 = false
                 if byte == 0xA0 {

@@ -30,8 +30,9 @@ enum DOMParser {
         let status = withExtendedLifetime(builder) {
             var events = spc_html_events(
                 context: Unmanaged.passUnretained(builder).toOpaque(),
-                start_element: { context, name, attributes in
-                    DOMTreeBuilder.of(context).startElement(name: name, attributes: attributes) ? 1 : 0
+                start_element: { context, name, nameLasts, attributes in
+                    DOMTreeBuilder.of(context).startElement(name: name, lasting: nameLasts != 0, attributes: attributes)
+                        ? 1 : 0
                 },
                 end_element: { context in DOMTreeBuilder.of(context).endElement() },
                 text: { context, bytes, length, isRawText in
@@ -114,8 +115,30 @@ final class DOMTreeBuilder {
         return root
     }
 
-    /// Returns true when the parse must stop (libxml2's nesting limit).
-    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafePointer<UnsafePointer<UInt8>?>?) -> Bool {
+    /// The names met, by where libxml2 keeps them: a direct-mapped table, so a page's few names are each turned
+    /// into a `String` and looked up in ``ElementNameTraits`` about once.
+    private struct NameTable {
+        private var keys = [UInt](repeating: 0, count: 128)
+        private var names = [(name: String, traits: ElementNameTraits)](repeating: ("", []), count: 128)
+
+        mutating func name(at pointer: UnsafePointer<UInt8>) -> (name: String, traits: ElementNameTraits) {
+            let key = UInt(bitPattern: pointer)
+            let slot = Int((key ^ (key >> 7)) & 127)
+            if keys[slot] == key { return names[slot] }
+            let name = DOMParser.lowercasedName(pointer)
+            let entry = (name, ElementNameTraits.of(name))
+            keys[slot] = key
+            names[slot] = entry
+            return entry
+        }
+    }
+
+    @exclusivity(unchecked) private var knownNames = NameTable()
+
+    /// Returns true when the parse must stop (libxml2's nesting limit). `lasting`: the name's storage lasts the parse.
+    func startElement(name: UnsafePointer<UInt8>, lasting: Bool, attributes: UnsafePointer<UnsafePointer<UInt8>?>?)
+        -> Bool
+    {
         guard !halted else { return true }
         flushText()
         var list: [(name: String, value: String)] = []
@@ -132,7 +155,7 @@ final class DOMTreeBuilder {
                     // A boolean attribute written bare (`checked`) has its name as its value; any other, nothing.
                     value = htmlIsBooleanAttr(attributeName) != 0 ? String(cString: attributeName) : ""
                 }
-                list.append((DOMParser.lowercasedName(attributeName), value))
+                list.append((knownNames.name(at: attributeName).name, value))
                 index += 2
             }
         }
@@ -141,7 +164,14 @@ final class DOMTreeBuilder {
             halted = true
             return true
         }
-        let element = DOMNode(kind: .element, name: DOMParser.lowercasedName(name), attributes: list)
+        let known: (name: String, traits: ElementNameTraits)
+        if lasting {
+            known = knownNames.name(at: name)
+        } else {
+            let lowered = DOMParser.lowercasedName(name)
+            known = (lowered, ElementNameTraits.of(lowered))
+        }
+        let element = DOMNode(element: known.name, traits: known.traits, attributes: list)
         elements.append(element)
         if let parent = open.last {
             parent.append(element)

@@ -27,6 +27,7 @@ enum RawMarkup {
 
     /// ``events(in:)`` on the bytes in place.
     private static func events(in bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
+        guard let base = bytes.baseAddress else { return [] }
         var events: [Event] = []
         var index = 0
         let count = bytes.count
@@ -47,12 +48,17 @@ enum RawMarkup {
             }
             return true
         }
-        /// Where `pattern` (ASCII, lower-case when `caseInsensitive`) next starts at or after `position`.
+        /// Where `pattern` (ASCII, lower-case when `caseInsensitive`, its first byte not a letter) next starts at or
+        /// after `position`: `memchr` to each place its first byte is, then a comparison.
         func find(_ pattern: StaticString, from position: Int, caseInsensitive: Bool = false) -> Int? {
             let length = pattern.utf8CodeUnitCount
             let expected = pattern.utf8Start
             var cursor = position
             while cursor + length <= count {
+                guard let found = memchr(base + cursor, Int32(expected[0]), count - length + 1 - cursor) else {
+                    return nil
+                }
+                cursor = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                 var matched = true
                 for offset in 0..<length {
                     let byte = caseInsensitive ? lower(bytes[cursor + offset]) : bytes[cursor + offset]
@@ -78,8 +84,9 @@ enum RawMarkup {
                     if cursor < count && (bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'")) {
                         let quote = bytes[cursor]
                         cursor += 1
-                        while cursor < count && bytes[cursor] != quote { cursor += 1 }
-                        cursor += 1
+                        // To the closing quote by `memchr`: a value may be long (a URL, inline JSON).
+                        guard let closing = memchr(base + cursor, Int32(quote), count - cursor) else { return count }
+                        cursor = UnsafeRawPointer(closing) - UnsafeRawPointer(base) + 1
                         continue
                     }
                     continue
@@ -89,7 +96,6 @@ enum RawMarkup {
             return count
         }
 
-        guard let base = bytes.baseAddress else { return [] }
         while index < count {
             // To the next `<`, by the C library's `memchr`: the text between tags is passed over, not looked at.
             guard let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { break }

@@ -10,10 +10,12 @@ void spc_xml_free(void *_Nullable pointer);
 /// tree builder receives them). `context` is handed back to every call.
 typedef struct spc_html_events {
     void *_Nullable context;
-    /// An element starts. `name` is the name libxml2's tree would give it (its local part when it has a prefix).
-    /// `attributes` holds name/value pairs and ends with a NULL name; a value is NULL when the markup gave none.
-    /// Returns nonzero to stop the parse (libxml2's tree builder stops past its nesting limit).
-    int (*_Nonnull start_element)(void *_Nullable context, const unsigned char *_Nonnull name,
+    /// An element starts. `name` is the name libxml2's tree would give it (its local part when it has a prefix);
+    /// `name_lasts` is nonzero when the name's storage lasts the whole parse (libxml2's dictionary of names, or a
+    /// constant), so the same pointer is the same name. `attributes` holds name/value pairs and ends with a NULL name
+    /// (the names' storage lasts the whole parse); a value is NULL when the markup gave none. Returns nonzero to stop
+    /// the parse (libxml2's tree builder stops past its nesting limit).
+    int (*_Nonnull start_element)(void *_Nullable context, const unsigned char *_Nonnull name, int name_lasts,
                                   const unsigned char *_Nullable const *_Nullable attributes);
     /// The current element ends.
     void (*_Nonnull end_element)(void *_Nullable context);
