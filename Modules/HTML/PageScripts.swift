@@ -107,8 +107,9 @@ final class PageScripts {
         if let known = targets[index] { return known }
         let found = ScriptStrings.withBytes(code[index]) { bytes -> ScriptScanner.Targets in
             var found: ScriptScanner.Targets = .references
-            if ScriptReading.mayRedirect(bytes) { found.insert(.redirects) }
-            if hasForms && ScriptReading.maySubmitOrClick(bytes) { found.insert(.submissions) }
+            let signs = ScriptReading.signs(in: bytes, redirect: true, submit: hasForms)
+            if signs.redirect { found.insert(.redirects) }
+            if signs.submit { found.insert(.submissions) }
             if readsContentLoads && index < scriptCount && bytes.contains(UInt8(ascii: "(")) {
                 found.insert(.contentLoads)
             }

@@ -30,7 +30,17 @@ package enum ScriptReading {
     /// Whether a script may navigate at all (it names `location`, and a navigation's signs are in it): one that may
     /// not is not read for navigations.
     static func mayRedirect(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ScriptStrings.contains(bytes, "location") && ScriptSigns.mayRedirect(bytes)
+        signs(in: bytes, redirect: true, submit: false).redirect
+    }
+
+    /// ``mayRedirect(_:)`` (when `redirect` is asked) and ``maySubmitOrClick(_:)`` (when `submit` is) of one script,
+    /// its escapes decoded at most once for both.
+    static func signs(in bytes: UnsafeBufferPointer<UInt8>, redirect: Bool, submit: Bool)
+        -> (redirect: Bool, submit: Bool)
+    {
+        ScriptSigns.mayRedirectOrSubmit(
+            bytes, redirect: redirect && ScriptStrings.contains(bytes, "location"),
+            submit: submit && (ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click")))
     }
 
     /// The navigation a scanner found, unless it is to a `javascript:` URL.
@@ -136,8 +146,7 @@ package enum ScriptReading {
 
     /// Whether a script may submit a form or click a button at all: one that may not is not read for submissions.
     static func maySubmitOrClick(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        (ScriptStrings.contains(bytes, "ubmit") || ScriptStrings.contains(bytes, "click"))
-            && ScriptSigns.maySubmit(bytes)
+        signs(in: bytes, redirect: false, submit: true).submit
     }
 
     /// The submission a scanner found.

@@ -11,31 +11,36 @@ enum ScriptSigns {
     /// Whether `bytes` may assign the window's location (`location = '…'`, `location.href = '…'`) or call
     /// `location.replace(…)` / `location.assign(…)`.
     static func mayRedirect(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        anyLevel(of: bytes, holds: holdsRedirectSign)
+        mayRedirectOrSubmit(bytes, redirect: true, submit: false).redirect
     }
 
     /// Whether `bytes` may call `submit(…)`, `requestSubmit(…)` or `click(…)`.
     static func maySubmit(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        anyLevel(of: bytes, holds: holdsSubmissionSign)
+        mayRedirectOrSubmit(bytes, redirect: false, submit: true).submit
     }
 
     // MARK: Levels
 
-    /// Whether `sign` holds in `bytes`, or, when a timer may read a string of it as code, in its text decoded as
-    /// the scanner decodes such strings (each level only while a backslash is left to decode).
-    private static func anyLevel(
-        of bytes: UnsafeBufferPointer<UInt8>, holds sign: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> Bool {
-        if sign(bytes) { return true }
+    /// ``mayRedirect(_:)`` (when `redirect` is asked) and ``maySubmit(_:)`` (when `submit` is): whether the sign holds
+    /// in `bytes`, or, when a timer may read a string of it as code, in its text decoded as the scanner decodes such
+    /// strings (each level only while a backslash is left to decode). The levels are decoded once for both.
+    static func mayRedirectOrSubmit(_ bytes: UnsafeBufferPointer<UInt8>, redirect: Bool, submit: Bool)
+        -> (redirect: Bool, submit: Bool)
+    {
+        var found = (redirect: redirect && holdsRedirectSign(bytes), submit: submit && holdsSubmissionSign(bytes))
         let backslash = UInt8(ascii: "\\")
-        guard bytes.contains(backslash), callsTimer(bytes) else { return false }
+        func open() -> Bool { (redirect && !found.redirect) || (submit && !found.submit) }
+        guard open(), bytes.contains(backslash), callsTimer(bytes) else { return found }
         var level = decoded(bytes)
         for depth in 1...ScriptScanner.maximumDepth {
-            if level.withUnsafeBufferPointer(sign) { return true }
-            guard depth < ScriptScanner.maximumDepth, level.contains(backslash) else { return false }
+            level.withUnsafeBufferPointer { level in
+                if redirect && !found.redirect { found.redirect = holdsRedirectSign(level) }
+                if submit && !found.submit { found.submit = holdsSubmissionSign(level) }
+            }
+            guard open(), depth < ScriptScanner.maximumDepth, level.contains(backslash) else { return found }
             level = level.withUnsafeBufferPointer(decoded)
         }
-        return false
+        return found
     }
 
     /// `bytes` with every JavaScript escape decoded, as if the whole were one string literal: each string's decoded
