@@ -191,6 +191,9 @@ struct NameWordTable: Sendable {
     /// Entry index + 1 per slot; 0 is empty.
     private let slots: [Int32]
     private let wrongStems: [[UInt8]]
+    /// One bit per pair of lower-cased ASCII bytes that opens a word or a stem of the table: a word of two bytes or
+    /// more opening with any other pair is neither, and is not hashed. Words of one byte are looked up whole.
+    private let openings: [UInt64]
 
     private init() {
         var words: [String: NameSignals] = [:]
@@ -220,7 +223,17 @@ struct NameWordTable: Sendable {
         self.pool = pool
         self.entries = entries
         self.slots = slots
-        self.wrongStems = (SignInLexicon.catalog.asciiStems[.wrong] ?? []).filter { !$0.isEmpty }
+        let stems = (SignInLexicon.catalog.asciiStems[.wrong] ?? []).filter { !$0.isEmpty }
+        self.wrongStems = stems
+        var openings = [UInt64](repeating: 0, count: 128 * 128 / 64)
+        for opening in words.keys.map({ Array($0.utf8) }) + stems {
+            // A one-byte entry opens any pair that starts with it.
+            let pairs =
+                opening.count > 1
+                ? [Int(opening[0]) << 7 | Int(opening[1])] : (0..<128).map { Int(opening[0]) << 7 | $0 }
+            for pair in pairs { openings[pair >> 6] |= 1 << UInt64(pair & 63) }
+        }
+        self.openings = openings
     }
 
     private static let seed: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -244,6 +257,10 @@ struct NameWordTable: Sendable {
             Self.lowered(
                 offset < first.count
                     ? bytes[first.lowerBound + offset] : bytes[second.lowerBound + offset - first.count])
+        }
+        if count > 1 {
+            let pair = Int(byte(0)) << 7 | Int(byte(1))
+            guard openings[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return [] }
         }
         func matches(_ stored: ArraySlice<UInt8>) -> Bool {
             var offset = 0

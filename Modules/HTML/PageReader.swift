@@ -59,7 +59,7 @@ struct PageReader {
         let base = URLResolver.Base(baseURL)
         let links = elements.filter { $0.name == "a" && !Visibility.isHidden($0) }.compactMap { anchor in
             anchor.attribute("href").flatMap { href -> String? in
-                href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:") ? nil : base.resolve(href)
+                Self.isJavaScriptURL(href) ? nil : base.resolve(href)
             }
         }
         let imageNames = elements.filter { $0.name == "img" && !Visibility.isHidden($0) }.flatMap { image in
@@ -109,6 +109,22 @@ struct PageReader {
             return nil
         }
         return rawNames == tracked.map(\.name)
+    }
+
+    /// Whether a link's `href` is a `javascript:` URL (any letter case, white space around it). Compared on the bytes:
+    /// no character beyond ASCII lower-cases to one of the scheme's letters, so only ASCII can spell it.
+    static func isJavaScriptURL(_ href: String) -> Bool {
+        var text = href
+        return text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count,
+                bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A
+                    || bytes[start] == 0x0C || bytes[start] == 0x0D
+            {
+                start += 1
+            }
+            return ASCIIText.startsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[start...]), "javascript:")
+        }
     }
 
     static func isJavaScript(_ type: String?) -> Bool {
