@@ -20,8 +20,9 @@ extension ScriptReading {
             {
                 return config
             }
-            let hasServerData = ScriptStrings.contains(bytes, "ServerData")
-            guard hasServerData || ScriptStrings.contains(bytes, "urlPost") else { return nil }
+            // Looked for by their rarer ends (`rData`, `lPost`): scripts are full of `Se…` and `ur…`.
+            let hasServerData = ScriptStrings.contains(bytes, "Serve", then: "rData")
+            guard hasServerData || ScriptStrings.contains(bytes, "ur", then: "lPost") else { return nil }
             var posting: JSONValue?
             let serverData = firstAssignedObject(
                 in: bytes,

@@ -15,6 +15,19 @@ enum ScriptStrings {
         needle.utf8CodeUnitCount == 0 || firstIndex(of: needle, in: bytes, from: 0) != nil
     }
 
+    /// Whether `bytes` contain `head` followed by `tail` (both ASCII, not empty), found by `tail`: for a word whose
+    /// opening bytes are common in scripts and whose end is not (`ur` + `lPost`), so the search passes over most
+    /// places eight at a time.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ head: StaticString, then tail: StaticString) -> Bool {
+        let headCount = head.utf8CodeUnitCount
+        var start = headCount
+        while let found = firstIndex(of: tail, in: bytes, from: start) {
+            if (0..<headCount).allSatisfy({ bytes[found - headCount + $0] == head.utf8Start[$0] }) { return true }
+            start = found + 1
+        }
+        return false
+    }
+
     /// Whether `bytes` contain `needle` (any bytes; an empty needle is everywhere): `memchr` to each place its first
     /// byte is, then a comparison.
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -142,10 +155,12 @@ enum ScriptStrings {
             return hex(offset + 2, 4).map { ($0, 6) }
         }
         while index < to {
-            let current = bytes[index]
-            guard current == UInt8(ascii: "\\") else {
-                output.append(current)
-                index += 1
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                // The run up to the next backslash, copied whole.
+                var end = index + 1
+                while end < to && bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
                 continue
             }
             let escape = byte(index + 1)

@@ -68,3 +68,20 @@ struct PageScriptsTests {
         }
     }
 }
+
+@Suite("Byte searches by a word's rarer end")
+struct RareEndSearchTests {
+    @Test("a word found by its end is there only when its opening bytes come right before it")
+    func headThenTail() {
+        func has(_ text: String) -> Bool {
+            ScriptStrings.withBytes(text) { ScriptStrings.contains($0, "ur", then: "lPost") }
+        }
+        #expect(has("urlPost"))
+        #expect(has("var a = {\"urlPost\": \"/x\"}; // lPost"))
+        #expect(has("xlPost urlPost"))
+        #expect(!has("lPost"))
+        #expect(!has("uRlPost"))
+        #expect(!has("u lPost"))
+        #expect(!has(""))
+    }
+}
