@@ -90,26 +90,7 @@ struct NameSignals: OptionSet {
             if let before = previous { signals.formUnion(table.signals(of: bytes, before, then: range)) }
             previous = range
         }
-        var start = 0
-        var previousLower = false
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let isUpper = byte >= 0x41 && byte <= 0x5A
-            let isLower = byte >= 0x61 && byte <= 0x7A
-            let isDigit = byte >= 0x30 && byte <= 0x39
-            guard isUpper || isLower || isDigit else {
-                if start < index { word(start..<index) }
-                start = index + 1
-                previousLower = false
-                continue
-            }
-            if isUpper && previousLower {
-                word(start..<index)
-                start = index
-            }
-            previousLower = isLower || isDigit
-        }
-        if start < bytes.count { word(start..<bytes.count) }
+        SignInLexicon.forEachASCIIWord(in: bytes, word)
         if ErrorTextReader.mentionsAnErrorWord(bytes),
             ErrorTextReader.namesAnError(String(decoding: bytes, as: UTF8.self))
         {

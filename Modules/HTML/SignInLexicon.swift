@@ -325,29 +325,36 @@ public enum SignInLexicon {
                 }
             }
             let first = words.count
-            var start = 0
-            var previousLower = false
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                let isUpper = byte >= 0x41 && byte <= 0x5A
-                let isLower = byte >= 0x61 && byte <= 0x7A
-                let isDigit = byte >= 0x30 && byte <= 0x39
-                guard isUpper || isLower || isDigit else {
-                    if start < index { words.append(word(from: start, to: index)) }
-                    start = index + 1
-                    previousLower = false
-                    continue
-                }
-                if isUpper && previousLower {
-                    words.append(word(from: start, to: index))
-                    start = index
-                }
-                previousLower = isLower || isDigit
-            }
-            if start < bytes.count { words.append(word(from: start, to: bytes.count)) }
+            forEachASCIIWord(in: bytes) { words.append(word(from: $0.lowerBound, to: $0.upperBound)) }
             appendJoinedPairs(of: first..<words.count, in: &words)
         }
         return true
+    }
+
+    /// Calls `body` with each word of ASCII `bytes`, in order: the runs of letters and digits, split again where a
+    /// capital follows a small letter or a digit (`UserNameInput` → `User`, `Name`, `Input`). The words of
+    /// ``tokens(of:)`` before they are lower-cased and their neighbours joined.
+    static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        var start = 0
+        var previousLower = false
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let isUpper = byte >= 0x41 && byte <= 0x5A
+            let isLower = byte >= 0x61 && byte <= 0x7A
+            let isDigit = byte >= 0x30 && byte <= 0x39
+            guard isUpper || isLower || isDigit else {
+                if start < index { body(start..<index) }
+                start = index + 1
+                previousLower = false
+                continue
+            }
+            if isUpper && previousLower {
+                body(start..<index)
+                start = index
+            }
+            previousLower = isLower || isDigit
+        }
+        if start < bytes.count { body(start..<bytes.count) }
     }
 
     /// Appends each adjacent pair of `words[range]` joined (`user`, `name` → `username`).
