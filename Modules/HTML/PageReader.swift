@@ -128,6 +128,26 @@ struct PageReader {
     }
 
     static func isJavaScript(_ type: String?) -> Bool {
+        guard var given = type else { return true }
+        // An ASCII type (nearly all) is read on its bytes, in any letter case.
+        if let ascii = given.withUTF8({ bytes -> Bool? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var start = 0
+            var end = bytes.count
+            func isSpace(_ byte: UInt8) -> Bool {
+                byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+            }
+            while start < end && isSpace(bytes[start]) { start += 1 }
+            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            let trimmed = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard !trimmed.isEmpty else { return true }
+            return ASCIIText.containsIgnoringCase(trimmed, "javascript")
+                || ASCIIText.containsIgnoringCase(trimmed, "ecmascript")
+                || ASCIIText.containsIgnoringCase(trimmed, "jscript")
+                || (trimmed.count == 6 && ASCIIText.startsIgnoringCase(trimmed, "module"))
+        }) {
+            return ascii
+        }
         guard let type = type?.trimmingASCIIWhitespace().lowercased(), !type.isEmpty else { return true }
         return type.contains("javascript") || type.contains("ecmascript") || type.contains("jscript")
             || type == "module"

@@ -85,3 +85,19 @@ struct RareEndSearchTests {
         #expect(!has(""))
     }
 }
+
+@Suite("Which script types are JavaScript")
+struct ScriptTypeTests {
+    @Test(
+        "a type is JavaScript when it is absent, blank, a JavaScript or ECMAScript type in any case, or a module",
+        arguments: [
+            (nil, true), ("", true), ("  \t", true), ("text/javascript", true), (" TEXT/JavaScript ", true),
+            ("application/ecmascript", true), ("text/jscript", true), ("module", true), ("MODULE", true),
+            (" module\n", true), ("modules", false), ("text/template", false), ("application/json", false),
+            ("text/x-handlebars", false), ("text/jávascript", false), ("Text/JAVASCRİPT", false),
+            ("application/ld+json", false),
+        ] as [(String?, Bool)])
+    func types(_ type: String?, _ expected: Bool) {
+        #expect(PageReader.isJavaScript(type) == expected, "\(type ?? "nil")")
+    }
+}
