@@ -13,6 +13,19 @@ enum ASCIIText {
         return copy.withUTF8 { containsIgnoringCase($0, word) }
     }
 
+    /// `bytes` without leading and trailing ASCII white space (space, tab, LF, FF, CR), as
+    /// ``Swift/String/trimmingASCIIWhitespace()`` trims text.
+    static func trimmingWhitespace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+        }
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// Whether `bytes` start with `word` (lower-case ASCII), in any ASCII letter case.
     static func startsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount

@@ -56,11 +56,6 @@ final class DOMNode {
         self.nameTraits = traits
     }
 
-    /// Room for `count` children, so appending them does not grow the array step by step.
-    func reserveChildren(_ count: Int) {
-        children.reserveCapacity(count)
-    }
-
     func append(_ child: DOMNode) {
         child.parent = self
         children.append(child)

@@ -115,16 +115,7 @@ struct PageReader {
     /// no character beyond ASCII lower-cases to one of the scheme's letters, so only ASCII can spell it.
     static func isJavaScriptURL(_ href: String) -> Bool {
         var text = href
-        return text.withUTF8 { bytes in
-            var start = 0
-            while start < bytes.count,
-                bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A
-                    || bytes[start] == 0x0C || bytes[start] == 0x0D
-            {
-                start += 1
-            }
-            return ASCIIText.startsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[start...]), "javascript:")
-        }
+        return text.withUTF8 { ASCIIText.startsIgnoringCase(ASCIIText.trimmingWhitespace($0), "javascript:") }
     }
 
     static func isJavaScript(_ type: String?) -> Bool {
@@ -132,14 +123,7 @@ struct PageReader {
         // An ASCII type (nearly all) is read on its bytes, in any letter case.
         if let ascii = given.withUTF8({ bytes -> Bool? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var start = 0
-            var end = bytes.count
-            func isSpace(_ byte: UInt8) -> Bool {
-                byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
-            }
-            while start < end && isSpace(bytes[start]) { start += 1 }
-            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-            let trimmed = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let trimmed = ASCIIText.trimmingWhitespace(bytes)
             guard !trimmed.isEmpty else { return true }
             return ASCIIText.containsIgnoringCase(trimmed, "javascript")
                 || ASCIIText.containsIgnoringCase(trimmed, "ecmascript")
